@@ -1,0 +1,124 @@
+// Delivery analytics by day and send route, and per template, for the chosen sender.
+import type { Metadata } from "next";
+import { card, muted, table, td, th } from "@/components/ui/classes";
+import { EmptyState } from "@/components/ui/empty-state";
+import { requirePrincipal } from "@/lib/auth/session";
+import { pageSender } from "@/lib/dashboard/sender-scope";
+import { deliveryAnalytics, templateAnalytics } from "@/lib/reports/analytics";
+
+export const metadata: Metadata = { title: "Analytics · Switchboard" };
+export const dynamic = "force-dynamic";
+
+type Props = { searchParams: Promise<{ sender?: string }> };
+const pct = (n: number) => `${Math.round(n * 1000) / 10}%`;
+
+export default async function AnalyticsPage({ searchParams }: Props) {
+  const p = await requirePrincipal();
+  const sender = await pageSender(p, (await searchParams).sender);
+  if (!sender) return <EmptyState title="No sender numbers yet">Analytics appear once messages are sent.</EmptyState>;
+  const dateFrom = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
+  const delivery = await deliveryAnalytics(p, sender, { dateFrom }, "v3");
+  const { templates } = await templateAnalytics(p, sender, { page: 1, limit: 20, dateFrom }, "v3");
+  const max = Math.max(1, ...delivery.byDay.map((d) => d.total));
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold">Analytics</h1>
+      <p className={muted}>
+        Last 30 days for {sender.phoneNumber}: {delivery.totals.total} messages, delivered{" "}
+        {pct(delivery.totals.deliveryRate)}, read {pct(delivery.totals.readRate)}, failed{" "}
+        {pct(delivery.totals.failureRate)}.
+      </p>
+      <section className={card} aria-labelledby="by-day">
+        <h2 id="by-day" className="mb-3 text-lg font-semibold">
+          Delivery by day
+        </h2>
+        {delivery.byDay.length === 0 ? (
+          <p className={muted}>No messages in this period.</p>
+        ) : (
+          <ul className="space-y-1" aria-label="Messages per day: read, delivered, failed, other">
+            {delivery.byDay.map((d) => {
+              const width = (n: number) => `${(n / max) * 100}%`;
+              return (
+                <li key={d.date} className="flex items-center gap-3 text-xs">
+                  <span className="w-20 shrink-0 font-mono">{d.date}</span>
+                  <span className="flex h-4 flex-1 overflow-hidden rounded bg-slate-100 dark:bg-slate-800">
+                    <span className="bg-emerald-600" style={{ width: width(d.read) }} />
+                    <span className="bg-sky-500" style={{ width: width(d.delivered - d.read) }} />
+                    <span className="bg-red-600" style={{ width: width(d.failed) }} />
+                    <span className="bg-slate-400" style={{ width: width(d.total - d.delivered - d.failed) }} />
+                  </span>
+                  <span className="w-40 shrink-0">
+                    {d.total} sent · {pct(d.deliveryRate)} delivered · {pct(d.readRate)} read
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        <p className={`${muted} mt-2`}>Green: read · blue: delivered · red: failed · grey: sent or pending.</p>
+      </section>
+      {delivery.bySendRoute ? (
+        <section className={`${card} overflow-x-auto p-0`} aria-labelledby="by-route">
+          <h2 id="by-route" className="px-4 pt-4 text-lg font-semibold">
+            By send route
+          </h2>
+          <table className={table}>
+            <thead>
+              <tr>
+                <th className={th}>Route</th>
+                <th className={th}>Messages</th>
+                <th className={th}>Delivered</th>
+                <th className={th}>Read</th>
+                <th className={th}>Failed</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+              {delivery.bySendRoute.map((r) => (
+                <tr key={r.sendRoute}>
+                  <td className={td}>{r.sendRoute}</td>
+                  <td className={td}>{r.total}</td>
+                  <td className={td}>{pct(r.deliveryRate)}</td>
+                  <td className={td}>{pct(r.readRate)}</td>
+                  <td className={td}>{pct(r.failureRate)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
+      <section className={`${card} overflow-x-auto p-0`} aria-labelledby="by-template">
+        <h2 id="by-template" className="px-4 pt-4 text-lg font-semibold">
+          By template
+        </h2>
+        {templates.length === 0 ? (
+          <p className={`${muted} p-4`}>No template messages in this period.</p>
+        ) : (
+          <table className={table}>
+            <thead>
+              <tr>
+                <th className={th}>Template</th>
+                <th className={th}>Messages</th>
+                <th className={th}>Delivered</th>
+                <th className={th}>Read</th>
+                <th className={th}>Failed</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+              {templates.map((t) => (
+                <tr key={`${String(t.templateName)}|${String(t.language)}`}>
+                  <td className={`${td} font-mono`}>
+                    {String(t.templateName)} <span className={muted}>({String(t.language)})</span>
+                  </td>
+                  <td className={td}>{Number(t.total)}</td>
+                  <td className={td}>{pct(Number(t.deliveryRate))}</td>
+                  <td className={td}>{pct(Number(t.readRate))}</td>
+                  <td className={td}>{pct(Number(t.failureRate))}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,181 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { CostChart } from "@/components/dashboard/cost-chart";
+import { Pager } from "@/components/dashboard/pager";
+import { buttonSecondary, card, link, table, td, th } from "@/components/ui/classes";
+import { EmptyState } from "@/components/ui/empty-state";
+import { formatDateTime } from "@/components/ui/format";
+import { requirePrincipal } from "@/lib/auth/session";
+import { getBillingRecord, listBillingRecords } from "@/lib/billing/messages";
+import { type BillingSortField, PublicBillingRecord } from "@/lib/billing/schemas";
+import { billingTotals, costPerDay } from "@/lib/billing/totals";
+import { aggregateKey, sharedAggregate } from "@/lib/dashboard/aggregate-cache";
+import { billingSender, parseMessagesView } from "@/lib/dashboard/billing-view";
+import { flatParams, type RawSearchParams, withParams } from "@/lib/dashboard/search-params";
+import { BillingFiltersForm } from "./filters-form";
+import { RecordDrawer } from "./record-drawer";
+
+export const metadata: Metadata = { title: "Billing · Switchboard" };
+
+const COLUMNS: { key: string; label: string; sort?: BillingSortField }[] = [
+  { key: "createdAt", label: "Created", sort: "created_at" },
+  { key: "messageTimestamp", label: "Message time", sort: "message_timestamp" },
+  { key: "recipientId", label: "Recipient" },
+  { key: "status", label: "Status", sort: "status" },
+  { key: "pricingCategory", label: "Category", sort: "pricing_category" },
+  { key: "billingClass", label: "Class" },
+  { key: "rate", label: "Rate", sort: "rate" },
+];
+
+export default async function BillingPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  const p = await requirePrincipal();
+  const params = flatParams(await searchParams);
+  const { query, error } = parseMessagesView(params);
+  const sender = await billingSender(p, params.sender);
+  const [list, totals, perDay, record] = await Promise.all([
+    listBillingRecords(p, sender, query),
+    sharedAggregate(aggregateKey("totals", p.customerId, sender?.id, query), () => billingTotals(p, sender, query)),
+    sharedAggregate(aggregateKey("perDay", p.customerId, sender?.id, query), () => costPerDay(p, sender, query)),
+    params.record ? getBillingRecord(p, sender, params.record).catch(() => null) : Promise.resolve(null),
+  ]);
+  const { record: _r, ...viewParams } = params;
+  const exportQs = withParams(viewParams, { page: undefined, limit: undefined });
+  const sortHref = (field: BillingSortField) => {
+    const order = query.sortBy === field && query.sortOrder === "DESC" ? "ASC" : "DESC";
+    return `/billing${withParams(viewParams, { sortBy: field, sortOrder: order, page: undefined })}`;
+  };
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-2xl font-semibold">Billing</h1>
+        <Link
+          href={`/billing/ledger${withParams(params.sender ? { sender: params.sender } : {}, {})}`}
+          className={link}
+        >
+          Ledger
+        </Link>
+        <a href={`/api/dashboard/billing/export${exportQs}`} className={`${buttonSecondary} ml-auto`} download>
+          Export CSV
+        </a>
+      </div>
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        {sender ? `Sender ${sender.phoneNumber}` : "All senders"} ·{" "}
+        {list.scope === "user" ? "account-wide" : "one sender"}
+      </p>
+      {error && (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+          {error}. Showing the unfiltered view.
+        </p>
+      )}
+      <section className={card} aria-label="Filters">
+        <BillingFiltersForm params={params} />
+      </section>
+      <section
+        aria-label="Totals for the filtered set"
+        className="grid gap-3 sm:grid-cols-3"
+        title="Totals and the chart may lag new records by a few seconds"
+      >
+        {[
+          { label: "Messages", value: totals.messages.toLocaleString("en-US"), id: "total-messages" },
+          { label: "Payable", value: totals.payable.toLocaleString("en-US"), id: "total-payable" },
+          { label: "Cost (USD)", value: totals.cost.toFixed(4), id: "total-cost" },
+        ].map((t) => (
+          <div key={t.id} className={card}>
+            <p className="text-sm text-slate-600 dark:text-slate-400">{t.label}</p>
+            <p className="text-2xl font-semibold" data-testid={t.id}>
+              {t.value}
+            </p>
+          </div>
+        ))}
+      </section>
+      <section className={card} aria-labelledby="chart-title">
+        <h2 id="chart-title" className="mb-2 text-lg font-semibold">
+          Cost per day by pricing category
+        </h2>
+        <CostChart data={perDay} currency="USD" />
+      </section>
+      <section aria-labelledby="records-title">
+        <h2 id="records-title" className="mb-3 text-lg font-semibold">
+          Billing records
+        </h2>
+        {list.billingRecords.length === 0 ? (
+          <EmptyState title="No billing records match these filters">Change or reset the filters.</EmptyState>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className={table} data-testid="billing-table">
+              <thead>
+                <tr>
+                  {COLUMNS.map((c) => {
+                    const active = c.sort && query.sortBy === c.sort;
+                    return (
+                      <th
+                        key={c.key}
+                        className={th}
+                        aria-sort={active ? (query.sortOrder === "ASC" ? "ascending" : "descending") : undefined}
+                      >
+                        {c.sort ? (
+                          <Link href={sortHref(c.sort)} className="underline-offset-2 hover:underline">
+                            {c.label}
+                            {active ? (query.sortOrder === "ASC" ? " ▲" : " ▼") : ""}
+                          </Link>
+                        ) : (
+                          c.label
+                        )}
+                      </th>
+                    );
+                  })}
+                  <th className={th}>
+                    <span className="sr-only">Details</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {list.billingRecords.map((r) => (
+                  <tr key={r.billingUid} data-testid="billing-row">
+                    <td className={td}>{formatDateTime(r.createdAt)}</td>
+                    <td className={td}>{formatDateTime(r.messageTimestamp)}</td>
+                    <td className={`${td} font-mono`}>{r.recipientId}</td>
+                    <td className={td}>{r.status}</td>
+                    <td className={td}>{r.pricingCategory ?? "—"}</td>
+                    <td className={td}>{r.billingClass}</td>
+                    <td className={td}>{r.rate.toFixed(4)}</td>
+                    <td className={td}>
+                      <Link
+                        href={`/billing${withParams(params, { record: r.billingUid })}`}
+                        scroll={false}
+                        className={link}
+                        aria-label={`Details of message ${r.messageId}`}
+                      >
+                        Details
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager
+          path="/billing"
+          params={viewParams}
+          page={list.pagination.page}
+          hasMore={list.pagination.hasMore}
+          total={list.pagination.total}
+          totalPages={list.pagination.totalPages}
+        />
+      </section>
+      {record && (
+        <RecordDrawer title="Billing record" closeHref={`/billing${withParams(viewParams, {})}`}>
+          <dl className="space-y-2 text-sm">
+            {Object.keys(PublicBillingRecord.shape).map((k) => (
+              <div key={k} className="grid grid-cols-[10rem_1fr] gap-2">
+                <dt className="font-medium text-slate-600 dark:text-slate-400">{k}</dt>
+                <dd className="break-all font-mono">{String(record[k as keyof typeof record] ?? "—")}</dd>
+              </div>
+            ))}
+          </dl>
+        </RecordDrawer>
+      )}
+    </div>
+  );
+}

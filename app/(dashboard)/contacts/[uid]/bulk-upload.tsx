@@ -1,0 +1,203 @@
+"use client";
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useToast } from "@/components/dashboard/toast";
+import { button, input, label, table, td, th } from "@/components/ui/classes";
+import { guessMapping, mapRows, type ParsedFile, parseContactFile } from "./parse-file";
+
+type Field = { key: string; label: string; type: string };
+type RowError = { index: number; error_code: string; message: string };
+type Report = { received: number; created: number; updated: number; failed: number; errors: RowError[] };
+
+const CHUNK = 500;
+
+async function postChunk(bookUid: string, contacts: unknown[]): Promise<Report> {
+  const res = await fetch(`/api/dashboard/contact-books/${bookUid}/bulk`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ contacts }),
+  });
+  const body = await res.json();
+  if (!res.ok) throw new Error(body?.message ?? `Upload failed (${res.status})`);
+  return body as Report;
+}
+
+/** File -> preview -> column mapping -> upload in chunks with progress -> per-row report. */
+export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field[] }) {
+  const toast = useToast();
+  const router = useRouter();
+  const [file, setFile] = useState<ParsedFile | null>(null);
+  const [mapping, setMapping] = useState<Record<string, string>>({});
+  const [progress, setProgress] = useState(0);
+  const [report, setReport] = useState<Report | null>(null);
+
+  async function onFile(e: React.ChangeEvent<HTMLInputElement>) {
+    const f = e.target.files?.[0];
+    setReport(null);
+    setProgress(0);
+    if (!f) return setFile(null);
+    try {
+      const parsed = await parseContactFile(f);
+      setFile(parsed);
+      setMapping(
+        guessMapping(
+          parsed.columns,
+          fields.map((x) => x.key),
+        ),
+      );
+    } catch (error) {
+      setFile(null);
+      toast.error(error instanceof Error ? error.message : "Could not read the file");
+    }
+  }
+
+  const upload = useMutation({
+    mutationFn: async (rows: unknown[]) => {
+      const total: Report = { received: 0, created: 0, updated: 0, failed: 0, errors: [] };
+      for (let start = 0; start < rows.length; start += CHUNK) {
+        const r = await postChunk(bookUid, rows.slice(start, start + CHUNK));
+        total.received += r.received;
+        total.created += r.created;
+        total.updated += r.updated;
+        total.failed += r.failed;
+        total.errors.push(...r.errors.map((x) => ({ ...x, index: x.index + start })));
+        setProgress(Math.min(rows.length, start + CHUNK) / rows.length);
+      }
+      return total;
+    },
+    onSuccess: (r) => {
+      setReport(r);
+      if (r.failed) toast.error(`${r.failed} row(s) were not stored; see the report`);
+      else toast.success(`${r.created + r.updated} contacts stored`);
+      router.refresh();
+    },
+    onError: (error) => toast.error(error instanceof Error ? error.message : "Upload failed"),
+  });
+
+  const hasPhone = Object.values(mapping).includes("phoneNumber");
+  return (
+    <div className="space-y-4">
+      <div>
+        <label htmlFor="contact-file" className={label}>
+          CSV or JSON file
+        </label>
+        <input
+          id="contact-file"
+          type="file"
+          accept=".csv,.json,text/csv,application/json"
+          onChange={onFile}
+          className={input}
+        />
+      </div>
+      {file && (
+        <>
+          <p className="text-sm">
+            {file.rows.length} rows, {file.columns.length} columns. Preview of the first rows:
+          </p>
+          <div className="overflow-x-auto">
+            <table className={table} aria-label="File preview">
+              <thead>
+                <tr>
+                  {file.columns.map((c) => (
+                    <th key={c} className={th}>
+                      {c}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {file.rows.slice(0, 5).map((r, i) => (
+                  <tr key={i}>
+                    {file.columns.map((c) => (
+                      <td key={c} className={td}>
+                        {String(r[c] ?? "")}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <fieldset className="grid gap-3 sm:grid-cols-3">
+            <legend className={label}>Map columns to contact fields</legend>
+            {file.columns.map((c) => (
+              <div key={c}>
+                <label htmlFor={`map-${c}`} className="text-sm">
+                  Column “{c}”
+                </label>
+                <select
+                  id={`map-${c}`}
+                  value={mapping[c] ?? ""}
+                  onChange={(e) => setMapping({ ...mapping, [c]: e.target.value })}
+                  className={input}
+                >
+                  <option value="">Ignore</option>
+                  <option value="phoneNumber">Phone number</option>
+                  <option value="name">Name</option>
+                  <option value="email">Email</option>
+                  {fields.map((f) => (
+                    <option key={f.key} value={`custom:${f.key}`}>
+                      Custom: {f.label} ({f.type})
+                    </option>
+                  ))}
+                </select>
+              </div>
+            ))}
+          </fieldset>
+          {!hasPhone && <p className="text-sm text-red-700 dark:text-red-300">Map one column to Phone number.</p>}
+          <button
+            type="button"
+            className={button}
+            disabled={!hasPhone || upload.isPending}
+            onClick={() => {
+              setReport(null);
+              setProgress(0);
+              upload.mutate(mapRows(file.rows, mapping));
+            }}
+          >
+            {upload.isPending ? "Uploading…" : `Upload ${file.rows.length} rows`}
+          </button>
+        </>
+      )}
+      {(upload.isPending || progress > 0) && (
+        <div>
+          <label htmlFor="upload-progress" className="text-sm">
+            Upload progress
+          </label>
+          <progress id="upload-progress" value={Math.round(progress * 100)} max={100} className="block w-full" />
+        </div>
+      )}
+      {report && (
+        <section aria-labelledby="upload-report" data-testid="upload-report">
+          <h3 id="upload-report" className="font-semibold">
+            Upload report
+          </h3>
+          <p className="text-sm">
+            Received {report.received} · created {report.created} · updated {report.updated} · failed {report.failed}
+          </p>
+          {report.errors.length > 0 && (
+            <table className={table} aria-label="Rows that were not stored">
+              <thead>
+                <tr>
+                  <th className={th}>Row</th>
+                  <th className={th}>Error</th>
+                  <th className={th}>Message</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.errors.map((e) => (
+                  <tr key={e.index} data-testid="row-error">
+                    <td className={td}>{e.index + 1}</td>
+                    <td className={`${td} font-mono text-xs`}>{e.error_code}</td>
+                    <td className={td}>{e.message}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}

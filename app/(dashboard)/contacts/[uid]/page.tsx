@@ -1,0 +1,116 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Pager } from "@/components/dashboard/pager";
+import { buttonSecondary, card, input, label, link, table, td, th } from "@/components/ui/classes";
+import { EmptyState } from "@/components/ui/empty-state";
+import { requirePrincipal } from "@/lib/auth/session";
+import { getContactBook } from "@/lib/contacts/books";
+import { listContacts } from "@/lib/contacts/contacts";
+import { listContactFields } from "@/lib/contacts/fields";
+import { ContactListQuery } from "@/lib/contacts/schemas";
+import { toPublicContact, toPublicContactBook } from "@/lib/contacts/serializers";
+import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { BookForm } from "../book-form";
+import { BulkUpload } from "./bulk-upload";
+
+export const metadata: Metadata = { title: "Contact book · Switchboard" };
+
+type Props = { params: Promise<{ uid: string }>; searchParams: Promise<RawSearchParams> };
+
+export default async function ContactBookPage({ params, searchParams }: Props) {
+  const p = await requirePrincipal();
+  const { uid } = await params;
+  const sp = flatParams(await searchParams);
+  const parsed = ContactListQuery.safeParse(sp);
+  const query = parsed.success ? parsed.data : ContactListQuery.parse({});
+  const [book, { contacts, pagination }, fields] = await Promise.all([
+    getContactBook(p, uid).then(toPublicContactBook),
+    listContacts(p, uid, query),
+    listContactFields(p),
+  ]);
+  const rows = contacts.map(toPublicContact);
+  const fieldKeys = fields.map((f) => f.key);
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link href="/contacts" className={link}>
+          ← All contact books
+        </Link>
+        <h1 className="mt-2 text-2xl font-semibold">{book.name}</h1>
+        <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="contact-count">
+          {book.contactCount} contacts · {book.status}
+        </p>
+      </div>
+      <section className={card} aria-labelledby="edit-book">
+        <h2 id="edit-book" className="mb-3 text-lg font-semibold">
+          Book details
+        </h2>
+        <BookForm book={book} />
+      </section>
+      <section className={card} aria-labelledby="upload">
+        <h2 id="upload" className="mb-3 text-lg font-semibold">
+          Bulk upload
+        </h2>
+        <BulkUpload bookUid={uid} fields={fields.map((f) => ({ key: f.key, label: f.label, type: f.type }))} />
+      </section>
+      <section aria-labelledby="contacts">
+        <h2 id="contacts" className="mb-3 text-lg font-semibold">
+          Contacts
+        </h2>
+        <form method="get" className="mb-4 flex flex-wrap items-end gap-3">
+          <div>
+            <label htmlFor="contact-search" className={label}>
+              Search phone, name or email
+            </label>
+            <input id="contact-search" name="search" defaultValue={sp.search ?? ""} className={input} />
+          </div>
+          <button type="submit" className={buttonSecondary}>
+            Search
+          </button>
+        </form>
+        {rows.length === 0 ? (
+          <EmptyState title="No contacts here yet">Upload a CSV or JSON file above.</EmptyState>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className={table}>
+              <thead>
+                <tr>
+                  <th className={th}>Phone number</th>
+                  <th className={th}>Name</th>
+                  <th className={th}>Email</th>
+                  {fieldKeys.map((k) => (
+                    <th key={k} className={th}>
+                      {k}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {rows.map((c) => (
+                  <tr key={c.uid} data-testid="contact-row">
+                    <td className={`${td} font-mono`}>{c.phoneNumber}</td>
+                    <td className={td}>{c.name ?? "—"}</td>
+                    <td className={td}>{c.email ?? "—"}</td>
+                    {fieldKeys.map((k) => (
+                      <td key={k} className={td}>
+                        {c.customFields[k] === undefined ? "—" : String(c.customFields[k])}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager
+          path={`/contacts/${uid}`}
+          params={sp}
+          page={pagination.page}
+          hasMore={pagination.hasMore}
+          total={pagination.total}
+          totalPages={pagination.totalPages}
+        />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { requirePrincipal } from "@/lib/auth/session";
+import { createContactBook, updateContactBook } from "@/lib/contacts/books";
+import { createContactField } from "@/lib/contacts/fields";
+import { ContactBookFields, ContactBookPatch, ContactFieldCreateBody } from "@/lib/contacts/schemas";
+import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
+
+export async function createBookAction(raw: Record<string, string>): Promise<ActionResult<{ uid: string }>> {
+  const p = await requirePrincipal();
+  const result = await runAction(async () => {
+    const book = await createContactBook(p, ContactBookFields.parse(raw));
+    return { uid: book.id };
+  });
+  if (result.ok) revalidatePath("/contacts");
+  return result;
+}
+
+export async function updateBookAction(uid: string, raw: Record<string, string>): Promise<ActionResult> {
+  const p = await requirePrincipal();
+  const result = await runAction(async () => {
+    await updateContactBook(p, uid, ContactBookPatch.parse(raw));
+    return undefined;
+  });
+  if (result.ok) revalidatePath(`/contacts/${uid}`);
+  return result;
+}
+
+export async function createFieldAction(raw: Record<string, string>): Promise<ActionResult> {
+  const p = await requirePrincipal();
+  const result = await runAction(async () => {
+    await createContactField(p, ContactFieldCreateBody.parse({ field: raw }).field);
+    return undefined;
+  });
+  if (result.ok) revalidatePath("/contacts");
+  return result;
+}

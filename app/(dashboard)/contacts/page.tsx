@@ -1,0 +1,118 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Pager } from "@/components/dashboard/pager";
+import { buttonSecondary, card, input, label, link, table, td, th } from "@/components/ui/classes";
+import { EmptyState } from "@/components/ui/empty-state";
+import { formatDateTime } from "@/components/ui/format";
+import { requirePrincipal } from "@/lib/auth/session";
+import { listContactBooks } from "@/lib/contacts/books";
+import { listContactFields } from "@/lib/contacts/fields";
+import { ContactBookListQuery } from "@/lib/contacts/schemas";
+import { toPublicContactBook, toPublicContactField } from "@/lib/contacts/serializers";
+import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { BookForm } from "./book-form";
+import { FieldForm } from "./field-form";
+
+export const metadata: Metadata = { title: "Contact books · Switchboard" };
+
+export default async function ContactsPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  const p = await requirePrincipal();
+  const params = flatParams(await searchParams);
+  const parsed = ContactBookListQuery.safeParse(params);
+  const query = parsed.success ? parsed.data : ContactBookListQuery.parse({});
+  const [{ books, pagination }, fields] = await Promise.all([listContactBooks(p, query), listContactFields(p)]);
+  const rows = books.map(toPublicContactBook);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold">Contact books</h1>
+      <section className={card} aria-labelledby="new-book">
+        <h2 id="new-book" className="mb-3 text-lg font-semibold">
+          New contact book
+        </h2>
+        <BookForm />
+      </section>
+      <section aria-labelledby="books">
+        <h2 id="books" className="mb-3 text-lg font-semibold">
+          Books
+        </h2>
+        <form method="get" className="mb-4 flex flex-wrap items-end gap-3">
+          {params.sender && <input type="hidden" name="sender" value={params.sender} />}
+          <div>
+            <label htmlFor="book-search" className={label}>
+              Search name or description
+            </label>
+            <input id="book-search" name="search" defaultValue={params.search ?? ""} className={input} />
+          </div>
+          <div>
+            <label htmlFor="book-status" className={label}>
+              Status
+            </label>
+            <select id="book-status" name="status" defaultValue={params.status ?? ""} className={input}>
+              <option value="">Any</option>
+              <option value="ACTIVE">Active</option>
+              <option value="INACTIVE">Inactive</option>
+            </select>
+          </div>
+          <button type="submit" className={buttonSecondary}>
+            Filter
+          </button>
+        </form>
+        {rows.length === 0 ? (
+          <EmptyState title="No contact books match">Create one above, or clear the filters.</EmptyState>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className={table}>
+              <thead>
+                <tr>
+                  <th className={th}>Name</th>
+                  <th className={th}>Description</th>
+                  <th className={th}>Contacts</th>
+                  <th className={th}>Status</th>
+                  <th className={th}>Updated</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {rows.map((b) => (
+                  <tr key={b.uid} data-testid="book-row">
+                    <td className={td}>
+                      <span
+                        aria-hidden="true"
+                        className="mr-2 inline-block h-3 w-3 rounded-full align-middle"
+                        style={{ backgroundColor: b.color }}
+                      />
+                      <Link className={link} href={`/contacts/${b.uid}`}>
+                        {b.name}
+                      </Link>
+                    </td>
+                    <td className={td}>{b.description || "—"}</td>
+                    <td className={td}>{b.contactCount}</td>
+                    <td className={td}>{b.status}</td>
+                    <td className={td}>{formatDateTime(b.updatedAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager path="/contacts" params={params} page={pagination.page} hasMore={pagination.hasMore} />
+      </section>
+      <section className={card} aria-labelledby="custom-fields">
+        <h2 id="custom-fields" className="mb-3 text-lg font-semibold">
+          Custom fields
+        </h2>
+        {fields.length === 0 ? (
+          <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">No custom fields yet.</p>
+        ) : (
+          <ul className="mb-4 flex flex-wrap gap-2">
+            {fields.map(toPublicContactField).map((f) => (
+              <li key={f.key} className="rounded bg-slate-100 px-2 py-1 text-sm dark:bg-slate-800">
+                <span className="font-mono">{f.key}</span> · {f.label} · {f.type}
+              </li>
+            ))}
+          </ul>
+        )}
+        <FieldForm />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import Link from "next/link";
+import { type ReactNode, Suspense } from "react";
+import { LogoutButton } from "@/components/dashboard/logout-button";
+import { Nav } from "@/components/dashboard/nav";
+import { Providers } from "@/components/dashboard/providers";
+import { SenderSwitcher } from "@/components/dashboard/sender-switcher";
+import { ThemeToggle } from "@/components/dashboard/theme-toggle";
+import { requirePrincipal } from "@/lib/auth/session";
+import { listSenders } from "@/lib/senders/service";
+
+export const dynamic = "force-dynamic";
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const principal = await requirePrincipal();
+  const senders = await listSenders(principal);
+  const options = senders.map((s) => ({
+    phoneNumber: s.phoneNumber,
+    label: s.displayName ? `${s.displayName} (${s.phoneNumber})` : s.phoneNumber,
+  }));
+  return (
+    <Providers>
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900"
+      >
+        Skip to content
+      </a>
+      <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-3 px-4 py-3">
+          <Link href="/billing" className="text-lg font-bold tracking-tight">
+            Switchboard
+          </Link>
+          <div className="ml-auto flex flex-wrap items-center gap-2">
+            <Suspense>
+              <SenderSwitcher senders={options} />
+            </Suspense>
+            <ThemeToggle />
+            <LogoutButton />
+          </div>
+        </div>
+      </header>
+      <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 md:flex-row">
+        <aside className="md:w-48 md:shrink-0">
+          <Suspense>
+            <Nav />
+          </Suspense>
+        </aside>
+        <main id="main" className="min-w-0 flex-1">
+          {children}
+        </main>
+      </div>
+    </Providers>
+  );
+}

@@ -1,0 +1,118 @@
+"use client";
+// Sends a template or a session text through /api/dashboard/messages (the same service and
+// checks as the public API), then refreshes the log.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { button, card, input, label, muted } from "@/components/ui/classes";
+
+type TemplateOption = { name: string; language: string; category: string };
+type Receipt = { messageUid: string; messageId: string | null; status: string };
+
+export function Composer({
+  senderId,
+  setUp,
+  templates,
+}: {
+  senderId: string;
+  setUp: boolean;
+  templates: TemplateOption[];
+}) {
+  const [mode, setMode] = useState<"template" | "session">(templates.length ? "template" : "session");
+  const [to, setTo] = useState("");
+  const [template, setTemplate] = useState(templates[0] ? `${templates[0].name}|${templates[0].language}` : "");
+  const [text, setText] = useState("");
+  const queryClient = useQueryClient();
+  const send = useMutation({
+    mutationFn: async (): Promise<Receipt> => {
+      const [name, language] = template.split("|");
+      const body =
+        mode === "template" ? { mode, senderId, to, template: { name, language } } : { mode, senderId, to, text };
+      const res = await fetch("/api/dashboard/messages", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as { message?: Receipt; error_code?: string } & { message?: unknown };
+      if (!res.ok)
+        throw new Error(typeof json.message === "string" ? json.message : (json.error_code ?? "Send failed"));
+      return json.message as Receipt;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["messages", senderId] }),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    send.mutate();
+  };
+  return (
+    <form onSubmit={submit} className={`${card} space-y-4`} aria-label="Send a message">
+      <h2 className="text-lg font-semibold">Send a message</h2>
+      {!setUp && <p className="text-sm text-amber-800 dark:text-amber-300">This sender has not finished setup.</p>}
+      <fieldset className="flex gap-4">
+        <legend className="sr-only">Message kind</legend>
+        {(["template", "session"] as const).map((m) => (
+          <label key={m} className="flex items-center gap-2 text-sm">
+            <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} />
+            {m === "template" ? "Approved template" : "Session message"}
+          </label>
+        ))}
+      </fieldset>
+      <div>
+        <label htmlFor="composer-to" className={label}>
+          Recipient (E.164)
+        </label>
+        <input
+          id="composer-to"
+          className={input}
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+          placeholder="+14155550123"
+          required
+        />
+      </div>
+      {mode === "template" ? (
+        <div>
+          <label htmlFor="composer-template" className={label}>
+            Template
+          </label>
+          <select
+            id="composer-template"
+            className={input}
+            value={template}
+            onChange={(e) => setTemplate(e.target.value)}
+            required
+          >
+            {templates.map((t) => (
+              <option key={`${t.name}|${t.language}`} value={`${t.name}|${t.language}`}>
+                {t.name} ({t.language}, {t.category.toLowerCase()})
+              </option>
+            ))}
+          </select>
+          {templates.length === 0 && <p className={muted}>No approved templates yet.</p>}
+        </div>
+      ) : (
+        <div>
+          <label htmlFor="composer-text" className={label}>
+            Message
+          </label>
+          <textarea
+            id="composer-text"
+            className={input}
+            rows={3}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            required
+          />
+        </div>
+      )}
+      <div className="flex items-center gap-3">
+        <button type="submit" className={button} disabled={send.isPending || !setUp}>
+          {send.isPending ? "Sending…" : "Send"}
+        </button>
+        <p role="status" className={muted}>
+          {send.isError ? <span className="text-red-700 dark:text-red-300">{send.error.message}</span> : null}
+          {send.isSuccess ? `Accepted: ${send.data.messageId ?? send.data.messageUid} (${send.data.status})` : null}
+        </p>
+      </div>
+    </form>
+  );
+}

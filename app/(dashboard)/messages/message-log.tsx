@@ -1,0 +1,82 @@
+"use client";
+// The message log with live status: polls /api/dashboard/messages every two seconds.
+import { useQuery } from "@tanstack/react-query";
+import { card, muted, table, td, th } from "@/components/ui/classes";
+import { formatDateTime } from "@/components/ui/format";
+
+type Row = {
+  messageUid: string;
+  messageId: string | null;
+  recipient: string;
+  type: string;
+  templateName: string | null;
+  status: string;
+  sendRoute: string;
+  errorMessage: string | null;
+  rate: number | null;
+  createdAt: string;
+};
+
+const STATUS_STYLE: Record<string, string> = {
+  read: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200",
+  delivered: "bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200",
+  sent: "bg-indigo-100 text-indigo-900 dark:bg-indigo-950 dark:text-indigo-200",
+  failed: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
+  queued: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
+};
+
+export function MessageLog({ senderId }: { senderId: string }) {
+  const { data, isLoading, isError } = useQuery({
+    queryKey: ["messages", senderId],
+    queryFn: async (): Promise<{ messages: Row[] }> => {
+      const res = await fetch(`/api/dashboard/messages?sender=${encodeURIComponent(senderId)}`);
+      if (!res.ok) throw new Error("Could not load messages");
+      return res.json();
+    },
+    refetchInterval: 2_000,
+    staleTime: 0,
+  });
+  return (
+    <section className={`${card} overflow-x-auto p-0`} aria-labelledby="log-title">
+      <h2 id="log-title" className="px-4 pt-4 text-lg font-semibold">
+        Recent messages
+      </h2>
+      {isLoading ? <p className={`${muted} p-4`}>Loading…</p> : null}
+      {isError ? <p className="p-4 text-sm text-red-700">Could not load messages.</p> : null}
+      {data && data.messages.length === 0 ? <p className={`${muted} p-4`}>No messages yet.</p> : null}
+      {data && data.messages.length > 0 ? (
+        <table className={table}>
+          <thead>
+            <tr>
+              <th className={th}>Sent</th>
+              <th className={th}>Recipient</th>
+              <th className={th}>Content</th>
+              <th className={th}>Route</th>
+              <th className={th}>Status</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            {data.messages.map((m) => (
+              <tr key={m.messageUid} data-testid="message-row">
+                <td className={td}>{formatDateTime(m.createdAt)}</td>
+                <td className={`${td} font-mono`}>{m.recipient}</td>
+                <td className={td}>{m.templateName ?? m.type}</td>
+                <td className={td}>{m.sendRoute}</td>
+                <td className={td}>
+                  <span
+                    className={`rounded px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[m.status] ?? "bg-slate-100 dark:bg-slate-800"}`}
+                  >
+                    {m.status}
+                  </span>
+                  {m.errorMessage && m.status === "failed" ? (
+                    <span className={`${muted} ml-2`}>{m.errorMessage}</span>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+// Messages: the composer (template or session text from the chosen sender) and the live log.
+import type { Metadata } from "next";
+import { EmptyState } from "@/components/ui/empty-state";
+import { requirePrincipal } from "@/lib/auth/session";
+import { pageSender } from "@/lib/dashboard/sender-scope";
+import { listTemplates } from "@/lib/templates/service";
+import { Composer } from "./composer";
+import { MessageLog } from "./message-log";
+
+export const metadata: Metadata = { title: "Messages · Switchboard" };
+export const dynamic = "force-dynamic";
+
+type Props = { searchParams: Promise<{ sender?: string }> };
+
+export default async function MessagesPage({ searchParams }: Props) {
+  const p = await requirePrincipal();
+  const sender = await pageSender(p, (await searchParams).sender);
+  if (!sender) {
+    return <EmptyState title="No sender numbers yet">Connect a phone number before sending messages.</EmptyState>;
+  }
+  const { templates } = await listTemplates(p, { page: 1, limit: 100, status: "APPROVED" }, "v3");
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold">Messages</h1>
+      <Composer
+        senderId={sender.phoneNumber}
+        setUp={Boolean(sender.phoneNumberId)}
+        templates={templates.map((t) => ({ name: t.name, language: t.language, category: t.category }))}
+      />
+      <MessageLog senderId={sender.phoneNumber} />
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { requirePrincipal } from "@/lib/auth/session";
+import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
+import { createTokenFor } from "@/lib/tokens/create-for-principal";
+import { TokenCreateInput } from "@/lib/tokens/schemas";
+import { revokeToken } from "@/lib/tokens/service";
+
+export async function createTokenAction(raw: Record<string, string>): Promise<ActionResult<{ token: string }>> {
+  const p = await requirePrincipal();
+  const result = await runAction(async () => {
+    const { token } = await createTokenFor(p, TokenCreateInput.parse(raw));
+    return { token };
+  });
+  if (result.ok) revalidatePath("/tokens");
+  return result;
+}
+
+export async function revokeTokenAction(tokenId: string): Promise<ActionResult> {
+  const p = await requirePrincipal();
+  const result = await runAction(async () => {
+    await revokeToken(p, tokenId);
+    return undefined;
+  });
+  if (result.ok) revalidatePath("/tokens");
+  return result;
+}

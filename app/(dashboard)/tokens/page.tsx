@@ -1,0 +1,72 @@
+import type { Metadata } from "next";
+import { card, table, td, th } from "@/components/ui/classes";
+import { EmptyState } from "@/components/ui/empty-state";
+import { formatDateTime } from "@/components/ui/format";
+import { requirePrincipal } from "@/lib/auth/session";
+import { listSenders } from "@/lib/senders/service";
+import { toPublicToken } from "@/lib/tokens/serializers";
+import { listTokens } from "@/lib/tokens/service";
+import { RevokeTokenButton } from "./revoke-button";
+import { TokenForm } from "./token-form";
+
+export const metadata: Metadata = { title: "API tokens · Switchboard" };
+
+export default async function TokensPage() {
+  const p = await requirePrincipal();
+  const [tokens, senders] = await Promise.all([listTokens(p), listSenders(p)]);
+  const rows = tokens.map((t) => toPublicToken(t));
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold">API tokens</h1>
+      <section className={card} aria-labelledby="new-token">
+        <h2 id="new-token" className="mb-3 text-lg font-semibold">
+          Generate a token
+        </h2>
+        <TokenForm senders={senders.map((s) => s.phoneNumber)} />
+      </section>
+      <section aria-labelledby="token-list">
+        <h2 id="token-list" className="mb-3 text-lg font-semibold">
+          Your tokens
+        </h2>
+        {rows.length === 0 ? (
+          <EmptyState title="No tokens yet">Generate one above to call the API.</EmptyState>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className={table}>
+              <thead>
+                <tr>
+                  <th className={th}>Name</th>
+                  <th className={th}>Prefix</th>
+                  <th className={th}>Scope</th>
+                  <th className={th}>Created</th>
+                  <th className={th}>Last used</th>
+                  <th className={th}>Expires</th>
+                  <th className={th}>State</th>
+                  <th className={th}>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {rows.map((t) => (
+                  <tr key={t.id} data-testid="token-row">
+                    <td className={td}>{t.name}</td>
+                    <td className={`${td} font-mono`}>{t.prefix}…</td>
+                    <td className={td}>{t.scope === "global" ? "Global" : `Number ${t.senderPhoneNumber}`}</td>
+                    <td className={td}>{formatDateTime(t.createdAt)}</td>
+                    <td className={td}>{t.lastUsedAt ? formatDateTime(t.lastUsedAt) : "Never"}</td>
+                    <td className={td}>{t.expiresAt ? formatDateTime(t.expiresAt) : "Never"}</td>
+                    <td className={td}>{t.state}</td>
+                    <td className={td}>
+                      {t.state === "revoked" ? null : <RevokeTokenButton id={t.id} name={t.name} />}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Pager } from "@/components/dashboard/pager";
+import { card, link, table, td, th } from "@/components/ui/classes";
+import { EmptyState } from "@/components/ui/empty-state";
+import { formatDateTime } from "@/components/ui/format";
+import { pageBlock } from "@/lib/api/pagination";
+import { requirePrincipal } from "@/lib/auth/session";
+import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { pageSender } from "@/lib/dashboard/sender-scope";
+import { EVENT_GROUPS } from "@/lib/webhooks/catalog";
+import { listDeliveries } from "@/lib/webhooks/deliveries";
+import { DeliveryListQuery } from "@/lib/webhooks/schemas";
+import { toPublicDelivery, toPublicWebhook } from "@/lib/webhooks/serializers";
+import { getWebhook } from "@/lib/webhooks/service";
+import { DeliveryActions, TestEventButton } from "./delivery-actions";
+import { WebhookEdit } from "./webhook-edit";
+
+export const metadata: Metadata = { title: "Webhook · Switchboard" };
+
+type Props = { params: Promise<{ uid: string }>; searchParams: Promise<RawSearchParams> };
+
+export default async function WebhookPage({ params, searchParams }: Props) {
+  const p = await requirePrincipal();
+  const { uid } = await params;
+  const sp = flatParams(await searchParams);
+  const sender = await pageSender(p, sp.sender);
+  if (!sender) return <EmptyState title="No sender numbers yet" />;
+  const webhook = toPublicWebhook(await getWebhook(p, sender, uid));
+  const parsed = DeliveryListQuery.safeParse(sp);
+  const query = parsed.success ? parsed.data : DeliveryListQuery.parse({});
+  const { deliveries, total } = await listDeliveries(p, sender, uid, query);
+  const rows = deliveries.map(toPublicDelivery);
+  const pagination = pageBlock(query.page, query.limit, total, rows.length);
+  const back = sp.sender ? `/webhooks?sender=${encodeURIComponent(sp.sender)}` : "/webhooks";
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link href={back} className={link}>
+          ← All webhooks
+        </Link>
+        <h1 className="mt-2 text-2xl font-semibold">{webhook.name}</h1>
+        <p className="break-all font-mono text-sm text-slate-600 dark:text-slate-400">{webhook.endpointUrl}</p>
+        <p className="text-sm" data-testid="webhook-status">
+          Status: {webhook.status}
+        </p>
+      </div>
+      <section className={card} aria-labelledby="edit-webhook">
+        <h2 id="edit-webhook" className="mb-3 text-lg font-semibold">
+          Settings
+        </h2>
+        <WebhookEdit senderPhone={sender.phoneNumber} webhook={webhook} groups={[...EVENT_GROUPS]} />
+      </section>
+      <section aria-labelledby="deliveries">
+        <div className="mb-3 flex flex-wrap items-center gap-3">
+          <h2 id="deliveries" className="text-lg font-semibold">
+            Delivery log
+          </h2>
+          <TestEventButton senderPhone={sender.phoneNumber} uid={uid} disabled={webhook.status !== "ACTIVE"} />
+        </div>
+        {rows.length === 0 ? (
+          <EmptyState title="No deliveries yet">Send a test event to see one here.</EmptyState>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className={table}>
+              <thead>
+                <tr>
+                  <th className={th}>Event</th>
+                  <th className={th}>Status</th>
+                  <th className={th}>Status code</th>
+                  <th className={th}>Latency</th>
+                  <th className={th}>Attempts</th>
+                  <th className={th}>Response</th>
+                  <th className={th}>Created</th>
+                  <th className={th}>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {rows.map((d) => {
+                  const last = d.attemptLog.at(-1);
+                  return (
+                    <tr key={d.deliveryId} data-testid="delivery-row">
+                      <td className={`${td} font-mono text-xs`}>{d.eventType}</td>
+                      <td className={td}>{d.status}</td>
+                      <td className={td}>{d.lastStatusCode ?? last?.statusCode ?? "—"}</td>
+                      <td className={td}>{last ? `${last.latencyMs} ms` : "—"}</td>
+                      <td className={td}>{d.attempts}</td>
+                      <td className={`${td} max-w-xs`}>
+                        <span className="line-clamp-2 break-all font-mono text-xs">
+                          {last?.responseExcerpt ?? last?.error ?? d.lastError ?? "—"}
+                        </span>
+                      </td>
+                      <td className={td}>{formatDateTime(d.createdAt)}</td>
+                      <td className={td}>
+                        <DeliveryActions senderPhone={sender.phoneNumber} uid={uid} deliveryId={d.deliveryId} />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager
+          path={`/webhooks/${uid}`}
+          params={sp}
+          page={pagination.page}
+          hasMore={pagination.hasMore}
+          total={total}
+          totalPages={pagination.totalPages}
+        />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { requirePrincipal } from "@/lib/auth/session";
+import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
+import { actionSender } from "@/lib/dashboard/sender-scope";
+import { redeliver, sendTestEvent } from "@/lib/webhooks/deliveries";
+import { WebhookCreateInput, WebhookPatch } from "@/lib/webhooks/schemas";
+import { createWebhook, updateWebhook } from "@/lib/webhooks/service";
+
+export async function createWebhookAction(
+  senderPhone: string,
+  raw: unknown,
+): Promise<ActionResult<{ uid: string; signingSecret: string }>> {
+  const p = await requirePrincipal();
+  const result = await runAction(async () => {
+    const sender = await actionSender(p, senderPhone);
+    const { webhook, signingSecret } = await createWebhook(p, sender, WebhookCreateInput.parse(raw));
+    return { uid: webhook.id, signingSecret };
+  });
+  if (result.ok) revalidatePath("/webhooks");
+  return result;
+}
+
+export async function updateWebhookAction(senderPhone: string, uid: string, raw: unknown): Promise<ActionResult> {
+  const p = await requirePrincipal();
+  const result = await runAction(async () => {
+    const sender = await actionSender(p, senderPhone);
+    await updateWebhook(p, sender, uid, WebhookPatch.parse(raw));
+    return undefined;
+  });
+  if (result.ok) revalidatePath(`/webhooks/${uid}`);
+  return result;
+}
+
+export async function redeliverAction(senderPhone: string, uid: string, deliveryId: string): Promise<ActionResult> {
+  const p = await requirePrincipal();
+  return runAction(async () => {
+    await redeliver(p, await actionSender(p, senderPhone), uid, deliveryId);
+    return undefined;
+  });
+}
+
+export async function sendTestEventAction(
+  senderPhone: string,
+  uid: string,
+): Promise<ActionResult<{ eventId: string }>> {
+  const p = await requirePrincipal();
+  return runAction(async () => {
+    const { eventId } = await sendTestEvent(p, await actionSender(p, senderPhone), uid);
+    return { eventId };
+  });
+}

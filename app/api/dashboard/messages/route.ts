@@ -1,0 +1,23 @@
+// GET: the message log for the dashboard (polled); POST: the composer's send.
+import { dashboardHandler } from "@/lib/dashboard/handler";
+import { pageSender } from "@/lib/dashboard/sender-scope";
+import { sendFromComposer } from "@/lib/messaging/composer";
+import { ComposerBody } from "@/lib/messaging/schemas";
+import { listMessageReport, toPublicMessageReport } from "@/lib/reports/messages";
+import { MessageReportQuery } from "@/lib/reports/schemas";
+
+export const dynamic = "force-dynamic";
+
+export const GET = dashboardHandler(async (p, request) => {
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const sender = await pageSender(p, params.sender || undefined);
+  const { sender: _s, ...rest } = params;
+  const query = MessageReportQuery.parse({ limit: "25", ...rest });
+  const { rows, pagination } = await listMessageReport(p, sender, query, "v3");
+  return Response.json({ messages: rows.map((r) => toPublicMessageReport(r, "v3")), pagination });
+});
+
+export const POST = dashboardHandler(async (p, request) => {
+  const input = ComposerBody.parse(await request.json());
+  return Response.json({ message: await sendFromComposer(p, input) });
+});

@@ -1,0 +1,253 @@
+// npm run bench:send: accepted sends per second through the lean server (the router on
+// node:http, as `npm run serve:api`) against the built-in provider simulator, on a fresh
+// database of the local PostgreSQL, measured with autocannon. Every request is a real send:
+// token auth, send rate limits (set high), sender resolution, validation, blacklist check,
+// template and balance checks, the message row, the simulator call and the provider id,
+// while the simulator's signed status callbacks (3 per message) flow back into the same
+// server's provider endpoint. Writes the "Sends" section of docs/benchmarks.md.
+//
+// Flags: --duration=SECONDS (default 10), --connections=N (default 32).
+// BENCH_PG_URL: the server's admin URL (default postgresql://postgres@127.0.0.1:5432/postgres).
+import { spawn } from "node:child_process";
+import { randomInt } from "node:crypto";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+const root = path.resolve(import.meta.dirname, "..");
+const args = process.argv.slice(2);
+const duration = Number(args.find((a) => a.startsWith("--duration="))?.slice(11) ?? 10);
+const connections = Number(args.find((a) => a.startsWith("--connections="))?.slice(14) ?? 32);
+const DB_NAME = "switchboard_bench_send";
+const PORT = 3000 + randomInt(1000, 9000);
+const SENDERS = 4;
+const admin = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const dbUrl = (() => {
+  const u = new URL(admin);
+  if (!["127.0.0.1", "localhost", "::1"].includes(u.hostname))
+    throw new Error("bench:send runs on a local PostgreSQL only");
+  u.pathname = `/${DB_NAME}`;
+  return u.toString();
+})();
+
+const childEnv: Record<string, string> = {
+  PATH: process.env.PATH ?? "",
+  HOME: process.env.HOME ?? "/tmp",
+  DATABASE_URL: dbUrl,
+  PORT: String(PORT),
+  // The platform windows must not shape a throughput test.
+  RATE_LIMIT_GLOBAL: "1000000000",
+  RATE_LIMIT_SEND_IP: "1000000000",
+  RATE_LIMIT_SEND_TOKEN: "1000000000",
+  RATE_LIMIT_REPORTS_IP: "1000000000",
+  // The provider's upgraded tier per number (spec 8.3); four senders share the load.
+  SIMULATOR_THROUGHPUT_PER_SECOND: "1000",
+  SIMULATOR_FAILURE_RATE: "0.03",
+  LOG_LEVEL: "warn",
+  NODE_ENV: "production",
+  NEXTAUTH_SECRET: "bench-nextauth-secret-0123456789",
+  APP_ENCRYPTION_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
+};
+Object.assign(process.env, childEnv);
+
+type Histogram = { average: number; p50: number; p99: number; max: number };
+type AutocannonResult = {
+  requests: Histogram & { total: number };
+  latency: Histogram;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  "2xx": number;
+  duration: number;
+};
+type Req = { method: string; path: string; headers: Record<string, string>; body?: string };
+const autocannon = createRequire(import.meta.url)("autocannon") as (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: { method: string; path: string; headers: Record<string, string>; setupRequest: (r: Req) => Req }[];
+}) => Promise<AutocannonResult>;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function prepare(): Promise<{ token: string; senders: string[] }> {
+  const a = new pg.Client({ connectionString: admin });
+  await a.connect();
+  await a.query(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
+  await a.query(`CREATE DATABASE "${DB_NAME}"`);
+  await a.end();
+  const { migrate } = await import("@/lib/db/migrate");
+  await migrate(dbUrl);
+  const { db } = await import("@/lib/db");
+  const customer = await db.customer.create({ data: { name: "Bench sender customer", plan: "pro" } });
+  const senders: string[] = [];
+  for (let i = 0; i < SENDERS; i++) {
+    const s = await db.sender.create({
+      data: {
+        customerId: customer.id,
+        phoneNumber: `+1555020000${i}`,
+        phoneNumberId: `10900000002${i}`,
+        wabaId: "209000000001",
+        isDefault: i === 0,
+      },
+    });
+    senders.push(s.phoneNumber);
+  }
+  await db.template.create({
+    data: {
+      customerId: customer.id,
+      name: "order_update",
+      language: "en",
+      category: "UTILITY",
+      status: "APPROVED",
+      providerTemplateId: "100000000000001",
+    },
+  });
+  const { setRate } = await import("@/lib/billing/rate-card");
+  await setRate({ category: "utility", rate: 0.0125, customerId: customer.id });
+  await db.billingTransaction.create({
+    data: { customerId: customer.id, type: "credit", amount: 1_000_000, description: "bench credit" },
+  });
+  const { issueToken } = await import("@/lib/tokens/service");
+  const { token } = await issueToken({ customerId: customer.id, name: "bench" });
+  const { disconnectDb } = await import("@/lib/db");
+  await disconnectDb();
+  return { token, senders };
+}
+
+async function waitHttp(url: string, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await sleep(300);
+    }
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+let seq = 0;
+const recipientNo = () => `+1415${String(1_000_000 + (seq++ % 8_000_000)).padStart(7, "0")}`;
+
+type Scenario = { key: string; name: string; path: string; body: (sender: string) => unknown };
+const SCENARIOS: Scenario[] = [
+  {
+    key: "send",
+    name: "POST /api/v3/send (approved utility template, priced, balance checked)",
+    path: "/api/v3/send",
+    body: (senderId) => ({ senderId, to: recipientNo(), template: { name: "order_update", language: "en" } }),
+  },
+  {
+    key: "messages",
+    name: "POST /api/v3/messages (provider-compatible text)",
+    path: "/api/v3/messages",
+    body: (senderId) => ({
+      senderId,
+      messaging_product: "whatsapp",
+      to: recipientNo().slice(1),
+      type: "text",
+      text: { body: "Your order shipped" },
+    }),
+  },
+];
+
+async function main() {
+  console.log(`bench:send: preparing ${DB_NAME}`);
+  const { token, senders } = await prepare();
+  const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve-api.ts"], {
+    cwd: root,
+    env: childEnv as NodeJS.ProcessEnv,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  process.on("exit", () => server.exitCode === null && server.kill("SIGKILL"));
+  const base = `http://127.0.0.1:${PORT}`;
+  await waitHttp(`${base}/api/v3/templates`);
+  const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+  const rows: string[] = [];
+  for (const s of SCENARIOS) {
+    let n = 0;
+    const requests = [
+      {
+        method: "POST",
+        path: s.path,
+        headers,
+        setupRequest: (r: Req) => ({ ...r, body: JSON.stringify(s.body(senders[n++ % senders.length] ?? "")) }),
+      },
+    ];
+    await autocannon({ url: base, connections, duration: 2, requests }); // warm-up
+    const r = await autocannon({ url: base, connections, duration, requests });
+    const accepted = r["2xx"] / r.duration;
+    console.log(
+      `${s.name}: ${Math.round(accepted)} accepted/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
+    );
+    rows.push(
+      `| ${s.name} | **${Math.round(accepted)}** | ${r.latency.p50} | **${r.latency.p99}** | ${r.non2xx} | ${r.errors + r.timeouts} |`,
+    );
+  }
+  await sleep(2_000); // let the last callbacks land
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  const messages = (
+    await c.query<{ n: string; dupes: string }>(
+      `SELECT count(*) AS n, count(*) - count(DISTINCT "providerMessageId") AS dupes FROM "Message" WHERE "providerMessageId" IS NOT NULL`,
+    )
+  ).rows[0];
+  const retried = (await c.query<{ n: string }>(`SELECT count(*) AS n FROM "Message" WHERE "attempts" > 1`)).rows[0];
+  const callbacks = (await c.query<{ n: string }>(`SELECT count(*) AS n FROM "ProviderCallback"`)).rows[0];
+  await c.end();
+  server.kill("SIGTERM");
+
+  const cpu = os.cpus()[0]?.model.trim() ?? "unknown CPU";
+  const section = `## Sends (\`npm run bench:send\`)
+
+Command: \`npm run bench:send\` (bench/send.ts), ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC.
+Machine: ${os.cpus().length} x ${cpu}, Node ${process.version}; PostgreSQL 15 on 127.0.0.1 (fresh database
+\`${DB_NAME}\`); autocannon, the lean server (\`scripts/serve-api.ts\`, the router on node:http) and PostgreSQL share
+the same cores. ${connections} connections, ${duration} s per scenario after a 2 s warm-up; ${SENDERS} senders of one customer
+(round robin), a new recipient per request, the simulator at the upgraded tier of 1,000 messages/s per number.
+Accepted = HTTP 200 with a provider message id. The simulator's signed status callbacks (sent, delivered, read)
+are posted back into the same process's provider endpoint during the run (stored; not processed here).
+Target: >= 1,000 accepted sends/s.
+
+| scenario | accepted sends/s | p50 ms | p99 ms | non-2xx | errors |
+| --- | ---: | ---: | ---: | ---: | ---: |
+${rows.join("\n")}
+
+Load average of the machine when the runs ended (other work shares these 2 cores): ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" / ")} (1 / 5 / 15 min).
+
+After the runs: ${messages?.n ?? "?"} messages with a provider id, ${messages?.dupes ?? "?"} duplicate provider ids,
+${retried?.n ?? "?"} sends retried after a simulated throughput error, ${callbacks?.n ?? "?"} signed callback batches stored.
+
+Where the time goes: measured in-process (router called directly, no HTTP, simulator callbacks off), one send
+costs about 5 ms of CPU, most of it in Prisma (query compilation and result mapping, ~1 ms per query): token
+lookup and sender resolution in the router, the blacklist check, the template read, plus one raw INSERT of the
+message (written once, after the provider answered). Balances, rates and found templates are cached for 2-5 s
+per process (a cached balance that looks too low is always re-read). At ~5 ms per send one core tops out near
+200 sends/s, so the 1,000/s target needs several server processes (the router is stateless; the rate limits
+move to Redis with REDIS_URL) or fewer ORM round trips on the hot path (e.g. one raw SQL statement for the
+token, sender, blacklist and template checks).
+`;
+  const file = path.join(root, "docs/benchmarks.md");
+  const existing = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
+  const marker = /## Sends \(`npm run bench:send`\)[\s\S]*?(?=\n## (?!#)|$)/;
+  const next = marker.test(existing)
+    ? existing.replace(marker, `${section.trimEnd()}\n`)
+    : `${existing.trimEnd()}\n\n${section}`;
+  fs.writeFileSync(file, `${next.trimEnd()}\n`);
+  console.log("Wrote docs/benchmarks.md");
+}
+
+try {
+  await main();
+  process.exit(0);
+} catch (error) {
+  console.error(error);
+  process.exit(1);
+}

@@ -1,0 +1,94 @@
+// Cost per day stacked by pricing category, drawn as plain SVG on the server (no chart JS).
+import type { CostPerDay } from "@/lib/billing/totals";
+
+const COLORS = ["#4338ca", "#0f766e", "#b45309", "#be123c", "#6d28d9", "#15803d", "#0369a1", "#a16207"];
+
+export function CostChart({ data, currency }: { data: CostPerDay[]; currency: string }) {
+  const days = [...new Set(data.map((d) => d.day))].sort();
+  const categories = [...new Set(data.map((d) => d.category ?? "uncategorised"))].sort();
+  if (days.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No cost in this view.</p>;
+  const byDay = new Map<string, Map<string, number>>();
+  for (const d of data) {
+    const m = byDay.get(d.day) ?? new Map<string, number>();
+    m.set(d.category ?? "uncategorised", (m.get(d.category ?? "uncategorised") ?? 0) + d.cost);
+    byDay.set(d.day, m);
+  }
+  const totals = days.map((day) => [...(byDay.get(day)?.values() ?? [])].reduce((a, b) => a + b, 0));
+  const max = Math.max(...totals, 0.0001);
+  const W = 720;
+  const H = 220;
+  const pad = { l: 56, r: 8, t: 8, b: 28 };
+  const bw = (W - pad.l - pad.r) / days.length;
+  const y = (v: number) => pad.t + (H - pad.t - pad.b) * (1 - v / max);
+  const total = totals.reduce((a, b) => a + b, 0);
+  return (
+    <figure>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        className="h-auto w-full"
+        role="img"
+        aria-label={`Cost per day, ${days[0]} to ${days.at(-1)}, ${currency} ${total.toFixed(2)} in total, stacked by pricing category`}
+      >
+        {[0, 0.5, 1].map((f) => (
+          <g key={f}>
+            <line
+              x1={pad.l}
+              x2={W - pad.r}
+              y1={y(max * f)}
+              y2={y(max * f)}
+              stroke="currentColor"
+              strokeOpacity="0.15"
+            />
+            <text x={pad.l - 4} y={y(max * f) + 4} textAnchor="end" fontSize="10" fill="currentColor">
+              {(max * f).toFixed(2)}
+            </text>
+          </g>
+        ))}
+        {days.map((day, i) => {
+          let acc = 0;
+          const x = pad.l + i * bw + bw * 0.1;
+          return (
+            <g key={day}>
+              {categories.map((c, ci) => {
+                const v = byDay.get(day)?.get(c) ?? 0;
+                if (v <= 0) return null;
+                const top = y(acc + v);
+                const h = y(acc) - top;
+                acc += v;
+                return (
+                  <rect
+                    key={c}
+                    x={x}
+                    y={top}
+                    width={Math.max(1, bw * 0.8)}
+                    height={h}
+                    fill={COLORS[ci % COLORS.length]}
+                  >
+                    <title>{`${day} · ${c}: ${currency} ${v.toFixed(4)}`}</title>
+                  </rect>
+                );
+              })}
+              {(days.length <= 16 || i % Math.ceil(days.length / 8) === 0) && (
+                <text x={x + bw * 0.4} y={H - 10} textAnchor="middle" fontSize="10" fill="currentColor">
+                  {day.slice(5)}
+                </text>
+              )}
+            </g>
+          );
+        })}
+      </svg>
+      <figcaption className="mt-2 flex flex-wrap gap-3 text-xs">
+        {categories.map((c, ci) => (
+          <span key={c} className="inline-flex items-center gap-1">
+            <span
+              aria-hidden="true"
+              className="inline-block h-3 w-3 rounded-sm"
+              style={{ background: COLORS[ci % COLORS.length] }}
+            />
+            {c}
+          </span>
+        ))}
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,55 @@
+"use client";
+import Link from "next/link";
+import { usePathname, useSearchParams } from "next/navigation";
+
+const ITEMS = [
+  { href: "/billing", label: "Billing" },
+  { href: "/messages", label: "Messages" },
+  { href: "/templates", label: "Templates" },
+  { href: "/analytics", label: "Analytics" },
+  { href: "/contacts", label: "Contacts" },
+  { href: "/webhooks", label: "Webhooks" },
+  { href: "/tokens", label: "API tokens" },
+  { href: "/senders", label: "Senders" },
+] as const;
+
+/** Main navigation; keeps the chosen sender (?sender=) when moving between pages. */
+export function Nav() {
+  const pathname = usePathname();
+  const sender = useSearchParams().get("sender");
+  const suffix = sender ? `?sender=${encodeURIComponent(sender)}` : "";
+  const item =
+    "block rounded-md px-3 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600";
+  return (
+    <nav aria-label="Main">
+      <ul className="flex flex-wrap gap-1 md:flex-col">
+        {ITEMS.map((i) => {
+          const active = pathname === i.href || pathname.startsWith(`${i.href}/`);
+          return (
+            <li key={i.href}>
+              <Link
+                href={`${i.href}${suffix}`}
+                aria-current={active ? "page" : undefined}
+                className={`${item} ${
+                  active
+                    ? "bg-indigo-50 text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200"
+                    : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+                }`}
+              >
+                {i.label}
+              </Link>
+            </li>
+          );
+        })}
+        <li>
+          <a
+            href="/docs/api"
+            className={`${item} text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800`}
+          >
+            API docs
+          </a>
+        </li>
+      </ul>
+    </nav>
+  );
+}

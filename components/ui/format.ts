@@ -1,0 +1,17 @@
+// Dates shown in UTC so a copied link and a screenshot say the same thing anywhere.
+export function formatDateTime(iso: string | Date | null | undefined): string {
+  if (!iso) return "—";
+  const d = typeof iso === "string" ? new Date(iso) : iso;
+  return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+export function formatDate(iso: string | Date | null | undefined): string {
+  if (!iso) return "—";
+  const d = typeof iso === "string" ? new Date(iso) : iso;
+  return d.toISOString().slice(0, 10);
+}
+
+export function formatMoney(value: number | string, currency = "USD"): string {
+  const n = typeof value === "string" ? Number(value) : value;
+  return `${currency} ${n.toFixed(4)}`;
+}

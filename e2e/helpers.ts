@@ -1,0 +1,38 @@
+// Shared steps: sign in, an axe check that fails on serious or critical issues, and a
+// screenshot of the final page into e2e/artifacts/.
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+import { DEMO_EMAIL, DEMO_PASSWORD } from "../lib/demo/constants";
+
+export { DEMO_EMAIL, DEMO_PASSWORD };
+
+export async function login(page: Page, email = DEMO_EMAIL, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/billing/);
+}
+
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const summary = bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(summary, `axe on ${page.url()}`).toEqual([]);
+}
+
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join("e2e", "artifacts", `${name}.png`), fullPage: true });
+}
+
+/** Creates a token in the UI and returns its value (shown once). */
+export async function generateToken(page: Page, name: string, scope = ""): Promise<string> {
+  await page.goto("/tokens");
+  await page.getByLabel("Name").fill(name);
+  if (scope) await page.getByLabel("Scope").selectOption(scope);
+  await page.getByRole("button", { name: "Generate token" }).click();
+  const value = page.getByTestId("new-token");
+  await expect(value).toBeVisible();
+  return (await value.textContent())?.trim() ?? "";
+}

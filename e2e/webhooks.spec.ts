@@ -1,0 +1,42 @@
+import { expect, test } from "@playwright/test";
+import { expectAccessible, login, saveScreenshot } from "./helpers";
+
+test("create a webhook: the secret shows once, never after reload; then set it inactive", async ({ page }) => {
+  await login(page);
+  await page.goto("/webhooks");
+  await expectAccessible(page);
+  const name = `E2E hook ${Date.now()}`;
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Endpoint URL (HTTPS)").fill("https://127.0.0.1:9/hook");
+  await page.getByLabel("message.status.delivered").check();
+  await page.getByLabel("message.status.read").check();
+  await page.getByRole("button", { name: "Create webhook" }).click();
+
+  const secret = page.getByTestId("signing-secret");
+  await expect(secret).toBeVisible();
+  await expect(secret).toHaveText(/^whsec_/);
+  await expect(page.getByText("It will not be shown again", { exact: false })).toBeVisible();
+  const value = (await secret.textContent()) ?? "";
+  const row = page.getByTestId("webhook-row").filter({ hasText: name });
+  await expect(row).toContainText("ACTIVE");
+
+  await page.reload();
+  await expect(page.getByTestId("signing-secret")).toHaveCount(0);
+  expect(await page.content()).not.toContain(value);
+
+  await page.getByTestId("webhook-row").filter({ hasText: name }).getByRole("link", { name }).click();
+  expect(await page.content()).not.toContain(value);
+  // A test event lands in the delivery log, which offers a redelivery.
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect(page.getByTestId("delivery-row")).toHaveCount(1);
+  await expect(page.getByTestId("delivery-row")).toContainText("webhook.test");
+  await expect(page.getByTestId("delivery-row").getByRole("button", { name: "Redeliver" })).toBeVisible();
+  await page.getByLabel("Status", { exact: true }).selectOption("INACTIVE");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByTestId("webhook-status")).toHaveText("Status: INACTIVE");
+  await page.reload();
+  await expect(page.getByTestId("webhook-status")).toHaveText("Status: INACTIVE");
+  await expect(page.getByRole("button", { name: "Send test event" })).toBeDisabled();
+  await expectAccessible(page);
+  await saveScreenshot(page, "webhook-inactive");
+});

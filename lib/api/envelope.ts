@@ -1,0 +1,66 @@
+// The success and error envelopes of spec 2.4 and 7.1, and the provider-shaped error
+// body of the provider-compatible routes.
+import type { ApiError } from "./errors";
+import type { Version } from "./route";
+
+export type Meta = { version: Version; requestId: string; startedAt: number };
+
+function metadata(meta: Meta) {
+  return {
+    apiVersion: meta.version,
+    requestId: meta.requestId,
+    ...(meta.version === "v3"
+      ? { processingTimeMs: Math.round((performance.now() - meta.startedAt) * 100) / 100 }
+      : {}),
+  };
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+export function successBody(meta: Meta, message: string, data: unknown, extra?: Record<string, unknown>) {
+  return { success: true, message, data, ...extra, metadata: metadata(meta) };
+}
+
+export function errorBody(meta: Meta, error: ApiError) {
+  return {
+    success: false,
+    message: error.message,
+    error_code: error.wireCode,
+    details: error.details,
+    metadata: metadata(meta),
+  };
+}
+
+// Provider (Graph API) error codes for our failure classes.
+const PROVIDER_CODES: Record<string, { type: string; code: number; subcode: number | null }> = {
+  MISSING_AUTH_TOKEN: { type: "OAuthException", code: 190, subcode: null },
+  INVALID_AUTH_TOKEN: { type: "OAuthException", code: 190, subcode: 463 },
+  CUSTOMER_TOKEN_REQUIRED: { type: "OAuthException", code: 200, subcode: null },
+  TOKEN_SCOPE_NOT_ALLOWED: { type: "OAuthException", code: 200, subcode: null },
+  FEATURE_NOT_AVAILABLE: { type: "OAuthException", code: 10, subcode: null },
+  RATE_LIMITED: { type: "OAuthException", code: 80007, subcode: null },
+};
+
+export function providerErrorBody(meta: Meta, error: ApiError) {
+  const mapped = PROVIDER_CODES[error.code] ?? {
+    type: error.status >= 500 ? "InternalServerError" : "OAuthException",
+    code: error.status >= 500 ? 1 : 100,
+    subcode: null,
+  };
+  const providerCode = typeof error.details.providerCode === "number" ? error.details.providerCode : mapped.code;
+  return {
+    error: {
+      message: error.message,
+      type: mapped.type,
+      code: providerCode,
+      error_subcode: mapped.subcode,
+      error_data: { details: error.message, error_code: error.wireCode },
+      fbtrace_id: meta.requestId,
+    },
+  };
+}

@@ -1,0 +1,6 @@
+// Mounts the API router as Next.js route handlers (app/api/v2 and app/api/v3).
+import { clientIpFrom, handleApiRequest } from "./router";
+
+export async function nextApiHandler(request: Request): Promise<Response> {
+  return handleApiRequest(request, { clientIp: clientIpFrom(request, undefined) });
+}

@@ -1,0 +1,201 @@
+// The OpenAPI document is generated from the table: every route, every parameter, the
+// envelopes, and it is served on v2 and v3 without a token.
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { call } from "@/test/factory";
+import { ERROR_STATUS } from "./errors";
+import { buildOpenApiDocument, type OpenApiDocument, openApiPath, pathParamNames } from "./openapi";
+import { PageQuery } from "./pagination";
+import { ok, route } from "./route";
+import { routes } from "./routes";
+
+/** Every "$ref" in the document, with where it sits. */
+function refsOf(value: unknown, at = "#"): { at: string; ref: string }[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => refsOf(v, `${at}/${i}`));
+  if (!value || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([k, v]) =>
+    k === "$ref" && typeof v === "string" ? [{ at, ref: v }] : refsOf(v, `${at}/${k}`),
+  );
+}
+
+function resolve(doc: unknown, ref: string): unknown {
+  return ref
+    .replace(/^#\//, "")
+    .split("/")
+    .reduce<unknown>(
+      (node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined),
+      doc,
+    );
+}
+
+/** The structural rules of OpenAPI 3.1 this generator can break. */
+function validate(doc: OpenApiDocument): string[] {
+  const problems: string[] = [];
+  if (doc.openapi !== "3.1.0") problems.push("openapi must be 3.1.0");
+  if (!doc.info?.title || !doc.info?.version) problems.push("info.title and info.version are required");
+  const operationIds = new Set<string>();
+  const methods = new Set(["get", "post", "put", "patch", "delete", "head", "options", "trace"]);
+  for (const [path, item] of Object.entries(doc.paths)) {
+    if (!path.startsWith("/")) problems.push(`${path}: paths start with /`);
+    const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    for (const [method, op] of Object.entries(item)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      if (!methods.has(method)) problems.push(`${where}: unknown method`);
+      if (operationIds.has(op.operationId)) problems.push(`${where}: duplicate operationId ${op.operationId}`);
+      operationIds.add(op.operationId);
+      const pathParams = op.parameters.filter((p) => p.in === "path");
+      for (const name of templated) {
+        const p = pathParams.find((x) => x.name === name);
+        if (!p) problems.push(`${where}: path parameter {${name}} is not declared`);
+        else if (p.required !== true) problems.push(`${where}: path parameter ${name} must be required`);
+      }
+      for (const p of pathParams) {
+        if (!templated.includes(p.name)) problems.push(`${where}: ${p.name} is not in the path`);
+      }
+      const keys = op.parameters.map((p) => `${p.in}:${p.name}`);
+      if (new Set(keys).size !== keys.length) problems.push(`${where}: duplicate parameters`);
+      if (Object.keys(op.responses).length === 0) problems.push(`${where}: no responses`);
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (!/^[1-5]\d\d$/.test(status)) problems.push(`${where}: bad status ${status}`);
+        if (typeof response.description !== "string") problems.push(`${where} ${status}: description required`);
+      }
+      for (const requirement of op.security) {
+        for (const scheme of Object.keys(requirement)) {
+          if (!doc.components.securitySchemes[scheme]) problems.push(`${where}: unknown security scheme ${scheme}`);
+        }
+      }
+    }
+  }
+  for (const { at, ref } of refsOf(doc)) {
+    if (!ref.startsWith("#/")) problems.push(`${at}: external $ref ${ref}`);
+    else if (resolve(doc, ref) === undefined) problems.push(`${at}: $ref ${ref} does not resolve`);
+  }
+  return problems;
+}
+
+describe("the document of the real table", () => {
+  const doc = buildOpenApiDocument(routes);
+
+  it("is structurally valid OpenAPI 3.1", () => {
+    expect(validate(doc)).toEqual([]);
+    expect(doc.components.securitySchemes.bearerAuth).toEqual(
+      expect.objectContaining({ type: "http", scheme: "bearer" }),
+    );
+  });
+
+  it("has every route of the table, on exactly its versions", () => {
+    expect(routes.length).toBeGreaterThan(0);
+    for (const r of routes) {
+      const op = doc.paths[openApiPath(r.path)]?.[r.method.toLowerCase()];
+      expect(op, `${r.method} ${r.path}`).toBeDefined();
+      if (!op) continue;
+      const version = op.parameters.find((p) => p.name === "version");
+      expect(version?.schema.enum).toEqual(expect.arrayContaining([...r.versions]));
+      for (const name of pathParamNames(r.path)) {
+        expect(op.parameters).toContainEqual(expect.objectContaining({ name, in: "path", required: true }));
+      }
+      expect(op.security).toEqual(r.auth === "public" ? [] : [{ bearerAuth: [] }]);
+      if (r.body) expect(op.requestBody?.content["application/json"].schema).toBeDefined();
+    }
+  });
+
+  it("describes the success and error envelopes, with every error code", () => {
+    const error = doc.components.schemas.ErrorEnvelope as { properties: { error_code: { enum: string[] } } };
+    const codes = error.properties.error_code.enum;
+    expect(codes).toContain("REQUEST_FAILED");
+    expect(codes).toContain("MISSING_AUTH_TOKEN");
+    // Codes that travel as REQUEST_FAILED are not in the wire enum.
+    expect(codes).not.toContain("RATE_LIMITED");
+    expect(codes.length).toBe(Object.keys(ERROR_STATUS).length - 3);
+    const openapi = doc.paths["/api/{version}/openapi.json"]?.get;
+    expect(openapi?.responses["200"]).toBeDefined();
+    expect(openapi?.responses["429"]).toBeDefined();
+  });
+});
+
+describe("generation from zod schemas", () => {
+  const table = [
+    route({
+      method: "GET",
+      path: "/things/:thingId/parts/:partId",
+      versions: ["v3"],
+      summary: "List parts",
+      tag: "Things",
+      tokenScope: "global",
+      limit: "global",
+      query: PageQuery.extend({
+        status: z.enum(["ACTIVE", "INACTIVE"]).optional().describe("Filter by status"),
+        search: z.string().describe("Required search term"),
+      }),
+      response: z.object({ parts: z.array(z.object({ uid: z.string() })) }),
+      handler: async () => ok("Parts", { parts: [] }),
+    }),
+    route({
+      method: "POST",
+      path: "/things",
+      versions: ["v2", "v3"],
+      summary: "Create a thing",
+      tag: "Things",
+      limit: "send",
+      body: z.object({ thing: z.object({ name: z.string().min(1), size: z.number().int().default(3) }) }),
+      handler: async () => ok("Created", {}),
+    }),
+  ];
+  const doc = buildOpenApiDocument(table);
+
+  it("takes parameters from the path and the query schema", () => {
+    expect(validate(doc)).toEqual([]);
+    const op = doc.paths["/api/{version}/things/{thingId}/parts/{partId}"]?.get;
+    expect(op?.parameters.map((p) => `${p.in}:${p.name}:${p.required}`)).toEqual([
+      "path:version:true",
+      "path:thingId:true",
+      "path:partId:true",
+      "query:page:false",
+      "query:limit:false",
+      "query:status:false",
+      "query:search:true",
+    ]);
+    expect(op?.parameters.find((p) => p.name === "version")?.schema).toEqual({ type: "string", enum: ["v3"] });
+    expect(op?.parameters.find((p) => p.name === "limit")?.schema.type).toBe("integer");
+    expect(op?.parameters.find((p) => p.name === "status")).toMatchObject({
+      description: "Filter by status",
+      schema: { type: "string", enum: ["ACTIVE", "INACTIVE"] },
+    });
+    expect(op?.description).toContain("global token");
+    expect(op?.["x-token-scope"]).toBe("global");
+    const success = op?.responses["200"] as
+      | { content: Record<string, { schema: { properties: { data: unknown } } }> }
+      | undefined;
+    const data = success?.content["application/json"]?.schema.properties.data;
+    expect(data).toMatchObject({ type: "object", properties: { parts: { type: "array" } } });
+  });
+
+  it("takes the request body from the body schema, as input (defaults optional)", () => {
+    const op = doc.paths["/api/{version}/things"]?.post;
+    const schema = op?.requestBody?.content["application/json"].schema as {
+      properties: { thing: { required: string[]; properties: Record<string, unknown> } };
+    };
+    expect(schema.properties.thing.required).toEqual(["name"]);
+    expect(schema.properties.thing.properties.name).toMatchObject({ type: "string", minLength: 1 });
+    expect(Object.keys(op?.responses ?? {})).toEqual(
+      expect.arrayContaining(["200", "400", "401", "403", "404", "413", "415", "429", "500"]),
+    );
+  });
+});
+
+describe("GET /api/{v2,v3}/openapi.json", () => {
+  it("is public, served on both versions, and the same document", async () => {
+    const v3 = await call("GET", "/api/v3/openapi.json");
+    const v2 = await call("GET", "/api/v2/openapi.json");
+    expect(v3.status).toBe(200);
+    expect(v2.status).toBe(200);
+    expect(v3.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(v3.headers.get("x-service-request-id")).toMatch(/^req_/);
+    expect(v3.headers.get("ratelimit-limit")).not.toBeNull();
+    expect(v3.body.openapi).toBe("3.1.0");
+    expect(v3.body.servers).toEqual([{ url: "http://localhost" }]);
+    expect(v2.body).toEqual(v3.body);
+    expect(validate(v3.body)).toEqual([]);
+    expect(Object.keys(v3.body.paths)).toContain("/api/{version}/openapi.json");
+  });
+});

@@ -1,0 +1,305 @@
+// The OpenAPI 3.1 document, generated from the route table and its zod schemas (never
+// kept by hand): served at /api/{v2,v3}/openapi.json and rendered at /docs/api.
+import { z } from "zod";
+import { ERROR_STATUS, type ErrorCode, WIRE_ERROR_CODES, wireCodeOf } from "./errors";
+import { type AnyRoute, VERSIONS } from "./route";
+
+type Json = Record<string, unknown>;
+
+export type OpenApiParameter = {
+  name: string;
+  in: "path" | "query";
+  required: boolean;
+  description?: string;
+  schema: Json;
+};
+
+export type OpenApiOperation = {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  parameters: OpenApiParameter[];
+  requestBody?: { required: boolean; content: { "application/json": { schema: Json } } };
+  security: Record<string, string[]>[];
+  responses: Record<string, Json>;
+  "x-versions": string[];
+  "x-rate-limit": string;
+  "x-token-scope": "global" | "any";
+  "x-feature"?: string;
+};
+
+export type OpenApiDocument = {
+  openapi: "3.1.0";
+  info: { title: string; version: string; description: string };
+  servers: { url: string }[];
+  tags: { name: string }[];
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: {
+    schemas: Record<string, Json>;
+    securitySchemes: Record<string, Json>;
+    headers: Record<string, Json>;
+  };
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** Replaces "#/$defs/X" references (schemas with an id) by component references. */
+function rewriteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewriteRefs);
+  if (!value || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      k === "$ref" && typeof v === "string" ? v.replace(/^#\/\$defs\//, "#/components/schemas/") : rewriteRefs(v),
+    ]),
+  );
+}
+
+/** A zod schema as a JSON Schema (2020-12, OpenAPI 3.1's dialect); shared $defs hoisted. */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output", defs: Record<string, Json>): Json {
+  let generated: Json;
+  try {
+    generated = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Json;
+  } catch {
+    return {};
+  }
+  const { $schema: _dialect, $defs, ...rest } = generated;
+  for (const [name, def] of Object.entries(($defs ?? {}) as Record<string, unknown>)) {
+    defs[name] = rewriteRefs(def) as Json;
+  }
+  return rewriteRefs(rest) as Json;
+}
+
+/** "/webhooks/:webhookUid" under its version prefix: "/api/{version}/webhooks/{webhookUid}". */
+export const openApiPath = (path: string) => `/api/{version}${path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`;
+
+export const pathParamNames = (path: string) => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? "");
+
+/** Codes by HTTP status, for response descriptions and the docs page. */
+export function errorCodesByStatus(): Map<number, string[]> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) {
+    const status = ERROR_STATUS[code];
+    const wire = wireCodeOf(code);
+    const list = byStatus.get(status) ?? [];
+    if (!list.includes(wire)) list.push(wire);
+    byStatus.set(status, list);
+  }
+  return byStatus;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Invalid request",
+  401: "Missing or invalid token",
+  403: "Not allowed for this token or plan",
+  404: "Not found",
+  405: "Method not allowed",
+  413: "Body too large",
+  415: "Content-Type is not application/json",
+  429: "Rate limit window exhausted",
+  500: "Unexpected failure",
+};
+
+function errorStatuses(route: AnyRoute): number[] {
+  const statuses = [404, 429, 500];
+  if (route.auth !== "public") statuses.push(401, 403);
+  if (route.query || route.body || route.sender === "resolve") statuses.push(400);
+  if (route.method === "POST") statuses.push(400, 413, 415);
+  return [...new Set(statuses)].sort((a, b) => a - b);
+}
+
+function errorResponse(status: number, codes: Map<number, string[]>, provider: boolean): Json {
+  const list = codes.get(status) ?? ["REQUEST_FAILED"];
+  const headers: Json = { "X-Service-Request-Id": headerRef("RequestId") };
+  if (status === 429) headers["Retry-After"] = headerRef("RetryAfter");
+  return {
+    description: `${STATUS_TEXT[status] ?? "Error"}: ${list.join(", ")}`,
+    headers,
+    content: { "application/json": { schema: ref(provider ? "ProviderErrorEnvelope" : "ErrorEnvelope") } },
+  };
+}
+
+function operationFor(route: AnyRoute, defs: Record<string, Json>, codes: Map<number, string[]>): OpenApiOperation {
+  const parameters: OpenApiParameter[] = [
+    {
+      name: "version",
+      in: "path",
+      required: true,
+      description: "API version prefix",
+      schema: { type: "string", enum: [...route.versions] },
+    },
+    ...pathParamNames(route.path).map(
+      (name): OpenApiParameter => ({ name, in: "path", required: true, schema: { type: "string" } }),
+    ),
+  ];
+  if (route.query) {
+    const q = jsonSchemaOf(route.query, "input", defs);
+    const properties = (q.properties ?? {}) as Record<string, Json>;
+    const required = new Set((q.required ?? []) as string[]);
+    for (const [name, schema] of Object.entries(properties)) {
+      const { description, ...rest } = schema;
+      parameters.push({
+        name,
+        in: "query",
+        required: required.has(name),
+        ...(typeof description === "string" ? { description } : {}),
+        schema: rest,
+      });
+    }
+  }
+  const data = route.response ? jsonSchemaOf(route.response, "output", defs) : { type: "object" };
+  const successHeaders: Json = {
+    "X-Service-Request-Id": headerRef("RequestId"),
+    "RateLimit-Limit": headerRef("RateLimitLimit"),
+    "RateLimit-Remaining": headerRef("RateLimitRemaining"),
+    "RateLimit-Reset": headerRef("RateLimitReset"),
+  };
+  if (route.sender === "resolve") successHeaders["X-Service-Phone-Number-Id"] = headerRef("PhoneNumberId");
+  const envelope = {
+    type: "object",
+    required: ["success", "message", "data", "metadata"],
+    properties: { success: { const: true }, message: { type: "string" }, data, metadata: ref("Metadata") },
+  };
+  // The document itself is served bare, as OpenAPI tools expect.
+  const bare = route.path === "/openapi.json";
+  const responses: Record<string, Json> = {
+    "200": {
+      description: bare ? "This OpenAPI document" : "Success",
+      headers: successHeaders,
+      content: { "application/json": { schema: bare ? { type: "object" } : envelope } },
+    },
+  };
+  for (const status of errorStatuses(route)) {
+    responses[String(status)] = errorResponse(status, codes, route.errorStyle === "provider");
+  }
+  const notes = [
+    route.tokenScope === "global" ? "Requires a global token (number-scoped tokens get TOKEN_SCOPE_NOT_ALLOWED)." : "",
+    route.feature ? `Requires the ${route.feature} feature of the plan.` : "",
+    route.versions.length < VERSIONS.length ? `Only on ${route.versions.join(", ")}.` : "",
+    `Rate limit class: ${route.limit}.`,
+  ].filter(Boolean);
+  return {
+    operationId: `${route.method.toLowerCase()}${route.path
+      .split("/")
+      .filter(Boolean)
+      .map((s) => s.replace(/^:/, "by-"))
+      .map((s) =>
+        s
+          .split(/[^A-Za-z0-9]+/)
+          .filter(Boolean)
+          .map((w) => w[0]?.toUpperCase() + w.slice(1))
+          .join(""),
+      )
+      .join("")}`,
+    summary: route.summary,
+    description: notes.join(" "),
+    tags: [route.tag],
+    parameters,
+    ...(route.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: jsonSchemaOf(route.body, "input", defs) } },
+          },
+        }
+      : {}),
+    security: route.auth === "public" ? [] : [{ bearerAuth: [] }],
+    responses,
+    "x-versions": [...route.versions],
+    "x-rate-limit": route.limit,
+    "x-token-scope": route.tokenScope ?? "any",
+    ...(route.feature ? { "x-feature": route.feature } : {}),
+  };
+}
+
+const COMPONENT_SCHEMAS: Record<string, Json> = {
+  Metadata: {
+    type: "object",
+    required: ["apiVersion", "requestId"],
+    properties: {
+      apiVersion: { type: "string", enum: [...VERSIONS] },
+      requestId: { type: ["string", "null"], description: "Mirrors the X-Service-Request-Id header" },
+      processingTimeMs: { type: "number", description: "v3 only" },
+    },
+  },
+  ErrorEnvelope: {
+    type: "object",
+    required: ["success", "message", "error_code", "details", "metadata"],
+    properties: {
+      success: { const: false },
+      message: { type: "string", description: "Human-readable; do not branch on it" },
+      error_code: { type: "string", enum: [...WIRE_ERROR_CODES] },
+      details: { type: "object", description: "Endpoint-specific context; {} when nothing extra" },
+      metadata: ref("Metadata"),
+    },
+  },
+  ProviderErrorEnvelope: {
+    type: "object",
+    required: ["error"],
+    properties: {
+      error: {
+        type: "object",
+        required: ["message", "type", "code", "error_subcode", "fbtrace_id"],
+        properties: {
+          message: { type: "string" },
+          type: { type: "string" },
+          code: { type: "integer" },
+          error_subcode: { type: ["integer", "null"] },
+          error_data: { type: "object" },
+          fbtrace_id: { type: "string" },
+        },
+      },
+    },
+  },
+};
+
+const HEADERS: Record<string, Json> = {
+  RequestId: { description: "Correlation id, on success and error", schema: { type: "string" } },
+  PhoneNumberId: { description: "Provider phone number id of the resolved sender", schema: { type: "string" } },
+  RateLimitLimit: { description: "Points of the tightest window", schema: { type: "integer" } },
+  RateLimitRemaining: { description: "Points left in that window", schema: { type: "integer" } },
+  RateLimitReset: { description: "Seconds until that window resets", schema: { type: "integer" } },
+  RetryAfter: { description: "Seconds to wait before retrying", schema: { type: "integer" } },
+};
+
+/** Builds the document for a route table. */
+export function buildOpenApiDocument(table: readonly AnyRoute[], serverUrl = "/"): OpenApiDocument {
+  const defs: Record<string, Json> = {};
+  const codes = errorCodesByStatus();
+  const paths: OpenApiDocument["paths"] = {};
+  for (const route of table) {
+    const key = openApiPath(route.path);
+    const method = route.method.toLowerCase();
+    const existing = paths[key]?.[method];
+    if (existing) {
+      // The same path and method defined per version: one operation, all its versions.
+      const versions = [...new Set([...existing["x-versions"], ...route.versions])];
+      existing["x-versions"] = versions;
+      const versionParam = existing.parameters.find((p) => p.name === "version");
+      if (versionParam) versionParam.schema = { type: "string", enum: versions };
+      continue;
+    }
+    paths[key] = { ...paths[key], [method]: operationFor(route, defs, codes) };
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Switchboard public API",
+      version: "3.0.0",
+      description:
+        "Every path exists under /api/v2 and /api/v3 unless its version parameter says otherwise. " +
+        "Authenticate with Authorization: Bearer <token>; GET also accepts ?authToken=, ?auth_token= or ?token=, " +
+        "POST the same names in the JSON body.",
+    },
+    servers: [{ url: serverUrl }],
+    tags: [...new Set(table.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: { ...defs, ...COMPONENT_SCHEMAS },
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "swb_live_ API token" } },
+      headers: HEADERS,
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// A route is a definition: what it needs, and the one service call it makes. The router
+// (router.ts) does everything else once for every route.
+import type { z } from "zod";
+import type { Feature, Principal } from "@/lib/auth/principal";
+import type { ResolveOptions, Sender } from "@/lib/senders/service";
+
+export type Version = "v2" | "v3";
+export const VERSIONS: readonly Version[] = ["v2", "v3"];
+export type LimitClass = "global" | "send" | "reports";
+
+export type HandlerContext<Q, B> = {
+  request: Request;
+  version: Version;
+  requestId: string;
+  principal: Principal;
+  sender: Sender | undefined;
+  params: Record<string, string>;
+  query: Q;
+  body: B;
+};
+
+/** What a handler returns: the router wraps it in the success envelope. */
+export type RouteResult = {
+  status?: number;
+  message: string;
+  data: unknown;
+  /** Top-level siblings of data (e.g. signingSecret on webhook create). */
+  extra?: Record<string, unknown>;
+  headers?: Record<string, string>;
+};
+
+type Schema = z.ZodType;
+
+export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema> = {
+  method: "GET" | "POST";
+  /** Below the version prefix, e.g. "/webhooks/:webhookUid". */
+  path: string;
+  versions: readonly Version[];
+  summary: string;
+  tag: string;
+  /** "public": no token (only the OpenAPI document). */
+  auth?: "token" | "public";
+  /** "global": number-scoped tokens get TOKEN_SCOPE_NOT_ALLOWED. */
+  tokenScope?: "global" | "any";
+  /** How a sender is resolved from senderId or the token (see lib/senders). */
+  sender?: "none" | "resolve";
+  senderOptions?: ResolveOptions;
+  feature?: Feature;
+  limit: LimitClass;
+  query?: Q;
+  body?: B;
+  /** Provider-compatible routes answer errors in the provider's shape (spec 7.1). */
+  errorStyle?: "envelope" | "provider";
+  /** Schema of data in the success envelope, for the OpenAPI document. */
+  response?: Schema;
+  handler: (ctx: HandlerContext<z.output<Q>, z.output<B>>) => Promise<RouteResult | Response>;
+};
+
+// Erases the schema generics so that routes of different shapes share one table.
+export type AnyRoute = RouteDef<Schema, Schema>;
+
+export function route<Q extends Schema = z.ZodUndefined, B extends Schema = z.ZodUndefined>(
+  def: RouteDef<Q, B>,
+): AnyRoute {
+  return def as unknown as AnyRoute;
+}
+
+export const ok = (message: string, data: unknown, extra?: Record<string, unknown>): RouteResult => ({
+  message,
+  data,
+  extra,
+});

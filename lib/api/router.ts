@@ -1,0 +1,221 @@
+// The public API as one framework-agnostic function: (Request) => Promise<Response>.
+// Next's /api/v2 and /api/v3 route files and the lean node:http server mount it.
+import { randomBytes } from "node:crypto";
+import type { z } from "zod";
+import { hasFeature, type Principal } from "@/lib/auth/principal";
+import { env } from "@/lib/env";
+import { log, redactUrl } from "@/lib/log";
+import { resolveSender, type Sender } from "@/lib/senders/service";
+import { verifyToken } from "@/lib/tokens/service";
+import { errorBody, json, type Meta, providerErrorBody, successBody } from "./envelope";
+import { ApiError } from "./errors";
+import { consumeRateLimits, type RateLimiter } from "./rate-limit";
+import { bearerToken, isJsonContentType, parseJson, readBody, TOKEN_FIELDS, tokenFrom } from "./request-body";
+import type { AnyRoute, Version } from "./route";
+import { routes as defaultRoutes } from "./routes";
+
+type Compiled = { route: AnyRoute; regex: RegExp; keys: string[]; shape: string };
+
+function compile(route: AnyRoute): Compiled {
+  const keys: string[] = [];
+  const segments = route.path.split("/");
+  const pattern = segments
+    .map((seg) => {
+      if (!seg.startsWith(":")) return seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      keys.push(seg.slice(1));
+      return "([^/]+)";
+    })
+    .join("/");
+  // "0" per static segment, "1" per parameter: the smallest shape is the most specific.
+  const shape = segments.map((seg) => (seg.startsWith(":") ? "1" : "0")).join("");
+  return { route, regex: new RegExp(`^${pattern}/?$`), keys, shape };
+}
+
+function decodeParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ApiError("NOT_FOUND", "The path contains an invalid percent-encoding");
+  }
+}
+
+export type RequestInfo = { clientIp?: string };
+export type RouterOptions = { rateLimiter?: Pick<RateLimiter, "consume"> };
+
+export function createRouter(table: readonly AnyRoute[], options: RouterOptions = {}) {
+  const compiled = table.map(compile);
+  const limit = options.rateLimiter ? options.rateLimiter.consume.bind(options.rateLimiter) : consumeRateLimits;
+
+  return async function handle(request: Request, info: RequestInfo = {}): Promise<Response> {
+    const startedAt = performance.now();
+    const requestId = `req_${randomBytes(12).toString("hex")}`;
+    const url = new URL(request.url);
+    const prefix = /^\/api\/(v2|v3)(\/.*)?$/.exec(url.pathname);
+    const version: Version = (prefix?.[1] as Version | undefined) ?? "v3";
+    const meta: Meta = { version, requestId, startedAt };
+    const headers: Record<string, string> = { "X-Service-Request-Id": requestId };
+    const clientIp = info.clientIp ?? "unknown";
+    // HEAD is GET without a body.
+    const method = request.method === "HEAD" ? "GET" : request.method;
+    let errorStyle: AnyRoute["errorStyle"] = "envelope";
+
+    try {
+      const sub = prefix?.[2] ?? "/";
+      const matches = prefix
+        ? compiled.flatMap((c) => {
+            const m = c.regex.exec(sub);
+            return m ? [{ c, m }] : [];
+          })
+        : [];
+      // A path belongs to its most specific routes (/webhooks/events is never
+      // /webhooks/:webhookUid, /billing/messages never /:phoneNumberId/messages), on
+      // any version: so a v3-only path is 404 on v2, not another route's 405.
+      const best = matches.reduce<string | undefined>(
+        (s, { c }) => (s === undefined || c.shape < s ? c.shape : s),
+        undefined,
+      );
+      const inVersion = matches.filter(({ c }) => c.shape === best && c.route.versions.includes(version));
+      const hit = inVersion.find(({ c }) => c.route.method === method);
+      if (!hit) {
+        // Every request counts against the global window, unknown routes included.
+        Object.assign(headers, (await limit("global", clientIp, undefined)).headers);
+        if (inVersion.length === 0) throw new ApiError("NOT_FOUND", `No route for ${request.method} ${url.pathname}`);
+        const allowed = [...new Set(inVersion.map(({ c }) => c.route.method))];
+        const allow = allowed.join(", ");
+        throw new ApiError(
+          "METHOD_NOT_ALLOWED",
+          `Method ${request.method} is not allowed here; use ${allow}`,
+          { allow: allowed },
+          { Allow: allow },
+        );
+      }
+      const route = hit.c.route;
+      errorStyle = route.errorStyle ?? "envelope";
+      const params = Object.fromEntries(hit.c.keys.map((k, i) => [k, decodeParam(hit.m[i + 1] ?? "")]));
+
+      // Body first (bounded): POST requests may carry the token in it.
+      let bodyValue: unknown;
+      let bodyError: ApiError | undefined;
+      if (method === "POST") {
+        const text = await readBody(request, env().API_BODY_LIMIT_BYTES);
+        if ((text.trim() || route.body) && !isJsonContentType(request)) {
+          bodyError = new ApiError(
+            "UNSUPPORTED_CONTENT_TYPE",
+            "This endpoint accepts only Content-Type: application/json",
+          );
+        } else {
+          const parsed = parseJson(text);
+          if (parsed.ok) bodyValue = parsed.value;
+          // The parser's message would echo part of the body back: keep it out.
+          else bodyError = new ApiError("VALIDATION_FAILED", "Malformed JSON body: the request body is not valid JSON");
+        }
+      }
+      const isRecord = bodyValue !== null && typeof bodyValue === "object" && !Array.isArray(bodyValue);
+      const bodyRecord = isRecord ? (bodyValue as Record<string, unknown>) : {};
+      const presented =
+        bearerToken(request) ?? (method === "GET" ? tokenFrom(url.searchParams) : tokenFrom(bodyRecord));
+
+      // Limits are checked before any handler work, authentication included.
+      const limited = await limit(route.limit, clientIp, presented);
+      Object.assign(headers, limited.headers);
+
+      let principal: Principal | undefined;
+      if (route.auth !== "public") {
+        // An unreadable body may have held the token: its error says more than "missing".
+        if (!presented && bodyError) throw bodyError;
+        if (!presented)
+          throw new ApiError("MISSING_AUTH_TOKEN", "An API token is required (Authorization: Bearer <token>)");
+        principal = (await verifyToken(presented)).principal;
+        if (route.tokenScope === "global" && principal.scopedSenderId) {
+          throw new ApiError(
+            "TOKEN_SCOPE_NOT_ALLOWED",
+            "This endpoint requires a global token, not a number-scoped one",
+          );
+        }
+        if (route.feature && !hasFeature(principal, route.feature)) {
+          throw new ApiError("FEATURE_NOT_AVAILABLE", `Your plan does not include ${route.feature}`, {
+            feature: route.feature,
+          });
+        }
+      }
+      if (bodyError) throw bodyError;
+
+      const rawQuery = Object.fromEntries(
+        [...url.searchParams.entries()].filter(([k]) => !(TOKEN_FIELDS as readonly string[]).includes(k)),
+      );
+      const rawBody = { ...bodyRecord };
+      for (const k of TOKEN_FIELDS) delete rawBody[k];
+
+      let sender: Sender | undefined;
+      if (principal && route.sender === "resolve") {
+        const requested = (typeof rawBody.senderId === "string" ? rawBody.senderId : undefined) ?? rawQuery.senderId;
+        sender = await resolveSender(principal, requested || undefined, route.senderOptions);
+        if (sender?.phoneNumberId) headers["X-Service-Phone-Number-Id"] = sender.phoneNumberId;
+      }
+
+      const query = route.query ? parseWith(route.query, rawQuery, "query") : undefined;
+      const body = route.body
+        ? parseWith(route.body, bodyValue === undefined ? {} : isRecord ? rawBody : bodyValue, "body")
+        : undefined;
+
+      const result = await route.handler({
+        request,
+        version,
+        requestId,
+        // Public routes never read the principal.
+        principal: principal as Principal,
+        sender,
+        params,
+        query,
+        body,
+      });
+      if (result instanceof Response) {
+        for (const [k, v] of Object.entries(headers)) result.headers.set(k, v);
+        return headOnly(request, result);
+      }
+      return headOnly(
+        request,
+        json(result.status ?? 200, successBody(meta, result.message, result.data, result.extra), {
+          ...headers,
+          ...result.headers,
+        }),
+      );
+    } catch (caught) {
+      const error = toApiError(caught, requestId, request);
+      const body = errorStyle === "provider" ? providerErrorBody(meta, error) : errorBody(meta, error);
+      return headOnly(request, json(error.status, body, { ...headers, ...error.headers }));
+    }
+  };
+}
+
+function headOnly(request: Request, response: Response): Response {
+  if (request.method !== "HEAD") return response;
+  return new Response(null, { status: response.status, headers: response.headers });
+}
+
+function parseWith(schema: z.ZodType, input: unknown, where: "query" | "body"): unknown {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const fields = result.error.issues.map((i) => ({ path: [where, ...i.path].join("."), message: i.message }));
+  const first = fields[0];
+  throw new ApiError("VALIDATION_FAILED", first ? `${first.path}: ${first.message}` : "Invalid request", { fields });
+}
+
+function toApiError(caught: unknown, requestId: string, request: Request): ApiError {
+  if (caught instanceof ApiError) return caught;
+  log.error({ err: caught, requestId, method: request.method, url: redactUrl(request.url) }, "unhandled API error");
+  return new ApiError("REQUEST_FAILED", "The request could not be completed; quote the request id to support", {
+    requestId,
+  });
+}
+
+export const handleApiRequest = createRouter(defaultRoutes);
+
+/** The client address: the socket's, or the first X-Forwarded-For hop behind a trusted proxy. */
+export function clientIpFrom(request: Request, socketIp: string | undefined): string {
+  if (env().TRUST_PROXY || !socketIp) {
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return socketIp ?? "unknown";
+}

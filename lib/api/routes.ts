@@ -1,0 +1,16 @@
+// The one route table of the public API. Each domain keeps its definitions in
+// lib/api/routes/<domain>.ts; OpenAPI and the security suite read this list.
+import type { AnyRoute } from "./route";
+import { billingRoutes } from "./routes/billing";
+import { contactRoutes } from "./routes/contacts";
+import { docsRoutes } from "./routes/docs";
+import { messagingRoutes } from "./routes/messaging";
+import { webhookRoutes } from "./routes/webhooks";
+
+export const routes: readonly AnyRoute[] = [
+  ...billingRoutes,
+  ...contactRoutes,
+  ...webhookRoutes,
+  ...messagingRoutes,
+  ...docsRoutes,
+];

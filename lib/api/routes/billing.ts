@@ -1,0 +1,64 @@
+// Billing (v3 only, spec 4.1 and 4.2): message billing records and the money ledger.
+// A number-scoped token reads only its own sender (SENDER_NOT_ALLOWED otherwise); a
+// global token without senderId reads the whole account (scope "user").
+import { listBillingHistory } from "@/lib/billing/history";
+import { listBillingRecords } from "@/lib/billing/messages";
+import {
+  BillingHistoryData,
+  BillingHistoryQuery,
+  BillingMessagesData,
+  BillingMessagesQuery,
+} from "@/lib/billing/schemas";
+import { resolveSender } from "@/lib/senders/service";
+import { type AnyRoute, ok, route } from "../route";
+
+const senderOptions = { scopeError: "SENDER_NOT_ALLOWED", useDefault: false, requireSetup: false } as const;
+
+const common = {
+  method: "GET",
+  versions: ["v3"],
+  limit: "global",
+  feature: "billing",
+  tag: "Billing",
+} as const;
+
+export const billingRoutes: AnyRoute[] = [
+  route({
+    ...common,
+    path: "/billing/messages",
+    summary: "List message billing records (one sender, or all the account's senders)",
+    sender: "resolve",
+    senderOptions,
+    query: BillingMessagesQuery,
+    response: BillingMessagesData,
+    handler: async ({ principal, sender, query }) =>
+      ok("Billing records retrieved", await listBillingRecords(principal, sender, query)),
+  }),
+  route({
+    ...common,
+    path: "/billing/history",
+    summary: "Billing history: the ledger of debits, credits, refunds and adjustments",
+    sender: "resolve",
+    senderOptions,
+    query: BillingHistoryQuery,
+    response: BillingHistoryData,
+    handler: async ({ principal, sender, query }) =>
+      ok("Billing history retrieved", await listBillingHistory(principal, sender, query)),
+  }),
+  route({
+    ...common,
+    path: "/billing/history/:senderId",
+    summary: "Billing history of one sender (the path senderId is its phone number)",
+    query: BillingHistoryQuery,
+    response: BillingHistoryData,
+    handler: async ({ principal, params, query }) => {
+      // The router resolves senderId from the query or body only: the path's is resolved here.
+      const sender = await resolveSender(principal, params.senderId, senderOptions);
+      const data = await listBillingHistory(principal, sender, query);
+      const headers: Record<string, string> = sender?.phoneNumberId
+        ? { "X-Service-Phone-Number-Id": sender.phoneNumberId }
+        : {};
+      return { ...ok("Billing history retrieved", data), headers };
+    },
+  }),
+];

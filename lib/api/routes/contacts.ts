@@ -1,0 +1,161 @@
+// Contact books, contacts, bulk upload, custom fields (global token only) and the
+// resolved sender's blacklist (number-scoped tokens allowed). Thin: parse, call, shape.
+import { listBlacklist } from "@/lib/contacts/blacklist";
+import { createContactBook, getContactBook, listContactBooks, updateContactBook } from "@/lib/contacts/books";
+import { bulkUploadContacts } from "@/lib/contacts/bulk-upload";
+import { listContacts } from "@/lib/contacts/contacts";
+import { createContactField, listContactFields } from "@/lib/contacts/fields";
+import {
+  BlacklistData,
+  BlacklistQuery,
+  BulkUploadBody,
+  BulkUploadReport,
+  ContactBookCreateBody,
+  ContactBookListData,
+  ContactBookListQuery,
+  ContactBookUpdateBody,
+  ContactFieldCreateBody,
+  ContactFieldListData,
+  ContactListData,
+  ContactListQuery,
+  PublicContactBook,
+  PublicContactField,
+} from "@/lib/contacts/schemas";
+import {
+  toPublicBlacklistEntry,
+  toPublicContact,
+  toPublicContactBook,
+  toPublicContactField,
+} from "@/lib/contacts/serializers";
+import { type AnyRoute, ok, route } from "../route";
+
+const common = {
+  versions: ["v2", "v3"],
+  limit: "global",
+  feature: "contactBooks",
+  tag: "Contact books",
+} as const;
+const globalOnly = { ...common, tokenScope: "global" } as const;
+const bookParam = (params: Record<string, string>) => params.contactBookUid ?? "";
+
+export const contactRoutes: AnyRoute[] = [
+  route({
+    ...globalOnly,
+    method: "GET",
+    path: "/contact-books",
+    summary: "List contact books (status and search filters)",
+    query: ContactBookListQuery,
+    response: ContactBookListData,
+    handler: async ({ principal, query }) => {
+      const { books, pagination } = await listContactBooks(principal, query);
+      const contactBooks = books.map(toPublicContactBook);
+      return ok("Contact books retrieved", { contactBooks, items: contactBooks, pagination });
+    },
+  }),
+  route({
+    ...globalOnly,
+    method: "POST",
+    path: "/contact-books",
+    summary: "Create a contact book",
+    body: ContactBookCreateBody,
+    response: PublicContactBook,
+    handler: async ({ principal, body }) => {
+      const book = await createContactBook(principal, body.contactBook);
+      return { status: 201, ...ok("Contact book created", toPublicContactBook(book)) };
+    },
+  }),
+  route({
+    ...globalOnly,
+    method: "GET",
+    path: "/contact-books/:contactBookUid",
+    summary: "Read a contact book",
+    response: PublicContactBook,
+    handler: async ({ principal, params }) =>
+      ok("Contact book retrieved", toPublicContactBook(await getContactBook(principal, bookParam(params)))),
+  }),
+  route({
+    ...globalOnly,
+    method: "POST",
+    path: "/contact-books/:contactBookUid",
+    summary: "Update a contact book (at least one field)",
+    body: ContactBookUpdateBody,
+    response: PublicContactBook,
+    handler: async ({ principal, params, body }) => {
+      const book = await updateContactBook(principal, bookParam(params), body.contactBook);
+      return ok("Contact book updated", toPublicContactBook(book));
+    },
+  }),
+  route({
+    ...globalOnly,
+    method: "GET",
+    path: "/contact-books/:contactBookUid/contacts",
+    summary: "List the contacts of a book (search and pagination)",
+    query: ContactListQuery,
+    response: ContactListData,
+    handler: async ({ principal, params, query }) => {
+      const uid = bookParam(params);
+      const { contacts, pagination } = await listContacts(principal, uid, query);
+      const items = contacts.map(toPublicContact);
+      return ok("Contacts retrieved", { contactBookUid: uid, contacts: items, items, pagination });
+    },
+  }),
+  route({
+    ...globalOnly,
+    method: "POST",
+    path: "/contact-books/:contactBookUid/contacts/bulk",
+    summary: "Bulk upload contacts (upsert by phone number, at most 5,000 rows)",
+    body: BulkUploadBody,
+    response: BulkUploadReport,
+    handler: async ({ principal, params, body }) => {
+      const report = await bulkUploadContacts(principal, bookParam(params), body.contacts);
+      const message =
+        report.failed === 0 ? "Contacts uploaded" : `Contacts uploaded; ${report.failed} row(s) were rejected`;
+      return ok(message, report);
+    },
+  }),
+  route({
+    ...globalOnly,
+    method: "GET",
+    path: "/contact-fields",
+    summary: "List custom contact field definitions",
+    response: ContactFieldListData,
+    handler: async ({ principal }) => {
+      const fields = (await listContactFields(principal)).map(toPublicContactField);
+      return ok("Contact fields retrieved", { fields, items: fields });
+    },
+  }),
+  route({
+    ...globalOnly,
+    method: "POST",
+    path: "/contact-fields",
+    summary: "Create a custom contact field definition",
+    body: ContactFieldCreateBody,
+    response: PublicContactField,
+    handler: async ({ principal, body }) => {
+      const field = await createContactField(principal, body.field);
+      return { status: 201, ...ok("Contact field created", toPublicContactField(field)) };
+    },
+  }),
+  route({
+    ...common,
+    tokenScope: "any",
+    sender: "resolve",
+    method: "GET",
+    path: "/blacklist",
+    summary: "List the resolved sender's message blacklist",
+    query: BlacklistQuery,
+    response: BlacklistData,
+    handler: async ({ principal, sender, query }) => {
+      if (!sender) throw new Error("blacklist route: sender resolution returned none");
+      const { entries, pagination } = await listBlacklist(principal, sender, query);
+      const items = entries.map(toPublicBlacklistEntry);
+      return ok("Blacklist retrieved", {
+        senderId: sender.phoneNumber,
+        phoneNumberId: sender.phoneNumberId,
+        entries: items,
+        items,
+        pagination,
+      });
+    },
+  }),
+];

@@ -1,0 +1,117 @@
+// Orders: POST /orders/send and /orders/{orderUid}/send are send routes (limit class
+// "send"); GET /orders and /orders/{orderUid} list and read with offset pagination (8.2).
+import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/messaging/idempotency";
+import { OrderFollowUpBody, OrderListQuery, OrderSendBody } from "@/lib/messaging/orders/schemas";
+import {
+  followUpOrder,
+  getOrder,
+  listOrders,
+  type OrderSend,
+  sendNewOrder,
+  toPublicOrder,
+} from "@/lib/messaging/orders/service";
+import { receiptResponse } from "@/lib/messaging/serializers";
+import type { Sender } from "@/lib/senders/service";
+import type { Version } from "../route";
+import { type AnyRoute, ok, type RouteResult, route } from "../route";
+
+const common = { versions: ["v2", "v3"], feature: "messaging", tag: "Orders", tokenScope: "any" } as const;
+
+function need(sender: Sender | undefined): Sender {
+  if (!sender) throw new Error("orders route: sender resolution returned none");
+  return sender;
+}
+
+function orderReceipt(r: OrderSend, sender: Sender, version: Version) {
+  const receipt = receiptResponse(r.send, sender, version);
+  return {
+    ...receipt,
+    message: `Order ${r.order.reference}: ${receipt.message}`,
+    data: { ...(receipt.data as Record<string, unknown>), order: toPublicOrder({ ...r.order, sender }) },
+  };
+}
+
+const asResult = (r: {
+  status: number;
+  headers: Record<string, string>;
+  message?: string;
+  data?: unknown;
+  replayed: boolean;
+}): RouteResult => ({
+  status: r.status,
+  message: r.message ?? "",
+  data: r.data,
+  headers: { ...r.headers, ...(r.replayed ? { "Idempotent-Replayed": "true" } : {}) },
+});
+
+export const messagingOrderRoutes: AnyRoute[] = [
+  route({
+    ...common,
+    method: "POST",
+    path: "/orders/send",
+    limit: "send",
+    sender: "resolve",
+    summary: "Create an order and send it as an order-details message",
+    body: OrderSendBody,
+    handler: async ({ principal, sender, body, version, request }) => {
+      const s = need(sender);
+      const { senderId: _s, ...input } = body;
+      const result = await withIdempotency(
+        principal.customerId,
+        idempotencyKeyFrom(request),
+        () => fingerprint(`orders:${s.id}`, input),
+        async () => orderReceipt(await sendNewOrder(principal, s, body), s, version),
+      );
+      return asResult(result);
+    },
+  }),
+  route({
+    ...common,
+    method: "POST",
+    path: "/orders/:orderUid/send",
+    limit: "send",
+    sender: "none",
+    summary: "Send an order again, or an order-status update when status is given (from the order's sender)",
+    body: OrderFollowUpBody,
+    handler: async ({ principal, body, params, version, request }) => {
+      const uid = params.orderUid ?? "";
+      const { senderId: _s, ...input } = body;
+      const result = await withIdempotency(
+        principal.customerId,
+        idempotencyKeyFrom(request),
+        () => fingerprint(`order:${uid}`, input),
+        async () => {
+          const r = await followUpOrder(principal, uid, body);
+          return orderReceipt(r, r.sender, version);
+        },
+      );
+      return asResult(result);
+    },
+  }),
+  route({
+    ...common,
+    method: "GET",
+    path: "/orders",
+    limit: "global",
+    sender: "resolve",
+    senderOptions: { useDefault: false, requireSetup: false },
+    summary: "List orders (offset pagination: limit 1-100 default 25, offset)",
+    query: OrderListQuery,
+    handler: async ({ principal, sender, query }) => {
+      const { orders, pagination } = await listOrders(principal, sender, query);
+      const items = orders.map(toPublicOrder);
+      return ok("Orders retrieved", { orders: items, items, pagination });
+    },
+  }),
+  route({
+    ...common,
+    method: "GET",
+    path: "/orders/:orderUid",
+    limit: "global",
+    sender: "resolve",
+    senderOptions: { useDefault: false, requireSetup: false },
+    summary: "Read an order",
+    handler: async ({ principal, sender, params }) =>
+      ok("Order retrieved", toPublicOrder(await getOrder(principal, sender, params.orderUid ?? ""))),
+  }),
+];

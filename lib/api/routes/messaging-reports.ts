@@ -1,0 +1,56 @@
+// Reports (limit class "reports"): the message log and the delivery and template analytics.
+// A global token without senderId reads all senders (scope user); a number-scoped token
+// reads its own sender only.
+import { deliveryAnalytics, templateAnalytics } from "@/lib/reports/analytics";
+import { scopeBlock } from "@/lib/reports/filters";
+import { listMessageReport, toPublicMessageReport } from "@/lib/reports/messages";
+import { DeliveryAnalyticsQuery, MessageReportQuery, TemplateAnalyticsQuery } from "@/lib/reports/schemas";
+import { type AnyRoute, ok, route } from "../route";
+
+const common = {
+  versions: ["v2", "v3"],
+  limit: "reports",
+  feature: "messaging",
+  tag: "Reports",
+  tokenScope: "any",
+  method: "GET",
+  sender: "resolve",
+  senderOptions: { useDefault: false, requireSetup: false },
+} as const;
+
+export const messagingReportRoutes: AnyRoute[] = [
+  route({
+    ...common,
+    path: "/reports/messages",
+    summary: "Message log with delivery status (v3 adds send route and Direct Send fields and filters)",
+    query: MessageReportQuery,
+    handler: async ({ principal, sender, query, version }) => {
+      const { rows, pagination } = await listMessageReport(principal, sender, query, version);
+      const messages = rows.map((r) => toPublicMessageReport(r, version));
+      return ok("Message report retrieved", { ...scopeBlock(sender), messages, items: messages, pagination });
+    },
+  }),
+  route({
+    ...common,
+    path: "/reports/analytics/delivery",
+    summary: "Delivery, read and failure rates by day (v3: also by send route)",
+    query: DeliveryAnalyticsQuery,
+    handler: async ({ principal, sender, query, version }) =>
+      ok("Delivery analytics retrieved", {
+        ...scopeBlock(sender),
+        dateFrom: query.dateFrom ?? null,
+        dateTo: query.dateTo ?? null,
+        ...(await deliveryAnalytics(principal, sender, query, version)),
+      }),
+  }),
+  route({
+    ...common,
+    path: "/reports/analytics/templates",
+    summary: "Per-template delivery and read rates (v3: provider template id)",
+    query: TemplateAnalyticsQuery,
+    handler: async ({ principal, sender, query, version }) => {
+      const { templates, pagination } = await templateAnalytics(principal, sender, query, version);
+      return ok("Template analytics retrieved", { ...scopeBlock(sender), templates, items: templates, pagination });
+    },
+  }),
+];

@@ -1,0 +1,71 @@
+// Templates: list (v3 adds source, correctCategory and the source filter), read by uid or
+// name, create (X-Service-Template-Uid) and sync from the provider.
+import { PublicTemplate, TemplateCreateBody, TemplateGetQuery, TemplateListQuery } from "@/lib/templates/schemas";
+import { toPublicTemplate } from "@/lib/templates/serializers";
+import { createTemplate, getTemplate, listTemplates, syncTemplates } from "@/lib/templates/service";
+import { type AnyRoute, ok, route } from "../route";
+
+const common = {
+  versions: ["v2", "v3"],
+  limit: "global",
+  feature: "messaging",
+  tag: "Templates",
+  tokenScope: "any",
+} as const;
+
+export const messagingTemplateRoutes: AnyRoute[] = [
+  route({
+    ...common,
+    method: "GET",
+    path: "/templates",
+    summary: "List message templates (status, category, language, search; v3: source)",
+    query: TemplateListQuery,
+    handler: async ({ principal, query, version }) => {
+      const { templates, pagination } = await listTemplates(principal, query, version);
+      const items = templates.map((t) => toPublicTemplate(t, version));
+      return ok("Templates retrieved", { templates: items, items, pagination });
+    },
+  }),
+  route({
+    ...common,
+    method: "GET",
+    path: "/templates/:identifier",
+    summary: "Read a template by uid or name (?language when a name has several)",
+    query: TemplateGetQuery,
+    response: PublicTemplate,
+    handler: async ({ principal, params, query, version }) =>
+      ok(
+        "Template retrieved",
+        toPublicTemplate(await getTemplate(principal, params.identifier ?? "", query.language), version),
+      ),
+  }),
+  route({
+    ...common,
+    method: "POST",
+    path: "/templates",
+    sender: "resolve",
+    summary: "Create a template (submitted to the provider for review; X-Service-Template-Uid)",
+    body: TemplateCreateBody,
+    response: PublicTemplate,
+    handler: async ({ principal, sender, body, version }) => {
+      if (!sender) throw new Error("template create: sender resolution returned none");
+      const template = await createTemplate(principal, sender, body.template);
+      return {
+        status: 201,
+        ...ok("Template created and submitted for review", toPublicTemplate(template, version)),
+        headers: { "X-Service-Template-Uid": template.id },
+      };
+    },
+  }),
+  route({
+    ...common,
+    method: "POST",
+    path: "/templates/sync",
+    sender: "resolve",
+    summary: "Sync the sender's business account templates from the provider",
+    handler: async ({ principal, sender }) => {
+      if (!sender) throw new Error("template sync: sender resolution returned none");
+      return ok("Templates synced", await syncTemplates(principal, sender));
+    },
+  }),
+];

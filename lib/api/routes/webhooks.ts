@@ -1,0 +1,145 @@
+// Webhook destinations (spec 4.4-4.8) and, beyond the contract, the delivery log,
+// redelivery and test events (architecture.md "Webhooks"). Sender-scoped: the router
+// resolves the sender from senderId or the number-scoped token. There is no DELETE
+// (spec 3.1): the router answers it 405 with Allow.
+import { ApiError } from "@/lib/api/errors";
+import { pageBlock } from "@/lib/api/pagination";
+import type { Sender } from "@/lib/senders/service";
+import { eventCatalog } from "@/lib/webhooks/catalog";
+import { listDeliveries, redeliver, sendTestEvent } from "@/lib/webhooks/deliveries";
+import {
+  CatalogPublic,
+  DeliveryListPublic,
+  DeliveryListQuery,
+  DeliveryPublic,
+  isWellFormedId,
+  SenderQuery,
+  TestEventPublic,
+  WebhookCreateBody,
+  WebhookListPublic,
+  WebhookListQuery,
+  WebhookPublic,
+  WebhookUpdateBody,
+} from "@/lib/webhooks/schemas";
+import { toPublicDelivery, toPublicWebhook } from "@/lib/webhooks/serializers";
+import { createWebhook, getWebhook, listWebhooks, updateWebhook } from "@/lib/webhooks/service";
+import { type AnyRoute, ok, route } from "../route";
+
+const common = {
+  versions: ["v2", "v3"],
+  limit: "global",
+  feature: "webhooks",
+  tag: "Webhooks",
+} as const;
+const scoped = { ...common, sender: "resolve" } as const;
+
+function need(sender: Sender | undefined): Sender {
+  if (!sender) throw new ApiError("SENDER_NOT_FOUND", "No sender could be resolved for this request");
+  return sender;
+}
+// A malformed id (e.g. with a NUL byte, which PostgreSQL text refuses) cannot exist.
+function uidOf(params: Record<string, string>): string {
+  const uid = params.webhookUid ?? "";
+  if (!isWellFormedId(uid)) throw new ApiError("WEBHOOK_NOT_FOUND", "Webhook not found for this account and sender");
+  return uid;
+}
+function deliveryIdOf(params: Record<string, string>): string {
+  const id = params.deliveryId ?? "";
+  if (!isWellFormedId(id)) throw new ApiError("NOT_FOUND", "Delivery not found for this webhook");
+  return id;
+}
+
+export const webhookRoutes: AnyRoute[] = [
+  route({
+    ...common,
+    sender: "none",
+    method: "GET",
+    path: "/webhooks/events",
+    summary: "The event catalog: every event key a webhook can subscribe to",
+    response: CatalogPublic,
+    handler: async () => ok("Webhook events retrieved", eventCatalog()),
+  }),
+  route({
+    ...scoped,
+    method: "POST",
+    path: "/webhooks",
+    summary: "Create a webhook destination (the signing secret is returned once, here)",
+    body: WebhookCreateBody,
+    response: WebhookPublic,
+    handler: async ({ principal, sender, body }) => {
+      const { webhook, signingSecret } = await createWebhook(principal, need(sender), body.webhook);
+      return ok("Webhook created", toPublicWebhook(webhook), { signingSecret });
+    },
+  }),
+  route({
+    ...scoped,
+    method: "GET",
+    path: "/webhooks",
+    summary: "List the sender's webhook destinations (status and event filters)",
+    query: WebhookListQuery,
+    response: WebhookListPublic,
+    handler: async ({ principal, sender, query }) => {
+      const { webhooks: rows, total } = await listWebhooks(principal, need(sender), query);
+      const webhooks = rows.map(toPublicWebhook);
+      const pagination = pageBlock(query.page, query.limit, total, webhooks.length);
+      return ok("Webhooks retrieved", { webhooks, items: webhooks, pagination });
+    },
+  }),
+  route({
+    ...scoped,
+    method: "GET",
+    path: "/webhooks/:webhookUid",
+    summary: "Read a webhook destination (no secrets)",
+    query: SenderQuery,
+    response: WebhookPublic,
+    handler: async ({ principal, sender, params }) =>
+      ok("Webhook retrieved", toPublicWebhook(await getWebhook(principal, need(sender), uidOf(params)))),
+  }),
+  route({
+    ...scoped,
+    method: "POST",
+    path: "/webhooks/:webhookUid",
+    summary: "Update a webhook destination (at least one field; never rotates the signing secret)",
+    body: WebhookUpdateBody,
+    response: WebhookPublic,
+    handler: async ({ principal, sender, params, body }) => {
+      const webhook = await updateWebhook(principal, need(sender), uidOf(params), body.webhook);
+      return ok("Webhook updated", toPublicWebhook(webhook));
+    },
+  }),
+  route({
+    ...scoped,
+    method: "GET",
+    path: "/webhooks/:webhookUid/deliveries",
+    summary: "The delivery log of a webhook destination, newest first, with every attempt",
+    query: DeliveryListQuery,
+    response: DeliveryListPublic,
+    handler: async ({ principal, sender, params, query }) => {
+      const webhookUid = uidOf(params);
+      const { deliveries: rows, total } = await listDeliveries(principal, need(sender), webhookUid, query);
+      const deliveries = rows.map(toPublicDelivery);
+      const pagination = pageBlock(query.page, query.limit, total, deliveries.length);
+      return ok("Webhook deliveries retrieved", { webhookUid, deliveries, items: deliveries, pagination });
+    },
+  }),
+  route({
+    ...scoped,
+    method: "POST",
+    path: "/webhooks/:webhookUid/deliveries/:deliveryId/redeliver",
+    summary: "Queue a delivery again now (same webhook-id)",
+    response: DeliveryPublic,
+    handler: async ({ principal, sender, params }) => {
+      const delivery = await redeliver(principal, need(sender), uidOf(params), deliveryIdOf(params));
+      return ok("Delivery queued for redelivery", toPublicDelivery(delivery));
+    },
+  }),
+  route({
+    ...scoped,
+    method: "POST",
+    path: "/webhooks/:webhookUid/test",
+    summary: "Send a signed webhook.test event to this destination",
+    response: TestEventPublic,
+    handler: async ({ principal, sender, params }) =>
+      ok("Test event queued", await sendTestEvent(principal, need(sender), uidOf(params))),
+  }),
+];

@@ -1,0 +1,24 @@
+// Email + password check for the dashboard login (next-auth Credentials provider).
+import { db } from "@/lib/db";
+import { hashPassword, verifyPassword } from "./password";
+
+export type SessionUser = { id: string; email: string; name: string | null; customerId: string };
+
+// Verifying against a throwaway hash when the email is unknown keeps the timing flat.
+let dummyHash: Promise<string> | undefined;
+
+export async function checkCredentials(email: string, password: string): Promise<SessionUser | null> {
+  const user = await db.user.findUnique({
+    where: { email: email.trim().toLowerCase() },
+    include: { customer: { select: { status: true } } },
+  });
+  if (!user) {
+    dummyHash ??= hashPassword("not-a-real-password");
+    await verifyPassword(await dummyHash, password);
+    return null;
+  }
+  if (!(await verifyPassword(user.passwordHash, password))) return null;
+  if (user.customer.status !== "ACTIVE") return null;
+  await db.user.update({ where: { id: user.id }, data: { lastLoginAt: new Date() } }).catch(() => {});
+  return { id: user.id, email: user.email, name: user.name, customerId: user.customerId };
+}

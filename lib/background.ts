@@ -1,0 +1,29 @@
+// Work that runs beside the web server in the app process (embedded mode: the only
+// process allowed to open .data/): the provider-callback processor and the webhook
+// delivery worker. `npm run worker` (scripts/worker.ts) runs the same standalone.
+export type Background = { stop: () => Promise<void> };
+
+export type BackgroundOptions = {
+  /** Skip the callback processor (a delivery-only worker). */
+  deliveriesOnly?: boolean;
+  /** Skip the delivery worker (a callback-processing-only worker). */
+  callbacksOnly?: boolean;
+  /** Deliver only for these customers (see startDeliveryWorker). */
+  customerIds?: string[];
+};
+
+export async function startBackgroundWork(options: BackgroundOptions = {}): Promise<Background> {
+  const { getDb } = await import("@/lib/db");
+  await getDb();
+  const { startCallbackProcessor } = await import("@/lib/events/ingest/processor");
+  const { startDeliveryWorker } = await import("@/lib/webhooks/worker");
+  const processor = options.deliveriesOnly ? { stop: async () => {} } : startCallbackProcessor();
+  const worker = options.callbacksOnly
+    ? { stop: async () => {} }
+    : startDeliveryWorker({ customerIds: options.customerIds });
+  return {
+    stop: async () => {
+      await Promise.allSettled([processor.stop(), worker.stop()]);
+    },
+  };
+}

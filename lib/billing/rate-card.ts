@@ -1,0 +1,46 @@
+// Rates per pricing category: operator-set globally, optionally overridden per customer.
+
+import { db, type Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+export const PRICING_CATEGORIES = [
+  "marketing",
+  "marketing_lite",
+  "utility",
+  "authentication",
+  "authentication_international",
+  "service",
+  "referral_conversion",
+] as const;
+
+/** The provider spells some categories with a hyphen; we store underscores, lower-case. */
+export function normalizeCategory(category: string): string {
+  return category.trim().toLowerCase().replace(/-/g, "_");
+}
+
+export async function setRate(input: { category: string; rate: number; customerId?: string; currency?: string }) {
+  const pricingCategory = normalizeCategory(input.category);
+  const scope = input.customerId ?? "global";
+  return db.rateCard.upsert({
+    where: { scope_pricingCategory: { scope, pricingCategory } },
+    create: {
+      scope,
+      customerId: input.customerId ?? null,
+      pricingCategory,
+      rate: new Prisma.Decimal(input.rate),
+      currency: input.currency ?? "USD",
+    },
+    update: { rate: new Prisma.Decimal(input.rate), ...(input.currency ? { currency: input.currency } : {}) },
+  });
+}
+
+/** The customer's rate for a category: their override, else the global rate, else 0. */
+export async function rateFor(customerId: string, category: string | null | undefined, tx: Tx = db) {
+  if (!category) return new Prisma.Decimal(0);
+  const pricingCategory = normalizeCategory(category);
+  const rows = await tx.rateCard.findMany({
+    where: { pricingCategory, scope: { in: [customerId, "global"] } },
+  });
+  const row = rows.find((r) => r.scope === customerId) ?? rows.find((r) => r.scope === "global");
+  return row?.rate ?? new Prisma.Decimal(0);
+}

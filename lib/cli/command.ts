@@ -1,0 +1,97 @@
+// The shape of an operator CLI command: its flags (node:util parseArgs), a zod schema that
+// validates them, and a run function. Errors name the flag or argument they are about.
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import type { z } from "zod";
+
+/** Bad input: the message starts with the argument it is about (e.g. "--phone: ..."). */
+export class CliInputError extends Error {
+  constructor(
+    readonly argument: string | undefined,
+    message: string,
+  ) {
+    super(argument ? `${argument}: ${message}` : message);
+    this.name = "CliInputError";
+  }
+}
+
+export type CliOutput = { json: Record<string, unknown>; text: string };
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+export type CommandSpec<S extends z.ZodType> = {
+  name: string;
+  /** One line for the usage text, e.g. "--name N [--plan starter|pro]". */
+  usage: string;
+  summary: string;
+  /** Flags in kebab-case; the schema sees them in camelCase. */
+  options?: Options;
+  /** Names of positional arguments, in order (e.g. ["TOKEN_ID"]); the schema sees camelCase. */
+  positionals?: string[];
+  schema: S;
+  run: (input: z.infer<S>) => Promise<CliOutput>;
+};
+
+export type CliCommand = {
+  name: string;
+  usage: string;
+  summary: string;
+  /** Parses and validates argv (no database access); returns the function that runs it. */
+  prepare: (argv: string[]) => () => Promise<CliOutput>;
+};
+
+const camel = (s: string) => s.toLowerCase().replace(/[-_]([a-z])/g, (_, c: string) => c.toUpperCase());
+const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** Turns node:util's parse errors ("Unknown option '--x'") into a CliInputError. */
+function parseError(error: unknown): CliInputError {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string }).code;
+  const flag = /'(-{1,2}[\w-]+)/.exec(message)?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return new CliInputError(flag, "unknown option");
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    if (message.includes("does not take")) return new CliInputError(flag, "does not take a value");
+    if (message.includes("ambiguous")) {
+      return new CliInputError(flag, `needs a value (for a value starting with "-", write ${flag}=VALUE)`);
+    }
+    return new CliInputError(flag, "needs a value");
+  }
+  return new CliInputError(flag, message);
+}
+
+export function defineCommand<S extends z.ZodType>(spec: CommandSpec<S>): CliCommand {
+  const positionalNames = spec.positionals ?? [];
+  const flagFor = new Map<string, string>();
+  for (const name of Object.keys(spec.options ?? {})) flagFor.set(camel(name), `--${name}`);
+  for (const name of positionalNames) flagFor.set(camel(name), name);
+  return {
+    name: spec.name,
+    usage: spec.usage,
+    summary: spec.summary,
+    prepare(argv) {
+      let parsed: ReturnType<typeof parseArgs>;
+      try {
+        parsed = parseArgs({ args: argv, options: spec.options ?? {}, allowPositionals: true, strict: true });
+      } catch (error) {
+        throw parseError(error);
+      }
+      if (parsed.positionals.length > positionalNames.length) {
+        throw new CliInputError(parsed.positionals[positionalNames.length], "unexpected argument");
+      }
+      const raw: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(parsed.values)) raw[camel(key)] = value;
+      positionalNames.forEach((name, i) => {
+        raw[camel(name)] = parsed.positionals[i];
+      });
+      const result = spec.schema.safeParse(raw);
+      if (!result.success) {
+        const issue = result.error.issues[0];
+        const key = String(issue?.path[0] ?? "");
+        const argument = flagFor.get(key) ?? (key ? `--${kebab(key)}` : undefined);
+        const missing = issue?.code === "invalid_type" && raw[key] === undefined;
+        throw new CliInputError(argument, missing ? "is required" : (issue?.message ?? "is invalid"));
+      }
+      const input = result.data;
+      return () => spec.run(input);
+    },
+  };
+}

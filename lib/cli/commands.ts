@@ -1,0 +1,246 @@
+// The operator CLI's command table (architecture.md "Operator CLI"). Each command parses
+// its flags, calls a service, and returns one JSON object plus a human summary.
+import { setRate } from "@/lib/billing/rate-card";
+import { createCustomer, findCustomer } from "@/lib/customers/service";
+import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { addSender, SenderInputError } from "@/lib/senders/admin";
+import { issueToken, revokeToken } from "@/lib/tokens/service";
+import { createUser, UserEmailTakenError } from "@/lib/users/service";
+import { type CliCommand, CliInputError, defineCommand } from "./command";
+import { demoSeedCommand } from "./demo-command";
+import {
+  CustomerCreateArgs,
+  RatesSetArgs,
+  SenderAddArgs,
+  TokenCreateArgs,
+  TokenRevokeArgs,
+  UserCreateArgs,
+} from "./schemas";
+
+async function requireCustomer(id: string) {
+  const customer = await findCustomer(id);
+  if (!customer) throw new CliInputError("--customer", `no customer with id ${id}`);
+  return customer;
+}
+
+const customerCreate = defineCommand({
+  name: "customer:create",
+  usage: "--name N [--plan starter|pro]",
+  summary: "Create a customer account",
+  options: { name: { type: "string" }, plan: { type: "string" } },
+  schema: CustomerCreateArgs,
+  run: async ({ name, plan }) => {
+    const customer = await createCustomer({ name, plan });
+    return {
+      json: { customerId: customer.id, name: customer.name, plan: customer.plan },
+      text: `Created customer ${customer.name} (${customer.plan}): ${customer.id}`,
+    };
+  },
+});
+
+const senderAdd = defineCommand({
+  name: "sender:add",
+  usage: "--customer ID --phone E164 [--phone-number-id ID] [--waba-id ID] [--display-name N] [--default]",
+  summary: "Connect a sender phone number (no --phone-number-id: setup incomplete)",
+  options: {
+    customer: { type: "string" },
+    phone: { type: "string" },
+    "phone-number-id": { type: "string" },
+    "waba-id": { type: "string" },
+    "display-name": { type: "string" },
+    default: { type: "boolean" },
+  },
+  schema: SenderAddArgs,
+  run: async (input) => {
+    await requireCustomer(input.customer);
+    try {
+      const sender = await addSender({
+        customerId: input.customer,
+        phoneNumber: input.phone,
+        phoneNumberId: input.phoneNumberId,
+        wabaId: input.wabaId,
+        displayName: input.displayName,
+        isDefault: input.default,
+      });
+      const setup = sender.phoneNumberId ? "" : " (setup incomplete: no provider phone number id)";
+      return {
+        json: {
+          senderId: sender.id,
+          customerId: sender.customerId,
+          phoneNumber: sender.phoneNumber,
+          phoneNumberId: sender.phoneNumberId,
+          isDefault: sender.isDefault,
+          setupComplete: sender.phoneNumberId !== null,
+        },
+        text: `Added sender ${sender.phoneNumber}${sender.isDefault ? " (default)" : ""}${setup}: ${sender.id}`,
+      };
+    } catch (error) {
+      if (error instanceof SenderInputError) {
+        const flag = { phone: "--phone", phoneNumberId: "--phone-number-id", customer: "--customer" }[error.field];
+        throw new CliInputError(flag, error.message);
+      }
+      throw error;
+    }
+  },
+});
+
+const tokenCreate = defineCommand({
+  name: "token:create",
+  usage: "--customer ID [--sender E164] [--name N] [--expires-in-days D]",
+  summary: "Issue an API token (global, or bound to one sender); the token is printed once",
+  options: {
+    customer: { type: "string" },
+    sender: { type: "string" },
+    name: { type: "string" },
+    "expires-in-days": { type: "string" },
+  },
+  schema: TokenCreateArgs,
+  run: async (input) => {
+    await requireCustomer(input.customer);
+    let sender: { id: string; phoneNumber: string } | null = null;
+    if (input.sender) {
+      sender = await db.sender.findFirst({
+        where: { customerId: input.customer, phoneNumber: input.sender },
+        select: { id: true, phoneNumber: true },
+      });
+      if (!sender) throw new CliInputError("--sender", `${input.sender} is not a sender of customer ${input.customer}`);
+    }
+    const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
+    const { token, record } = await issueToken({
+      customerId: input.customer,
+      name: input.name,
+      senderId: sender?.id ?? null,
+      expiresAt,
+    });
+    const scope = sender ? `number-scoped to ${sender.phoneNumber}` : "global";
+    return {
+      json: {
+        tokenId: record.id,
+        token,
+        prefix: record.prefix,
+        name: record.name,
+        customerId: input.customer,
+        senderId: sender?.id ?? null,
+        senderPhoneNumber: sender?.phoneNumber ?? null,
+        scope: sender ? "number" : "global",
+        expiresAt: record.expiresAt?.toISOString() ?? null,
+      },
+      text: [
+        `Created ${scope} token "${record.name}" (${record.id}).`,
+        "Copy it now; it is not shown again:",
+        "",
+        `  ${token}`,
+        "",
+      ].join("\n"),
+    };
+  },
+});
+
+const tokenRevoke = defineCommand({
+  name: "token:revoke",
+  usage: "TOKEN_ID",
+  summary: "Revoke an API token (revoking twice is harmless)",
+  positionals: ["TOKEN_ID"],
+  schema: TokenRevokeArgs,
+  run: async ({ tokenId }) => {
+    // An operator acts for whichever customer owns the token.
+    const owner = await db.apiToken.findUnique({
+      where: { id: tokenId },
+      select: { customerId: true, revokedAt: true },
+    });
+    if (!owner?.customerId) throw new CliInputError("TOKEN_ID", `no customer token with id ${tokenId}`);
+    const token = await revokeToken({ customerId: owner.customerId }, tokenId);
+    return {
+      json: {
+        tokenId: token.id,
+        customerId: token.customerId,
+        revokedAt: token.revokedAt?.toISOString() ?? null,
+        alreadyRevoked: owner.revokedAt !== null,
+      },
+      text: owner.revokedAt ? `Token ${token.id} was already revoked.` : `Revoked token ${token.id}.`,
+    };
+  },
+});
+
+const userCreate = defineCommand({
+  name: "user:create",
+  usage: "--customer ID --email E --password P [--name N]",
+  summary: "Create a dashboard login for a customer",
+  options: {
+    customer: { type: "string" },
+    email: { type: "string" },
+    password: { type: "string" },
+    name: { type: "string" },
+  },
+  schema: UserCreateArgs,
+  run: async (input) => {
+    await requireCustomer(input.customer);
+    try {
+      const user = await createUser({
+        customerId: input.customer,
+        email: input.email,
+        password: input.password,
+        name: input.name,
+      });
+      return {
+        json: { userId: user.id, customerId: user.customerId, email: user.email },
+        text: `Created user ${user.email}: ${user.id}`,
+      };
+    } catch (error) {
+      if (error instanceof UserEmailTakenError)
+        throw new CliInputError("--email", "a user with this email already exists");
+      throw error;
+    }
+  },
+});
+
+const ratesSet = defineCommand({
+  name: "rates:set",
+  usage: "--category C --rate R [--customer ID] [--currency USD]",
+  summary: "Set the rate of a pricing category (global, or a customer's override)",
+  options: {
+    category: { type: "string" },
+    rate: { type: "string" },
+    customer: { type: "string" },
+    currency: { type: "string" },
+  },
+  schema: RatesSetArgs,
+  run: async (input) => {
+    if (input.customer) await requireCustomer(input.customer);
+    try {
+      const row = await setRate({
+        category: input.category,
+        rate: Number(input.rate),
+        customerId: input.customer,
+        currency: input.currency,
+      });
+      return {
+        json: {
+          rateCardId: row.id,
+          scope: row.scope,
+          customerId: row.customerId,
+          pricingCategory: row.pricingCategory,
+          rate: row.rate.toString(),
+          currency: row.currency,
+        },
+        text: `Rate for ${row.pricingCategory} (${row.scope}): ${row.rate.toString()} ${row.currency}`,
+      };
+    } catch (error) {
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2003") {
+        throw new CliInputError("--customer", `no customer with id ${input.customer}`);
+      }
+      throw error;
+    }
+  },
+});
+
+export const COMMANDS: readonly CliCommand[] = [
+  customerCreate,
+  senderAdd,
+  tokenCreate,
+  tokenRevoke,
+  userCreate,
+  ratesSet,
+  demoSeedCommand,
+];

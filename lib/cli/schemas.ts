@@ -1,0 +1,80 @@
+// Input schemas of the operator CLI; each message completes "--flag: <message>".
+import { z } from "zod";
+import { normalizeCategory, PRICING_CATEGORIES } from "@/lib/billing/rate-card";
+import { E164, normalizePhone } from "@/lib/senders/service";
+
+const id = z.string().trim().min(1, "must not be empty");
+const phone = z
+  .string()
+  .transform(normalizePhone)
+  .refine((v) => E164.test(v), "must be E.164 like +15550001234");
+
+export const CustomerCreateArgs = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),
+  plan: z.enum(["starter", "pro"], { error: "must be starter or pro" }).default("pro"),
+});
+
+export const SenderAddArgs = z.object({
+  customer: id,
+  phone,
+  phoneNumberId: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be the provider's phone number id (letters, digits)")
+    .optional(),
+  wabaId: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be the provider's business account id")
+    .optional(),
+  displayName: z.string().trim().min(1, "must not be empty").max(120).optional(),
+  default: z.boolean().default(false),
+});
+
+export const TokenCreateArgs = z.object({
+  customer: id,
+  sender: phone.optional(),
+  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").default("CLI token"),
+  expiresInDays: z.coerce
+    .number({ error: "must be a whole number of days" })
+    .int("must be a whole number of days")
+    .positive("must be a positive number of days")
+    .max(3650, "must be at most 3650 days")
+    .optional(),
+});
+
+export const TokenRevokeArgs = z.object({ tokenId: id });
+
+export const UserCreateArgs = z.object({
+  customer: id,
+  email: z.string().trim().toLowerCase().pipe(z.email("must be an email address like ops@example.com")),
+  password: z.string().min(10, "must be at least 10 characters").max(200, "must be at most 200 characters"),
+  name: z.string().trim().min(1).max(120).optional(),
+});
+
+export const RatesSetArgs = z.object({
+  category: z
+    .string()
+    .transform(normalizeCategory)
+    .refine((c) => (PRICING_CATEGORIES as readonly string[]).includes(c), {
+      error: `must be one of ${PRICING_CATEGORIES.join(", ")}`,
+    }),
+  rate: z
+    .string()
+    .regex(/^\d+(\.\d{1,6})?$/, "must be a non-negative amount with at most 6 decimals, like 0.025")
+    .refine((r) => Number(r) < 1_000_000, "must be less than 1000000"),
+  customer: id.optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, "must be a 3-letter currency code like USD")
+    .optional(),
+});
+
+export const DemoSeedArgs = z.object({
+  billingRecords: z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(0, "must be 0 or more")
+    .max(2_000_000, "must be at most 2000000")
+    .optional(),
+});

@@ -1,0 +1,49 @@
+// A sender's message blacklist: the paginated listing, and the helpers the messaging
+// code uses to add numbers and to check a recipient before sending.
+import { ApiError } from "@/lib/api/errors";
+import { type PageBlock, pageBlock, skipTake } from "@/lib/api/pagination";
+import type { Principal } from "@/lib/auth/principal";
+import { db } from "@/lib/db";
+import type { BlacklistEntry, Prisma } from "@/lib/generated/prisma/client";
+import { normalizePhone, type Sender } from "@/lib/senders/service";
+import type { BlacklistInput } from "./schemas";
+import { phoneSearchTerm } from "./search";
+
+export type BlacklistPage = { entries: BlacklistEntry[]; pagination: PageBlock };
+
+/** The resolved sender's entries (the sender already passed the principal's scope). */
+export async function listBlacklist(p: Principal, sender: Sender, query: BlacklistInput): Promise<BlacklistPage> {
+  const where: Prisma.BlacklistEntryWhereInput = { customerId: p.customerId, senderId: sender.id };
+  const term = query.search ? phoneSearchTerm(query.search) : "";
+  if (term) where.phoneNumber = { contains: term };
+  const [total, entries] = await Promise.all([
+    db.blacklistEntry.count({ where }),
+    db.blacklistEntry.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "asc" }], ...skipTake(query) }),
+  ]);
+  return { entries, pagination: pageBlock(query.page, query.limit, total, entries.length) };
+}
+
+/** Adds (or keeps) a number on a sender's blacklist; the sender must be the customer's. */
+export async function addToBlacklist(
+  customerId: string,
+  senderId: string,
+  phone: string,
+  reason?: string | null,
+): Promise<BlacklistEntry> {
+  const phoneNumber = normalizePhone(phone);
+  const sender = await db.sender.findFirst({ where: { id: senderId, customerId }, select: { id: true } });
+  if (!sender) throw new ApiError("SENDER_NOT_FOUND", "Sender not found for this customer");
+  return db.blacklistEntry.upsert({
+    where: { senderId_phoneNumber: { senderId: sender.id, phoneNumber } },
+    create: { customerId, senderId: sender.id, phoneNumber, reason: reason ?? null },
+    update: reason === undefined ? {} : { reason },
+  });
+}
+
+export async function isBlacklisted(customerId: string, senderId: string, phone: string): Promise<boolean> {
+  const hit = await db.blacklistEntry.findFirst({
+    where: { customerId, senderId, phoneNumber: normalizePhone(phone) },
+    select: { id: true },
+  });
+  return hit !== null;
+}

@@ -1,0 +1,204 @@
+// Contact books, contacts, bulk upload, custom fields and blacklist: the input and public
+// shapes shared by the API, the dashboard forms and the OpenAPI document.
+import { z } from "zod";
+import { PageQuery } from "@/lib/api/pagination";
+
+export const CONTACT_BOOK_STATUSES = ["ACTIVE", "INACTIVE"] as const;
+export const FIELD_TYPES = ["text", "number", "boolean", "date"] as const;
+export const BULK_MAX_ROWS = 5_000;
+
+/** Treats an empty query value (`?status=`) as absent. */
+const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
+const Search = z.preprocess(blankAsAbsent, z.string().trim().max(200).optional());
+
+export const ContactBookStatus = z.enum(CONTACT_BOOK_STATUSES).describe("ACTIVE or INACTIVE");
+
+export const ContactBookListQuery = PageQuery.extend({
+  status: z.preprocess(blankAsAbsent, ContactBookStatus.optional()),
+  search: Search.describe("Case-insensitive match on the book's name or description"),
+});
+export type ContactBookListInput = z.infer<typeof ContactBookListQuery>;
+
+const Name = z.string().trim().min(1, "Name is required").max(120, "Name is at most 120 characters");
+const Description = z.string().trim().max(1000, "Description is at most 1,000 characters");
+const Color = z
+  .string()
+  .trim()
+  .regex(/^#[0-9A-Fa-f]{6}$/, "Colour must be a hex code like #4F46E5")
+  .transform((c) => c.toUpperCase());
+
+export const ContactBookFields = z.object({
+  name: Name,
+  description: Description.optional(),
+  color: Color.optional(),
+  status: ContactBookStatus.optional(),
+});
+export type ContactBookInput = z.infer<typeof ContactBookFields>;
+
+export const ContactBookCreateBody = z.object({ contactBook: ContactBookFields });
+export type ContactBookCreateInput = z.infer<typeof ContactBookCreateBody>;
+
+export const ContactBookPatch = ContactBookFields.partial().refine(
+  (patch) => Object.values(patch).some((v) => v !== undefined),
+  { message: "Provide at least one field to update: name, description, color or status" },
+);
+export type ContactBookPatchInput = z.infer<typeof ContactBookPatch>;
+
+export const ContactBookUpdateBody = z.object({ contactBook: ContactBookPatch });
+export type ContactBookUpdateInput = z.infer<typeof ContactBookUpdateBody>;
+
+export const ContactListQuery = PageQuery.extend({
+  search: Search.describe("Case-insensitive match on phone number, name or email"),
+});
+export type ContactListInput = z.infer<typeof ContactListQuery>;
+
+/** One upload row, as checked per row by the upload service. */
+export const BulkContactRow = z.object({
+  phoneNumber: z.union([z.string(), z.number()]).describe("Phone number; normalised to E.164"),
+  name: z.string().trim().max(200).nullish(),
+  email: z.string().trim().max(320).nullish(),
+  customFields: z.record(z.string(), z.unknown()).nullish(),
+});
+export type BulkContactRowInput = z.infer<typeof BulkContactRow>;
+
+function rowJsonSchema(): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(BulkContactRow, { io: "input" });
+  return rest;
+}
+
+/**
+ * Rows are checked one by one by the upload service (a bad row is reported, not fatal),
+ * so the body schema only bounds the array. A bare JSON array is accepted too.
+ */
+export const BulkUploadBody = z.preprocess(
+  (v) => (Array.isArray(v) ? { contacts: v } : v),
+  z.object({
+    contacts: z
+      .array(z.unknown())
+      .min(1, "Send at least one contact row")
+      .max(BULK_MAX_ROWS, `At most ${BULK_MAX_ROWS.toLocaleString("en-US")} contact rows per request`)
+      .describe("Rows {phoneNumber, name?, email?, customFields?}; at most 5,000 per request")
+      // Documents the row shape although rows are checked one by one (see above).
+      .meta({ items: rowJsonSchema() } as Record<string, unknown>),
+  }),
+);
+export type BulkUploadInput = z.infer<typeof BulkUploadBody>;
+
+/** Per-row error codes of a bulk upload report. */
+export const ROW_ERROR_CODES = [
+  "INVALID_ROW",
+  "INVALID_PHONE_NUMBER",
+  "INVALID_EMAIL",
+  "UNKNOWN_CUSTOM_FIELD",
+  "INVALID_CUSTOM_FIELD_VALUE",
+  "DUPLICATE_PHONE_NUMBER",
+] as const;
+export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
+
+export const ContactFieldType = z.enum(FIELD_TYPES);
+export type FieldTypeValue = z.infer<typeof ContactFieldType>;
+
+export const RESERVED_FIELD_KEYS = ["phone_number", "name", "email"] as const;
+
+export const ContactFieldCreateBody = z.object({
+  field: z.object({
+    key: z
+      .string()
+      .trim()
+      .regex(/^[a-z][a-z0-9_]{0,49}$/, "Key must be snake_case: a lower-case letter, then a-z, 0-9 or _ (max 50)")
+      .refine((k) => !(RESERVED_FIELD_KEYS as readonly string[]).includes(k), {
+        message: "phone_number, name and email are built-in contact fields",
+      }),
+    label: z.string().trim().min(1, "Label is required").max(80, "Label is at most 80 characters"),
+    type: ContactFieldType.describe("text, number, boolean or date"),
+  }),
+});
+export type ContactFieldCreateInput = z.infer<typeof ContactFieldCreateBody>;
+
+export const BlacklistQuery = PageQuery.extend({
+  senderId: z.string().optional().describe("Sender phone number; default: the token's or the default sender"),
+  search: Search.describe("Match on the blacklisted phone number"),
+});
+export type BlacklistInput = z.infer<typeof BlacklistQuery>;
+
+// Public shapes (data of the success envelope), for the OpenAPI document.
+
+export const PublicContactBook = z.object({
+  contactBookUid: z.string(),
+  uid: z.string(),
+  name: z.string(),
+  description: z.string(),
+  color: z.string(),
+  status: ContactBookStatus,
+  contactCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const ContactBookListData = z.object({
+  contactBooks: z.array(PublicContactBook),
+  items: z.array(PublicContactBook),
+  pagination: z.object({ page: z.number(), limit: z.number(), count: z.number(), hasMore: z.boolean() }),
+});
+
+const PageBlockShape = z.object({
+  page: z.number(),
+  limit: z.number(),
+  total: z.number(),
+  totalPages: z.number(),
+  count: z.number(),
+  hasMore: z.boolean(),
+});
+
+export const PublicContact = z.object({
+  contactUid: z.string(),
+  uid: z.string(),
+  phoneNumber: z.string(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  customFields: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const ContactListData = z.object({
+  contactBookUid: z.string(),
+  contacts: z.array(PublicContact),
+  items: z.array(PublicContact),
+  pagination: PageBlockShape,
+});
+
+export const BulkUploadReport = z.object({
+  received: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  failed: z.number().int(),
+  errors: z.array(z.object({ index: z.number().int(), error_code: z.enum(ROW_ERROR_CODES), message: z.string() })),
+});
+
+export const PublicContactField = z.object({
+  key: z.string(),
+  label: z.string(),
+  type: ContactFieldType,
+  createdAt: z.string(),
+});
+
+export const ContactFieldListData = z.object({
+  fields: z.array(PublicContactField),
+  items: z.array(PublicContactField),
+});
+
+export const PublicBlacklistEntry = z.object({
+  phoneNumber: z.string(),
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const BlacklistData = z.object({
+  senderId: z.string(),
+  phoneNumberId: z.string().nullable(),
+  entries: z.array(PublicBlacklistEntry),
+  items: z.array(PublicBlacklistEntry),
+  pagination: PageBlockShape,
+});

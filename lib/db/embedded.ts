@@ -1,0 +1,118 @@
+// Embedded PGlite: one process owns the data folder and serves it on a loopback
+// PostgreSQL socket, so every other command (CLI, migrations, benchmarks, the Next
+// server) uses the same adapter-pg path as in server mode. See architecture.md.
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { pinExtendedProtocol } from "./pglite-queue";
+
+export type EmbeddedAddress = { host: string; port: number; pid: number; url: string };
+
+export type EmbeddedServer = EmbeddedAddress & { close: () => Promise<void> };
+
+const ADDRESS_FILE = "pglite-server.json";
+const LOCK_FILE = "pglite.lock";
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function canConnect(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.setTimeout(1000);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+/** The address of the process that currently serves the data folder, if any. */
+export async function findRunningEmbedded(dataDir: string): Promise<EmbeddedAddress | undefined> {
+  const file = path.join(dataDir, ADDRESS_FILE);
+  if (!fs.existsSync(file)) return undefined;
+  try {
+    const address = JSON.parse(fs.readFileSync(file, "utf8")) as EmbeddedAddress;
+    if (address.pid !== process.pid && !isAlive(address.pid)) return undefined;
+    return (await canConnect(address.host, address.port)) ? address : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function acquireLock(dataDir: string): () => void {
+  const lock = path.join(dataDir, LOCK_FILE);
+  for (let i = 0; i < 2; i++) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: "wx" });
+      return () => fs.rmSync(lock, { force: true });
+    } catch {
+      const holder = Number(fs.readFileSync(lock, "utf8"));
+      if (holder && holder !== process.pid && isAlive(holder)) {
+        throw new Error(
+          `The embedded database in ${dataDir} is held by process ${holder}. ` +
+            "Stop that process first (opening it twice would corrupt it).",
+        );
+      }
+      fs.rmSync(lock, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${dataDir}`);
+}
+
+/** Opens the data folder (or an in-memory database when dataDir is undefined) and serves it. */
+export async function startEmbedded(
+  dataDir: string | undefined,
+  options: { port?: number; maxConnections?: number } = {},
+): Promise<EmbeddedServer> {
+  let release = () => {};
+  if (dataDir) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    release = acquireLock(dataDir);
+  }
+  try {
+    const db = dataDir ? await PGlite.create(path.join(dataDir, "pgdata")) : await PGlite.create();
+    const host = "127.0.0.1";
+    const server = new PGLiteSocketServer({
+      db,
+      host,
+      port: options.port ?? 0,
+      maxConnections: options.maxConnections ?? 32,
+    });
+    pinExtendedProtocol(server);
+    await server.start();
+    const port = Number(server.getServerConn().split(":").pop());
+    const address: EmbeddedAddress = {
+      host,
+      port,
+      pid: process.pid,
+      url: `postgresql://postgres@${host}:${port}/postgres?sslmode=disable`,
+    };
+    if (dataDir) fs.writeFileSync(path.join(dataDir, ADDRESS_FILE), JSON.stringify(address));
+    return {
+      ...address,
+      close: async () => {
+        await server.stop();
+        await db.close();
+        if (dataDir) fs.rmSync(path.join(dataDir, ADDRESS_FILE), { force: true });
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}

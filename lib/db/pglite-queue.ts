@@ -1,0 +1,80 @@
+// Fix for @electric-sql/pglite-socket 0.2.17: its query queue runs protocol messages one
+// by one from all connections and keeps a connection exclusive only inside a transaction.
+// When a transaction begins on connection A while connection B is between Parse and Sync
+// of an extended-protocol query, A's statements replace B's unnamed statement, and B's
+// Bind then fails ("bind message supplies 11 parameters, but prepared statement ""
+// requires 1") or runs A's statement. This keeps a connection exclusive from its first
+// extended message until its Sync, as well as inside a transaction.
+// lib/db/pglite-queue.test.ts reproduces the failure without it.
+import type { PGlite } from "@electric-sql/pglite";
+import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+
+type Item = {
+  handlerId: number;
+  message: Uint8Array;
+  resolve: (bytes: number) => void;
+  reject: (error: unknown) => void;
+  onData: (data: Uint8Array) => void;
+};
+type Queue = {
+  queue: Item[];
+  processing: boolean;
+  lastHandlerId: number | null;
+  db: PGlite;
+  processQueue: () => Promise<void>;
+  clearQueueForHandler: (id: number) => void;
+};
+
+// Messages that open or continue an extended-protocol sequence: Parse, Bind, Describe,
+// Execute, Close, Flush, FunctionCall. Sync ('S'), Query ('Q') and Terminate end it.
+const EXTENDED = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48, 0x46]);
+
+export function pinExtendedProtocol(server: PGLiteSocketServer): void {
+  const q = (server as unknown as { queryQueue: Queue }).queryQueue;
+  let pinned: number | null = null;
+  const clear = q.clearQueueForHandler.bind(q);
+  q.clearQueueForHandler = (id: number) => {
+    clear(id);
+    if (pinned === id) {
+      pinned = null;
+      void q.processQueue();
+    }
+  };
+  q.processQueue = async () => {
+    if (q.processing || q.queue.length === 0) return;
+    q.processing = true;
+    try {
+      while (q.queue.length > 0) {
+        const owner = pinned ?? (q.db.isInTransaction() ? q.lastHandlerId : null);
+        let item: Item | undefined;
+        if (owner !== null) {
+          const index = q.queue.findIndex((i) => i.handlerId === owner);
+          if (index === -1) break; // wait for that connection's next message
+          item = q.queue.splice(index, 1)[0];
+        } else item = q.queue.shift();
+        if (!item) break;
+        const current = item;
+        const type = current.message[0] ?? 0;
+        pinned = EXTENDED.has(type) ? current.handlerId : null;
+        let bytes = 0;
+        try {
+          await q.db.runExclusive(() =>
+            q.db.execProtocolRawStream(current.message, {
+              onRawData: (data: Uint8Array) => {
+                bytes += data.length;
+                current.onData(data);
+              },
+            }),
+          );
+        } catch (error) {
+          current.reject(error);
+          continue;
+        }
+        q.lastHandlerId = current.handlerId;
+        current.resolve(bytes);
+      }
+    } finally {
+      q.processing = false;
+    }
+  };
+}

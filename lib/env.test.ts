@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "./env";
+
+function failure(source: Record<string, string>): string {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as Error).message;
+  }
+  throw new Error("expected parseEnv to fail");
+}
+
+describe("environment validation", () => {
+  it("accepts an empty environment with defaults (embedded mode)", () => {
+    const env = parseEnv({});
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.DATA_DIR).toBe(".data");
+    expect(env.RATE_LIMIT_GLOBAL).toBe(600);
+    expect(env.WEBHOOK_ALLOW_PRIVATE_URLS).toBe(false);
+  });
+
+  it("parses valid values", () => {
+    const env = parseEnv({
+      DATABASE_URL: "postgresql://app@db.internal:5432/switchboard",
+      APP_ENCRYPTION_KEY: "ab".repeat(32),
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+      RATE_LIMIT_GLOBAL: "50",
+    });
+    expect(env.DATABASE_URL).toBe("postgresql://app@db.internal:5432/switchboard");
+    expect(env.WEBHOOK_ALLOW_PRIVATE_URLS).toBe(true);
+    expect(env.RATE_LIMIT_GLOBAL).toBe(50);
+  });
+
+  it.each([
+    [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
+    [{ APP_ENCRYPTION_KEY: "short" }, "APP_ENCRYPTION_KEY"],
+    [{ REDIS_URL: "http://cache" }, "REDIS_URL"],
+    [{ NEXTAUTH_SECRET: "tiny" }, "NEXTAUTH_SECRET"],
+    [{ RATE_LIMIT_GLOBAL: "-5" }, "RATE_LIMIT_GLOBAL"],
+    [{ RATE_LIMIT_WINDOW_SECONDS: "soon" }, "RATE_LIMIT_WINDOW_SECONDS"],
+    [{ WEBHOOK_ALLOW_PRIVATE_URLS: "maybe" }, "WEBHOOK_ALLOW_PRIVATE_URLS"],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ NODE_ENV: "staging" }, "NODE_ENV"],
+  ])("stops on a bad value and names the variable: %o", (source, name) => {
+    const message = failure(source);
+    expect(message).toMatch(/^Invalid environment configuration/);
+    expect(message).toContain(`${name}:`);
+  });
+
+  it("explains what a good value looks like", () => {
+    expect(failure({ DATABASE_URL: "mysql://x" })).toContain("DATABASE_URL: must be a postgresql:// URL");
+    expect(failure({ APP_ENCRYPTION_KEY: "short" })).toContain("APP_ENCRYPTION_KEY: must be 64 hex characters");
+  });
+
+  it("lists every bad variable at once", () => {
+    const message = failure({ DATABASE_URL: "mysql://x", APP_ENCRYPTION_KEY: "short" });
+    expect(message).toContain("DATABASE_URL");
+    expect(message).toContain("APP_ENCRYPTION_KEY");
+  });
+
+  it("treats an empty value as not set", () => {
+    const env = parseEnv({ DATABASE_URL: "", REDIS_URL: " ", RATE_LIMIT_GLOBAL: "" });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.REDIS_URL).toBeUndefined();
+    expect(env.RATE_LIMIT_GLOBAL).toBe(600);
+  });
+});

@@ -1,0 +1,51 @@
+// The callback processor: `loops` concurrent loops (SKIP LOCKED gives each its own
+// callbacks) drain stored provider callbacks in batches, woken by the endpoint when it
+// runs in the same process and by a poll otherwise. Two loops overlap one batch's
+// database round trips with the next batch's parsing.
+import { env } from "@/lib/env";
+import { log } from "@/lib/log";
+import { onCallbackStored } from "@/lib/provider/callbacks/handler";
+import { processPendingCallbacks } from "./process-batch";
+
+export type CallbackProcessorOptions = { batchSize?: number; pollMs?: number; loops?: number };
+
+export function startCallbackProcessor(options: CallbackProcessorOptions = {}): { stop: () => Promise<void> } {
+  const batchSize = options.batchSize ?? 100;
+  const pollMs = options.pollMs ?? env().WORKER_POLL_MS;
+  let stopped = false;
+  const wakers = new Set<() => void>();
+  const wakeAll = () => {
+    for (const w of [...wakers]) w();
+  };
+  const unsubscribe = onCallbackStored(wakeAll);
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakers.delete(done);
+        resolve();
+      }
+      wakers.add(done);
+    });
+  const loop = async () => {
+    while (!stopped) {
+      try {
+        const r = await processPendingCallbacks(batchSize);
+        if (r.callbacks >= batchSize) continue;
+      } catch (error) {
+        log.error({ err: error }, "callback processor error");
+      }
+      if (!stopped) await sleep(pollMs);
+    }
+  };
+  const loops = Array.from({ length: Math.max(1, options.loops ?? 2) }, loop);
+  return {
+    stop: async () => {
+      stopped = true;
+      unsubscribe();
+      wakeAll();
+      await Promise.all(loops);
+    },
+  };
+}

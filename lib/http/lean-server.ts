@@ -1,0 +1,30 @@
+// The lean node:http server: the public API and the provider callback endpoint, with
+// no Next.js in the path.
+import http from "node:http";
+import { clientIpFrom, handleApiRequest } from "@/lib/api/router";
+import { log } from "@/lib/log";
+import { sendWebResponse, toWebRequest } from "./node-adapter";
+
+export type Mount = { prefix: string; handle: (request: Request, clientIp: string) => Promise<Response> };
+
+export const apiMount: Mount = {
+  prefix: "/api/v",
+  handle: (request, clientIp) => handleApiRequest(request, { clientIp }),
+};
+
+export function createLeanServer(mounts: Mount[] = [apiMount]): http.Server {
+  return http.createServer(async (req, res) => {
+    try {
+      const request = toWebRequest(req, `http://${req.headers.host ?? "localhost"}`);
+      const clientIp = clientIpFrom(request, req.socket.remoteAddress);
+      const path = req.url ?? "/";
+      const mount = mounts.find((m) => path.startsWith(m.prefix));
+      const response = mount ? await mount.handle(request, clientIp) : await handleApiRequest(request, { clientIp });
+      await sendWebResponse(res, response);
+    } catch (error) {
+      log.error({ err: error }, "lean server failure");
+      if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ success: false, message: "Internal error", error_code: "REQUEST_FAILED", details: {} }));
+    }
+  });
+}

@@ -1,0 +1,112 @@
+// Idempotency-Key on sends (spec 7.5 point 3, solved on our side): the first result of a key
+// is stored and replayed for a retry with the same body; the same key with another body is
+// refused. Failed attempts release the key so that a retry really runs again.
+import { createHash } from "node:crypto";
+import { ApiError } from "@/lib/api/errors";
+import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { MessagingError } from "./errors";
+
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+const TTL_MS = 24 * 60 * 60 * 1000;
+
+export type StoredResponse = {
+  status: number;
+  headers: Record<string, string>;
+  /** Envelope routes store message and data; provider-compatible routes the raw body. */
+  message?: string;
+  data?: unknown;
+  raw?: unknown;
+};
+
+function stable(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** Same route (any version) and same body: same fingerprint. */
+export function fingerprint(routeKey: string, body: unknown): string {
+  return createHash("sha256")
+    .update(`${routeKey}\n${stable(body)}`)
+    .digest("hex");
+}
+
+export function idempotencyKeyFrom(request: Request): string | undefined {
+  const key = request.headers.get(IDEMPOTENCY_HEADER)?.trim();
+  if (key === undefined || key === "") return undefined;
+  if (key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new ApiError("VALIDATION_FAILED", "Idempotency-Key must be 1-255 visible ASCII characters", {
+      fields: [{ path: "header.Idempotency-Key", message: "1-255 visible ASCII characters" }],
+    });
+  }
+  return key;
+}
+
+export type IdempotentResult = StoredResponse & { replayed: boolean };
+
+export async function withIdempotency(
+  customerId: string,
+  key: string | undefined,
+  requestHash: string | (() => string),
+  run: () => Promise<StoredResponse>,
+): Promise<IdempotentResult> {
+  if (!key) return { ...(await run()), replayed: false };
+  const claimed = await claim(customerId, key, typeof requestHash === "string" ? requestHash : requestHash());
+  if (claimed.kind === "replay") return { ...claimed.stored, replayed: true };
+  try {
+    const stored = await run();
+    await db.idempotencyKey.updateMany({
+      where: { id: claimed.id, customerId },
+      data: { status: stored.status, response: stored as unknown as Prisma.InputJsonValue },
+    });
+    return { ...stored, replayed: false };
+  } catch (error) {
+    await db.idempotencyKey.deleteMany({ where: { id: claimed.id, customerId } });
+    throw error;
+  }
+}
+
+type Claim = { kind: "run"; id: string } | { kind: "replay"; stored: StoredResponse };
+
+async function claim(customerId: string, key: string, requestHash: string, again = true): Promise<Claim> {
+  const { count } = await db.idempotencyKey.createMany({
+    data: [{ customerId, key, requestHash }],
+    skipDuplicates: true,
+  });
+  const row = await db.idempotencyKey.findUnique({ where: { customerId_key: { customerId, key } } });
+  if (!row) {
+    if (again) return claim(customerId, key, requestHash, false);
+    throw new MessagingError(
+      "IDEMPOTENCY_KEY_IN_PROGRESS",
+      "This Idempotency-Key is being processed; retry shortly",
+      {},
+      { "Retry-After": "1" },
+    );
+  }
+  if (count === 1 && row.requestHash === requestHash && row.status === null) return { kind: "run", id: row.id };
+  if (Date.now() - row.createdAt.getTime() > TTL_MS && again) {
+    await db.idempotencyKey.deleteMany({ where: { id: row.id, customerId } });
+    return claim(customerId, key, requestHash, false);
+  }
+  if (row.requestHash !== requestHash) {
+    throw new MessagingError(
+      "IDEMPOTENCY_KEY_REUSED",
+      "This Idempotency-Key was used with a different request; use a new key for a new request",
+      { idempotencyKey: key },
+    );
+  }
+  if (row.status === null || row.response === null) {
+    throw new MessagingError(
+      "IDEMPOTENCY_KEY_IN_PROGRESS",
+      "The first request with this Idempotency-Key is still running; retry shortly",
+      { idempotencyKey: key },
+      { "Retry-After": "1" },
+    );
+  }
+  return { kind: "replay", stored: row.response as unknown as StoredResponse };
+}

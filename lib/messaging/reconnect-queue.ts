@@ -1,0 +1,84 @@
+// The reconnect queue: sends accepted while a sender is RECONNECTING wait as queued
+// messages and go out, oldest first, when it is CONNECTED again.
+
+import { ApiError } from "@/lib/api/errors";
+import type { Principal } from "@/lib/auth/principal";
+import { db } from "@/lib/db";
+import type { ConnectionStatus } from "@/lib/generated/prisma/client";
+import { log } from "@/lib/log";
+import { dispatchStored } from "./dispatch";
+import { providerSender } from "./send";
+
+export type DrainReport = { sent: number; failed: number };
+
+/** Changes a sender's connection status; reconnecting drains its queue. */
+export async function setSenderConnection(
+  p: Principal,
+  senderId: string,
+  status: ConnectionStatus,
+): Promise<DrainReport> {
+  const { count } = await db.sender.updateMany({
+    where: { id: senderId, customerId: p.customerId },
+    data: { connectionStatus: status },
+  });
+  if (count === 0) throw new ApiError("SENDER_NOT_FOUND", "Sender not found for this customer");
+  return status === "CONNECTED" ? drainReconnectQueue(p.customerId, senderId) : { sent: 0, failed: 0 };
+}
+
+/** Sends the queued messages of a CONNECTED sender, oldest first; each is claimed once. */
+export async function drainReconnectQueue(customerId: string, senderId: string): Promise<DrainReport> {
+  const report: DrainReport = { sent: 0, failed: 0 };
+  const sender = await db.sender.findFirst({ where: { id: senderId, customerId } });
+  if (sender?.connectionStatus !== "CONNECTED" || !sender.phoneNumberId) return report;
+  for (;;) {
+    const next = await db.message.findFirst({
+      where: { customerId, senderId, queued: true },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    });
+    if (!next) return report;
+    const { count } = await db.message.updateMany({
+      where: { id: next.id, customerId, queued: true },
+      data: { queued: false, status: "accepted" },
+    });
+    if (count === 0) continue; // another drainer took it
+    try {
+      await dispatchStored(next, providerSender(sender));
+      report.sent += 1;
+    } catch (error) {
+      report.failed += 1;
+      log.warn({ err: error, messageUid: next.id }, "queued message could not be sent");
+    }
+  }
+}
+
+/** Drains every CONNECTED sender that still has queued messages (a periodic safety net). */
+export async function drainAllReconnectQueues(): Promise<DrainReport> {
+  const waiting = await db.message.findMany({
+    where: { queued: true, sender: { connectionStatus: "CONNECTED" } },
+    distinct: ["senderId"],
+    select: { customerId: true, senderId: true },
+  });
+  const total: DrainReport = { sent: 0, failed: 0 };
+  for (const w of waiting) {
+    const r = await drainReconnectQueue(w.customerId, w.senderId);
+    total.sent += r.sent;
+    total.failed += r.failed;
+  }
+  return total;
+}
+
+/** Runs drainAllReconnectQueues every intervalMs; returns a stop function. */
+export function startReconnectDrainer(intervalMs = 5_000): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    drainAllReconnectQueues()
+      .catch((error) => log.warn({ err: error }, "reconnect queue drain failed"))
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,42 @@
+// Shared set-up for the messaging tests: a customer with credit and approved templates.
+import { randomBytes } from "node:crypto";
+import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { createTestCustomer, uniquePhone } from "@/test/factory";
+
+export async function messagingCustomer(options: { credit?: number } = {}) {
+  const t = await createTestCustomer();
+  if (options.credit !== 0) {
+    await db.billingTransaction.create({
+      data: {
+        customerId: t.customer.id,
+        type: "credit",
+        amount: new Prisma.Decimal(options.credit ?? 100),
+        description: "test credit",
+      },
+    });
+  }
+  const template = await addTemplate(t.customer.id, { name: "order_update", category: "UTILITY" });
+  const marketing = await addTemplate(t.customer.id, { name: "spring_sale", category: "MARKETING" });
+  return { ...t, template, marketing };
+}
+
+export function addTemplate(
+  customerId: string,
+  over: { name: string; category?: string; status?: string; language?: string; source?: string },
+) {
+  return db.template.create({
+    data: {
+      customerId,
+      name: over.name,
+      language: over.language ?? "en",
+      category: over.category ?? "UTILITY",
+      status: over.status ?? "APPROVED",
+      source: over.source ?? "MANUAL",
+      providerTemplateId: String(10n ** 14n + BigInt(randomBytes(5).readUIntBE(0, 5))),
+      components: [{ type: "BODY", text: "Hello {{1}}" }],
+    },
+  });
+}
+
+export const recipient = () => uniquePhone();

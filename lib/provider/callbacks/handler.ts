@@ -1,0 +1,48 @@
+// GET|POST /api/provider/webhook, framework-agnostic: mounted by Next
+// (app/api/provider/webhook/route.ts) and by the lean server (lib/http/mounts.ts).
+// POST: signature on the raw body (401), full validation (400), then the raw body is
+// stored durably and acknowledged; lib/events/ingest/processor.ts does the slow work.
+import { db } from "@/lib/db";
+import { log } from "@/lib/log";
+import { handleHandshake } from "./handshake";
+import { parseProviderBody } from "./schemas";
+import { SIGNATURE_HEADER, verifyProviderSignature } from "./signature";
+
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const text = (status: number, body: string) =>
+  new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+/** In-process processors subscribe to be woken when a callback was stored. */
+export function onCallbackStored(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export async function handleProviderWebhook(request: Request): Promise<Response> {
+  if (request.method === "GET" || request.method === "HEAD") return handleHandshake(new URL(request.url));
+  if (request.method !== "POST") {
+    return new Response("Method Not Allowed", { status: 405, headers: { Allow: "GET, POST" } });
+  }
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_BODY_BYTES) return text(413, "Payload Too Large");
+  const raw = Buffer.from(await request.arrayBuffer());
+  if (raw.length > MAX_BODY_BYTES) return text(413, "Payload Too Large");
+  if (!verifyProviderSignature(raw, request.headers.get(SIGNATURE_HEADER))) return text(401, "Invalid signature");
+  const body = raw.toString("utf8");
+  try {
+    parseProviderBody(body);
+  } catch {
+    return text(400, "Malformed payload");
+  }
+  await db.providerCallback.create({ data: { body }, select: { id: true } });
+  for (const listener of listeners) {
+    try {
+      listener();
+    } catch (error) {
+      log.warn({ err: error }, "callback listener failed");
+    }
+  }
+  return text(200, "EVENT_RECEIVED");
+}

@@ -1,0 +1,26 @@
+// Provider error codes we act on (spec 7.4 and 7.5).
+export const THROUGHPUT_EXCEEDED = 130429;
+export const PAIR_RATE_LIMIT = 131056;
+export const THROUGHPUT_UPGRADE = 131057;
+export const TEMPLATE_NOT_FOUND = 132001;
+export const UNDELIVERABLE = 131026;
+
+/** Throughput signals: the request was refused before sending, so a retry cannot duplicate. */
+export const RETRYABLE_CODES: ReadonlySet<number> = new Set([THROUGHPUT_EXCEEDED, PAIR_RATE_LIMIT, THROUGHPUT_UPGRADE]);
+
+export function isRetryableCode(code: number): boolean {
+  return RETRYABLE_CODES.has(code);
+}
+
+export const CODE_TITLES: Record<number, string> = {
+  [THROUGHPUT_EXCEEDED]: "Rate limit hit: cloud API message throughput has been reached",
+  [PAIR_RATE_LIMIT]: "(Business Account, Consumer Account) pair rate limit hit",
+  [THROUGHPUT_UPGRADE]: "Business account is in maintenance mode (throughput upgrade)",
+  [TEMPLATE_NOT_FOUND]: "Template name does not exist in the translation",
+  [UNDELIVERABLE]: "Message undeliverable",
+};
+
+/** A provider-style numeric id (15 digits), as the provider gives templates. */
+export function numericId(): string {
+  return `${1 + Math.floor(Math.random() * 9)}${String(Math.floor(Math.random() * 1e14)).padStart(14, "0")}`;
+}

@@ -1,0 +1,67 @@
+// Operator-side sender management (the CLI and the demo seed): connect a phone number to a customer.
+import { db } from "@/lib/db";
+import { Prisma, type Sender } from "@/lib/generated/prisma/client";
+import { E164, normalizePhone } from "./service";
+
+export class SenderInputError extends Error {
+  constructor(
+    readonly field: "phone" | "phoneNumberId" | "customer",
+    message: string,
+  ) {
+    super(message);
+    this.name = "SenderInputError";
+  }
+}
+
+export type AddSenderInput = {
+  customerId: string;
+  phoneNumber: string;
+  phoneNumberId?: string | null;
+  wabaId?: string | null;
+  displayName?: string | null;
+  isDefault?: boolean;
+};
+
+/**
+ * Adds a sender. The phone number must be E.164; with isDefault (or when it is the
+ * customer's first sender) it becomes the default and the others stop being default, in
+ * one transaction.
+ */
+export async function addSender(input: AddSenderInput): Promise<Sender> {
+  const phoneNumber = normalizePhone(input.phoneNumber);
+  if (!E164.test(phoneNumber)) throw new SenderInputError("phone", "must be E.164 like +15550001234");
+  try {
+    return await db.$transaction(async (tx) => {
+      const customer = await tx.customer.findUnique({ where: { id: input.customerId }, select: { id: true } });
+      if (!customer) throw new SenderInputError("customer", `no customer with id ${input.customerId}`);
+      const existing = await tx.sender.count({ where: { customerId: input.customerId } });
+      const isDefault = Boolean(input.isDefault) || existing === 0;
+      if (isDefault) {
+        await tx.sender.updateMany({
+          where: { customerId: input.customerId, isDefault: true },
+          data: { isDefault: false },
+        });
+      }
+      return tx.sender.create({
+        data: {
+          customerId: input.customerId,
+          phoneNumber,
+          phoneNumberId: input.phoneNumberId ?? null,
+          wabaId: input.wabaId ?? null,
+          displayName: input.displayName ?? null,
+          isDefault,
+        },
+      });
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      // With driver adapters the constraint sits under meta.driverAdapterError, not meta.target.
+      const target = JSON.stringify(error.meta ?? {});
+      if (target.includes("phoneNumberId")) {
+        throw new SenderInputError("phoneNumberId", "is already used by another sender");
+      }
+      throw new SenderInputError("phone", `${phoneNumber} is already connected`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,74 @@
+// Senders and default sender resolution (architecture.md "Default sender resolution").
+import { ApiError } from "@/lib/api/errors";
+import type { Principal } from "@/lib/auth/principal";
+import { db } from "@/lib/db";
+import type { Sender } from "@/lib/generated/prisma/client";
+
+export type { Sender };
+
+/** "+1 555..." / "1555..." / " 1555..." (a "+" decoded as a space in a query) to E.164. */
+export function normalizePhone(raw: string): string {
+  const digits = raw.replace(/[\s()-]/g, "").replace(/^\+/, "");
+  return `+${digits}`;
+}
+
+export const E164 = /^\+[1-9]\d{6,14}$/;
+
+export async function listSenders(p: Principal): Promise<Sender[]> {
+  return db.sender.findMany({
+    where: { customerId: p.customerId, ...(p.scopedSenderId ? { id: p.scopedSenderId } : {}) },
+    orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }],
+  });
+}
+
+export async function findSenderByPhone(p: Principal, phone: string): Promise<Sender | null> {
+  return db.sender.findFirst({ where: { customerId: p.customerId, phoneNumber: normalizePhone(phone) } });
+}
+
+export type ResolveOptions = {
+  /** The code a number-scoped token gets for another sender (billing: SENDER_NOT_ALLOWED). */
+  scopeError?: "TOKEN_SCOPE_NOT_ALLOWED" | "SENDER_NOT_ALLOWED";
+  /** When false, a global token without senderId resolves to no sender (user-wide reads). */
+  useDefault?: boolean;
+  /** When true, a sender without a provider phone number id is refused. */
+  requireSetup?: boolean;
+};
+
+/**
+ * A number-scoped token resolves to its sender (another senderId is refused); a global
+ * token takes the explicit senderId, else the default sender (or none when useDefault
+ * is false).
+ */
+export async function resolveSender(
+  p: Principal,
+  requested: string | undefined,
+  options: ResolveOptions = {},
+): Promise<Sender | undefined> {
+  const { scopeError = "TOKEN_SCOPE_NOT_ALLOWED", useDefault = true, requireSetup = true } = options;
+  let sender: Sender | null = null;
+  if (p.scopedSenderId) {
+    sender = await db.sender.findFirst({ where: { id: p.scopedSenderId, customerId: p.customerId } });
+    if (!sender) throw new ApiError("SENDER_NOT_FOUND", "The token's sender is no longer connected");
+    if (requested && normalizePhone(requested) !== sender.phoneNumber) {
+      throw new ApiError(scopeError, "This token is bound to another sender", {
+        allowedSenderId: sender.phoneNumber,
+      });
+    }
+  } else if (requested) {
+    sender = await findSenderByPhone(p, requested);
+    if (!sender)
+      throw new ApiError("SENDER_NOT_FOUND", `Sender ${normalizePhone(requested)} is not connected to this account`);
+  } else if (useDefault) {
+    sender = await db.sender.findFirst({
+      where: { customerId: p.customerId },
+      orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }],
+    });
+    if (!sender) throw new ApiError("SENDER_NOT_FOUND", "This account has no connected sender");
+  } else {
+    return undefined;
+  }
+  if (requireSetup && !sender.phoneNumberId) {
+    throw new ApiError("WHATSAPP_SETUP_INCOMPLETE", `Sender ${sender.phoneNumber} has not finished WhatsApp setup`);
+  }
+  return sender;
+}

@@ -1,0 +1,21 @@
+// Token creation input (dashboard form) and the public shape of a token (never its hash).
+import { z } from "zod";
+
+export const TokenCreateInput = z.object({
+  name: z.string().trim().min(1, "Give the token a name").max(100),
+  /** Sender phone number (E.164) for a number-scoped token; empty for a global one. */
+  senderId: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined),
+  /** YYYY-MM-DD; the token stops working at the start of that day (UTC). Empty: never expires. */
+  expiresOn: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^\d{4}-\d{2}-\d{2}$/.test(v), "Use the format YYYY-MM-DD")
+    .refine((v) => v === undefined || new Date(`${v}T00:00:00Z`).getTime() > Date.now(), "Pick a date in the future"),
+});
+export type TokenCreateValue = z.infer<typeof TokenCreateInput>;

@@ -1,0 +1,94 @@
+// API tokens: issue (shown once), verify (hash lookup), list, revoke.
+
+import { ApiError } from "@/lib/api/errors";
+import type { Principal } from "@/lib/auth/principal";
+import { db } from "@/lib/db";
+import type { ApiToken } from "@/lib/generated/prisma/client";
+import { generateTokenString, hashToken, looksLikeToken, visiblePrefix } from "./token-string";
+
+export const LAST_USED_THROTTLE_MS = 60_000;
+
+export type IssueTokenInput = {
+  customerId: string;
+  name: string;
+  senderId?: string | null;
+  expiresAt?: Date | null;
+};
+
+/** Creates a token; the plain value is returned here and never again. */
+export async function issueToken(input: IssueTokenInput): Promise<{ token: string; record: ApiToken }> {
+  const token = generateTokenString();
+  const record = await db.apiToken.create({
+    data: {
+      customerId: input.customerId,
+      senderId: input.senderId ?? null,
+      name: input.name,
+      prefix: visiblePrefix(token),
+      hash: hashToken(token),
+      expiresAt: input.expiresAt ?? null,
+    },
+  });
+  return { token, record };
+}
+
+export type VerifiedToken = { principal: Principal; record: ApiToken };
+
+/**
+ * Resolves a presented token to a principal, or throws the contract's code:
+ * INVALID_AUTH_TOKEN (unknown, revoked, expired, inactive customer) or
+ * CUSTOMER_TOKEN_REQUIRED (a token that belongs to no customer account).
+ */
+export async function verifyToken(presented: string, now = new Date()): Promise<VerifiedToken> {
+  const invalid = () => new ApiError("INVALID_AUTH_TOKEN", "The API token is invalid, expired or revoked");
+  if (!looksLikeToken(presented)) throw invalid();
+  const record = await db.apiToken.findUnique({
+    where: { hash: hashToken(presented) },
+    include: { customer: { select: { status: true, plan: true } } },
+  });
+  if (!record || record.revokedAt || (record.expiresAt && record.expiresAt <= now)) throw invalid();
+  if (record.kind !== "CUSTOMER" || !record.customerId || !record.customer) {
+    throw new ApiError("CUSTOMER_TOKEN_REQUIRED", "This token does not belong to a customer account");
+  }
+  if (record.customer.status !== "ACTIVE") throw invalid();
+  if (!record.lastUsedAt || now.getTime() - record.lastUsedAt.getTime() >= LAST_USED_THROTTLE_MS) {
+    // At most one write per token per minute. The condition in the WHERE keeps concurrent
+    // requests from all writing; a failed update must not fail the request.
+    const stale = new Date(now.getTime() - LAST_USED_THROTTLE_MS);
+    await db.apiToken
+      .updateMany({
+        where: { id: record.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: stale } }] },
+        data: { lastUsedAt: now },
+      })
+      .catch(() => {});
+  }
+  const { customer, ...rest } = record;
+  return {
+    record: rest,
+    principal: {
+      customerId: record.customerId,
+      plan: customer.plan,
+      via: "token",
+      tokenId: record.id,
+      scopedSenderId: record.senderId,
+    },
+  };
+}
+
+export async function listTokens(p: Principal) {
+  return db.apiToken.findMany({
+    where: { customerId: p.customerId },
+    orderBy: { createdAt: "desc" },
+    include: { sender: { select: { phoneNumber: true } } },
+  });
+}
+
+/** Revokes a token of this customer; revoking twice is harmless. */
+export async function revokeToken(p: Pick<Principal, "customerId">, tokenId: string): Promise<ApiToken> {
+  await db.apiToken.updateMany({
+    where: { id: tokenId, customerId: p.customerId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  const token = await db.apiToken.findFirst({ where: { id: tokenId, customerId: p.customerId } });
+  if (!token) throw new ApiError("NOT_FOUND", "Token not found");
+  return token;
+}

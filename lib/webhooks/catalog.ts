@@ -1,0 +1,77 @@
+// The event catalog (architecture.md "Webhooks"): every key a destination may subscribe
+// to. GET /webhooks/events serves it; create and update accept only these keys.
+
+export type CatalogEvent = { key: string; description: string };
+export type CatalogGroup = { key: string; name: string; description: string; events: CatalogEvent[] };
+
+const STATUS_EVENTS: CatalogEvent[] = [
+  { key: "message.status.accepted", description: "The provider accepted an outgoing message for delivery." },
+  { key: "message.status.sent", description: "An outgoing message left the provider towards the recipient." },
+  { key: "message.status.delivered", description: "An outgoing message reached the recipient's device." },
+  { key: "message.status.read", description: "The recipient read an outgoing message." },
+  { key: "message.status.failed", description: "An outgoing message could not be delivered (terminal)." },
+];
+
+const INBOUND_TYPES: [string, string][] = [
+  ["text", "a text message"],
+  ["image", "an image"],
+  ["audio", "an audio message or voice note"],
+  ["video", "a video"],
+  ["document", "a document"],
+  ["sticker", "a sticker"],
+  ["location", "a location"],
+  ["contacts", "one or more contact cards"],
+  ["interactive", "a reply to an interactive message (list or reply button)"],
+  ["button", "a tap on a template quick-reply button"],
+  ["reaction", "a reaction to a message"],
+];
+
+const TEMPLATE_EVENTS: CatalogEvent[] = [
+  { key: "template.status_update", description: "A message template was approved, rejected, paused or disabled." },
+  { key: "template.category_update", description: "The provider changed a message template's category." },
+  { key: "template.quality_update", description: "A message template's quality rating changed." },
+];
+
+export const EVENT_GROUPS: readonly CatalogGroup[] = [
+  {
+    key: "message.status",
+    name: "Message status",
+    description:
+      "Lifecycle updates of messages you sent. Status only moves forward; each event carries the previous status.",
+    events: STATUS_EVENTS,
+  },
+  {
+    key: "message.inbound",
+    name: "Inbound messages",
+    description: "Messages your customers sent to your number, one key per message type.",
+    events: INBOUND_TYPES.map(([type, what]) => ({
+      key: `message.inbound.${type}`,
+      description: `A customer sent ${what}.`,
+    })),
+  },
+  {
+    key: "template",
+    name: "Templates",
+    description: "Changes to your message templates reported by the provider.",
+    events: TEMPLATE_EVENTS,
+  },
+];
+
+export const EVENT_KEYS: readonly string[] = EVENT_GROUPS.flatMap((g) => g.events.map((e) => e.key));
+
+const KEY_SET: ReadonlySet<string> = new Set(EVENT_KEYS);
+
+export function isEventKey(value: unknown): value is string {
+  return typeof value === "string" && KEY_SET.has(value);
+}
+
+/** The type of the signed test event (POST /webhooks/{uid}/test); not subscribable. */
+export const TEST_EVENT_TYPE = "webhook.test";
+
+/** The data of GET /webhooks/events. */
+export function eventCatalog() {
+  return {
+    groups: EVENT_GROUPS.map((g) => ({ ...g, events: g.events.map((e) => ({ ...e })) })),
+    eventKeys: [...EVENT_KEYS],
+  };
+}

@@ -1,0 +1,320 @@
+// One zod module for webhook destinations: create and update bodies, list queries and
+// the public shapes. The API router, dashboard forms and the OpenAPI document use these.
+import { z } from "zod";
+import { PageQuery } from "@/lib/api/pagination";
+import { EVENT_KEYS, isEventKey } from "./catalog";
+
+export const WEBHOOK_STATUSES = ["ACTIVE", "INACTIVE"] as const;
+export const WebhookStatus = z.enum(WEBHOOK_STATUSES, { error: "status must be ACTIVE or INACTIVE" });
+
+export const TIMEOUT_MS = { min: 1_000, max: 30_000, default: 10_000 } as const;
+export const RETRY_MAX_ATTEMPTS = { min: 0, max: 10, default: 5 } as const;
+
+// PostgreSQL text refuses NUL, and control characters have no place in a name or URL.
+function hasNoControlChars(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return false;
+  }
+  return true;
+}
+
+const Name = z
+  .string({ error: "name must be a string" })
+  .trim()
+  .min(1, "name is required")
+  .max(100, "name must be at most 100 characters")
+  .refine(hasNoControlChars, "name must not contain control characters");
+
+// Only the shape here: the URL rules and the SSRF checks (WEBHOOK_ENDPOINT_INVALID,
+// WEBHOOK_ENDPOINT_REQUIRES_HTTPS) live in url-guard.ts, which the service calls.
+const EndpointUrl = z
+  .string({ error: "endpointUrl must be a string" })
+  .trim()
+  .min(1, "endpointUrl is required")
+  .refine(hasNoControlChars, "endpointUrl must not contain control characters")
+  .describe("HTTPS receiver URL; must resolve to a public address");
+
+const Events = z
+  .array(
+    // The enum is for the OpenAPI document; the superRefine below names the unsupported key.
+    z.string({ error: "each event must be a string" }).meta({ enum: [...EVENT_KEYS] } as Record<string, unknown>),
+    { error: "events must be an array of event keys" },
+  )
+  .min(1, "events must list at least one event key")
+  .superRefine((events, ctx) => {
+    const seen = new Set<string>();
+    events.forEach((event, i) => {
+      if (!isEventKey(event)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [i],
+          message: `Unsupported event "${event}"; see GET /api/v2/webhooks/events`,
+        });
+      } else if (seen.has(event)) {
+        ctx.addIssue({ code: "custom", path: [i], message: `Duplicate event "${event}"` });
+      }
+      seen.add(event);
+    });
+  })
+  .describe("Event keys from GET /webhooks/events");
+
+const TimeoutMs = z
+  .number({ error: "timeoutMs must be a number of milliseconds" })
+  .int("timeoutMs must be an integer")
+  .min(TIMEOUT_MS.min, `timeoutMs must be between ${TIMEOUT_MS.min} and ${TIMEOUT_MS.max}`)
+  .max(TIMEOUT_MS.max, `timeoutMs must be between ${TIMEOUT_MS.min} and ${TIMEOUT_MS.max}`);
+
+const RetryEnabled = z.boolean({ error: "retryEnabled must be true or false" });
+
+const RetryMaxAttempts = z
+  .number({ error: "retryMaxAttempts must be a number" })
+  .int("retryMaxAttempts must be an integer")
+  .min(
+    RETRY_MAX_ATTEMPTS.min,
+    `retryMaxAttempts must be between ${RETRY_MAX_ATTEMPTS.min} and ${RETRY_MAX_ATTEMPTS.max}`,
+  )
+  .max(
+    RETRY_MAX_ATTEMPTS.max,
+    `retryMaxAttempts must be between ${RETRY_MAX_ATTEMPTS.min} and ${RETRY_MAX_ATTEMPTS.max}`,
+  );
+
+// Headers the delivery itself sets or that proxies and servers interpret.
+const RESERVED_HEADERS = new Set([
+  "accept",
+  "accept-encoding",
+  "authorization",
+  "connection",
+  "content-encoding",
+  "content-length",
+  "content-type",
+  "cookie",
+  "expect",
+  "host",
+  "keep-alive",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "user-agent",
+]);
+const RESERVED_PREFIXES = ["webhook-", "proxy-", "sec-"];
+const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+export function isReservedHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return RESERVED_HEADERS.has(lower) || RESERVED_PREFIXES.some((p) => lower.startsWith(p));
+}
+
+const VerificationHeaderKey = z
+  .string({ error: "verificationHeaderKey must be a string" })
+  .trim()
+  .min(1, "verificationHeaderKey must not be empty")
+  .max(100, "verificationHeaderKey must be at most 100 characters")
+  .regex(HEADER_TOKEN, "verificationHeaderKey must be a valid HTTP header name (letters, digits and - _ . etc.)")
+  .refine((name) => !isReservedHeader(name), {
+    error: (issue) => `verificationHeaderKey "${String(issue.input)}" is a reserved header; choose another name`,
+  })
+  .describe("Name of the header that carries the verification token, e.g. X-Webhook-Token");
+
+const VerificationToken = z
+  .string({ error: "verificationToken must be a string (use clearVerificationToken: true to remove it)" })
+  .min(1, "verificationToken must not be empty")
+  .max(512, "verificationToken must be at most 512 characters")
+  .regex(
+    /^[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?$/,
+    "verificationToken must be printable ASCII without leading or trailing spaces",
+  );
+
+type ObjectIssue = { code?: string; input?: unknown; keys?: readonly string[] };
+// Unknown keys are refused (a typo like "endpointURL" must not be silently dropped).
+const objectError = (missing: string) => (issue: ObjectIssue) =>
+  issue.code === "unrecognized_keys"
+    ? `Unknown webhook field(s): ${(issue.keys ?? []).join(", ")}`
+    : issue.input === undefined
+      ? missing
+      : "webhook must be an object";
+
+const tokenNeedsHeader = (w: { verificationToken?: string | null; verificationHeaderKey?: string | null }) =>
+  !w.verificationToken || Boolean(w.verificationHeaderKey);
+
+export const WebhookCreateInput = z
+  .strictObject(
+    {
+      name: Name,
+      endpointUrl: EndpointUrl,
+      events: Events,
+      status: WebhookStatus.default("ACTIVE"),
+      timeoutMs: TimeoutMs.default(TIMEOUT_MS.default),
+      retryEnabled: RetryEnabled.default(true),
+      retryMaxAttempts: RetryMaxAttempts.default(RETRY_MAX_ATTEMPTS.default),
+      verificationHeaderKey: VerificationHeaderKey.nullish(),
+      verificationToken: VerificationToken.nullish(),
+    },
+    { error: objectError("webhook is required: an object with name, endpointUrl and events") },
+  )
+  .refine(tokenNeedsHeader, {
+    path: ["verificationHeaderKey"],
+    message: "verificationHeaderKey is required when a verificationToken is given",
+  });
+export type WebhookCreateInput = z.output<typeof WebhookCreateInput>;
+
+export const WebhookCreateBody = z.object({
+  senderId: z.string({ error: "senderId must be a phone number string" }).optional(),
+  webhook: WebhookCreateInput,
+});
+
+const UPDATE_FIELDS =
+  "name, endpointUrl, events, status, timeoutMs, retryEnabled, retryMaxAttempts, verificationHeaderKey, verificationToken, clearVerificationToken";
+const NO_UPDATE_FIELD = `At least one webhook field is required to update (${UPDATE_FIELDS})`;
+
+export const WebhookPatch = z
+  .strictObject(
+    {
+      name: Name.optional(),
+      endpointUrl: EndpointUrl.optional(),
+      events: Events.optional(),
+      status: WebhookStatus.optional(),
+      timeoutMs: TimeoutMs.optional(),
+      retryEnabled: RetryEnabled.optional(),
+      retryMaxAttempts: RetryMaxAttempts.optional(),
+      /** null removes the header (and needs the token cleared too). */
+      verificationHeaderKey: VerificationHeaderKey.nullable().optional(),
+      verificationToken: VerificationToken.optional(),
+      clearVerificationToken: z.boolean({ error: "clearVerificationToken must be true or false" }).optional(),
+    },
+    { error: objectError(NO_UPDATE_FIELD) },
+  )
+  .superRefine((w, ctx) => {
+    if (w.verificationToken !== undefined && w.clearVerificationToken === true) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["clearVerificationToken"],
+        message: "verificationToken and clearVerificationToken: true cannot be sent together",
+      });
+    }
+    const changes = Object.entries(w).filter(
+      ([k, v]) => v !== undefined && !(k === "clearVerificationToken" && v === false),
+    );
+    if (changes.length === 0) ctx.addIssue({ code: "custom", message: NO_UPDATE_FIELD });
+  });
+export type WebhookPatch = z.output<typeof WebhookPatch>;
+
+export const WebhookUpdateBody = z.object({
+  senderId: z.string({ error: "senderId must be a phone number string" }).optional(),
+  webhook: WebhookPatch,
+});
+
+const EventFilter = z.string().superRefine((event, ctx) => {
+  if (!isEventKey(event)) {
+    ctx.addIssue({ code: "custom", message: `Unsupported event "${event}"; see GET /api/v2/webhooks/events` });
+  }
+});
+
+/** Ids we issue (cuid, evt_…, msg_…): anything else cannot exist, so it is not looked up. */
+export const isWellFormedId = (id: string) => /^[A-Za-z0-9_-]{1,64}$/.test(id);
+
+export const WebhookListQuery = PageQuery.extend({
+  senderId: z.string().optional().describe("Sender phone number (default sender when omitted)"),
+  status: WebhookStatus.optional(),
+  event: EventFilter.optional().describe("Only webhooks subscribed to this event key"),
+});
+export type WebhookListQuery = z.output<typeof WebhookListQuery>;
+
+export const SenderQuery = z.object({
+  senderId: z.string().optional().describe("Sender phone number (default sender when omitted)"),
+});
+
+export const DELIVERY_STATUSES = ["PENDING", "SUCCEEDED", "FAILED", "CANCELLED"] as const;
+
+export const DeliveryListQuery = PageQuery.extend({
+  senderId: z.string().optional().describe("Sender phone number (default sender when omitted)"),
+  status: z.enum(DELIVERY_STATUSES, { error: `status must be one of ${DELIVERY_STATUSES.join(", ")}` }).optional(),
+});
+export type DeliveryListQuery = z.output<typeof DeliveryListQuery>;
+
+/** Body of POST redeliver / test: only the optional sender (the token may ride along too). */
+export const SenderBody = z.object({
+  senderId: z.string({ error: "senderId must be a phone number string" }).optional(),
+});
+
+// Public shapes (OpenAPI "data" schemas). Nothing secret has a field here.
+export const WebhookPublic = z.object({
+  webhookUid: z.string(),
+  uid: z.string(),
+  name: z.string(),
+  endpointUrl: z.string(),
+  phoneNumber: z.string(),
+  phoneNumberId: z.string().nullable(),
+  events: z.array(z.string()),
+  status: WebhookStatus,
+  timeoutMs: z.number().int(),
+  retryEnabled: z.boolean(),
+  retryMaxAttempts: z.number().int(),
+  verificationHeaderKey: z.string().nullable(),
+  hasVerificationToken: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type WebhookPublic = z.infer<typeof WebhookPublic>;
+
+const PaginationPublic = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+  count: z.number().int(),
+  hasMore: z.boolean(),
+});
+
+export const WebhookListPublic = z.object({
+  webhooks: z.array(WebhookPublic),
+  items: z.array(WebhookPublic),
+  pagination: PaginationPublic,
+});
+
+export const CatalogPublic = z.object({
+  groups: z.array(
+    z.object({
+      key: z.string(),
+      name: z.string(),
+      description: z.string(),
+      events: z.array(z.object({ key: z.string(), description: z.string() })),
+    }),
+  ),
+  eventKeys: z.array(z.string()),
+});
+
+export const AttemptPublic = z.object({
+  attempt: z.number().int(),
+  startedAt: z.string(),
+  statusCode: z.number().int().nullable(),
+  latencyMs: z.number().int(),
+  error: z.string().nullable(),
+  responseExcerpt: z.string().nullable(),
+});
+
+export const DeliveryPublic = z.object({
+  deliveryId: z.string().describe("Also the webhook-id header of every attempt"),
+  eventId: z.string(),
+  eventType: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  nextAttemptAt: z.string().nullable(),
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  attemptLog: z.array(AttemptPublic),
+});
+export type DeliveryPublic = z.infer<typeof DeliveryPublic>;
+
+export const DeliveryListPublic = z.object({
+  webhookUid: z.string(),
+  deliveries: z.array(DeliveryPublic),
+  items: z.array(DeliveryPublic),
+  pagination: PaginationPublic,
+});
+
+export const TestEventPublic = z.object({ eventId: z.string(), deliveryId: z.string(), webhookUid: z.string() });

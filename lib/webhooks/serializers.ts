@@ -1,0 +1,51 @@
+// Public shapes of webhook destinations and deliveries (spec 2.3). Every field is named
+// here, so a new column never leaks and the secrets have no path out.
+import type { Sender, WebhookAttempt, WebhookDelivery, WebhookDestination } from "@/lib/generated/prisma/client";
+import type { DeliveryPublic, WebhookPublic } from "./schemas";
+
+export type WebhookRow = WebhookDestination & { sender: Pick<Sender, "phoneNumber" | "phoneNumberId"> };
+
+export function toPublicWebhook(row: WebhookRow): WebhookPublic {
+  return {
+    webhookUid: row.id,
+    uid: row.id,
+    name: row.name,
+    endpointUrl: row.endpointUrl,
+    phoneNumber: row.sender.phoneNumber,
+    phoneNumberId: row.sender.phoneNumberId,
+    events: [...row.events],
+    status: row.status,
+    timeoutMs: row.timeoutMs,
+    retryEnabled: row.retryEnabled,
+    retryMaxAttempts: row.retryMaxAttempts,
+    verificationHeaderKey: row.verificationHeaderKey,
+    hasVerificationToken: row.verificationTokenEnc !== null && row.verificationTokenEnc !== "",
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export type DeliveryRow = WebhookDelivery & { event: { id: string; type: string }; log: WebhookAttempt[] };
+
+export function toPublicDelivery(row: DeliveryRow): DeliveryPublic {
+  return {
+    deliveryId: row.id,
+    eventId: row.event.id,
+    eventType: row.event.type,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: row.status === "PENDING" ? row.nextAttemptAt.toISOString() : null,
+    lastStatusCode: row.lastStatus,
+    lastError: row.lastError,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    attemptLog: row.log.map((a) => ({
+      attempt: a.attempt,
+      startedAt: a.startedAt.toISOString(),
+      statusCode: a.statusCode,
+      latencyMs: a.latencyMs,
+      error: a.error,
+      responseExcerpt: a.responseExcerpt,
+    })),
+  };
+}

@@ -1,0 +1,111 @@
+// The delivery queue's SQL: claiming due deliveries under a lease, and writing attempt
+// results in bulk (one statement for many: the attempt rows and the deliveries' next
+// state, each fenced by the lease it was claimed with).
+import { db } from "@/lib/db";
+import { NOW_UTC, newId } from "@/lib/events/sql";
+
+export type Claimed = {
+  id: string;
+  eventId: string;
+  attempts: number;
+  lease: string;
+  destinationId: string;
+  destinationStatus: string;
+  endpointUrl: string;
+  timeoutMs: number;
+  retryEnabled: boolean;
+  retryMaxAttempts: number;
+  verificationHeaderKey: string | null;
+  verificationTokenEnc: string | null;
+  signingSecretEnc: string;
+  /** The event's payload as sent (null if the event is gone). */
+  body: string | null;
+};
+
+/** Claims up to `limit` due PENDING deliveries (SKIP LOCKED: workers never share one). */
+export async function claimDue(limit: number, leaseMarginMs: number, customerIds: string[] | null): Promise<Claimed[]> {
+  const scope = customerIds
+    ? `AND "destinationId" IN (SELECT id FROM "WebhookDestination" WHERE "customerId" = ANY($3::text[]))`
+    : "";
+  return db.$queryRawUnsafe<Claimed[]>(
+    `WITH due AS MATERIALIZED (
+       SELECT id FROM "WebhookDelivery"
+       WHERE status = 'PENDING' AND "nextAttemptAt" <= ${NOW_UTC}
+         AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC}) ${scope}
+       ORDER BY "nextAttemptAt" LIMIT $1 FOR UPDATE SKIP LOCKED)
+     UPDATE "WebhookDelivery" AS w
+     SET "lockedUntil" = ${NOW_UTC} + ((d."timeoutMs" + $2) * interval '1 millisecond'), "updatedAt" = ${NOW_UTC}
+     FROM due, "WebhookDestination" AS d
+     WHERE w.id = due.id AND d.id = w."destinationId"
+     RETURNING w.id, w."eventId", w.attempts, w."lockedUntil"::text AS lease, d.id AS "destinationId",
+       d.status::text AS "destinationStatus", d."endpointUrl", d."timeoutMs", d."retryEnabled", d."retryMaxAttempts",
+       d."verificationHeaderKey", d."verificationTokenEnc", d."signingSecretEnc",
+       (SELECT e.payload::text FROM "WebhookEvent" AS e WHERE e.id = w."eventId") AS body`,
+    ...(customerIds ? [limit, leaseMarginMs, customerIds] : [limit, leaseMarginMs]),
+  );
+}
+
+export type Outcome = {
+  deliveryId: string;
+  lease: string;
+  attempt: number;
+  startedAt: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+  /** SUCCEEDED, FAILED, or PENDING (a retry after delayMs). */
+  status: "SUCCEEDED" | "FAILED" | "PENDING";
+  delayMs: number;
+};
+
+/** Writes many attempt results at once. */
+export async function recordOutcomes(outcomes: Outcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const col = <T>(f: (o: Outcome) => T) => outcomes.map(f);
+  await db.$executeRawUnsafe(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int4[], $5::text[], $6::int4[], $7::int4[], $8::text[], $9::text[], $10::text[], $11::int4[])
+         AS t(aid, did, lease, attempt, started, code, latency, error, excerpt, status, delay)
+     ), a AS (
+       INSERT INTO "WebhookAttempt" (id, "deliveryId", attempt, "startedAt", "statusCode", "latencyMs", error, "responseExcerpt")
+       SELECT aid, did, attempt, started::timestamp(3), code, latency, error, excerpt FROM input
+     )
+     UPDATE "WebhookDelivery" AS w SET status = i.status::"DeliveryStatus", attempts = i.attempt, "lastStatus" = i.code,
+       "lastError" = i.error, "nextAttemptAt" = ${NOW_UTC} + (i.delay * interval '1 millisecond'), "lockedUntil" = NULL,
+       "updatedAt" = ${NOW_UTC}
+     FROM input AS i WHERE w.id = i.did AND w."lockedUntil" = i.lease::timestamp(3)`,
+    col(() => newId("att_")),
+    col((o) => o.deliveryId),
+    col((o) => o.lease),
+    col((o) => o.attempt),
+    col((o) => o.startedAt.toISOString()),
+    col((o) => o.statusCode),
+    col((o) => o.latencyMs),
+    col((o) => o.error),
+    col((o) => o.responseExcerpt),
+    col((o) => o.status),
+    col((o) => o.delayMs),
+  );
+}
+
+/** 410 Gone: the destination goes INACTIVE with the reason, and its pending deliveries are cancelled. */
+export async function deactivateDestination(destinationId: string, reason: string): Promise<void> {
+  await db.$transaction([
+    db.webhookDestination.updateMany({
+      where: { id: destinationId },
+      data: { status: "INACTIVE", inactiveReason: reason },
+    }),
+    db.webhookDelivery.updateMany({
+      where: { destinationId, status: "PENDING" },
+      data: { status: "CANCELLED", lockedUntil: null, lastError: reason },
+    }),
+  ]);
+}
+
+export async function cancelDelivery(id: string): Promise<void> {
+  await db.webhookDelivery.updateMany({
+    where: { id, status: "PENDING" },
+    data: { status: "CANCELLED", lockedUntil: null, lastError: "Destination is INACTIVE" },
+  });
+}

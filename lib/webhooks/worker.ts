@@ -1,0 +1,227 @@
+// The durable delivery queue's worker. Claims due PENDING deliveries with a lease (see
+// worker-store.ts), so several workers never hold the same delivery; a lease that
+// expires (worker killed) makes it claimable again: at-least-once, with the same
+// webhook-id (the delivery id). Up to `concurrency` requests in flight; every attempt
+// writes a WebhookAttempt row (results are written in small bulk batches).
+import { Webhook } from "standardwebhooks";
+import { decryptSecret } from "@/lib/crypto/secret-box";
+import { env } from "@/lib/env";
+import { onDeliveriesQueued } from "@/lib/events/signal";
+import { log } from "@/lib/log";
+import { parseRetryAfter, retryDelayMs } from "./backoff";
+import { closeSendAgent, type SendResult, sendWebhook } from "./send";
+import { assertDeliverableUrl } from "./url-guard";
+import {
+  type Claimed,
+  cancelDelivery,
+  claimDue,
+  deactivateDestination,
+  type Outcome,
+  recordOutcomes,
+} from "./worker-store";
+
+export const USER_AGENT = "Switchboard-Webhooks/1.0";
+
+export type DeliveryWorkerOptions = {
+  concurrency?: number;
+  pollMs?: number;
+  /** Base of the exponential backoff (production ~1 s; tests ~50 ms). */
+  retryBaseMs?: number;
+  retryMaxDelayMs?: number;
+  /** Added to the destination's timeoutMs to form the claim lease. */
+  leaseMarginMs?: number;
+  /** Jitter source in [0, 1] (full jitter); tests may pin it. */
+  random?: () => number;
+  /** Only deliveries of these customers' destinations (a dedicated worker; isolated tests). */
+  customerIds?: string[] | null;
+};
+type Settings = Required<DeliveryWorkerOptions>;
+
+const signers = new Map<string, Webhook>();
+function signerFor(enc: string): Webhook {
+  let signer = signers.get(enc);
+  if (!signer) {
+    signer = new Webhook(decryptSecret(enc));
+    if (signers.size > 1000) signers.clear();
+    signers.set(enc, signer);
+  }
+  return signer;
+}
+
+// The URL rules are re-checked at delivery time (cached briefly); guardedLookup in
+// send.ts re-checks every DNS answer at connect time.
+const checkedUrls = new Map<string, number>();
+async function checkUrl(url: string): Promise<void> {
+  const until = checkedUrls.get(url);
+  if (until && until > Date.now()) return;
+  await assertDeliverableUrl(url);
+  if (checkedUrls.size > 5000) checkedUrls.clear();
+  checkedUrls.set(url, Date.now() + 60_000);
+}
+
+function buildHeaders(job: Claimed, body: string): Record<string, string> {
+  const now = new Date();
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "user-agent": USER_AGENT,
+    "webhook-id": job.id,
+    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+    "webhook-signature": signerFor(job.signingSecretEnc).sign(job.id, now, body),
+  };
+  if (job.verificationHeaderKey && job.verificationTokenEnc) {
+    headers[job.verificationHeaderKey.toLowerCase()] = decryptSecret(job.verificationTokenEnc);
+  }
+  return headers;
+}
+
+async function attempt(job: Claimed): Promise<SendResult> {
+  const body = job.body;
+  if (body === null)
+    return { statusCode: null, latencyMs: 0, error: "Event not found", responseExcerpt: null, retryAfter: null };
+  try {
+    await checkUrl(job.endpointUrl);
+    return await sendWebhook(job.endpointUrl, buildHeaders(job, body), body, job.timeoutMs);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { statusCode: null, latencyMs: 0, error: message.slice(0, 500), responseExcerpt: null, retryAfter: null };
+  }
+}
+
+/** What an attempt's result means for the delivery: done, failed for good, or retry later. */
+export function nextStep(job: Claimed, r: SendResult, s: Pick<Settings, "retryBaseMs" | "retryMaxDelayMs" | "random">) {
+  const n = job.attempts + 1;
+  if (r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300)
+    return { status: "SUCCEEDED" as const, delayMs: 0 };
+  if (r.statusCode === 410 || !job.retryEnabled || n > job.retryMaxAttempts)
+    return { status: "FAILED" as const, delayMs: 0 };
+  let delayMs = retryDelayMs(n, s.retryBaseMs, s.retryMaxDelayMs, s.random);
+  if (r.statusCode === 429) delayMs = Math.max(delayMs, parseRetryAfter(r.retryAfter) ?? 0);
+  return { status: "PENDING" as const, delayMs };
+}
+
+/** Starts the worker loop; stop() lets in-flight attempts finish and records them. */
+export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop: () => Promise<void> } {
+  const e = env();
+  const s: Settings = {
+    concurrency: options.concurrency ?? e.WORKER_CONCURRENCY,
+    pollMs: options.pollMs ?? e.WORKER_POLL_MS,
+    retryBaseMs: options.retryBaseMs ?? e.WEBHOOK_RETRY_BASE_MS,
+    retryMaxDelayMs: options.retryMaxDelayMs ?? e.WEBHOOK_RETRY_MAX_DELAY_MS,
+    leaseMarginMs: options.leaseMarginMs ?? e.WORKER_LEASE_MARGIN_MS,
+    random: options.random ?? Math.random,
+    customerIds: options.customerIds ?? null,
+  };
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const unsubscribe = onDeliveriesQueued(() => wake?.());
+  const inflight = new Set<Promise<void>>();
+  const pending: Outcome[] = [];
+  let flushing: Promise<void> = Promise.resolve();
+
+  // Results are written in bulk: at once when many are waiting, else within a few ms.
+  let flushTimer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const batch = pending.splice(0, pending.length);
+    if (batch.length === 0) return flushing;
+    flushing = flushing
+      .then(() => recordOutcomes(batch))
+      .catch((error) => log.error({ err: error, count: batch.length }, "failed to record delivery attempts"));
+    return flushing;
+  };
+  const queueOutcome = (o: Outcome) => {
+    pending.push(o);
+    if (pending.length >= 64) void flush();
+    else flushTimer ??= setTimeout(() => void flush(), 5);
+  };
+
+  const run = async (job: Claimed) => {
+    if (job.destinationStatus !== "ACTIVE") return cancelDelivery(job.id);
+    const startedAt = new Date();
+    const r = await attempt(job);
+    const next = nextStep(job, r, s);
+    queueOutcome({ deliveryId: job.id, lease: job.lease, attempt: job.attempts + 1, startedAt, ...r, ...next });
+    if (r.statusCode === 410) {
+      await flush();
+      await deactivateDestination(job.destinationId, `Endpoint answered 410 Gone on ${startedAt.toISOString()}`);
+    }
+  };
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        if (wake === done) wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+
+  // Claims are prefetched (up to one more `concurrency` worth waiting locally) so sending
+  // never waits for the claim query. A prefetched job whose lease is too short to cover
+  // its timeout (plus half the margin) by the time a slot frees is dropped unsent: it is claimed again once the
+  // lease expires, so no two workers ever hold the same attempt.
+  const ready: { job: Claimed; leaseEnds: number }[] = [];
+  let slotFreed: (() => void) | undefined;
+  const nextSlot = () =>
+    new Promise<void>((resolve) => {
+      slotFreed = () => {
+        slotFreed = undefined;
+        resolve();
+      };
+    });
+  const start = () => {
+    while (inflight.size < s.concurrency && ready.length > 0) {
+      const next = ready.shift();
+      if (!next) break;
+      if (next.leaseEnds - Date.now() < next.job.timeoutMs + s.leaseMarginMs / 2) continue;
+      const { job } = next;
+      const p: Promise<void> = run(job)
+        .catch((error) => log.error({ err: error, deliveryId: job.id }, "delivery failed"))
+        .finally(() => {
+          inflight.delete(p);
+          start();
+          slotFreed?.();
+        });
+      inflight.add(p);
+    }
+  };
+  const threshold = Math.max(1, Math.floor(s.concurrency / 4));
+  const loop = (async () => {
+    while (!stopped) {
+      let claimed = 0;
+      const want = 2 * s.concurrency - inflight.size - ready.length;
+      if (want >= threshold) {
+        try {
+          const claimedAt = Date.now();
+          const jobs = await claimDue(want, s.leaseMarginMs, s.customerIds);
+          claimed = jobs.length;
+          for (const job of jobs) ready.push({ job, leaseEnds: claimedAt + job.timeoutMs + s.leaseMarginMs });
+          start();
+        } catch (error) {
+          log.error({ err: error }, "delivery worker error");
+        }
+      }
+      if (stopped) break;
+      if (claimed > 0 && 2 * s.concurrency - inflight.size - ready.length >= threshold) continue;
+      if (inflight.size > 0) await Promise.race([nextSlot(), pause(claimed === 0 ? s.pollMs : 1000)]);
+      else await pause(s.pollMs);
+    }
+    ready.length = 0; // unsent prefetched jobs: their leases expire and they are claimed again
+    await Promise.allSettled(inflight);
+    await flush();
+  })();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      unsubscribe();
+      wake?.();
+      await loop;
+      await flushing;
+      await closeSendAgent();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// End-to-end tests against the built app (next build + the supervisor running next start)
+// on a fresh embedded data folder, so the demo account is seeded anew each run.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3210);
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "switchboard-e2e-"));
+process.env.E2E_DATA_DIR = dataDir; // workers re-evaluate this file: keep one folder
+const executablePath = process.env.E2E_CHROMIUM || undefined;
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://localhost:${port}`,
+    trace: "off",
+    screenshot: "only-on-failure",
+    ...devices["Desktop Chrome"],
+    launchOptions: {
+      executablePath,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  webServer: {
+    command: "node_modules/.bin/tsx scripts/supervisor.ts",
+    url: `http://localhost:${port}/login`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      // The suite signs in many times from one address.
+      RATE_LIMIT_GLOBAL: "100000",
+    },
+  },
+});

@@ -1,0 +1,49 @@
+// npm start / npm run dev: the one command that runs Switchboard on a fresh clone.
+// Plain Node (no dependencies): installs what is missing, builds when sources changed,
+// then hands over to the supervisor (embedded database, worker, Next server).
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const dev = process.argv.includes("--dev");
+const run = (cmd, args) => {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit" });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+const mtime = (p) => (fs.existsSync(p) ? fs.statSync(p).mtimeMs : 0);
+
+const installed = path.join(root, "node_modules/.package-lock.json");
+if (!fs.existsSync(installed) || mtime(path.join(root, "package-lock.json")) > mtime(installed)) {
+  console.log("Installing dependencies (npm ci)…");
+  run("npm", ["ci", "--no-audit", "--no-fund"]);
+}
+if (!fs.existsSync(path.join(root, "lib/generated/prisma/client.ts"))) run("npx", ["prisma", "generate"]);
+
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (["node_modules", ".next", ".data", "generated", ".git"].includes(entry.name)) continue;
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(p) : mtime(p));
+  }
+  return newest;
+}
+if (!dev) {
+  const buildId = path.join(root, ".next/BUILD_ID");
+  const sources = ["app", "components", "lib", "next.config.mjs", "package-lock.json"].map((p) => path.join(root, p));
+  const newest = Math.max(
+    ...sources.map((p) => (fs.existsSync(p) && fs.statSync(p).isDirectory() ? newestSource(p) : mtime(p))),
+  );
+  if (!fs.existsSync(buildId) || newest > mtime(buildId)) {
+    console.log("Building the app (next build)…");
+    run("npx", ["next", "build"]);
+  }
+}
+
+const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["scripts/supervisor.ts", ...(dev ? ["--dev"] : [])], {
+  cwd: root,
+  stdio: "inherit",
+});
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,77 @@
+// The app process. Embedded mode: owns .data/ (PGlite served on a loopback socket),
+// migrates, seeds the demo on first run, runs the delivery worker, and runs Next with
+// DATABASE_URL pointing at the socket. Server mode: runs the worker and Next.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { loadOrCreateLocalSecrets } from "@/lib/crypto/local-secrets";
+import { startEmbedded } from "@/lib/db/embedded";
+import { migrate } from "@/lib/db/migrate";
+import { EnvError, env } from "@/lib/env";
+
+const dev = process.argv.includes("--dev");
+const root = path.resolve(import.meta.dirname, "..");
+
+try {
+  env();
+} catch (error) {
+  if (error instanceof EnvError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const e = env();
+const port = Number(process.env.PORT ?? 3000);
+const childEnv: NodeJS.ProcessEnv = { ...process.env };
+let closeDb = async () => {};
+
+if (!e.DATABASE_URL) {
+  const secrets = loadOrCreateLocalSecrets(e.DATA_DIR);
+  process.env.APP_ENCRYPTION_KEY ??= secrets.APP_ENCRYPTION_KEY;
+  process.env.NEXTAUTH_SECRET ??= secrets.NEXTAUTH_SECRET;
+  let embedded: Awaited<ReturnType<typeof startEmbedded>>;
+  try {
+    embedded = await startEmbedded(e.DATA_DIR, { port: Number(process.env.PGLITE_PORT ?? 0) });
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+  closeDb = embedded.close;
+  const applied = await migrate(embedded.url);
+  if (applied.length) console.log(`Migrated the embedded database (${applied.length} migration(s)).`);
+  process.env.DATABASE_URL = embedded.url;
+  const { resetEnvCache } = await import("@/lib/env");
+  resetEnvCache();
+  const { seedDemoOnFirstRun } = await import("@/lib/demo/first-run");
+  await seedDemoOnFirstRun(e.DATA_DIR);
+  childEnv.DATABASE_URL = embedded.url;
+  childEnv.APP_ENCRYPTION_KEY = process.env.APP_ENCRYPTION_KEY;
+  childEnv.NEXTAUTH_SECRET = process.env.NEXTAUTH_SECRET;
+  childEnv.SWITCHBOARD_EMBEDDED = "1";
+}
+childEnv.NEXTAUTH_URL ??= `http://localhost:${port}`;
+
+const { startBackgroundWork } = await import("@/lib/background");
+const background = await startBackgroundWork();
+
+const next = spawn(path.join(root, "node_modules/.bin/next"), [dev ? "dev" : "start", "-p", String(port)], {
+  cwd: root,
+  stdio: "inherit",
+  env: childEnv,
+});
+console.log(
+  `Switchboard: dashboard and API on http://localhost:${port} (${e.DATABASE_URL ? "PostgreSQL" : "embedded PGlite"})`,
+);
+
+let stopping = false;
+async function stop(code: number) {
+  if (stopping) return;
+  stopping = true;
+  next.kill("SIGTERM");
+  await background.stop().catch(() => {});
+  await closeDb().catch(() => {});
+  process.exit(code);
+}
+for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => void stop(0));
+next.on("exit", (code) => void stop(code ?? 0));

@@ -1,0 +1,68 @@
+// npm test: every test, the way CI runs it on a fresh clone. Plain Node (no dependencies):
+// installs what is missing, then lint + typecheck, the unit and integration suite on
+// embedded PGlite and on the local PostgreSQL server, and the Playwright end-to-end tests.
+// Flags: --no-e2e, --only=pglite|postgres|e2e|lint
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const args = process.argv.slice(2);
+const only = args.find((a) => a.startsWith("--only="))?.slice(7);
+const want = (step) => (only ? only === step : !(step === "e2e" && args.includes("--no-e2e")));
+const mtime = (p) => (fs.existsSync(p) ? fs.statSync(p).mtimeMs : 0);
+
+function run(label, cmd, cmdArgs, env = {}) {
+  console.log(`\n=== ${label} ===`);
+  const started = Date.now();
+  const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  console.log(`=== ${label}: ${r.status === 0 ? "ok" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)} s ===`);
+  return r.status === 0;
+}
+
+const installed = path.join(root, "node_modules/.package-lock.json");
+if (!fs.existsSync(installed) || mtime(path.join(root, "package-lock.json")) > mtime(installed)) {
+  if (!run("install", "npm", ["ci", "--no-audit", "--no-fund"])) process.exit(1);
+}
+if (!fs.existsSync(path.join(root, "lib/generated/prisma/client.ts"))) run("prisma generate", "npx", ["prisma", "generate"]);
+
+const bin = (name) => path.join(root, "node_modules/.bin", name);
+const counts = { passed: 0, failed: 0 };
+const failures = [];
+
+function vitest(kind) {
+  const report = path.join(os.tmpdir(), `switchboard-vitest-${kind}-${process.pid}.json`);
+  const ok = run(`vitest on ${kind}`, bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], {
+    TEST_DB: kind,
+  });
+  if (fs.existsSync(report)) {
+    const r = JSON.parse(fs.readFileSync(report, "utf8"));
+    counts.passed += r.numPassedTests;
+    counts.failed += r.numFailedTests;
+    fs.rmSync(report, { force: true });
+  }
+  if (!ok) failures.push(`vitest (${kind})`);
+}
+
+if (want("lint")) {
+  if (!run("lint (biome)", bin("biome"), ["check", "."])) failures.push("lint");
+  if (!run("typecheck (tsc)", bin("tsc"), ["--noEmit"])) failures.push("typecheck");
+}
+if (want("pglite")) vitest("pglite");
+if (want("postgres")) vitest("postgres");
+if (want("e2e") && fs.existsSync(path.join(root, "scripts/e2e.mjs"))) {
+  const report = path.join(os.tmpdir(), `switchboard-e2e-${process.pid}.json`);
+  const ok = run("end-to-end (Playwright)", "node", ["scripts/e2e.mjs"], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+  if (fs.existsSync(report)) {
+    const r = JSON.parse(fs.readFileSync(report, "utf8"));
+    counts.passed += r.stats?.expected ?? 0;
+    counts.failed += (r.stats?.unexpected ?? 0) + (r.stats?.flaky ?? 0);
+    fs.rmSync(report, { force: true });
+  }
+  if (!ok) failures.push("e2e");
+}
+
+console.log(`\n${failures.length ? `Failed steps: ${failures.join(", ")}` : "All steps passed."}`);
+console.log(`${counts.passed} passed, ${counts.failed} failed`);
+process.exit(failures.length || counts.failed ? 1 : 0);

@@ -1,0 +1,48 @@
+// npm run worker: the provider-callback processor and the webhook delivery worker as a
+// standalone process (server mode, DATABASE_URL set; several may run at once).
+// Settings: WORKER_CONCURRENCY, WORKER_POLL_MS, WORKER_LEASE_MARGIN_MS, WEBHOOK_RETRY_BASE_MS.
+// Flags: --deliveries-only (no callback processing), --callbacks-only (no deliveries),
+// --customer <id> (repeatable: deliver
+// only for those customers).
+import { parseArgs } from "node:util";
+import { startBackgroundWork } from "@/lib/background";
+import { disconnectDb } from "@/lib/db";
+import { EnvError, env } from "@/lib/env";
+import { log } from "@/lib/log";
+
+try {
+  env();
+} catch (error) {
+  if (error instanceof EnvError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const { values } = parseArgs({
+  options: {
+    "deliveries-only": { type: "boolean" },
+    "callbacks-only": { type: "boolean" },
+    customer: { type: "string", multiple: true },
+  },
+});
+const background = await startBackgroundWork({
+  deliveriesOnly: values["deliveries-only"] ?? false,
+  callbacksOnly: values["callbacks-only"] ?? false,
+  customerIds: values.customer,
+});
+log.info({ pid: process.pid }, "worker started");
+console.log("worker ready");
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  log.info("worker stopping: letting in-flight deliveries finish");
+  await background.stop();
+  await disconnectDb().catch(() => {});
+  process.exit(0);
+}
+process.on("SIGTERM", () => void stop());
+process.on("SIGINT", () => void stop());

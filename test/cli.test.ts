@@ -1,0 +1,251 @@
+// The operator CLI end to end: each call spawns `tsx scripts/cli.ts ... --json` against the
+// test database, the way an operator runs `npm run -s cli -- ...`.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { describe, expect, inject, it } from "vitest";
+import { verifyPassword } from "@/lib/auth/password";
+import { runCli } from "@/lib/cli/run";
+import { db } from "@/lib/db";
+import { verifyToken } from "@/lib/tokens/service";
+import { uniquePhone } from "./factory";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+function cli(...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["scripts/cli.ts", ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), LOG_LEVEL: "silent" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The same entry point in-process (fast): for the many bad-input cases. */
+async function cliInProcess(...args: string[]): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(args, {
+    out: (t) => {
+      stdout += t;
+    },
+    err: (t) => {
+      stderr += t;
+    },
+  });
+  return { code, stdout, stderr };
+}
+
+/** Runs a command with --json; expects success and exactly one JSON object on stdout. */
+async function cliJson(...args: string[]): Promise<Record<string, unknown>> {
+  const run = await cli(...args, "--json");
+  expect(run.stderr, run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  const lines = run.stdout.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0] ?? "") as Record<string, unknown>;
+}
+
+const str = (v: unknown): string => {
+  expect(typeof v).toBe("string");
+  return v as string;
+};
+
+describe("operator CLI", { timeout: 180_000 }, () => {
+  it("creates a customer, senders, tokens and a user, and revokes a token", async () => {
+    const created = await cliJson("customer:create", "--name", "CLI Round Trip", "--plan", "starter");
+    const customerId = str(created.customerId);
+    expect(created).toMatchObject({ name: "CLI Round Trip", plan: "starter" });
+
+    const phoneA = uniquePhone();
+    const phoneB = uniquePhone();
+    const a = await cliJson(
+      "sender:add",
+      "--customer",
+      customerId,
+      "--phone",
+      phoneA,
+      "--phone-number-id",
+      `9${Date.now()}`,
+    );
+    expect(a).toMatchObject({ phoneNumber: phoneA, isDefault: true, setupComplete: true, customerId });
+    // The second sender is added as default: the first stops being default.
+    const b = await cliJson("sender:add", "--customer", customerId, "--phone", phoneB, "--default");
+    expect(b).toMatchObject({ phoneNumber: phoneB, isDefault: true, setupComplete: false, phoneNumberId: null });
+    const senders = await db.sender.findMany({ where: { customerId }, orderBy: { createdAt: "asc" } });
+    expect(senders.map((s) => [s.phoneNumber, s.isDefault])).toEqual([
+      [phoneA, false],
+      [phoneB, true],
+    ]);
+
+    const taken = await cliInProcess("sender:add", "--customer", customerId, "--phone", phoneA);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toContain(`--phone: ${phoneA} is already connected`);
+    const pnid = str(a.phoneNumberId);
+    const takenId = await cliInProcess(
+      "sender:add",
+      "--customer",
+      customerId,
+      "--phone",
+      uniquePhone(),
+      "--phone-number-id",
+      pnid,
+    );
+    expect(takenId.stderr).toContain("--phone-number-id: is already used by another sender");
+    expect(await db.sender.count({ where: { customerId } })).toBe(2);
+
+    const global = await cliJson("token:create", "--customer", customerId, "--name", "ci global");
+    const token = str(global.token);
+    expect(token).toMatch(/^swb_live_/);
+    expect(global).toMatchObject({ scope: "global", senderId: null, name: "ci global" });
+    const verified = await verifyToken(token);
+    expect(verified.principal).toMatchObject({ customerId, plan: "starter", tokenId: global.tokenId });
+
+    const scoped = await cliJson("token:create", "--customer", customerId, "--sender", phoneA);
+    expect(scoped).toMatchObject({ scope: "number", senderId: a.senderId, senderPhoneNumber: phoneA });
+    expect((await verifyToken(str(scoped.token))).principal.scopedSenderId).toBe(a.senderId);
+
+    const revoked = await cliJson("token:revoke", str(global.tokenId));
+    expect(revoked).toMatchObject({ tokenId: global.tokenId, alreadyRevoked: false });
+    expect(str(revoked.revokedAt)).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    await expect(verifyToken(token)).rejects.toMatchObject({ code: "INVALID_AUTH_TOKEN" });
+    const twice = await cliInProcess("token:revoke", str(global.tokenId), "--json");
+    expect(JSON.parse(twice.stdout)).toMatchObject({ alreadyRevoked: true });
+    // The scoped token is untouched.
+    expect((await verifyToken(str(scoped.token))).record.id).toBe(scoped.tokenId);
+
+    const email = `ops-${Date.now()}@Example.com`;
+    const user = await cliJson(
+      "user:create",
+      "--customer",
+      customerId,
+      "--email",
+      email,
+      "--password",
+      "a long password 1",
+    );
+    expect(user).toMatchObject({ customerId, email: email.toLowerCase() });
+    const row = await db.user.findUniqueOrThrow({ where: { id: str(user.userId) } });
+    expect(row.passwordHash.startsWith("$argon2id$")).toBe(true);
+    expect(await verifyPassword(row.passwordHash, "a long password 1")).toBe(true);
+
+    const duplicate = await cliInProcess(
+      "user:create",
+      "--customer",
+      customerId,
+      "--email",
+      email,
+      "--password",
+      "another password",
+    );
+    expect(duplicate.code).not.toBe(0);
+    expect(duplicate.stderr).toContain("--email: a user with this email already exists");
+
+    const rate = await cliJson("rates:set", "--category", "Marketing", "--rate", "0.0311", "--customer", customerId);
+    expect(rate).toMatchObject({
+      scope: customerId,
+      customerId,
+      pricingCategory: "marketing",
+      rate: "0.0311",
+      currency: "USD",
+    });
+    const again = await cliInProcess(
+      "rates:set",
+      "--category",
+      "marketing",
+      "--rate",
+      "0.03",
+      "--customer",
+      customerId,
+      "--json",
+    );
+    expect(JSON.parse(again.stdout)).toMatchObject({ rateCardId: rate.rateCardId, rate: "0.03" });
+  });
+
+  it.each([
+    [["customer:create"], "--name: is required"],
+    [["customer:create", "--name", "X", "--plan", "gold"], "--plan: must be starter or pro"],
+    [["sender:add", "--customer", "c1", "--phone", "call-me"], "--phone: must be E.164 like +15550001234"],
+  ])("rejects %j naming the argument (spawned)", async (args, message) => {
+    const run = await cli(...args, "--json");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(JSON.parse(run.stdout)).toMatchObject({ error: { message: expect.stringContaining(message) } });
+  });
+
+  it.each([
+    [["customer:create"], "--name: is required"],
+    [["customer:create", "--name", "X", "--plan", "gold"], "--plan: must be starter or pro"],
+    [["customer:create", "--name", "X", "--colour", "red"], "--colour: unknown option"],
+    [["sender:add", "--customer", "c1", "--phone", "call-me"], "--phone: must be E.164 like +15550001234"],
+    [["sender:add", "--phone", "+15550001234"], "--customer: is required"],
+    [["sender:add", "--customer", "no-such-customer", "--phone", "+15550001234"], "--customer: no customer with id"],
+    [["token:create", "--customer"], "--customer: needs a value"],
+    [["token:create", "--customer", "no-such-customer"], "--customer: no customer with id"],
+    [["token:revoke"], "TOKEN_ID: is required"],
+    [["token:revoke", "no-such-token"], "TOKEN_ID: no customer token with id no-such-token"],
+    [
+      ["user:create", "--customer", "c1", "--email", "nope", "--password", "long enough pw"],
+      "--email: must be an email",
+    ],
+    [
+      ["user:create", "--customer", "c1", "--email", "a@b.co", "--password", "short"],
+      "--password: must be at least 10",
+    ],
+    [["rates:set", "--category", "bogus", "--rate", "1"], "--category: must be one of marketing"],
+    [["rates:set", "--category", "utility", "--rate=-1"], "--rate: must be a non-negative amount"],
+    [["rates:set", "--category", "utility", "--rate", "-1"], "--rate: needs a value"],
+    [
+      ["sender:add", "--customer", "c1", "--phone", "+15550001234", "--default=yes"],
+      "--default: does not take a value",
+    ],
+    [
+      ["rates:set", "--category", "utility", "--rate", "0.01", "--customer", "nobody"],
+      "--customer: no customer with id",
+    ],
+    [["demo:seed", "--billing-records", "many"], "--billing-records: must be a whole number"],
+  ])("rejects %j naming the argument", async (args, message) => {
+    const run = await cliInProcess(...args, "--json");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(JSON.parse(run.stdout)).toMatchObject({ error: { message: expect.stringContaining(message) } });
+  });
+
+  it("prints the usage for an unknown command or none", async () => {
+    const unknown = await cli("customer:delete", "--name", "X");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Unknown command "customer:delete"');
+    expect(unknown.stderr).toContain("Usage: npm run -s cli -- <command>");
+    for (const name of [
+      "customer:create",
+      "sender:add",
+      "token:create",
+      "token:revoke",
+      "user:create",
+      "rates:set",
+      "demo:seed",
+    ]) {
+      expect(unknown.stderr).toContain(name);
+    }
+    const none = await cliInProcess();
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("Usage:");
+  });
+
+  it("prints a human summary without --json and the token only once", async () => {
+    const run = await cliInProcess("customer:create", "--name", "Human Output Co");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Created customer Human Output Co \(pro\): \S+\n$/);
+  });
+});

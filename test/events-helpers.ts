@@ -1,0 +1,84 @@
+// Helpers for the event pipeline tests: provider fixtures rewritten for a test sender,
+// signed POSTs to the callback endpoint, and webhook destinations.
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { encryptSecret } from "@/lib/crypto/secret-box";
+import { db } from "@/lib/db";
+import type { Sender } from "@/lib/generated/prisma/client";
+import { handleProviderWebhook } from "@/lib/provider/callbacks/handler";
+import { signProviderBody } from "@/lib/provider/callbacks/signature";
+
+const FIXTURES = path.resolve(import.meta.dirname, "fixtures/provider");
+
+/** A fixture's raw text with the number, account, message and template ids made the test's own. */
+export function fixture(name: string, sender: Pick<Sender, "phoneNumberId" | "wabaId">, tag: string): string {
+  return readFileSync(path.join(FIXTURES, name), "utf8")
+    .replaceAll("105550123456789", sender.phoneNumberId ?? "")
+    .replaceAll("109876543210987", sender.wabaId ?? "")
+    .replaceAll("wamid.", `wamid.${tag}.`)
+    .replace(
+      /"message_template_id": (\d+)/g,
+      (_m, id: string) => `"message_template_id": ${tag.replace(/\D/g, "").slice(0, 6) || "1"}${id.slice(-9)}`,
+    );
+}
+
+export const mid = (tag: string, suffix: string) => `wamid.${tag}.${suffix}`;
+
+export async function postProvider(raw: string, signature: string | null = signProviderBody(raw)) {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (signature !== null) headers["x-hub-signature-256"] = signature;
+  const response = await handleProviderWebhook(
+    new Request("http://localhost/api/provider/webhook", { method: "POST", headers, body: raw }),
+  );
+  return { status: response.status, text: await response.text() };
+}
+
+export const newSigningSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
+
+export async function createDestination(input: {
+  customerId: string;
+  senderId: string;
+  url: string;
+  events: string[];
+  secret?: string;
+  status?: "ACTIVE" | "INACTIVE";
+  timeoutMs?: number;
+  retryEnabled?: boolean;
+  retryMaxAttempts?: number;
+  verification?: { header: string; token: string };
+}) {
+  const secret = input.secret ?? newSigningSecret();
+  const destination = await db.webhookDestination.create({
+    data: {
+      customerId: input.customerId,
+      senderId: input.senderId,
+      name: "test destination",
+      endpointUrl: input.url,
+      events: input.events,
+      status: input.status ?? "ACTIVE",
+      timeoutMs: input.timeoutMs ?? 2000,
+      retryEnabled: input.retryEnabled ?? true,
+      retryMaxAttempts: input.retryMaxAttempts ?? 5,
+      verificationHeaderKey: input.verification?.header ?? null,
+      verificationTokenEnc: input.verification ? encryptSecret(input.verification.token) : null,
+      signingSecretEnc: encryptSecret(secret),
+    },
+  });
+  return { destination, secret };
+}
+
+/** Polls until check() is truthy (or fails after timeoutMs). */
+export async function waitFor<T>(
+  check: () => Promise<T | false | null | undefined> | T | false | null | undefined,
+  timeoutMs = 10_000,
+  label = "condition",
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`Timed out waiting for ${label}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -1,0 +1,83 @@
+// Test fixtures: each test file creates its own customer (no shared fixed ids) and calls
+// the real router in-process.
+import { randomBytes } from "node:crypto";
+import { handleApiRequest } from "@/lib/api/router";
+import { db } from "@/lib/db";
+import type { Plan } from "@/lib/generated/prisma/client";
+import { issueToken } from "@/lib/tokens/service";
+
+let phoneSeq = 0;
+/** A unique E.164 number per call (unique across test files and runs). */
+export function uniquePhone(): string {
+  phoneSeq += 1;
+  const rand = randomBytes(4).readUInt32BE() % 1_000_000;
+  return `+1${String(200 + (process.pid % 700)).padStart(3, "0")}${String(rand).padStart(6, "0")}${phoneSeq % 10}`;
+}
+
+export type TestCustomer = Awaited<ReturnType<typeof createTestCustomer>>;
+
+/**
+ * A customer with two set-up senders (the first is the default), one sender with setup
+ * incomplete, a global token and a number-scoped token for the first sender.
+ */
+export async function createTestCustomer(options: { plan?: Plan; name?: string } = {}) {
+  const customer = await db.customer.create({
+    data: { name: options.name ?? `Test ${randomBytes(3).toString("hex")}`, plan: options.plan ?? "pro" },
+  });
+  const mk = (isDefault: boolean, setUp = true) =>
+    db.sender.create({
+      data: {
+        customerId: customer.id,
+        phoneNumber: uniquePhone(),
+        phoneNumberId: setUp ? `10${randomBytes(6).readUIntBE(0, 6)}` : null,
+        wabaId: `20${randomBytes(5).readUIntBE(0, 5)}`,
+        isDefault,
+      },
+    });
+  const sender = await mk(true);
+  const otherSender = await mk(false);
+  const incompleteSender = await mk(false, false);
+  const globalToken = (await issueToken({ customerId: customer.id, name: "global" })).token;
+  const scopedToken = (await issueToken({ customerId: customer.id, name: "scoped", senderId: sender.id })).token;
+  return { customer, sender, otherSender, incompleteSender, globalToken, scopedToken };
+}
+
+export type CallOptions = {
+  token?: string;
+  query?: Record<string, string | number | boolean>;
+  body?: unknown;
+  /** Raw body text (sent as is, e.g. malformed JSON). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  ip?: string;
+};
+
+export type CallResult = {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+  body: any;
+};
+
+/** Calls the API router in-process: call("GET", "/api/v3/billing/messages", {...}). */
+export async function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+  const url = new URL(path, "http://localhost");
+  for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["Content-Type"] ??= "application/json";
+  }
+  const response = await handleApiRequest(new Request(url, { method, headers, body }), {
+    clientIp: options.ip ?? `10.${randomBytes(3).join(".")}`,
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  return { status: response.status, headers: response.headers, body: parsed };
+}

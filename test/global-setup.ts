@@ -1,0 +1,52 @@
+// One database per test run: an in-memory PGlite served on a loopback socket, or a
+// fresh database on the local PostgreSQL server (dropped afterwards). Migrations run once.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { startEmbedded } from "../lib/db/embedded";
+import { migrate } from "../lib/db/migrate";
+
+const SERVER = process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+function assertLocal(url: string) {
+  const host = new URL(url).hostname;
+  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) {
+    throw new Error(`Refusing to run tests against a non-local database (${host})`);
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const kind = process.env.TEST_DB ?? "pglite";
+  let url: string;
+  let teardown: () => Promise<void>;
+  if (kind === "postgres") {
+    assertLocal(SERVER);
+    const name = `switchboard_test_${Date.now()}_${randomBytes(3).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: SERVER });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const u = new URL(SERVER);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    teardown = async () => {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    };
+  } else {
+    const server = await startEmbedded(undefined, { maxConnections: 64 });
+    url = server.url;
+    teardown = server.close;
+  }
+  await migrate(url);
+  process.env.DATABASE_URL = url;
+  project.provide("databaseUrl", url);
+  project.provide("databaseKind", kind);
+  return teardown;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    databaseKind: string;
+  }
+}

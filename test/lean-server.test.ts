@@ -1,0 +1,158 @@
+// The lean node:http server mounts the same router: same statuses, same bodies, same
+// headers as the in-process call, streamed request bodies included.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { resetEnvCache } from "@/lib/env";
+import { createLeanServer } from "@/lib/http/lean-server";
+import { mounts } from "@/lib/http/mounts";
+import { call, createTestCustomer, type TestCustomer } from "./factory";
+
+type Reply = { status: number; headers: http.IncomingHttpHeaders; text: string };
+
+let server: http.Server;
+let port: number;
+let c: TestCustomer;
+
+beforeAll(async () => {
+  c = await createTestCustomer();
+  server = createLeanServer(mounts);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** A raw request; `chunks` are written one by one with chunked transfer encoding. */
+function send(method: string, path: string, headers: Record<string, string>, chunks: string[] = []): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, method, path, headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => {
+        text += d;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.on("error", reject);
+    const write = (i: number) => {
+      const chunk = chunks[i];
+      if (chunk === undefined) {
+        req.end();
+        return;
+      }
+      req.write(chunk, () => setTimeout(() => write(i + 1), 5));
+    };
+    write(0);
+  });
+}
+
+const shape = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(shape)
+    : value && typeof value === "object"
+      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)]))
+      : typeof value;
+
+describe("lean server", () => {
+  it("answers an error like the in-process router, with the request id header", async () => {
+    const auth = { Authorization: `Bearer ${c.globalToken}` };
+    const lean = await send("GET", "/api/v3/nowhere", auth);
+    const inProcess = await call("GET", "/api/v3/nowhere", { token: c.globalToken });
+    const body = JSON.parse(lean.text);
+    expect(lean.status).toBe(inProcess.status);
+    expect(shape(body)).toEqual(shape(inProcess.body));
+    expect(body.error_code).toBe("NOT_FOUND");
+    expect(lean.headers["x-service-request-id"]).toBe(body.metadata.requestId);
+    expect(lean.headers["content-type"]).toMatch(/^application\/json/);
+
+    const missing = await send("GET", "/api/v2/webhooks", {});
+    expect(missing.status).toBe(401);
+    expect(JSON.parse(missing.text)).toMatchObject({
+      error_code: "MISSING_AUTH_TOKEN",
+      metadata: { apiVersion: "v2" },
+    });
+  });
+
+  it("serves the same OpenAPI document", async () => {
+    const lean = await send("GET", "/api/v3/openapi.json", {});
+    const inProcess = await call("GET", "/api/v3/openapi.json");
+    expect(lean.status).toBe(200);
+    const doc = JSON.parse(lean.text);
+    expect(doc.servers).toEqual([{ url: `http://127.0.0.1:${port}` }]);
+    expect(doc.paths).toEqual(inProcess.body.paths);
+  });
+
+  it("reads a streamed (chunked) POST body and answers like the in-process router", async () => {
+    const json = JSON.stringify({ contactBook: { name: "Streamed book", description: "sent in pieces" } });
+    const pieces = [json.slice(0, 10), json.slice(10, 30), json.slice(30)];
+    const lean = await send(
+      "POST",
+      "/api/v3/contact-books",
+      { Authorization: `Bearer ${c.globalToken}`, "Content-Type": "application/json" },
+      pieces,
+    );
+    const body = JSON.parse(lean.text);
+    expect(body.success, lean.text).toBe(true);
+    expect(body.data).toMatchObject({ name: "Streamed book", description: "sent in pieces" });
+    expect(lean.headers["x-service-request-id"]).toBe(body.metadata.requestId);
+    const inProcess = await call("POST", "/api/v3/contact-books", {
+      token: c.globalToken,
+      body: { contactBook: { name: "In-process book", description: "sent whole" } },
+    });
+    expect(lean.status).toBe(inProcess.status);
+    expect(shape(body)).toEqual(shape(inProcess.body));
+  });
+
+  it("a fallback token in a streamed JSON body works too", async () => {
+    const json = JSON.stringify({ authToken: c.globalToken, contactBook: { name: "Body token book" } });
+    const lean = await send("POST", "/api/v2/contact-books", { "Content-Type": "application/json" }, [
+      json.slice(0, 7),
+      json.slice(7),
+    ]);
+    expect(JSON.parse(lean.text)).toMatchObject({ success: true, metadata: { apiVersion: "v2" } });
+  });
+
+  describe("body limit", () => {
+    afterEach(() => {
+      delete process.env.API_BODY_LIMIT_BYTES;
+      resetEnvCache();
+    });
+
+    it("a chunked body over the limit gets the 413 envelope, not a dropped connection", async () => {
+      process.env.API_BODY_LIMIT_BYTES = "2048";
+      resetEnvCache();
+      const chunk = "x".repeat(1024);
+      const lean = await send(
+        "POST",
+        "/api/v3/contact-books",
+        { Authorization: `Bearer ${c.globalToken}`, "Content-Type": "application/json" },
+        ['{"contactBook":{"name":"', chunk, chunk, chunk, '"}}'],
+      );
+      expect(lean.status).toBe(413);
+      expect(JSON.parse(lean.text)).toMatchObject({
+        error_code: "REQUEST_FAILED",
+        message: "Request body exceeds the limit of 2048 bytes",
+      });
+      expect(lean.headers["x-service-request-id"]).toMatch(/^req_/);
+    });
+
+    it("a declared Content-Length over the limit is refused before reading", async () => {
+      process.env.API_BODY_LIMIT_BYTES = "2048";
+      resetEnvCache();
+      const body = JSON.stringify({ contactBook: { name: "y".repeat(5000) } });
+      const lean = await send(
+        "POST",
+        "/api/v3/contact-books",
+        {
+          Authorization: `Bearer ${c.globalToken}`,
+          "Content-Type": "application/json",
+          "Content-Length": String(Buffer.byteLength(body)),
+        },
+        [body],
+      );
+      expect(lean.status).toBe(413);
+    });
+  });
+});

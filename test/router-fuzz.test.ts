@@ -1,0 +1,199 @@
+// Property-based bad input at the real router: whatever arrives (methods, paths under
+// /api/v2 and /api/v3, query strings, headers, bodies, valid tokens included), the
+// answer is never a 5xx and every failure carries the error envelope.
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { handleApiRequest } from "@/lib/api/router";
+import { routes } from "@/lib/api/routes";
+import { generateTokenString } from "@/lib/tokens/token-string";
+import { createTestCustomer, type TestCustomer } from "./factory";
+import { randomIp, readResult } from "./router-call";
+
+let c: TestCustomer;
+let starter: TestCustomer;
+beforeAll(async () => {
+  c = await createTestCustomer();
+  starter = await createTestCustomer({ plan: "starter" });
+});
+
+const oddText = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: "binary", maxLength: 8 }),
+  fc.constantFrom("", " ", "%", "%00", "%E0%A4%A", "..", "null", "-1", "0", "1e400", "NaN", "+15551234567", "true"),
+);
+const number = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(Number.MAX_SAFE_INTEGER, -0, 1e21));
+const scalar = fc.oneof(oddText, number.map(String));
+
+// A route of the table with parameters filled with odd values, or random segments.
+const knownPath = fc
+  .tuple(fc.constantFrom(...routes.map((r) => r.path)), fc.array(oddText, { minLength: 3, maxLength: 3 }))
+  .map(([path, fills]) => {
+    let i = 0;
+    return path.replace(/:[A-Za-z0-9_]+/g, () => encodeURIComponent(fills[i++ % 3] || "x"));
+  });
+const randomPath = fc
+  .array(
+    fc.oneof(oddText.map(encodeURIComponent), fc.constantFrom("webhooks", "billing", "contact-books", "%2F", "")),
+    {
+      maxLength: 5,
+    },
+  )
+  .map((segments) => `/${segments.join("/")}`);
+
+const queryKeys = fc.constantFrom(
+  "page",
+  "limit",
+  "senderId",
+  "phoneNumberId",
+  "status",
+  "search",
+  "event",
+  "dateFrom",
+  "dateTo",
+  "sortBy",
+  "sortOrder",
+  "billable",
+  "templateType",
+  "authToken",
+  "token",
+  "q",
+);
+const query = fc.dictionary(fc.oneof(queryKeys, fc.string({ maxLength: 6 })), scalar, { maxKeys: 5 });
+
+const contentType = fc.constantFrom(
+  undefined,
+  "application/json",
+  "application/json; charset=utf-8",
+  "application/vnd.api+json",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "",
+  "json",
+);
+
+// Bodies shaped like the API's (so validation goes deep), and plain junk.
+const plausible = fc.record(
+  {
+    senderId: scalar,
+    webhook: fc.dictionary(
+      fc.constantFrom(
+        "name",
+        "endpointUrl",
+        "events",
+        "status",
+        "timeoutMs",
+        "retryEnabled",
+        "retryMaxAttempts",
+        "verificationToken",
+      ),
+      fc.jsonValue({ maxDepth: 2 }),
+    ),
+    contactBook: fc.dictionary(
+      fc.constantFrom("name", "description", "color", "status"),
+      fc.jsonValue({ maxDepth: 1 }),
+    ),
+    contacts: fc.array(
+      fc.dictionary(fc.constantFrom("phoneNumber", "name", "email", "customFields"), fc.jsonValue({ maxDepth: 2 })),
+      { maxLength: 3 },
+    ),
+    to: scalar,
+    type: fc.constantFrom("text", "template", "image", "bogus"),
+    text: fc.jsonValue({ maxDepth: 2 }),
+    template: fc.jsonValue({ maxDepth: 2 }),
+    category: scalar,
+  },
+  { requiredKeys: [] },
+);
+const body = fc.oneof(
+  fc.constant(undefined),
+  plausible.map((v) => JSON.stringify(v)),
+  fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom("{", '{"a":', "[", "\u0000", '{"authToken": 5}', "null"),
+);
+
+type TokenPlace = "header" | "query" | "body" | "none";
+const token = fc.record({
+  which: fc.constantFrom("global", "scoped", "starter", "wrong", "garbage"),
+  place: fc.constantFrom<TokenPlace>("header", "query", "body", "none"),
+});
+
+const request = fc.record({
+  method: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"),
+  version: fc.constantFrom("v2", "v3"),
+  path: fc.oneof(knownPath, randomPath),
+  query,
+  contentType,
+  body,
+  token,
+  forwardedFor: fc.option(oddText, { nil: undefined }),
+});
+
+function tokenValue(which: string): string {
+  if (which === "global") return c.globalToken;
+  if (which === "scoped") return c.scopedToken;
+  if (which === "starter") return starter.globalToken;
+  if (which === "wrong") return generateTokenString();
+  return "garbage token";
+}
+
+describe("router fuzz", () => {
+  it("never answers 5xx; every failure has the envelope and the request id", async () => {
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const url = new URL(`http://localhost/api/${r.version}${r.path}`);
+        for (const [k, v] of Object.entries(r.query)) url.searchParams.set(k, v);
+        const headers = new Headers();
+        if (r.contentType !== undefined) headers.set("content-type", r.contentType);
+        if (r.forwardedFor !== undefined) headers.set("x-forwarded-for", r.forwardedFor.replace(/[^\x20-\x7e]/g, ""));
+        const tok = tokenValue(r.token.which);
+        if (r.token.place === "header") headers.set("authorization", `Bearer ${tok}`);
+        if (r.token.place === "query") url.searchParams.set("authToken", tok);
+        let text = r.body;
+        if (r.token.place === "body") text = JSON.stringify({ ...(text ? safeObject(text) : {}), authToken: tok });
+        const hasBody = r.method !== "GET" && r.method !== "HEAD" && text !== undefined;
+        const res = await readResult(
+          await handleApiRequest(new Request(url, { method: r.method, headers, body: hasBody ? text : undefined }), {
+            clientIp: randomIp(),
+          }),
+        );
+        const what = `${r.method} ${url.pathname}${url.search} -> ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
+        expect(res.status, what).toBeLessThan(500);
+        const requestId = res.headers.get("x-service-request-id");
+        expect(requestId, what).toMatch(/^req_[0-9a-f]{24}$/);
+        if (r.method === "HEAD") return;
+        if (res.status >= 400) {
+          const b = res.body;
+          if (b?.error) {
+            // Provider-compatible routes answer in the provider's shape.
+            expect(b.error.fbtrace_id, what).toBe(requestId);
+            expect(typeof b.error.error_data?.error_code, what).toBe("string");
+          } else {
+            expect(b, what).toMatchObject({
+              success: false,
+              error_code: expect.any(String),
+              details: expect.any(Object),
+            });
+            expect(typeof b.message, what).toBe("string");
+            // ".." may climb out of the prefix: outside /api/v2 the answer speaks v3.
+            const version = /^\/api\/v2(\/|$)/.test(url.pathname) ? "v2" : "v3";
+            expect(b.metadata, what).toMatchObject({ apiVersion: version, requestId });
+          }
+        } else if (res.body?.openapi === undefined) {
+          expect(res.body?.success, what).toBe(true);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  }, 120_000);
+});
+
+function safeObject(text: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

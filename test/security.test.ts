@@ -1,0 +1,149 @@
+// One security suite over EVERY route of the table (routes added later are covered
+// automatically), on every version it exists on, plus the versions it does not.
+import { randomBytes } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type AnyRoute, VERSIONS } from "@/lib/api/route";
+import { routes } from "@/lib/api/routes";
+import { PLAN_FEATURES } from "@/lib/auth/principal";
+import { issueToken, revokeToken } from "@/lib/tokens/service";
+import { generateTokenString } from "@/lib/tokens/token-string";
+import { type CallResult, call, createTestCustomer, type TestCustomer } from "./factory";
+
+const label = (r: AnyRoute) => `${r.method} ${r.path}`;
+const randomId = () => `x${randomBytes(8).toString("hex")}`;
+
+/** The path under a version with every parameter filled (random ids unless given). */
+function pathOf(r: AnyRoute, version: string, fill: Record<string, string> = {}): string {
+  return `/api/${version}${r.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(fill[name] ?? randomId()))}`;
+}
+
+/** The contract's code from either error shape (envelope, or provider-shaped). */
+function errorCode(res: CallResult): string | undefined {
+  return res.body?.error_code ?? res.body?.error?.error_data?.error_code;
+}
+
+function expectError(res: CallResult, status: number, code: string, what: string) {
+  expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(status);
+  expect(errorCode(res), what).toBe(code);
+  expect(res.headers.get("x-service-request-id"), what).toMatch(/^req_/);
+}
+
+const authed = routes.filter((r) => r.auth !== "public");
+const onVersions = authed.flatMap((r) => r.versions.map((version) => ({ r, version, name: `${version} ${label(r)}` })));
+const offVersions = routes.flatMap((r) =>
+  VERSIONS.filter((v) => !r.versions.includes(v)).map((version) => ({ r, version, name: `${version} ${label(r)}` })),
+);
+const starterLacks = onVersions.filter(({ r }) => r.feature && !PLAN_FEATURES.starter.includes(r.feature));
+const globalOnly = onVersions.filter(({ r }) => r.tokenScope === "global");
+// Routes that pick a sender from the request: the router (sender "resolve"), or a GET
+// whose path names the sender. (A POST that names it in the path validates its body first.)
+const senderPicking = onVersions.filter(
+  ({ r }) => r.sender === "resolve" || (r.method === "GET" && /:(senderId|phoneNumberId)\b/.test(r.path)),
+);
+
+let c: TestCustomer;
+let revoked: string;
+let expired: string;
+let starter: TestCustomer;
+beforeAll(async () => {
+  c = await createTestCustomer();
+  starter = await createTestCustomer({ plan: "starter" });
+  const issued = await issueToken({ customerId: c.customer.id, name: "revoked" });
+  await revokeToken({ customerId: c.customer.id }, issued.record.id);
+  revoked = issued.token;
+  expired = (await issueToken({ customerId: c.customer.id, name: "expired", expiresAt: new Date(Date.now() - 1) }))
+    .token;
+});
+
+const bodyFor = (r: AnyRoute) => (r.method === "POST" ? { body: {} } : {});
+
+it("the table is not empty and every route is reachable by this suite", () => {
+  expect(authed.length).toBeGreaterThan(0);
+  expect(onVersions.length).toBeGreaterThanOrEqual(authed.length);
+});
+
+describe.each(onVersions)("$name", ({ r, version }) => {
+  it("no token: 401 MISSING_AUTH_TOKEN", async () => {
+    expectError(await call(r.method, pathOf(r, version), bodyFor(r)), 401, "MISSING_AUTH_TOKEN", label(r));
+  });
+
+  it("a wrong token (header or fallback): 401 INVALID_AUTH_TOKEN", async () => {
+    const res = await call(r.method, pathOf(r, version), { ...bodyFor(r), token: generateTokenString() });
+    expectError(res, 401, "INVALID_AUTH_TOKEN", label(r));
+    const fallback =
+      r.method === "GET"
+        ? await call("GET", pathOf(r, version), { query: { authToken: generateTokenString() } })
+        : await call("POST", pathOf(r, version), { body: { token: generateTokenString() } });
+    expectError(fallback, 401, "INVALID_AUTH_TOKEN", `${label(r)} (fallback)`);
+  });
+
+  it("a revoked or expired token: 401 INVALID_AUTH_TOKEN", async () => {
+    for (const token of [revoked, expired]) {
+      expectError(
+        await call(r.method, pathOf(r, version), { ...bodyFor(r), token }),
+        401,
+        "INVALID_AUTH_TOKEN",
+        label(r),
+      );
+    }
+  });
+});
+
+describe.each(starterLacks)("$name (feature the starter plan lacks)", ({ r, version }) => {
+  it("a starter-plan token: 403 FEATURE_NOT_AVAILABLE", async () => {
+    const res = await call(r.method, pathOf(r, version), { ...bodyFor(r), token: starter.globalToken });
+    expectError(res, 403, "FEATURE_NOT_AVAILABLE", label(r));
+  });
+});
+
+describe.each(globalOnly)("$name (global token only)", ({ r, version }) => {
+  it("a number-scoped token: 403 TOKEN_SCOPE_NOT_ALLOWED", async () => {
+    const res = await call(r.method, pathOf(r, version), { ...bodyFor(r), token: c.scopedToken });
+    expectError(res, 403, "TOKEN_SCOPE_NOT_ALLOWED", label(r));
+  });
+});
+
+describe.each(senderPicking)("$name (number-scoped token on another sender)", ({ r, version }) => {
+  it("is refused with 403", async () => {
+    const other = { senderId: c.otherSender.phoneNumber, phoneNumberId: c.otherSender.phoneNumberId ?? "" };
+    const where = r.method === "GET" ? { query: { senderId: other.senderId } } : { body: { senderId: other.senderId } };
+    const res = await call(r.method, pathOf(r, version, other), { ...where, token: c.scopedToken });
+    // Billing names it SENDER_NOT_ALLOWED (spec 4.1); everything else TOKEN_SCOPE_NOT_ALLOWED.
+    const code = r.path.startsWith("/billing") ? "SENDER_NOT_ALLOWED" : "TOKEN_SCOPE_NOT_ALLOWED";
+    expectError(res, 403, code, label(r));
+  });
+});
+
+describe.each(offVersions)("$name (not on this version)", ({ r, version }) => {
+  it("404 NOT_FOUND with the envelope, even with a valid token", async () => {
+    const res = await call(r.method, pathOf(r, version), { ...bodyFor(r), token: c.globalToken });
+    expectError(res, 404, "NOT_FOUND", label(r));
+    expect(res.body.metadata.apiVersion).toBe(version);
+  });
+});
+
+// Every path of the table, per version: a method it does not have (there is no DELETE
+// anywhere, spec 3.1) is 405 with Allow naming exactly the methods it has.
+const shapeOf = (path: string) => path.replace(/:[A-Za-z0-9_]+/g, ":");
+const pathsByVersion = [
+  ...new Map(
+    routes.flatMap((r) =>
+      r.versions.map((version) => {
+        const methods = routes
+          .filter((o) => o.versions.includes(version) && shapeOf(o.path) === shapeOf(r.path))
+          .map((o) => o.method);
+        return [`${version} ${shapeOf(r.path)}`, { r, version, allow: [...new Set(methods)].sort() }] as const;
+      }),
+    ),
+  ).values(),
+].map((x) => ({ ...x, name: `${x.version} ${x.r.path}` }));
+
+describe.each(pathsByVersion)("$name (methods)", ({ r, version, allow }) => {
+  it("DELETE and PUT: 405 with Allow and error_code REQUEST_FAILED", async () => {
+    for (const method of ["DELETE", "PUT"]) {
+      const res = await call(method, pathOf(r, version), { token: c.globalToken });
+      expectError(res, 405, "REQUEST_FAILED", `${method} ${label(r)}`);
+      expect(res.headers.get("allow")?.split(", ").sort()).toEqual(allow);
+    }
+  });
+});

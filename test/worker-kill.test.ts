@@ -1,0 +1,103 @@
+// A worker process killed with SIGKILL mid-run loses no event: its leases expire and a
+// second worker delivers the rest (at least once, with the same webhook-id).
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { afterAll, expect, inject, it } from "vitest";
+import { db } from "@/lib/db";
+import { emitEvents } from "@/lib/events/emit";
+import { createDestination, waitFor } from "./events-helpers";
+import { createTestCustomer } from "./factory";
+import { startReceiver } from "./webhook-receiver";
+
+const root = path.resolve(import.meta.dirname, "..");
+const children: ChildProcess[] = [];
+
+function spawnWorker(customerId: string): ChildProcess {
+  // node --import tsx (not the tsx binary, which would keep its own child alive on SIGKILL).
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "scripts/worker.ts", "--deliveries-only", "--customer", customerId],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: inject("databaseUrl"),
+        WORKER_CONCURRENCY: "4",
+        WORKER_POLL_MS: "20",
+        WORKER_LEASE_MARGIN_MS: "300",
+        WEBHOOK_RETRY_BASE_MS: "50",
+        LOG_LEVEL: "silent",
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  children.push(child);
+  return child;
+}
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+});
+
+it("delivers every event after the worker is killed with SIGKILL mid-run", async () => {
+  const receiver = await startReceiver();
+  try {
+    const t = await createTestCustomer();
+    const { destination, secret } = await createDestination({
+      customerId: t.customer.id,
+      senderId: t.sender.id,
+      url: receiver.url("/kill"),
+      events: ["message.status.delivered"],
+      timeoutMs: 1000,
+    });
+    receiver.route("/kill", secret, () => ({ status: 200, delayMs: 150 }));
+    const n = 40;
+    await emitEvents(
+      db,
+      Array.from({ length: n }, (_, i) => ({
+        sender: t.sender,
+        type: "message.status.delivered",
+        dedupeKey: `kill:${randomBytes(8).toString("hex")}`,
+        data: { i },
+      })),
+    );
+
+    const first = spawnWorker(t.customer.id);
+    await waitFor(() => receiver.on("/kill").length >= 6, 30_000, "first deliveries");
+    first.kill("SIGKILL");
+    await new Promise((resolve) => first.once("exit", resolve));
+    const pendingAtKill = await db.webhookDelivery.count({
+      where: { destinationId: destination.id, status: "PENDING" },
+    });
+    expect(pendingAtKill).toBeGreaterThan(0);
+
+    const second = spawnWorker(t.customer.id);
+    const rows = await waitFor(
+      async () => {
+        const r = await db.webhookDelivery.findMany({ where: { destinationId: destination.id } });
+        return r.every((d) => d.status === "SUCCEEDED") && r;
+      },
+      40_000,
+      "all deliveries",
+    );
+    second.kill("SIGTERM");
+
+    const got = receiver.on("/kill");
+    expect(rows).toHaveLength(n);
+    expect(got.every((r) => r.verified)).toBe(true);
+    const ids = new Set(rows.map((r) => r.id));
+    const receivedIds = new Set(got.map((r) => r.webhookId));
+    expect(receivedIds).toEqual(ids);
+    // Each delivery carries its event: the same webhook-id always carried the same body.
+    const bodyOf = new Map<string, string>();
+    for (const r of got) {
+      expect(bodyOf.get(r.webhookId) ?? r.body).toBe(r.body);
+      bodyOf.set(r.webhookId, r.body);
+    }
+    await new Promise((resolve) => (second.exitCode === null ? second.once("exit", resolve) : resolve(null)));
+    expect(second.exitCode).toBe(0);
+  } finally {
+    await receiver.close();
+  }
+}, 90_000);

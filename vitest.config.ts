@@ -1,0 +1,28 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+// TEST_DB=pglite (default) or postgres: the same suite runs against both.
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "test/**/*.test.ts", "app/**/*.test.ts"],
+    globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/setup.ts"],
+    pool: "forks",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: {
+      NODE_ENV: "test",
+      LOG_LEVEL: "silent",
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+      APP_ENCRYPTION_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
+      NEXTAUTH_SECRET: "test-nextauth-secret-0123456789",
+      PROVIDER_APP_SECRET: "test_app_secret_do_not_use",
+      PROVIDER_VERIFY_TOKEN: "test_verify_token",
+      RATE_LIMIT_GLOBAL: "100000",
+      RATE_LIMIT_SEND_IP: "100000",
+      RATE_LIMIT_SEND_TOKEN: "100000",
+      RATE_LIMIT_REPORTS_IP: "100000",
+    },
+  },
+});
