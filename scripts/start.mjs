@@ -4,6 +4,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { ensureInstalled } from "./ensure-installed.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
@@ -13,12 +14,7 @@ const run = (cmd, args) => {
 };
 const mtime = (p) => (fs.existsSync(p) ? fs.statSync(p).mtimeMs : 0);
 
-const installed = path.join(root, "node_modules/.package-lock.json");
-if (!fs.existsSync(installed) || mtime(path.join(root, "package-lock.json")) > mtime(installed)) {
-  console.log("Installing dependencies (npm ci)…");
-  run("npm", ["ci", "--no-audit", "--no-fund"]);
-}
-if (!fs.existsSync(path.join(root, "lib/generated/prisma/client.ts"))) run("npx", ["prisma", "generate"]);
+ensureInstalled(root);
 
 function newestSource(dir) {
   let newest = 0;

@@ -6,12 +6,12 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ensureInstalled } from "./ensure-installed.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
 const only = args.find((a) => a.startsWith("--only="))?.slice(7);
 const want = (step) => (only ? only === step : !(step === "e2e" && args.includes("--no-e2e")));
-const mtime = (p) => (fs.existsSync(p) ? fs.statSync(p).mtimeMs : 0);
 
 function run(label, cmd, cmdArgs, env = {}) {
   console.log(`\n=== ${label} ===`);
@@ -21,11 +21,7 @@ function run(label, cmd, cmdArgs, env = {}) {
   return r.status === 0;
 }
 
-const installed = path.join(root, "node_modules/.package-lock.json");
-if (!fs.existsSync(installed) || mtime(path.join(root, "package-lock.json")) > mtime(installed)) {
-  if (!run("install", "npm", ["ci", "--no-audit", "--no-fund"])) process.exit(1);
-}
-if (!fs.existsSync(path.join(root, "lib/generated/prisma/client.ts"))) run("prisma generate", "npx", ["prisma", "generate"]);
+ensureInstalled(root);
 
 const bin = (name) => path.join(root, "node_modules/.bin", name);
 const counts = { passed: 0, failed: 0 };

@@ -1,0 +1,25 @@
+// Installs dependencies and generates the Prisma client when they are missing or stale.
+// Plain Node (no dependencies), shared by `npm start` and `npm test`.
+// `npm install`, not `npm ci`: npm 11 here writes lock files without the other platforms'
+// optional packages (biome, tailwind oxide, next swc), which `npm ci` then rejects as
+// out of sync. With a lock file present, `npm install` installs exactly what it pins.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const mtime = (p) => (fs.existsSync(p) ? fs.statSync(p).mtimeMs : 0);
+
+export function ensureInstalled(root) {
+  const run = (label, cmd, args) => {
+    console.log(label);
+    const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit" });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+  };
+  const installed = path.join(root, "node_modules/.package-lock.json");
+  if (!fs.existsSync(installed) || mtime(path.join(root, "package-lock.json")) > mtime(installed)) {
+    run("Installing dependencies (npm install)…", "npm", ["install", "--no-audit", "--no-fund"]);
+  }
+  if (!fs.existsSync(path.join(root, "lib/generated/prisma/client.ts"))) {
+    run("Generating the Prisma client…", "npx", ["prisma", "generate"]);
+  }
+}
