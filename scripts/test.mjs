@@ -17,7 +17,9 @@ function run(label, cmd, cmdArgs, env = {}) {
   console.log(`\n=== ${label} ===`);
   const started = Date.now();
   const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
-  console.log(`=== ${label}: ${r.status === 0 ? "ok" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)} s ===`);
+  console.log(
+    `=== ${label}: ${r.status === 0 ? "ok" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)} s ===`,
+  );
   return r.status === 0;
 }
 
@@ -29,9 +31,14 @@ const failures = [];
 
 function vitest(kind) {
   const report = path.join(os.tmpdir(), `switchboard-vitest-${kind}-${process.pid}.json`);
-  const ok = run(`vitest on ${kind}`, bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], {
-    TEST_DB: kind,
-  });
+  const ok = run(
+    `vitest on ${kind}`,
+    bin("vitest"),
+    ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+    {
+      TEST_DB: kind,
+    },
+  );
   if (fs.existsSync(report)) {
     const r = JSON.parse(fs.readFileSync(report, "utf8"));
     counts.passed += r.numPassedTests;
