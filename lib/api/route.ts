@@ -47,6 +47,8 @@ export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema> = {
   senderOptions?: ResolveOptions;
   feature?: Feature;
   limit: LimitClass;
+  /** Largest accepted body for this route; API_BODY_LIMIT_BYTES when absent. */
+  bodyLimitBytes?: number;
   query?: Q;
   body?: B;
   /** Provider-compatible routes answer errors in the provider's shape (spec 7.1). */

@@ -97,7 +97,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       let bodyValue: unknown;
       let bodyError: ApiError | undefined;
       if (method === "POST") {
-        const text = await readBody(request, env().API_BODY_LIMIT_BYTES);
+        const text = await readBody(request, route.bodyLimitBytes ?? env().API_BODY_LIMIT_BYTES);
         if ((text.trim() || route.body) && !isJsonContentType(request)) {
           bodyError = new ApiError(
             "UNSUPPORTED_CONTENT_TYPE",
@@ -105,7 +105,8 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
           );
         } else {
           const parsed = parseJson(text);
-          if (parsed.ok) bodyValue = parsed.value;
+          if (parsed.ok && hasNul(parsed.value)) bodyError = nulError("body");
+          else if (parsed.ok) bodyValue = parsed.value;
           // The parser's message would echo part of the body back: keep it out.
           else bodyError = new ApiError("VALIDATION_FAILED", "Malformed JSON body: the request body is not valid JSON");
         }
@@ -143,6 +144,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       const rawQuery = Object.fromEntries(
         [...url.searchParams.entries()].filter(([k]) => !(TOKEN_FIELDS as readonly string[]).includes(k)),
       );
+      if (Object.values(params).some(hasNul) || Object.values(rawQuery).some(hasNul)) throw nulError("path or query");
       const rawBody = { ...bodyRecord };
       for (const k of TOKEN_FIELDS) delete rawBody[k];
 
@@ -187,6 +189,19 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
     }
   };
 }
+
+/** PostgreSQL text cannot hold U+0000, and no field of ours has a use for it. */
+function hasNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).some(([k, v]) => k.includes("\u0000") || hasNul(v));
+  }
+  return false;
+}
+
+const nulError = (where: string) =>
+  new ApiError("VALIDATION_FAILED", `The ${where} contains a NUL character (U+0000), which no field accepts`);
 
 function headOnly(request: Request, response: Response): Response {
   if (request.method !== "HEAD") return response;

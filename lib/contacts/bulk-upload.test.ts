@@ -207,6 +207,20 @@ describe("bulk upload", () => {
     expect(read.body.data.contactCount).toBe(0);
   });
 
+  it("accepts a 5,000-row upload larger than the default 1 MiB body limit", async () => {
+    const book = await newBook(`Wide ${tag}`);
+    const rows = Array.from({ length: 5_000 }, (_, i) => ({
+      phoneNumber: `+4421${String(70_000_000 + i)}`,
+      name: `${"Maximiliana Alexandrina ".repeat(6)}${i}`,
+      email: `maximiliana.alexandrina.${i}@a-rather-long-company-name.example.co.uk`,
+      customFields: { city: "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch" },
+    }));
+    expect(JSON.stringify({ contacts: rows }).length).toBeGreaterThan(1_048_576);
+    const res = await upload(book, rows);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ received: 5_000, failed: 0 });
+  }, 60_000);
+
   it("uploads 5,000 rows in a few seconds", async () => {
     const book = await newBook(`Big ${tag}`);
     const rows = Array.from({ length: 5_000 }, (_, i) => ({

@@ -6,6 +6,8 @@ import { PageQuery } from "@/lib/api/pagination";
 export const CONTACT_BOOK_STATUSES = ["ACTIVE", "INACTIVE"] as const;
 export const FIELD_TYPES = ["text", "number", "boolean", "date"] as const;
 export const BULK_MAX_ROWS = 5_000;
+/** About 2 KiB a row at the row limit. */
+export const BULK_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
 /** Treats an empty query value (`?status=`) as absent. */
 const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);

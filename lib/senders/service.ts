@@ -22,7 +22,10 @@ export async function listSenders(p: Principal): Promise<Sender[]> {
 }
 
 export async function findSenderByPhone(p: Principal, phone: string): Promise<Sender | null> {
-  return db.sender.findFirst({ where: { customerId: p.customerId, phoneNumber: normalizePhone(phone) } });
+  const phoneNumber = normalizePhone(phone);
+  // Not a phone number (a NUL byte would even fail inside PostgreSQL): no such sender.
+  if (!E164.test(phoneNumber)) return null;
+  return db.sender.findFirst({ where: { customerId: p.customerId, phoneNumber } });
 }
 
 export type ResolveOptions = {
