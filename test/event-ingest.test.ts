@@ -313,6 +313,23 @@ describe("ingestion and delivery", () => {
     });
   });
 
+  it("a billable message is free while only sent and becomes payable, with its one debit, on delivery", async () => {
+    const tag = newTag();
+    const before = await counts(t.customer.id);
+    const messageId = mid(tag, "HBgLMTU1NTEyMzAwMDEVAgARGBJBMUIyQzNENEU1RjZBN0I4QzkA");
+    await postProvider(fixture("01_status_sent.json", t.sender, tag));
+    await drain();
+    const sent = await db.billingRecord.findUniqueOrThrow({ where: { messageId } });
+    expect(sent).toMatchObject({ status: "sent", billable: true, billingClass: "free" });
+    expect((await counts(t.customer.id)).debits).toBe(before.debits);
+
+    await postProvider(fixture("02_status_delivered.json", t.sender, tag));
+    await drain();
+    const delivered = await db.billingRecord.findUniqueOrThrow({ where: { messageId } });
+    expect(delivered).toMatchObject({ status: "delivered", billable: true, billingClass: "payable" });
+    expect((await counts(t.customer.id)).debits).toBe(before.debits + 1);
+  });
+
   it("never double-debits or double-emits when two processors take the same message at once", async () => {
     const tag = newTag();
     const before = await counts(t.customer.id);

@@ -1,13 +1,11 @@
 // Generates the demo's billing records: realistic mixes of statuses, categories and pricing
 // types over 90 days with daily variation (weekday rhythm, growth, campaign spikes).
 //
-// Payable rule (spec 2.1: "a payable message is a delivered or accepted billing record
-// that counts toward the customer billing model"): a record is payable, billable and
-// charged its category's rate when its pricing type is `regular` (the provider charges
-// it) AND its status is accepted, delivered or read (read implies delivered). Free
-// pricing types (free_customer_service, free_entry_point) and messages that failed,
-// are pending or only sent are free: billable false, billingClass "free", rate 0.
+// Payable rule: lib/billing/payable.ts, as for ingested callbacks. A `regular` pricing
+// type is billable and carries its category's rate; free pricing types
+// (free_customer_service, free_entry_point) are not billable and have rate 0.
 import { createHash, randomBytes } from "node:crypto";
+import { billingClassOf } from "@/lib/billing/payable";
 import { templateTypeFor } from "@/lib/events/ingest/pricing";
 import { seededRandom } from "./random";
 
@@ -71,8 +69,6 @@ const ERRORS = [
 const RECIPIENTS = 3_000;
 const AREA_CODES = [212, 312, 415, 512, 617, 702, 786, 917];
 
-const PAYABLE_STATUSES = new Set(["accepted", "delivered", "read"]);
-
 // Business hours get most of the traffic.
 const HOUR_WEIGHTS = [1, 1, 1, 1, 1, 2, 3, 5, 8, 10, 10, 10, 9, 9, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2].map(
   (w, h) => [h, w] as const,
@@ -134,7 +130,8 @@ export function* billingRows(options: {
       const status = rnd.pick(STATUS_MIX);
       const who = rnd.int(0, RECIPIENTS - 1);
       const recipient = `1${AREA_CODES[who % AREA_CODES.length]}555${String(who).padStart(4, "0")}`;
-      const payable = pricingType === "regular" && PAYABLE_STATUSES.has(status);
+      const billable = pricingType === "regular";
+      const billingClass = billingClassOf(billable, status);
       const error = status === "failed" ? rnd.pick(ERRORS.map((e) => [e, 1] as const)) : null;
       const sentAt = status === "pending" || status === "accepted" ? null : at + rnd.int(500, 3_000);
       const deliveredAt =
@@ -155,12 +152,12 @@ export function* billingRows(options: {
         m: `wamid.demo.${n}`,
         r: recipient,
         st: status,
-        b: payable,
-        c: payable ? "payable" : "free",
+        b: billable,
+        c: billingClass,
         pc: category,
         tt: templateTypeFor(category),
         pt: pricingType,
-        rt: payable ? (rates.get(category) ?? "0") : "0",
+        rt: billable ? (rates.get(category) ?? "0") : "0",
         cv: `conv_demo_${conversation}`,
         co: origin,
         ec: error ? error[0] : null,

@@ -156,10 +156,11 @@ describe("demo seed", { timeout: 120_000 }, () => {
       expect(r.createdAt).toEqual(r.messageTimestamp);
       expect(r.messageId).toMatch(/^wamid\.demo\.\d+$/);
       expect(r.pricingModel).toBe("PMP");
-      const payable = r.pricingType === "regular" && ["accepted", "delivered", "read"].includes(r.status);
-      expect(r.billable).toBe(payable);
+      const billable = r.pricingType === "regular";
+      const payable = billable && ["accepted", "delivered", "read"].includes(r.status);
+      expect(r.billable).toBe(billable);
       expect(r.billingClass).toBe(payable ? "payable" : "free");
-      if (payable) expect(r.rate.toNumber()).toBeGreaterThan(0);
+      if (billable) expect(r.rate.toNumber()).toBeGreaterThan(0);
       else expect(r.rate.toNumber()).toBe(0);
     }
     // Every payable record of a category carries that category's rate-card rate (the

@@ -32,7 +32,6 @@ export function billableFrom(pricing: NonNullable<ProviderStatusT["pricing"]>): 
 
 export type PricingFields = {
   billable: boolean;
-  billingClass: "payable" | "free";
   pricingModel: string | null;
   pricingCategory: string | null;
   templateType: TemplateType | null;
@@ -44,7 +43,6 @@ export function pricingFields(pricing: NonNullable<ProviderStatusT["pricing"]>):
   const category = pricing.category ? normalizeCategory(pricing.category) : null;
   return {
     billable,
-    billingClass: billable ? "payable" : "free",
     pricingModel: pricing.pricing_model ?? null,
     pricingCategory: category,
     templateType: templateTypeFor(category),

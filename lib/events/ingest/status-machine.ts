@@ -6,6 +6,7 @@
 // facts it carries that are still missing (pricing, conversation, its own timestamp) are
 // filled in, because the provider does not keep order and pricing may ride on any of them.
 
+import { type BillingClass, billingClassOf } from "@/lib/billing/payable";
 import type { ProviderStatusT } from "@/lib/provider/callbacks/schemas";
 import { type PricingFields, pricingFields } from "./pricing";
 
@@ -13,6 +14,7 @@ export const STATUS_RANK: Record<string, number> = { pending: 0, accepted: 1, se
 
 export type RecordState = PricingFields & {
   status: string;
+  billingClass: BillingClass;
   recipientId: string;
   conversationId: string | null;
   conversationOriginType: string | null;
@@ -101,7 +103,9 @@ export function applyStatus(state: RecordState, update: ProviderStatusT, isNew: 
   return { status, previousStatus, update };
 }
 
-/** Payable and due a debit: billable and it reached the handset (delivered or read). */
-export function isDebitDue(state: RecordState): boolean {
-  return state.billable && (state.status === "delivered" || state.status === "read");
+/** Sets the billing class from the payable rule; true when the record just became payable (debit due). */
+export function settleBillingClass(state: RecordState): boolean {
+  const before = state.billingClass;
+  state.billingClass = billingClassOf(state.billable, state.status, before);
+  return before === "free" && state.billingClass === "payable";
 }

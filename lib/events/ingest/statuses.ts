@@ -10,7 +10,7 @@ import type { ProviderStatusT } from "@/lib/provider/callbacks/schemas";
 import { type Column, insertIgnore, updateMany } from "../bulk";
 import { type EventInput, type EventSender, emitEvents } from "../emit";
 import { NOW_UTC, newId } from "../sql";
-import { applyStatus, batchOrder, initialState, isDebitDue, type RecordState, type Transition } from "./status-machine";
+import { applyStatus, batchOrder, initialState, type RecordState, settleBillingClass, type Transition } from "./status-machine";
 
 export type StatusItem = { sender: EventSender; update: ProviderStatusT };
 type Row = RecordState & { id: string; messageId: string; sender: EventSender; rate: string; currency: string };
@@ -102,7 +102,6 @@ export async function ingestStatuses(tx: Tx, items: StatusItem[]): Promise<numbe
   // Applies a message's statuses to its row; collects events, debit and whether it changed.
   const apply = async (row: Row, list: StatusItem[], isNew: boolean) => {
     const before = snapshot(row);
-    const dueBefore = !isNew && isDebitDue(row);
     const categoryBefore = row.pricingCategory;
     let fresh = isNew;
     for (const { update } of list) {
@@ -113,7 +112,7 @@ export async function ingestStatuses(tx: Tx, items: StatusItem[]): Promise<numbe
     if (row.pricingCategory && (isNew || row.pricingCategory !== categoryBefore || row.rate === "0")) {
       row.rate = row.billable ? await rateOf(row.sender.customerId, row.pricingCategory) : "0";
     }
-    if (isDebitDue(row) && !dueBefore) debits.push({ id: newId("txn_"), row });
+    if (settleBillingClass(row)) debits.push({ id: newId("txn_"), row });
     return snapshot(row) !== before;
   };
 
