@@ -1,6 +1,7 @@
 // Work that runs beside the web server in the app process (embedded mode: the only
-// process allowed to open .data/): the provider-callback processor and the webhook
-// delivery worker. `npm run worker` (scripts/worker.ts) runs the same standalone.
+// process allowed to open .data/): the provider-callback processor, the webhook
+// delivery worker and the reconnect-queue safety net (sends queued while a sender was
+// reconnecting go out once it is connected, even when no request drained them). `npm run worker` (scripts/worker.ts) runs the same standalone.
 export type Background = { stop: () => Promise<void> };
 
 export type BackgroundOptions = {
@@ -21,8 +22,11 @@ export async function startBackgroundWork(options: BackgroundOptions = {}): Prom
   const worker = options.callbacksOnly
     ? { stop: async () => {} }
     : startDeliveryWorker({ customerIds: options.customerIds });
+  const { startReconnectDrainer } = await import("@/lib/messaging/reconnect-queue");
+  const stopDrainer = options.callbacksOnly ? () => {} : startReconnectDrainer();
   return {
     stop: async () => {
+      stopDrainer();
       await Promise.allSettled([processor.stop(), worker.stop()]);
     },
   };

@@ -17,6 +17,32 @@ export const ERROR_STATUS = {
   WEBHOOK_ENDPOINT_REQUIRES_HTTPS: 400,
   WEBHOOK_NOT_FOUND: 404,
   DIRECT_SEND_NOT_SUPPORTED_ON_TEMPLATE_SEND: 400,
+  // Messaging (docs/messaging.md).
+  /** The recipient is on the sender's blacklist. */
+  RECIPIENT_BLACKLISTED: 400,
+  /** The ledger balance does not cover the message's expected price. */
+  INSUFFICIENT_BALANCE: 402,
+  /** The template does not exist for this customer and language. */
+  TEMPLATE_NOT_FOUND: 404,
+  /** The template exists but is not APPROVED. */
+  TEMPLATE_NOT_APPROVED: 400,
+  /** A template with this name and language exists already. */
+  TEMPLATE_ALREADY_EXISTS: 409,
+  /** The sender is disconnected (not reconnecting): nothing can be sent. */
+  SENDER_DISCONNECTED: 409,
+  /** Same Idempotency-Key with a different request body. */
+  IDEMPOTENCY_KEY_REUSED: 409,
+  /** The first request with this Idempotency-Key is still running. */
+  IDEMPOTENCY_KEY_IN_PROGRESS: 409,
+  /** The provider's throughput limits refused the message even after our retries. */
+  PROVIDER_RATE_LIMITED: 429,
+  /** The provider refused the message (details.providerCode says why). */
+  PROVIDER_REJECTED: 400,
+  /** The provider could not be reached or answered ambiguously; read the report before resending. */
+  PROVIDER_UNAVAILABLE: 502,
+  ORDER_NOT_FOUND: 404,
+  /** An order with this reference exists already (follow it up with POST /orders/{orderUid}/send). */
+  ORDER_REFERENCE_EXISTS: 409,
   RATE_LIMITED: 429,
   UNAUTHORIZED: 401,
   CONFLICT: 409,

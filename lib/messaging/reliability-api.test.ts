@@ -1,10 +1,10 @@
 // Idempotent retries, the reconnect queue and provider error mapping (spec 7.4, 7.5).
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { getSimulator } from "@/lib/provider/client";
 import { PAIR_RATE_LIMIT, THROUGHPUT_EXCEEDED, THROUGHPUT_UPGRADE } from "@/lib/provider/error-codes";
 import { call } from "@/test/factory";
-import { setSenderConnection } from "./reconnect-queue";
+import { setSenderConnection, startReconnectDrainer } from "./reconnect-queue";
 import { messagingCustomer, recipient } from "./test-helpers";
 
 const sim = () => {
@@ -159,5 +159,26 @@ describe("reconnect queue", () => {
       query: { messageUid: stored.id },
     });
     expect(log.body.data.messages[0]).toMatchObject({ messageId: stored.providerMessageId, queued: false });
+  });
+
+  it("the background drainer sends a queue whose sender was reconnected without a drain", async () => {
+    const t = await messagingCustomer();
+    await db.sender.update({ where: { id: t.otherSender.id }, data: { connectionStatus: "RECONNECTING" } });
+    const to = recipient();
+    const res = await call("POST", "/api/v3/send", {
+      token: t.globalToken,
+      body: { ...tpl(to), senderId: t.otherSender.phoneNumber },
+    });
+    expect(res.headers.get("x-service-queued")).toBe("reconnect-queue");
+    // Reconnected behind the service's back (e.g. by an operator in the database).
+    await db.sender.update({ where: { id: t.otherSender.id }, data: { connectionStatus: "CONNECTED" } });
+    const stop = startReconnectDrainer(50);
+    try {
+      await vi.waitFor(() => expect(sim().acceptedTo(to)).toHaveLength(1), { timeout: 10_000, interval: 50 });
+    } finally {
+      stop();
+    }
+    const stored = await db.message.findFirstOrThrow({ where: { id: res.body.data.messageUid } });
+    expect(stored).toMatchObject({ queued: false, status: "accepted" });
   });
 });

@@ -10,7 +10,14 @@ import type { ProviderStatusT } from "@/lib/provider/callbacks/schemas";
 import { type Column, insertIgnore, updateMany } from "../bulk";
 import { type EventInput, type EventSender, emitEvents } from "../emit";
 import { NOW_UTC, newId } from "../sql";
-import { applyStatus, batchOrder, initialState, type RecordState, settleBillingClass, type Transition } from "./status-machine";
+import {
+  applyStatus,
+  batchOrder,
+  initialState,
+  type RecordState,
+  settleBillingClass,
+  type Transition,
+} from "./status-machine";
 
 export type StatusItem = { sender: EventSender; update: ProviderStatusT };
 type Row = RecordState & { id: string; messageId: string; sender: EventSender; rate: string; currency: string };
