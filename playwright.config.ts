@@ -51,6 +51,9 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       // The suite signs in many times from one address.
       RATE_LIMIT_GLOBAL: "100000",
+      // The composer test watches a message reach "read": no random failures or unread ends.
+      SIMULATOR_FAILURE_RATE: "0",
+      SIMULATOR_READ_RATE: "1",
     },
   },
 });

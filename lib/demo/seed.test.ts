@@ -35,6 +35,8 @@ async function counts(customerId: string) {
     contacts: await db.contact.count({ where }),
     contactFields: await db.contactField.count({ where }),
     webhooks: await db.webhookDestination.count({ where }),
+    templates: await db.template.count({ where }),
+    approvedTemplates: await db.template.count({ where: { ...where, status: "APPROVED" } }),
     billingRecords: await db.billingRecord.count({ where }),
     transactions: await db.billingTransaction.count({ where }),
     ledgerTotal: money._sum.amount?.toString(),
@@ -92,6 +94,8 @@ describe("demo seed", { timeout: 120_000 }, () => {
       contactBooks: 3,
       contactFields: 4,
       webhooks: 2,
+      templates: 5,
+      approvedTemplates: 3,
       billingRecords: RECORDS,
     });
     expect(before.globalRates).toBe(PRICING_CATEGORIES.length);

@@ -13,6 +13,7 @@ import { generateSigningSecret } from "@/lib/webhooks/service";
 import { DEMO_CUSTOMER_NAME, DEMO_EMAIL, DEMO_PASSWORD } from "./constants";
 import { insertBillingRecords, insertLedger } from "./seed-billing";
 import { seedContacts } from "./seed-contacts";
+import { ensureTemplates } from "./seed-templates";
 
 export const DEMO_BILLING_RECORDS = 50_000;
 
@@ -163,6 +164,7 @@ export async function seedDemo(options: { billingRecords?: number; now?: Date } 
   await ensureRates();
   await seedContacts(customer.id);
   await ensureWebhooks(customer.id, primary);
+  await ensureTemplates(customer.id, primary);
 
   const weighted = DEMO_SENDERS.flatMap((spec, i) => {
     const sender = senders[i];
