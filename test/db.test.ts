@@ -1,9 +1,31 @@
-import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { afterEach, describe, expect, it } from "vitest";
+import { db, hotRows } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 describe("database", () => {
   it("has the migrated schema", async () => {
     const c = await db.customer.create({ data: { name: "Probe" } });
     expect(await db.customer.findUnique({ where: { id: c.id } })).toMatchObject({ name: "Probe", plan: "pro" });
+  });
+});
+
+describe("hotRows (plain pg on Prisma's pool)", () => {
+  const tz = process.env.TZ;
+  afterEach(() => {
+    process.env.TZ = tz;
+  });
+
+  it("reads and writes timestamps as UTC whatever the process time zone", async () => {
+    process.env.TZ = "Asia/Kolkata"; // +05:30: a local-time reading would be off by hours
+    const at = new Date("2026-01-01T10:00:00.123Z");
+    const c = await db.customer.create({ data: { name: "Hot probe", createdAt: at } });
+    const [row] = await hotRows<{ createdAt: Date; same: boolean; n: number; amount: string }>(
+      Prisma.sql`SELECT "createdAt", "createdAt" = ${at} AS "same", 2::int AS "n", 1.5::numeric(12,6) AS "amount"
+        FROM "Customer" WHERE "id" = ${c.id}`,
+    );
+    expect(row?.createdAt.toISOString()).toBe("2026-01-01T10:00:00.123Z");
+    expect(row?.same).toBe(true);
+    expect(row?.n).toBe(2);
+    expect(row?.amount).toBe("1.500000");
   });
 });

@@ -3,7 +3,7 @@
 import { ApiError } from "@/lib/api/errors";
 import { type PageBlock, pageBlock } from "@/lib/api/pagination";
 import type { Principal } from "@/lib/auth/principal";
-import { db } from "@/lib/db";
+import { db, hotRows } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Sender } from "@/lib/senders/service";
 import { cachedCount } from "./count-cache";
@@ -73,7 +73,8 @@ export async function listBillingRecords(
   assertSenderInScope(p, sender);
   assertPhoneNumberIdAllowed(p, sender, q.phoneNumberId);
   const sql = billingListSql(p, sender, q);
-  const rows = await db.$queryRaw<BillingRecordRow[]>(sql.page);
+  // The hottest read of the API: plain pg, not the ORM (see hotRows).
+  const rows = await hotRows<BillingRecordRow>(sql.page);
   const offset = (q.page - 1) * q.limit;
   // Rows known to exist: those before this page and on it (none known from an empty page).
   const seen = rows.length > 0 ? offset + rows.length : 0;
@@ -84,7 +85,7 @@ export async function listBillingRecords(
   } else {
     total = await cachedCount(
       countKey(p, sender, q),
-      async () => (await db.$queryRaw<{ n: number }[]>(sql.count))[0]?.n ?? 0,
+      async () => (await hotRows<{ n: number }>(sql.count))[0]?.n ?? 0,
       // A full page means at least `seen` rows; an empty one at most `offset`.
       (n) => (rows.length > 0 ? n >= seen : n <= offset),
     );

@@ -2,8 +2,8 @@
 
 import { ApiError } from "@/lib/api/errors";
 import type { Principal } from "@/lib/auth/principal";
-import { db } from "@/lib/db";
-import type { ApiToken } from "@/lib/generated/prisma/client";
+import { db, hotRows } from "@/lib/db";
+import { type ApiToken, type Customer, Prisma } from "@/lib/generated/prisma/client";
 import { generateTokenString, hashToken, looksLikeToken, visiblePrefix } from "./token-string";
 
 export const LAST_USED_THROTTLE_MS = 60_000;
@@ -41,15 +41,20 @@ export type VerifiedToken = { principal: Principal; record: ApiToken };
 export async function verifyToken(presented: string, now = new Date()): Promise<VerifiedToken> {
   const invalid = () => new ApiError("INVALID_AUTH_TOKEN", "The API token is invalid, expired or revoked");
   if (!looksLikeToken(presented)) throw invalid();
-  const record = await db.apiToken.findUnique({
-    where: { hash: hashToken(presented) },
-    include: { customer: { select: { status: true, plan: true } } },
-  });
-  if (!record || record.revokedAt || (record.expiresAt && record.expiresAt <= now)) throw invalid();
-  if (record.kind !== "CUSTOMER" || !record.customerId || !record.customer) {
+  // Every API request runs this: plain pg, not the ORM (see hotRows).
+  const [found] = await hotRows<
+    ApiToken & { customerStatus: Customer["status"] | null; plan: Customer["plan"] | null }
+  >(
+    Prisma.sql`SELECT t.*, c."status" AS "customerStatus", c."plan" AS "plan"
+      FROM "ApiToken" t LEFT JOIN "Customer" c ON c."id" = t."customerId"
+      WHERE t."hash" = ${hashToken(presented)}`,
+  );
+  if (!found || found.revokedAt || (found.expiresAt && found.expiresAt <= now)) throw invalid();
+  const { customerStatus, plan, ...record } = found;
+  if (record.kind !== "CUSTOMER" || !record.customerId || !plan) {
     throw new ApiError("CUSTOMER_TOKEN_REQUIRED", "This token does not belong to a customer account");
   }
-  if (record.customer.status !== "ACTIVE") throw invalid();
+  if (customerStatus !== "ACTIVE") throw invalid();
   if (!record.lastUsedAt || now.getTime() - record.lastUsedAt.getTime() >= LAST_USED_THROTTLE_MS) {
     // At most one write per token per minute. The condition in the WHERE keeps concurrent
     // requests from all writing; a failed update must not fail the request.
@@ -61,12 +66,11 @@ export async function verifyToken(presented: string, now = new Date()): Promise<
       })
       .catch(() => {});
   }
-  const { customer, ...rest } = record;
   return {
-    record: rest,
+    record,
     principal: {
       customerId: record.customerId,
-      plan: customer.plan,
+      plan,
       via: "token",
       tokenId: record.id,
       scopedSenderId: record.senderId,
