@@ -158,7 +158,9 @@ const SCENARIOS: Scenario[] = [
 async function main() {
   console.log(`bench:send: preparing ${DB_NAME}`);
   const { token, senders } = await prepare();
-  const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve-api.ts"], {
+  // BENCH_PROFILE=1 writes the server's CPU profile into .bench-profiles/ (open it in Chrome DevTools).
+  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=.bench-profiles"] : [];
+  const server = spawn(process.execPath, [...profile, "--import", "tsx", "scripts/serve-api.ts"], {
     cwd: root,
     env: childEnv as NodeJS.ProcessEnv,
     stdio: ["ignore", "ignore", "inherit"],
@@ -199,7 +201,9 @@ async function main() {
   const retried = (await c.query<{ n: string }>(`SELECT count(*) AS n FROM "Message" WHERE "attempts" > 1`)).rows[0];
   const callbacks = (await c.query<{ n: string }>(`SELECT count(*) AS n FROM "ProviderCallback"`)).rows[0];
   await c.end();
+  const exited = new Promise((resolve) => server.once("exit", resolve));
   server.kill("SIGTERM");
+  await Promise.race([exited, sleep(5_000)]);
 
   const cpu = os.cpus()[0]?.model.trim() ?? "unknown CPU";
   const section = `## Sends (\`npm run bench:send\`)

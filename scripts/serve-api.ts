@@ -1,10 +1,16 @@
 // npm run serve:api: the lean node:http server (PORT, default 3001).
-import { getDb } from "@/lib/db";
+import { disconnectDb, getDb } from "@/lib/db";
 import { createLeanServer } from "@/lib/http/lean-server";
 import { mounts } from "@/lib/http/mounts";
 
 await getDb();
 const port = Number(process.env.PORT ?? 3001);
-createLeanServer(mounts).listen(port, "0.0.0.0", () => {
+const server = createLeanServer(mounts).listen(port, "0.0.0.0", () => {
   console.log(`Switchboard API (lean server) on http://localhost:${port}`);
 });
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    server.closeAllConnections();
+    server.close(() => void disconnectDb().finally(() => process.exit(0)));
+  });
+}

@@ -197,3 +197,21 @@ function safeObject(text: string): Record<string, unknown> {
     return {};
   }
 }
+
+describe("a NUL byte in a path parameter", () => {
+  // PostgreSQL text cannot hold U+0000: every route must answer its not-found (or a 4xx), never a 5xx.
+  const withParams = routes.filter((r) => r.path.includes("/:"));
+  it.each(withParams.map((r) => [r.method, r.path] as const))("%s %s", async (method, path) => {
+    for (const version of ["v2", "v3"] as const) {
+      const url = `/api/${version}${path.replace(/:[A-Za-z0-9_]+/g, "a%00b")}`;
+      const request = new Request(`http://localhost${url}`, {
+        method,
+        headers: { Authorization: `Bearer ${c.globalToken}`, "Content-Type": "application/json" },
+        body: method === "POST" ? "{}" : undefined,
+      });
+      const res = await readResult(await handleApiRequest(request, { clientIp: randomIp() }));
+      expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
+      expect(res.status, `${method} ${url}`).toBeGreaterThanOrEqual(400);
+    }
+  });
+});

@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import type { Feature, Principal } from "@/lib/auth/principal";
 import type { ResolveOptions, Sender } from "@/lib/senders/service";
+import type { ErrorCode } from "./errors";
 
 export type Version = "v2" | "v3";
 export const VERSIONS: readonly Version[] = ["v2", "v3"];
@@ -47,6 +48,8 @@ export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema> = {
   senderOptions?: ResolveOptions;
   feature?: Feature;
   limit: LimitClass;
+  /** The not-found code per path parameter (NOT_FOUND when absent), for ids that cannot exist. */
+  paramNotFound?: Partial<Record<string, ErrorCode>>;
   /** Largest accepted body for this route; API_BODY_LIMIT_BYTES when absent. */
   bodyLimitBytes?: number;
   query?: Q;

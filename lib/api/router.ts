@@ -105,7 +105,8 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
           );
         } else {
           const parsed = parseJson(text);
-          if (parsed.ok && hasNul(parsed.value)) bodyError = nulError("body");
+          const nul = parsed.ok ? nulPath(parsed.value, "body") : undefined;
+          if (nul) bodyError = nulError(nul);
           else if (parsed.ok) bodyValue = parsed.value;
           // The parser's message would echo part of the body back: keep it out.
           else bodyError = new ApiError("VALIDATION_FAILED", "Malformed JSON body: the request body is not valid JSON");
@@ -144,7 +145,12 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       const rawQuery = Object.fromEntries(
         [...url.searchParams.entries()].filter(([k]) => !(TOKEN_FIELDS as readonly string[]).includes(k)),
       );
-      if (Object.values(params).some(hasNul) || Object.values(rawQuery).some(hasNul)) throw nulError("path or query");
+      const nul = nulPath(rawQuery, "query");
+      if (nul) throw nulError(nul);
+      // An id with a NUL byte cannot exist (PostgreSQL text cannot even hold one): not found.
+      for (const [key, value] of Object.entries(params)) {
+        if (value.includes("\u0000")) throw new ApiError(route.paramNotFound?.[key] ?? "NOT_FOUND", `No such ${key}`);
+      }
       const rawBody = { ...bodyRecord };
       for (const k of TOKEN_FIELDS) delete rawBody[k];
 
@@ -190,18 +196,21 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
   };
 }
 
-/** PostgreSQL text cannot hold U+0000, and no field of ours has a use for it. */
-function hasNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
-  if (Array.isArray(value)) return value.some(hasNul);
-  if (value !== null && typeof value === "object") {
-    return Object.entries(value).some(([k, v]) => k.includes("\u0000") || hasNul(v));
+/** The path of the first string holding U+0000 (PostgreSQL text cannot store it), if any. */
+function nulPath(value: unknown, path: string): string | undefined {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const found = k.includes("\u0000") ? path : nulPath(v, `${path}.${k}`);
+    if (found) return found;
   }
-  return false;
+  return undefined;
 }
 
-const nulError = (where: string) =>
-  new ApiError("VALIDATION_FAILED", `The ${where} contains a NUL character (U+0000), which no field accepts`);
+const nulError = (path: string) =>
+  new ApiError("VALIDATION_FAILED", `${path}: contains a NUL character (U+0000), which no field accepts`, {
+    fields: [{ path, message: "contains a NUL character" }],
+  });
 
 function headOnly(request: Request, response: Response): Response {
   if (request.method !== "HEAD") return response;

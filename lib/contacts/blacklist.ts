@@ -3,8 +3,8 @@
 import { ApiError } from "@/lib/api/errors";
 import { type PageBlock, pageBlock, skipTake } from "@/lib/api/pagination";
 import type { Principal } from "@/lib/auth/principal";
-import { db } from "@/lib/db";
-import type { BlacklistEntry, Prisma } from "@/lib/generated/prisma/client";
+import { db, hotRows } from "@/lib/db";
+import { type BlacklistEntry, Prisma } from "@/lib/generated/prisma/client";
 import { normalizePhone, type Sender } from "@/lib/senders/service";
 import type { BlacklistInput } from "./schemas";
 import { phoneSearchTerm } from "./search";
@@ -41,9 +41,10 @@ export async function addToBlacklist(
 }
 
 export async function isBlacklisted(customerId: string, senderId: string, phone: string): Promise<boolean> {
-  const hit = await db.blacklistEntry.findFirst({
-    where: { customerId, senderId, phoneNumber: normalizePhone(phone) },
-    select: { id: true },
-  });
-  return hit !== null;
+  // Checked on every send: plain pg, not the ORM (see hotRows).
+  const hits = await hotRows<{ id: string }>(
+    Prisma.sql`SELECT "id" FROM "BlacklistEntry"
+      WHERE "customerId" = ${customerId} AND "senderId" = ${senderId} AND "phoneNumber" = ${normalizePhone(phone)} LIMIT 1`,
+  );
+  return hits.length > 0;
 }

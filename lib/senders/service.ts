@@ -1,8 +1,8 @@
 // Senders and default sender resolution (architecture.md "Default sender resolution").
 import { ApiError } from "@/lib/api/errors";
 import type { Principal } from "@/lib/auth/principal";
-import { db } from "@/lib/db";
-import type { Sender } from "@/lib/generated/prisma/client";
+import { db, hotRows } from "@/lib/db";
+import { Prisma, type Sender } from "@/lib/generated/prisma/client";
 
 export type { Sender };
 
@@ -25,7 +25,13 @@ export async function findSenderByPhone(p: Principal, phone: string): Promise<Se
   const phoneNumber = normalizePhone(phone);
   // Not a phone number (a NUL byte would even fail inside PostgreSQL): no such sender.
   if (!E164.test(phoneNumber)) return null;
-  return db.sender.findFirst({ where: { customerId: p.customerId, phoneNumber } });
+  return firstSender(Prisma.sql`"customerId" = ${p.customerId} AND "phoneNumber" = ${phoneNumber}`);
+}
+
+/** Sender look-ups run on most API requests: plain pg, not the ORM (see hotRows). */
+async function firstSender(where: Prisma.Sql, orderBy = Prisma.sql`"id"`): Promise<Sender | null> {
+  const [sender] = await hotRows<Sender>(Prisma.sql`SELECT * FROM "Sender" WHERE ${where} ORDER BY ${orderBy} LIMIT 1`);
+  return sender ?? null;
 }
 
 export type ResolveOptions = {
@@ -50,7 +56,7 @@ export async function resolveSender(
   const { scopeError = "TOKEN_SCOPE_NOT_ALLOWED", useDefault = true, requireSetup = true } = options;
   let sender: Sender | null = null;
   if (p.scopedSenderId) {
-    sender = await db.sender.findFirst({ where: { id: p.scopedSenderId, customerId: p.customerId } });
+    sender = await firstSender(Prisma.sql`"id" = ${p.scopedSenderId} AND "customerId" = ${p.customerId}`);
     if (!sender) throw new ApiError("SENDER_NOT_FOUND", "The token's sender is no longer connected");
     if (requested && normalizePhone(requested) !== sender.phoneNumber) {
       throw new ApiError(scopeError, "This token is bound to another sender", {
@@ -62,10 +68,10 @@ export async function resolveSender(
     if (!sender)
       throw new ApiError("SENDER_NOT_FOUND", `Sender ${normalizePhone(requested)} is not connected to this account`);
   } else if (useDefault) {
-    sender = await db.sender.findFirst({
-      where: { customerId: p.customerId },
-      orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }],
-    });
+    sender = await firstSender(
+      Prisma.sql`"customerId" = ${p.customerId}`,
+      Prisma.sql`"isDefault" DESC, "createdAt" ASC, "id" ASC`,
+    );
     if (!sender) throw new ApiError("SENDER_NOT_FOUND", "This account has no connected sender");
   } else {
     return undefined;

@@ -30,6 +30,7 @@ const common = {
   limit: "global",
   feature: "webhooks",
   tag: "Webhooks",
+  paramNotFound: { webhookUid: "WEBHOOK_NOT_FOUND" },
 } as const;
 const scoped = { ...common, sender: "resolve" } as const;
 

@@ -2,7 +2,9 @@
 // (app/api/provider/webhook/route.ts) and by the lean server (lib/http/mounts.ts).
 // POST: signature on the raw body (401), full validation (400), then the raw body is
 // stored durably and acknowledged; lib/events/ingest/processor.ts does the slow work.
-import { db } from "@/lib/db";
+import { hotRows } from "@/lib/db";
+import { NOW_UTC, newId } from "@/lib/events/sql";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { handleHandshake } from "./handshake";
 import { parseProviderBody } from "./schemas";
@@ -36,7 +38,10 @@ export async function handleProviderWebhook(request: Request): Promise<Response>
   } catch {
     return text(400, "Malformed payload");
   }
-  await db.providerCallback.create({ data: { body }, select: { id: true } });
+  // The provider's whole traffic lands here: plain pg, not the ORM (see hotRows).
+  await hotRows(
+    Prisma.sql`INSERT INTO "ProviderCallback" ("id", "body", "receivedAt") VALUES (${newId("cb")}, ${body}, ${Prisma.raw(NOW_UTC)})`,
+  );
   for (const listener of listeners) {
     try {
       listener();
