@@ -46,8 +46,10 @@ const childEnv: NodeJS.ProcessEnv = {
 Object.assign(process.env, childEnv);
 
 const children: ChildProcess[] = [];
+// BENCH_PROFILE=1 writes each child's CPU profile into .bench-profiles/ (open in Chrome DevTools).
+const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=.bench-profiles"] : [];
 function start(args: string[], extraEnv: Record<string, string> = {}): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", ...args], {
     cwd: root,
     env: { ...childEnv, ...extraEnv },
     stdio: ["ignore", "ignore", "inherit"],

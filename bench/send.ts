@@ -229,14 +229,13 @@ Load average of the machine when the runs ended (other work shares these 2 cores
 After the runs: ${messages?.n ?? "?"} messages with a provider id, ${messages?.dupes ?? "?"} duplicate provider ids,
 ${retried?.n ?? "?"} sends retried after a simulated throughput error, ${callbacks?.n ?? "?"} signed callback batches stored.
 
-Where the time goes: measured in-process (router called directly, no HTTP, simulator callbacks off), one send
-costs about 5 ms of CPU, most of it in Prisma (query compilation and result mapping, ~1 ms per query): token
-lookup and sender resolution in the router, the blacklist check, the template read, plus one raw INSERT of the
-message (written once, after the provider answered). Balances, rates and found templates are cached for 2-5 s
-per process (a cached balance that looks too low is always re-read). At ~5 ms per send one core tops out near
-200 sends/s, so the 1,000/s target needs several server processes (the router is stateless; the rate limits
-move to Redis with REDIS_URL) or fewer ORM round trips on the hot path (e.g. one raw SQL statement for the
-token, sender, blacklist and template checks).
+Where the time goes: a send runs four SQL statements (token, sender, blacklist, the message INSERT; templates,
+balances and rates are cached for 2-5 s per process, and a cached balance that looks too low is always re-read),
+all straight on the \`pg\` pool Prisma's adapter also uses (\`hotRows\` in lib/db.ts): through Prisma they cost
+~1 ms of CPU each and held one server process near 265 sends/s. What is left is mostly system time: about a third
+of the server's CPU profile is the \`writev\` system call (one per SQL statement and per HTTP response), and the
+server, PostgreSQL and autocannon share the 2 cores. Beyond this, a second server process (the router is
+stateless; rate limits move to Redis with REDIS_URL) or merging the token and sender look-ups into one statement.
 `;
   const file = path.join(root, "docs/benchmarks.md");
   const existing = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
