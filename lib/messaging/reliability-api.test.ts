@@ -124,15 +124,21 @@ describe("provider throughput signals", () => {
   });
 });
 
+/** A template send to a fresh recipient from a sender that is RECONNECTING. */
+async function sendWhileReconnecting() {
+  const t = await messagingCustomer();
+  await db.sender.update({ where: { id: t.otherSender.id }, data: { connectionStatus: "RECONNECTING" } });
+  const to = recipient();
+  const res = await call("POST", "/api/v3/send", {
+    token: t.globalToken,
+    body: { ...tpl(to), senderId: t.otherSender.phoneNumber },
+  });
+  return { t, to, res };
+}
+
 describe("reconnect queue", () => {
   it("queues sends while the sender reconnects and sends them when it is back", async () => {
-    const t = await messagingCustomer();
-    await db.sender.update({ where: { id: t.otherSender.id }, data: { connectionStatus: "RECONNECTING" } });
-    const to = recipient();
-    const res = await call("POST", "/api/v3/send", {
-      token: t.globalToken,
-      body: { ...tpl(to), senderId: t.otherSender.phoneNumber },
-    });
+    const { t, to, res } = await sendWhileReconnecting();
     expect(res.status).toBe(200);
     expect(res.headers.get("x-service-queued")).toBe("reconnect-queue");
     expect(res.headers.get("x-service-message-id")).toBeNull();
@@ -162,13 +168,7 @@ describe("reconnect queue", () => {
   });
 
   it("the background drainer sends a queue whose sender was reconnected without a drain", async () => {
-    const t = await messagingCustomer();
-    await db.sender.update({ where: { id: t.otherSender.id }, data: { connectionStatus: "RECONNECTING" } });
-    const to = recipient();
-    const res = await call("POST", "/api/v3/send", {
-      token: t.globalToken,
-      body: { ...tpl(to), senderId: t.otherSender.phoneNumber },
-    });
+    const { t, to, res } = await sendWhileReconnecting();
     expect(res.headers.get("x-service-queued")).toBe("reconnect-queue");
     // Reconnected behind the service's back (e.g. by an operator in the database).
     await db.sender.update({ where: { id: t.otherSender.id }, data: { connectionStatus: "CONNECTED" } });
