@@ -23,11 +23,10 @@ export async function startBackgroundWork(options: BackgroundOptions = {}): Prom
     ? { stop: async () => {} }
     : startDeliveryWorker({ customerIds: options.customerIds });
   const { startReconnectDrainer } = await import("@/lib/messaging/reconnect-queue");
-  const stopDrainer = options.callbacksOnly ? () => {} : startReconnectDrainer();
+  const stopDrainer = options.callbacksOnly ? async () => {} : startReconnectDrainer();
   return {
     stop: async () => {
-      stopDrainer();
-      await Promise.allSettled([processor.stop(), worker.stop()]);
+      await Promise.allSettled([stopDrainer(), processor.stop(), worker.stop()]);
     },
   };
 }

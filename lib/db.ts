@@ -4,6 +4,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { env } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { log } from "@/lib/log";
 import { resolveDatabaseUrl } from "./db/url";
 
 export type Db = PrismaClient;
@@ -23,6 +24,9 @@ export function createClient(url: string, max = 10): PrismaClient {
 function connect(url: string): PrismaClient {
   holder.url = url;
   holder.pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection that drops (server restart, the embedded socket closing) must not
+  // crash the process before Prisma has attached its own listener.
+  holder.pool.on("error", (err) => log.warn({ err }, "idle database connection failed"));
   holder.client = new PrismaClient({ adapter: new PrismaPg(holder.pool) });
   holder.ready = Promise.resolve(holder.client);
   return holder.client;

@@ -330,6 +330,23 @@ describe("ingestion and delivery", () => {
     expect((await counts(t.customer.id)).debits).toBe(before.debits + 1);
   });
 
+  it("a record left payable without its debit (earlier rule) gets exactly one debit when delivered", async () => {
+    const tag = newTag();
+    const messageId = mid(tag, "HBgLMTU1NTEyMzAwMDEVAgARGBJBMUIyQzNENEU1RjZBN0I4QzkA");
+    await postProvider(fixture("01_status_sent.json", t.sender, tag));
+    await drain();
+    await db.billingRecord.update({ where: { messageId }, data: { billingClass: "payable" } });
+    const before = await counts(t.customer.id);
+    await postProvider(fixture("02_status_delivered.json", t.sender, tag));
+    await postProvider(fixture("03_status_read.json", t.sender, tag));
+    await drain();
+    expect(await db.billingRecord.findUniqueOrThrow({ where: { messageId } })).toMatchObject({
+      status: "read",
+      billingClass: "payable",
+    });
+    expect((await counts(t.customer.id)).debits).toBe(before.debits + 1);
+  });
+
   it("never double-debits or double-emits when two processors take the same message at once", async () => {
     const tag = newTag();
     const before = await counts(t.customer.id);

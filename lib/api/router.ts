@@ -97,7 +97,10 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       let bodyValue: unknown;
       let bodyError: ApiError | undefined;
       if (method === "POST") {
-        const text = await readBody(request, route.bodyLimitBytes ?? env().API_BODY_LIMIT_BYTES);
+        // A route's larger limit (bulk upload) only for requests that carry a bearer token:
+        // the body is read before authentication.
+        const big = route.bodyLimitBytes !== undefined && bearerToken(request) !== undefined;
+        const text = await readBody(request, big ? (route.bodyLimitBytes as number) : env().API_BODY_LIMIT_BYTES);
         if ((text.trim() || route.body) && !isJsonContentType(request)) {
           bodyError = new ApiError(
             "UNSUPPORTED_CONTENT_TYPE",

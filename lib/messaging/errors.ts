@@ -3,22 +3,23 @@
 // ours from an unexpected failure.
 import { ApiError, type ErrorCode } from "@/lib/api/errors";
 
-export type MessagingErrorCode = Extract<
-  ErrorCode,
-  | "RECIPIENT_BLACKLISTED"
-  | "INSUFFICIENT_BALANCE"
-  | "TEMPLATE_NOT_FOUND"
-  | "TEMPLATE_NOT_APPROVED"
-  | "TEMPLATE_ALREADY_EXISTS"
-  | "SENDER_DISCONNECTED"
-  | "IDEMPOTENCY_KEY_REUSED"
-  | "IDEMPOTENCY_KEY_IN_PROGRESS"
-  | "PROVIDER_RATE_LIMITED"
-  | "PROVIDER_REJECTED"
-  | "PROVIDER_UNAVAILABLE"
-  | "ORDER_NOT_FOUND"
-  | "ORDER_REFERENCE_EXISTS"
->;
+const MESSAGING_CODES = [
+  "RECIPIENT_BLACKLISTED",
+  "INSUFFICIENT_BALANCE",
+  "TEMPLATE_NOT_FOUND",
+  "TEMPLATE_NOT_APPROVED",
+  "TEMPLATE_ALREADY_EXISTS",
+  "SENDER_DISCONNECTED",
+  "IDEMPOTENCY_KEY_REUSED",
+  "IDEMPOTENCY_KEY_IN_PROGRESS",
+  "PROVIDER_RATE_LIMITED",
+  "PROVIDER_REJECTED",
+  "PROVIDER_UNAVAILABLE",
+  "ORDER_NOT_FOUND",
+  "ORDER_REFERENCE_EXISTS",
+] as const satisfies readonly ErrorCode[];
+
+export type MessagingErrorCode = (typeof MESSAGING_CODES)[number];
 
 export class MessagingError extends ApiError {
   constructor(

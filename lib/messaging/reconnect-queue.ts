@@ -67,18 +67,20 @@ export async function drainAllReconnectQueues(): Promise<DrainReport> {
   return total;
 }
 
-/** Runs drainAllReconnectQueues every intervalMs; returns a stop function. */
-export function startReconnectDrainer(intervalMs = 5_000): () => void {
-  let running = false;
+/** Runs drainAllReconnectQueues every intervalMs; stop() waits for a drain in progress. */
+export function startReconnectDrainer(intervalMs = 5_000): () => Promise<void> {
+  let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     if (running) return;
-    running = true;
-    drainAllReconnectQueues()
+    running = drainAllReconnectQueues()
       .catch((error) => log.warn({ err: error }, "reconnect queue drain failed"))
       .finally(() => {
-        running = false;
+        running = undefined;
       });
   }, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

@@ -1,10 +1,11 @@
 // Idempotent retries, the reconnect queue and provider error mapping (spec 7.4, 7.5).
 import { describe, expect, it, vi } from "vitest";
+import { startBackgroundWork } from "@/lib/background";
 import { db } from "@/lib/db";
 import { getSimulator } from "@/lib/provider/client";
 import { PAIR_RATE_LIMIT, THROUGHPUT_EXCEEDED, THROUGHPUT_UPGRADE } from "@/lib/provider/error-codes";
 import { call } from "@/test/factory";
-import { setSenderConnection, startReconnectDrainer } from "./reconnect-queue";
+import { setSenderConnection } from "./reconnect-queue";
 import { messagingCustomer, recipient } from "./test-helpers";
 
 const sim = () => {
@@ -172,11 +173,12 @@ describe("reconnect queue", () => {
     expect(res.headers.get("x-service-queued")).toBe("reconnect-queue");
     // Reconnected behind the service's back (e.g. by an operator in the database).
     await db.sender.update({ where: { id: t.otherSender.id }, data: { connectionStatus: "CONNECTED" } });
-    const stop = startReconnectDrainer(50);
+    // The app's background work runs the drainer (every 5 s); deliveries only for this customer.
+    const background = await startBackgroundWork({ deliveriesOnly: true, customerIds: [t.customer.id] });
     try {
-      await vi.waitFor(() => expect(sim().acceptedTo(to)).toHaveLength(1), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(() => expect(sim().acceptedTo(to)).toHaveLength(1), { timeout: 15_000, interval: 100 });
     } finally {
-      stop();
+      await background.stop();
     }
     const stored = await db.message.findFirstOrThrow({ where: { id: res.body.data.messageUid } });
     expect(stored).toMatchObject({ queued: false, status: "accepted" });

@@ -48,6 +48,7 @@ export const billingRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/billing/history/:senderId",
+    paramNotFound: { senderId: "SENDER_NOT_FOUND" },
     summary: "Billing history of one sender (the path senderId is its phone number)",
     query: BillingHistoryQuery,
     response: BillingHistoryData,

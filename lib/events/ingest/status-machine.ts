@@ -103,9 +103,7 @@ export function applyStatus(state: RecordState, update: ProviderStatusT, isNew: 
   return { status, previousStatus, update };
 }
 
-/** Sets the billing class from the payable rule; true when the record just became payable (debit due). */
-export function settleBillingClass(state: RecordState): boolean {
-  const before = state.billingClass;
-  state.billingClass = billingClassOf(state.billable, state.status, before);
-  return before === "free" && state.billingClass === "payable";
+/** Sets the billing class from the payable rule (lib/billing/payable.ts). */
+export function settleBillingClass(state: RecordState): void {
+  state.billingClass = billingClassOf(state.billable, state.status, state.billingClass);
 }

@@ -119,8 +119,13 @@ export async function ingestStatuses(tx: Tx, items: StatusItem[]): Promise<numbe
     if (row.pricingCategory && (isNew || row.pricingCategory !== categoryBefore || row.rate === "0")) {
       row.rate = row.billable ? await rateOf(row.sender.customerId, row.pricingCategory) : "0";
     }
-    if (settleBillingClass(row)) debits.push({ id: newId("txn_"), row });
-    return snapshot(row) !== before;
+    settleBillingClass(row);
+    const changed = snapshot(row) !== before;
+    // A payable record has exactly one debit: every change re-asserts it, and the unique
+    // idempotency key ignores it when it exists (also mends records that became payable
+    // under an earlier rule without their debit).
+    if (row.billingClass === "payable" && (isNew || changed)) debits.push({ id: newId("txn_"), row });
+    return changed;
   };
 
   const existing = await lockAndLoad(tx, messageIds, groups);
