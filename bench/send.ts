@@ -235,8 +235,11 @@ all straight on the \`pg\` pool Prisma's adapter also uses (\`hotRows\` in lib/d
 ~1 ms of CPU each and held one server process near 265 sends/s. What is left is mostly system time: about a third
 of the server's CPU profile is the \`writev\` system call (one per SQL statement and per HTTP response), and the
 server, PostgreSQL and autocannon share the 2 cores. Merging the token and sender look-ups into one statement
-was tried and saved no measurable CPU (1.5-1.8 ms per send in-process either way), so it was left out. Beyond
-this: a second server process (the router is stateless; rate limits move to Redis with REDIS_URL).
+was tried and saved no measurable CPU (1.5-1.8 ms per send in-process either way), so it was left out. So was
+a second lean-server process (node:cluster): no gain (800-970/s either way), because the 2 cores are already
+saturated by the server, PostgreSQL and autocannon together. Runs vary by about 20% with the machine's load
+(this session: 706-863 /send, 790-980 /messages). On a machine where the load generator and the database have
+their own cores, the router is stateless and scales out (rate limits move to Redis with REDIS_URL).
 `;
   const file = path.join(root, "docs/benchmarks.md");
   const existing = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
