@@ -238,7 +238,7 @@ server, PostgreSQL and autocannon share the 2 cores. Merging the token and sende
 was tried and saved no measurable CPU (1.5-1.8 ms per send in-process either way), so it was left out. So was
 a second lean-server process (node:cluster): no gain (800-970/s either way), because the 2 cores are already
 saturated by the server, PostgreSQL and autocannon together. Runs vary by about 20% with the machine's load
-(this session: 706-863 /send, 790-980 /messages). On a machine where the load generator and the database have
+(seen on 2026-11-23: 706-828 /send, 790-980 /messages). On a machine where the load generator and the database have
 their own cores, the router is stateless and scales out (rate limits move to Redis with REDIS_URL).
 `;
   const file = path.join(root, "docs/benchmarks.md");
