@@ -23,6 +23,8 @@ try {
 
 const e = env();
 const port = Number(process.env.PORT ?? 3000);
+// The dashboard's public URL: next-auth's, and the one the demo login prints.
+process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
 const childEnv: NodeJS.ProcessEnv = { ...process.env };
 let closeDb = async () => {};
 
@@ -50,7 +52,6 @@ if (!e.DATABASE_URL) {
   childEnv.NEXTAUTH_SECRET = process.env.NEXTAUTH_SECRET;
   childEnv.SWITCHBOARD_EMBEDDED = "1";
 }
-childEnv.NEXTAUTH_URL ??= `http://localhost:${port}`;
 
 const { startBackgroundWork } = await import("@/lib/background");
 const background = await startBackgroundWork();

@@ -2,9 +2,11 @@
 // (mode 0600, git-ignored with .data/) because token values cannot be shown again.
 import fs from "node:fs";
 import path from "node:path";
+import { env } from "@/lib/env";
 import type { SeedDemoResult } from "./seed";
 
-export const DASHBOARD_URL = "http://localhost:3000";
+/** Where the dashboard is served (the supervisor sets NEXTAUTH_URL from PORT). */
+const dashboardUrl = () => env().NEXTAUTH_URL ?? "http://localhost:3000";
 
 export type DemoCredentials = {
   dashboard: { url: string; email: string; password: string };
@@ -15,7 +17,7 @@ export type DemoCredentials = {
 
 export function demoCredentials(result: SeedDemoResult): DemoCredentials {
   return {
-    dashboard: { url: DASHBOARD_URL, email: result.user.email, password: result.user.password },
+    dashboard: { url: dashboardUrl(), email: result.user.email, password: result.user.password },
     tokens: result.tokens,
     customerId: result.customerId,
     createdAt: new Date().toISOString(),

@@ -6,6 +6,7 @@ import { verifyPassword } from "@/lib/auth/password";
 import { PRICING_CATEGORIES } from "@/lib/billing/rate-card";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
+import { resetEnvCache } from "@/lib/env";
 import { verifyToken } from "@/lib/tokens/service";
 import { DEMO_CUSTOMER_NAME, DEMO_EMAIL, DEMO_PASSWORD } from "./constants";
 import { seedDemoOnFirstRun } from "./first-run";
@@ -45,17 +46,22 @@ async function counts(customerId: string) {
 
 describe("demo seed", { timeout: 120_000 }, () => {
   it("seeds on the first start, prints the login and tokens once, and keeps them in a 0600 file", async () => {
+    // The supervisor sets NEXTAUTH_URL from PORT: the printed login names the real port.
+    process.env.NEXTAUTH_URL = "http://localhost:3456";
+    resetEnvCache();
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     await seedDemoOnFirstRun(dataDir, { billingRecords: RECORDS });
+    delete process.env.NEXTAUTH_URL;
+    resetEnvCache();
     const printed = log.mock.calls.flat().join("\n");
     log.mockRestore();
 
     const file = path.join(dataDir, "demo-credentials.json");
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const saved = JSON.parse(fs.readFileSync(file, "utf8"));
-    expect(saved.dashboard).toEqual({ url: "http://localhost:3000", email: DEMO_EMAIL, password: DEMO_PASSWORD });
+    expect(saved.dashboard).toEqual({ url: "http://localhost:3456", email: DEMO_EMAIL, password: DEMO_PASSWORD });
     for (const text of [
-      "http://localhost:3000",
+      "http://localhost:3456",
       DEMO_EMAIL,
       DEMO_PASSWORD,
       saved.tokens.global.token,
