@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { inputErrorFrom } from "@/lib/api/errors";
 import { db, hotRows } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -27,5 +28,17 @@ describe("hotRows (plain pg on Prisma's pool)", () => {
     expect(row?.same).toBe(true);
     expect(row?.n).toBe(2);
     expect(row?.amount).toBe("1.500000");
+  });
+});
+
+describe("a NUL byte that reaches the database", () => {
+  it("is the caller's VALIDATION_FAILED, through Prisma and through hotRows", async () => {
+    const viaPrisma = await db.customer.findFirst({ where: { name: "a\u0000b" } }).catch((e: unknown) => e);
+    const viaPg = await hotRows(Prisma.sql`SELECT ${"a\u0000b"}::text`).catch((e: unknown) => e);
+    for (const error of [viaPrisma, viaPg]) {
+      expect(error).toBeInstanceOf(Error);
+      expect(inputErrorFrom(error)?.code).toBe("VALIDATION_FAILED");
+    }
+    expect(inputErrorFrom(new Error("connection refused"))).toBeUndefined();
   });
 });

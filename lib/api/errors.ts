@@ -95,3 +95,18 @@ export class ApiError extends Error {
 }
 
 export const notFound = (what = "Resource") => new ApiError("NOT_FOUND", `${what} not found`);
+
+// PostgreSQL refuses text with U+0000 (SQLSTATE 22021). Inputs are checked for it where
+// they enter; this is the net for any path that still reaches the database with one.
+const NUL_IN_TEXT = "22021";
+
+/** A database refusal caused by the caller's input, as the contract error it is; else undefined. */
+export function inputErrorFrom(error: unknown): ApiError | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown; originalCode?: unknown }; message?: unknown };
+  const codes = [e?.code, e?.cause?.code, e?.cause?.originalCode];
+  const nul =
+    codes.includes(NUL_IN_TEXT) || /invalid byte sequence for encoding "UTF8": 0x00/.test(String(e?.message ?? ""));
+  return nul
+    ? new ApiError("VALIDATION_FAILED", "The input contains a NUL character (U+0000), which no field accepts")
+    : undefined;
+}

@@ -8,7 +8,7 @@ import { log, redactUrl } from "@/lib/log";
 import { resolveSender, type Sender } from "@/lib/senders/service";
 import { verifyToken } from "@/lib/tokens/service";
 import { errorBody, json, type Meta, providerErrorBody, successBody } from "./envelope";
-import { ApiError } from "./errors";
+import { ApiError, inputErrorFrom } from "./errors";
 import { consumeRateLimits, type RateLimiter } from "./rate-limit";
 import { bearerToken, isJsonContentType, parseJson, readBody, TOKEN_FIELDS, tokenFrom } from "./request-body";
 import type { AnyRoute, Version } from "./route";
@@ -230,6 +230,8 @@ function parseWith(schema: z.ZodType, input: unknown, where: "query" | "body"): 
 
 function toApiError(caught: unknown, requestId: string, request: Request): ApiError {
   if (caught instanceof ApiError) return caught;
+  const input = inputErrorFrom(caught);
+  if (input) return input;
   log.error({ err: caught, requestId, method: request.method, url: redactUrl(request.url) }, "unhandled API error");
   return new ApiError("REQUEST_FAILED", "The request could not be completed; quote the request id to support", {
     requestId,

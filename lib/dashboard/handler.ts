@@ -1,7 +1,7 @@
 // app/api/dashboard/* handlers: session auth, contract errors as { message, error_code } with
 // the status from the one ERROR_STATUS table, anything else a logged 500 saying nothing internal.
 import { ZodError } from "zod";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError, inputErrorFrom } from "@/lib/api/errors";
 import type { Principal } from "@/lib/auth/principal";
 import { requireApiPrincipal } from "@/lib/auth/session";
 import { log } from "@/lib/log";
@@ -11,7 +11,8 @@ export function dashboardHandler<C>(work: (p: Principal, request: Request, ctx: 
     try {
       const p = await requireApiPrincipal();
       return await work(p, request, ctx);
-    } catch (error) {
+    } catch (caught) {
+      const error = inputErrorFrom(caught) ?? caught;
       if (error instanceof ApiError) {
         return Response.json(
           { success: false, message: error.message, error_code: error.wireCode, details: error.details },
