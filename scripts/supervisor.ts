@@ -2,6 +2,7 @@
 // migrates, seeds the demo on first run, runs the delivery worker, and runs Next with
 // DATABASE_URL pointing at the socket. Server mode: runs the worker and Next.
 import { spawn } from "node:child_process";
+import net from "node:net";
 import path from "node:path";
 import { loadOrCreateLocalSecrets } from "@/lib/crypto/local-secrets";
 import { startEmbedded } from "@/lib/db/embedded";
@@ -56,11 +57,25 @@ if (!e.DATABASE_URL) {
 const { startBackgroundWork } = await import("@/lib/background");
 const background = await startBackgroundWork();
 
-const next = spawn(path.join(root, "node_modules/.bin/next"), [dev ? "dev" : "start", "-p", String(port)], {
-  cwd: root,
-  stdio: "inherit",
-  env: childEnv,
-});
+// Production: one public port, served by the front server (lib/http/front-server.ts: the
+// API directly, with the socket's client address; the rest passed to Next on loopback).
+// Dev: Next itself on the port (hot reload), the API through Next's route handlers.
+const nextPort = dev ? port : await freePort();
+const next = spawn(
+  path.join(root, "node_modules/.bin/next"),
+  [dev ? "dev" : "start", "-p", String(nextPort), ...(dev ? [] : ["-H", "127.0.0.1"])],
+  { cwd: root, stdio: "inherit", env: childEnv },
+);
+let front: import("node:http").Server | undefined;
+if (!dev) {
+  const { createFrontServer } = await import("@/lib/http/front-server");
+  const { mounts } = await import("@/lib/http/mounts");
+  front = createFrontServer(mounts, { host: "127.0.0.1", port: nextPort });
+  await new Promise<void>((resolve, reject) => {
+    front?.once("error", reject);
+    front?.listen(port, "0.0.0.0", resolve);
+  });
+}
 console.log(
   `Switchboard: dashboard and API on http://localhost:${port} (${e.DATABASE_URL ? "PostgreSQL" : "embedded PGlite"})`,
 );
@@ -69,6 +84,8 @@ let stopping = false;
 async function stop(code: number) {
   if (stopping) return;
   stopping = true;
+  front?.closeAllConnections();
+  front?.close();
   next.kill("SIGTERM");
   await background.stop().catch(() => {});
   await closeDb().catch(() => {});
@@ -76,3 +93,13 @@ async function stop(code: number) {
 }
 for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => void stop(0));
 next.on("exit", (code) => void stop(code ?? 0));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port: free } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(free));
+    });
+    probe.once("error", reject);
+  });
+}

@@ -1,0 +1,126 @@
+// The public port of `npm start`: the API served directly with the socket's address as the
+// client (a spoofed X-Forwarded-For changes nothing), everything else passed to Next with
+// an X-Forwarded-For of our own.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { resetEnvCache } from "@/lib/env";
+import { createFrontServer, servesDirectly } from "@/lib/http/front-server";
+import { mounts } from "@/lib/http/mounts";
+import { createTestCustomer, type TestCustomer } from "./factory";
+
+type Reply = { status: number; headers: http.IncomingHttpHeaders; text: string };
+
+let c: TestCustomer;
+let front: http.Server;
+let upstream: http.Server;
+let frontPort: number;
+const seenByNext: { url: string; forwardedFor: string | undefined; body: string }[] = [];
+
+const listen = (server: http.Server) =>
+  new Promise<number>((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
+  );
+
+beforeAll(async () => {
+  c = await createTestCustomer();
+  // Stands in for `next start` on its loopback port.
+  upstream = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => {
+      body += d;
+    });
+    req.on("end", () => {
+      seenByNext.push({ url: req.url ?? "", forwardedFor: req.headers["x-forwarded-for"] as string, body });
+      res.writeHead(200, { "Content-Type": "text/html", "Set-Cookie": ["a=1", "b=2"] });
+      res.end("<h1>dashboard</h1>");
+    });
+  });
+  const nextPort = await listen(upstream);
+  front = createFrontServer(mounts, { host: "127.0.0.1", port: nextPort });
+  frontPort = await listen(front);
+});
+afterAll(async () => {
+  await new Promise((resolve) => front.close(resolve));
+  await new Promise((resolve) => upstream.close(resolve));
+});
+afterEach(() => {
+  delete process.env.TRUST_PROXY;
+  resetEnvCache();
+});
+
+function send(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port: frontPort, method, path, headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => {
+        text += d;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("front server", () => {
+  it("knows which paths the API serves directly", () => {
+    for (const p of ["/api/v3/billing/messages", "/api/v2/webhooks?x=1", "/api/v3", "/api/provider/webhook"]) {
+      expect(servesDirectly(p), p).toBe(true);
+    }
+    for (const p of ["/billing", "/api/dashboard/messages", "/api/auth/session", "/api/v30", "/login"]) {
+      expect(servesDirectly(p), p).toBe(false);
+    }
+  });
+
+  it("rate-limits the API by the socket's address: a spoofed X-Forwarded-For is one more request from it", async () => {
+    const auth = { Authorization: `Bearer ${c.globalToken}` };
+    const first = await send("GET", "/api/v3/webhooks", { ...auth, "X-Forwarded-For": "203.0.113.1" });
+    const second = await send("GET", "/api/v3/webhooks", { ...auth, "X-Forwarded-For": "198.51.100.7" });
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.text).success).toBe(true);
+    const remaining = (r: Reply) => Number(r.headers["ratelimit-remaining"]);
+    expect(remaining(second)).toBe(remaining(first) - 1);
+    expect(seenByNext).toHaveLength(0);
+  });
+
+  it("passes the dashboard to Next with the socket's address as X-Forwarded-For, bodies and cookies intact", async () => {
+    const page = await send("GET", "/billing?from=2026-01-01", { "X-Forwarded-For": "203.0.113.1" });
+    expect(page.status).toBe(200);
+    expect(page.text).toBe("<h1>dashboard</h1>");
+    expect(page.headers["set-cookie"]).toEqual(["a=1", "b=2"]);
+    const posted = await send("POST", "/api/dashboard/messages", { "Content-Type": "application/json" }, '{"to":"x"}');
+    expect(posted.status).toBe(200);
+    expect(seenByNext.slice(-2)).toEqual([
+      { url: "/billing?from=2026-01-01", forwardedFor: "127.0.0.1", body: "" },
+      { url: "/api/dashboard/messages", forwardedFor: "127.0.0.1", body: '{"to":"x"}' },
+    ]);
+  });
+
+  it("keeps a trusted proxy's hops when TRUST_PROXY is set", async () => {
+    process.env.TRUST_PROXY = "true";
+    resetEnvCache();
+    await send("GET", "/contacts", { "X-Forwarded-For": "203.0.113.9" });
+    expect(seenByNext.at(-1)?.forwardedFor).toBe("203.0.113.9, 127.0.0.1");
+  });
+
+  it("answers 502 with a plain message while Next is not up", async () => {
+    const down = createFrontServer(mounts, { host: "127.0.0.1", port: 1 });
+    const port = await listen(down);
+    const reply = await new Promise<Reply>((resolve, reject) => {
+      http
+        .get({ host: "127.0.0.1", port, path: "/billing" }, (res) => {
+          let text = "";
+          res.on("data", (d) => {
+            text += d;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        })
+        .on("error", reject);
+    });
+    await new Promise((resolve) => down.close(resolve));
+    expect(reply.status).toBe(502);
+    expect(reply.text).toMatch(/starting or unavailable/);
+  });
+});
