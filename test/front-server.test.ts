@@ -8,8 +8,7 @@ import { resetEnvCache } from "@/lib/env";
 import { createFrontServer, servesDirectly } from "@/lib/http/front-server";
 import { mounts } from "@/lib/http/mounts";
 import { createTestCustomer, type TestCustomer } from "./factory";
-
-type Reply = { status: number; headers: http.IncomingHttpHeaders; text: string };
+import { type Reply, sendHttp } from "./http-send";
 
 let c: TestCustomer;
 let front: http.Server;
@@ -49,20 +48,8 @@ afterEach(() => {
   resetEnvCache();
 });
 
-function send(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port: frontPort, method, path, headers }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (d: string) => {
-        text += d;
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const send = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
+  sendHttp(frontPort, method, path, headers, body === undefined ? [] : [body]);
 
 describe("front server", () => {
   it("knows which paths the API serves directly", () => {
@@ -108,17 +95,7 @@ describe("front server", () => {
   it("answers 502 with a plain message while Next is not up", async () => {
     const down = createFrontServer(mounts, { host: "127.0.0.1", port: 1 });
     const port = await listen(down);
-    const reply = await new Promise<Reply>((resolve, reject) => {
-      http
-        .get({ host: "127.0.0.1", port, path: "/billing" }, (res) => {
-          let text = "";
-          res.on("data", (d) => {
-            text += d;
-          });
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-        })
-        .on("error", reject);
-    });
+    const reply = await sendHttp(port, "GET", "/billing");
     await new Promise((resolve) => down.close(resolve));
     expect(reply.status).toBe(502);
     expect(reply.text).toMatch(/starting or unavailable/);

@@ -1,14 +1,13 @@
 // The lean node:http server mounts the same router: same statuses, same bodies, same
 // headers as the in-process call, streamed request bodies included.
-import http from "node:http";
+import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { createLeanServer } from "@/lib/http/lean-server";
 import { mounts } from "@/lib/http/mounts";
 import { call, createTestCustomer, type TestCustomer } from "./factory";
-
-type Reply = { status: number; headers: http.IncomingHttpHeaders; text: string };
+import { sendHttp } from "./http-send";
 
 let server: http.Server;
 let port: number;
@@ -24,29 +23,8 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-/** A raw request; `chunks` are written one by one with chunked transfer encoding. */
-function send(method: string, path: string, headers: Record<string, string>, chunks: string[] = []): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, method, path, headers }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (d: string) => {
-        text += d;
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
-    req.on("error", reject);
-    const write = (i: number) => {
-      const chunk = chunks[i];
-      if (chunk === undefined) {
-        req.end();
-        return;
-      }
-      req.write(chunk, () => setTimeout(() => write(i + 1), 5));
-    };
-    write(0);
-  });
-}
+const send = (method: string, path: string, headers: Record<string, string>, chunks: string[] = []) =>
+  sendHttp(port, method, path, headers, chunks);
 
 const shape = (value: unknown): unknown =>
   Array.isArray(value)
