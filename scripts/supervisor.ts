@@ -67,25 +67,18 @@ const next = spawn(
   { cwd: root, stdio: "inherit", env: childEnv },
 );
 let front: import("node:http").Server | undefined;
-if (!dev) {
-  const { createFrontServer } = await import("@/lib/http/front-server");
-  const { mounts } = await import("@/lib/http/mounts");
-  front = createFrontServer(mounts, { host: "127.0.0.1", port: nextPort });
-  await new Promise<void>((resolve, reject) => {
-    front?.once("error", reject);
-    front?.listen(port, "0.0.0.0", resolve);
-  });
-}
-console.log(
-  `Switchboard: dashboard and API on http://localhost:${port} (${e.DATABASE_URL ? "PostgreSQL" : "embedded PGlite"})`,
-);
 
 let stopping = false;
 async function stop(code: number) {
   if (stopping) return;
   stopping = true;
-  front?.closeAllConnections();
-  front?.close();
+  if (front?.listening) {
+    // Requests in flight (a send may be committed already) get a moment to finish.
+    const closed = new Promise((resolve) => front?.close(resolve));
+    front.closeIdleConnections();
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    front.closeAllConnections();
+  }
   next.kill("SIGTERM");
   await background.stop().catch(() => {});
   await closeDb().catch(() => {});
@@ -93,6 +86,24 @@ async function stop(code: number) {
 }
 for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => void stop(0));
 next.on("exit", (code) => void stop(code ?? 0));
+
+if (!dev) {
+  const { createFrontServer } = await import("@/lib/http/front-server");
+  const { mounts } = await import("@/lib/http/mounts");
+  front = createFrontServer(mounts, { host: "127.0.0.1", port: nextPort });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      front?.once("error", reject);
+      front?.listen(port, resolve); // every interface, IPv4 and IPv6, as `next start` did
+    });
+  } catch (error) {
+    console.error(`Cannot listen on port ${port}: ${(error as Error).message}`);
+    await stop(1);
+  }
+}
+console.log(
+  `Switchboard: dashboard and API on http://localhost:${port} (${e.DATABASE_URL ? "PostgreSQL" : "embedded PGlite"})`,
+);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -5,7 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
-import { createFrontServer, servesDirectly } from "@/lib/http/front-server";
+import { createFrontServer, endToEnd, servesDirectly } from "@/lib/http/front-server";
 import { mounts } from "@/lib/http/mounts";
 import { createTestCustomer, type TestCustomer } from "./factory";
 import { type Reply, sendHttp } from "./http-send";
@@ -85,11 +85,23 @@ describe("front server", () => {
     ]);
   });
 
-  it("keeps a trusted proxy's hops when TRUST_PROXY is set", async () => {
+  it("behind a trusted proxy (TRUST_PROXY), tells Next the address that proxy saw, not the client's claims", async () => {
     process.env.TRUST_PROXY = "true";
     resetEnvCache();
-    await send("GET", "/contacts", { "X-Forwarded-For": "203.0.113.9" });
-    expect(seenByNext.at(-1)?.forwardedFor).toBe("203.0.113.9, 127.0.0.1");
+    await send("GET", "/contacts", { "X-Forwarded-For": "6.6.6.6, 203.0.113.9" });
+    expect(seenByNext.at(-1)?.forwardedFor).toBe("203.0.113.9");
+  });
+
+  it("drops hop-by-hop headers both ways", () => {
+    expect(
+      endToEnd({
+        connection: "Upgrade, X-Private",
+        upgrade: "h2c",
+        "x-private": "1",
+        "keep-alive": "5",
+        accept: "*/*",
+      }),
+    ).toEqual({ accept: "*/*" });
   });
 
   it("answers 502 with a plain message while Next is not up", async () => {

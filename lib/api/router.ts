@@ -240,10 +240,14 @@ function toApiError(caught: unknown, requestId: string, request: Request): ApiEr
 
 export const handleApiRequest = createRouter(defaultRoutes);
 
-/** The client address: the socket's, or the first X-Forwarded-For hop behind a trusted proxy. */
+/**
+ * The client address: the socket's; behind a trusted proxy (TRUST_PROXY), the last
+ * X-Forwarded-For entry, which that proxy appended (entries before it are the client's
+ * own and can be anything).
+ */
 export function clientIpFrom(request: Request, socketIp: string | undefined): string {
   if (env().TRUST_PROXY || !socketIp) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   return socketIp ?? "unknown";

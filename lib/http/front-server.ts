@@ -3,21 +3,39 @@
 // everything else (dashboard pages, next-auth, app/api/dashboard) is passed to the Next
 // server on a loopback port. Next alone cannot tell its route handlers the socket
 // address, and keeps a client's own X-Forwarded-For: per-IP rate limits would be a header
-// away from bypassed. Here X-Forwarded-For is always ours (TRUST_PROXY keeps the hops a
-// trusted proxy in front of us added).
+// away from bypassed. Here the X-Forwarded-* headers Next sees are always ours.
 import http from "node:http";
-import { env } from "@/lib/env";
+import { pipeline } from "node:stream";
+import { clientIpFrom } from "@/lib/api/router";
 import { log } from "@/lib/log";
 import { createLeanServer, type Mount } from "./lean-server";
 
 /** Paths the lean router serves: /api/v2..., /api/v3..., /api/provider/webhook. */
 export const servesDirectly = (path: string) => /^\/api\/(v2|v3|provider\/webhook)(\/|\?|$)/.test(path);
 
-/** The X-Forwarded-For Next gets: the socket's address, after a trusted proxy's hops. */
-export function forwardedFor(header: string | string[] | undefined, socketIp: string | undefined): string {
-  const own = socketIp ?? "unknown";
-  const previous = Array.isArray(header) ? header.join(", ") : header;
-  return env().TRUST_PROXY && previous ? `${previous}, ${own}` : own;
+const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"];
+
+/** A message's headers without the hop-by-hop ones (those named in Connection included). */
+export function endToEnd(headers: http.IncomingHttpHeaders): http.IncomingHttpHeaders {
+  const named = String(headers.connection ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  const out = { ...headers };
+  for (const h of [...HOP_BY_HOP, ...named]) delete out[h];
+  return out;
+}
+
+/** What Next is told about the client: one address (resolved as the API resolves it). */
+export function forwardedHeaders(req: http.IncomingMessage): http.OutgoingHttpHeaders {
+  const request = new Request("http://front.local/", {
+    headers: req.headers["x-forwarded-for"] ? { "x-forwarded-for": String(req.headers["x-forwarded-for"]) } : {},
+  });
+  return {
+    "x-forwarded-for": clientIpFrom(request, req.socket.remoteAddress),
+    "x-forwarded-host": req.headers.host ?? "localhost",
+    "x-forwarded-proto": "http",
+  };
 }
 
 export function createFrontServer(mounts: Mount[], next: { host: string; port: number }): http.Server {
@@ -34,22 +52,30 @@ export function createFrontServer(mounts: Mount[], next: { host: string; port: n
         port: next.port,
         method: req.method,
         path: req.url,
-        headers: {
-          ...req.headers,
-          "x-forwarded-for": forwardedFor(req.headers["x-forwarded-for"], req.socket.remoteAddress),
-        },
+        headers: { ...endToEnd(req.headers), ...forwardedHeaders(req) },
       },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+        res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
+        // A failure mid-body (Next reset, client gone) cuts the response: never a clean end
+        // of a truncated download.
+        pipeline(answer, res, (error) => {
+          if (error) res.destroy(error);
+        });
       },
     );
     upstream.on("error", (error) => {
+      if (res.destroyed) return; // the client left first
+      if (res.headersSent) {
+        res.destroy(error);
+        return;
+      }
       log.warn({ err: error }, "the Next server did not answer");
-      if (!res.headersSent) res.writeHead(502, { "Content-Type": "text/plain; charset=utf-8" });
+      res.writeHead(502, { "Content-Type": "text/plain; charset=utf-8" });
       res.end("The dashboard is starting or unavailable; try again in a moment.");
     });
-    res.on("close", () => upstream.destroy());
-    req.pipe(upstream);
+    res.on("close", () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    pipeline(req, upstream, () => {});
   });
 }
