@@ -1,7 +1,8 @@
 // Work that runs beside the web server in the app process (embedded mode: the only
 // process allowed to open .data/): the provider-callback processor, the webhook
 // delivery worker and the reconnect-queue safety net (sends queued while a sender was
-// reconnecting go out once it is connected, even when no request drained them). `npm run worker` (scripts/worker.ts) runs the same standalone.
+// reconnecting go out once it is connected, even when no request drained them).
+// `npm run worker` (scripts/worker.ts) runs the same standalone.
 export type Background = { stop: () => Promise<void> };
 
 export type BackgroundOptions = {

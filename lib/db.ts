@@ -75,8 +75,9 @@ const hotTypes = {
 const hotValue = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
 /**
- * Runs a Prisma.sql statement straight on the shared pg pool. For the few hot reads
- * (token verification, the billing list) where Prisma's per-statement CPU (~1 ms against
+ * Runs a Prisma.sql statement straight on the shared pg pool. For the few statements
+ * every request runs (token, sender, billing list, blacklist, message insert, provider
+ * callback store) where Prisma's per-statement CPU (~1 ms against
  * ~0.15 ms for pg, docs/benchmarks.md) is most of a request. Rows come back as pg parses
  * them: timestamps as Date, numeric as string.
  */

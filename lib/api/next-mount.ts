@@ -2,5 +2,5 @@
 import { clientIpFrom, handleApiRequest } from "./router";
 
 export async function nextApiHandler(request: Request): Promise<Response> {
-  return handleApiRequest(request, { clientIp: clientIpFrom(request, undefined) });
+  return handleApiRequest(request, { clientIp: clientIpFrom(request.headers.get("x-forwarded-for"), undefined) });
 }

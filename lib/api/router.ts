@@ -245,9 +245,9 @@ export const handleApiRequest = createRouter(defaultRoutes);
  * X-Forwarded-For entry, which that proxy appended (entries before it are the client's
  * own and can be anything).
  */
-export function clientIpFrom(request: Request, socketIp: string | undefined): string {
+export function clientIpFrom(forwardedFor: string | null | undefined, socketIp: string | undefined): string {
   if (env().TRUST_PROXY || !socketIp) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
+    const forwarded = forwardedFor?.split(",").at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   return socketIp ?? "unknown";

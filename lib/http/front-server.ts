@@ -8,7 +8,7 @@ import http from "node:http";
 import { pipeline } from "node:stream";
 import { clientIpFrom } from "@/lib/api/router";
 import { log } from "@/lib/log";
-import { createLeanServer, type Mount } from "./lean-server";
+import { leanRequestListener, type Mount } from "./lean-server";
 
 /** Paths the lean router serves: /api/v2..., /api/v3..., /api/provider/webhook. */
 export const servesDirectly = (path: string) => /^\/api\/(v2|v3|provider\/webhook)(\/|\?|$)/.test(path);
@@ -28,19 +28,16 @@ export function endToEnd(headers: http.IncomingHttpHeaders): http.IncomingHttpHe
 
 /** What Next is told about the client: one address (resolved as the API resolves it). */
 export function forwardedHeaders(req: http.IncomingMessage): http.OutgoingHttpHeaders {
-  const request = new Request("http://front.local/", {
-    headers: req.headers["x-forwarded-for"] ? { "x-forwarded-for": String(req.headers["x-forwarded-for"]) } : {},
-  });
+  const claimed = req.headers["x-forwarded-for"];
   return {
-    "x-forwarded-for": clientIpFrom(request, req.socket.remoteAddress),
+    "x-forwarded-for": clientIpFrom(Array.isArray(claimed) ? claimed.join(", ") : claimed, req.socket.remoteAddress),
     "x-forwarded-host": req.headers.host ?? "localhost",
     "x-forwarded-proto": "http",
   };
 }
 
 export function createFrontServer(mounts: Mount[], next: { host: string; port: number }): http.Server {
-  const lean = createLeanServer(mounts);
-  const direct = lean.listeners("request")[0] as http.RequestListener;
+  const direct = leanRequestListener(mounts);
   return http.createServer((req, res) => {
     if (servesDirectly(req.url ?? "/")) {
       direct(req, res);

@@ -13,10 +13,15 @@ export const apiMount: Mount = {
 };
 
 export function createLeanServer(mounts: Mount[] = [apiMount]): http.Server {
-  return http.createServer(async (req, res) => {
+  return http.createServer(leanRequestListener(mounts));
+}
+
+/** The lean server's request handling, for servers that serve more (lib/http/front-server.ts). */
+export function leanRequestListener(mounts: Mount[] = [apiMount]): http.RequestListener {
+  return async (req, res) => {
     try {
       const request = toWebRequest(req, `http://${req.headers.host ?? "localhost"}`);
-      const clientIp = clientIpFrom(request, req.socket.remoteAddress);
+      const clientIp = clientIpFrom(request.headers.get("x-forwarded-for"), req.socket.remoteAddress);
       const path = req.url ?? "/";
       const mount = mounts.find((m) => path.startsWith(m.prefix));
       const response = mount ? await mount.handle(request, clientIp) : await handleApiRequest(request, { clientIp });
@@ -26,5 +31,5 @@ export function createLeanServer(mounts: Mount[] = [apiMount]): http.Server {
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
       res.end(JSON.stringify({ success: false, message: "Internal error", error_code: "REQUEST_FAILED", details: {} }));
     }
-  });
+  };
 }
