@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { inputErrorFrom } from "@/lib/api/errors";
+import { inputErrorFrom } from "@/lib/core/errors";
 import { db, hotRows } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 

@@ -2,10 +2,10 @@
 // envelopes, and it is served on v2 and v3 without a token.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { ERROR_STATUS } from "@/lib/core/errors";
+import { PageQuery } from "@/lib/core/pagination";
 import { call } from "@/test/factory";
-import { ERROR_STATUS } from "./errors";
 import { buildOpenApiDocument, type OpenApiDocument, openApiPath, pathParamNames } from "./openapi";
-import { PageQuery } from "./pagination";
 import { ok, route } from "./route";
 import { routes } from "./routes";
 

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the route table and its zod schemas (never
 // kept by hand): served at /api/{v2,v3}/openapi.json and rendered at /docs/api.
 import { z } from "zod";
-import { ERROR_STATUS, type ErrorCode, WIRE_ERROR_CODES, wireCodeOf } from "./errors";
+import { ERROR_STATUS, type ErrorCode, WIRE_ERROR_CODES, wireCodeOf } from "@/lib/core/errors";
 import { type AnyRoute, VERSIONS } from "./route";
 
 type Json = Record<string, unknown>;

@@ -3,9 +3,9 @@
 import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { ApiError } from "@/lib/core/errors";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
-import { ApiError } from "./errors";
 import type { LimitClass } from "./route";
 
 export type Policy = "global" | "send_ip" | "send_token" | "reports_ip";

@@ -1,5 +1,5 @@
 // Reading the request: token locations (spec 5), bounded body, JSON parsing.
-import { ApiError } from "./errors";
+import { ApiError } from "@/lib/core/errors";
 
 export const TOKEN_FIELDS = ["authToken", "auth_token", "token"] as const;
 

@@ -2,11 +2,12 @@
 // (router.ts) does everything else once for every route.
 import type { z } from "zod";
 import type { Feature, Principal } from "@/lib/auth/principal";
+import type { ErrorCode } from "@/lib/core/errors";
+import type { Version } from "@/lib/core/version";
 import type { ResolveOptions, Sender } from "@/lib/senders/service";
-import type { ErrorCode } from "./errors";
 
-export type Version = "v2" | "v3";
-export const VERSIONS: readonly Version[] = ["v2", "v3"];
+export { VERSIONS, type Version } from "@/lib/core/version";
+
 export type LimitClass = "global" | "send" | "reports";
 
 export type HandlerContext<Q, B> = {

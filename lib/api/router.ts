@@ -3,12 +3,12 @@
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { hasFeature, type Principal } from "@/lib/auth/principal";
+import { ApiError, inputErrorFrom } from "@/lib/core/errors";
 import { env } from "@/lib/env";
 import { log, redactUrl } from "@/lib/log";
 import { resolveSender, type Sender } from "@/lib/senders/service";
 import { verifyToken } from "@/lib/tokens/service";
 import { errorBody, json, type Meta, providerErrorBody, successBody } from "./envelope";
-import { ApiError, inputErrorFrom } from "./errors";
 import { consumeRateLimits, type RateLimiter } from "./rate-limit";
 import { bearerToken, isJsonContentType, parseJson, readBody, TOKEN_FIELDS, tokenFrom } from "./request-body";
 import type { AnyRoute, Version } from "./route";
@@ -239,16 +239,3 @@ function toApiError(caught: unknown, requestId: string, request: Request): ApiEr
 }
 
 export const handleApiRequest = createRouter(defaultRoutes);
-
-/**
- * The client address: the socket's; behind a trusted proxy (TRUST_PROXY), the last
- * X-Forwarded-For entry, which that proxy appended (entries before it are the client's
- * own and can be anything).
- */
-export function clientIpFrom(forwardedFor: string | null | undefined, socketIp: string | undefined): string {
-  if (env().TRUST_PROXY || !socketIp) {
-    const forwarded = forwardedFor?.split(",").at(-1)?.trim();
-    if (forwarded) return forwarded;
-  }
-  return socketIp ?? "unknown";
-}

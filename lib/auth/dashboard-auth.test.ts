@@ -1,7 +1,7 @@
 // Dashboard sign-up, password login, the login limiter and dashboard token creation.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/core/errors";
 import { signUp } from "@/lib/customers/signup";
 import { db } from "@/lib/db";
 import { createTokenFor } from "@/lib/tokens/create-for-principal";

@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { cache } from "react";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { authOptions } from "./next-auth";
 import type { Principal } from "./principal";

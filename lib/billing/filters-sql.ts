@@ -1,8 +1,9 @@
 // The SQL of the billing record filters and sorts (spec 4.1), built once with Prisma.sql
 // so that the list, totals, chart and CSV export share it and the index-proof test can
 // EXPLAIN exactly what the services run. Every clause starts with the customer.
-import { ApiError } from "@/lib/api/errors";
+
 import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/core/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Sender } from "@/lib/senders/service";
 import type { BillingFiltersInput, BillingSortField, SortOrder } from "./schemas";

@@ -7,8 +7,9 @@
 // takes away). balance = credits + refunds + adjustments - debits, over the same
 // filtered set as the listed transactions (so "balance" of a date range is the net
 // movement of that range).
-import { type PageBlock, pageBlock } from "@/lib/api/pagination";
+
 import type { Principal } from "@/lib/auth/principal";
+import { type PageBlock, pageBlock } from "@/lib/core/pagination";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Sender } from "@/lib/senders/service";

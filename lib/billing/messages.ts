@@ -1,8 +1,9 @@
 // GET /api/v3/billing/messages (spec 4.1) and the billing explorer's table: the
 // customer's billing records (one sender, or user-wide), filtered, sorted, paginated.
-import { ApiError } from "@/lib/api/errors";
-import { type PageBlock, pageBlock } from "@/lib/api/pagination";
+
 import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/core/errors";
+import { type PageBlock, pageBlock } from "@/lib/core/pagination";
 import { db, hotRows } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Sender } from "@/lib/senders/service";

@@ -1,7 +1,7 @@
 // Billing inputs and public shapes (spec 4.1, architecture.md "Billing"), shared by the
 // API, the dashboard's billing explorer and the OpenAPI document.
 import { z } from "zod";
-import { PageQuery, strictPageQuery } from "@/lib/api/pagination";
+import { PageQuery, strictPageQuery } from "@/lib/core/pagination";
 
 export const TEMPLATE_TYPES = ["marketing", "utility", "authentication", "service"] as const;
 export const BILLABLE_VALUES = ["true", "false", "payable", "free"] as const;

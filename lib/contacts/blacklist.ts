@@ -1,8 +1,9 @@
 // A sender's message blacklist: the paginated listing, and the helpers the messaging
 // code uses to add numbers and to check a recipient before sending.
-import { ApiError } from "@/lib/api/errors";
-import { type PageBlock, pageBlock, skipTake } from "@/lib/api/pagination";
+
 import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/core/errors";
+import { type PageBlock, pageBlock, skipTake } from "@/lib/core/pagination";
 import { db, hotRows } from "@/lib/db";
 import { type BlacklistEntry, Prisma } from "@/lib/generated/prisma/client";
 import { normalizePhone, type Sender } from "@/lib/senders/service";

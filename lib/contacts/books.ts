@@ -1,8 +1,9 @@
 // Contact books of a customer account: list, create, read, update. Every query carries
 // the customer in its WHERE; a book of another customer is simply not found.
-import { ApiError } from "@/lib/api/errors";
-import { skipTake } from "@/lib/api/pagination";
+
 import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/core/errors";
+import { skipTake } from "@/lib/core/pagination";
 import { db, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ContactBookInput, ContactBookListInput, ContactBookPatchInput } from "./schemas";

@@ -1,6 +1,7 @@
 // Contacts of one book: paginated listing with a search over phone, name and email.
-import { type PageBlock, pageBlock, skipTake } from "@/lib/api/pagination";
+
 import type { Principal } from "@/lib/auth/principal";
+import { type PageBlock, pageBlock, skipTake } from "@/lib/core/pagination";
 import { db } from "@/lib/db";
 import type { Contact, Prisma } from "@/lib/generated/prisma/client";
 import { requireContactBook } from "./books";

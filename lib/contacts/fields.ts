@@ -1,6 +1,7 @@
 // A customer's custom contact field definitions (key, label, type).
-import { ApiError } from "@/lib/api/errors";
+
 import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
 import { type ContactField, Prisma } from "@/lib/generated/prisma/client";
 import type { ContactFieldCreateInput } from "./schemas";

@@ -1,7 +1,7 @@
 // Contact books, contacts, bulk upload, custom fields and blacklist: the input and public
 // shapes shared by the API, the dashboard forms and the OpenAPI document.
 import { z } from "zod";
-import { PageQuery } from "@/lib/api/pagination";
+import { PageQuery } from "@/lib/core/pagination";
 
 export const CONTACT_BOOK_STATUSES = ["ACTIVE", "INACTIVE"] as const;
 export const FIELD_TYPES = ["text", "number", "boolean", "date"] as const;

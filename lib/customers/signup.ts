@@ -1,7 +1,8 @@
 // Self-service sign-up: a new customer account (plan pro) and its first user, in one transaction.
-import { ApiError } from "@/lib/api/errors";
+
 import { hashPassword } from "@/lib/auth/password";
 import type { SignupInputValue } from "@/lib/auth/schemas";
+import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createCustomer } from "./service";

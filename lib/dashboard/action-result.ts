@@ -1,6 +1,6 @@
 // Server actions return a plain result: contract errors become a message, zod issues field errors.
 import { ZodError } from "zod";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/core/errors";
 
 export type ActionResult<T = undefined> =
   | { ok: true; data: T }

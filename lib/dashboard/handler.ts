@@ -1,9 +1,9 @@
 // app/api/dashboard/* handlers: session auth, contract errors as { message, error_code } with
 // the status from the one ERROR_STATUS table, anything else a logged 500 saying nothing internal.
 import { ZodError } from "zod";
-import { ApiError, inputErrorFrom } from "@/lib/api/errors";
 import type { Principal } from "@/lib/auth/principal";
 import { requireApiPrincipal } from "@/lib/auth/session";
+import { ApiError, inputErrorFrom } from "@/lib/core/errors";
 import { log } from "@/lib/log";
 
 export function dashboardHandler<C>(work: (p: Principal, request: Request, ctx: C) => Promise<Response>) {

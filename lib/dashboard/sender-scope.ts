@@ -1,6 +1,7 @@
 // The sender a per-sender page works on: ?sender= when given, else the default sender.
-import { ApiError } from "@/lib/api/errors";
+
 import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/core/errors";
 import { resolveSender, type Sender } from "@/lib/senders/service";
 
 /** undefined when the account has no sender at all (the page shows an empty state). */

@@ -6,8 +6,8 @@
 // away from bypassed. Here the X-Forwarded-* headers Next sees are always ours.
 import http from "node:http";
 import { pipeline } from "node:stream";
-import { clientIpFrom } from "@/lib/api/router";
 import { log } from "@/lib/log";
+import { clientIpFrom } from "./client-ip";
 import { leanRequestListener, type Mount } from "./lean-server";
 
 /** Paths the lean router serves: /api/v2..., /api/v3..., /api/provider/webhook. */

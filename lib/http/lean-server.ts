@@ -1,8 +1,9 @@
 // The lean node:http server: the public API and the provider callback endpoint, with
 // no Next.js in the path.
 import http from "node:http";
-import { clientIpFrom, handleApiRequest } from "@/lib/api/router";
+import { handleApiRequest } from "@/lib/api/router";
 import { log } from "@/lib/log";
+import { clientIpFrom } from "./client-ip";
 import { sendWebResponse, toWebRequest } from "./node-adapter";
 
 export type Mount = { prefix: string; handle: (request: Request, clientIp: string) => Promise<Response> };

@@ -4,26 +4,14 @@
 // message payable): balances and rates are cached briefly per process, and a cached balance
 // that looks too low is always re-read, so a top-up takes effect at once.
 import { rateFor } from "@/lib/billing/rate-card";
+import { SwrCache } from "@/lib/core/swr-cache";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { MessagingError } from "./errors";
 
-const BALANCE_TTL_MS = 2_000;
-const RATE_TTL_MS = 5_000;
-const MAX_ENTRIES = 10_000;
-type Entry = { value: Promise<Prisma.Decimal>; at: number };
-const balances = new Map<string, Entry>();
-const rates = new Map<string, Entry>();
-
-function cached(map: Map<string, Entry>, key: string, ttl: number, load: () => Promise<Prisma.Decimal>) {
-  const hit = map.get(key);
-  if (hit && Date.now() - hit.at < ttl) return hit.value;
-  if (map.size >= MAX_ENTRIES) map.clear();
-  const value = load();
-  map.set(key, { value, at: Date.now() });
-  value.catch(() => map.delete(key));
-  return value;
-}
+// No stale serving: a balance older than its TTL is read again before the send.
+const balances = new SwrCache<Prisma.Decimal>({ ttlMs: 2_000, maxEntries: 10_000 });
+const rates = new SwrCache<Prisma.Decimal>({ ttlMs: 5_000, maxEntries: 10_000 });
 
 export async function ledgerBalance(customerId: string): Promise<Prisma.Decimal> {
   const sums = await db.billingTransaction.groupBy({ by: ["type"], where: { customerId }, _sum: { amount: true } });
@@ -36,13 +24,12 @@ export async function ledgerBalance(customerId: string): Promise<Prisma.Decimal>
 }
 
 /** The balance, from a cache of at most two seconds. */
-export const recentBalance = (customerId: string) =>
-  cached(balances, customerId, BALANCE_TTL_MS, () => ledgerBalance(customerId));
+export const recentBalance = (customerId: string) => balances.get(customerId, () => ledgerBalance(customerId));
 
 /** Free categories (service) cost nothing; others cost the customer's rate for the category. */
 export async function expectedPrice(customerId: string, pricingCategory: string): Promise<Prisma.Decimal> {
   if (pricingCategory === "service") return new Prisma.Decimal(0);
-  return cached(rates, `${customerId}|${pricingCategory}`, RATE_TTL_MS, () => rateFor(customerId, pricingCategory));
+  return rates.get(`${customerId}|${pricingCategory}`, () => rateFor(customerId, pricingCategory));
 }
 
 /**
@@ -58,7 +45,7 @@ export async function assertCanAfford(
   if (price.lte(0)) return;
   if ((await balance).gte(price)) return;
   const fresh = await ledgerBalance(customerId);
-  balances.set(customerId, { value: Promise.resolve(fresh), at: Date.now() });
+  balances.set(customerId, fresh);
   if (fresh.lt(price)) {
     throw new MessagingError(
       "INSUFFICIENT_BALANCE",

@@ -1,7 +1,7 @@
 // Messaging refusals: ApiErrors whose codes and statuses live in lib/api/errors.ts
 // (ERROR_STATUS, "Messaging"). A named subclass so that send paths can tell a refusal of
 // ours from an unexpected failure.
-import { ApiError, type ErrorCode } from "@/lib/api/errors";
+import { ApiError, type ErrorCode } from "@/lib/core/errors";
 
 const MESSAGING_CODES = [
   "RECIPIENT_BLACKLISTED",

@@ -2,7 +2,7 @@
 // is stored and replayed for a retry with the same body; the same key with another body is
 // refused. Failed attempts release the key so that a retry really runs again.
 import { createHash } from "node:crypto";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { MessagingError } from "./errors";

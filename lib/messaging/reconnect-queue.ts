@@ -1,8 +1,8 @@
 // The reconnect queue: sends accepted while a sender is RECONNECTING wait as queued
 // messages and go out, oldest first, when it is CONNECTED again.
 
-import { ApiError } from "@/lib/api/errors";
 import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import type { ConnectionStatus } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";

@@ -1,6 +1,6 @@
 // Send results -> the acceptance receipt (our envelope) or the provider's answer shape,
 // with the headers of spec 7.1 (X-Service-Message-Id, X-Service-Queued).
-import type { Version } from "@/lib/api/route";
+import type { Version } from "@/lib/core/version";
 import type { Sender } from "@/lib/senders/service";
 import type { StoredResponse } from "./idempotency";
 import type { SendResult } from "./send";

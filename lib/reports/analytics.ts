@@ -1,8 +1,9 @@
 // GET /reports/analytics/delivery (rates by day, and on v3 by send route) and
 // /reports/analytics/templates (per template; v3 attributes the provider template id).
-import { type PageBlock, pageBlock, skipTake } from "@/lib/api/pagination";
-import type { Version } from "@/lib/api/route";
+
 import type { Principal } from "@/lib/auth/principal";
+import { type PageBlock, pageBlock, skipTake } from "@/lib/core/pagination";
+import type { Version } from "@/lib/core/version";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Sender } from "@/lib/senders/service";

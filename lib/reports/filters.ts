@@ -1,7 +1,8 @@
 // SQL pieces shared by the reports: the message joined to its billing record (the
 // delivery progress), the customer scope first, and the date range.
-import type { Version } from "@/lib/api/route";
+
 import type { Principal } from "@/lib/auth/principal";
+import type { Version } from "@/lib/core/version";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Sender } from "@/lib/senders/service";
 

@@ -1,7 +1,8 @@
 // GET /reports/messages: the message log with its delivery progress.
-import { type PageBlock, pageBlock, skipTake } from "@/lib/api/pagination";
-import type { Version } from "@/lib/api/route";
+
 import type { Principal } from "@/lib/auth/principal";
+import { type PageBlock, pageBlock, skipTake } from "@/lib/core/pagination";
+import type { Version } from "@/lib/core/version";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { normalizePhone, type Sender } from "@/lib/senders/service";

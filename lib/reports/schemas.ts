@@ -1,7 +1,7 @@
 // Report queries: message log (filters; v3 adds sendRoute and directSendCategory) and the
 // delivery and template analytics.
 import { z } from "zod";
-import { PageQuery } from "@/lib/api/pagination";
+import { PageQuery } from "@/lib/core/pagination";
 import { DIRECT_SEND_CATEGORIES, SEND_ROUTES } from "@/lib/messaging/schemas";
 
 const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);

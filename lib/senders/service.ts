@@ -1,6 +1,7 @@
 // Senders and default sender resolution (architecture.md "Default sender resolution").
-import { ApiError } from "@/lib/api/errors";
+
 import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/core/errors";
 import { db, hotRows } from "@/lib/db";
 import { Prisma, type Sender } from "@/lib/generated/prisma/client";
 

@@ -1,6 +1,6 @@
 // Templates: list query, create body and public shape (API, dashboard and OpenAPI).
 import { z } from "zod";
-import { PageQuery } from "@/lib/api/pagination";
+import { PageQuery } from "@/lib/core/pagination";
 
 export const TEMPLATE_CATEGORIES = ["MARKETING", "UTILITY", "AUTHENTICATION"] as const;
 export const TEMPLATE_STATUSES = ["APPROVED", "PENDING", "REJECTED", "PAUSED", "DISABLED"] as const;

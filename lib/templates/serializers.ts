@@ -1,4 +1,4 @@
-import type { Version } from "@/lib/api/route";
+import type { Version } from "@/lib/core/version";
 import type { Template } from "@/lib/generated/prisma/client";
 
 /** The public template; v3 adds source and correctCategory (spec 9.4). */

@@ -1,10 +1,10 @@
 // Templates of a customer: list (filters, page pagination), read by uid or name, create
 // through the provider (pending review; the provider's callback approves it), and sync.
 
-import { notFound } from "@/lib/api/errors";
-import { type PageBlock, pageBlock, skipTake } from "@/lib/api/pagination";
-import type { Version } from "@/lib/api/route";
 import type { Principal } from "@/lib/auth/principal";
+import { notFound } from "@/lib/core/errors";
+import { type PageBlock, pageBlock, skipTake } from "@/lib/core/pagination";
+import type { Version } from "@/lib/core/version";
 import { db } from "@/lib/db";
 import type { Prisma, Template } from "@/lib/generated/prisma/client";
 import { MessagingError } from "@/lib/messaging/errors";

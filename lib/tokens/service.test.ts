@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/core/errors";
 import { createCustomer } from "@/lib/customers/service";
 import { db } from "@/lib/db";
 import { addSender } from "@/lib/senders/admin";

@@ -1,7 +1,7 @@
 // API tokens: issue (shown once), verify (hash lookup), list, revoke.
 
-import { ApiError } from "@/lib/api/errors";
 import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/core/errors";
 import { db, hotRows } from "@/lib/db";
 import { type ApiToken, type Customer, Prisma } from "@/lib/generated/prisma/client";
 import { generateTokenString, hashToken, looksLikeToken, visiblePrefix } from "./token-string";

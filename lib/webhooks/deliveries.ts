@@ -3,9 +3,9 @@
 // (lib/webhooks/worker.ts) sends every PENDING delivery whose nextAttemptAt has come;
 // a delivery's id is its `webhook-id`, so a redelivery keeps the same id.
 import { randomBytes, randomUUID } from "node:crypto";
-import { ApiError } from "@/lib/api/errors";
-import { skipTake } from "@/lib/api/pagination";
 import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/core/errors";
+import { skipTake } from "@/lib/core/pagination";
 import { db } from "@/lib/db";
 import { deliveriesQueued } from "@/lib/events/signal";
 import type { Prisma, Sender } from "@/lib/generated/prisma/client";

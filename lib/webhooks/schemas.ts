@@ -1,7 +1,7 @@
 // One zod module for webhook destinations: create and update bodies, list queries and
 // the public shapes. The API router, dashboard forms and the OpenAPI document use these.
 import { z } from "zod";
-import { PageQuery } from "@/lib/api/pagination";
+import { PageQuery } from "@/lib/core/pagination";
 import { EVENT_KEYS, isEventKey } from "./catalog";
 
 export const WEBHOOK_STATUSES = ["ACTIVE", "INACTIVE"] as const;

@@ -3,9 +3,9 @@
 // WEBHOOK_NOT_FOUND). The signing secret is generated on create, returned once, stored
 // only encrypted, and never rotated or read back through this module.
 import { randomBytes } from "node:crypto";
-import { ApiError } from "@/lib/api/errors";
-import { skipTake } from "@/lib/api/pagination";
 import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/core/errors";
+import { skipTake } from "@/lib/core/pagination";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { db, type Tx } from "@/lib/db";
 import type { Prisma, Sender } from "@/lib/generated/prisma/client";

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/core/errors";
 import { createGuardedLookup, forbiddenReason, isForbiddenAddress, validateEndpointUrl } from "./url-guard";
 
 const FORBIDDEN = [

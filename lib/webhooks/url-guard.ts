@@ -7,7 +7,7 @@
 import dns, { type LookupAddress } from "node:dns";
 import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/core/errors";
 import { env } from "@/lib/env";
 
 const MAX_URL_LENGTH = 2048;

@@ -1,6 +1,6 @@
 "use server";
-import { ApiError } from "@/lib/api/errors";
 import { SignupInput } from "@/lib/auth/schemas";
+import { ApiError } from "@/lib/core/errors";
 import { signUp } from "@/lib/customers/signup";
 
 export type SignupResult = { ok: true } | { ok: false; message: string; fields?: Record<string, string> };

@@ -1,8 +1,8 @@
 // The reference page renders every route of the table and every error code.
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { WIRE_ERROR_CODES } from "@/lib/api/errors";
 import { routes } from "@/lib/api/routes";
+import { WIRE_ERROR_CODES } from "@/lib/core/errors";
 import ApiReferencePage from "./page";
 import { schemaRows, typeLabel } from "./schema-rows";
 

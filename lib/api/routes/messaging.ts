@@ -1,6 +1,6 @@
 // Sends (POST /send, /chat, /messages, /{phoneNumberId}/messages; limit class "send"),
 // plus the template and report routes of the messaging domain. Thin: parse, call, shape.
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { fingerprint, type IdempotentResult, idempotencyKeyFrom, withIdempotency } from "@/lib/messaging/idempotency";
 import { chatPayload, providerPayload, templatePayload } from "@/lib/messaging/payloads";

@@ -2,8 +2,8 @@
 // redelivery and test events (architecture.md "Webhooks"). Sender-scoped: the router
 // resolves the sender from senderId or the number-scoped token. There is no DELETE
 // (spec 3.1): the router answers it 405 with Allow.
-import { ApiError } from "@/lib/api/errors";
-import { pageBlock } from "@/lib/api/pagination";
+import { ApiError } from "@/lib/core/errors";
+import { pageBlock } from "@/lib/core/pagination";
 import type { Sender } from "@/lib/senders/service";
 import { eventCatalog } from "@/lib/webhooks/catalog";
 import { listDeliveries, redeliver, sendTestEvent } from "@/lib/webhooks/deliveries";

@@ -1,8 +1,8 @@
 // Orders: create and send (order_details), follow up (order_status or resend), list with
 // offset pagination, read. Every read and write carries the customer in its WHERE.
 import { randomBytes } from "node:crypto";
-import { ApiError } from "@/lib/api/errors";
 import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { type Order, Prisma } from "@/lib/generated/prisma/client";
 import { normalizePhone, type Sender } from "@/lib/senders/service";
