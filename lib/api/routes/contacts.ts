@@ -28,7 +28,7 @@ import {
   toPublicContactBook,
   toPublicContactField,
 } from "@/lib/contacts/serializers";
-import { type AnyRoute, ok, route } from "../route";
+import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = {
   versions: ["v2", "v3"],

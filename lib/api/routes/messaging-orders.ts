@@ -12,8 +12,8 @@ import {
 } from "@/lib/messaging/orders/service";
 import { receiptResponse } from "@/lib/messaging/serializers";
 import type { Sender } from "@/lib/senders/service";
-import type { Version } from "../route";
-import { type AnyRoute, ok, type RouteResult, route } from "../route";
+import type { Version } from "../route-definition";
+import { type AnyRoute, ok, type RouteResult, route } from "../route-definition";
 
 const common = { versions: ["v2", "v3"], feature: "messaging", tag: "Orders", tokenScope: "any" } as const;
 

@@ -8,7 +8,7 @@ import { ChatBody, ProviderMessageBody, SendBody, SendReceipt } from "@/lib/mess
 import { sendMessage } from "@/lib/messaging/send";
 import { providerResponse, receiptResponse } from "@/lib/messaging/serializers";
 import type { Sender } from "@/lib/senders/service";
-import { type AnyRoute, type RouteResult, route } from "../route";
+import { type AnyRoute, type RouteResult, route } from "../route-definition";
 import { messagingOrderRoutes } from "./messaging-orders";
 import { messagingReportRoutes } from "./messaging-reports";
 import { messagingTemplateRoutes } from "./messaging-templates";
