@@ -2,7 +2,7 @@
 // kept by hand): served at /api/{v2,v3}/openapi.json and rendered at /docs/api.
 import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode, WIRE_ERROR_CODES, wireCodeOf } from "@/lib/core/errors";
-import { type AnyRoute, bodySchema, VERSIONS } from "./route";
+import { type AnyRoute, bodySchema, VERSIONS } from "./route-definition";
 
 type Json = Record<string, unknown>;
 

@@ -13,8 +13,8 @@ import { verifyToken } from "@/lib/tokens/service";
 import { errorBody, json, type Meta, providerErrorBody, successBody } from "./envelope";
 import { consumeRateLimits, type RateLimiter } from "./rate-limit";
 import { bearerToken, isJsonContentType, parseJson, readBody, TOKEN_FIELDS, tokenFrom } from "./request-body";
-import { type AnyRoute, bodySchema, type HandlerContext, type RouteResult, type Version } from "./route";
-import { routes as defaultRoutes } from "./routes";
+import { type AnyRoute, bodySchema, type HandlerContext, type RouteResult, type Version } from "./route-definition";
+import { routes as defaultRoutes } from "./route-table";
 
 type Compiled = { route: AnyRoute; regex: RegExp; keys: string[]; shape: string };
 

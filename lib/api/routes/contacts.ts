@@ -29,7 +29,7 @@ import {
   toPublicContactField,
 } from "@/lib/contacts/serializers";
 import { resolved } from "@/lib/senders/service";
-import { type AnyRoute, ok, route } from "../route";
+import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = {
   versions: ["v2", "v3"],

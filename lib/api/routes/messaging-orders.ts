@@ -11,8 +11,8 @@ import {
 } from "@/lib/messaging/orders/service";
 import { receiptResponse } from "@/lib/messaging/serializers";
 import { resolved, type Sender } from "@/lib/senders/service";
-import type { Version } from "../route";
-import { type AnyRoute, ok, route } from "../route";
+import type { Version } from "../route-definition";
+import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = { versions: ["v2", "v3"], feature: "messaging", tag: "Orders", tokenScope: "any" } as const;
 

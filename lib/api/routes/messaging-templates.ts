@@ -5,7 +5,7 @@ import { resolved } from "@/lib/senders/service";
 import { PublicTemplate, TemplateCreateBody, TemplateGetQuery, TemplateListQuery } from "@/lib/templates/schemas";
 import { toPublicTemplate } from "@/lib/templates/serializers";
 import { createTemplate, getTemplate, listTemplates, syncTemplates } from "@/lib/templates/service";
-import { type AnyRoute, ok, route } from "../route";
+import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = {
   versions: ["v2", "v3"],

@@ -6,7 +6,7 @@ import { ChatBodies, ProviderMessageBodies, SendBodies, SendReceipt } from "@/li
 import { sendChat, sendProviderMessage, sendTemplate } from "@/lib/messaging/send-requests";
 import { providerResponse, receiptResponse } from "@/lib/messaging/serializers";
 import { resolved } from "@/lib/senders/service";
-import { type AnyRoute, route } from "../route";
+import { type AnyRoute, route } from "../route-definition";
 import { messagingOrderRoutes } from "./messaging-orders";
 import { messagingReportRoutes } from "./messaging-reports";
 import { messagingTemplateRoutes } from "./messaging-templates";
