@@ -3,6 +3,7 @@
 // actions and the CLI all render from errorAnswer, so a code has one status everywhere and
 // a field error keeps the name of the field it is about.
 import { ZodError } from "zod";
+import { codedRefusal, uncodedIssues } from "./coded-issue";
 import { ApiError, type ErrorCode, inputErrorFrom } from "./errors";
 
 /** An input field an error is about: `path` as the caller named its input (e.g. "body.webhook.name"). */
@@ -36,7 +37,10 @@ export type AnswerOptions = {
 
 /** The contract's VALIDATION_FAILED for zod issues, each field named by its path (see AnswerOptions.zodPrefix). */
 export function validationError(error: ZodError, prefix?: string): ApiError {
-  const fields = error.issues.map((i) => ({
+  // A refusal with its own contract code (lib/core/coded-issue.ts) is answered on its own.
+  const refusal = codedRefusal(error.issues);
+  if (refusal) return refusal;
+  const fields = uncodedIssues(error.issues).map((i) => ({
     path: [...(prefix ? [prefix] : []), ...i.path].join("."),
     message: i.message,
   }));
