@@ -53,6 +53,11 @@ export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema> = {
   paramNotFound?: Partial<Record<string, ErrorCode>>;
   /** Largest accepted body for this route; API_BODY_LIMIT_BYTES when absent. */
   bodyLimitBytes?: number;
+  /**
+   * A body array (e.g. "contacts") whose rows the handler checks one by one: text the
+   * database cannot store is reported for its row, not refused for the whole request.
+   */
+  textCheckedPerRow?: string;
   query?: Q;
   body?: B;
   /** Provider-compatible routes answer errors in the provider's shape (spec 7.1). */
