@@ -1,14 +1,17 @@
-// app/api/dashboard/* handlers: session auth, contract errors as { message, error_code } with
+// app/api/dashboard/* handlers: mutations same-origin and JSON only (request-guard.ts), session auth, contract errors as { message, error_code } with
 // the status from the one ERROR_STATUS table, anything else a logged 500 saying nothing internal.
 import { ZodError } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { requireApiPrincipal } from "@/lib/auth/session";
 import { ApiError, inputErrorFrom } from "@/lib/core/errors";
 import { log } from "@/lib/log";
+import { guardMutation } from "./request-guard";
 
 export function dashboardHandler<C>(work: (p: Principal, request: Request, ctx: C) => Promise<Response>) {
   return async (request: Request, ctx: C): Promise<Response> => {
     try {
+      // Before the session is even read: a forged cross-site request gets nothing.
+      guardMutation(request);
       const p = await requireApiPrincipal();
       return await work(p, request, ctx);
     } catch (caught) {
@@ -20,8 +23,15 @@ export function dashboardHandler<C>(work: (p: Principal, request: Request, ctx: 
         );
       }
       if (error instanceof ZodError) {
+        const fields = error.issues.map((i) => ({ path: ["body", ...i.path].join("."), message: i.message }));
+        const first = fields[0];
         return Response.json(
-          { success: false, message: error.issues[0]?.message ?? "Invalid input", error_code: "VALIDATION_FAILED" },
+          {
+            success: false,
+            message: first ? `${first.path}: ${first.message}` : "Invalid input",
+            error_code: "VALIDATION_FAILED",
+            details: { fields },
+          },
           { status: 400 },
         );
       }
