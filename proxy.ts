@@ -3,6 +3,7 @@
 
 import { type NextRequest, NextResponse } from "next/server";
 import { getToken } from "next-auth/jwt";
+import { servedOverHttps } from "@/lib/auth/secure-cookies";
 import { env } from "@/lib/env";
 
 const PUBLIC_PAGES = ["/login", "/signup"];
@@ -10,7 +11,12 @@ const PUBLIC_PAGES = ["/login", "/signup"];
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   if (PUBLIC_PAGES.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return NextResponse.next();
-  const token = await getToken({ req: request, secret: env().NEXTAUTH_SECRET }).catch(() => null);
+  const token = await getToken({
+    req: request,
+    secret: env().NEXTAUTH_SECRET,
+    // The cookie name depends on it (__Secure- prefix): the same rule as next-auth's own.
+    secureCookie: servedOverHttps(request.headers),
+  }).catch(() => null);
   if (token?.customerId) return NextResponse.next();
   if (pathname.startsWith("/api/dashboard/")) {
     return NextResponse.json(

@@ -1,5 +1,6 @@
 // Dashboard session -> the same Principal an API token resolves to.
 
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { cache } from "react";
@@ -7,6 +8,7 @@ import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { authOptions } from "./next-auth";
 import type { Principal } from "./principal";
+import { servedOverHttps } from "./secure-cookies";
 
 type SessionIds = { userId?: string; customerId?: string };
 
@@ -15,7 +17,8 @@ type SessionIds = { userId?: string; customerId?: string };
  * Cached per request: the layout and the page both ask.
  */
 export const getSessionPrincipal = cache(async (): Promise<Principal | null> => {
-  const session = (await getServerSession(authOptions())) as SessionIds | null;
+  const secure = servedOverHttps(await headers());
+  const session = (await getServerSession(authOptions(secure))) as SessionIds | null;
   if (!session?.userId || !session.customerId) return null;
   const user = await db.user.findFirst({
     where: { id: session.userId, customerId: session.customerId },
