@@ -30,7 +30,8 @@ export type InspectOptions = {
 
 /**
  * The first problem in a parsed input (depth beyond the cap, a key or string that cannot be
- * stored), with its path from `root` joined by dots ("body.webhook.name", "body.contacts.3").
+ * stored), with its path from `root` joined by dots ("body.webhook.name", "body.contacts.3";
+ * root "" gives bare field names, as forms key their errors).
  * Iterative: a hostile input cannot exhaust the stack here.
  */
 export function findInputProblem(value: unknown, root: string, options: InspectOptions = {}): InputProblem | undefined {
@@ -52,7 +53,7 @@ export function findInputProblem(value: unknown, root: string, options: InspectO
     // Pushed in reverse so the first field is reported first.
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, child] = entries[i] as readonly [string, unknown];
-      const childPath = `${path}.${key}`;
+      const childPath = path ? `${path}.${key}` : key;
       const why = textChecked ? unstorableText(key) : undefined;
       if (why) return { path: childPath, message: `its key ${why}` };
       stack.push({ value: child, path: childPath, depth: depth + 1, textChecked: textChecked && !skip.has(childPath) });
