@@ -6,7 +6,7 @@
 // JSON.stringify, the driver) would overflow the stack.
 import { ApiError } from "./errors";
 
-/** Deepest accepted nesting of objects and arrays in one input (docs/hardening.md). */
+/** Deepest accepted nesting of objects and arrays in one input (no contract body nests beyond ~5). */
 export const MAX_INPUT_DEPTH = 64;
 
 export type InputProblem = { path: string; message: string };
