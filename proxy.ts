@@ -3,7 +3,7 @@
 
 import { type NextRequest, NextResponse } from "next/server";
 import { getToken } from "next-auth/jwt";
-import { servedOverHttps } from "@/lib/auth/secure-cookies";
+import { servedOverHttps } from "@/lib/dashboard/secure-cookies";
 import { env } from "@/lib/env";
 
 const PUBLIC_PAGES = ["/login", "/signup"];

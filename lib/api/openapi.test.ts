@@ -8,9 +8,9 @@ import { resetEnvCache } from "@/lib/env";
 import { call } from "@/test/factory";
 import { callWith } from "@/test/router-call";
 import { buildOpenApiDocument, type OpenApiDocument, openApiPath, pathParamNames } from "./openapi";
-import { ok, route } from "./route";
+import { ok, route } from "./route-definition";
+import { routes } from "./route-table";
 import { handleApiRequest } from "./router";
-import { routes } from "./routes";
 
 /** Every "$ref" in the document, with where it sits. */
 function refsOf(value: unknown, at = "#"): { at: string; ref: string }[] {

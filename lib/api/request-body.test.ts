@@ -8,7 +8,7 @@ import { MAX_INPUT_DEPTH } from "@/lib/core/storable-input";
 import { log } from "@/lib/log";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
 import { callWith, randomIp } from "@/test/router-call";
-import { ok, route } from "./route";
+import { ok, route } from "./route-definition";
 import { createRouter } from "./router";
 
 const both = ["v2", "v3"] as const;

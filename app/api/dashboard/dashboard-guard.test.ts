@@ -6,7 +6,7 @@ import { createContactBook } from "@/lib/contacts/books";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
 
 const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined, asked: 0 }));
-vi.mock("@/lib/auth/session", async () => {
+vi.mock("@/lib/dashboard/session", async () => {
   const { ApiError } = await import("@/lib/core/errors");
   return {
     requireApiPrincipal: async () => {

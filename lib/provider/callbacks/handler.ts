@@ -4,7 +4,7 @@
 // stored durably and acknowledged; lib/events/ingest/processor.ts does the slow work.
 import { readAtMost, TooLargeError } from "@/lib/core/bounded-read";
 import { hotRows } from "@/lib/db";
-import { NOW_UTC, newId } from "@/lib/events/sql";
+import { NOW_UTC, newId } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { handleHandshake } from "./handshake";

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import NextAuth from "next-auth";
-import { authOptions } from "@/lib/auth/next-auth";
-import { servedOverHttps } from "@/lib/auth/secure-cookies";
+import { authOptions } from "@/lib/dashboard/next-auth";
+import { servedOverHttps } from "@/lib/dashboard/secure-cookies";
 
 export const dynamic = "force-dynamic";
 

@@ -1,10 +1,10 @@
 // next-auth options: Credentials provider, JWT sessions carrying the user and customer ids.
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { checkCredentials } from "@/lib/auth/credentials";
+import { checkLogin, clearLogin, recordFailedLogin } from "@/lib/auth/login-limiter";
+import { LoginInput } from "@/lib/auth/schemas";
 import { env } from "@/lib/env";
-import { checkCredentials } from "./credentials";
-import { checkLogin, clearLogin, recordFailedLogin } from "./login-limiter";
-import { LoginInput } from "./schemas";
 import { servedOverHttps } from "./secure-cookies";
 
 export const WRONG_CREDENTIALS = "Wrong email or password. Check both and try again.";
@@ -17,7 +17,7 @@ function clientIp(headers: HeaderBag): string {
   return forwarded || first(headers?.["x-real-ip"]) || "local";
 }
 
-/** `secure`: served over HTTPS (lib/auth/secure-cookies.ts), so the cookies are Secure. */
+/** `secure`: served over HTTPS (secure-cookies.ts), so the cookies are Secure. */
 export function authOptions(secure = servedOverHttps(undefined)): NextAuthOptions {
   return {
     secret: env().NEXTAUTH_SECRET,
