@@ -76,6 +76,8 @@ export async function readDashboardJson(
     throw new ApiError("VALIDATION_FAILED", "Malformed JSON body: the request body is not valid JSON");
   }
   const rows = options.textCheckedPerRow;
-  assertStorableInput(value, "body", { skipTextUnder: rows ? [`body.${rows}`] : [] });
+  // A bare array is all rows (the bulk upload accepts one, as the API does).
+  const skip = rows ? [`body.${rows}`, ...(Array.isArray(value) ? ["body"] : [])] : [];
+  assertStorableInput(value, "body", { skipTextUnder: skip });
   return value;
 }
