@@ -74,3 +74,24 @@ test("a forged cross-site POST with the session cookie is refused; the page's ow
   expect(json.status).toBe(400);
   expect(json.body.error_code).toBe("VALIDATION_FAILED");
 });
+
+test("server actions: Next's own origin check refuses a forged Origin", async ({ page }) => {
+  await login(page);
+  await page.goto("/contacts");
+  // The page's own action request, replayed as a cross-site page would send it.
+  let actionStatus = 0;
+  await page.route("**/contacts", async (route) => {
+    const headers = route.request().headers();
+    if (route.request().method() !== "POST" || !headers["next-action"]) return route.continue();
+    const response = await route.fetch({ headers: { ...headers, origin: "https://evil.example" } });
+    actionStatus = response.status();
+    await route.fulfill({ response });
+  });
+  const name = `Forged ${Date.now()}`;
+  await page.getByLabel("Book name").fill(name);
+  await page.getByRole("button", { name: "Create book" }).click();
+  await expect.poll(() => actionStatus).toBeGreaterThanOrEqual(400);
+  await page.unroute("**/contacts");
+  await page.goto("/contacts");
+  await expect(page.getByText(name)).toHaveCount(0);
+});
