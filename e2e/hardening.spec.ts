@@ -95,3 +95,18 @@ test("server actions: Next's own origin check refuses a forged Origin", async ({
   await page.goto("/contacts");
   await expect(page.getByText(name)).toHaveCount(0);
 });
+
+test("a dashboard upload over its limit is 413 (Next hands the handler the stream, not a cut copy)", async ({
+  page,
+  baseURL,
+}) => {
+  await login(page);
+  const origin = new URL(baseURL ?? "http://localhost").origin;
+  const big = Buffer.alloc(12 * 1024 * 1024, 0x20);
+  big.write('{"contacts":[');
+  const res = await page.request.post("/api/dashboard/contact-books/any-book/bulk", {
+    headers: { Origin: origin, "Content-Type": "application/json" },
+    data: big,
+  });
+  expect(res.status()).toBe(413);
+});
