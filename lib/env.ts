@@ -33,6 +33,8 @@ export const EnvSchema = z.object({
   RATE_LIMIT_SEND_TOKEN: positiveInt(300),
   RATE_LIMIT_REPORTS_IP: positiveInt(240),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
+  /** Dashboard sign-ups per client IP per hour (lib/customers/signup.ts). */
+  RATE_LIMIT_SIGNUP_IP: positiveInt(10),
   API_BODY_LIMIT_BYTES: positiveInt(1_048_576),
   TRUST_PROXY: bool,
   // Event pipeline (lib/webhooks/worker.ts, lib/events/ingest/processor.ts).

@@ -2,21 +2,16 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "@/lib/env";
-import { checkCredentials } from "./credentials";
-import { checkLogin, clearLogin, recordFailedLogin } from "./login-limiter";
+import { attemptLogin } from "./credentials";
 import { LoginInput } from "./schemas";
 
 export const WRONG_CREDENTIALS = "Wrong email or password. Check both and try again.";
 
-type HeaderBag = Record<string, string | string[] | undefined> | undefined;
-
-function clientIp(headers: HeaderBag): string {
-  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-  const forwarded = first(headers?.["x-forwarded-for"])?.split(",")[0]?.trim();
-  return forwarded || first(headers?.["x-real-ip"]) || "local";
-}
-
-export function authOptions(): NextAuthOptions {
+/**
+ * `clientIp` gives the caller's address for the login limiter (the route handler knows
+ * how to read it; see lib/http/client-ip.ts). Session reads need none.
+ */
+export function authOptions(clientIp = "unknown"): NextAuthOptions {
   return {
     secret: env().NEXTAUTH_SECRET,
     session: { strategy: "jwt", maxAge: 7 * 24 * 3600 },
@@ -25,28 +20,18 @@ export function authOptions(): NextAuthOptions {
       CredentialsProvider({
         name: "Email and password",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-        async authorize(credentials, req) {
+        async authorize(credentials) {
           const parsed = LoginInput.safeParse(credentials ?? {});
           if (!parsed.success) throw new Error(WRONG_CREDENTIALS);
           const { email, password } = parsed.data;
-          const ip = clientIp(req?.headers as HeaderBag);
-          const gate = await checkLogin(ip, email);
-          if (!gate.allowed) {
+          const outcome = await attemptLogin(clientIp, email, password);
+          if (!outcome.ok && outcome.reason === "rate_limited") {
             throw new Error(
-              `Too many sign-in attempts. Try again in ${Math.ceil(gate.retryAfterSeconds / 60)} minutes.`,
+              `Too many sign-in attempts. Try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes.`,
             );
           }
-          const user = await checkCredentials(email, password);
-          if (!user) {
-            const after = await recordFailedLogin(ip, email);
-            if (!after.allowed) {
-              throw new Error(
-                `Too many sign-in attempts. Try again in ${Math.ceil(after.retryAfterSeconds / 60)} minutes.`,
-              );
-            }
-            throw new Error(WRONG_CREDENTIALS);
-          }
-          await clearLogin(ip, email);
+          if (!outcome.ok) throw new Error(WRONG_CREDENTIALS);
+          const { user } = outcome;
           return { id: user.id, email: user.email, name: user.name, customerId: user.customerId };
         },
       }),

@@ -1,7 +1,9 @@
 "use server";
+import { headers } from "next/headers";
 import { SignupInput } from "@/lib/auth/schemas";
 import { ApiError } from "@/lib/core/errors";
 import { signUp } from "@/lib/customers/signup";
+import { clientIpFrom } from "@/lib/http/client-ip";
 
 export type SignupResult = { ok: true } | { ok: false; message: string; fields?: Record<string, string> };
 
@@ -13,7 +15,10 @@ export async function signUpAction(raw: Record<string, string>): Promise<SignupR
     return { ok: false, message: "Check the highlighted fields.", fields };
   }
   try {
-    await signUp(parsed.data);
+    // The front server (npm start) sets X-Forwarded-For itself; lib/http/client-ip.ts says
+    // which entry to believe.
+    const ip = clientIpFrom((await headers()).get("x-forwarded-for"), undefined);
+    await signUp(parsed.data, ip);
     return { ok: true };
   } catch (error) {
     if (error instanceof ApiError) return { ok: false, message: error.message };
