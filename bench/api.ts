@@ -41,6 +41,8 @@ const childEnv: Record<string, string> = {
   LOG_LEVEL: "warn",
   NODE_ENV: "production",
   NEXTAUTH_SECRET: "bench-nextauth-secret-0123456789",
+  PROVIDER_APP_SECRET: "bench-provider-app-secret",
+  PROVIDER_VERIFY_TOKEN: "bench-provider-verify-token",
   APP_ENCRYPTION_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
 };
 Object.assign(process.env, childEnv);

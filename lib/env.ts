@@ -7,7 +7,7 @@ const bool = z
   .transform((v) => v === "true" || v === "1");
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-export const EnvSchema = z.object({
+const ObjectSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z
     .string()
@@ -24,8 +24,9 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)")
     .optional(),
-  PROVIDER_APP_SECRET: z.string().min(1).default("dev_provider_app_secret"),
-  PROVIDER_VERIFY_TOKEN: z.string().min(1).default("dev_provider_verify_token"),
+  // Required in production (see withDevSecrets below); public dev_ values otherwise.
+  PROVIDER_APP_SECRET: z.string().min(1).optional(),
+  PROVIDER_VERIFY_TOKEN: z.string().min(1).optional(),
   WEBHOOK_ALLOW_PRIVATE_URLS: bool,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   RATE_LIMIT_GLOBAL: positiveInt(600),
@@ -63,6 +64,34 @@ export const EnvSchema = z.object({
   SIMULATOR_READ_RATE: z.coerce.number().min(0).max(1).default(0.7),
 });
 
+/** Secrets that verify what the provider sends: a public default would accept forged callbacks. */
+const PROVIDER_SECRETS = ["PROVIDER_APP_SECRET", "PROVIDER_VERIFY_TOKEN"] as const;
+const DEV_PROVIDER_SECRETS = {
+  PROVIDER_APP_SECRET: "dev_provider_app_secret",
+  PROVIDER_VERIFY_TOKEN: "dev_provider_verify_token",
+} as const;
+
+/** Production is NODE_ENV=production or a PostgreSQL server (DATABASE_URL). */
+export const isProduction = (e: { NODE_ENV: string; DATABASE_URL?: string }) =>
+  e.NODE_ENV === "production" || e.DATABASE_URL !== undefined;
+
+export const EnvSchema = ObjectSchema.superRefine((e, ctx) => {
+  if (!isProduction(e)) return;
+  for (const name of PROVIDER_SECRETS) {
+    if (e[name] !== undefined) continue;
+    ctx.addIssue({
+      code: "custom",
+      path: [name],
+      message:
+        "is required in production (NODE_ENV=production or DATABASE_URL set); the public dev_ default is only used in development",
+    });
+  }
+}).transform((e) => ({
+  ...e,
+  PROVIDER_APP_SECRET: e.PROVIDER_APP_SECRET ?? DEV_PROVIDER_SECRETS.PROVIDER_APP_SECRET,
+  PROVIDER_VERIFY_TOKEN: e.PROVIDER_VERIFY_TOKEN ?? DEV_PROVIDER_SECRETS.PROVIDER_VERIFY_TOKEN,
+}));
+
 export type Env = z.infer<typeof EnvSchema>;
 
 export class EnvError extends Error {}
@@ -79,6 +108,28 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 }
 
 let cached: Env | undefined;
+
+/**
+ * Embedded mode (no DATABASE_URL): the data folder, read before the full validation,
+ * because the secrets generated into it (lib/crypto/local-secrets.ts) must be in the
+ * environment first. Undefined in server mode.
+ */
+export function embeddedDataDir(): string | undefined {
+  const partial = ObjectSchema.pick({ DATABASE_URL: true, DATA_DIR: true }).safeParse({
+    DATABASE_URL: process.env.DATABASE_URL?.trim() || undefined,
+    DATA_DIR: process.env.DATA_DIR?.trim() || undefined,
+  });
+  if (!partial.success || partial.data.DATABASE_URL) return undefined;
+  return partial.data.DATA_DIR;
+}
+
+/** Sets the variables the environment lacks (generated local secrets); forgets the parsed copy. */
+export function provideDefaults(values: Record<string, string>): void {
+  for (const [name, value] of Object.entries(values)) {
+    if (!process.env[name]?.trim()) process.env[name] = value;
+  }
+  cached = undefined;
+}
 
 export function env(): Env {
   cached ??= parseEnv(process.env);
