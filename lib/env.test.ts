@@ -44,6 +44,9 @@ describe("environment validation", () => {
     [{ WEBHOOK_ALLOW_PRIVATE_URLS: "maybe" }, "WEBHOOK_ALLOW_PRIVATE_URLS"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     [{ NODE_ENV: "staging" }, "NODE_ENV"],
+    [{ WEBHOOK_ALLOWED_PORTS: "443,ssh" }, "WEBHOOK_ALLOWED_PORTS"],
+    [{ WEBHOOK_ALLOWED_PORTS: "9100-9000" }, "WEBHOOK_ALLOWED_PORTS"],
+    [{ WEBHOOK_ALLOWED_PORTS: "70000" }, "WEBHOOK_ALLOWED_PORTS"],
   ])("stops on a bad value and names the variable: %o", (source, name) => {
     const message = failure(source);
     expect(message).toMatch(/^Invalid environment configuration/);
@@ -77,6 +80,14 @@ describe("environment validation", () => {
     expect(parseEnv({ NODE_ENV: "test" }).PROVIDER_VERIFY_TOKEN).toBe("dev_provider_verify_token");
     const prod = parseEnv({ NODE_ENV: "production", PROVIDER_APP_SECRET: "a", PROVIDER_VERIFY_TOKEN: "b" });
     expect([prod.PROVIDER_APP_SECRET, prod.PROVIDER_VERIFY_TOKEN]).toEqual(["a", "b"]);
+  });
+
+  it("parses WEBHOOK_ALLOWED_PORTS into ranges", () => {
+    expect(parseEnv({ WEBHOOK_ALLOWED_PORTS: "443, 8443,9000 - 9100" }).WEBHOOK_ALLOWED_PORTS).toEqual([
+      [443, 443],
+      [8443, 8443],
+      [9000, 9100],
+    ]);
   });
 
   it("treats an empty value as not set", () => {

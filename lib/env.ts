@@ -28,6 +28,24 @@ const ObjectSchema = z.object({
   PROVIDER_APP_SECRET: z.string().min(1).optional(),
   PROVIDER_VERIFY_TOKEN: z.string().min(1).optional(),
   WEBHOOK_ALLOW_PRIVATE_URLS: bool,
+  /** Webhook endpoint ports, e.g. "443,8443,9000-9100"; unset = lib/webhooks/url-guard.ts's default. */
+  WEBHOOK_ALLOWED_PORTS: z
+    .string()
+    .regex(
+      /^\s*\d{1,5}(\s*-\s*\d{1,5})?(\s*,\s*\d{1,5}(\s*-\s*\d{1,5})?)*\s*$/,
+      "must be a list like 443,8443,9000-9100",
+    )
+    .transform((text) =>
+      text.split(",").map((part) => {
+        const [lo, hi = lo] = part.split("-").map((n) => Number(n.trim()));
+        return [lo, hi] as [number, number];
+      }),
+    )
+    .refine(
+      (ranges) => ranges.every(([lo, hi]) => lo >= 1 && hi <= 65535 && lo <= hi),
+      "ports must be 1-65535, ranges low-high",
+    )
+    .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   RATE_LIMIT_GLOBAL: positiveInt(600),
   RATE_LIMIT_SEND_IP: positiveInt(120),
