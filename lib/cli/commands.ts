@@ -7,6 +7,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { addSender, SenderInputError } from "@/lib/senders/admin";
 import { issueToken, revokeToken } from "@/lib/tokens/service";
 import { createUser, UserEmailTakenError } from "@/lib/users/service";
+import { callbacksDeadCommand, callbacksRetryCommand } from "./callbacks-command";
 import { type CliCommand, CliInputError, defineCommand } from "./command";
 import { demoSeedCommand } from "./demo-command";
 import {
@@ -243,4 +244,6 @@ export const COMMANDS: readonly CliCommand[] = [
   userCreate,
   ratesSet,
   demoSeedCommand,
+  callbacksDeadCommand,
+  callbacksRetryCommand,
 ];

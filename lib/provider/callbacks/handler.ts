@@ -6,6 +6,7 @@ import { hotRows } from "@/lib/db";
 import { NOW_UTC, newId } from "@/lib/events/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
+import { cleanCallbackBody } from "./clean";
 import { handleHandshake } from "./handshake";
 import { parseProviderBody } from "./schemas";
 import { SIGNATURE_HEADER, verifyProviderSignature } from "./signature";
@@ -32,7 +33,8 @@ export async function handleProviderWebhook(request: Request): Promise<Response>
   const raw = Buffer.from(await request.arrayBuffer());
   if (raw.length > MAX_BODY_BYTES) return text(413, "Payload Too Large");
   if (!verifyProviderSignature(raw, request.headers.get(SIGNATURE_HEADER))) return text(401, "Invalid signature");
-  const body = raw.toString("utf8");
+  // NUL and lone surrogates become U+FFFD: stored and applied, never failing (clean.ts).
+  const body = cleanCallbackBody(raw.toString("utf8"));
   try {
     parseProviderBody(body);
   } catch {
