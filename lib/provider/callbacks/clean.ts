@@ -1,30 +1,13 @@
-// Text PostgreSQL cannot store: NUL (U+0000) and lone UTF-16 surrogates. A signed provider
-// callback may carry either as a JSON escape (\u0000, \ud800); it is still the provider's
-// word, so it is kept, with each such character replaced by U+FFFD, instead of failing
-// every time it is applied (docs/event-pipeline.md).
+// A signed provider callback may carry text PostgreSQL cannot store (NUL, lone
+// surrogates) as JSON escapes (\u0000, \ud800); it is still the provider's word, so it is
+// kept with each such character replaced by U+FFFD (lib/core/storable-text.ts) instead
+// of failing every time it is applied (docs/event-pipeline.md).
+import { storableText, storableValue } from "@/lib/core/storable-text";
 
 const SUSPECT_ESCAPE = /\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})/;
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** The text with NUL and lone surrogates replaced by U+FFFD. */
-export function cleanText(text: string): string {
-  return text.replace(UNSTORABLE, "\uFFFD");
-}
-
-function cleanValue(value: unknown, changed: { any: boolean }): unknown {
-  if (typeof value === "string") {
-    const cleaned = cleanText(value);
-    if (cleaned !== value) changed.any = true;
-    return cleaned;
-  }
-  if (Array.isArray(value)) return value.map((v) => cleanValue(v, changed));
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value)) out[cleanValue(key, changed) as string] = cleanValue(v, changed);
-    return out;
-  }
-  return value;
-}
+export const cleanText = storableText;
 
 /**
  * A callback body whose strings are all storable. Bodies without a suspicious escape (all
@@ -32,7 +15,7 @@ function cleanValue(value: unknown, changed: { any: boolean }): unknown {
  * re-serialised. Not JSON: returned unchanged (validation refuses it).
  */
 export function cleanCallbackBody(raw: string): string {
-  const direct = cleanText(raw); // a raw NUL or surrogate outside any escape
+  const direct = storableText(raw); // a raw NUL or surrogate outside any escape
   if (!SUSPECT_ESCAPE.test(direct)) return direct;
   let parsed: unknown;
   try {
@@ -40,7 +23,6 @@ export function cleanCallbackBody(raw: string): string {
   } catch {
     return direct;
   }
-  const changed = { any: false };
-  const cleaned = cleanValue(parsed, changed);
-  return changed.any ? JSON.stringify(cleaned) : direct;
+  const { value, changed } = storableValue(parsed);
+  return changed ? JSON.stringify(value) : direct;
 }
