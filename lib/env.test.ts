@@ -75,6 +75,12 @@ describe("environment validation", () => {
     expect(failure({ ...source, PROVIDER_APP_SECRET: "set" })).not.toContain("PROVIDER_APP_SECRET");
   });
 
+  it("does not ask a production build (next build) for runtime secrets", () => {
+    expect(parseEnv({ NODE_ENV: "production", NEXT_PHASE: "phase-production-build" }).PROVIDER_APP_SECRET).toBe(
+      "dev_provider_app_secret",
+    );
+  });
+
   it("uses the public dev_ provider secrets only outside production", () => {
     expect(parseEnv({}).PROVIDER_APP_SECRET).toBe("dev_provider_app_secret");
     expect(parseEnv({ NODE_ENV: "test" }).PROVIDER_VERIFY_TOKEN).toBe("dev_provider_verify_token");

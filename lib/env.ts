@@ -93,22 +93,28 @@ const DEV_PROVIDER_SECRETS = {
 export const isProduction = (e: { NODE_ENV: string; DATABASE_URL?: string }) =>
   e.NODE_ENV === "production" || e.DATABASE_URL !== undefined;
 
-export const EnvSchema = ObjectSchema.superRefine((e, ctx) => {
-  if (!isProduction(e)) return;
-  for (const name of PROVIDER_SECRETS) {
-    if (e[name] !== undefined) continue;
-    ctx.addIssue({
-      code: "custom",
-      path: [name],
-      message:
-        "is required in production (NODE_ENV=production or DATABASE_URL set); the public dev_ default is only used in development",
-    });
-  }
-}).transform((e) => ({
-  ...e,
-  PROVIDER_APP_SECRET: e.PROVIDER_APP_SECRET ?? DEV_PROVIDER_SECRETS.PROVIDER_APP_SECRET,
-  PROVIDER_VERIFY_TOKEN: e.PROVIDER_VERIFY_TOKEN ?? DEV_PROVIDER_SECRETS.PROVIDER_VERIFY_TOKEN,
-}));
+// `next build` evaluates server modules with NODE_ENV=production; building is not starting,
+// and a build machine holds no runtime secrets.
+const BUILD_PHASE = "phase-production-build";
+
+export const EnvSchema = ObjectSchema.extend({ NEXT_PHASE: z.string().optional() })
+  .superRefine((e, ctx) => {
+    if (!isProduction(e) || e.NEXT_PHASE === BUILD_PHASE) return;
+    for (const name of PROVIDER_SECRETS) {
+      if (e[name] !== undefined) continue;
+      ctx.addIssue({
+        code: "custom",
+        path: [name],
+        message:
+          "is required in production (NODE_ENV=production or DATABASE_URL set); the public dev_ default is only used in development",
+      });
+    }
+  })
+  .transform((e) => ({
+    ...e,
+    PROVIDER_APP_SECRET: e.PROVIDER_APP_SECRET ?? DEV_PROVIDER_SECRETS.PROVIDER_APP_SECRET,
+    PROVIDER_VERIFY_TOKEN: e.PROVIDER_VERIFY_TOKEN ?? DEV_PROVIDER_SECRETS.PROVIDER_VERIFY_TOKEN,
+  }));
 
 export type Env = z.infer<typeof EnvSchema>;
 
