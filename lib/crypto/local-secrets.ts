@@ -28,6 +28,7 @@ export function loadOrCreateLocalSecrets(dataDir: string): LocalSecrets {
   const secrets = { ...stored } as LocalSecrets;
   for (const name of missing) secrets[name] = generators[name]();
   fs.mkdirSync(dataDir, { recursive: true });
+  fs.rmSync(file, { force: true }); // written anew so the mode below applies to an older file too
   fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
 }
