@@ -2,6 +2,7 @@
 // refuse NUL, jsonb refuses both). Where such text must be kept anyway (a provider's
 // signed callback, a payload already on its way), each such character becomes U+FFFD.
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what this finds
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** The text with NUL and lone surrogates replaced by U+FFFD. */
