@@ -1,7 +1,8 @@
 // Work that runs beside the web server in the app process (embedded mode: the only
 // process allowed to open .data/): the provider-callback processor, the webhook
 // delivery worker and the reconnect-queue safety net (sends queued while a sender was
-// reconnecting go out once it is connected, even when no request drained them).
+// reconnecting go out once it is connected, even when no request drained them) and the
+// send reconciliation (sends interrupted mid-flight become "unknown").
 // `npm run worker` (scripts/worker.ts) runs the same standalone.
 export type Background = { stop: () => Promise<void> };
 
@@ -25,9 +26,11 @@ export async function startBackgroundWork(options: BackgroundOptions = {}): Prom
     : startDeliveryWorker({ customerIds: options.customerIds });
   const { startReconnectDrainer } = await import("@/lib/messaging/reconnect-queue");
   const stopDrainer = options.callbacksOnly ? async () => {} : startReconnectDrainer();
+  const { startSendReconciler } = await import("@/lib/messaging/send-reconciler");
+  const stopReconciler = options.callbacksOnly ? async () => {} : startSendReconciler();
   return {
     stop: async () => {
-      await Promise.allSettled([stopDrainer(), processor.stop(), worker.stop()]);
+      await Promise.allSettled([stopDrainer(), stopReconciler(), processor.stop(), worker.stop()]);
     },
   };
 }

@@ -6,6 +6,7 @@ import { db } from "@/lib/db";
 import { addSender } from "@/lib/senders/admin";
 import { issueToken, revokeToken } from "@/lib/tokens/service";
 import { createUser } from "@/lib/users/service";
+import { callbacksDeadCommand, callbacksRetryCommand } from "./callbacks-command";
 import { type CliCommand, CliInputError, defineCommand } from "./command";
 import { demoSeedCommand } from "./demo-command";
 import {
@@ -221,4 +222,6 @@ export const COMMANDS: readonly CliCommand[] = [
   userCreate,
   ratesSet,
   demoSeedCommand,
+  callbacksDeadCommand,
+  callbacksRetryCommand,
 ];

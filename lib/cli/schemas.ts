@@ -78,3 +78,19 @@ export const DemoSeedArgs = z.object({
     .max(2_000_000, "must be at most 2000000")
     .optional(),
 });
+
+export const CallbacksDeadArgs = z.object({
+  limit: z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1, "must be 1 or more")
+    .max(1000, "must be at most 1000")
+    .default(100),
+});
+
+export const CallbacksRetryArgs = z
+  .object({ callbackId: id.optional(), all: z.boolean().default(false) })
+  .refine((a) => a.all !== (a.callbackId !== undefined), {
+    message: "give one callback id or --all",
+    path: ["callbackId"],
+  });
