@@ -3,6 +3,7 @@
 import type { AnyRoute } from "./route";
 import { billingRoutes } from "./routes/billing";
 import { contactRoutes } from "./routes/contacts";
+import { conversationRoutes } from "./routes/conversations";
 import { docsRoutes } from "./routes/docs";
 import { messagingRoutes } from "./routes/messaging";
 import { webhookRoutes } from "./routes/webhooks";
@@ -12,5 +13,6 @@ export const routes: readonly AnyRoute[] = [
   ...contactRoutes,
   ...webhookRoutes,
   ...messagingRoutes,
+  ...conversationRoutes,
   ...docsRoutes,
 ];

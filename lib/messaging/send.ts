@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
 import { isBlacklisted } from "@/lib/contacts/blacklist";
+import type { SentBy } from "@/lib/conversations/outbound";
 import { db } from "@/lib/db";
 import type { Message, Template } from "@/lib/generated/prisma/client";
 import { TEMPLATE_NOT_FOUND, UNDELIVERABLE } from "@/lib/provider/error-codes";
@@ -25,6 +26,8 @@ export type OutgoingMessage = {
   /** Set for template sends: must exist and be APPROVED. */
   template?: { name: string; language: string };
   directSend?: { category: DirectSendCategory; ttlSeconds?: number; text: string };
+  /** Shown in the conversation; default: dashboard for a session, else api. */
+  sentBy?: SentBy;
 };
 
 export type SendResult = { message: Message; queued: boolean; template: Template | null };
@@ -84,23 +87,26 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
   const id = newMessageUid();
   // A direct send calls the provider first and writes the row once, with the outcome.
   const call = queued ? undefined : await callProvider(providerSender(sender), payload, pricingCategory);
-  const message = await insertMessage({
-    id,
-    customerId: p.customerId,
-    senderId: sender.id,
-    recipient: out.recipient,
-    type: out.directSend ? "text" : out.payload.type,
-    templateName: template?.name ?? null,
-    templateLanguage: template?.language ?? null,
-    pricingCategory,
-    sendRoute: out.sendRoute,
-    directSendCategory: out.directSend?.category ?? null,
-    directSendTemplateName: out.directSend ? (template?.name ?? null) : null,
-    ttlSeconds: out.directSend?.ttlSeconds ?? null,
-    metaTemplateId: template?.providerTemplateId ?? null,
-    payload,
-    ...(call ? outcomeColumns(call) : { status: "queued", queued: true }),
-  });
+  const message = await insertMessage(
+    {
+      id,
+      customerId: p.customerId,
+      senderId: sender.id,
+      recipient: out.recipient,
+      type: out.directSend ? "text" : out.payload.type,
+      templateName: template?.name ?? null,
+      templateLanguage: template?.language ?? null,
+      pricingCategory,
+      sendRoute: out.sendRoute,
+      directSendCategory: out.directSend?.category ?? null,
+      directSendTemplateName: out.directSend ? (template?.name ?? null) : null,
+      ttlSeconds: out.directSend?.ttlSeconds ?? null,
+      metaTemplateId: template?.providerTemplateId ?? null,
+      payload,
+      ...(call ? outcomeColumns(call) : { status: "queued", queued: true }),
+    },
+    { sender, sentBy: out.sentBy ?? { by: p.via === "session" ? "dashboard" : "api" } },
+  );
   if (call && !call.ok) throw refusalError(call.refusal, id, call.attempts);
   return { message, queued, template };
 }
