@@ -3,7 +3,9 @@
 // security suite read this list.
 import type { AnyRoute } from "./route-definition";
 import { billingRoutes } from "./routes/billing";
+import { blacklistRoutes } from "./routes/blacklist";
 import { contactRoutes } from "./routes/contacts";
+import { conversationRoutes } from "./routes/conversations";
 import { docsRoutes } from "./routes/docs";
 import { messagingRoutes } from "./routes/messaging";
 import { webhookRoutes } from "./routes/webhooks";
@@ -11,7 +13,9 @@ import { webhookRoutes } from "./routes/webhooks";
 export const routes: readonly AnyRoute[] = [
   ...billingRoutes,
   ...contactRoutes,
+  ...blacklistRoutes,
   ...webhookRoutes,
   ...messagingRoutes,
+  ...conversationRoutes,
   ...docsRoutes(() => routes),
 ];

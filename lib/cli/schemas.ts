@@ -94,3 +94,10 @@ export const CallbacksRetryArgs = z
     message: "give one callback id or --all",
     path: ["callbackId"],
   });
+
+export const SimulateInboundArgs = z.object({
+  sender: phone,
+  from: phone,
+  text: z.string().min(1, "must not be empty").max(4096, "must be at most 4096 characters"),
+  name: z.string().trim().min(1, "must not be empty").max(120).optional(),
+});

@@ -8,6 +8,8 @@ import { randomBytes } from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
 import { isBlacklisted } from "@/lib/contacts/blacklist";
 import { storableValue } from "@/lib/core/storable-text";
+import type { SentBy } from "@/lib/conversations/outbound";
+import { windowRefusal } from "@/lib/conversations/window";
 import { db } from "@/lib/db";
 import type { Message, Template } from "@/lib/generated/prisma/client";
 import { TEMPLATE_NOT_FOUND, UNDELIVERABLE } from "@/lib/provider/error-codes";
@@ -29,6 +31,8 @@ export type OutgoingMessage = {
   /** Set for template sends: must exist and be APPROVED. */
   template?: { name: string; language: string };
   directSend?: { category: DirectSendCategory; ttlSeconds?: number; text: string };
+  /** Shown in the conversation; default: dashboard for a session, else api. */
+  sentBy?: SentBy;
 };
 
 export type SendResult = { message: Message; queued: boolean; template: Template | null };
@@ -49,13 +53,14 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
   // The balance read starts beside the other checks; it is only awaited for paid categories.
   const balance = recentBalance(p.customerId);
   balance.catch(() => {});
-  const [blocked, template] = await Promise.all([
+  const [blocked, template, windowClosed] = await Promise.all([
     isBlacklisted(p.customerId, sender.id, out.recipient),
     out.directSend
       ? directSendTemplate(p.customerId, sender, out.directSend.category)
       : out.template
         ? approvedTemplate(p.customerId, out.template.name, out.template.language)
         : Promise.resolve(null),
+    windowRefusal(p.customerId, sender.id, out.recipient, out),
   ]);
   if (blocked) {
     throw new MessagingError(
@@ -67,6 +72,7 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
       },
     );
   }
+  if (windowClosed) throw windowClosed;
   const pricingCategory = out.directSend?.category ?? template?.category.toLowerCase() ?? "service";
   await assertCanAfford(p.customerId, pricingCategory, balance);
 
@@ -89,7 +95,8 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
   payload = storableValue(payload).value;
   const queued = sender.connectionStatus === "RECONNECTING";
   const id = newMessageUid();
-  const row = await insertMessage({
+  const row = await insertMessage(
+    {
     id,
     customerId: p.customerId,
     senderId: sender.id,
@@ -103,9 +110,11 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
     directSendTemplateName: out.directSend ? (template?.name ?? null) : null,
     ttlSeconds: out.directSend?.ttlSeconds ?? null,
     metaTemplateId: template?.providerTemplateId ?? null,
-    payload,
-    ...(queued ? { status: "queued", queued: true } : { status: SENDING, queued: false }),
-  });
+      payload,
+      ...(queued ? { status: "queued", queued: true } : { status: SENDING, queued: false }),
+    },
+    { sender, sentBy: out.sentBy ?? { by: p.via === "session" ? "dashboard" : "api" } },
+  );
   if (queued) return { message: row, queued, template };
   let call: Awaited<ReturnType<typeof callProvider>>;
   try {

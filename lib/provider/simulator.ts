@@ -3,6 +3,7 @@
 // callbacks (sent, delivered, read with pricing by category; a share fails) to our own
 // provider webhook. The default whenever no provider credentials are configured.
 import { randomBytes } from "node:crypto";
+import { isFreeForm, WINDOW_CLOSED_PROVIDER_CODE, windowOpenForNumber } from "@/lib/conversations/window";
 import { env } from "@/lib/env";
 import {
   CODE_TITLES,
@@ -13,6 +14,7 @@ import {
   UNDELIVERABLE,
 } from "./error-codes";
 import { type CallbackChange, deliverCallback, envelopeFor } from "./simulator-callbacks";
+import { inboundTextChange } from "./simulator-inbound";
 import { SimulatorLimits } from "./simulator-limits";
 import type {
   ProviderClient,
@@ -29,11 +31,23 @@ export type SimulatorOptions = {
   statusDelayMs: number;
   failureRate: number;
   readRate: number;
+  /** Share of delivered messages the simulated contact answers (a signed inbound callback). */
+  replyRate: number;
 };
 
 export type SimulatedMessage = { messageId: string; phoneNumberId: string; to: string; type: string; category: string };
 
 const FLUSH_MS = 25;
+/** What simulated contacts answer (never an opt-out keyword). */
+const CONTACT_REPLIES = [
+  "Thanks!",
+  "Got it, thank you 👍",
+  "When will it arrive?",
+  "Can I change the delivery address?",
+  "Perfect, see you then",
+  "Who is this?",
+  "Is there a discount code?",
+];
 const BATCH = 100;
 
 export function simulatorOptionsFromEnv(): SimulatorOptions {
@@ -43,6 +57,7 @@ export function simulatorOptionsFromEnv(): SimulatorOptions {
     statusDelayMs: e.SIMULATOR_STATUS_DELAY_MS,
     failureRate: e.SIMULATOR_FAILURE_RATE,
     readRate: e.SIMULATOR_READ_RATE,
+    replyRate: e.SIMULATOR_REPLY_RATE,
   };
 }
 
@@ -94,11 +109,14 @@ export class ProviderSimulator implements ProviderClient {
     if (verdict === "throughput") return refusal(THROUGHPUT_EXCEEDED);
     if (verdict === "pair") return refusal(PAIR_RATE_LIMIT);
 
+    // Like the provider, a free-form message outside the customer service window is
+    // accepted and then fails with 131047 (docs/conversations.md).
+    const outsideWindow = isFreeForm(payload) && !(await windowOpenForNumber(sender.phoneNumberId, `+${to}`));
     const messageId = wamid();
     const category = (hints.pricingCategory ?? "service").toLowerCase();
     this.accepted.push({ messageId, phoneNumberId: sender.phoneNumberId, to, type: payload.type, category });
     if (this.accepted.length > 20_000) this.accepted.splice(0, 10_000);
-    this.scheduleStatuses(sender, messageId, to, category);
+    this.scheduleStatuses(sender, messageId, to, category, outsideWindow);
     return { ok: true, messageId, waId: to };
   }
 
@@ -131,7 +149,13 @@ export class ProviderSimulator implements ProviderClient {
     return { ...created };
   }
 
-  private scheduleStatuses(sender: ProviderSender, messageId: string, to: string, category: string): void {
+  private scheduleStatuses(
+    sender: ProviderSender,
+    messageId: string,
+    to: string,
+    category: string,
+    outsideWindow = false,
+  ): void {
     const base = this.options.statusDelayMs;
     const forced = this.forced.get(to);
     const fails = forced ? forced === "failed" : Math.random() < this.options.failureRate;
@@ -154,10 +178,11 @@ export class ProviderSimulator implements ProviderClient {
     const at = (ms: number, build: () => Record<string, unknown>) =>
       setTimeout(() => this.enqueueStatus(sender, build()), jitter(ms)).unref();
 
-    if (fails) {
+    if (outsideWindow || fails) {
+      const code = outsideWindow ? WINDOW_CLOSED_PROVIDER_CODE : UNDELIVERABLE;
       at(base, () =>
         status("failed", {
-          errors: [{ code: UNDELIVERABLE, title: CODE_TITLES[UNDELIVERABLE], message: "Message undeliverable" }],
+          errors: [{ code, title: CODE_TITLES[code], message: CODE_TITLES[code] }],
         }),
       );
       return;
@@ -165,6 +190,10 @@ export class ProviderSimulator implements ProviderClient {
     at(base, () => status("sent", { pricing, conversation }));
     at(base * 3, () => status("delivered", { pricing, conversation }));
     if (reads) at(base * 8, () => status("read", { pricing }));
+    if (Math.random() < this.options.replyRate) {
+      const text = CONTACT_REPLIES[Math.floor(Math.random() * CONTACT_REPLIES.length)] ?? "Thanks!";
+      setTimeout(() => this.enqueue(inboundTextChange(sender, { from: to, text })), jitter(base * 12)).unref();
+    }
   }
 
   private enqueueStatus(sender: ProviderSender, statusValue: Record<string, unknown>): void {
@@ -196,7 +225,9 @@ export class ProviderSimulator implements ProviderClient {
     const byNumber = new Map<string, CallbackChange>();
     for (const change of due) {
       const value = change.value as { metadata?: { phone_number_id?: string }; statuses?: unknown[] };
-      const number = change.field === "messages" ? value.metadata?.phone_number_id : undefined;
+      // Status-only changes of one number merge; an inbound message travels in its own change.
+      const inbound = "messages" in change.value;
+      const number = change.field === "messages" && !inbound ? value.metadata?.phone_number_id : undefined;
       const open = number ? byNumber.get(number) : undefined;
       if (open && number) {
         const statuses = (open.value.statuses as unknown[]) ?? [];
@@ -205,7 +236,7 @@ export class ProviderSimulator implements ProviderClient {
         continue;
       }
       const copy = { ...change, value: { ...change.value, statuses: [...(value.statuses ?? [])] } };
-      if (change.field !== "messages") delete (copy.value as { statuses?: unknown }).statuses;
+      if (change.field !== "messages" || inbound) delete (copy.value as { statuses?: unknown }).statuses;
       merged.push(copy);
       if (number) byNumber.set(number, copy);
     }
