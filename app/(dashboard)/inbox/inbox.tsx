@@ -200,7 +200,7 @@ function ConversationItem({
             </span>
           ) : null}
         </span>
-        {showSender ? <span className="block text-xs text-slate-600 dark:text-slate-400">To {c.senderId}</span> : null}
+        {showSender ? <span className="block text-xs text-slate-600 dark:text-slate-400">via {c.senderId}</span> : null}
       </Link>
     </li>
   );
