@@ -2,6 +2,7 @@
 // lib/api/routes/<domain>.ts; OpenAPI and the security suite read this list.
 import type { AnyRoute } from "./route";
 import { billingRoutes } from "./routes/billing";
+import { blacklistRoutes } from "./routes/blacklist";
 import { contactRoutes } from "./routes/contacts";
 import { conversationRoutes } from "./routes/conversations";
 import { docsRoutes } from "./routes/docs";
@@ -11,6 +12,7 @@ import { webhookRoutes } from "./routes/webhooks";
 export const routes: readonly AnyRoute[] = [
   ...billingRoutes,
   ...contactRoutes,
+  ...blacklistRoutes,
   ...webhookRoutes,
   ...messagingRoutes,
   ...conversationRoutes,

@@ -71,3 +71,15 @@ export async function windowRefusal(
   const state = windowState(await lastInboundAt(customerId, senderId, recipient));
   return state.windowOpen ? undefined : windowClosedError(state);
 }
+
+/**
+ * The simulator's view (it stands in for the provider, which knows when the contact last
+ * wrote): is the window of this business number and contact open?
+ */
+export async function windowOpenForNumber(phoneNumberId: string, contact: string): Promise<boolean> {
+  const [row] = await hotRows<{ lastInboundAt: Date | null }>(
+    Prisma.sql`SELECT c."lastInboundAt" FROM "Conversation" c JOIN "Sender" s ON s."id" = c."senderId"
+      WHERE s."phoneNumberId" = ${phoneNumberId} AND c."contactPhoneNumber" = ${contact}`,
+  );
+  return windowState(row?.lastInboundAt ?? null).windowOpen;
+}

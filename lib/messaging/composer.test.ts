@@ -4,7 +4,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { addToBlacklist } from "@/lib/contacts/blacklist";
 import { sendFromComposer } from "./composer";
 import { ComposerBody } from "./schemas";
-import { messagingCustomer, recipient } from "./test-helpers";
+import { engagedRecipient, messagingCustomer, recipient } from "./test-helpers";
 
 describe("dashboard composer", () => {
   it("sends a template or a session text from the chosen sender", async () => {
@@ -21,7 +21,7 @@ describe("dashboard composer", () => {
     );
     expect(template).toMatchObject({ status: "accepted", sendRoute: "send", senderId: t.otherSender.phoneNumber });
     expect(template.messageId).toMatch(/^wamid\./);
-    const to = recipient();
+    const to = await engagedRecipient(t.sender);
     const text = await sendFromComposer(
       p,
       ComposerBody.parse({ mode: "session", senderId: t.sender.phoneNumber, to, text: "Hello" }),

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
 import { isBlacklisted } from "@/lib/contacts/blacklist";
 import type { SentBy } from "@/lib/conversations/outbound";
+import { windowRefusal } from "@/lib/conversations/window";
 import { db } from "@/lib/db";
 import type { Message, Template } from "@/lib/generated/prisma/client";
 import { TEMPLATE_NOT_FOUND, UNDELIVERABLE } from "@/lib/provider/error-codes";
@@ -48,13 +49,14 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
   // The balance read starts beside the other checks; it is only awaited for paid categories.
   const balance = recentBalance(p.customerId);
   balance.catch(() => {});
-  const [blocked, template] = await Promise.all([
+  const [blocked, template, windowClosed] = await Promise.all([
     isBlacklisted(p.customerId, sender.id, out.recipient),
     out.directSend
       ? directSendTemplate(p.customerId, sender, out.directSend.category)
       : out.template
         ? approvedTemplate(p.customerId, out.template.name, out.template.language)
         : Promise.resolve(null),
+    windowRefusal(p.customerId, sender.id, out.recipient, out),
   ]);
   if (blocked) {
     throw new MessagingError(
@@ -66,6 +68,7 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
       },
     );
   }
+  if (windowClosed) throw windowClosed;
   const pricingCategory = out.directSend?.category ?? template?.category.toLowerCase() ?? "service";
   await assertCanAfford(p.customerId, pricingCategory, balance);
 

@@ -1,4 +1,7 @@
-// Inbound messages -> message.inbound.<type> events (idempotent per provider message id).
+// Inbound messages -> their conversation (lib/conversations/inbound.ts) and
+// message.inbound.<type> events carrying the conversationUid (idempotent per provider
+// message id), plus conversation.created for the conversations they start.
+import { applyInbound, type InboundMessage } from "@/lib/conversations/inbound";
 import type { Tx } from "@/lib/db";
 import type { ProviderMessagesValueT, ProviderMessageT } from "@/lib/provider/callbacks/schemas";
 import { type EventInput, type EventSender, emitEvents } from "../emit";
@@ -15,7 +18,9 @@ function contactName(item: InboundItem): string | null {
   return typeof name === "string" ? name : null;
 }
 
-export function inboundEvent(item: InboundItem): EventInput {
+const timeOf = (m: ProviderMessageT) => new Date(Number(m.timestamp) * 1000);
+
+export function inboundEvent(item: InboundItem, conversationUid: string | null): EventInput {
   const m = item.message as ProviderMessageT & Record<string, unknown>;
   const type = m.type.toLowerCase();
   return {
@@ -24,9 +29,10 @@ export function inboundEvent(item: InboundItem): EventInput {
     dedupeKey: `inbound:${m.id}`,
     data: {
       messageId: m.id,
+      conversationUid,
       from: m.from ?? null,
       contactName: contactName(item),
-      timestamp: new Date(Number(m.timestamp) * 1000).toISOString(),
+      timestamp: timeOf(m).toISOString(),
       type,
       [type]: m[type] ?? null,
       context: m.context ?? null,
@@ -34,6 +40,29 @@ export function inboundEvent(item: InboundItem): EventInput {
   };
 }
 
+function toConversationInput(item: InboundItem): InboundMessage | undefined {
+  const m = item.message as ProviderMessageT & Record<string, unknown>;
+  const digits = (m.from ?? "").replace(/\D/g, "");
+  const at = timeOf(m);
+  if (!digits || Number.isNaN(at.getTime())) return undefined;
+  return {
+    sender: item.sender,
+    id: m.id,
+    contact: `+${digits}`,
+    contactName: contactName(item),
+    // A clock ahead of ours must not stretch the window.
+    at: at.getTime() > Date.now() ? new Date() : at,
+    type: m.type.toLowerCase(),
+    body: m,
+  };
+}
+
 export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<number> {
-  return emitEvents(tx, items.map(inboundEvent));
+  if (items.length === 0) return 0;
+  const inputs = items.map(toConversationInput).filter((m): m is InboundMessage => m !== undefined);
+  const { conversationOf, events } = await applyInbound(tx, inputs);
+  return emitEvents(tx, [
+    ...events,
+    ...items.map((item) => inboundEvent(item, conversationOf.get(item.message.id) ?? null)),
+  ]);
 }
