@@ -156,8 +156,14 @@ export function Thread({ uid, templates, backHref }: { uid: string; templates: T
           className="rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
           data-testid="blacklisted-notice"
         >
-          This contact is on the sender's blacklist (opted out). Replies are disabled until they opt back in or are
-          removed from the blacklist.
+          This contact is on the sender's blacklist (opted out). Replies are disabled until they opt back in or are{" "}
+          <Link
+            className="underline"
+            href={`/blacklist?sender=${encodeURIComponent(c.senderId)}&search=${encodeURIComponent(c.contactPhoneNumber)}`}
+          >
+            removed from the blacklist
+          </Link>
+          .
         </p>
       ) : null}
       <div

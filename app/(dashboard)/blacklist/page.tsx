@@ -1,0 +1,106 @@
+// The chosen sender's blacklist: numbers it never messages (added here, by the API, or by
+// the contact's opt-out keyword; docs/conversations.md "Opt-out and the blacklist").
+import type { Metadata } from "next";
+import { Pager } from "@/components/dashboard/pager";
+import { buttonSecondary, card, input, label, muted, table, td, th } from "@/components/ui/classes";
+import { EmptyState } from "@/components/ui/empty-state";
+import { formatDateTime } from "@/components/ui/format";
+import { requirePrincipal } from "@/lib/auth/session";
+import { listBlacklist } from "@/lib/contacts/blacklist";
+import { BlacklistQuery } from "@/lib/contacts/schemas";
+import { toPublicBlacklistEntry } from "@/lib/contacts/serializers";
+import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { pageSender } from "@/lib/dashboard/sender-scope";
+import { AddToBlacklist, RemoveFromBlacklist } from "./blacklist-forms";
+
+export const metadata: Metadata = { title: "Blacklist · Switchboard" };
+export const dynamic = "force-dynamic";
+
+const SOURCE_LABEL: Record<string, string> = { api: "API", dashboard: "Dashboard", "opt-out": "Opt-out keyword" };
+
+export default async function BlacklistPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  const p = await requirePrincipal();
+  const params = flatParams(await searchParams);
+  const sender = await pageSender(p, params.sender);
+  if (!sender) {
+    return <EmptyState title="No sender numbers yet">Connect a phone number first.</EmptyState>;
+  }
+  const parsed = BlacklistQuery.safeParse(params);
+  const query = parsed.success ? parsed.data : BlacklistQuery.parse({});
+  const { entries, pagination } = await listBlacklist(p, sender, query);
+  const rows = entries.map(toPublicBlacklistEntry);
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">Blacklist</h1>
+        <p className={muted}>
+          Numbers that sender {sender.phoneNumber} never messages. A contact who sends an opt-out keyword (STOP,
+          UNSUBSCRIBE…) is added here; START or UNSTOP takes them off.
+        </p>
+      </div>
+      <section className={card} aria-labelledby="blacklist-add">
+        <h2 id="blacklist-add" className="mb-3 text-lg font-semibold">
+          Add a number
+        </h2>
+        <AddToBlacklist senderId={sender.phoneNumber} />
+      </section>
+      <section aria-labelledby="blacklist-entries">
+        <h2 id="blacklist-entries" className="mb-3 text-lg font-semibold">
+          Blacklisted numbers ({pagination.total})
+        </h2>
+        <form method="get" className="mb-4 flex flex-wrap items-end gap-3">
+          {params.sender && <input type="hidden" name="sender" value={params.sender} />}
+          <div>
+            <label htmlFor="blacklist-search" className={label}>
+              Search number
+            </label>
+            <input id="blacklist-search" name="search" defaultValue={params.search ?? ""} className={input} />
+          </div>
+          <button type="submit" className={buttonSecondary}>
+            Search
+          </button>
+        </form>
+        {rows.length === 0 ? (
+          <EmptyState title={params.search ? "No number matches" : "No blacklisted numbers"} />
+        ) : (
+          <div className="overflow-x-auto">
+            <table className={table}>
+              <thead>
+                <tr>
+                  <th className={th}>Number</th>
+                  <th className={th}>Reason</th>
+                  <th className={th}>Source</th>
+                  <th className={th}>Added</th>
+                  <th className={th}>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {rows.map((e) => (
+                  <tr key={e.phoneNumber} data-testid="blacklist-row">
+                    <td className={`${td} font-mono`}>{e.phoneNumber}</td>
+                    <td className={td}>{e.reason ?? "—"}</td>
+                    <td className={td}>{SOURCE_LABEL[e.source] ?? e.source}</td>
+                    <td className={td}>{formatDateTime(e.createdAt)}</td>
+                    <td className={td}>
+                      <RemoveFromBlacklist senderId={sender.phoneNumber} phoneNumber={e.phoneNumber} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager
+          path="/blacklist"
+          params={params}
+          page={pagination.page}
+          hasMore={pagination.hasMore}
+          total={pagination.total}
+          totalPages={pagination.totalPages}
+        />
+      </section>
+    </div>
+  );
+}
