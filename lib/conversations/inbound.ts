@@ -96,7 +96,9 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
   }
 
   // 2. The messages, once per provider message id.
-  const unique = [...new Map(items.map((m) => [m.id, m])).values()].filter((m) => applied.conversationOf.has(m.id));
+  const unique = [...new Map(items.map((m) => [m.id, m])).values()]
+    .filter((m) => applied.conversationOf.has(m.id))
+    .sort((a, b) => a.at.getTime() - b.at.getTime());
   const stored = await tx.$queryRawUnsafe<{ providerMessageId: string }[]>(
     `INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "content",
        "providerMessageId", "sentBy", "sentByLabel", "createdAt")
