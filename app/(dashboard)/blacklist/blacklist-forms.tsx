@@ -36,7 +36,7 @@ export function AddToBlacklist({ senderId }: { senderId: string }) {
       </p>
     ) : null;
   return (
-    <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end" noValidate>
+    <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start" noValidate>
       <div>
         <label htmlFor="blacklist-phone" className={label}>
           Phone number (E.164)
@@ -59,7 +59,7 @@ export function AddToBlacklist({ senderId }: { senderId: string }) {
         <input id="blacklist-reason" name="reason" maxLength={200} className={input} />
         {err("reason")}
       </div>
-      <button type="submit" className={button} disabled={pending}>
+      <button type="submit" className={`${button} sm:mt-6`} disabled={pending}>
         {pending ? "Adding…" : "Add to blacklist"}
       </button>
     </form>
