@@ -3,7 +3,7 @@
 // separators and status ticks (polled every two seconds), and the reply box: text while the
 // window is open (Enter sends, Shift+Enter breaks the line), else an approved template;
 // disabled for a blacklisted contact. Opening it marks it read.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { button, buttonSecondary, card, input, label, muted } from "@/components/ui/classes";
@@ -49,14 +49,29 @@ function useNow(everyMs = 30_000): number {
 export function Thread({ uid, templates, backHref }: { uid: string; templates: TemplateOption[]; backHref: string }) {
   const queryClient = useQueryClient();
   const base = `/api/dashboard/conversations/${encodeURIComponent(uid)}`;
+  // Pages of 100, newest first; "Show older messages" adds one. Polled together.
+  const [pages, setPages] = useState(1);
   const thread = useQuery({
-    queryKey: ["conversation", uid],
+    queryKey: ["conversation", uid, pages],
     queryFn: async (): Promise<ThreadAnswer> => {
-      const res = await fetch(base);
-      const json = await res.json();
-      if (!res.ok) throw new Error(typeof json.message === "string" ? json.message : "Could not load the conversation");
-      return json;
+      const answers = await Promise.all(
+        Array.from({ length: pages }, async (_, i) => {
+          const res = await fetch(`${base}?page=${i + 1}`);
+          const json = await res.json();
+          if (!res.ok) {
+            throw new Error(typeof json.message === "string" ? json.message : "Could not load the conversation");
+          }
+          return json as ThreadAnswer;
+        }),
+      );
+      const seen = new Set<string>();
+      const messages = answers
+        .toReversed()
+        .flatMap((a) => a.messages)
+        .filter((m) => !seen.has(m.messageUid) && seen.add(m.messageUid));
+      return { conversation: answers[0].conversation, messages, total: answers[0].total };
     },
+    placeholderData: keepPreviousData,
     refetchInterval: THREAD_POLL_MS,
     staleTime: 0,
   });
@@ -84,12 +99,19 @@ export function Thread({ uid, templates, backHref }: { uid: string; templates: T
       });
   });
 
-  // Keep the newest message in view when the thread grows.
+  // Keep the newest message in view when one arrives (not when older ones are added above).
   const logRef = useRef<HTMLDivElement>(null);
-  const count = thread.data?.messages.length ?? 0;
+  const newest = thread.data?.messages.at(-1)?.messageUid;
   useEffect(() => {
-    if (count > 0 && logRef.current) logRef.current.scrollTop = logRef.current.scrollHeight;
-  }, [count]);
+    if (newest && logRef.current) logRef.current.scrollTop = logRef.current.scrollHeight;
+  }, [newest]);
+
+  // Opening a conversation takes the focus to it (on a phone the list it came from is gone).
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const loaded = thread.data !== undefined;
+  useEffect(() => {
+    if (loaded) titleRef.current?.focus();
+  }, [loaded]);
 
   const now = useNow();
   const back = (
@@ -123,7 +145,12 @@ export function Thread({ uid, templates, backHref }: { uid: string; templates: T
       {back}
       <header className="flex flex-wrap items-start gap-3">
         <div className="min-w-0 flex-1">
-          <h2 id="thread-title" className="truncate text-lg font-semibold">
+          <h2
+            id="thread-title"
+            ref={titleRef}
+            tabIndex={-1}
+            className="truncate text-lg font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600"
+          >
             {name}
           </h2>
           <p className={`${muted} break-words`}>
@@ -175,8 +202,15 @@ export function Thread({ uid, templates, backHref }: { uid: string; templates: T
         className="max-h-[60vh] min-h-48 overflow-y-auto overflow-x-hidden rounded-md bg-slate-50 p-2 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 dark:bg-slate-950"
       >
         {total > messages.length ? (
-          <p className={`${muted} text-center`}>
-            Showing the latest {messages.length} of {total} messages.
+          <p className="pb-2 text-center">
+            <button
+              type="button"
+              className={buttonSecondary}
+              onClick={() => setPages((n) => n + 1)}
+              disabled={thread.isFetching}
+            >
+              Show older messages ({total - messages.length} more)
+            </button>
           </p>
         ) : null}
         <ol className="space-y-2">
