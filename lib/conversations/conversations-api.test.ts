@@ -2,16 +2,16 @@
 // inbound messages file into threads, every route and filter, pagination, tenant and sender
 // isolation, the window rule on every route kind, replayed callbacks, live statuses.
 import { describe, expect, it } from "vitest";
-import { routes } from "@/lib/api/routes";
-import { contactWrites, drainCallbacks, inboundBody, postSigned } from "@/lib/conversations/test-helpers";
+import { routes } from "@/lib/api/route-table";
 import { db } from "@/lib/db";
 import { sendFromComposer } from "@/lib/messaging/composer";
 import { ComposerBody } from "@/lib/messaging/schemas";
-import { engagedRecipient, messagingCustomer, recipient } from "@/lib/messaging/test-helpers";
 import { getSimulator } from "@/lib/provider/client";
 import { inboundWamid } from "@/lib/provider/simulator-inbound";
+import { contactWrites, drainCallbacks, inboundBody, postSigned } from "@/test/conversation-fixtures";
 import { waitFor } from "@/test/events-helpers";
 import { call } from "@/test/factory";
+import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 const sim = () => {
   const s = getSimulator();

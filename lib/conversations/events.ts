@@ -1,8 +1,8 @@
 // conversation.created and conversation.closed (catalog group "Conversations"), emitted
 // through the event pipeline like every other event (dedupe keys make them once-only).
 import type { Tx } from "@/lib/db";
+import { newId } from "@/lib/db/sql";
 import { type EventInput, type EventSender, emitEvents } from "@/lib/events/emit";
-import { newId } from "@/lib/events/sql";
 
 export type ConversationEventRow = {
   id: string;

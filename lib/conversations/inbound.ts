@@ -5,8 +5,8 @@
 // (lastInboundAt + 24 h), preview and status (a new message reopens it) are refreshed.
 // Opt-out and opt-in keywords are applied here too (opt-out.ts).
 import type { Tx } from "@/lib/db";
+import { NOW_UTC } from "@/lib/db/sql";
 import type { EventInput, EventSender } from "@/lib/events/emit";
-import { NOW_UTC } from "@/lib/events/sql";
 import { contentOf, previewOf } from "./content";
 import { createdEvent } from "./events";
 import { newConversationUid, newThreadMessageUid } from "./ids";

@@ -4,10 +4,10 @@
 // message id and time); an opt-in keyword takes an opt-out entry off again. Both leave a
 // system note in the thread. Runs for new inbound messages only, so a replay does nothing.
 import type { Tx } from "@/lib/db";
-import { NOW_UTC } from "@/lib/events/sql";
+import { NOW_UTC } from "@/lib/db/sql";
+import type { EventSender } from "@/lib/events/emit";
 import { typedText } from "./content";
 import { newThreadMessageUid } from "./ids";
-import type { InboundMessage } from "./inbound";
 
 /** STOP and friends, with their common translations (es, pt, fr, de, it, nl). */
 export const DEFAULT_OPT_OUT_KEYWORDS = [
@@ -60,9 +60,19 @@ export function keywordAction(text: string, config: KeywordConfig): "opt-out" | 
   return null;
 }
 
-type Candidate = InboundMessage & { conversationId: string; text: string };
+/** A new inbound message (lib/conversations/inbound.ts) in its conversation. */
+export type KeywordMessage = {
+  sender: EventSender;
+  id: string;
+  contact: string;
+  at: Date;
+  type: string;
+  body: Record<string, unknown>;
+  conversationId: string;
+};
+type Candidate = KeywordMessage & { text: string };
 
-export async function applyOptKeywords(tx: Tx, news: (InboundMessage & { conversationId: string })[]): Promise<number> {
+export async function applyOptKeywords(tx: Tx, news: KeywordMessage[]): Promise<number> {
   const candidates: Candidate[] = [];
   for (const m of news) {
     const text = typedText(m.type, m.body);

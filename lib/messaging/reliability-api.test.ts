@@ -1,13 +1,13 @@
 // Idempotent retries, the reconnect queue and provider error mapping (spec 7.4, 7.5).
 import { describe, expect, it, vi } from "vitest";
 import { startBackgroundWork } from "@/lib/background";
-import { contactWrites } from "@/lib/conversations/test-helpers";
 import { db } from "@/lib/db";
 import { getSimulator } from "@/lib/provider/client";
 import { PAIR_RATE_LIMIT, THROUGHPUT_EXCEEDED, THROUGHPUT_UPGRADE } from "@/lib/provider/error-codes";
+import { contactWrites } from "@/test/conversation-fixtures";
 import { call } from "@/test/factory";
+import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { setSenderConnection } from "./reconnect-queue";
-import { engagedRecipient, messagingCustomer, recipient } from "./test-helpers";
 
 const sim = () => {
   const s = getSimulator();

@@ -10,7 +10,7 @@ import {
 } from "@/lib/contacts/schemas";
 import { toPublicBlacklistEntry } from "@/lib/contacts/serializers";
 import type { Sender } from "@/lib/senders/service";
-import { type AnyRoute, ok, route } from "../route";
+import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = {
   versions: ["v2", "v3"],

@@ -20,7 +20,7 @@ import { pageBlock } from "@/lib/core/pagination";
 import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/messaging/idempotency";
 import { SendReceipt } from "@/lib/messaging/schemas";
 import { receiptResponse } from "@/lib/messaging/serializers";
-import { type AnyRoute, ok, route } from "../route";
+import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = {
   versions: ["v2", "v3"],

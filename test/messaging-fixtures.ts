@@ -1,9 +1,9 @@
 // Shared set-up for the messaging tests: a customer with credit and approved templates.
 import { randomBytes } from "node:crypto";
-import { contactWrites } from "@/lib/conversations/test-helpers";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Sender } from "@/lib/senders/service";
+import { contactWrites } from "@/test/conversation-fixtures";
 import { createTestCustomer, uniquePhone } from "@/test/factory";
 
 export async function messagingCustomer(options: { credit?: number } = {}) {
