@@ -5,13 +5,13 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
-import { messagingCustomer, recipient } from "@/lib/messaging/test-helpers";
+import { contactWrites } from "@/test/conversation-fixtures";
 import { createTestCustomer } from "@/test/factory";
+import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { dashboardSentBy, inboxPage } from "./inbox";
 import { replyToConversation } from "./reply";
 import { toPublicThreadMessage } from "./serializers";
 import { listThread, markConversationRead } from "./service";
-import { contactWrites } from "./test-helpers";
 
 const PAGE = { page: 1, limit: 50, unread: false };
 

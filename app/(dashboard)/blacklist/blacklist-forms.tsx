@@ -1,40 +1,23 @@
 "use client";
 // Add a number (with an optional reason) and remove one, through the page's server actions.
 import { useRouter } from "next/navigation";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { useToast } from "@/components/dashboard/toast";
+import { formStrings, useActionForm } from "@/components/dashboard/use-action-form";
 import { button, input, label } from "@/components/ui/classes";
 import { ConfirmButton } from "@/components/ui/confirm-button";
+import { errorProps, FieldMessage } from "@/components/ui/field-message";
 import { addBlacklistAction, removeBlacklistAction } from "./actions";
 
 export function AddToBlacklist({ senderId }: { senderId: string }) {
-  const toast = useToast();
-  const router = useRouter();
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState(false);
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const form = e.currentTarget;
-    const data = Object.fromEntries([...new FormData(form).entries()].map(([k, v]) => [k, String(v)]));
-    setPending(true);
-    const result = await addBlacklistAction(senderId, data);
-    setPending(false);
-    if (!result.ok) {
-      setFields(result.fields ?? { phoneNumber: result.message });
-      toast.error(result.message);
-      return;
-    }
-    setFields({});
-    form.reset();
-    toast.success(`${result.data.phoneNumber} is on the blacklist`);
-    router.refresh();
-  }
-  const err = (n: string) =>
-    fields[n] ? (
-      <p id={`blacklist-${n}-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
-        {fields[n]}
-      </p>
-    ) : null;
+  const { onSubmit, pending, fields } = useActionForm({
+    action: (data) => addBlacklistAction(senderId, formStrings(data)),
+    success: "Added to the blacklist",
+    onSuccess: ({ form, router }) => {
+      form.reset();
+      router.refresh();
+    },
+  });
   return (
     <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start" noValidate>
       <div>
@@ -47,17 +30,22 @@ export function AddToBlacklist({ senderId }: { senderId: string }) {
           required
           placeholder="+14155550123"
           className={input}
-          aria-invalid={fields.phoneNumber ? true : undefined}
-          aria-describedby={fields.phoneNumber ? "blacklist-phoneNumber-error" : undefined}
+          {...errorProps("blacklist-phone", fields.phoneNumber)}
         />
-        {err("phoneNumber")}
+        <FieldMessage inputId="blacklist-phone" message={fields.phoneNumber} />
       </div>
       <div>
         <label htmlFor="blacklist-reason" className={label}>
           Reason (optional)
         </label>
-        <input id="blacklist-reason" name="reason" maxLength={200} className={input} />
-        {err("reason")}
+        <input
+          id="blacklist-reason"
+          name="reason"
+          maxLength={200}
+          className={input}
+          {...errorProps("blacklist-reason", fields.reason)}
+        />
+        <FieldMessage inputId="blacklist-reason" message={fields.reason} />
       </div>
       <button type="submit" className={`${button} sm:mt-6`} disabled={pending}>
         {pending ? "Adding…" : "Add to blacklist"}

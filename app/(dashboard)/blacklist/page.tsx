@@ -1,20 +1,29 @@
 // The chosen sender's blacklist: numbers it never messages (added here, by the API, or by
 // the contact's opt-out keyword; docs/conversations.md "Opt-out and the blacklist").
 import type { Metadata } from "next";
+import { DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
-import { buttonSecondary, card, input, label, muted, table, td, th } from "@/components/ui/classes";
+import { buttonSecondary, card, input, label, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { requirePrincipal } from "@/lib/auth/session";
 import { listBlacklist } from "@/lib/contacts/blacklist";
 import { BlacklistQuery } from "@/lib/contacts/schemas";
 import { toPublicBlacklistEntry } from "@/lib/contacts/serializers";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { pageSender } from "@/lib/dashboard/sender-scope";
+import { requirePrincipal } from "@/lib/dashboard/session";
+import { pageSender } from "@/lib/senders/dashboard-scope";
 import { AddToBlacklist, RemoveFromBlacklist } from "./blacklist-forms";
 
 export const metadata: Metadata = { title: "Blacklist · Switchboard" };
 export const dynamic = "force-dynamic";
+
+const COLUMNS = [
+  { key: "number", label: "Number" },
+  { key: "reason", label: "Reason" },
+  { key: "source", label: "Source" },
+  { key: "added", label: "Added" },
+  { key: "actions", label: <span className="sr-only">Actions</span> },
+];
 
 const SOURCE_LABEL: Record<string, string> = { api: "API", dashboard: "Dashboard", "opt-out": "Opt-out keyword" };
 
@@ -60,38 +69,23 @@ export default async function BlacklistPage({ searchParams }: { searchParams: Pr
             Search
           </button>
         </form>
-        {rows.length === 0 ? (
-          <EmptyState title={params.search ? "No number matches" : "No blacklisted numbers"} />
-        ) : (
-          <div className="overflow-x-auto">
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th className={th}>Number</th>
-                  <th className={th}>Reason</th>
-                  <th className={th}>Source</th>
-                  <th className={th}>Added</th>
-                  <th className={th}>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {rows.map((e) => (
-                  <tr key={e.phoneNumber} data-testid="blacklist-row">
-                    <td className={`${td} font-mono`}>{e.phoneNumber}</td>
-                    <td className={td}>{e.reason ?? "—"}</td>
-                    <td className={td}>{SOURCE_LABEL[e.source] ?? e.source}</td>
-                    <td className={td}>{formatDateTime(e.createdAt)}</td>
-                    <td className={td}>
-                      <RemoveFromBlacklist senderId={sender.phoneNumber} phoneNumber={e.phoneNumber} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          columns={COLUMNS}
+          rowCount={rows.length}
+          empty={<EmptyState title={params.search ? "No number matches" : "No blacklisted numbers"} />}
+        >
+          {rows.map((e) => (
+            <tr key={e.phoneNumber} data-testid="blacklist-row">
+              <td className={`${td} font-mono`}>{e.phoneNumber}</td>
+              <td className={td}>{e.reason ?? "—"}</td>
+              <td className={td}>{SOURCE_LABEL[e.source] ?? e.source}</td>
+              <td className={td}>{formatDateTime(e.createdAt)}</td>
+              <td className={td}>
+                <RemoveFromBlacklist senderId={sender.phoneNumber} phoneNumber={e.phoneNumber} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
         <Pager
           path="/blacklist"
           params={params}

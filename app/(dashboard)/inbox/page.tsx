@@ -2,9 +2,9 @@
 // reply box (docs/conversations.md "Dashboard"). The client side polls app/api/dashboard/conversations.
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { requirePrincipal } from "@/lib/auth/session";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { pageSender } from "@/lib/dashboard/sender-scope";
+import { requirePrincipal } from "@/lib/dashboard/session";
+import { pageSender } from "@/lib/senders/dashboard-scope";
 import { listTemplates } from "@/lib/templates/service";
 import { Inbox } from "./inbox";
 

@@ -4,7 +4,7 @@ import { ConversationListQuery } from "@/lib/conversations/schemas";
 import { toPublicConversation } from "@/lib/conversations/serializers";
 import { pageBlock } from "@/lib/core/pagination";
 import { dashboardHandler } from "@/lib/dashboard/handler";
-import { pageSender } from "@/lib/dashboard/sender-scope";
+import { pageSender } from "@/lib/senders/dashboard-scope";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // GET: conversations with unread messages, for the navigation's badge (polled).
 import { unreadConversations } from "@/lib/conversations/service";
 import { dashboardHandler } from "@/lib/dashboard/handler";
-import { pageSender } from "@/lib/dashboard/sender-scope";
+import { pageSender } from "@/lib/senders/dashboard-scope";
 
 export const dynamic = "force-dynamic";
 
