@@ -139,7 +139,11 @@ test("at 390 px the inbox shows one pane at a time, never scrolls sideways, and 
   await expect(page.getByRole("textbox", { name: "Reply" })).toBeVisible();
   expect(await noSideways()).toBe(true);
   await expectAccessible(page);
+  await page.getByRole("button", { name: "Dark mode" }).click();
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await expectAccessible(page);
   await saveScreenshot(page, "inbox-phone");
+  await page.getByRole("button", { name: "Light mode" }).click();
   await page.getByRole("link", { name: "← All conversations" }).click();
   await expect(page.getByLabel("Search by name or number")).toBeVisible();
 });
