@@ -4,7 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Pager } from "@/components/dashboard/pager";
 import { input, label, muted } from "@/components/ui/classes";
 import type { PublicConversation } from "@/lib/conversations/schemas";
@@ -55,16 +55,27 @@ export function Inbox({ templates }: { templates: TemplateOption[] }) {
   });
 
   // Search follows typing (debounced) and Enter; the URL keeps it.
+  // The URL only overwrites the box when it changed from elsewhere (back button, a link),
+  // never with a value this box pushed while the user kept typing.
   const [term, setTerm] = useState(search);
-  useEffect(() => setTerm(search), [search]);
+  const pushed = useRef(search);
   useEffect(() => {
-    if (term.trim() === search) return;
-    const t = setTimeout(() => router.replace(hrefWith({ search: term.trim() || undefined, page: undefined })), 400);
+    if (search !== pushed.current) setTerm(search);
+    pushed.current = search;
+  }, [search]);
+  const pushSearch = (value: string) => {
+    pushed.current = value;
+    router.replace(hrefWith({ search: value || undefined, page: undefined }));
+  };
+  useEffect(() => {
+    const value = term.trim();
+    if (value === pushed.current) return;
+    const t = setTimeout(() => pushSearch(value), 400);
     return () => clearTimeout(t);
   });
   const submitSearch = (e: FormEvent) => {
     e.preventDefault();
-    router.replace(hrefWith({ search: term.trim() || undefined, page: undefined }));
+    pushSearch(term.trim());
   };
 
   const pill =
