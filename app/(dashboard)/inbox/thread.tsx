@@ -85,18 +85,16 @@ export function Thread({ uid, templates, backHref }: { uid: string; templates: T
     onSuccess: refresh,
   });
 
-  // Mark read on open, and again when messages arrive while it is open.
+  // Mark read on open, and again when messages arrive while it is open: once per fetched
+  // answer that shows unread messages.
   const unread = thread.data?.conversation.unreadCount ?? 0;
-  const marking = useRef(false);
+  const markedFor = useRef(0);
   useEffect(() => {
-    if (unread === 0 || marking.current) return;
-    marking.current = true;
+    if (unread === 0 || thread.dataUpdatedAt <= markedFor.current) return;
+    markedFor.current = thread.dataUpdatedAt;
     post(base, { conversation: { markRead: true } })
       .then(refresh)
-      .catch(() => undefined)
-      .finally(() => {
-        marking.current = false;
-      });
+      .catch(() => undefined);
   });
 
   // Keep the newest message in view when one arrives (not when older ones are added above).
@@ -147,6 +145,7 @@ export function Thread({ uid, templates, backHref }: { uid: string; templates: T
         <div className="min-w-0 flex-1">
           <h2
             id="thread-title"
+            title={name}
             ref={titleRef}
             tabIndex={-1}
             className="truncate text-lg font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600"
