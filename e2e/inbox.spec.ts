@@ -148,7 +148,7 @@ test("at 390 px the inbox shows one pane at a time, never scrolls sideways, and 
   await expect(page.getByLabel("Search by name or number")).toBeVisible();
 });
 
-test("an opt-out blacklists the contact: the thread says so with the reply box disabled; the blacklist page removes and adds", async ({
+test("an opt-out blacklists the contact: the thread says so with the reply box disabled, an opt-in lifts it; the blacklist page removes and adds", async ({
   page,
 }) => {
   await login(page);
@@ -163,6 +163,15 @@ test("an opt-out blacklists the contact: the thread says so with the reply box d
   await expect(page.getByTestId("blacklisted-notice")).toBeVisible();
   await expect(page.getByRole("textbox", { name: "Reply" })).toBeDisabled();
   await expectAccessible(page);
+
+  // START takes the opt-out back (a second note), STOP puts it on again; no reload.
+  await simulateInbound(page, contact, name, "START");
+  await expect(thread.getByTestId("thread-note")).toHaveCount(2);
+  await expect(page.getByTestId("blacklisted-notice")).toHaveCount(0);
+  await expect(page.getByRole("textbox", { name: "Reply" })).toBeEnabled();
+  await simulateInbound(page, contact, name, "stop");
+  await expect(thread.getByTestId("thread-note")).toHaveCount(3);
+  await expect(page.getByRole("textbox", { name: "Reply" })).toBeDisabled();
 
   await page.getByRole("link", { name: "removed from the blacklist" }).click();
   await expect(page).toHaveURL(/\/blacklist\?/);
