@@ -20,6 +20,8 @@ export const EnvSchema = z.object({
     .optional(),
   NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   NEXTAUTH_URL: z.url().optional(),
+  /** The public base URL (https://switchboard.example.com); defaults to NEXTAUTH_URL. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   APP_ENCRYPTION_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)")

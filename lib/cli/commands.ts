@@ -1,4 +1,4 @@
-// The operator CLI's command table (architecture.md "Operator CLI"). Each command parses
+// The operator CLI's command table (README "Operator CLI"). Each command parses
 // its flags, calls a service, and returns one JSON object plus a human summary.
 import { setRate } from "@/lib/billing/rate-card";
 import { simulateInbound } from "@/lib/conversations/simulate-inbound";

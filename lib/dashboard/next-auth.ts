@@ -5,6 +5,7 @@ import { checkCredentials } from "@/lib/auth/credentials";
 import { checkLogin, clearLogin, recordFailedLogin } from "@/lib/auth/login-limiter";
 import { LoginInput } from "@/lib/auth/schemas";
 import { env } from "@/lib/env";
+import { servedOverHttps } from "./secure-cookies";
 
 export const WRONG_CREDENTIALS = "Wrong email or password. Check both and try again.";
 
@@ -16,9 +17,11 @@ function clientIp(headers: HeaderBag): string {
   return forwarded || first(headers?.["x-real-ip"]) || "local";
 }
 
-export function authOptions(): NextAuthOptions {
+/** `secure`: served over HTTPS (secure-cookies.ts), so the cookies are Secure. */
+export function authOptions(secure = servedOverHttps(undefined)): NextAuthOptions {
   return {
     secret: env().NEXTAUTH_SECRET,
+    useSecureCookies: secure,
     session: { strategy: "jwt", maxAge: 7 * 24 * 3600 },
     pages: { signIn: "/login" },
     providers: [

@@ -1,6 +1,6 @@
 // Embedded PGlite: one process owns the data folder and serves it on a loopback
 // PostgreSQL socket, so every other command (CLI, migrations, benchmarks, the Next
-// server) uses the same adapter-pg path as in server mode. See architecture.md.
+// server) uses the same adapter-pg path as in server mode. See README "Architecture".
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";

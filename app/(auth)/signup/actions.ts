@@ -7,5 +7,5 @@ export async function signUpAction(raw: Record<string, string>): Promise<ActionR
   return runAction(async () => {
     await signUp(SignupInput.parse(raw));
     return undefined;
-  });
+  }, raw);
 }

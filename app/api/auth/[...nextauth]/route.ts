@@ -1,6 +1,7 @@
 import type { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { authOptions } from "@/lib/dashboard/next-auth";
+import { servedOverHttps } from "@/lib/dashboard/secure-cookies";
 
 export const dynamic = "force-dynamic";
 
@@ -8,7 +9,7 @@ type Ctx = { params: Promise<{ nextauth: string[] }> };
 
 // Options are built per request so the secret is read at run time, never at build time.
 function handler(request: NextRequest, ctx: Ctx): Promise<Response> {
-  return NextAuth(authOptions())(request, ctx);
+  return NextAuth(authOptions(servedOverHttps(request.headers)))(request, ctx);
 }
 
 export { handler as GET, handler as POST };

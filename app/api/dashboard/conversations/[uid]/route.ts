@@ -7,6 +7,7 @@ import { toPublicConversation, toPublicThreadMessage } from "@/lib/conversations
 import { listThread, updateConversation } from "@/lib/conversations/service";
 import { PageQuery } from "@/lib/core/pagination";
 import { dashboardHandler } from "@/lib/dashboard/handler";
+import { readDashboardJson } from "@/lib/dashboard/request-guard";
 
 export const dynamic = "force-dynamic";
 
@@ -25,7 +26,7 @@ export const GET = dashboardHandler(async (p, request, { params }: Ctx) => {
 
 export const POST = dashboardHandler(async (p, request, { params }: Ctx) => {
   const { uid } = await params;
-  const body = ConversationUpdateBody.parse(await request.json());
+  const body = ConversationUpdateBody.parse(await readDashboardJson(request));
   const closing = body.conversation.status === "CLOSED";
   const actor = closing ? ((await dashboardSentBy(p)).label ?? null) : null;
   const row = await updateConversation(p, undefined, uid, body.conversation, actor);
