@@ -2,6 +2,7 @@
 // lib/api/routes/<domain>.ts; OpenAPI and the security suite read this list.
 import type { AnyRoute } from "./route";
 import { billingRoutes } from "./routes/billing";
+import { chatbotRoutes } from "./routes/chatbots";
 import { contactRoutes } from "./routes/contacts";
 import { docsRoutes } from "./routes/docs";
 import { messagingRoutes } from "./routes/messaging";
@@ -11,6 +12,7 @@ export const routes: readonly AnyRoute[] = [
   ...billingRoutes,
   ...contactRoutes,
   ...webhookRoutes,
+  ...chatbotRoutes,
   ...messagingRoutes,
   ...docsRoutes,
 ];

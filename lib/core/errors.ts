@@ -43,6 +43,8 @@ export const ERROR_STATUS = {
   ORDER_NOT_FOUND: 404,
   /** An order with this reference exists already (follow it up with POST /orders/{orderUid}/send). */
   ORDER_REFERENCE_EXISTS: 409,
+  /** The chatbot does not exist for this customer and sender (docs/chatbots.md). */
+  CHATBOT_NOT_FOUND: 404,
   RATE_LIMITED: 429,
   UNAUTHORIZED: 401,
   CONFLICT: 409,
