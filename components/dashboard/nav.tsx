@@ -8,6 +8,7 @@ const ITEMS = [
   { href: "/templates", label: "Templates" },
   { href: "/analytics", label: "Analytics" },
   { href: "/contacts", label: "Contacts" },
+  { href: "/chatbots", label: "Chatbots" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/tokens", label: "API tokens" },
   { href: "/senders", label: "Senders" },
