@@ -148,11 +148,9 @@ const DayHoursSchema = z
 
 export const BusinessHoursSchema = z.strictObject(
   {
-    timezone: z
-      .string({ error: "timezone must be an IANA time zone name" })
-      .refine(isTimeZone, {
-        error: (i) => `unknown time zone "${String(i.input)}" (use an IANA name such as Europe/Berlin)`,
-      }),
+    timezone: z.string({ error: "timezone must be an IANA time zone name" }).refine(isTimeZone, {
+      error: (i) => `unknown time zone "${String(i.input)}" (use an IANA name such as Europe/Berlin)`,
+    }),
     days: z
       .array(DayHoursSchema, { error: "days must be an array of {day, open, close}" })
       .min(1, "days must list at least one opening window")

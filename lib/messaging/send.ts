@@ -25,6 +25,8 @@ export type OutgoingMessage = {
   /** Set for template sends: must exist and be APPROVED. */
   template?: { name: string; language: string };
   directSend?: { category: DirectSendCategory; ttlSeconds?: number; text: string };
+  /** A caller-chosen local id (a chatbot reply derives it from its outbox row to notice a resend). */
+  messageId?: string;
 };
 
 export type SendResult = { message: Message; queued: boolean; template: Template | null };
@@ -81,7 +83,7 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
     };
   }
   const queued = sender.connectionStatus === "RECONNECTING";
-  const id = newMessageUid();
+  const id = out.messageId ?? newMessageUid();
   // A direct send calls the provider first and writes the row once, with the outcome.
   const call = queued ? undefined : await callProvider(providerSender(sender), payload, pricingCategory);
   const message = await insertMessage({

@@ -1,4 +1,5 @@
 // Inbound messages -> message.inbound.<type> events (idempotent per provider message id).
+import { decideChatbotReplies, inboundText } from "@/lib/chatbots/runner";
 import type { Tx } from "@/lib/db";
 import type { ProviderMessagesValueT, ProviderMessageT } from "@/lib/provider/callbacks/schemas";
 import { type EventInput, type EventSender, emitEvents } from "../emit";
@@ -35,5 +36,20 @@ export function inboundEvent(item: InboundItem): EventInput {
 }
 
 export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<number> {
-  return emitEvents(tx, items.map(inboundEvent));
+  const events = await emitEvents(tx, items.map(inboundEvent));
+  // Chatbot hook (docs/chatbots.md): in this same transaction, the sender's ACTIVE bot
+  // writes at most one outbox reply per inbound message.
+  await decideChatbotReplies(
+    tx,
+    items.map(({ sender, message }) => ({
+      customerId: sender.customerId,
+      senderId: sender.id,
+      senderPhone: sender.phoneNumber,
+      providerMessageId: message.id,
+      from: `+${String(message.from ?? "").replace(/^\+/, "")}`,
+      type: message.type.toLowerCase(),
+      text: inboundText(message as Record<string, unknown>),
+    })),
+  );
+  return events;
 }
