@@ -12,6 +12,7 @@ import { createUser } from "@/lib/users/service";
 import { generateSigningSecret } from "@/lib/webhooks/service";
 import { DEMO_CUSTOMER_NAME, DEMO_EMAIL, DEMO_PASSWORD } from "./constants";
 import { insertBillingRecords, insertLedger } from "./seed-billing";
+import { ensureChatbot } from "./seed-chatbots";
 import { seedContacts } from "./seed-contacts";
 import { ensureTemplates } from "./seed-templates";
 
@@ -165,6 +166,7 @@ export async function seedDemo(options: { billingRecords?: number; now?: Date } 
   await seedContacts(customer.id);
   await ensureWebhooks(customer.id, primary);
   await ensureTemplates(customer.id, primary);
+  await ensureChatbot(customer.id, primary);
 
   const weighted = DEMO_SENDERS.flatMap((spec, i) => {
     const sender = senders[i];
