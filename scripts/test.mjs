@@ -1,5 +1,5 @@
 // npm test: every test, the way CI runs it on a fresh clone. Plain Node (no dependencies):
-// installs what is missing, then lint + typecheck, the unit and integration suite on
+// installs what is missing, then lint + typecheck + the import boundary check, the unit and integration suite on
 // embedded PGlite and on the local PostgreSQL server, and the Playwright end-to-end tests.
 // Flags: --no-e2e, --only=pglite|postgres|e2e|lint
 import { spawnSync } from "node:child_process";
@@ -51,6 +51,7 @@ function vitest(kind) {
 if (want("lint")) {
   if (!run("lint (biome)", bin("biome"), ["check", "."])) failures.push("lint");
   if (!run("typecheck (tsc)", bin("tsc"), ["--noEmit"])) failures.push("typecheck");
+  if (!run("import boundaries (dependency-cruiser)", "node", ["scripts/check-imports.mjs"])) failures.push("imports");
 }
 if (want("pglite")) vitest("pglite");
 if (want("postgres")) vitest("postgres");

@@ -1,7 +1,7 @@
 // Token fallbacks in query strings (and token-named fields) never reach a log line.
 import { Writable } from "node:stream";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { ok, route } from "@/lib/api/route";
+import { ok, route } from "@/lib/api/route-definition";
 import { createRouter } from "@/lib/api/router";
 import { redactUrl } from "@/lib/log";
 import { createTestCustomer, type TestCustomer } from "./factory";

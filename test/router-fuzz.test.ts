@@ -3,8 +3,8 @@
 // answer is never a 5xx and every failure carries the error envelope.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { routes } from "@/lib/api/route-table";
 import { handleApiRequest } from "@/lib/api/router";
-import { routes } from "@/lib/api/routes";
 import { generateTokenString } from "@/lib/tokens/token-string";
 import { createTestCustomer, type TestCustomer } from "./factory";
 import { randomIp, readResult } from "./router-call";

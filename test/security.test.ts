@@ -2,8 +2,8 @@
 // automatically), on every version it exists on, plus the versions it does not.
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type AnyRoute, VERSIONS } from "@/lib/api/route";
-import { routes } from "@/lib/api/routes";
+import { type AnyRoute, VERSIONS } from "@/lib/api/route-definition";
+import { routes } from "@/lib/api/route-table";
 import { PLAN_FEATURES } from "@/lib/auth/principal";
 import { issueToken, revokeToken } from "@/lib/tokens/service";
 import { generateTokenString } from "@/lib/tokens/token-string";

@@ -5,7 +5,7 @@ import { Nav } from "@/components/dashboard/nav";
 import { Providers } from "@/components/dashboard/providers";
 import { SenderSwitcher } from "@/components/dashboard/sender-switcher";
 import { ThemeToggle } from "@/components/dashboard/theme-toggle";
-import { requirePrincipal } from "@/lib/auth/session";
+import { requirePrincipal } from "@/lib/dashboard/session";
 import { listSenders } from "@/lib/senders/service";
 
 export const dynamic = "force-dynamic";

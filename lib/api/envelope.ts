@@ -1,7 +1,7 @@
 // The success and error envelopes of spec 2.4 and 7.1, and the provider-shaped error
 // body of the provider-compatible routes.
 import type { ApiError } from "@/lib/core/errors";
-import type { Version } from "./route";
+import type { Version } from "./route-definition";
 
 export type Meta = { version: Version; requestId: string; startedAt: number };
 

@@ -6,8 +6,8 @@ import { ERROR_STATUS } from "@/lib/core/errors";
 import { PageQuery } from "@/lib/core/pagination";
 import { call } from "@/test/factory";
 import { buildOpenApiDocument, type OpenApiDocument, openApiPath, pathParamNames } from "./openapi";
-import { ok, route } from "./route";
-import { routes } from "./routes";
+import { ok, route } from "./route-definition";
+import { routes } from "./route-table";
 
 /** Every "$ref" in the document, with where it sits. */
 function refsOf(value: unknown, at = "#"): { at: string; ref: string }[] {

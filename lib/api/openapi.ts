@@ -2,7 +2,7 @@
 // kept by hand): served at /api/{v2,v3}/openapi.json and rendered at /docs/api.
 import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode, WIRE_ERROR_CODES, wireCodeOf } from "@/lib/core/errors";
-import { type AnyRoute, VERSIONS } from "./route";
+import { type AnyRoute, bodySchema, VERSIONS } from "./route-definition";
 
 type Json = Record<string, unknown>;
 
@@ -122,6 +122,8 @@ function errorResponse(status: number, codes: Map<number, string[]>, provider: b
 }
 
 function operationFor(route: AnyRoute, defs: Record<string, Json>, codes: Map<number, string[]>): OpenApiOperation {
+  // Per-version bodies: the newest version's schema names every field (the notes say which is v3 only).
+  const body = bodySchema(route, route.versions[route.versions.length - 1] ?? "v3");
   const parameters: OpenApiParameter[] = [
     {
       name: "version",
@@ -197,11 +199,11 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>, codes: Map<nu
     description: notes.join(" "),
     tags: [route.tag],
     parameters,
-    ...(route.body
+    ...(body
       ? {
           requestBody: {
             required: true,
-            content: { "application/json": { schema: jsonSchemaOf(route.body, "input", defs) } },
+            content: { "application/json": { schema: jsonSchemaOf(body, "input", defs) } },
           },
         }
       : {}),

@@ -7,7 +7,7 @@ import { resetEnvCache } from "@/lib/env";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
 import { callWith, randomIp } from "@/test/router-call";
 import { createRateLimiter, type RateLimiter, resetRateLimiters } from "./rate-limit";
-import { ok, route } from "./route";
+import { ok, route } from "./route-definition";
 import { createRouter } from "./router";
 
 const REDIS_URL = "redis://127.0.0.1:6379";

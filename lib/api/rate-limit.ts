@@ -6,7 +6,7 @@ import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimi
 import { ApiError } from "@/lib/core/errors";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
-import type { LimitClass } from "./route";
+import type { LimitClass } from "./route-definition";
 
 export type Policy = "global" | "send_ip" | "send_token" | "reports_ip";
 

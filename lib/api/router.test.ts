@@ -9,7 +9,7 @@ import { issueToken, revokeToken } from "@/lib/tokens/service";
 import { generateTokenString, hashToken, visiblePrefix } from "@/lib/tokens/token-string";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
 import { callWith } from "@/test/router-call";
-import { ok, route } from "./route";
+import { ok, route } from "./route-definition";
 import { createRouter } from "./router";
 
 const both = ["v2", "v3"] as const;

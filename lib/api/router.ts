@@ -3,16 +3,18 @@
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { hasFeature, type Principal } from "@/lib/auth/principal";
+import { codedRefusal, uncodedIssues } from "@/lib/core/coded-issue";
 import { ApiError, inputErrorFrom } from "@/lib/core/errors";
 import { env } from "@/lib/env";
 import { log, redactUrl } from "@/lib/log";
-import { resolveSender, type Sender } from "@/lib/senders/service";
+import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/messaging/idempotency";
+import { resolveSender, resolveSenderByPhoneNumberId, type Sender } from "@/lib/senders/service";
 import { verifyToken } from "@/lib/tokens/service";
 import { errorBody, json, type Meta, providerErrorBody, successBody } from "./envelope";
 import { consumeRateLimits, type RateLimiter } from "./rate-limit";
 import { bearerToken, isJsonContentType, parseJson, readBody, TOKEN_FIELDS, tokenFrom } from "./request-body";
-import type { AnyRoute, Version } from "./route";
-import { routes as defaultRoutes } from "./routes";
+import { type AnyRoute, bodySchema, type HandlerContext, type RouteResult, type Version } from "./route-definition";
+import { routes as defaultRoutes } from "./route-table";
 
 type Compiled = { route: AnyRoute; regex: RegExp; keys: string[]; shape: string };
 
@@ -165,11 +167,17 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       }
 
       const query = route.query ? parseWith(route.query, rawQuery, "query") : undefined;
-      const body = route.body
-        ? parseWith(route.body, bodyValue === undefined ? {} : isRecord ? rawBody : bodyValue, "body")
+      const bodyWith = bodySchema(route, version);
+      const body = bodyWith
+        ? parseWith(bodyWith, bodyValue === undefined ? {} : isRecord ? rawBody : bodyValue, "body")
         : undefined;
+      // After validation, as the handler's own look-up was: a malformed body is 400 whatever the path names.
+      if (principal && route.sender === "phoneNumberId") {
+        sender = await resolveSenderByPhoneNumberId(principal, params.phoneNumberId ?? "");
+        if (!sender) throw new ApiError("NOT_FOUND", `No route for ${request.method} ${url.pathname}`);
+      }
 
-      const result = await route.handler({
+      const context = {
         request,
         version,
         requestId,
@@ -179,18 +187,17 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
         params,
         query,
         body,
-      });
+      };
+      const result =
+        route.idempotent && principal
+          ? await replayable(route.idempotent, context, () => route.handler(context))
+          : await route.handler(context);
       if (result instanceof Response) {
         for (const [k, v] of Object.entries(headers)) result.headers.set(k, v);
         return headOnly(request, result);
       }
-      return headOnly(
-        request,
-        json(result.status ?? 200, successBody(meta, result.message, result.data, result.extra), {
-          ...headers,
-          ...result.headers,
-        }),
-      );
+      const sent = "raw" in result ? result.raw : successBody(meta, result.message, result.data, result.extra);
+      return headOnly(request, json(result.status ?? 200, sent, { ...headers, ...result.headers }));
     } catch (caught) {
       const error = toApiError(caught, requestId, request);
       const body = errorStyle === "provider" ? providerErrorBody(meta, error) : errorBody(meta, error);
@@ -220,10 +227,44 @@ function headOnly(request: Request, response: Response): Response {
   return new Response(null, { status: response.status, headers: response.headers });
 }
 
+/**
+ * Idempotency-Key on a route flagged `idempotent` (lib/messaging/idempotency): the same
+ * operation, scope (the sender, else the path ids) and body replay the first answer.
+ */
+async function replayable(
+  operation: string,
+  ctx: HandlerContext<unknown, unknown>,
+  run: () => Promise<RouteResult | Response>,
+): Promise<RouteResult> {
+  const { senderId: _s, ...input } = (ctx.body ?? {}) as Record<string, unknown>;
+  const scope = ctx.sender?.id ?? Object.values(ctx.params).join("/");
+  const r = await withIdempotency(
+    ctx.principal.customerId,
+    idempotencyKeyFrom(ctx.request),
+    () => fingerprint(`${operation}:${scope}`, input),
+    async () => {
+      const out = await run();
+      if (out instanceof Response) throw new Error("an idempotent route must answer with a RouteResult");
+      return "raw" in out
+        ? { status: out.status ?? 200, headers: out.headers ?? {}, raw: out.raw }
+        : { status: out.status ?? 200, headers: out.headers ?? {}, message: out.message, data: out.data };
+    },
+  );
+  const headers = { ...r.headers, ...(r.replayed ? { "Idempotent-Replayed": "true" } : {}) };
+  return r.raw !== undefined
+    ? { status: r.status, headers, raw: r.raw }
+    : { status: r.status, headers, message: r.message ?? "", data: r.data };
+}
+
 function parseWith(schema: z.ZodType, input: unknown, where: "query" | "body"): unknown {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const fields = result.error.issues.map((i) => ({ path: [where, ...i.path].join("."), message: i.message }));
+  const refusal = codedRefusal(result.error.issues);
+  if (refusal) throw refusal;
+  const fields = uncodedIssues(result.error.issues).map((i) => ({
+    path: [where, ...i.path].join("."),
+    message: i.message,
+  }));
   const first = fields[0];
   throw new ApiError("VALIDATION_FAILED", first ? `${first.path}: ${first.message}` : "Invalid request", { fields });
 }

@@ -2,8 +2,8 @@
 // the status from the one ERROR_STATUS table, anything else a logged 500 saying nothing internal.
 import { ZodError } from "zod";
 import type { Principal } from "@/lib/auth/principal";
-import { requireApiPrincipal } from "@/lib/auth/session";
 import { ApiError, inputErrorFrom } from "@/lib/core/errors";
+import { requireApiPrincipal } from "@/lib/dashboard/session";
 import { log } from "@/lib/log";
 
 export function dashboardHandler<C>(work: (p: Principal, request: Request, ctx: C) => Promise<Response>) {

@@ -2,9 +2,9 @@
 import { describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/auth/principal";
 import { addToBlacklist } from "@/lib/contacts/blacklist";
+import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { sendFromComposer } from "./composer";
 import { ComposerBody } from "./schemas";
-import { messagingCustomer, recipient } from "./test-helpers";
 
 describe("dashboard composer", () => {
   it("sends a template or a session text from the chosen sender", async () => {

@@ -1,6 +1,6 @@
 // The dashboard composer's send: the same service and checks as the public send routes.
 import type { Principal } from "@/lib/auth/principal";
-import { actionSender } from "@/lib/dashboard/sender-scope";
+import { actionSender } from "@/lib/senders/dashboard-scope";
 import { chatPayload, templatePayload } from "./payloads";
 import type { ComposerInput } from "./schemas";
 import { sendMessage } from "./send";

@@ -7,8 +7,8 @@ import { startCallbackProcessor } from "@/lib/events/ingest/processor";
 import { getSimulator } from "@/lib/provider/client";
 import { startDeliveryWorker } from "@/lib/webhooks/worker";
 import { call } from "@/test/factory";
+import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { type Receiver, startReceiver } from "@/test/webhook-receiver";
-import { messagingCustomer, recipient } from "./test-helpers";
 
 let receiver: Receiver;
 let stops: (() => Promise<void>)[] = [];

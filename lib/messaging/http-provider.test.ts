@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setProvider } from "@/lib/provider/client";
 import { createHttpClient } from "@/lib/provider/http-client";
 import { call } from "@/test/factory";
-import { messagingCustomer, recipient } from "./test-helpers";
+import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 type Answer = { status: number; body: unknown };
 const script: Answer[] = [];

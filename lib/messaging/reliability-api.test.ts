@@ -5,8 +5,8 @@ import { db } from "@/lib/db";
 import { getSimulator } from "@/lib/provider/client";
 import { PAIR_RATE_LIMIT, THROUGHPUT_EXCEEDED, THROUGHPUT_UPGRADE } from "@/lib/provider/error-codes";
 import { call } from "@/test/factory";
+import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { setSenderConnection } from "./reconnect-queue";
-import { messagingCustomer, recipient } from "./test-helpers";
 
 const sim = () => {
   const s = getSimulator();

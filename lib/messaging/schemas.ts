@@ -1,6 +1,8 @@
 // Send bodies (POST /send, /chat, /messages, /{phoneNumberId}/messages) and the receipt:
 // shared by the API, the dashboard composer and the OpenAPI document.
 import { z } from "zod";
+import type { CodedIssueParams } from "@/lib/core/coded-issue";
+import type { Version } from "@/lib/core/version";
 import { E164, normalizePhone } from "@/lib/senders/service";
 
 export const SEND_ROUTES = ["send", "chat", "messages", "orders", "chatbot"] as const;
@@ -37,6 +39,13 @@ export const SendBody = z.object({
   ttlSeconds: z.unknown().optional().describe("Direct Send field: not supported here (v3 answers 400)"),
 });
 export type SendInput = z.infer<typeof SendBody>;
+
+const DIRECT_SEND_FIELDS = ["category", "directSend", "ttlSeconds"] as const;
+
+const v3OnlyDirectSend = (path: string) => (b: { category?: unknown }, ctx: z.RefinementCtx) => {
+  if (b.category !== undefined)
+    ctx.addIssue({ code: "custom", path: [path], message: "Direct Send is available on /api/v3 only" });
+};
 
 export const MediaField = z.object({
   link: z.url(),
@@ -109,6 +118,37 @@ export const ProviderMessageBody = z
       ctx.addIssue({ code: "custom", path: ["category"], message: "Direct Send supports type text only" });
   });
 export type ProviderMessageInput = z.infer<typeof ProviderMessageBody>;
+
+/**
+ * The Direct Send rule per API version (docs/messaging.md): v2 ignores the Direct Send fields of
+ * POST /send and refuses category on /chat and /messages; v3 refuses them on /send (a
+ * template send) and accepts them on /chat and /messages.
+ */
+export const SendBodies = {
+  v2: SendBody,
+  v3: SendBody.superRefine((b, ctx) => {
+    const used = DIRECT_SEND_FIELDS.filter((f) => b[f] !== undefined);
+    if (used.length === 0) return;
+    const params: CodedIssueParams = {
+      errorCode: "DIRECT_SEND_NOT_SUPPORTED_ON_TEMPLATE_SEND",
+      details: { fields: used },
+    };
+    ctx.addIssue({
+      code: "custom",
+      path: [],
+      message: "Direct Send is not available on template sends; use POST /api/v3/chat with category",
+      params,
+    });
+  }),
+} as const satisfies Record<Version, z.ZodType>;
+export const ChatBodies = {
+  v2: ChatBody.superRefine(v3OnlyDirectSend("category")),
+  v3: ChatBody,
+} as const satisfies Record<Version, z.ZodType>;
+export const ProviderMessageBodies = {
+  v2: ProviderMessageBody.superRefine(v3OnlyDirectSend("category")),
+  v3: ProviderMessageBody,
+} as const satisfies Record<Version, z.ZodType>;
 
 export const DirectSendInfo = z.object({
   category: z.enum(DIRECT_SEND_CATEGORIES),

@@ -1,12 +1,12 @@
 // The send routes through the real router, on v2 and v3, against the built-in simulator.
 import { describe, expect, it } from "vitest";
-import { routes } from "@/lib/api/routes";
+import { routes } from "@/lib/api/route-table";
 import { setRate } from "@/lib/billing/rate-card";
 import { addToBlacklist } from "@/lib/contacts/blacklist";
 import { db } from "@/lib/db";
 import { getSimulator } from "@/lib/provider/client";
 import { call } from "@/test/factory";
-import { messagingCustomer, recipient } from "./test-helpers";
+import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 const sim = () => {
   const s = getSimulator();

@@ -41,12 +41,15 @@ export function toReceipt(result: SendResult, sender: Sender, version: Version, 
   };
 }
 
+export type ReceiptResponse = StoredResponse & { message: string; data: unknown };
+export type ProviderResponse = StoredResponse & { raw: unknown };
+
 export function receiptResponse(
   result: SendResult,
   sender: Sender,
   version: Version,
   withDirectSend = false,
-): StoredResponse {
+): ReceiptResponse {
   return {
     status: 200,
     headers: receiptHeaders(result, sender),
@@ -58,7 +61,7 @@ export function receiptResponse(
 }
 
 /** The provider's own answer: { messaging_product, contacts[], messages[] }. */
-export function providerResponse(result: SendResult, sender: Sender, input: string): StoredResponse {
+export function providerResponse(result: SendResult, sender: Sender, input: string): ProviderResponse {
   const m = result.message;
   return {
     status: 200,

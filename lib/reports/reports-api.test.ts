@@ -2,8 +2,8 @@
 // records, as ingestion writes them); v3 adds send-route and Direct Send fields and filters.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { messagingCustomer, recipient } from "@/lib/messaging/test-helpers";
 import { call } from "@/test/factory";
+import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 type T = Awaited<ReturnType<typeof messagingCustomer>>;
 let t: T;

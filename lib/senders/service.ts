@@ -35,6 +35,29 @@ async function firstSender(where: Prisma.Sql, orderBy = Prisma.sql`"id"`): Promi
   return sender ?? null;
 }
 
+/** The sender a route's resolution always yields: a missing one is a wiring bug, not a client error. */
+export function resolved(sender: Sender | undefined): Sender {
+  if (!sender) throw new Error("sender resolution returned none for a route that needs a sender");
+  return sender;
+}
+
+const boundElsewhere = (code: "TOKEN_SCOPE_NOT_ALLOWED" | "SENDER_NOT_ALLOWED", details?: Record<string, unknown>) =>
+  new ApiError(code, "This token is bound to another sender", details);
+
+/**
+ * The sender a provider-compatible path names by its provider phone number id
+ * (POST /{phoneNumberId}/messages). undefined when the value cannot be such an id: the path
+ * is then no route at all.
+ */
+export async function resolveSenderByPhoneNumberId(p: Principal, phoneNumberId: string): Promise<Sender | undefined> {
+  if (!/^\d{1,30}$/.test(phoneNumberId)) return undefined;
+  const sender = await firstSender(Prisma.sql`"customerId" = ${p.customerId} AND "phoneNumberId" = ${phoneNumberId}`);
+  if (!sender)
+    throw new ApiError("SENDER_NOT_FOUND", `Phone number id ${phoneNumberId} is not connected to this account`);
+  if (p.scopedSenderId && p.scopedSenderId !== sender.id) throw boundElsewhere("TOKEN_SCOPE_NOT_ALLOWED");
+  return sender;
+}
+
 export type ResolveOptions = {
   /** The code a number-scoped token gets for another sender (billing: SENDER_NOT_ALLOWED). */
   scopeError?: "TOKEN_SCOPE_NOT_ALLOWED" | "SENDER_NOT_ALLOWED";
@@ -60,9 +83,7 @@ export async function resolveSender(
     sender = await firstSender(Prisma.sql`"id" = ${p.scopedSenderId} AND "customerId" = ${p.customerId}`);
     if (!sender) throw new ApiError("SENDER_NOT_FOUND", "The token's sender is no longer connected");
     if (requested && normalizePhone(requested) !== sender.phoneNumber) {
-      throw new ApiError(scopeError, "This token is bound to another sender", {
-        allowedSenderId: sender.phoneNumber,
-      });
+      throw boundElsewhere(scopeError, { allowedSenderId: sender.phoneNumber });
     }
   } else if (requested) {
     sender = await findSenderByPhone(p, requested);

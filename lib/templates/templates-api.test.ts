@@ -2,8 +2,8 @@
 // read by uid or name, create (X-Service-Template-Uid), sync from the provider.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { addTemplate, messagingCustomer } from "@/lib/messaging/test-helpers";
 import { call } from "@/test/factory";
+import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
 
 describe("GET /templates", () => {
   it("lists templates with v3 fields, filters by source on v3 and paginates", async () => {

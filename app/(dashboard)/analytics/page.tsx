@@ -2,9 +2,9 @@
 import type { Metadata } from "next";
 import { card, muted, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
-import { requirePrincipal } from "@/lib/auth/session";
-import { pageSender } from "@/lib/dashboard/sender-scope";
+import { requirePrincipal } from "@/lib/dashboard/session";
 import { deliveryAnalytics, templateAnalytics } from "@/lib/reports/analytics";
+import { pageSender } from "@/lib/senders/dashboard-scope";
 
 export const metadata: Metadata = { title: "Analytics · Switchboard" };
 export const dynamic = "force-dynamic";

@@ -5,13 +5,13 @@ import { Pager } from "@/components/dashboard/pager";
 import { buttonSecondary, card, link, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { requirePrincipal } from "@/lib/auth/session";
 import { getBillingRecord, listBillingRecords } from "@/lib/billing/messages";
 import { type BillingSortField, PublicBillingRecord } from "@/lib/billing/schemas";
 import { billingTotals, costPerDay } from "@/lib/billing/totals";
 import { aggregateKey, sharedAggregate } from "@/lib/dashboard/aggregate-cache";
 import { billingSender, parseMessagesView } from "@/lib/dashboard/billing-view";
 import { flatParams, type RawSearchParams, withParams } from "@/lib/dashboard/search-params";
+import { requirePrincipal } from "@/lib/dashboard/session";
 import { BillingFiltersForm } from "./filters-form";
 import { RecordDrawer } from "./record-drawer";
 

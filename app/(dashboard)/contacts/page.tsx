@@ -4,12 +4,12 @@ import { Pager } from "@/components/dashboard/pager";
 import { buttonSecondary, card, input, label, link, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { requirePrincipal } from "@/lib/auth/session";
 import { listContactBooks } from "@/lib/contacts/books";
 import { listContactFields } from "@/lib/contacts/fields";
 import { ContactBookListQuery } from "@/lib/contacts/schemas";
 import { toPublicContactBook, toPublicContactField } from "@/lib/contacts/serializers";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { requirePrincipal } from "@/lib/dashboard/session";
 import { BookForm } from "./book-form";
 import { FieldForm } from "./field-form";
 

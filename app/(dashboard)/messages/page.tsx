@@ -1,8 +1,8 @@
 // Messages: the composer (template or session text from the chosen sender) and the live log.
 import type { Metadata } from "next";
 import { EmptyState } from "@/components/ui/empty-state";
-import { requirePrincipal } from "@/lib/auth/session";
-import { pageSender } from "@/lib/dashboard/sender-scope";
+import { requirePrincipal } from "@/lib/dashboard/session";
+import { pageSender } from "@/lib/senders/dashboard-scope";
 import { listTemplates } from "@/lib/templates/service";
 import { Composer } from "./composer";
 import { MessageLog } from "./message-log";

@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { card, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { requirePrincipal } from "@/lib/auth/session";
+import { requirePrincipal } from "@/lib/dashboard/session";
 import { listTemplates } from "@/lib/templates/service";
 
 export const metadata: Metadata = { title: "Templates · Switchboard" };

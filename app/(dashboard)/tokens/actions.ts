@@ -1,7 +1,7 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { requirePrincipal } from "@/lib/auth/session";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
+import { requirePrincipal } from "@/lib/dashboard/session";
 import { createTokenFor } from "@/lib/tokens/create-for-principal";
 import { TokenCreateInput } from "@/lib/tokens/schemas";
 import { revokeToken } from "@/lib/tokens/service";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { card, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { requirePrincipal } from "@/lib/auth/session";
+import { requirePrincipal } from "@/lib/dashboard/session";
 import { listSenders } from "@/lib/senders/service";
 import { toPublicToken } from "@/lib/tokens/serializers";
 import { listTokens } from "@/lib/tokens/service";

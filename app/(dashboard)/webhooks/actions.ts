@@ -1,8 +1,8 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { requirePrincipal } from "@/lib/auth/session";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
-import { actionSender } from "@/lib/dashboard/sender-scope";
+import { requirePrincipal } from "@/lib/dashboard/session";
+import { actionSender } from "@/lib/senders/dashboard-scope";
 import { redeliver, sendTestEvent } from "@/lib/webhooks/deliveries";
 import { WebhookCreateInput, WebhookPatch } from "@/lib/webhooks/schemas";
 import { createWebhook, updateWebhook } from "@/lib/webhooks/service";

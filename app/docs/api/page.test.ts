@@ -1,7 +1,7 @@
 // The reference page renders every route of the table and every error code.
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { routes } from "@/lib/api/routes";
+import { routes } from "@/lib/api/route-table";
 import { WIRE_ERROR_CODES } from "@/lib/core/errors";
 import ApiReferencePage from "./page";
 import { schemaRows, typeLabel } from "./schema-rows";

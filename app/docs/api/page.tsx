@@ -2,7 +2,7 @@
 import type { Metadata } from "next";
 import { card, link, muted, table, td, th } from "@/components/ui/classes";
 import { buildOpenApiDocument, errorCodesByStatus, type OpenApiOperation } from "@/lib/api/openapi";
-import { routes } from "@/lib/api/routes";
+import { routes } from "@/lib/api/route-table";
 import { schemaRows } from "./schema-rows";
 
 export const metadata: Metadata = { title: "API reference · Switchboard" };

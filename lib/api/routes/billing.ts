@@ -10,7 +10,7 @@ import {
   BillingMessagesQuery,
 } from "@/lib/billing/schemas";
 import { resolveSender } from "@/lib/senders/service";
-import { type AnyRoute, ok, route } from "../route";
+import { type AnyRoute, ok, route } from "../route-definition";
 
 const senderOptions = { scopeError: "SENDER_NOT_ALLOWED", useDefault: false, requireSetup: false } as const;
 

@@ -28,7 +28,8 @@ import {
   toPublicContactBook,
   toPublicContactField,
 } from "@/lib/contacts/serializers";
-import { type AnyRoute, ok, route } from "../route";
+import { resolved } from "@/lib/senders/service";
+import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = {
   versions: ["v2", "v3"],
@@ -148,8 +149,8 @@ export const contactRoutes: AnyRoute[] = [
     summary: "List the resolved sender's message blacklist",
     query: BlacklistQuery,
     response: BlacklistData,
-    handler: async ({ principal, sender, query }) => {
-      if (!sender) throw new Error("blacklist route: sender resolution returned none");
+    handler: async ({ principal, sender: resolvedSender, query }) => {
+      const sender = resolved(resolvedSender);
       const { entries, pagination } = await listBlacklist(principal, sender, query);
       const items = entries.map(toPublicBlacklistEntry);
       return ok("Blacklist retrieved", {

@@ -1,6 +1,5 @@
 // Orders: POST /orders/send and /orders/{orderUid}/send are send routes (limit class
 // "send"); GET /orders and /orders/{orderUid} list and read with offset pagination (8.2).
-import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/messaging/idempotency";
 import { OrderFollowUpBody, OrderListQuery, OrderSendBody } from "@/lib/messaging/orders/schemas";
 import {
   followUpOrder,
@@ -11,16 +10,11 @@ import {
   toPublicOrder,
 } from "@/lib/messaging/orders/service";
 import { receiptResponse } from "@/lib/messaging/serializers";
-import type { Sender } from "@/lib/senders/service";
-import type { Version } from "../route";
-import { type AnyRoute, ok, type RouteResult, route } from "../route";
+import { resolved, type Sender } from "@/lib/senders/service";
+import type { Version } from "../route-definition";
+import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = { versions: ["v2", "v3"], feature: "messaging", tag: "Orders", tokenScope: "any" } as const;
-
-function need(sender: Sender | undefined): Sender {
-  if (!sender) throw new Error("orders route: sender resolution returned none");
-  return sender;
-}
 
 function orderReceipt(r: OrderSend, sender: Sender, version: Version) {
   const receipt = receiptResponse(r.send, sender, version);
@@ -31,19 +25,6 @@ function orderReceipt(r: OrderSend, sender: Sender, version: Version) {
   };
 }
 
-const asResult = (r: {
-  status: number;
-  headers: Record<string, string>;
-  message?: string;
-  data?: unknown;
-  replayed: boolean;
-}): RouteResult => ({
-  status: r.status,
-  message: r.message ?? "",
-  data: r.data,
-  headers: { ...r.headers, ...(r.replayed ? { "Idempotent-Replayed": "true" } : {}) },
-});
-
 export const messagingOrderRoutes: AnyRoute[] = [
   route({
     ...common,
@@ -51,19 +32,11 @@ export const messagingOrderRoutes: AnyRoute[] = [
     path: "/orders/send",
     limit: "send",
     sender: "resolve",
+    idempotent: "orders",
     summary: "Create an order and send it as an order-details message",
     body: OrderSendBody,
-    handler: async ({ principal, sender, body, version, request }) => {
-      const s = need(sender);
-      const { senderId: _s, ...input } = body;
-      const result = await withIdempotency(
-        principal.customerId,
-        idempotencyKeyFrom(request),
-        () => fingerprint(`orders:${s.id}`, input),
-        async () => orderReceipt(await sendNewOrder(principal, s, body), s, version),
-      );
-      return asResult(result);
-    },
+    handler: async ({ principal, sender, body, version }) =>
+      orderReceipt(await sendNewOrder(principal, resolved(sender), body), resolved(sender), version),
   }),
   route({
     ...common,
@@ -72,21 +45,12 @@ export const messagingOrderRoutes: AnyRoute[] = [
     paramNotFound: { orderUid: "ORDER_NOT_FOUND" },
     limit: "send",
     sender: "none",
+    idempotent: "order",
     summary: "Send an order again, or an order-status update when status is given (from the order's sender)",
     body: OrderFollowUpBody,
-    handler: async ({ principal, body, params, version, request }) => {
-      const uid = params.orderUid ?? "";
-      const { senderId: _s, ...input } = body;
-      const result = await withIdempotency(
-        principal.customerId,
-        idempotencyKeyFrom(request),
-        () => fingerprint(`order:${uid}`, input),
-        async () => {
-          const r = await followUpOrder(principal, uid, body);
-          return orderReceipt(r, r.sender, version);
-        },
-      );
-      return asResult(result);
+    handler: async ({ principal, body, params, version }) => {
+      const r = await followUpOrder(principal, params.orderUid ?? "", body);
+      return orderReceipt(r, r.sender, version);
     },
   }),
   route({

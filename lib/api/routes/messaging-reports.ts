@@ -5,7 +5,7 @@ import { deliveryAnalytics, templateAnalytics } from "@/lib/reports/analytics";
 import { scopeBlock } from "@/lib/reports/filters";
 import { listMessageReport, toPublicMessageReport } from "@/lib/reports/messages";
 import { DeliveryAnalyticsQuery, MessageReportQuery, TemplateAnalyticsQuery } from "@/lib/reports/schemas";
-import { type AnyRoute, ok, route } from "../route";
+import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = {
   versions: ["v2", "v3"],

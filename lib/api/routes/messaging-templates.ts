@@ -1,9 +1,11 @@
 // Templates: list (v3 adds source, correctCategory and the source filter), read by uid or
 // name, create (X-Service-Template-Uid) and sync from the provider.
+
+import { resolved } from "@/lib/senders/service";
 import { PublicTemplate, TemplateCreateBody, TemplateGetQuery, TemplateListQuery } from "@/lib/templates/schemas";
 import { toPublicTemplate } from "@/lib/templates/serializers";
 import { createTemplate, getTemplate, listTemplates, syncTemplates } from "@/lib/templates/service";
-import { type AnyRoute, ok, route } from "../route";
+import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = {
   versions: ["v2", "v3"],
@@ -48,8 +50,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     body: TemplateCreateBody,
     response: PublicTemplate,
     handler: async ({ principal, sender, body, version }) => {
-      if (!sender) throw new Error("template create: sender resolution returned none");
-      const template = await createTemplate(principal, sender, body.template);
+      const template = await createTemplate(principal, resolved(sender), body.template);
       return {
         status: 201,
         ...ok("Template created and submitted for review", toPublicTemplate(template, version)),
@@ -63,9 +64,6 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     path: "/templates/sync",
     sender: "resolve",
     summary: "Sync the sender's business account templates from the provider",
-    handler: async ({ principal, sender }) => {
-      if (!sender) throw new Error("template sync: sender resolution returned none");
-      return ok("Templates synced", await syncTemplates(principal, sender));
-    },
+    handler: async ({ principal, sender }) => ok("Templates synced", await syncTemplates(principal, resolved(sender))),
   }),
 ];

@@ -23,7 +23,7 @@ import {
 } from "@/lib/webhooks/schemas";
 import { toPublicDelivery, toPublicWebhook } from "@/lib/webhooks/serializers";
 import { createWebhook, getWebhook, listWebhooks, updateWebhook } from "@/lib/webhooks/service";
-import { type AnyRoute, ok, route } from "../route";
+import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = {
   versions: ["v2", "v3"],

@@ -1,10 +1,10 @@
 // Orders through the real router: send, follow-up, offset pagination (spec 8.2), v2 and v3.
 import { describe, expect, it } from "vitest";
-import { routes } from "@/lib/api/routes";
+import { routes } from "@/lib/api/route-table";
 import { db } from "@/lib/db";
 import { getSimulator } from "@/lib/provider/client";
 import { call } from "@/test/factory";
-import { messagingCustomer, recipient } from "../test-helpers";
+import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 const order = (over: Record<string, unknown> = {}) => ({
   currency: "usd",

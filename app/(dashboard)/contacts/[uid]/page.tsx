@@ -3,13 +3,13 @@ import Link from "next/link";
 import { Pager } from "@/components/dashboard/pager";
 import { buttonSecondary, card, input, label, link, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
-import { requirePrincipal } from "@/lib/auth/session";
 import { getContactBook } from "@/lib/contacts/books";
 import { listContacts } from "@/lib/contacts/contacts";
 import { listContactFields } from "@/lib/contacts/fields";
 import { ContactListQuery } from "@/lib/contacts/schemas";
 import { toPublicContact, toPublicContactBook } from "@/lib/contacts/serializers";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { requirePrincipal } from "@/lib/dashboard/session";
 import { BookForm } from "../book-form";
 import { BulkUpload } from "./bulk-upload";
 

@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import NextAuth from "next-auth";
-import { authOptions } from "@/lib/auth/next-auth";
+import { authOptions } from "@/lib/dashboard/next-auth";
 
 export const dynamic = "force-dynamic";
 

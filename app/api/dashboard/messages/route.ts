@@ -1,10 +1,10 @@
 // GET: the message log for the dashboard (polled); POST: the composer's send.
 import { dashboardHandler } from "@/lib/dashboard/handler";
-import { pageSender } from "@/lib/dashboard/sender-scope";
 import { sendFromComposer } from "@/lib/messaging/composer";
 import { ComposerBody } from "@/lib/messaging/schemas";
 import { listMessageReport, toPublicMessageReport } from "@/lib/reports/messages";
 import { MessageReportQuery } from "@/lib/reports/schemas";
+import { pageSender } from "@/lib/senders/dashboard-scope";
 
 export const dynamic = "force-dynamic";
 

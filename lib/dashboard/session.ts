@@ -1,35 +1,22 @@
-// Dashboard session -> the same Principal an API token resolves to.
+// The Next.js side of the dashboard session: reads the next-auth session and hands its ids
+// to lib/auth/session-principal.ts; pages redirect to /login, dashboard handlers get a 401.
 
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { cache } from "react";
+import type { Principal } from "@/lib/auth/principal";
+import { principalForSession, type SessionIds } from "@/lib/auth/session-principal";
 import { ApiError } from "@/lib/core/errors";
-import { db } from "@/lib/db";
 import { authOptions } from "./next-auth";
-import type { Principal } from "./principal";
-
-type SessionIds = { userId?: string; customerId?: string };
 
 /**
  * The signed-in user's principal, or null (no session, user removed, customer suspended).
  * Cached per request: the layout and the page both ask.
  */
-export const getSessionPrincipal = cache(async (): Promise<Principal | null> => {
-  const session = (await getServerSession(authOptions())) as SessionIds | null;
-  if (!session?.userId || !session.customerId) return null;
-  const user = await db.user.findFirst({
-    where: { id: session.userId, customerId: session.customerId },
-    select: { id: true, customer: { select: { id: true, plan: true, status: true } } },
-  });
-  if (user?.customer.status !== "ACTIVE") return null;
-  return {
-    customerId: user.customer.id,
-    plan: user.customer.plan,
-    via: "session",
-    userId: user.id,
-    scopedSenderId: null,
-  };
-});
+export const getSessionPrincipal = cache(
+  async (): Promise<Principal | null> =>
+    principalForSession((await getServerSession(authOptions())) as SessionIds | null),
+);
 
 /** For pages and server actions: sends the browser to /login without a session. */
 export async function requirePrincipal(): Promise<Principal> {

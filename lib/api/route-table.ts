@@ -1,6 +1,7 @@
 // The one route table of the public API. Each domain keeps its definitions in
-// lib/api/routes/<domain>.ts; OpenAPI and the security suite read this list.
-import type { AnyRoute } from "./route";
+// lib/api/routes/<domain>.ts (the shape is lib/api/route-definition.ts); OpenAPI and the
+// security suite read this list.
+import type { AnyRoute } from "./route-definition";
 import { billingRoutes } from "./routes/billing";
 import { chatbotRoutes } from "./routes/chatbots";
 import { contactRoutes } from "./routes/contacts";
@@ -14,5 +15,5 @@ export const routes: readonly AnyRoute[] = [
   ...webhookRoutes,
   ...chatbotRoutes,
   ...messagingRoutes,
-  ...docsRoutes,
+  ...docsRoutes(() => routes),
 ];

@@ -22,7 +22,9 @@ export type HandlerContext<Q, B> = {
 };
 
 /** What a handler returns: the router wraps it in the success envelope. */
-export type RouteResult = {
+export type RouteResult = EnvelopeResult | RawResult;
+
+export type EnvelopeResult = {
   status?: number;
   message: string;
   data: unknown;
@@ -30,6 +32,9 @@ export type RouteResult = {
   extra?: Record<string, unknown>;
   headers?: Record<string, string>;
 };
+
+/** A body sent as is, without the envelope (the provider-compatible routes). */
+export type RawResult = { status?: number; raw: unknown; headers?: Record<string, string> };
 
 type Schema = z.ZodType;
 
@@ -44,8 +49,11 @@ export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema> = {
   auth?: "token" | "public";
   /** "global": number-scoped tokens get TOKEN_SCOPE_NOT_ALLOWED. */
   tokenScope?: "global" | "any";
-  /** How a sender is resolved from senderId or the token (see lib/senders). */
-  sender?: "none" | "resolve";
+  /**
+   * How a sender is resolved (see lib/senders): "resolve" from senderId or the token,
+   * "phoneNumberId" from the path parameter of that name.
+   */
+  sender?: "none" | "resolve" | "phoneNumberId";
   senderOptions?: ResolveOptions;
   feature?: Feature;
   limit: LimitClass;
@@ -54,13 +62,28 @@ export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema> = {
   /** Largest accepted body for this route; API_BODY_LIMIT_BYTES when absent. */
   bodyLimitBytes?: number;
   query?: Q;
-  body?: B;
+  /** One schema, or one per version when a version changes the rules (Direct Send). */
+  body?: B | Readonly<Record<Version, B>>;
+  /**
+   * Honours Idempotency-Key (lib/messaging/idempotency): the router stores the first answer
+   * of a key and replays it. The value names the operation; routes sharing it share keys.
+   */
+  idempotent?: string;
   /** Provider-compatible routes answer errors in the provider's shape (spec 7.1). */
   errorStyle?: "envelope" | "provider";
   /** Schema of data in the success envelope, for the OpenAPI document. */
   response?: Schema;
   handler: (ctx: HandlerContext<z.output<Q>, z.output<B>>) => Promise<RouteResult | Response>;
 };
+
+/** The body schema a request of this version is parsed with. */
+export function bodySchema(route: AnyRoute, version: Version): Schema | undefined {
+  const body = route.body;
+  if (body === undefined || isSchema(body)) return body;
+  return body[version];
+}
+
+const isSchema = (value: object): value is Schema => "safeParse" in value;
 
 // Erases the schema generics so that routes of different shapes share one table.
 export type AnyRoute = RouteDef<Schema, Schema>;
@@ -71,7 +94,7 @@ export function route<Q extends Schema = z.ZodUndefined, B extends Schema = z.Zo
   return def as unknown as AnyRoute;
 }
 
-export const ok = (message: string, data: unknown, extra?: Record<string, unknown>): RouteResult => ({
+export const ok = (message: string, data: unknown, extra?: Record<string, unknown>): EnvelopeResult => ({
   message,
   data,
   extra,

@@ -1,10 +1,10 @@
 // next-auth options: Credentials provider, JWT sessions carrying the user and customer ids.
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { checkCredentials } from "@/lib/auth/credentials";
+import { checkLogin, clearLogin, recordFailedLogin } from "@/lib/auth/login-limiter";
+import { LoginInput } from "@/lib/auth/schemas";
 import { env } from "@/lib/env";
-import { checkCredentials } from "./credentials";
-import { checkLogin, clearLogin, recordFailedLogin } from "./login-limiter";
-import { LoginInput } from "./schemas";
 
 export const WRONG_CREDENTIALS = "Wrong email or password. Check both and try again.";
 

@@ -1,0 +1,116 @@
+// The import boundary check (scripts/check-imports.mjs, rules in .dependency-cruiser.cjs):
+// the real tree passes, and a small tree with one planted violation per rule fails with
+// each rule named.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const repo = path.resolve(import.meta.dirname, "..");
+const check = (root?: string) =>
+  spawnSync(process.execPath, [path.join(repo, "scripts/check-imports.mjs"), ...(root ? [root] : [])], {
+    cwd: repo,
+    encoding: "utf8",
+  });
+
+// A minimal tree: the layers as they are, each file importing what its name says.
+const CLEAN: Record<string, string> = {
+  "tsconfig.json": JSON.stringify({
+    compilerOptions: { module: "esnext", moduleResolution: "bundler", jsx: "react-jsx", paths: { "@/*": ["./*"] } },
+  }),
+  // A stand-in for the next package, laid out as the real one (next/navigation.js).
+  "node_modules/next/package.json": JSON.stringify({ name: "next", version: "16.0.0" }),
+  "node_modules/next/navigation.js": "export const redirect = () => {};\n",
+  "lib/core/errors.ts": "export class ApiError extends Error {}\n",
+  "lib/db.ts": "export const db = {};\nexport async function hotRows() { return []; }\n",
+  "lib/webhooks/service.ts":
+    'import { ApiError } from "@/lib/core/errors";\nimport { db } from "@/lib/db";\nexport const svc = [ApiError, db];\n',
+  "lib/api/router.ts": 'import { svc } from "@/lib/webhooks/service";\nexport const router = svc;\n',
+  "app/webhooks/page.tsx":
+    'import { svc } from "@/lib/webhooks/service";\nexport default function Page() { return String(svc); }\n',
+};
+
+// One violation per rule, each in a file of its own.
+const PLANTED: Record<string, { files: Record<string, string>; rule: string; edge: string }> = {
+  "a domain imports the router": {
+    files: { "lib/messaging/send.ts": 'import { router } from "@/lib/api/router";\nexport const s = router;\n' },
+    rule: "domain-not-above",
+    edge: "lib/messaging/send.ts → lib/api/router.ts",
+  },
+  "a domain imports next/*": {
+    files: { "lib/contacts/service.ts": 'import { redirect } from "next/navigation";\nexport const r = redirect;\n' },
+    rule: "domain-not-above",
+    edge: "lib/contacts/service.ts → node_modules/next/navigation.js",
+  },
+  "a page queries the database": {
+    files: {
+      "app/billing/page.tsx": 'import { hotRows } from "@/lib/db";\nexport default function P() { return hotRows; }\n',
+    },
+    rule: "routes-and-pages-hold-no-queries",
+    edge: "app/billing/page.tsx → lib/db.ts",
+  },
+  "a route file imports the Prisma client": {
+    files: {
+      "lib/generated/prisma/client.ts": "export class PrismaClient {}\n",
+      "app/api/things/route.ts":
+        'import { PrismaClient } from "@/lib/generated/prisma/client";\nexport const GET = PrismaClient;\n',
+    },
+    rule: "routes-and-pages-hold-no-queries",
+    edge: "app/api/things/route.ts → lib/generated/prisma/client.ts",
+  },
+  "the core imports a domain": {
+    files: { "lib/core/cache.ts": 'import { svc } from "@/lib/webhooks/service";\nexport const c = svc;\n' },
+    rule: "core-imports-nothing-above",
+    edge: "lib/core/cache.ts → lib/webhooks/service.ts",
+  },
+  "two files import each other (one dynamically)": {
+    files: {
+      "lib/reports/a.ts": 'import { b } from "./b";\nexport const a = () => b;\n',
+      "lib/reports/b.ts": 'export const b = async () => (await import("./a")).a;\n',
+    },
+    rule: "no-circular",
+    edge: "lib/reports/a.ts → lib/reports/b.ts → lib/reports/a.ts",
+  },
+};
+
+let root: string;
+
+function writeTree(files: Record<string, string>) {
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), text);
+  }
+}
+
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-imports-"));
+  writeTree(CLEAN);
+});
+
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describe("import boundary check", () => {
+  it("passes on the project's own tree", () => {
+    const r = check();
+    expect(r.stdout + r.stderr).toContain("no dependency violations found");
+    expect(r.status).toBe(0);
+  });
+
+  it("passes on a clean tree that follows the layers", () => {
+    const r = check(root);
+    expect(r.stdout + r.stderr).toContain("no dependency violations found");
+    expect(r.status).toBe(0);
+  });
+
+  it("fails on each planted violation and names its rule and edge", () => {
+    for (const planted of Object.values(PLANTED)) writeTree(planted.files);
+    const r = check(root);
+    // A cycle is printed over several lines.
+    const out = (r.stdout + r.stderr).replace(/\s+/g, " ");
+    expect(r.status).not.toBe(0);
+    for (const [what, planted] of Object.entries(PLANTED)) {
+      expect(out, what).toContain(`error ${planted.rule}: ${planted.edge}`);
+    }
+  });
+});
