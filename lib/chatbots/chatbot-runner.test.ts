@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { processPendingCallbacks } from "@/lib/events/ingest/process-batch";
-import { addTemplate, messagingCustomer } from "@/lib/messaging/test-helpers";
+import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
 import { getSimulator } from "@/lib/provider/client";
 import { postProvider } from "@/test/events-helpers";
 import { call, uniquePhone } from "@/test/factory";

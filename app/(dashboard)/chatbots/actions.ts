@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { requirePrincipal } from "@/lib/auth/session";
+import { requirePrincipal } from "@/lib/dashboard/session";
 import type { Decision } from "@/lib/chatbots/engine";
 import { ChatbotCreateInput, ChatbotPatch, ChatbotTestBody } from "@/lib/chatbots/schemas";
 import { createChatbot, testChatbot, updateChatbot } from "@/lib/chatbots/service";

@@ -18,7 +18,7 @@ import { createChatbot, getChatbot, listChatbots, testChatbot, updateChatbot } f
 import { ApiError } from "@/lib/core/errors";
 import { pageBlock } from "@/lib/core/pagination";
 import type { Sender } from "@/lib/senders/service";
-import { type AnyRoute, ok, route } from "../route";
+import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = {
   versions: ["v2", "v3"],

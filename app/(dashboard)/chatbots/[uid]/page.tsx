@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { card, link } from "@/components/ui/classes";
-import { requirePrincipal } from "@/lib/auth/session";
+import { requirePrincipal } from "@/lib/dashboard/session";
 import { toPublicChatbot } from "@/lib/chatbots/serializers";
 import { getChatbot } from "@/lib/chatbots/service";
 import { ChatbotEditor } from "../chatbot-editor";

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { card, link } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
-import { requirePrincipal } from "@/lib/auth/session";
+import { requirePrincipal } from "@/lib/dashboard/session";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { pageSender } from "@/lib/dashboard/sender-scope";
+import { pageSender } from "@/lib/senders/dashboard-scope";
 import { ChatbotEditor } from "../chatbot-editor";
 
 export const metadata: Metadata = { title: "New chatbot · Switchboard" };
