@@ -40,3 +40,25 @@ test("create a webhook: the secret shows once, never after reload; then set it i
   await expectAccessible(page);
   await saveScreenshot(page, "webhook-inactive");
 });
+
+test("an endpoint URL the service refuses shows the service's error under the endpoint field", async ({ page }) => {
+  await login(page);
+  await page.goto("/webhooks");
+  await page.getByLabel("Name", { exact: true }).fill(`E2E refused ${Date.now()}`);
+  const url = page.getByLabel("Endpoint URL (HTTPS)");
+  // A well-formed https URL, so the browser's URL check passes; the service's URL guard
+  // refuses credentials in it whatever WEBHOOK_ALLOW_PRIVATE_URLS says.
+  await url.fill("https://user:secret@example.com/hook");
+  expect(await url.evaluate((el: HTMLInputElement) => el.checkValidity())).toBe(true);
+  await page.getByLabel("message.status.delivered").check();
+  await page.getByRole("button", { name: "Create webhook" }).click();
+
+  await expect(url).toHaveAttribute("aria-invalid", "true");
+  await expect(url).toHaveAccessibleDescription(/endpointUrl must not contain credentials/);
+  const under = page.locator("#wh-endpointUrl-error");
+  await expect(under).toContainText("endpointUrl must not contain credentials");
+  // Under the endpoint field, not under another one.
+  await expect(page.getByLabel("Name", { exact: true })).not.toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByTestId("signing-secret")).toHaveCount(0);
+  await expectAccessible(page);
+});

@@ -1,6 +1,6 @@
 // The success and error envelopes of spec 2.4 and 7.1, and the provider-shaped error
 // body of the provider-compatible routes.
-import type { ApiError } from "@/lib/core/errors";
+import type { ErrorAnswer } from "@/lib/core/error-answer";
 import type { Version } from "./route-definition";
 
 export type Meta = { version: Version; requestId: string; startedAt: number };
@@ -26,11 +26,11 @@ export function successBody(meta: Meta, message: string, data: unknown, extra?: 
   return { success: true, message, data, ...extra, metadata: metadata(meta) };
 }
 
-export function errorBody(meta: Meta, error: ApiError) {
+export function errorBody(meta: Meta, error: ErrorAnswer) {
   return {
     success: false,
     message: error.message,
-    error_code: error.wireCode,
+    error_code: error.code,
     details: error.details,
     metadata: metadata(meta),
   };
@@ -46,8 +46,8 @@ const PROVIDER_CODES: Record<string, { type: string; code: number; subcode: numb
   RATE_LIMITED: { type: "OAuthException", code: 80007, subcode: null },
 };
 
-export function providerErrorBody(meta: Meta, error: ApiError) {
-  const mapped = PROVIDER_CODES[error.code] ?? {
+export function providerErrorBody(meta: Meta, error: ErrorAnswer) {
+  const mapped = PROVIDER_CODES[error.kind] ?? {
     type: error.status >= 500 ? "InternalServerError" : "OAuthException",
     code: error.status >= 500 ? 1 : 100,
     subcode: null,
@@ -59,7 +59,7 @@ export function providerErrorBody(meta: Meta, error: ApiError) {
       type: mapped.type,
       code: providerCode,
       error_subcode: mapped.subcode,
-      error_data: { details: error.message, error_code: error.wireCode },
+      error_data: { details: error.message, error_code: error.code },
       fbtrace_id: meta.requestId,
     },
   };

@@ -3,8 +3,8 @@
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { hasFeature, type Principal } from "@/lib/auth/principal";
-import { codedRefusal, uncodedIssues } from "@/lib/core/coded-issue";
-import { ApiError, inputErrorFrom } from "@/lib/core/errors";
+import { errorAnswer, validationError } from "@/lib/core/error-answer";
+import { ApiError } from "@/lib/core/errors";
 import { env } from "@/lib/env";
 import { log, redactUrl } from "@/lib/log";
 import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/messaging/idempotency";
@@ -199,7 +199,13 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       const sent = "raw" in result ? result.raw : successBody(meta, result.message, result.data, result.extra);
       return headOnly(request, json(result.status ?? 200, sent, { ...headers, ...result.headers }));
     } catch (caught) {
-      const error = toApiError(caught, requestId, request);
+      const error = errorAnswer(caught, { requestId });
+      if (error.unexpected) {
+        log.error(
+          { err: caught, requestId, method: request.method, url: redactUrl(request.url) },
+          "unhandled API error",
+        );
+      }
       const body = errorStyle === "provider" ? providerErrorBody(meta, error) : errorBody(meta, error);
       return headOnly(request, json(error.status, body, { ...headers, ...error.headers }));
     }
@@ -259,24 +265,7 @@ async function replayable(
 function parseWith(schema: z.ZodType, input: unknown, where: "query" | "body"): unknown {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const refusal = codedRefusal(result.error.issues);
-  if (refusal) throw refusal;
-  const fields = uncodedIssues(result.error.issues).map((i) => ({
-    path: [where, ...i.path].join("."),
-    message: i.message,
-  }));
-  const first = fields[0];
-  throw new ApiError("VALIDATION_FAILED", first ? `${first.path}: ${first.message}` : "Invalid request", { fields });
-}
-
-function toApiError(caught: unknown, requestId: string, request: Request): ApiError {
-  if (caught instanceof ApiError) return caught;
-  const input = inputErrorFrom(caught);
-  if (input) return input;
-  log.error({ err: caught, requestId, method: request.method, url: redactUrl(request.url) }, "unhandled API error");
-  return new ApiError("REQUEST_FAILED", "The request could not be completed; quote the request id to support", {
-    requestId,
-  });
+  throw validationError(result.error, where);
 }
 
 export const handleApiRequest = createRouter(defaultRoutes);

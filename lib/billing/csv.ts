@@ -16,32 +16,18 @@ import {
   recordColumns,
   SORT_COLUMNS,
 } from "./filters-sql";
-import type { BillingExportInput, BillingSortField, PublicBillingRecordT, SortOrder } from "./schemas";
+import {
+  type BillingExportInput,
+  type BillingSortField,
+  PUBLIC_BILLING_RECORD_FIELDS,
+  type SortOrder,
+} from "./schemas";
 import { type BillingRecordRow, toPublicBillingRecord } from "./serializers";
 
 export const CSV_BATCH_SIZE = 2_000;
 
-/** The columns of spec 2.1, in its order. */
-export const CSV_COLUMNS: readonly (keyof PublicBillingRecordT)[] = [
-  "billingUid",
-  "messageId",
-  "phoneNumberId",
-  "senderPhoneNumber",
-  "recipientId",
-  "status",
-  "billable",
-  "billingClass",
-  "pricingModel",
-  "pricingCategory",
-  "templateType",
-  "pricingType",
-  "rate",
-  "conversationId",
-  "conversationOriginType",
-  "messageTimestamp",
-  "createdAt",
-  "updatedAt",
-];
+/** The columns of spec 2.1, in its order: the fields of the public record. */
+export const CSV_COLUMNS = PUBLIC_BILLING_RECORD_FIELDS;
 
 type Cursor = { value: unknown; id: string };
 

@@ -6,7 +6,12 @@ import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/core/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Sender } from "@/lib/senders/service";
-import type { BillingFiltersInput, BillingSortField, SortOrder } from "./schemas";
+import {
+  type BillingFiltersInput,
+  type BillingSortField,
+  PUBLIC_BILLING_RECORD_FIELDS,
+  type SortOrder,
+} from "./schemas";
 
 /** sortBy -> column. Each has an index (customerId, column, id); see prisma/schema.prisma. */
 export const SORT_COLUMNS: Record<BillingSortField, string> = {
@@ -17,27 +22,8 @@ export const SORT_COLUMNS: Record<BillingSortField, string> = {
   rate: "rate",
 };
 
-/** The columns the public record reads (spec 2.1): fewer columns, less to decode per row. */
-const RECORD_COLUMNS = [
-  "id",
-  "messageId",
-  "phoneNumberId",
-  "senderPhoneNumber",
-  "recipientId",
-  "status",
-  "billable",
-  "billingClass",
-  "pricingModel",
-  "pricingCategory",
-  "templateType",
-  "pricingType",
-  "rate",
-  "conversationId",
-  "conversationOriginType",
-  "messageTimestamp",
-  "createdAt",
-  "updatedAt",
-] as const;
+/** The columns the public record reads (spec 2.1; its uid is the id): fewer columns, less to decode per row. */
+const RECORD_COLUMNS = PUBLIC_BILLING_RECORD_FIELDS.map((f) => (f === "billingUid" ? "id" : f));
 
 export const recordColumns = (alias = "b"): Prisma.Sql =>
   Prisma.raw(RECORD_COLUMNS.map((c) => `${alias}."${c}"`).join(", "));

@@ -1,10 +1,6 @@
 // GET /api/v3/billing/history[/{senderId}] (architecture.md "Billing"): the money ledger
 // of the customer (or of one sender), filtered, newest first, with a summary of the
-// filtered set.
-//
-// Balance rule: debit, credit and refund amounts are stored positive (the type gives the
-// sign); an adjustment carries its own sign (positive adds to the balance, negative
-// takes away). balance = credits + refunds + adjustments - debits, over the same
+// filtered set. The balance follows the ledger's one rule (ledger.ts), over the same
 // filtered set as the listed transactions (so "balance" of a date range is the net
 // movement of that range).
 
@@ -14,6 +10,7 @@ import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Sender } from "@/lib/senders/service";
 import { assertPhoneNumberIdAllowed, assertSenderInScope, nextDay } from "./filters-sql";
+import { SIGNED_AMOUNT } from "./ledger";
 import type { BillingScope } from "./messages";
 import type { BillingHistoryInput, PublicBillingTransactionT } from "./schemas";
 import { type BillingTransactionRow, toNumber, toPublicBillingTransaction } from "./serializers";
@@ -77,7 +74,7 @@ export async function listBillingHistory(
     db.$queryRaw<SummaryRow[]>(Prisma.sql`
       SELECT count(*)::int AS "n", ${sum("credit")} AS "credits", ${sum("debit")} AS "debits",
              ${sum("refund")} AS "refunds", ${sum("adjustment")} AS "adjustments",
-             COALESCE(SUM(CASE WHEN t."type" = 'debit' THEN -t."amount" ELSE t."amount" END), 0)::text AS "balance"
+             COALESCE(SUM(${SIGNED_AMOUNT}), 0)::text AS "balance"
       FROM "BillingTransaction" t WHERE ${where}`),
     db.customer.findFirst({ where: { id: p.customerId }, select: { currency: true } }),
   ]);

@@ -118,6 +118,8 @@ export const PublicBillingRecord = z.object({
   updatedAt: z.string(),
 });
 export type PublicBillingRecordT = z.infer<typeof PublicBillingRecord>;
+/** The public record's fields in spec 2.1 order (the CSV columns; the columns a list reads). */
+export const PUBLIC_BILLING_RECORD_FIELDS = PublicBillingRecord.keyof().options;
 
 const Scope = z.enum(["user", "sender"]).describe("user: all the customer's senders; sender: one sender");
 

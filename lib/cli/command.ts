@@ -2,6 +2,7 @@
 // validates them, and a run function. Errors name the flag or argument they are about.
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { z } from "zod";
+import { errorAnswer } from "@/lib/core/error-answer";
 
 /** Bad input: the message starts with the argument it is about (e.g. "--phone: ..."). */
 export class CliInputError extends Error {
@@ -58,11 +59,32 @@ function parseError(error: unknown): CliInputError {
   return new CliInputError(flag, message);
 }
 
+/**
+ * The CLI's one error mapping (every command, its flags and its run): anything thrown goes
+ * through errorAnswer; a refusal of the input (a 4xx) becomes a CliInputError naming the
+ * flag of its first field; undefined means a failure that is not the operator's input.
+ */
+export function cliInputErrorFrom(
+  caught: unknown,
+  flagOf: (path: string) => string | undefined,
+): CliInputError | undefined {
+  if (caught instanceof CliInputError) return caught;
+  const answer = errorAnswer(caught);
+  if (answer.unexpected || answer.status >= 500) return undefined;
+  const field = answer.fields[0];
+  return field ? new CliInputError(flagOf(field.path), field.message) : new CliInputError(undefined, answer.message);
+}
+
 export function defineCommand<S extends z.ZodType>(spec: CommandSpec<S>): CliCommand {
   const positionalNames = spec.positionals ?? [];
   const flagFor = new Map<string, string>();
   for (const name of Object.keys(spec.options ?? {})) flagFor.set(camel(name), `--${name}`);
   for (const name of positionalNames) flagFor.set(camel(name), name);
+  /** A field path of the schema or of a service ("phoneNumberId") as the flag that carries it. */
+  const flagOf = (path: string) => {
+    const key = path.split(".")[0] ?? "";
+    return key ? (flagFor.get(key) ?? `--${kebab(key)}`) : undefined;
+  };
   return {
     name: spec.name,
     usage: spec.usage,
@@ -86,12 +108,19 @@ export function defineCommand<S extends z.ZodType>(spec: CommandSpec<S>): CliCom
       if (!result.success) {
         const issue = result.error.issues[0];
         const key = String(issue?.path[0] ?? "");
-        const argument = flagFor.get(key) ?? (key ? `--${kebab(key)}` : undefined);
-        const missing = issue?.code === "invalid_type" && raw[key] === undefined;
-        throw new CliInputError(argument, missing ? "is required" : (issue?.message ?? "is invalid"));
+        if (issue?.code === "invalid_type" && key && raw[key] === undefined) {
+          throw new CliInputError(flagOf(key), "is required");
+        }
+        throw cliInputErrorFrom(result.error, flagOf) ?? result.error;
       }
       const input = result.data;
-      return () => spec.run(input);
+      return async () => {
+        try {
+          return await spec.run(input);
+        } catch (error) {
+          throw cliInputErrorFrom(error, flagOf) ?? error;
+        }
+      };
     },
   };
 }

@@ -3,10 +3,9 @@
 import { setRate } from "@/lib/billing/rate-card";
 import { createCustomer, findCustomer } from "@/lib/customers/service";
 import { db } from "@/lib/db";
-import { Prisma } from "@/lib/generated/prisma/client";
-import { addSender, SenderInputError } from "@/lib/senders/admin";
+import { addSender } from "@/lib/senders/admin";
 import { issueToken, revokeToken } from "@/lib/tokens/service";
-import { createUser, UserEmailTakenError } from "@/lib/users/service";
+import { createUser } from "@/lib/users/service";
 import { type CliCommand, CliInputError, defineCommand } from "./command";
 import { demoSeedCommand } from "./demo-command";
 import {
@@ -54,34 +53,26 @@ const senderAdd = defineCommand({
   schema: SenderAddArgs,
   run: async (input) => {
     await requireCustomer(input.customer);
-    try {
-      const sender = await addSender({
-        customerId: input.customer,
-        phoneNumber: input.phone,
-        phoneNumberId: input.phoneNumberId,
-        wabaId: input.wabaId,
-        displayName: input.displayName,
-        isDefault: input.default,
-      });
-      const setup = sender.phoneNumberId ? "" : " (setup incomplete: no provider phone number id)";
-      return {
-        json: {
-          senderId: sender.id,
-          customerId: sender.customerId,
-          phoneNumber: sender.phoneNumber,
-          phoneNumberId: sender.phoneNumberId,
-          isDefault: sender.isDefault,
-          setupComplete: sender.phoneNumberId !== null,
-        },
-        text: `Added sender ${sender.phoneNumber}${sender.isDefault ? " (default)" : ""}${setup}: ${sender.id}`,
-      };
-    } catch (error) {
-      if (error instanceof SenderInputError) {
-        const flag = { phone: "--phone", phoneNumberId: "--phone-number-id", customer: "--customer" }[error.field];
-        throw new CliInputError(flag, error.message);
-      }
-      throw error;
-    }
+    const sender = await addSender({
+      customerId: input.customer,
+      phoneNumber: input.phone,
+      phoneNumberId: input.phoneNumberId,
+      wabaId: input.wabaId,
+      displayName: input.displayName,
+      isDefault: input.default,
+    });
+    const setup = sender.phoneNumberId ? "" : " (setup incomplete: no provider phone number id)";
+    return {
+      json: {
+        senderId: sender.id,
+        customerId: sender.customerId,
+        phoneNumber: sender.phoneNumber,
+        phoneNumberId: sender.phoneNumberId,
+        isDefault: sender.isDefault,
+        setupComplete: sender.phoneNumberId !== null,
+      },
+      text: `Added sender ${sender.phoneNumber}${sender.isDefault ? " (default)" : ""}${setup}: ${sender.id}`,
+    };
   },
 });
 
@@ -176,22 +167,16 @@ const userCreate = defineCommand({
   schema: UserCreateArgs,
   run: async (input) => {
     await requireCustomer(input.customer);
-    try {
-      const user = await createUser({
-        customerId: input.customer,
-        email: input.email,
-        password: input.password,
-        name: input.name,
-      });
-      return {
-        json: { userId: user.id, customerId: user.customerId, email: user.email },
-        text: `Created user ${user.email}: ${user.id}`,
-      };
-    } catch (error) {
-      if (error instanceof UserEmailTakenError)
-        throw new CliInputError("--email", "a user with this email already exists");
-      throw error;
-    }
+    const user = await createUser({
+      customerId: input.customer,
+      email: input.email,
+      password: input.password,
+      name: input.name,
+    });
+    return {
+      json: { userId: user.id, customerId: user.customerId, email: user.email },
+      text: `Created user ${user.email}: ${user.id}`,
+    };
   },
 });
 
@@ -208,30 +193,23 @@ const ratesSet = defineCommand({
   schema: RatesSetArgs,
   run: async (input) => {
     if (input.customer) await requireCustomer(input.customer);
-    try {
-      const row = await setRate({
-        category: input.category,
-        rate: Number(input.rate),
-        customerId: input.customer,
-        currency: input.currency,
-      });
-      return {
-        json: {
-          rateCardId: row.id,
-          scope: row.scope,
-          customerId: row.customerId,
-          pricingCategory: row.pricingCategory,
-          rate: row.rate.toString(),
-          currency: row.currency,
-        },
-        text: `Rate for ${row.pricingCategory} (${row.scope}): ${row.rate.toString()} ${row.currency}`,
-      };
-    } catch (error) {
-      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2003") {
-        throw new CliInputError("--customer", `no customer with id ${input.customer}`);
-      }
-      throw error;
-    }
+    const row = await setRate({
+      category: input.category,
+      rate: Number(input.rate),
+      customerId: input.customer,
+      currency: input.currency,
+    });
+    return {
+      json: {
+        rateCardId: row.id,
+        scope: row.scope,
+        customerId: row.customerId,
+        pricingCategory: row.pricingCategory,
+        rate: row.rate.toString(),
+        currency: row.currency,
+      },
+      text: `Rate for ${row.pricingCategory} (${row.scope}): ${row.rate.toString()} ${row.currency}`,
+    };
   },
 });
 

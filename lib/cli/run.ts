@@ -40,22 +40,26 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     io.out(`Usage: npm run -s cli -- ${command.name} ${command.usage} [--json]\n  ${command.summary}\n`);
     return 0;
   }
-  const fail = (code: number, message: string, argument?: string) => {
+  // Every failure, before or after connecting, is reported here: bad input (the flag it is
+  // about, exit 2, with the usage line while the input was still being read), or anything
+  // else (exit 1; the operator's terminal is the log, so the message is printed).
+  const fail = (error: unknown, reading: boolean) => {
+    const input = error instanceof CliInputError;
+    const message = error instanceof Error ? error.message : String(error);
     io.err(`${command.name}: ${message}\n`);
-    if (json) io.out(`${JSON.stringify({ error: { argument: argument ?? null, message } })}\n`);
-    return code;
+    if (json) {
+      const argument = input ? (error.argument ?? null) : null;
+      io.out(`${JSON.stringify({ error: { argument, message } })}\n`);
+    }
+    if (input && reading) io.err(`Usage: npm run -s cli -- ${command.name} ${command.usage} [--json]\n`);
+    return input ? 2 : 1;
   };
   let execute: () => Promise<CliOutput>;
   try {
     env();
     execute = command.prepare(rest);
   } catch (error) {
-    if (error instanceof CliInputError) {
-      const code = fail(2, error.message, error.argument);
-      io.err(`Usage: npm run -s cli -- ${command.name} ${command.usage} [--json]\n`);
-      return code;
-    }
-    if (error instanceof EnvError) return fail(1, error.message);
+    if (error instanceof CliInputError || error instanceof EnvError) return fail(error, true);
     throw error;
   }
   try {
@@ -64,8 +68,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     io.out(json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof CliInputError) return fail(2, error.message, error.argument);
-    return fail(1, error instanceof Error ? error.message : String(error));
+    return fail(error, false);
   } finally {
     await disconnectDb().catch(() => {});
     await closeOwnedEmbedded().catch(() => {});

@@ -1,24 +1,38 @@
-// Server actions return a plain result: contract errors become a message, zod issues field errors.
-import { ZodError } from "zod";
-import { ApiError } from "@/lib/core/errors";
+// Server actions return a plain result rendered from errorAnswer (lib/core/error-answer.ts):
+// the message, the wire code, and the field errors keyed by the form field they are about.
+import { unstable_rethrow } from "next/navigation";
+import { errorAnswer, type FieldError } from "@/lib/core/error-answer";
+import { log } from "@/lib/log";
 
 export type ActionResult<T = undefined> =
   | { ok: true; data: T }
-  | { ok: false; message: string; fields?: Record<string, string> };
+  | { ok: false; message: string; code: string; fields?: Record<string, string> };
+
+/**
+ * Dashboard forms are flat: an error about "body.webhook.endpointUrl" (the API's name for it),
+ * "webhook.endpointUrl" or "events.2" belongs to the form field "endpointUrl" or "events",
+ * the last named segment of its path. The first error per field wins.
+ */
+export function formFields(fields: FieldError[]): Record<string, string> | undefined {
+  const byName: Record<string, string> = {};
+  for (const { path, message } of fields) {
+    const name = path
+      .split(".")
+      .filter((s) => s !== "" && !/^\d+$/.test(s))
+      .at(-1);
+    if (name) byName[name] ??= message;
+  }
+  return Object.keys(byName).length > 0 ? byName : undefined;
+}
 
 export async function runAction<T>(work: () => Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, data: await work() };
-  } catch (error) {
-    if (error instanceof ApiError) {
-      const fields = error.details.fields as Record<string, string> | undefined;
-      return { ok: false, message: error.message, fields: fields && typeof fields === "object" ? fields : undefined };
-    }
-    if (error instanceof ZodError) {
-      const fields: Record<string, string> = {};
-      for (const issue of error.issues) fields[issue.path.join(".")] ??= issue.message;
-      return { ok: false, message: error.issues[0]?.message ?? "Check the form", fields };
-    }
-    throw error;
+  } catch (caught) {
+    // redirect() and notFound() are Next's control flow, not errors.
+    unstable_rethrow(caught);
+    const error = errorAnswer(caught);
+    if (error.unexpected) log.error({ err: caught }, "server action failed");
+    return { ok: false, message: error.message, code: error.code, fields: formFields(error.fields) };
   }
 }

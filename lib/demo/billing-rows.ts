@@ -6,7 +6,7 @@
 // (free_customer_service, free_entry_point) are not billable and have rate 0.
 import { createHash, randomBytes } from "node:crypto";
 import { billingClassOf } from "@/lib/billing/payable";
-import { templateTypeFor } from "@/lib/events/ingest/pricing";
+import { templateTypeFor } from "@/lib/billing/pricing";
 import { seededRandom } from "./random";
 
 export type DemoSender = { id: string; weight: number };

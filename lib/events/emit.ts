@@ -2,16 +2,19 @@
 // callback emits nothing new) plus one PENDING WebhookDelivery per ACTIVE destination of
 // the sender subscribed to the event key, in the caller's transaction.
 import type { Tx } from "@/lib/db";
-import { NOW_UTC, newId } from "./sql";
+import { NOW_UTC, newId } from "@/lib/db/sql";
 
 export type EventSender = { id: string; customerId: string; phoneNumber: string; phoneNumberId: string | null };
 
 export type EventInput = {
   sender: EventSender;
   type: string;
-  dedupeKey: string;
+  /** Makes emission idempotent; null for an event that is new each time (a test event). */
+  dedupeKey: string | null;
   data: Record<string, unknown>;
   createdAt?: Date;
+  /** Delivers to this destination of the sender only, whatever it subscribes to (test events). */
+  destinationId?: string;
 };
 
 /** The body every destination receives (Standard Webhooks payload). */
@@ -37,17 +40,34 @@ export function buildPayload(id: string, input: EventInput): EventPayload {
 
 /** Inserts the events that are new (by dedupeKey) and their deliveries; returns how many were new. */
 export async function emitEvents(tx: Tx, inputs: EventInput[]): Promise<number> {
-  if (inputs.length === 0) return 0;
+  return (await insertEvents(tx, inputs, false)).events;
+}
+
+export type EmittedEvent = { eventId: string; deliveryIds: string[] };
+
+/** Emits one event, through the same statement as emitEvents; null when its dedupeKey was seen. */
+export async function emitEvent(tx: Tx, input: EventInput): Promise<EmittedEvent | null> {
+  const { events, ids, deliveries } = await insertEvents(tx, [input], true);
+  const eventId = ids[0];
+  if (events === 0 || eventId === undefined) return null;
+  return { eventId, deliveryIds: deliveries ?? [] };
+}
+
+async function insertEvents(tx: Tx, inputs: EventInput[], withDeliveries: boolean) {
   const ids: string[] = [];
+  if (inputs.length === 0) return { events: 0, ids, deliveries: null };
   const customers: string[] = [];
   const senders: string[] = [];
   const types: string[] = [];
-  const keys: string[] = [];
+  const keys: (string | null)[] = [];
   const payloads: string[] = [];
+  const destinations: (string | null)[] = [];
   const seen = new Set<string>();
   for (const input of inputs) {
-    if (seen.has(input.dedupeKey)) continue;
-    seen.add(input.dedupeKey);
+    if (input.dedupeKey !== null) {
+      if (seen.has(input.dedupeKey)) continue;
+      seen.add(input.dedupeKey);
+    }
     const id = newId("evt_");
     ids.push(id);
     customers.push(input.sender.customerId);
@@ -55,11 +75,14 @@ export async function emitEvents(tx: Tx, inputs: EventInput[]): Promise<number> 
     types.push(input.type);
     keys.push(input.dedupeKey);
     payloads.push(JSON.stringify(buildPayload(id, input)));
+    destinations.push(input.destinationId ?? null);
   }
-  const rows = await tx.$queryRawUnsafe<{ events: number }[]>(
+  // One statement for the whole batch (the ingest's hot path): the join back to the input
+  // (for a named destination) and the delivery ids only when a caller needs them.
+  const rows = await tx.$queryRawUnsafe<{ events: number; deliveries: string[] | null }[]>(
     `WITH input AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-         AS t(id, "customerId", "senderId", type, "dedupeKey", payload)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+         AS t(id, "customerId", "senderId", type, "dedupeKey", payload, "destinationId")
      ), ev AS (
        INSERT INTO "WebhookEvent" (id, "customerId", "senderId", type, "dedupeKey", payload, "createdAt")
        SELECT id, "customerId", "senderId", type, "dedupeKey", payload::jsonb, ${NOW_UTC} FROM input
@@ -68,17 +91,25 @@ export async function emitEvents(tx: Tx, inputs: EventInput[]): Promise<number> 
      ), dl AS (
        INSERT INTO "WebhookDelivery" (id, "eventId", "destinationId", status, attempts, "nextAttemptAt", "createdAt", "updatedAt")
        SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), ev.id, d.id, 'PENDING', 0, ${NOW_UTC}, ${NOW_UTC}, ${NOW_UTC}
-       FROM ev JOIN "WebhookDestination" d
-         ON d."senderId" = ev."senderId" AND d.status = 'ACTIVE' AND ev.type = ANY(d.events)
-       RETURNING 1
+       ${
+         destinations.some((d) => d !== null)
+           ? `FROM ev JOIN input i ON i.id = ev.id JOIN "WebhookDestination" d
+                ON d."senderId" = ev."senderId" AND d.status = 'ACTIVE'
+               AND (CASE WHEN i."destinationId" IS NULL THEN ev.type = ANY(d.events) ELSE d.id = i."destinationId" END)`
+           : `FROM ev JOIN "WebhookDestination" d
+                ON d."senderId" = ev."senderId" AND d.status = 'ACTIVE' AND ev.type = ANY(d.events)`
+       }
+       RETURNING id
      )
-     SELECT (SELECT count(*) FROM ev)::int AS events`,
+     SELECT (SELECT count(*) FROM ev)::int AS events,
+            ${withDeliveries ? `(SELECT array_agg(id) FROM dl)` : `NULL::text[]`} AS deliveries`,
     ids,
     customers,
     senders,
     types,
     keys,
     payloads,
+    destinations,
   );
-  return rows[0]?.events ?? 0;
+  return { events: rows[0]?.events ?? 0, ids, deliveries: rows[0]?.deliveries ?? null };
 }

@@ -2,6 +2,7 @@
 // no Next.js in the path.
 import http from "node:http";
 import { handleApiRequest } from "@/lib/api/router";
+import { errorAnswer } from "@/lib/core/error-answer";
 import { log } from "@/lib/log";
 import { clientIpFrom } from "./client-ip";
 import { sendWebResponse, toWebRequest } from "./node-adapter";
@@ -27,10 +28,14 @@ export function leanRequestListener(mounts: Mount[] = [apiMount]): http.RequestL
       const mount = mounts.find((m) => path.startsWith(m.prefix));
       const response = mount ? await mount.handle(request, clientIp) : await handleApiRequest(request, { clientIp });
       await sendWebResponse(res, response);
-    } catch (error) {
-      log.error({ err: error }, "lean server failure");
-      if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
-      res.end(JSON.stringify({ success: false, message: "Internal error", error_code: "REQUEST_FAILED", details: {} }));
+    } catch (caught) {
+      // The router answers its own errors; what reaches here failed around it (reading or writing the socket).
+      const error = errorAnswer(caught);
+      if (error.unexpected) log.error({ err: caught }, "lean server failure");
+      if (!res.headersSent) res.writeHead(error.status, { "Content-Type": "application/json" });
+      res.end(
+        JSON.stringify({ success: false, message: error.message, error_code: error.code, details: error.details }),
+      );
     }
   };
 }

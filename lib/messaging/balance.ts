@@ -1,27 +1,17 @@
-// The billing balance a send must respect: the ledger (BillingTransaction) credits, refunds
-// and adjustments minus debits, against the expected price of the message from the rate card.
+// The billing balance a send must respect (the ledger's balance rule: lib/billing/ledger.ts),
+// against the expected price of the message from the rate card.
 // A soft check before sending (the debit itself is written when the provider reports the
 // message payable): balances and rates are cached briefly per process, and a cached balance
 // that looks too low is always re-read, so a top-up takes effect at once.
+import { ledgerBalance } from "@/lib/billing/ledger";
 import { rateFor } from "@/lib/billing/rate-card";
 import { SwrCache } from "@/lib/core/swr-cache";
-import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { MessagingError } from "./errors";
 
 // No stale serving: a balance older than its TTL is read again before the send.
 const balances = new SwrCache<Prisma.Decimal>({ ttlMs: 2_000, maxEntries: 10_000 });
 const rates = new SwrCache<Prisma.Decimal>({ ttlMs: 5_000, maxEntries: 10_000 });
-
-export async function ledgerBalance(customerId: string): Promise<Prisma.Decimal> {
-  const sums = await db.billingTransaction.groupBy({ by: ["type"], where: { customerId }, _sum: { amount: true } });
-  let balance = new Prisma.Decimal(0);
-  for (const row of sums) {
-    const amount = row._sum.amount ?? new Prisma.Decimal(0);
-    balance = row.type === "debit" ? balance.minus(amount) : balance.plus(amount);
-  }
-  return balance;
-}
 
 /** The balance, from a cache of at most two seconds. */
 export const recentBalance = (customerId: string) => balances.get(customerId, () => ledgerBalance(customerId));

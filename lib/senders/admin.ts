@@ -1,14 +1,16 @@
 // Operator-side sender management (the CLI and the demo seed): connect a phone number to a customer.
+import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { Prisma, type Sender } from "@/lib/generated/prisma/client";
 import { E164, normalizePhone } from "./service";
 
-export class SenderInputError extends Error {
+/** Bad operator input, named by the field it is about (the CLI shows it as that flag). */
+export class SenderInputError extends ApiError {
   constructor(
     readonly field: "phone" | "phoneNumberId" | "customer",
     message: string,
   ) {
-    super(message);
+    super("VALIDATION_FAILED", message, { fields: [{ path: field, message }] });
     this.name = "SenderInputError";
   }
 }

@@ -1,11 +1,14 @@
 // Dashboard users created by an operator (CLI, demo seed). Passwords are stored as argon2id hashes.
 import { hashPassword } from "@/lib/auth/password";
+import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
 import { Prisma, type User } from "@/lib/generated/prisma/client";
 
-export class UserEmailTakenError extends Error {
+export class UserEmailTakenError extends ApiError {
   constructor(readonly email: string) {
-    super(`A user with email ${email} already exists`);
+    super("CONFLICT", `A user with email ${email} already exists`, {
+      fields: [{ path: "email", message: "a user with this email already exists" }],
+    });
     this.name = "UserEmailTakenError";
   }
 }

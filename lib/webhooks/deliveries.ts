@@ -2,11 +2,11 @@
 // (architecture.md "Webhooks": beyond the contract, as Stripe and Svix do). The worker
 // (lib/webhooks/worker.ts) sends every PENDING delivery whose nextAttemptAt has come;
 // a delivery's id is its `webhook-id`, so a redelivery keeps the same id.
-import { randomBytes, randomUUID } from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/core/errors";
 import { skipTake } from "@/lib/core/pagination";
 import { db } from "@/lib/db";
+import { emitEvent } from "@/lib/events/emit";
 import { deliveriesQueued } from "@/lib/events/signal";
 import type { Prisma, Sender } from "@/lib/generated/prisma/client";
 import { TEST_EVENT_TYPE } from "./catalog";
@@ -18,10 +18,6 @@ const DELIVERY_INCLUDE = {
   event: { select: { id: true, type: true } },
   log: { orderBy: [{ startedAt: "asc" }, { attempt: "asc" }] },
 } as const satisfies Prisma.WebhookDeliveryInclude;
-
-// Same id shapes as the event pipeline (lib/events): evt_… events, msg_… deliveries.
-const newEventId = () => `evt_${Date.now().toString(36)}${randomBytes(10).toString("hex")}`;
-const newDeliveryId = () => `msg_${randomUUID().replaceAll("-", "")}`;
 
 async function requireDestination(p: Principal, sender: Sender, uid: string) {
   const scope = tenantScope(p, sender);
@@ -91,24 +87,13 @@ export async function redeliver(p: Principal, sender: Sender, uid: string, deliv
 
 export type TestEventResult = { eventId: string; deliveryId: string; webhookUid: string };
 
-/** Queues a `webhook.test` event for this destination only (whatever it subscribes to). */
+/**
+ * Queues a `webhook.test` event for this destination only (whatever it subscribes to),
+ * through the same emit function as every real event (lib/events/emit.ts).
+ */
 export async function sendTestEvent(p: Principal, sender: Sender, uid: string): Promise<TestEventResult> {
   const scope = tenantScope(p, sender);
-  const eventId = newEventId();
-  const deliveryId = newDeliveryId();
-  const createdAt = new Date();
-  const payload = {
-    id: eventId,
-    type: TEST_EVENT_TYPE,
-    createdAt: createdAt.toISOString(),
-    senderId: sender.phoneNumber,
-    phoneNumberId: sender.phoneNumberId,
-    data: {
-      message: "This is a test event from Switchboard. If you can read it, your endpoint works.",
-      webhookUid: uid,
-    },
-  };
-  await db.$transaction(async (tx) => {
+  const emitted = await db.$transaction(async (tx) => {
     // FOR UPDATE: a concurrent "set INACTIVE" (which cancels PENDING deliveries) either
     // commits first and we refuse, or waits for us and then cancels this delivery too.
     const rows = await tx.$queryRaw<{ status: string }[]>`
@@ -118,13 +103,19 @@ export async function sendTestEvent(p: Principal, sender: Sender, uid: string): 
     const dest = rows[0];
     if (!dest) throw webhookNotFound(uid);
     if (dest.status !== "ACTIVE") throw inactive(uid, "sending a test event");
-    await tx.webhookEvent.create({
-      data: { id: eventId, customerId: p.customerId, senderId: sender.id, type: TEST_EVENT_TYPE, payload, createdAt },
-    });
-    await tx.webhookDelivery.create({
-      data: { id: deliveryId, eventId, destinationId: uid, status: "PENDING", nextAttemptAt: createdAt },
+    return emitEvent(tx, {
+      sender,
+      type: TEST_EVENT_TYPE,
+      dedupeKey: null,
+      destinationId: uid,
+      data: {
+        message: "This is a test event from Switchboard. If you can read it, your endpoint works.",
+        webhookUid: uid,
+      },
     });
   });
+  const deliveryId = emitted?.deliveryIds[0];
+  if (!emitted || deliveryId === undefined) throw new Error("the test event was not queued for its destination");
   deliveriesQueued();
-  return { eventId, deliveryId, webhookUid: uid };
+  return { eventId: emitted.eventId, deliveryId, webhookUid: uid };
 }

@@ -139,16 +139,24 @@ const objectError = (missing: string) => (issue: ObjectIssue) =>
 const tokenNeedsHeader = (w: { verificationToken?: string | null; verificationHeaderKey?: string | null }) =>
   !w.verificationToken || Boolean(w.verificationHeaderKey);
 
+// What create fills in when the body leaves a setting out.
+const CreateDefaults = {
+  status: WebhookStatus.default("ACTIVE"),
+  timeoutMs: TimeoutMs.default(TIMEOUT_MS.default),
+  retryEnabled: RetryEnabled.default(true),
+  retryMaxAttempts: RetryMaxAttempts.default(RETRY_MAX_ATTEMPTS.default),
+};
+
+/** The settings a new webhook gets when they are left out: the dashboard form starts from these. */
+export const webhookCreateDefaults = () => z.object(CreateDefaults).parse({});
+
 export const WebhookCreateInput = z
   .strictObject(
     {
       name: Name,
       endpointUrl: EndpointUrl,
       events: Events,
-      status: WebhookStatus.default("ACTIVE"),
-      timeoutMs: TimeoutMs.default(TIMEOUT_MS.default),
-      retryEnabled: RetryEnabled.default(true),
-      retryMaxAttempts: RetryMaxAttempts.default(RETRY_MAX_ATTEMPTS.default),
+      ...CreateDefaults,
       verificationHeaderKey: VerificationHeaderKey.nullish(),
       verificationToken: VerificationToken.nullish(),
     },

@@ -2,7 +2,7 @@
 // results in bulk (one statement for many: the attempt rows and the deliveries' next
 // state, each fenced by the lease it was claimed with).
 import { db } from "@/lib/db";
-import { NOW_UTC, newId } from "@/lib/events/sql";
+import { NOW_UTC, newId } from "@/lib/db/sql";
 
 export type Claimed = {
   id: string;

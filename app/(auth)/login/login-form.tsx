@@ -3,6 +3,7 @@ import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { button, input, label } from "@/components/ui/classes";
+import { FormAlert } from "@/components/ui/form-alert";
 
 export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   const router = useRouter();
@@ -53,11 +54,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
           className={input}
         />
       </div>
-      {error && (
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-          {error}
-        </p>
-      )}
+      <FormAlert message={error} />
       <button type="submit" className={`${button} w-full`} disabled={pending}>
         {pending ? "Signing in…" : "Sign in"}
       </button>

@@ -1,22 +1,11 @@
 "use server";
 import { SignupInput } from "@/lib/auth/schemas";
-import { ApiError } from "@/lib/core/errors";
 import { signUp } from "@/lib/customers/signup";
+import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
 
-export type SignupResult = { ok: true } | { ok: false; message: string; fields?: Record<string, string> };
-
-export async function signUpAction(raw: Record<string, string>): Promise<SignupResult> {
-  const parsed = SignupInput.safeParse(raw);
-  if (!parsed.success) {
-    const fields: Record<string, string> = {};
-    for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
-    return { ok: false, message: "Check the highlighted fields.", fields };
-  }
-  try {
-    await signUp(parsed.data);
-    return { ok: true };
-  } catch (error) {
-    if (error instanceof ApiError) return { ok: false, message: error.message };
-    throw error;
-  }
+export async function signUpAction(raw: Record<string, string>): Promise<ActionResult> {
+  return runAction(async () => {
+    await signUp(SignupInput.parse(raw));
+    return undefined;
+  });
 }

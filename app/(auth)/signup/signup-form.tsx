@@ -3,6 +3,7 @@ import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { button, input, label } from "@/components/ui/classes";
+import { FormAlert } from "@/components/ui/form-alert";
 import { signUpAction } from "./actions";
 
 const FIELDS = [
@@ -60,11 +61,7 @@ export function SignupForm() {
           )}
         </div>
       ))}
-      {message && (
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-          {message}
-        </p>
-      )}
+      <FormAlert message={message} />
       <button type="submit" className={`${button} w-full`} disabled={pending}>
         {pending ? "Creating your account…" : "Create account"}
       </button>

@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CostChart } from "@/components/dashboard/cost-chart";
+import { DataTable, StatTiles, type TableColumn } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
-import { buttonSecondary, card, link, table, td, th } from "@/components/ui/classes";
+import { buttonSecondary, card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { getBillingRecord, listBillingRecords } from "@/lib/billing/messages";
@@ -44,6 +45,22 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
     const order = query.sortBy === field && query.sortOrder === "DESC" ? "ASC" : "DESC";
     return `/billing${withParams(viewParams, { sortBy: field, sortOrder: order, page: undefined })}`;
   };
+  // A sortable head links to its sort (the other direction when it is the current one).
+  const sortableColumn = (c: (typeof COLUMNS)[number]): TableColumn => {
+    if (!c.sort) return c;
+    const active = query.sortBy === c.sort;
+    const ascending = query.sortOrder === "ASC";
+    return {
+      key: c.key,
+      ariaSort: active ? (ascending ? "ascending" : "descending") : undefined,
+      label: (
+        <Link href={sortHref(c.sort)} className="underline-offset-2 hover:underline">
+          {c.label}
+          {active ? (ascending ? " ▲" : " ▼") : ""}
+        </Link>
+      ),
+    };
+  };
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-3">
@@ -70,24 +87,15 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
       <section className={card} aria-label="Filters">
         <BillingFiltersForm params={params} />
       </section>
-      <section
-        aria-label="Totals for the filtered set"
-        className="grid gap-3 sm:grid-cols-3"
+      <StatTiles
+        label="Totals for the filtered set"
         title="Totals and the chart may lag new records by a few seconds"
-      >
-        {[
+        tiles={[
           { label: "Messages", value: totals.messages.toLocaleString("en-US"), id: "total-messages" },
           { label: "Payable", value: totals.payable.toLocaleString("en-US"), id: "total-payable" },
           { label: "Cost (USD)", value: totals.cost.toFixed(4), id: "total-cost" },
-        ].map((t) => (
-          <div key={t.id} className={card}>
-            <p className="text-sm text-slate-600 dark:text-slate-400">{t.label}</p>
-            <p className="text-2xl font-semibold" data-testid={t.id}>
-              {t.value}
-            </p>
-          </div>
-        ))}
-      </section>
+        ]}
+      />
       <section className={card} aria-labelledby="chart-title">
         <h2 id="chart-title" className="mb-2 text-lg font-semibold">
           Cost per day by pricing category
@@ -98,71 +106,38 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
         <h2 id="records-title" className="mb-3 text-lg font-semibold">
           Billing records
         </h2>
-        {list.billingRecords.length === 0 ? (
-          <EmptyState title="No billing records match these filters">Change or reset the filters.</EmptyState>
-        ) : (
-          <div className="overflow-x-auto">
-            <table className={table} data-testid="billing-table">
-              <thead>
-                <tr>
-                  {COLUMNS.map((c) => {
-                    const active = c.sort && query.sortBy === c.sort;
-                    return (
-                      <th
-                        key={c.key}
-                        className={th}
-                        aria-sort={active ? (query.sortOrder === "ASC" ? "ascending" : "descending") : undefined}
-                      >
-                        {c.sort ? (
-                          <Link href={sortHref(c.sort)} className="underline-offset-2 hover:underline">
-                            {c.label}
-                            {active ? (query.sortOrder === "ASC" ? " ▲" : " ▼") : ""}
-                          </Link>
-                        ) : (
-                          c.label
-                        )}
-                      </th>
-                    );
-                  })}
-                  <th className={th}>
-                    <span className="sr-only">Details</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {list.billingRecords.map((r) => (
-                  <tr key={r.billingUid} data-testid="billing-row">
-                    <td className={td}>{formatDateTime(r.createdAt)}</td>
-                    <td className={td}>{formatDateTime(r.messageTimestamp)}</td>
-                    <td className={`${td} font-mono`}>{r.recipientId}</td>
-                    <td className={td}>{r.status}</td>
-                    <td className={td}>{r.pricingCategory ?? "—"}</td>
-                    <td className={td}>{r.billingClass}</td>
-                    <td className={td}>{r.rate.toFixed(4)}</td>
-                    <td className={td}>
-                      <Link
-                        href={`/billing${withParams(params, { record: r.billingUid })}`}
-                        scroll={false}
-                        className={link}
-                        aria-label={`Details of message ${r.messageId}`}
-                      >
-                        Details
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pager
-          path="/billing"
-          params={viewParams}
-          page={list.pagination.page}
-          hasMore={list.pagination.hasMore}
-          total={list.pagination.total}
-          totalPages={list.pagination.totalPages}
-        />
+        <DataTable
+          columns={[
+            ...COLUMNS.map(sortableColumn),
+            { key: "details", label: <span className="sr-only">Details</span> },
+          ]}
+          rowCount={list.billingRecords.length}
+          empty={<EmptyState title="No billing records match these filters">Change or reset the filters.</EmptyState>}
+          testId="billing-table"
+        >
+          {list.billingRecords.map((r) => (
+            <tr key={r.billingUid} data-testid="billing-row">
+              <td className={td}>{formatDateTime(r.createdAt)}</td>
+              <td className={td}>{formatDateTime(r.messageTimestamp)}</td>
+              <td className={`${td} font-mono`}>{r.recipientId}</td>
+              <td className={td}>{r.status}</td>
+              <td className={td}>{r.pricingCategory ?? "—"}</td>
+              <td className={td}>{r.billingClass}</td>
+              <td className={td}>{r.rate.toFixed(4)}</td>
+              <td className={td}>
+                <Link
+                  href={`/billing${withParams(params, { record: r.billingUid })}`}
+                  scroll={false}
+                  className={link}
+                  aria-label={`Details of message ${r.messageId}`}
+                >
+                  Details
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+        <Pager path="/billing" params={viewParams} {...list.pagination} />
       </section>
       {record && (
         <RecordDrawer title="Billing record" closeHref={`/billing${withParams(viewParams, {})}`}>

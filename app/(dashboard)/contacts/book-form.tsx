@@ -1,41 +1,23 @@
 "use client";
-import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { useToast } from "@/components/dashboard/toast";
+import { formStrings, useActionForm } from "@/components/dashboard/use-action-form";
 import { button, input, label } from "@/components/ui/classes";
+import { errorProps, FieldMessage } from "@/components/ui/field-message";
 import { createBookAction, updateBookAction } from "./actions";
 
 type Book = { uid: string; name: string; description: string; color: string; status: string };
 
 /** Create (no book) or edit (a book) a contact book: name, description, colour, status. */
 export function BookForm({ book }: { book?: Book }) {
-  const toast = useToast();
-  const router = useRouter();
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState(false);
+  const { onSubmit, pending, fields } = useActionForm({
+    action: (data) => (book ? updateBookAction(book.uid, formStrings(data)) : createBookAction(formStrings(data))),
+    success: book ? "Contact book saved" : "Contact book created",
+    onSuccess: ({ data, router }) => {
+      if (!book && data && typeof data === "object" && "uid" in data) router.push(`/contacts/${data.uid}`);
+      else router.refresh();
+    },
+  });
   const id = (n: string) => `${book ? "edit" : "new"}-book-${n}`;
-
-  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const form = e.currentTarget;
-    const data = Object.fromEntries([...new FormData(form).entries()].map(([k, v]) => [k, String(v)]));
-    setPending(true);
-    const result = book ? await updateBookAction(book.uid, data) : await createBookAction(data);
-    setPending(false);
-    if (!result.ok) {
-      setFields(result.fields ?? {});
-      toast.error(result.message);
-      return;
-    }
-    setFields({});
-    toast.success(book ? "Contact book saved" : "Contact book created");
-    if (!book && result.data && typeof result.data === "object" && "uid" in result.data) {
-      router.push(`/contacts/${result.data.uid}`);
-    } else router.refresh();
-  }
-
-  const err = (n: string) =>
-    fields[n] ? <p className="mt-1 text-sm text-red-700 dark:text-red-300">{fields[n]}</p> : null;
+  const err = (n: string) => <FieldMessage inputId={id(n)} message={fields[n]} />;
 
   return (
     <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2" noValidate>
@@ -43,14 +25,27 @@ export function BookForm({ book }: { book?: Book }) {
         <label htmlFor={id("name")} className={label}>
           Book name
         </label>
-        <input id={id("name")} name="name" defaultValue={book?.name} required className={input} />
+        <input
+          id={id("name")}
+          name="name"
+          defaultValue={book?.name}
+          required
+          className={input}
+          {...errorProps(id("name"), fields.name)}
+        />
         {err("name")}
       </div>
       <div>
         <label htmlFor={id("description")} className={label}>
           Description
         </label>
-        <input id={id("description")} name="description" defaultValue={book?.description} className={input} />
+        <input
+          id={id("description")}
+          name="description"
+          defaultValue={book?.description}
+          className={input}
+          {...errorProps(id("description"), fields.description)}
+        />
         {err("description")}
       </div>
       <div>

@@ -1,48 +1,33 @@
 "use client";
-import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { useToast } from "@/components/dashboard/toast";
+import { formStrings, useActionForm } from "@/components/dashboard/use-action-form";
 import { button, input, label } from "@/components/ui/classes";
+import { errorProps, FieldMessage } from "@/components/ui/field-message";
 import { createFieldAction } from "./actions";
 
 export function FieldForm() {
-  const toast = useToast();
-  const router = useRouter();
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState(false);
-  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const form = e.currentTarget;
-    const data = Object.fromEntries([...new FormData(form).entries()].map(([k, v]) => [k, String(v)]));
-    setPending(true);
-    const result = await createFieldAction(data);
-    setPending(false);
-    if (!result.ok) {
-      setFields(result.fields ?? {});
-      toast.error(result.message);
-      return;
-    }
-    setFields({});
-    form.reset();
-    toast.success("Custom field added");
-    router.refresh();
-  }
-  const err = (n: string) =>
-    fields[`field.${n}`] ? <p className="mt-1 text-sm text-red-700 dark:text-red-300">{fields[`field.${n}`]}</p> : null;
+  const { onSubmit, pending, fields } = useActionForm({
+    action: (data) => createFieldAction(formStrings(data)),
+    success: "Custom field added",
+    onSuccess: ({ form, router }) => {
+      form.reset();
+      router.refresh();
+    },
+  });
+  const err = (n: string) => <FieldMessage inputId={`field-${n}`} message={fields[n]} />;
   return (
     <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-4" noValidate>
       <div>
         <label htmlFor="field-key" className={label}>
           Key (snake_case)
         </label>
-        <input id="field-key" name="key" required className={input} />
+        <input id="field-key" name="key" required className={input} {...errorProps("field-key", fields.key)} />
         {err("key")}
       </div>
       <div>
         <label htmlFor="field-label" className={label}>
           Label
         </label>
-        <input id="field-label" name="label" required className={input} />
+        <input id="field-label" name="label" required className={input} {...errorProps("field-label", fields.label)} />
         {err("label")}
       </div>
       <div>

@@ -1,43 +1,23 @@
 "use client";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useToast } from "@/components/dashboard/toast";
+import { formStrings, useActionForm } from "@/components/dashboard/use-action-form";
 import { button, input, label } from "@/components/ui/classes";
+import { errorProps, FieldMessage } from "@/components/ui/field-message";
 import { SecretOnce } from "@/components/ui/secret-once";
 import { createTokenAction } from "./actions";
 
 export function TokenForm({ senders }: { senders: string[] }) {
-  const toast = useToast();
-  const router = useRouter();
   const [token, setToken] = useState<string | null>(null);
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [pending, setPending] = useState(false);
-
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = Object.fromEntries([...new FormData(form).entries()].map(([k, v]) => [k, String(v)]));
-    setPending(true);
-    const result = await createTokenAction(data);
-    setPending(false);
-    if (!result.ok) {
-      setFields(result.fields ?? {});
-      toast.error(result.message);
-      return;
-    }
-    setFields({});
-    setToken(result.data.token);
-    form.reset();
-    toast.success("Token generated");
-    router.refresh();
-  }
-
-  const err = (name: string) =>
-    fields[name] ? (
-      <p id={`token-${name}-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
-        {fields[name]}
-      </p>
-    ) : null;
+  const { onSubmit, pending, fields } = useActionForm({
+    action: (data) => createTokenAction(formStrings(data)),
+    success: "Token generated",
+    onSuccess: ({ data, form, router }) => {
+      setToken(data.token);
+      form.reset();
+      router.refresh();
+    },
+  });
+  const err = (name: string, inputId: string) => <FieldMessage inputId={inputId} message={fields[name]} />;
 
   return (
     <div className="space-y-4">
@@ -47,14 +27,20 @@ export function TokenForm({ senders }: { senders: string[] }) {
           <label htmlFor="token-name" className={label}>
             Name
           </label>
-          <input id="token-name" name="name" required className={input} aria-invalid={!!fields.name || undefined} />
-          {err("name")}
+          <input id="token-name" name="name" required className={input} {...errorProps("token-name", fields.name)} />
+          {err("name", "token-name")}
         </div>
         <div>
           <label htmlFor="token-scope" className={label}>
             Scope
           </label>
-          <select id="token-scope" name="senderId" className={input} defaultValue="">
+          <select
+            id="token-scope"
+            name="senderId"
+            className={input}
+            defaultValue=""
+            {...errorProps("token-scope", fields.senderId)}
+          >
             <option value="">Global (all senders)</option>
             {senders.map((s) => (
               <option key={s} value={s}>
@@ -62,14 +48,20 @@ export function TokenForm({ senders }: { senders: string[] }) {
               </option>
             ))}
           </select>
-          {err("senderId")}
+          {err("senderId", "token-scope")}
         </div>
         <div>
           <label htmlFor="token-expiry" className={label}>
             Expires on (optional)
           </label>
-          <input id="token-expiry" name="expiresOn" type="date" className={input} />
-          {err("expiresOn")}
+          <input
+            id="token-expiry"
+            name="expiresOn"
+            type="date"
+            className={input}
+            {...errorProps("token-expiry", fields.expiresOn)}
+          />
+          {err("expiresOn", "token-expiry")}
         </div>
         <div className="flex items-end">
           <button type="submit" className={button} disabled={pending}>

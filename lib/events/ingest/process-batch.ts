@@ -2,11 +2,11 @@
 // so several processors share the work), applies them, and marks them processed, all in
 // one transaction: a crash before commit leaves them unprocessed for the next run.
 import { db, type Tx } from "@/lib/db";
+import { NOW_UTC } from "@/lib/db/sql";
 import { log } from "@/lib/log";
 import { type ParsedChange, parseProviderBody } from "@/lib/provider/callbacks/schemas";
 import type { EventSender } from "../emit";
 import { deliveriesQueued } from "../signal";
-import { NOW_UTC } from "../sql";
 import { type InboundItem, ingestInbound } from "./inbound";
 import { ingestStatuses, type StatusItem } from "./statuses";
 import { ingestTemplates, type TemplateItem } from "./templates";

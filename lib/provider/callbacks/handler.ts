@@ -3,7 +3,7 @@
 // POST: signature on the raw body (401), full validation (400), then the raw body is
 // stored durably and acknowledged; lib/events/ingest/processor.ts does the slow work.
 import { hotRows } from "@/lib/db";
-import { NOW_UTC, newId } from "@/lib/events/sql";
+import { NOW_UTC, newId } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { handleHandshake } from "./handshake";

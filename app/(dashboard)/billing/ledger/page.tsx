@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DataTable, StatTiles } from "@/components/dashboard/data-table";
+import { DateRangeFilter, FilterActions, SelectFilter, TextFilter } from "@/components/dashboard/filter-fields";
 import { Pager } from "@/components/dashboard/pager";
-import { button, buttonSecondary, card, input, label, link, table, td, th } from "@/components/ui/classes";
+import { card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { listBillingHistory } from "@/lib/billing/history";
@@ -11,6 +13,8 @@ import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params"
 import { requirePrincipal } from "@/lib/dashboard/session";
 
 export const metadata: Metadata = { title: "Ledger · Switchboard" };
+
+const COLUMNS = ["Date", "Type", "Amount", "Sender", "Category", "Description"].map((l) => ({ key: l, label: l }));
 
 const SELECTS = [
   { name: "transactionType", label: "Transaction type", options: TRANSACTION_TYPES },
@@ -26,6 +30,7 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
   const history = await listBillingHistory(p, sender, query);
   const { summary } = history;
   const money = (n: number) => `${summary.currency} ${n.toFixed(4)}`;
+  const field = { idPrefix: "l", params };
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-3">
@@ -42,109 +47,42 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
           {error}. Showing the unfiltered ledger.
         </p>
       )}
-      <section aria-label="Balance" className="grid gap-3 sm:grid-cols-3">
-        {[
+      <StatTiles
+        label="Balance"
+        tiles={[
           { label: "Balance", value: money(summary.balance), id: "ledger-balance" },
           { label: "Credits", value: money(summary.credits), id: "ledger-credits" },
           { label: "Debits", value: money(summary.debits), id: "ledger-debits" },
-        ].map((t) => (
-          <div key={t.id} className={card}>
-            <p className="text-sm text-slate-600 dark:text-slate-400">{t.label}</p>
-            <p className="text-2xl font-semibold" data-testid={t.id}>
-              {t.value}
-            </p>
-          </div>
-        ))}
-      </section>
+        ]}
+      />
       <section className={card} aria-label="Ledger filters">
         <form method="get" action="/billing/ledger" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {params.sender && <input type="hidden" name="sender" value={params.sender} />}
-          <div>
-            <label htmlFor="l-dateFrom" className={label}>
-              From (UTC day)
-            </label>
-            <input id="l-dateFrom" name="dateFrom" type="date" defaultValue={params.dateFrom ?? ""} className={input} />
-          </div>
-          <div>
-            <label htmlFor="l-dateTo" className={label}>
-              To (UTC day)
-            </label>
-            <input id="l-dateTo" name="dateTo" type="date" defaultValue={params.dateTo ?? ""} className={input} />
-          </div>
-          <div>
-            <label htmlFor="l-phoneNumberId" className={label}>
-              Phone number id
-            </label>
-            <input
-              id="l-phoneNumberId"
-              name="phoneNumberId"
-              defaultValue={params.phoneNumberId ?? ""}
-              className={input}
-            />
-          </div>
+          <DateRangeFilter {...field} />
+          <TextFilter {...field} name="phoneNumberId" label="Phone number id" />
           {SELECTS.map((s) => (
-            <div key={s.name}>
-              <label htmlFor={`l-${s.name}`} className={label}>
-                {s.label}
-              </label>
-              <select id={`l-${s.name}`} name={s.name} defaultValue={params[s.name] ?? ""} className={input}>
-                <option value="">Any</option>
-                {s.options.map((o) => (
-                  <option key={o} value={o}>
-                    {o}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectFilter key={s.name} {...field} {...s} />
           ))}
-          <div className="flex items-end gap-2">
-            <button type="submit" className={button}>
-              Apply filters
-            </button>
-            <Link href="/billing/ledger" className={buttonSecondary}>
-              Reset
-            </Link>
-          </div>
+          <FilterActions resetHref="/billing/ledger" />
         </form>
       </section>
-      {history.transactions.length === 0 ? (
-        <EmptyState title="No ledger entries match" />
-      ) : (
-        <div className="overflow-x-auto">
-          <table className={table}>
-            <thead>
-              <tr>
-                <th className={th}>Date</th>
-                <th className={th}>Type</th>
-                <th className={th}>Amount</th>
-                <th className={th}>Sender</th>
-                <th className={th}>Category</th>
-                <th className={th}>Description</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {history.transactions.map((t) => (
-                <tr key={t.transactionUid}>
-                  <td className={td}>{formatDateTime(t.createdAt)}</td>
-                  <td className={td}>{t.type}</td>
-                  <td className={td}>{`${t.currency} ${t.amount.toFixed(4)}`}</td>
-                  <td className={`${td} font-mono`}>{t.senderId ?? "account"}</td>
-                  <td className={td}>{t.pricingCategory ?? "—"}</td>
-                  <td className={td}>{t.description ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager
-        path="/billing/ledger"
-        params={params}
-        page={history.pagination.page}
-        hasMore={history.pagination.hasMore}
-        total={history.pagination.total}
-        totalPages={history.pagination.totalPages}
-      />
+      <DataTable
+        columns={COLUMNS}
+        rowCount={history.transactions.length}
+        empty={<EmptyState title="No ledger entries match" />}
+      >
+        {history.transactions.map((t) => (
+          <tr key={t.transactionUid}>
+            <td className={td}>{formatDateTime(t.createdAt)}</td>
+            <td className={td}>{t.type}</td>
+            <td className={td}>{`${t.currency} ${t.amount.toFixed(4)}`}</td>
+            <td className={`${td} font-mono`}>{t.senderId ?? "account"}</td>
+            <td className={td}>{t.pricingCategory ?? "—"}</td>
+            <td className={td}>{t.description ?? "—"}</td>
+          </tr>
+        ))}
+      </DataTable>
+      <Pager path="/billing/ledger" params={params} {...history.pagination} />
     </div>
   );
 }

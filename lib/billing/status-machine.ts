@@ -6,8 +6,8 @@
 // facts it carries that are still missing (pricing, conversation, its own timestamp) are
 // filled in, because the provider does not keep order and pricing may ride on any of them.
 
-import { type BillingClass, billingClassOf } from "@/lib/billing/payable";
 import type { ProviderStatusT } from "@/lib/provider/callbacks/schemas";
+import { type BillingClass, billingClassOf } from "./payable";
 import { type PricingFields, pricingFields } from "./pricing";
 
 export const STATUS_RANK: Record<string, number> = { pending: 0, accepted: 1, sent: 2, delivered: 3, read: 4 };

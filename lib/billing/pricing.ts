@@ -1,6 +1,7 @@
 // Provider pricing facts -> our billing fields.
-import { normalizeCategory } from "@/lib/billing/rate-card";
+
 import type { ProviderStatusT } from "@/lib/provider/callbacks/schemas";
+import { normalizeCategory } from "./rate-card";
 
 export type TemplateType = "marketing" | "utility" | "authentication" | "service";
 

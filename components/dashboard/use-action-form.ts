@@ -1,0 +1,55 @@
+"use client";
+// The dashboard forms' one submit cycle around a server action (lib/dashboard/action-result.ts):
+// pending while it runs; on failure its message as a toast and its field errors by form field
+// name (shown under the field that caused them); on success a toast and onSuccess.
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import type { ActionResult } from "@/lib/dashboard/action-result";
+import { useToast } from "./toast";
+
+type Router = ReturnType<typeof useRouter>;
+
+export type ActionFormOptions<T> = {
+  action: (data: FormData) => Promise<ActionResult<T>>;
+  /** The success toast. */
+  success: string;
+  /** After a success; refreshes the page when absent. */
+  onSuccess?: (done: { data: T; form: HTMLFormElement; router: Router }) => void;
+};
+
+/** A form's entries as strings (what most actions parse with their zod schema). */
+export const formStrings = (data: FormData): Record<string, string> =>
+  Object.fromEntries([...data.entries()].map(([k, v]) => [k, String(v)]));
+
+export function useActionForm<T>(options: ActionFormOptions<T>) {
+  const toast = useToast();
+  const router = useRouter();
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    setPending(true);
+    let result: ActionResult<T>;
+    try {
+      result = await options.action(new FormData(form));
+    } finally {
+      setPending(false);
+    }
+    if (!result.ok) {
+      setFields(result.fields ?? {});
+      setMessage(result.message);
+      toast.error(result.message);
+      return;
+    }
+    setFields({});
+    setMessage(null);
+    toast.success(options.success);
+    if (options.onSuccess) options.onSuccess({ data: result.data, form, router });
+    else router.refresh();
+  }
+
+  return { onSubmit, pending, fields, message };
+}
