@@ -2,7 +2,7 @@
 // several workers never hold the same row), and writing a result fenced by that lease
 // (a worker whose lease expired and was re-claimed cannot overwrite the new holder).
 import { db } from "@/lib/db";
-import { NOW_UTC } from "@/lib/events/sql";
+import { NOW_UTC } from "@/lib/db/sql";
 
 export type ClaimedReply = {
   id: string;

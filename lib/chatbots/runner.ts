@@ -4,7 +4,7 @@
 // (worker.ts) sends the rows later, so a crash neither loses a reply (the row committed
 // with the inbound) nor adds one (a replayed callback hits the unique key).
 import type { Tx } from "@/lib/db";
-import { newId } from "@/lib/events/sql";
+import { newId } from "@/lib/db/sql";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { decide, guard, HANDOFF_MS, REPLY_CAP, type Reply } from "./engine";
 import { configOf } from "./serializers";

@@ -6,7 +6,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/core/errors";
 import { skipTake } from "@/lib/core/pagination";
 import { db, type Tx } from "@/lib/db";
-import { newId } from "@/lib/events/sql";
+import { newId } from "@/lib/db/sql";
 import { Prisma, type Sender } from "@/lib/generated/prisma/client";
 import { type Decision, decide } from "./engine";
 import type { ChatbotCreateInput, ChatbotListQuery, ChatbotPatch } from "./schemas";

@@ -3,7 +3,7 @@
 // the API's own schema, so the demo never holds a bot the API would refuse.
 import { ChatbotCreateInput } from "@/lib/chatbots/schemas";
 import { db } from "@/lib/db";
-import { newId } from "@/lib/events/sql";
+import { newId } from "@/lib/db/sql";
 import type { Prisma, Sender } from "@/lib/generated/prisma/client";
 
 export const DEMO_CHATBOT_NAME = "Acme front desk";
