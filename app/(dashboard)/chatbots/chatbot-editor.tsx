@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { useToast } from "@/components/dashboard/toast";
 import { button, buttonSecondary, card, input, label } from "@/components/ui/classes";
+import { FormAlert } from "@/components/ui/form-alert";
 import { MATCH_TYPES, type MatchType } from "@/lib/chatbots/engine";
 import { ChatbotCreateInput, type ChatbotPublic } from "@/lib/chatbots/schemas";
 import { createChatbotAction, updateChatbotAction } from "./actions";
@@ -74,6 +75,7 @@ export function ChatbotEditor({ senderPhone, chatbot }: Props) {
   const [away, setAway] = useState<ReplyDraft>(replyDraftOf(hours?.awayReply ?? null));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [pending, setPending] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
 
   const values = () => ({
     name,
@@ -113,17 +115,21 @@ export function ChatbotEditor({ senderPhone, chatbot }: Props) {
       const next: Record<string, string> = {};
       for (const issue of parsed.error.issues) next[issue.path.join(".")] ??= issue.message;
       setErrors(next);
+      setMessage("Check the highlighted fields");
       toast.error(parsed.error.issues[0]?.message ?? "Check the form");
       return;
     }
     setErrors({});
+    setMessage(null);
     setPending(true);
     const result = chatbot
       ? await updateChatbotAction(chatbot.chatbotUid, raw)
       : await createChatbotAction(senderPhone, raw);
     setPending(false);
     if (!result.ok) {
-      setErrors(result.fields && !Array.isArray(result.fields) ? result.fields : {});
+      // Field errors come back by their last path segment (name, status, ...).
+      setErrors(result.fields ?? {});
+      setMessage(result.message);
       toast.error(result.message);
       return;
     }
@@ -373,6 +379,7 @@ export function ChatbotEditor({ senderPhone, chatbot }: Props) {
         )}
       </section>
 
+      <FormAlert message={message} />
       <button type="submit" className={button} disabled={pending}>
         {pending ? "Saving…" : chatbot ? "Save chatbot" : "Create chatbot"}
       </button>

@@ -4,12 +4,12 @@ import { Pager } from "@/components/dashboard/pager";
 import { button, link, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { ChatbotListQuery } from "@/lib/chatbots/schemas";
 import { toPublicChatbot } from "@/lib/chatbots/serializers";
 import { listChatbots } from "@/lib/chatbots/service";
 import { pageBlock } from "@/lib/core/pagination";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { requirePrincipal } from "@/lib/dashboard/session";
 import { pageSender } from "@/lib/senders/dashboard-scope";
 
 export const metadata: Metadata = { title: "Chatbots · Switchboard" };

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { card, link } from "@/components/ui/classes";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { toPublicChatbot } from "@/lib/chatbots/serializers";
 import { getChatbot } from "@/lib/chatbots/service";
+import { requirePrincipal } from "@/lib/dashboard/session";
 import { ChatbotEditor } from "../chatbot-editor";
 import { StatusToggle } from "../status-toggle";
 import { TestConsole } from "../test-console";

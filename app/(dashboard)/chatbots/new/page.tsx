@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { card, link } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { requirePrincipal } from "@/lib/dashboard/session";
 import { pageSender } from "@/lib/senders/dashboard-scope";
 import { ChatbotEditor } from "../chatbot-editor";
 
