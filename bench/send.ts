@@ -105,6 +105,18 @@ async function prepare(): Promise<{ token: string; senders: string[] }> {
       providerTemplateId: "100000000000001",
     },
   });
+  // Free-form sends need an open customer service window (docs/conversations.md): these
+  // contacts wrote to every sender just now.
+  await db.$executeRawUnsafe(
+    `INSERT INTO "Conversation" ("id", "customerId", "senderId", "contactPhoneNumber", "lastMessageAt",
+       "lastInboundAt", "windowExpiresAt", "createdAt", "updatedAt")
+     SELECT 'conv_' || substr(md5(s."id" || g), 1, 24), s."customerId", s."id", '+1416' || g,
+       now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC', (now() AT TIME ZONE 'UTC') + interval '24 hours',
+       now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'
+     FROM "Sender" s CROSS JOIN generate_series(${ENGAGED_FIRST}, ${ENGAGED_FIRST + ENGAGED - 1}) AS g
+     WHERE s."customerId" = $1`,
+    customer.id,
+  );
   const { setRate } = await import("@/lib/billing/rate-card");
   await setRate({ category: "utility", rate: 0.0125, customerId: customer.id });
   await db.billingTransaction.create({
@@ -132,6 +144,11 @@ async function waitHttp(url: string, timeoutMs = 60_000) {
 
 let seq = 0;
 const recipientNo = () => `+1415${String(1_000_000 + (seq++ % 8_000_000)).padStart(7, "0")}`;
+/** Contacts with an open window on every sender (seeded in prepare). */
+const ENGAGED_FIRST = 1_000_000;
+const ENGAGED = 20_000;
+let engagedSeq = 0;
+const engagedNo = () => `+1416${ENGAGED_FIRST + (engagedSeq++ % ENGAGED)}`;
 
 type Scenario = { key: string; name: string; path: string; body: (sender: string) => unknown };
 const SCENARIOS: Scenario[] = [
@@ -143,12 +160,12 @@ const SCENARIOS: Scenario[] = [
   },
   {
     key: "messages",
-    name: "POST /api/v3/messages (provider-compatible text)",
+    name: "POST /api/v3/messages (provider-compatible text, open window)",
     path: "/api/v3/messages",
     body: (senderId) => ({
       senderId,
       messaging_product: "whatsapp",
-      to: recipientNo().slice(1),
+      to: engagedNo().slice(1),
       type: "text",
       text: { body: "Your order shipped" },
     }),

@@ -4,6 +4,9 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 import { DEMO_EMAIL, DEMO_PASSWORD } from "../lib/demo/constants";
+import { signProviderBody } from "../lib/provider/callbacks/signature";
+import { envelopeFor } from "../lib/provider/simulator-callbacks";
+import { inboundTextChange } from "../lib/provider/simulator-inbound";
 
 export { DEMO_EMAIL, DEMO_PASSWORD };
 
@@ -35,4 +38,23 @@ export async function generateToken(page: Page, name: string, scope = ""): Promi
   const value = page.getByTestId("new-token");
   await expect(value).toBeVisible();
   return (await value.textContent())?.trim() ?? "";
+}
+
+/**
+ * A contact writes to the demo's default sender: a signed inbound callback to the app's
+ * provider endpoint (as `simulate:inbound` sends), which opens the customer service window.
+ * Resolves once the endpoint stored it; the app's processor applies it within a moment.
+ */
+/** The demo's default sender (lib/demo/seed.ts DEMO_SENDERS[0]). */
+export const DEMO_SENDER = { phoneNumber: "+15550100001", phoneNumberId: "109990000000001", wabaId: "209990000000001" };
+
+export async function contactWrites(page: Page, from: string, text = "Hello", sender = DEMO_SENDER) {
+  const body = envelopeFor([inboundTextChange(sender, { from, text })]);
+  const response = await page.request.post("/api/provider/webhook", {
+    data: body,
+    headers: { "Content-Type": "application/json", "X-Hub-Signature-256": signProviderBody(body) },
+  });
+  expect(response.status()).toBe(200);
+  // The processor polls every 100 ms: give it a comfortable margin.
+  await page.waitForTimeout(1_500);
 }

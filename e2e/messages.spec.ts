@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, login, saveScreenshot } from "./helpers";
+import { contactWrites, expectAccessible, login, saveScreenshot } from "./helpers";
 
 // The whole loop from the browser: the composer sends through the simulator, whose signed
 // callbacks come back through /api/provider/webhook, and the live log follows them.
@@ -24,6 +24,8 @@ test("a session message from the composer is accepted and logged", async ({ page
   await login(page);
   await page.goto("/messages");
   const recipient = `+1415556${String(Date.now()).slice(-4)}`;
+  // A session message needs an open customer service window: the contact writes first.
+  await contactWrites(page, recipient, "Hi, any news on my order?");
   await page.getByRole("radio", { name: "Session message" }).check();
   await page.getByLabel("Recipient (E.164)").fill(recipient);
   await page.getByRole("textbox", { name: "Message", exact: true }).fill("Hello from the dashboard");

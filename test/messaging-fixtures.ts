@@ -2,6 +2,8 @@
 import { randomBytes } from "node:crypto";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { Sender } from "@/lib/senders/service";
+import { contactWrites } from "@/test/conversation-fixtures";
 import { createTestCustomer, uniquePhone } from "@/test/factory";
 
 export async function messagingCustomer(options: { credit?: number } = {}) {
@@ -40,3 +42,10 @@ export function addTemplate(
 }
 
 export const recipient = () => uniquePhone();
+
+/** A recipient who wrote to the sender just now: the customer service window is open. */
+export async function engagedRecipient(sender: Sender): Promise<string> {
+  const to = uniquePhone();
+  await contactWrites(sender, to);
+  return to;
+}

@@ -44,6 +44,8 @@ const PROVIDER_CODES: Record<string, { type: string; code: number; subcode: numb
   TOKEN_SCOPE_NOT_ALLOWED: { type: "OAuthException", code: 200, subcode: null },
   FEATURE_NOT_AVAILABLE: { type: "OAuthException", code: 10, subcode: null },
   RATE_LIMITED: { type: "OAuthException", code: 80007, subcode: null },
+  // "Re-engagement message": more than 24 hours since the contact's last message.
+  CUSTOMER_SERVICE_WINDOW_CLOSED: { type: "OAuthException", code: 131047, subcode: null },
 };
 
 export function providerErrorBody(meta: Meta, error: ErrorAnswer) {

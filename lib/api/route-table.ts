@@ -3,8 +3,10 @@
 // security suite read this list.
 import type { AnyRoute } from "./route-definition";
 import { billingRoutes } from "./routes/billing";
+import { blacklistRoutes } from "./routes/blacklist";
 import { chatbotRoutes } from "./routes/chatbots";
 import { contactRoutes } from "./routes/contacts";
+import { conversationRoutes } from "./routes/conversations";
 import { docsRoutes } from "./routes/docs";
 import { messagingRoutes } from "./routes/messaging";
 import { webhookRoutes } from "./routes/webhooks";
@@ -12,8 +14,10 @@ import { webhookRoutes } from "./routes/webhooks";
 export const routes: readonly AnyRoute[] = [
   ...billingRoutes,
   ...contactRoutes,
+  ...blacklistRoutes,
   ...webhookRoutes,
   ...chatbotRoutes,
   ...messagingRoutes,
+  ...conversationRoutes,
   ...docsRoutes(() => routes),
 ];

@@ -5,10 +5,10 @@ import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { processPendingCallbacks } from "@/lib/events/ingest/process-batch";
-import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
 import { getSimulator } from "@/lib/provider/client";
 import { postProvider } from "@/test/events-helpers";
 import { call, uniquePhone } from "@/test/factory";
+import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
 import { HANDOFF_MS } from "./engine";
 import { claimReplies } from "./outbox";
 import { decideChatbotReplies } from "./runner";
@@ -109,6 +109,18 @@ describe("a bot answers inbound messages through the outbox", () => {
 
     await sendAll();
     expect(toProvider(contact)).toHaveLength(1);
+
+    // The thread shows the reply as the bot's, after the inbound.
+    const conversation = await db.conversation.findFirstOrThrow({
+      where: { senderId: t.sender.id, contactPhoneNumber: contact },
+    });
+    const thread = await call("GET", `/api/v3/conversations/${conversation.id}/messages`, { token: t.globalToken });
+    expect(thread.status, JSON.stringify(thread.body)).toBe(200);
+    const entries = thread.body.data.messages as { direction: string; sentBy: string; sentByLabel: string | null }[];
+    expect(entries.map((m) => [m.direction, m.sentBy, m.sentByLabel])).toEqual([
+      ["outbound", "chatbot", "Front desk"],
+      ["inbound", "contact", "Ana"],
+    ]);
   });
 
   it("a template reply goes out as the approved template", async () => {
@@ -191,8 +203,8 @@ describe("guards", () => {
       type: "text",
       text: "hours",
     };
-    expect(await decideChatbotReplies(db, [item], new Date(Date.now() + 60_000))).toBe(0);
-    expect(await decideChatbotReplies(db, [item], later)).toBe(1);
+    expect(await decideChatbotReplies(db, [item], { now: new Date(Date.now() + 60_000) })).toBe(0);
+    expect(await decideChatbotReplies(db, [item], { now: later })).toBe(1);
   });
 
   it("a hand-off rule answers once, then the bot is quiet", async () => {
@@ -202,6 +214,22 @@ describe("guards", () => {
     const rows = await outbox(contact);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ matchedRule: 1, handoff: true });
+  });
+
+  it("closing the conversation ends a hand-off", async () => {
+    const contact = uniquePhone();
+    await says(contact, "agent");
+    await sendAll();
+    const conversation = await db.conversation.findFirstOrThrow({
+      where: { senderId: t.sender.id, contactPhoneNumber: contact },
+    });
+    const closed = await call("POST", `/api/v3/conversations/${conversation.id}`, {
+      token: t.globalToken,
+      body: { conversation: { status: "CLOSED" } },
+    });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    await says(contact, "hours");
+    expect((await outbox(contact)).map((r) => r.matchedRule)).toEqual([1, 0]);
   });
 
   it("never answers reactions or opt-out keywords", async () => {

@@ -10,6 +10,8 @@ export type ClaimedReply = {
   senderId: string;
   contactPhoneNumber: string;
   reply: unknown;
+  /** Shown as the sender of the reply in the conversation. */
+  chatbotName: string;
   /** Claims so far, this one included. */
   attempts: number;
   lease: string;
@@ -32,7 +34,8 @@ export async function claimReplies(
      UPDATE "ChatbotReply" AS r
      SET "lockedUntil" = ${NOW_UTC} + ($2 * interval '1 millisecond'), attempts = r.attempts + 1, "updatedAt" = ${NOW_UTC}
      FROM due WHERE r.id = due.id
-     RETURNING r.id, r."customerId", r."senderId", r."contactPhoneNumber", r.reply, r.attempts,
+     RETURNING r.id, r."customerId", r."senderId", r."contactPhoneNumber", r.reply,
+       (SELECT c.name FROM "Chatbot" AS c WHERE c.id = r."chatbotId") AS "chatbotName", r.attempts,
        r."lockedUntil"::text AS lease, r."createdAt"`,
     ...(customerIds ? [limit, leaseMs, customerIds] : [limit, leaseMs]),
   );

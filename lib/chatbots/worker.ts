@@ -34,7 +34,8 @@ const TRANSIENT = new Set(["PROVIDER_RATE_LIMITED", "REQUEST_FAILED"]);
 
 export const replyMessageId = (outboxId: string) => `msg_${outboxId}`;
 
-function outgoing(reply: Reply, to: string, messageId: string): OutgoingMessage {
+function outgoing(reply: Reply, to: string, messageId: string, botName: string): OutgoingMessage {
+  const sentBy = { by: "chatbot" as const, label: botName };
   const base = {
     messaging_product: "whatsapp" as const,
     recipient_type: "individual" as const,
@@ -45,6 +46,7 @@ function outgoing(reply: Reply, to: string, messageId: string): OutgoingMessage 
       sendRoute: "chatbot",
       recipient: to,
       messageId,
+      sentBy,
       payload: { ...base, type: "text", text: { body: reply.text } },
     };
   }
@@ -53,6 +55,7 @@ function outgoing(reply: Reply, to: string, messageId: string): OutgoingMessage 
     sendRoute: "chatbot",
     recipient: to,
     messageId,
+    sentBy,
     template: { name, language },
     payload: {
       ...base,
@@ -87,7 +90,7 @@ export async function deliverReply(row: ClaimedReply, retryBaseMs = 1_000): Prom
     const { message } = await sendMessage(
       principal,
       sender,
-      outgoing(row.reply as Reply, row.contactPhoneNumber, messageId),
+      outgoing(row.reply as Reply, row.contactPhoneNumber, messageId, row.chatbotName),
     );
     return { status: "SENT", messageId: message.id };
   } catch (error) {

@@ -27,7 +27,13 @@ describe("GET /blacklist", () => {
     expect(res.body.data.items).toEqual(res.body.data.entries);
     expect(res.body.data.pagination).toMatchObject({ page: 1, limit: 50, total: 2, count: 2, hasMore: false });
     const entry = res.body.data.entries.find((e: { phoneNumber: string }) => e.phoneNumber === "+14155550601");
-    expect(entry).toEqual({ phoneNumber: "+14155550601", reason: "asked to stop", createdAt: expect.any(String) });
+    expect(entry).toEqual({
+      phoneNumber: "+14155550601",
+      reason: "asked to stop",
+      source: "api",
+      inboundMessageId: null,
+      createdAt: expect.any(String),
+    });
     expect(res.headers.get("x-service-phone-number-id")).toBe(me.sender.phoneNumberId);
   });
 

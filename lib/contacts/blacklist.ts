@@ -41,6 +41,38 @@ export async function addToBlacklist(
   });
 }
 
+/**
+ * POST /blacklist (and the dashboard): adds the number to the resolved sender's blacklist.
+ * Idempotent: an existing entry stays (its reason changes only when one is given).
+ */
+export async function addBlacklistEntry(
+  p: Principal,
+  sender: Sender,
+  input: { phoneNumber: string; reason?: string },
+  source: "api" | "dashboard" = p.via === "session" ? "dashboard" : "api",
+): Promise<BlacklistEntry> {
+  const phoneNumber = normalizePhone(input.phoneNumber);
+  await db.blacklistEntry.createMany({
+    data: [{ customerId: p.customerId, senderId: sender.id, phoneNumber, reason: input.reason ?? null, source }],
+    skipDuplicates: true,
+  });
+  if (input.reason !== undefined) {
+    await db.blacklistEntry.updateMany({
+      where: { customerId: p.customerId, senderId: sender.id, phoneNumber },
+      data: { reason: input.reason },
+    });
+  }
+  return db.blacklistEntry.findFirstOrThrow({ where: { customerId: p.customerId, senderId: sender.id, phoneNumber } });
+}
+
+/** POST /blacklist/remove: whether the number was on the sender's blacklist. */
+export async function removeBlacklistEntry(p: Principal, sender: Sender, phone: string): Promise<boolean> {
+  const { count } = await db.blacklistEntry.deleteMany({
+    where: { customerId: p.customerId, senderId: sender.id, phoneNumber: normalizePhone(phone) },
+  });
+  return count > 0;
+}
+
 export async function isBlacklisted(customerId: string, senderId: string, phone: string): Promise<boolean> {
   // Checked on every send: plain pg, not the ORM (see hotRows).
   const hits = await hotRows<{ id: string }>(

@@ -194,7 +194,40 @@ export const ContactFieldListData = z.object({
 export const PublicBlacklistEntry = z.object({
   phoneNumber: z.string(),
   reason: z.string().nullable(),
+  source: z.string().describe("api, dashboard or opt-out (an inbound opt-out keyword)"),
+  inboundMessageId: z.string().nullable().describe("The opt-out message's provider id (source opt-out)"),
   createdAt: z.string(),
+});
+
+const BlacklistPhone = z
+  .union([z.string(), z.number()])
+  .transform(
+    (v) =>
+      `+${String(v)
+        .replace(/[\s()-]/g, "")
+        .replace(/^\+/, "")}`,
+  )
+  .pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be a phone number in E.164 format, e.g. +14155550123"));
+const BlacklistSender = z
+  .string()
+  .optional()
+  .describe("Sender phone number; default: the token's or the default sender");
+
+/** POST /blacklist: add a number (idempotent: an existing entry is kept, its reason updated when given). */
+export const BlacklistAddBody = z.object({
+  senderId: BlacklistSender,
+  phoneNumber: BlacklistPhone,
+  reason: z.string().trim().max(200).optional(),
+});
+export type BlacklistAddInput = z.infer<typeof BlacklistAddBody>;
+
+/** POST /blacklist/remove: take a number off (the contract has no DELETE verbs). */
+export const BlacklistRemoveBody = z.object({ senderId: BlacklistSender, phoneNumber: BlacklistPhone });
+
+export const BlacklistRemoveData = z.object({
+  senderId: z.string(),
+  phoneNumber: z.string(),
+  removed: z.boolean().describe("false: the number was not on the blacklist"),
 });
 
 export const BlacklistData = z.object({

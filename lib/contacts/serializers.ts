@@ -43,5 +43,11 @@ export function toPublicContactField(field: ContactField) {
 }
 
 export function toPublicBlacklistEntry(entry: BlacklistEntry) {
-  return { phoneNumber: entry.phoneNumber, reason: entry.reason, createdAt: entry.createdAt.toISOString() };
+  return {
+    phoneNumber: entry.phoneNumber,
+    reason: entry.reason,
+    source: entry.source,
+    inboundMessageId: entry.inboundMessageId,
+    createdAt: entry.createdAt.toISOString(),
+  };
 }

@@ -41,6 +41,10 @@ export const ERROR_STATUS = {
   /** The provider could not be reached or answered ambiguously; read the report before resending. */
   PROVIDER_UNAVAILABLE: 502,
   ORDER_NOT_FOUND: 404,
+  // Conversations (docs/conversations.md).
+  /** A free-form message outside the 24-hour customer service window (details: windowExpiresAt, lastInboundAt). */
+  CUSTOMER_SERVICE_WINDOW_CLOSED: 400,
+  CONVERSATION_NOT_FOUND: 404,
   /** An order with this reference exists already (follow it up with POST /orders/{orderUid}/send). */
   ORDER_REFERENCE_EXISTS: 409,
   /** The chatbot does not exist for this customer and sender (docs/chatbots.md). */

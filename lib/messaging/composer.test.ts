@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/auth/principal";
 import { addToBlacklist } from "@/lib/contacts/blacklist";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { sendFromComposer } from "./composer";
 import { ComposerBody } from "./schemas";
 
@@ -21,7 +21,7 @@ describe("dashboard composer", () => {
     );
     expect(template).toMatchObject({ status: "accepted", sendRoute: "send", senderId: t.otherSender.phoneNumber });
     expect(template.messageId).toMatch(/^wamid\./);
-    const to = recipient();
+    const to = await engagedRecipient(t.sender);
     const text = await sendFromComposer(
       p,
       ComposerBody.parse({ mode: "session", senderId: t.sender.phoneNumber, to, text: "Hello" }),

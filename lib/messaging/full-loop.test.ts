@@ -7,7 +7,7 @@ import { startCallbackProcessor } from "@/lib/events/ingest/processor";
 import { getSimulator } from "@/lib/provider/client";
 import { startDeliveryWorker } from "@/lib/webhooks/worker";
 import { call } from "@/test/factory";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { type Receiver, startReceiver } from "@/test/webhook-receiver";
 
 let receiver: Receiver;
@@ -93,7 +93,7 @@ describe("send -> provider callbacks -> billing, ledger and webhook events", () 
   });
 
   it("reports a failed message as failed, without a debit", async () => {
-    const to = recipient();
+    const to = await engagedRecipient(t.sender);
     getSimulator()?.forceOutcome(to, "failed");
     const res = await call("POST", "/api/v3/chat", { token: t.globalToken, body: { to, text: "hello" } });
     const messageId = res.headers.get("x-service-message-id") ?? "";

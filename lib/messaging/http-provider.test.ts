@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setProvider } from "@/lib/provider/client";
 import { createHttpClient } from "@/lib/provider/http-client";
 import { call } from "@/test/factory";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 type Answer = { status: number; body: unknown };
 const script: Answer[] = [];
@@ -58,13 +58,16 @@ describe("HTTP provider through the send routes", () => {
   it("maps a final provider error to PROVIDER_REJECTED and a reset to PROVIDER_UNAVAILABLE (never resent)", async () => {
     const t = await messagingCustomer();
     script.push(err(131009));
-    const rejected = await call("POST", "/api/v3/chat", { token: t.globalToken, body: { to: recipient(), text: "x" } });
+    const rejected = await call("POST", "/api/v3/chat", {
+      token: t.globalToken,
+      body: { to: await engagedRecipient(t.sender), text: "x" },
+    });
     expect(rejected.status).toBe(400);
     expect(rejected.body).toMatchObject({ error_code: "PROVIDER_REJECTED", details: { providerCode: 131009 } });
     seen.length = 0;
     const reset = await call("POST", "/api/v3/messages", {
       token: t.globalToken,
-      body: { to: recipient(), text: { body: "x" } },
+      body: { to: await engagedRecipient(t.sender), text: { body: "x" } },
     });
     expect(reset.status).toBe(502);
     expect(reset.body.error.error_data.error_code).toBe("PROVIDER_UNAVAILABLE");

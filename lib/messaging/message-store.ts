@@ -1,7 +1,9 @@
-// Writes a message row with one raw INSERT on plain pg (the hot path of every send:
+// Writes a message row with one raw statement on plain pg (the hot path of every send:
 // Prisma's per-statement CPU costs more than the insert itself, see hotRows) and returns
-// the row as Prisma would.
+// the row as Prisma would. The same statement files it in its conversation.
+import { announceIfCreated, outboundThreadSql, type SentBy, type ThreadOutcome } from "@/lib/conversations/outbound";
 import { hotRows } from "@/lib/db";
+import type { EventSender } from "@/lib/events/emit";
 import { type Message, Prisma } from "@/lib/generated/prisma/client";
 
 export type NewMessage = Omit<
@@ -25,7 +27,10 @@ export type NewMessage = Omit<
   providerMessageId?: string | null;
 };
 
-export async function insertMessage(m: NewMessage): Promise<Message> {
+/** Who sent the message and from which sender: the message joins its conversation (lib/conversations). */
+export type ThreadContext = { sender: EventSender; sentBy: SentBy };
+
+export async function insertMessage(m: NewMessage, thread: ThreadContext): Promise<Message> {
   const now = new Date();
   const row: Message = {
     ...m,
@@ -39,14 +44,26 @@ export async function insertMessage(m: NewMessage): Promise<Message> {
   };
   // Timestamps are timestamp(3) holding UTC, written from the ISO text like Prisma does.
   const at = now.toISOString();
-  await hotRows(Prisma.sql`
-    INSERT INTO "Message" ("id", "customerId", "senderId", "providerMessageId", "recipient", "type", "templateName",
+  const conversation = outboundThreadSql({
+    messageId: row.id,
+    customerId: row.customerId,
+    senderId: row.senderId,
+    recipient: row.recipient,
+    payload: m.payload as { type: string },
+    sentBy: thread.sentBy,
+    at,
+  });
+  const [outcome] = await hotRows<ThreadOutcome>(Prisma.sql`
+    WITH m AS (INSERT INTO "Message" ("id", "customerId", "senderId", "providerMessageId", "recipient", "type", "templateName",
       "templateLanguage", "pricingCategory", "sendRoute", "directSendCategory", "directSendTemplateName", "ttlSeconds",
       "metaTemplateId", "status", "queued", "attempts", "errorCode", "errorMessage", "payload", "createdAt", "updatedAt")
     VALUES (${row.id}, ${row.customerId}, ${row.senderId}, ${row.providerMessageId}, ${row.recipient}, ${row.type},
       ${row.templateName}, ${row.templateLanguage}, ${row.pricingCategory}, ${row.sendRoute}, ${row.directSendCategory},
       ${row.directSendTemplateName}, ${row.ttlSeconds}::int, ${row.metaTemplateId}, ${row.status}, ${row.queued},
       ${row.attempts}::int, ${row.errorCode}::int, ${row.errorMessage}, ${JSON.stringify(m.payload)}::jsonb,
-      ${at}::timestamptz AT TIME ZONE 'UTC', ${at}::timestamptz AT TIME ZONE 'UTC')`);
+      ${at}::timestamptz AT TIME ZONE 'UTC', ${at}::timestamptz AT TIME ZONE 'UTC') RETURNING "id"),
+    ${conversation}
+    SELECT conv."id", conv."contactPhoneNumber", conv."contactName", conv."createdAt", conv.created FROM conv`);
+  await announceIfCreated(thread.sender, outcome);
   return row;
 }

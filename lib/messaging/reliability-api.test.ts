@@ -4,8 +4,9 @@ import { startBackgroundWork } from "@/lib/background";
 import { db } from "@/lib/db";
 import { getSimulator } from "@/lib/provider/client";
 import { PAIR_RATE_LIMIT, THROUGHPUT_EXCEEDED, THROUGHPUT_UPGRADE } from "@/lib/provider/error-codes";
+import { contactWrites } from "@/test/conversation-fixtures";
 import { call } from "@/test/factory";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { setSenderConnection } from "./reconnect-queue";
 
 const sim = () => {
@@ -46,7 +47,7 @@ describe("Idempotency-Key", () => {
 
   it("replays provider-compatible answers and runs again after a failure", async () => {
     const t = await messagingCustomer();
-    const to = recipient();
+    const to = await engagedRecipient(t.sender);
     const body = { to, type: "text", text: { body: "hi" } };
     const headers = { "Idempotency-Key": "pc-1" };
     sim().injectErrors(t.sender.phoneNumberId ?? "", [PAIR_RATE_LIMIT]);
@@ -92,7 +93,7 @@ describe("provider throughput signals", () => {
     sim().injectErrors(t.sender.phoneNumberId ?? "", [PAIR_RATE_LIMIT]);
     const res = await call("POST", "/api/v3/messages", {
       token: t.globalToken,
-      body: { to: recipient(), text: { body: "x" } },
+      body: { to: await engagedRecipient(t.sender), text: { body: "x" } },
     });
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("6");
@@ -103,13 +104,14 @@ describe("provider throughput signals", () => {
   it("the simulator enforces the per-number throughput with 130429 (retried by us)", async () => {
     const t = await messagingCustomer();
     const pnid = t.otherSender.phoneNumberId ?? "";
+    const contacts = await Promise.all(Array.from({ length: 4 }, () => engagedRecipient(t.otherSender)));
     sim().limits.setThroughput(pnid, 2);
     try {
       const sends = await Promise.all(
-        Array.from({ length: 4 }, () =>
+        contacts.map((to) =>
           call("POST", "/api/v3/chat", {
             token: t.globalToken,
-            body: { senderId: t.otherSender.phoneNumber, to: recipient(), text: "x" },
+            body: { senderId: t.otherSender.phoneNumber, to, text: "x" },
           }),
         ),
       );
@@ -144,6 +146,7 @@ describe("reconnect queue", () => {
     expect(res.headers.get("x-service-queued")).toBe("reconnect-queue");
     expect(res.headers.get("x-service-message-id")).toBeNull();
     expect(res.body.data).toMatchObject({ status: "queued", queued: true, messageId: null });
+    await contactWrites(t.otherSender, to);
     const provider = await call("POST", "/api/v3/messages", {
       token: t.globalToken,
       body: { senderId: t.otherSender.phoneNumber, to, text: { body: "x" } },

@@ -6,7 +6,7 @@ import { addToBlacklist } from "@/lib/contacts/blacklist";
 import { db } from "@/lib/db";
 import { getSimulator } from "@/lib/provider/client";
 import { call } from "@/test/factory";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 const sim = () => {
   const s = getSimulator();
@@ -123,7 +123,7 @@ describe("POST /chat", () => {
     const t = await messagingCustomer();
     const res = await call("POST", `/api/${v}/chat`, {
       token: t.scopedToken,
-      body: { to: recipient(), text: "Hi there" },
+      body: { to: await engagedRecipient(t.sender), text: "Hi there" },
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ type: "text", sendRoute: "chat", template: null, status: "accepted" });
@@ -167,7 +167,11 @@ describe("POST /chat", () => {
     const t = await messagingCustomer();
     const ok = await call("POST", "/api/v3/chat", {
       token: t.globalToken,
-      body: { to: recipient(), type: "image", media: { link: "https://example.com/a.png", caption: "A" } },
+      body: {
+        to: await engagedRecipient(t.sender),
+        type: "image",
+        media: { link: "https://example.com/a.png", caption: "A" },
+      },
     });
     expect(ok.status).toBe(200);
     const missing = await call("POST", "/api/v3/chat", {
@@ -182,7 +186,7 @@ describe("POST /chat", () => {
 describe("provider-compatible sends", () => {
   it.each(["v2", "v3"])("answers POST /%s/messages in the provider's shape", async (v) => {
     const t = await messagingCustomer();
-    const to = recipient();
+    const to = await engagedRecipient(t.sender);
     const res = await call("POST", `/api/${v}/messages`, {
       token: t.globalToken,
       body: { messaging_product: "whatsapp", to: to.slice(1), type: "text", text: { body: "hello" } },
@@ -291,7 +295,10 @@ describe("refusals", () => {
     expect(res.body.error_code).toBe("INSUFFICIENT_BALANCE");
     expect(res.body.details).toMatchObject({ balance: 0, required: 0.05, pricingCategory: "marketing" });
     // Session (service) messages are free, so they still go out.
-    const chat = await call("POST", "/api/v3/chat", { token: t.globalToken, body: { to: recipient(), text: "hi" } });
+    const chat = await call("POST", "/api/v3/chat", {
+      token: t.globalToken,
+      body: { to: await engagedRecipient(t.sender), text: "hi" },
+    });
     expect(chat.status).toBe(200);
     await db.billingTransaction.create({ data: { customerId: t.customer.id, type: "credit", amount: 1 } });
     const again = await call("POST", "/api/v3/send", {

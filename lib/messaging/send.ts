@@ -4,6 +4,8 @@
 import { randomBytes } from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
 import { isBlacklisted } from "@/lib/contacts/blacklist";
+import type { SentBy } from "@/lib/conversations/outbound";
+import { windowRefusal } from "@/lib/conversations/window";
 import { db } from "@/lib/db";
 import type { Message, Template } from "@/lib/generated/prisma/client";
 import { TEMPLATE_NOT_FOUND, UNDELIVERABLE } from "@/lib/provider/error-codes";
@@ -27,6 +29,8 @@ export type OutgoingMessage = {
   directSend?: { category: DirectSendCategory; ttlSeconds?: number; text: string };
   /** A caller-chosen local id (a chatbot reply derives it from its outbox row to notice a resend). */
   messageId?: string;
+  /** Shown in the conversation; default: dashboard for a session, else api. */
+  sentBy?: SentBy;
 };
 
 export type SendResult = { message: Message; queued: boolean; template: Template | null };
@@ -47,13 +51,14 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
   // The balance read starts beside the other checks; it is only awaited for paid categories.
   const balance = recentBalance(p.customerId);
   balance.catch(() => {});
-  const [blocked, template] = await Promise.all([
+  const [blocked, template, windowClosed] = await Promise.all([
     isBlacklisted(p.customerId, sender.id, out.recipient),
     out.directSend
       ? directSendTemplate(p.customerId, sender, out.directSend.category)
       : out.template
         ? approvedTemplate(p.customerId, out.template.name, out.template.language)
         : Promise.resolve(null),
+    windowRefusal(p.customerId, sender.id, out.recipient, out),
   ]);
   if (blocked) {
     throw new MessagingError(
@@ -65,6 +70,7 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
       },
     );
   }
+  if (windowClosed) throw windowClosed;
   const pricingCategory = out.directSend?.category ?? template?.category.toLowerCase() ?? "service";
   await assertCanAfford(p.customerId, pricingCategory, balance);
 
@@ -86,23 +92,26 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
   const id = out.messageId ?? newMessageUid();
   // A direct send calls the provider first and writes the row once, with the outcome.
   const call = queued ? undefined : await callProvider(providerSender(sender), payload, pricingCategory);
-  const message = await insertMessage({
-    id,
-    customerId: p.customerId,
-    senderId: sender.id,
-    recipient: out.recipient,
-    type: out.directSend ? "text" : out.payload.type,
-    templateName: template?.name ?? null,
-    templateLanguage: template?.language ?? null,
-    pricingCategory,
-    sendRoute: out.sendRoute,
-    directSendCategory: out.directSend?.category ?? null,
-    directSendTemplateName: out.directSend ? (template?.name ?? null) : null,
-    ttlSeconds: out.directSend?.ttlSeconds ?? null,
-    metaTemplateId: template?.providerTemplateId ?? null,
-    payload,
-    ...(call ? outcomeColumns(call) : { status: "queued", queued: true }),
-  });
+  const message = await insertMessage(
+    {
+      id,
+      customerId: p.customerId,
+      senderId: sender.id,
+      recipient: out.recipient,
+      type: out.directSend ? "text" : out.payload.type,
+      templateName: template?.name ?? null,
+      templateLanguage: template?.language ?? null,
+      pricingCategory,
+      sendRoute: out.sendRoute,
+      directSendCategory: out.directSend?.category ?? null,
+      directSendTemplateName: out.directSend ? (template?.name ?? null) : null,
+      ttlSeconds: out.directSend?.ttlSeconds ?? null,
+      metaTemplateId: template?.providerTemplateId ?? null,
+      payload,
+      ...(call ? outcomeColumns(call) : { status: "queued", queued: true }),
+    },
+    { sender, sentBy: out.sentBy ?? { by: p.via === "session" ? "dashboard" : "api" } },
+  );
   if (call && !call.ok) throw refusalError(call.refusal, id, call.attempts);
   return { message, queued, template };
 }

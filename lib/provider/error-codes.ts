@@ -18,6 +18,7 @@ export const CODE_TITLES: Record<number, string> = {
   [THROUGHPUT_UPGRADE]: "Business account is in maintenance mode (throughput upgrade)",
   [TEMPLATE_NOT_FOUND]: "Template name does not exist in the translation",
   [UNDELIVERABLE]: "Message undeliverable",
+  131047: "Re-engagement message: more than 24 hours have passed since the recipient last replied",
 };
 
 /** A provider-style numeric id (15 digits), as the provider gives templates. */

@@ -3,6 +3,7 @@
 // callbacks (sent, delivered, read with pricing by category; a share fails) to our own
 // provider webhook. The default whenever no provider credentials are configured.
 import { randomBytes } from "node:crypto";
+import { isFreeForm, WINDOW_CLOSED_PROVIDER_CODE, windowOpenForNumber } from "@/lib/conversations/window";
 import { env } from "@/lib/env";
 import {
   CODE_TITLES,
@@ -94,11 +95,14 @@ export class ProviderSimulator implements ProviderClient {
     if (verdict === "throughput") return refusal(THROUGHPUT_EXCEEDED);
     if (verdict === "pair") return refusal(PAIR_RATE_LIMIT);
 
+    // Like the provider, a free-form message outside the customer service window is
+    // accepted and then fails with 131047 (docs/conversations.md).
+    const outsideWindow = isFreeForm(payload) && !(await windowOpenForNumber(sender.phoneNumberId, `+${to}`));
     const messageId = wamid();
     const category = (hints.pricingCategory ?? "service").toLowerCase();
     this.accepted.push({ messageId, phoneNumberId: sender.phoneNumberId, to, type: payload.type, category });
     if (this.accepted.length > 20_000) this.accepted.splice(0, 10_000);
-    this.scheduleStatuses(sender, messageId, to, category);
+    this.scheduleStatuses(sender, messageId, to, category, outsideWindow);
     return { ok: true, messageId, waId: to };
   }
 
@@ -131,7 +135,13 @@ export class ProviderSimulator implements ProviderClient {
     return { ...created };
   }
 
-  private scheduleStatuses(sender: ProviderSender, messageId: string, to: string, category: string): void {
+  private scheduleStatuses(
+    sender: ProviderSender,
+    messageId: string,
+    to: string,
+    category: string,
+    outsideWindow = false,
+  ): void {
     const base = this.options.statusDelayMs;
     const forced = this.forced.get(to);
     const fails = forced ? forced === "failed" : Math.random() < this.options.failureRate;
@@ -154,10 +164,11 @@ export class ProviderSimulator implements ProviderClient {
     const at = (ms: number, build: () => Record<string, unknown>) =>
       setTimeout(() => this.enqueueStatus(sender, build()), jitter(ms)).unref();
 
-    if (fails) {
+    if (outsideWindow || fails) {
+      const code = outsideWindow ? WINDOW_CLOSED_PROVIDER_CODE : UNDELIVERABLE;
       at(base, () =>
         status("failed", {
-          errors: [{ code: UNDELIVERABLE, title: CODE_TITLES[UNDELIVERABLE], message: "Message undeliverable" }],
+          errors: [{ code, title: CODE_TITLES[code], message: CODE_TITLES[code] }],
         }),
       );
       return;

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { call } from "@/test/factory";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 type T = Awaited<ReturnType<typeof messagingCustomer>>;
 let t: T;
@@ -38,6 +38,8 @@ async function progress(
 
 beforeAll(async () => {
   t = await messagingCustomer();
+  // Before any send: draining the inbound callback must not apply the simulator's statuses.
+  const engaged = await engagedRecipient(t.sender);
   const send = async (name: string, path: string, body: unknown) => {
     const res = await call("POST", `/api/v3/${path}`, { token: t.globalToken, body });
     expect(res.status).toBe(200);
@@ -46,7 +48,7 @@ beforeAll(async () => {
   await send("read", "send", { to: recipient(), template: { name: "order_update" } });
   await send("delivered", "send", { to: recipient(), template: { name: "order_update" } });
   await send("failed", "send", { to: recipient(), template: { name: "spring_sale" } });
-  await send("chat", "chat", { to: recipient(), text: "hello" });
+  await send("chat", "chat", { to: engaged, text: "hello" });
   await send("direct", "chat", { to: recipient(), text: "code 1", category: "utility", ttlSeconds: 600 });
   await progress(ids.read ?? "", "read", t);
   await progress(ids.delivered ?? "", "delivered", t);

@@ -32,6 +32,14 @@ const TEMPLATE_EVENTS: CatalogEvent[] = [
   { key: "template.quality_update", description: "A message template's quality rating changed." },
 ];
 
+const CONVERSATION_EVENTS: CatalogEvent[] = [
+  {
+    key: "conversation.created",
+    description: "A conversation with a new contact began (their first message, or the first message sent to them).",
+  },
+  { key: "conversation.closed", description: "A conversation was closed from the API or the dashboard." },
+];
+
 export const EVENT_GROUPS: readonly CatalogGroup[] = [
   {
     key: "message.status",
@@ -54,6 +62,12 @@ export const EVENT_GROUPS: readonly CatalogGroup[] = [
     name: "Templates",
     description: "Changes to your message templates reported by the provider.",
     events: TEMPLATE_EVENTS,
+  },
+  {
+    key: "conversation",
+    name: "Conversations",
+    description: "The inbox's threads with your contacts (docs/conversations.md).",
+    events: CONVERSATION_EVENTS,
   },
 ];
 

@@ -87,6 +87,8 @@ describe("event catalog", () => {
       "template.status_update",
       "template.category_update",
       "template.quality_update",
+      "conversation.created",
+      "conversation.closed",
     ];
     expect([...eventKeys].sort()).toEqual([...expected].sort());
     expect([...EVENT_KEYS].sort()).toEqual([...expected].sort());

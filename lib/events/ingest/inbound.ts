@@ -1,5 +1,8 @@
-// Inbound messages -> message.inbound.<type> events (idempotent per provider message id).
-import { decideChatbotReplies, inboundText } from "@/lib/chatbots/runner";
+// Inbound messages -> their conversation (lib/conversations/inbound.ts) and
+// message.inbound.<type> events carrying the conversationUid (idempotent per provider
+// message id), plus conversation.created for the conversations they start.
+import { chatbotSnapshot, decideChatbotReplies, inboundText } from "@/lib/chatbots/runner";
+import { applyInbound, type InboundMessage } from "@/lib/conversations/inbound";
 import type { Tx } from "@/lib/db";
 import type { ProviderMessagesValueT, ProviderMessageT } from "@/lib/provider/callbacks/schemas";
 import { type EventInput, type EventSender, emitEvents } from "../emit";
@@ -16,7 +19,9 @@ function contactName(item: InboundItem): string | null {
   return typeof name === "string" ? name : null;
 }
 
-export function inboundEvent(item: InboundItem): EventInput {
+const timeOf = (m: ProviderMessageT) => new Date(Number(m.timestamp) * 1000);
+
+export function inboundEvent(item: InboundItem, conversationUid: string | null): EventInput {
   const m = item.message as ProviderMessageT & Record<string, unknown>;
   const type = m.type.toLowerCase();
   return {
@@ -25,9 +30,10 @@ export function inboundEvent(item: InboundItem): EventInput {
     dedupeKey: `inbound:${m.id}`,
     data: {
       messageId: m.id,
+      conversationUid,
       from: m.from ?? null,
       contactName: contactName(item),
-      timestamp: new Date(Number(m.timestamp) * 1000).toISOString(),
+      timestamp: timeOf(m).toISOString(),
       type,
       [type]: m[type] ?? null,
       context: m.context ?? null,
@@ -35,21 +41,45 @@ export function inboundEvent(item: InboundItem): EventInput {
   };
 }
 
+function toConversationInput(item: InboundItem): InboundMessage | undefined {
+  const m = item.message as ProviderMessageT & Record<string, unknown>;
+  const digits = (m.from ?? "").replace(/\D/g, "");
+  const at = timeOf(m);
+  if (!digits || Number.isNaN(at.getTime())) return undefined;
+  return {
+    sender: item.sender,
+    id: m.id,
+    contact: `+${digits}`,
+    contactName: contactName(item),
+    // A clock ahead of ours must not stretch the window.
+    at: at.getTime() > Date.now() ? new Date() : at,
+    type: m.type.toLowerCase(),
+    body: m,
+  };
+}
+
 export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<number> {
-  const events = await emitEvents(tx, items.map(inboundEvent));
-  // Chatbot hook (docs/chatbots.md): in this same transaction, the sender's ACTIVE bot
-  // writes at most one outbox reply per inbound message.
-  await decideChatbotReplies(
-    tx,
-    items.map(({ sender, message }) => ({
-      customerId: sender.customerId,
-      senderId: sender.id,
-      senderPhone: sender.phoneNumber,
-      providerMessageId: message.id,
-      from: `+${String(message.from ?? "").replace(/^\+/, "")}`,
-      type: message.type.toLowerCase(),
-      text: inboundText(message as Record<string, unknown>),
-    })),
-  );
-  return events;
+  if (items.length === 0) return 0;
+  const inputs = items.map(toConversationInput).filter((m): m is InboundMessage => m !== undefined);
+  // Chatbots (docs/chatbots.md) see each conversation as it was before this batch (a new
+  // message reopens a closed one); one query when no sender here has an ACTIVE bot.
+  const forBots = inputs.map((m) => ({
+    customerId: m.sender.customerId,
+    senderId: m.sender.id,
+    senderPhone: m.sender.phoneNumber,
+    providerMessageId: m.id,
+    from: m.contact,
+    type: m.type,
+    text: inboundText(m.body),
+  }));
+  const bots = await chatbotSnapshot(tx, forBots);
+  const { conversationOf, events } = await applyInbound(tx, inputs);
+  const emitted = await emitEvents(tx, [
+    ...events,
+    ...items.map((item) => inboundEvent(item, conversationOf.get(item.message.id) ?? null)),
+  ]);
+  // In this same transaction, the sender's ACTIVE bot writes at most one outbox reply per
+  // inbound message: committed with it, or lost with it and applied again.
+  if (bots) await decideChatbotReplies(tx, forBots, { snapshot: bots });
+  return emitted;
 }

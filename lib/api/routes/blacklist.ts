@@ -1,0 +1,58 @@
+// Adding and removing blacklist numbers (docs/conversations.md "Opt-out and the
+// blacklist"); the listing is GET /blacklist in contacts.ts. Sender-scoped as webhooks:
+// senderId in the body, or the number-scoped token's sender.
+import { addBlacklistEntry, removeBlacklistEntry } from "@/lib/contacts/blacklist";
+import {
+  BlacklistAddBody,
+  BlacklistRemoveBody,
+  BlacklistRemoveData,
+  PublicBlacklistEntry,
+} from "@/lib/contacts/schemas";
+import { toPublicBlacklistEntry } from "@/lib/contacts/serializers";
+import type { Sender } from "@/lib/senders/service";
+import { type AnyRoute, ok, route } from "../route-definition";
+
+const common = {
+  versions: ["v2", "v3"],
+  limit: "global",
+  feature: "contactBooks",
+  tag: "Contact books",
+  tokenScope: "any",
+  sender: "resolve",
+  method: "POST",
+} as const;
+
+function need(sender: Sender | undefined): Sender {
+  if (!sender) throw new Error("blacklist route: sender resolution returned none");
+  return sender;
+}
+
+export const blacklistRoutes: AnyRoute[] = [
+  route({
+    ...common,
+    path: "/blacklist",
+    summary: "Add a number to the resolved sender's blacklist (idempotent)",
+    body: BlacklistAddBody,
+    response: PublicBlacklistEntry,
+    handler: async ({ principal, sender, body }) => {
+      const entry = await addBlacklistEntry(principal, need(sender), body);
+      return ok("Number blacklisted", toPublicBlacklistEntry(entry));
+    },
+  }),
+  route({
+    ...common,
+    path: "/blacklist/remove",
+    summary: "Remove a number from the resolved sender's blacklist",
+    body: BlacklistRemoveBody,
+    response: BlacklistRemoveData,
+    handler: async ({ principal, sender, body }) => {
+      const s = need(sender);
+      const removed = await removeBlacklistEntry(principal, s, body.phoneNumber);
+      return ok(removed ? "Number removed from the blacklist" : "The number was not on the blacklist", {
+        senderId: s.phoneNumber,
+        phoneNumber: body.phoneNumber,
+        removed,
+      });
+    },
+  }),
+];

@@ -1,0 +1,123 @@
+// Conversations (docs/conversations.md): the inbox's threads on /api/v2 and /api/v3.
+// Sender-scoped as webhooks are: senderId (query on GET, body on POST) or a number-scoped
+// token; a global token without senderId sees every sender of the account. Another
+// sender's or customer's uid is CONVERSATION_NOT_FOUND. The reply is a send route.
+
+import { replyToConversation } from "@/lib/conversations/reply";
+import {
+  ConversationListPublic,
+  ConversationListQuery,
+  ConversationMessagesPublic,
+  ConversationMessagesQuery,
+  ConversationPublic,
+  ConversationReplyBody,
+  ConversationSenderQuery,
+  ConversationUpdateBody,
+} from "@/lib/conversations/schemas";
+import { toPublicConversation, toPublicThreadMessage } from "@/lib/conversations/serializers";
+import { getConversation, listConversations, listThread, updateConversation } from "@/lib/conversations/service";
+import { pageBlock } from "@/lib/core/pagination";
+import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/messaging/idempotency";
+import { SendReceipt } from "@/lib/messaging/schemas";
+import { receiptResponse } from "@/lib/messaging/serializers";
+import { type AnyRoute, ok, route } from "../route-definition";
+
+const common = {
+  versions: ["v2", "v3"],
+  limit: "global",
+  feature: "messaging",
+  tag: "Conversations",
+  tokenScope: "any",
+  sender: "resolve",
+  // A global token without senderId reads across all senders (scope "user").
+  senderOptions: { useDefault: false, requireSetup: false },
+  paramNotFound: { conversationUid: "CONVERSATION_NOT_FOUND" },
+} as const;
+
+const uidOf = (params: Record<string, string>) => params.conversationUid ?? "";
+
+export const conversationRoutes: AnyRoute[] = [
+  route({
+    ...common,
+    method: "GET",
+    path: "/conversations",
+    summary: "List conversations, newest activity first (filters senderId, status, unread, search)",
+    query: ConversationListQuery,
+    response: ConversationListPublic,
+    handler: async ({ principal, sender, query }) => {
+      const { senderId: _s, ...filters } = query;
+      const { conversations: rows, total } = await listConversations(principal, sender?.id, filters);
+      const conversations = rows.map((r) => toPublicConversation(r));
+      return ok("Conversations retrieved", {
+        scope: sender ? "sender" : "user",
+        senderId: sender?.phoneNumber ?? null,
+        conversations,
+        items: conversations,
+        pagination: pageBlock(query.page, query.limit, total, conversations.length),
+      });
+    },
+  }),
+  route({
+    ...common,
+    method: "GET",
+    path: "/conversations/:conversationUid",
+    summary: "Read one conversation (window state, unread count, last message)",
+    query: ConversationSenderQuery,
+    response: ConversationPublic,
+    handler: async ({ principal, sender, params }) =>
+      ok("Conversation retrieved", toPublicConversation(await getConversation(principal, sender?.id, uidOf(params)))),
+  }),
+  route({
+    ...common,
+    method: "POST",
+    path: "/conversations/:conversationUid",
+    summary: "Update a conversation: {conversation: {status?: OPEN|CLOSED, markRead?: true}}",
+    body: ConversationUpdateBody,
+    response: ConversationPublic,
+    handler: async ({ principal, sender, params, body }) => {
+      const row = await updateConversation(principal, sender?.id, uidOf(params), body.conversation);
+      return ok("Conversation updated", toPublicConversation(row));
+    },
+  }),
+  route({
+    ...common,
+    method: "GET",
+    path: "/conversations/:conversationUid/messages",
+    summary: "The conversation's messages, newest first (inbound, outbound with live status, notes)",
+    query: ConversationMessagesQuery,
+    response: ConversationMessagesPublic,
+    handler: async ({ principal, sender, params, query }) => {
+      const { conversation, messages: rows, total } = await listThread(principal, sender?.id, uidOf(params), query);
+      const messages = rows.map(toPublicThreadMessage);
+      return ok("Conversation messages retrieved", {
+        conversationUid: conversation.id,
+        messages,
+        items: messages,
+        pagination: pageBlock(query.page, query.limit, total, messages.length),
+      });
+    },
+  }),
+  route({
+    ...common,
+    method: "POST",
+    path: "/conversations/:conversationUid/messages",
+    limit: "send",
+    summary: "Reply in the conversation: text inside the customer service window, else a template",
+    body: ConversationReplyBody,
+    response: SendReceipt,
+    handler: async ({ principal, sender, params, body, version, request }) => {
+      const uid = uidOf(params);
+      const result = await withIdempotency(
+        principal.customerId,
+        idempotencyKeyFrom(request),
+        () => fingerprint(`conversation:${uid}`, body.message),
+        async () => {
+          const sent = await replyToConversation(principal, sender?.id, uid, body.message);
+          return receiptResponse(sent, sent.sender, version);
+        },
+      );
+      const headers = { ...result.headers, ...(result.replayed ? { "Idempotent-Replayed": "true" } : {}) };
+      return { status: result.status, message: result.message ?? "", data: result.data, headers };
+    },
+  }),
+];

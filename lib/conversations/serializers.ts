@@ -1,0 +1,95 @@
+// Public shapes of conversations and thread entries (docs/conversations.md "Fields"):
+// every field is named here, so a new column never leaks.
+import { contentOf } from "./content";
+import type {
+  ConversationStatus,
+  Direction,
+  PublicConversation,
+  PublicConversationMessage,
+  SentByKind,
+} from "./schemas";
+
+/** A row of conversationListSql / conversationByUidSql. */
+export type ConversationRow = {
+  id: string;
+  customerId: string;
+  senderId: string;
+  contactPhoneNumber: string;
+  contactName: string | null;
+  status: ConversationStatus;
+  unreadCount: number;
+  lastMessageAt: Date;
+  lastInboundAt: Date | null;
+  windowExpiresAt: Date | null;
+  lastMessagePreview: string;
+  closedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  senderPhoneNumber: string;
+  phoneNumberId: string | null;
+  blacklisted: boolean;
+};
+
+/** A row of threadSql. */
+export type ThreadRow = {
+  id: string;
+  conversationId: string;
+  direction: Direction;
+  type: string;
+  content: Record<string, unknown> | null;
+  providerMessageId: string | null;
+  messageId: string | null;
+  sentBy: SentByKind;
+  sentByLabel: string | null;
+  createdAt: Date;
+  outPayload: Record<string, unknown> | null;
+  outStatus: string | null;
+  outProviderMessageId: string | null;
+  outErrorCode: number | null;
+  outErrorMessage: string | null;
+  deliveryStatus: string | null;
+  deliveryErrorCode: number | null;
+  deliveryErrorTitle: string | null;
+};
+
+export function toPublicConversation(c: ConversationRow, now = Date.now()): PublicConversation {
+  return {
+    conversationUid: c.id,
+    uid: c.id,
+    senderId: c.senderPhoneNumber,
+    phoneNumberId: c.phoneNumberId,
+    contactPhoneNumber: c.contactPhoneNumber,
+    contactName: c.contactName,
+    status: c.status,
+    unreadCount: c.unreadCount,
+    lastMessageAt: c.lastMessageAt.toISOString(),
+    lastInboundAt: c.lastInboundAt?.toISOString() ?? null,
+    windowExpiresAt: c.windowExpiresAt?.toISOString() ?? null,
+    windowOpen: c.windowExpiresAt !== null && c.windowExpiresAt.getTime() > now,
+    lastMessagePreview: c.lastMessagePreview,
+    blacklisted: c.blacklisted,
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
+  };
+}
+
+/** Outbound status: the delivery record's (sent, delivered, read, failed) once there is one, else the message's. */
+export function toPublicThreadMessage(e: ThreadRow): PublicConversationMessage {
+  const outbound = e.direction === "outbound";
+  const payload = e.outPayload ?? {};
+  const type = outbound ? String(payload.type ?? e.type) : e.type;
+  return {
+    messageUid: e.id,
+    conversationUid: e.conversationId,
+    direction: e.direction,
+    type,
+    content: outbound ? contentOf(type, payload) : (e.content ?? {}),
+    status: outbound ? (e.deliveryStatus ?? e.outStatus ?? "accepted") : e.direction === "system" ? "note" : "received",
+    providerMessageId: outbound ? e.outProviderMessageId : e.providerMessageId,
+    sentBy: e.sentBy,
+    sentByLabel: e.sentByLabel,
+    errorCode: outbound ? (e.deliveryErrorCode ?? e.outErrorCode) : null,
+    errorMessage: outbound ? (e.deliveryErrorTitle ?? e.outErrorMessage) : null,
+    timestamp: e.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,117 @@
+// Conversations for the API and the dashboard inbox: list, read, thread, update (status,
+// mark read). Every function takes the Principal first and the resolved sender's id (or
+// undefined: every sender the principal may see); the tenant is in every WHERE.
+import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/core/errors";
+import type { PageInput } from "@/lib/core/pagination";
+import { db, hotRows } from "@/lib/db";
+import { deliveriesQueued } from "@/lib/events/signal";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { closedEvent, emitConversationEvents } from "./events";
+import { conversationByUidSql, conversationListSql, senderScope, threadSql } from "./list-sql";
+import type { ConversationListInput, ConversationPatch, ListOrder } from "./schemas";
+import type { ConversationRow, ThreadRow } from "./serializers";
+
+export type ConversationPage = { conversations: ConversationRow[]; total: number };
+export type ThreadPage = { conversation: ConversationRow; messages: ThreadRow[]; total: number };
+
+/** Conversation uids are conv_<hex>; anything else cannot exist. */
+export const isConversationUid = (uid: string) => /^conv_[0-9a-f]{1,64}$/.test(uid);
+
+export const conversationNotFound = (uid: string) =>
+  new ApiError("CONVERSATION_NOT_FOUND", "Conversation not found for this account and sender", {
+    conversationUid: uid,
+  });
+
+/** The list: "recent" (newest activity first, the API) or "inbox" (unread first, then newest). */
+export async function listConversations(
+  p: Principal,
+  senderId: string | undefined,
+  q: Omit<ConversationListInput, "senderId">,
+  order: ListOrder = "recent",
+): Promise<ConversationPage> {
+  const { page, count } = conversationListSql(p, senderId, q, order);
+  const [conversations, totals] = await Promise.all([
+    hotRows<ConversationRow>(page),
+    hotRows<{ total: number }>(count),
+  ]);
+  return { conversations, total: totals[0]?.total ?? 0 };
+}
+
+export async function getConversation(
+  p: Principal,
+  senderId: string | undefined,
+  uid: string,
+): Promise<ConversationRow> {
+  if (!isConversationUid(uid)) throw conversationNotFound(uid);
+  const [row] = await hotRows<ConversationRow>(conversationByUidSql(p, senderId, uid));
+  if (!row) throw conversationNotFound(uid);
+  return row;
+}
+
+/** A thread page, newest first (the inbox reverses it for display). */
+export async function listThread(
+  p: Principal,
+  senderId: string | undefined,
+  uid: string,
+  q: PageInput,
+): Promise<ThreadPage> {
+  const conversation = await getConversation(p, senderId, uid);
+  const { page, count } = threadSql(p.customerId, conversation.id, q);
+  const [messages, totals] = await Promise.all([hotRows<ThreadRow>(page), hotRows<{ total: number }>(count)]);
+  return { conversation, messages, total: totals[0]?.total ?? 0 };
+}
+
+/** Conversations with unread messages (the inbox badge): one index range scan. */
+export async function unreadConversations(p: Principal, senderId?: string): Promise<number> {
+  const scope = senderScope(p, senderId);
+  const [row] = await hotRows<{ total: number }>(
+    Prisma.sql`SELECT count(*)::int AS total FROM "Conversation"
+      WHERE "customerId" = ${p.customerId} ${scope ? Prisma.sql`AND "senderId" = ${scope}` : Prisma.empty}
+      AND "unread" = true`,
+  );
+  return row?.total ?? 0;
+}
+
+/**
+ * Applies {status?, markRead?}. Closing an OPEN conversation emits conversation.closed;
+ * every write carries the tenant and sender scope, then the row is read back.
+ */
+export async function updateConversation(
+  p: Principal,
+  senderId: string | undefined,
+  uid: string,
+  patch: ConversationPatch,
+  actor: string | null = null,
+): Promise<ConversationRow> {
+  if (!isConversationUid(uid)) throw conversationNotFound(uid);
+  const scope = senderScope(p, senderId);
+  const where = { id: uid, customerId: p.customerId, ...(scope ? { senderId: scope } : {}) };
+  const now = new Date();
+  const emitted = await db.$transaction(async (tx) => {
+    if (patch.markRead) await tx.conversation.updateMany({ where, data: { unreadCount: 0, unread: false } });
+    if (patch.status === "OPEN") {
+      await tx.conversation.updateMany({
+        where: { ...where, status: "CLOSED" },
+        data: { status: "OPEN", closedAt: null },
+      });
+    }
+    if (patch.status !== "CLOSED") return 0;
+    const { count } = await tx.conversation.updateMany({
+      where: { ...where, status: "OPEN" },
+      data: { status: "CLOSED", closedAt: now },
+    });
+    if (count === 0) return 0;
+    const c = await tx.conversation.findFirstOrThrow({ where, include: { sender: true } });
+    return emitConversationEvents(tx, [closedEvent(c.sender, c, now, actor)]);
+  });
+  if (emitted > 0) deliveriesQueued();
+  return getConversation(p, senderId, uid);
+}
+
+export const markConversationRead = (p: Principal, senderId: string | undefined, uid: string) =>
+  updateConversation(p, senderId, uid, { markRead: true });
+export const closeConversation = (p: Principal, senderId: string | undefined, uid: string, actor?: string | null) =>
+  updateConversation(p, senderId, uid, { status: "CLOSED" }, actor ?? null);
+export const reopenConversation = (p: Principal, senderId: string | undefined, uid: string) =>
+  updateConversation(p, senderId, uid, { status: "OPEN" });

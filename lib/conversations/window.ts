@@ -1,0 +1,85 @@
+// The customer service window (docs/conversations.md "The window rule"): it opens or
+// refreshes at each inbound message and lasts 24 hours. Inside it any message may be sent;
+// outside it only templates, orders and v3 Direct Send. The send path asks here once per
+// send; the simulator applies the same rule on the provider's side.
+import { ApiError } from "@/lib/core/errors";
+import { hotRows } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+export const WINDOW_MS = 24 * 60 * 60 * 1000;
+/** The provider's error for a free-form message outside the window. */
+export const WINDOW_CLOSED_PROVIDER_CODE = 131047;
+
+export type WindowState = { lastInboundAt: Date | null; windowExpiresAt: Date | null; windowOpen: boolean };
+
+export function windowState(lastInboundAt: Date | null, now = Date.now()): WindowState {
+  const windowExpiresAt = lastInboundAt ? new Date(lastInboundAt.getTime() + WINDOW_MS) : null;
+  return { lastInboundAt, windowExpiresAt, windowOpen: windowExpiresAt !== null && windowExpiresAt.getTime() > now };
+}
+
+/** The provider body's shape as far as the rule cares. */
+type Payload = { type: string; interactive?: unknown };
+const ORDER_TYPES = new Set(["order_details", "order_status"]);
+
+/**
+ * Free-form = anything but a template, an order message or a Direct Send (which goes out
+ * as a template). Orders ride on the provider's order-details template, so they pass.
+ */
+export function isFreeForm(payload: Payload, directSend?: unknown): boolean {
+  if (directSend || payload.type === "template") return false;
+  if (payload.type === "interactive") {
+    const kind = (payload.interactive as { type?: unknown } | undefined)?.type;
+    if (typeof kind === "string" && ORDER_TYPES.has(kind)) return false;
+  }
+  return true;
+}
+
+export function windowClosedError(state: Pick<WindowState, "lastInboundAt" | "windowExpiresAt">): ApiError {
+  const never = state.lastInboundAt === null;
+  return new ApiError(
+    "CUSTOMER_SERVICE_WINDOW_CLOSED",
+    never
+      ? "This contact has never written to this sender: free-form messages need an open customer service window; send a template instead"
+      : "The customer service window with this contact has closed (24 hours after their last message); send a template instead",
+    {
+      windowExpiresAt: state.windowExpiresAt?.toISOString() ?? null,
+      lastInboundAt: state.lastInboundAt?.toISOString() ?? null,
+    },
+  );
+}
+
+/** The contact's last inbound time with this sender (null: never wrote). One indexed read. */
+export async function lastInboundAt(customerId: string, senderId: string, contact: string): Promise<Date | null> {
+  const [row] = await hotRows<{ lastInboundAt: Date | null }>(
+    Prisma.sql`SELECT "lastInboundAt" FROM "Conversation"
+      WHERE "senderId" = ${senderId} AND "contactPhoneNumber" = ${contact} AND "customerId" = ${customerId}`,
+  );
+  return row?.lastInboundAt ?? null;
+}
+
+/**
+ * The refusal a send gets for the window, or undefined when it may go (templates, orders
+ * and Direct Send never ask the database). The send path awaits it beside its other checks.
+ */
+export async function windowRefusal(
+  customerId: string,
+  senderId: string,
+  recipient: string,
+  out: { payload: Payload; directSend?: unknown },
+): Promise<ApiError | undefined> {
+  if (!isFreeForm(out.payload, out.directSend)) return undefined;
+  const state = windowState(await lastInboundAt(customerId, senderId, recipient));
+  return state.windowOpen ? undefined : windowClosedError(state);
+}
+
+/**
+ * The simulator's view (it stands in for the provider, which knows when the contact last
+ * wrote): is the window of this business number and contact open?
+ */
+export async function windowOpenForNumber(phoneNumberId: string, contact: string): Promise<boolean> {
+  const [row] = await hotRows<{ lastInboundAt: Date | null }>(
+    Prisma.sql`SELECT c."lastInboundAt" FROM "Conversation" c JOIN "Sender" s ON s."id" = c."senderId"
+      WHERE s."phoneNumberId" = ${phoneNumberId} AND c."contactPhoneNumber" = ${contact}`,
+  );
+  return windowState(row?.lastInboundAt ?? null).windowOpen;
+}

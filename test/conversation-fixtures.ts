@@ -1,0 +1,41 @@
+// Test helpers: a contact writes to a sender (a signed inbound callback through the real
+// endpoint, then the processor), which opens the customer service window.
+import { processPendingCallbacks } from "@/lib/events/ingest/process-batch";
+import { handleProviderWebhook } from "@/lib/provider/callbacks/handler";
+import { signProviderBody } from "@/lib/provider/callbacks/signature";
+import { envelopeFor } from "@/lib/provider/simulator-callbacks";
+import { type InboundSpec, inboundTextChange, inboundWamid } from "@/lib/provider/simulator-inbound";
+import type { Sender } from "@/lib/senders/service";
+
+export function inboundBody(sender: Sender, spec: InboundSpec): string {
+  return envelopeFor([
+    inboundTextChange(
+      { phoneNumberId: sender.phoneNumberId ?? "", phoneNumber: sender.phoneNumber, wabaId: sender.wabaId },
+      spec,
+    ),
+  ]);
+}
+
+export async function postSigned(body: string): Promise<number> {
+  const response = await handleProviderWebhook(
+    new Request("http://localhost/api/provider/webhook", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-hub-signature-256": signProviderBody(body) },
+      body,
+    }),
+  );
+  return response.status;
+}
+
+export async function drainCallbacks(): Promise<void> {
+  for (let i = 0; i < 50; i++) if ((await processPendingCallbacks(200)).callbacks === 0) return;
+}
+
+/** The contact writes `text` to the sender; returns the provider message id. */
+export async function contactWrites(sender: Sender, from: string, text = "Hello", over: Partial<InboundSpec> = {}) {
+  const id = over.id ?? inboundWamid();
+  const status = await postSigned(inboundBody(sender, { from, text, ...over, id }));
+  if (status !== 200) throw new Error(`inbound callback answered ${status}`);
+  await drainCallbacks();
+  return id;
+}
