@@ -1,8 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, login, saveScreenshot } from "./helpers";
+import { contactWrites, expectAccessible, login, saveScreenshot } from "./helpers";
 
-// The demo's primary sender already has its ACTIVE bot; this one goes on the second sender.
-const SENDER = "+15550100002";
+// The demo's second sender has the demo's ACTIVE bot, and the default sender's inbound must
+// stay free of automatic replies (other specs write to it): the new bot goes on the third.
+const SENDER = "+15550100003";
+const BOT_SENDER = { phoneNumber: "+15550100002", phoneNumberId: "109990000000002", wabaId: "209990000000001" };
 
 test("create a chatbot in the editor, test it in the console, activate it", async ({ page }) => {
   await login(page);
@@ -63,4 +65,15 @@ test("create a chatbot in the editor, test it in the console, activate it", asyn
   await page.getByRole("link", { name: "← All chatbots" }).click();
   await expect(page.getByTestId("chatbot-row").filter({ hasText: name })).toContainText("ACTIVE");
   await saveScreenshot(page, "chatbots-list");
+});
+
+test("the demo bot answers an inbound message; the reply shows as the chatbot's", async ({ page }) => {
+  await login(page);
+  const contact = `+1415557${String(Date.now()).slice(-4)}`;
+  await contactWrites(page, contact, "hours", BOT_SENDER);
+  await page.goto(`/messages?sender=${encodeURIComponent(BOT_SENDER.phoneNumber)}`);
+  const row = page.getByTestId("message-row").filter({ hasText: contact });
+  await expect(row).toHaveCount(1, { timeout: 20_000 });
+  await expect(row).toContainText("chatbot");
+  await saveScreenshot(page, "chatbot-reply-in-log");
 });

@@ -1,4 +1,4 @@
-// The demo's chatbot (docs/chatbots.md): one ACTIVE bot on the primary sender that greets,
+// The demo's chatbot (docs/chatbots.md): one ACTIVE bot on the second sender that greets,
 // answers "hours" with the opening hours and hands off to a person on "agent". Checked by
 // the API's own schema, so the demo never holds a bot the API would refuse.
 import { ChatbotCreateInput } from "@/lib/chatbots/schemas";

@@ -166,7 +166,8 @@ export async function seedDemo(options: { billingRecords?: number; now?: Date } 
   await seedContacts(customer.id);
   await ensureWebhooks(customer.id, primary);
   await ensureTemplates(customer.id, primary);
-  await ensureChatbot(customer.id, primary);
+  // On the second sender: the default sender's inbound stays free of automatic replies.
+  await ensureChatbot(customer.id, senders[1] ?? primary);
 
   const weighted = DEMO_SENDERS.flatMap((spec, i) => {
     const sender = senders[i];
