@@ -10,6 +10,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { onDeliveriesQueued } from "@/lib/events/signal";
 import { log } from "@/lib/log";
+import { MAX_ATTEMPTS } from "@/lib/messaging/dispatch";
 import { type OutgoingMessage, sendMessage } from "@/lib/messaging/send";
 import { retryDelayMs } from "@/lib/webhooks/backoff";
 import type { Reply } from "./engine";
@@ -18,7 +19,7 @@ import { type ClaimedReply, claimReplies, finishReply, type ReplyOutcome } from 
 export type ChatbotWorkerOptions = {
   pollMs?: number;
   batchSize?: number;
-  /** How long a claim holds a row; a worker that dies lets it go after this. */
+  /** How long a claim holds a row; a worker that dies lets it go after this (default: sendLeaseMs()). */
   leaseMs?: number;
   retryBaseMs?: number;
   /** Only these customers' replies (isolated tests). */
@@ -33,6 +34,15 @@ const MAX_AGE_MS = 24 * 60 * 60_000;
 const TRANSIENT = new Set(["PROVIDER_RATE_LIMITED", "REQUEST_FAILED"]);
 
 export const replyMessageId = (outboxId: string) => `msg_${outboxId}`;
+
+/**
+ * A claim outlives the longest send (every provider attempt timing out, plus the margin),
+ * so no second worker takes a row while its send is still in flight.
+ */
+export function sendLeaseMs(): number {
+  const e = env();
+  return MAX_ATTEMPTS * e.PROVIDER_TIMEOUT_MS + e.WORKER_LEASE_MARGIN_MS;
+}
 
 function outgoing(reply: Reply, to: string, messageId: string, botName: string): OutgoingMessage {
   const sentBy = { by: "chatbot" as const, label: botName };
@@ -111,7 +121,11 @@ export async function deliverReply(row: ClaimedReply, retryBaseMs = 1_000): Prom
 
 /** One pass: claims due replies and sends them; returns how many were claimed. */
 export async function sendDueReplies(options: ChatbotWorkerOptions = {}): Promise<number> {
-  const rows = await claimReplies(options.batchSize ?? 20, options.leaseMs ?? 60_000, options.customerIds ?? null);
+  const rows = await claimReplies(
+    options.batchSize ?? 20,
+    options.leaseMs ?? sendLeaseMs(),
+    options.customerIds ?? null,
+  );
   await Promise.all(
     rows.map(async (row) => {
       let outcome: ReplyOutcome;
