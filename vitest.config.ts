@@ -23,6 +23,8 @@ export default defineConfig({
       RATE_LIMIT_SEND_IP: "100000",
       RATE_LIMIT_SEND_TOKEN: "100000",
       RATE_LIMIT_REPORTS_IP: "100000",
+      // Simulated contacts answer only where a test asks them to (sim().options.replyRate).
+      SIMULATOR_REPLY_RATE: "0",
     },
   },
 });

@@ -45,6 +45,8 @@ const childEnv: Record<string, string> = {
   // The provider's upgraded tier per number (spec 8.3); four senders share the load.
   SIMULATOR_THROUGHPUT_PER_SECOND: "1000",
   SIMULATOR_FAILURE_RATE: "0.03",
+  // Contacts' replies are inbound load, not sends: measured by bench:events.
+  SIMULATOR_REPLY_RATE: "0",
   LOG_LEVEL: "warn",
   NODE_ENV: "production",
   NEXTAUTH_SECRET: "bench-nextauth-secret-0123456789",

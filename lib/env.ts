@@ -59,6 +59,8 @@ export const EnvSchema = z.object({
   SIMULATOR_STATUS_DELAY_MS: positiveInt(150),
   SIMULATOR_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0.03),
   SIMULATOR_READ_RATE: z.coerce.number().min(0).max(1).default(0.7),
+  /** Share of delivered messages whose simulated contact answers (docs/conversations.md). */
+  SIMULATOR_REPLY_RATE: z.coerce.number().min(0).max(1).default(0.2),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -1,6 +1,7 @@
 // The operator CLI's command table (architecture.md "Operator CLI"). Each command parses
 // its flags, calls a service, and returns one JSON object plus a human summary.
 import { setRate } from "@/lib/billing/rate-card";
+import { simulateInbound } from "@/lib/conversations/simulate-inbound";
 import { createCustomer, findCustomer } from "@/lib/customers/service";
 import { db } from "@/lib/db";
 import { addSender } from "@/lib/senders/admin";
@@ -12,6 +13,7 @@ import {
   CustomerCreateArgs,
   RatesSetArgs,
   SenderAddArgs,
+  SimulateInboundArgs,
   TokenCreateArgs,
   TokenRevokeArgs,
   UserCreateArgs,
@@ -213,6 +215,21 @@ const ratesSet = defineCommand({
   },
 });
 
+const simulateInboundCommand = defineCommand({
+  name: "simulate:inbound",
+  usage: "--sender E164 --from E164 --text T [--name N]",
+  summary: "A contact writes to a sender (a signed inbound callback through the provider endpoint)",
+  options: { sender: { type: "string" }, from: { type: "string" }, text: { type: "string" }, name: { type: "string" } },
+  schema: SimulateInboundArgs,
+  run: async (input) => {
+    const r = await simulateInbound(input);
+    return {
+      json: { ...r },
+      text: `${r.from} wrote to ${r.senderId} (${r.messageId})${r.conversationUid ? `: conversation ${r.conversationUid}` : ""}`,
+    };
+  },
+});
+
 export const COMMANDS: readonly CliCommand[] = [
   customerCreate,
   senderAdd,
@@ -221,4 +238,5 @@ export const COMMANDS: readonly CliCommand[] = [
   userCreate,
   ratesSet,
   demoSeedCommand,
+  simulateInboundCommand,
 ];

@@ -78,3 +78,10 @@ export const DemoSeedArgs = z.object({
     .max(2_000_000, "must be at most 2000000")
     .optional(),
 });
+
+export const SimulateInboundArgs = z.object({
+  sender: phone,
+  from: phone,
+  text: z.string().min(1, "must not be empty").max(4096, "must be at most 4096 characters"),
+  name: z.string().trim().min(1, "must not be empty").max(120).optional(),
+});

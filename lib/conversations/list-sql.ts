@@ -44,15 +44,16 @@ export function conversationListSql(
   senderId: string | undefined,
   f: ListFilters & PageInput,
   order: ListOrder,
-): { page: Prisma.Sql; count: Prisma.Sql } {
+): { ids: Prisma.Sql; page: Prisma.Sql; count: Prisma.Sql } {
   const where = listWhere(p, senderId, f);
   const { skip, take } = skipTake(f);
-  const page = Prisma.sql`SELECT ${CONVERSATION_COLUMNS} FROM (
-      SELECT c."id" FROM "Conversation" c WHERE ${where} ORDER BY ${ORDER[order]} LIMIT ${take} OFFSET ${skip}
-    ) ids JOIN "Conversation" c ON c."id" = ids."id" JOIN "Sender" s ON s."id" = c."senderId"
+  const ids = Prisma.sql`SELECT c."id" FROM "Conversation" c WHERE ${where}
+    ORDER BY ${ORDER[order]} LIMIT ${take} OFFSET ${skip}`;
+  const page = Prisma.sql`SELECT ${CONVERSATION_COLUMNS} FROM (${ids}) ids
+    JOIN "Conversation" c ON c."id" = ids."id" JOIN "Sender" s ON s."id" = c."senderId"
     ORDER BY ${ORDER[order]}`;
   const count = Prisma.sql`SELECT count(*)::int AS total FROM "Conversation" c WHERE ${where}`;
-  return { page, count };
+  return { ids, page, count };
 }
 
 /** One conversation by uid within the principal's (and the resolved sender's) scope. */
@@ -75,22 +76,21 @@ export function threadSql(
   customerId: string,
   conversationId: string,
   q: PageInput,
-): { page: Prisma.Sql; count: Prisma.Sql } {
+): { ids: Prisma.Sql; page: Prisma.Sql; count: Prisma.Sql } {
   const { skip, take } = skipTake(q);
+  const ids = Prisma.sql`SELECT e."id" FROM "ConversationMessage" e
+    WHERE e."conversationId" = ${conversationId} AND e."customerId" = ${customerId}
+    ORDER BY e."createdAt" DESC, e."id" DESC LIMIT ${take} OFFSET ${skip}`;
   const page = Prisma.sql`SELECT e."id", e."conversationId", e."direction", e."type", e."content", e."providerMessageId",
       e."messageId", e."sentBy", e."sentByLabel", e."createdAt",
       m."payload" AS "outPayload", m."status" AS "outStatus", m."providerMessageId" AS "outProviderMessageId",
       m."errorCode" AS "outErrorCode", m."errorMessage" AS "outErrorMessage",
       b."status" AS "deliveryStatus", b."errorCode" AS "deliveryErrorCode", b."errorTitle" AS "deliveryErrorTitle"
-    FROM (
-      SELECT e."id" FROM "ConversationMessage" e
-      WHERE e."conversationId" = ${conversationId} AND e."customerId" = ${customerId}
-      ORDER BY e."createdAt" DESC, e."id" DESC LIMIT ${take} OFFSET ${skip}
-    ) ids JOIN "ConversationMessage" e ON e."id" = ids."id"
+    FROM (${ids}) ids JOIN "ConversationMessage" e ON e."id" = ids."id"
     LEFT JOIN "Message" m ON m."id" = e."messageId"
     LEFT JOIN "BillingRecord" b ON b."messageId" = m."providerMessageId"
     ORDER BY e."createdAt" DESC, e."id" DESC`;
   const count = Prisma.sql`SELECT count(*)::int AS total FROM "ConversationMessage" e
     WHERE e."conversationId" = ${conversationId} AND e."customerId" = ${customerId}`;
-  return { page, count };
+  return { ids, page, count };
 }

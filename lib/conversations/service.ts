@@ -8,8 +8,8 @@ import { db, hotRows } from "@/lib/db";
 import { deliveriesQueued } from "@/lib/events/signal";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { closedEvent, emitConversationEvents } from "./events";
-import { conversationByUidSql, conversationListSql, senderScope, threadSql } from "./list-sql";
-import type { ConversationListInput, ConversationPatch, ListOrder } from "./schemas";
+import { conversationByUidSql, conversationListSql, type ListFilters, senderScope, threadSql } from "./list-sql";
+import type { ConversationPatch, ListOrder } from "./schemas";
 import type { ConversationRow, ThreadRow } from "./serializers";
 
 export type ConversationPage = { conversations: ConversationRow[]; total: number };
@@ -27,7 +27,7 @@ export const conversationNotFound = (uid: string) =>
 export async function listConversations(
   p: Principal,
   senderId: string | undefined,
-  q: Omit<ConversationListInput, "senderId">,
+  q: ListFilters & PageInput,
   order: ListOrder = "recent",
 ): Promise<ConversationPage> {
   const { page, count } = conversationListSql(p, senderId, q, order);

@@ -6,6 +6,8 @@ import { verifyPassword } from "@/lib/auth/password";
 import { PRICING_CATEGORIES } from "@/lib/billing/rate-card";
 import { decide } from "@/lib/chatbots/engine";
 import { configOf } from "@/lib/chatbots/serializers";
+import { toPublicThreadMessage } from "@/lib/conversations/serializers";
+import { listConversations, listThread } from "@/lib/conversations/service";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
@@ -42,6 +44,8 @@ async function counts(customerId: string) {
     templates: await db.template.count({ where }),
     approvedTemplates: await db.template.count({ where: { ...where, status: "APPROVED" } }),
     billingRecords: await db.billingRecord.count({ where }),
+    conversations: await db.conversation.count({ where }),
+    threadEntries: await db.conversationMessage.count({ where }),
     transactions: await db.billingTransaction.count({ where }),
     ledgerTotal: money._sum.amount?.toString(),
   };
@@ -107,6 +111,8 @@ describe("demo seed", { timeout: 120_000 }, () => {
       templates: 5,
       approvedTemplates: 3,
       billingRecords: RECORDS,
+      conversations: 3,
+      threadEntries: 11,
     });
     expect(before.globalRates).toBe(PRICING_CATEGORIES.length);
     expect(before.contacts).toBeGreaterThan(100);
@@ -209,5 +215,19 @@ describe("demo seed", { timeout: 120_000 }, () => {
     expect(ledger.filter((t) => t.type === "refund")).toHaveLength(1);
     expect(ledger.filter((t) => t.type === "adjustment")).toHaveLength(1);
     expect(sum("credit") + sum("refund") - sum("debit")).toBeGreaterThan(0);
+  });
+
+  it("seeds conversations with history: an open window with unread messages and a closed one", async () => {
+    const customerId = await demoCustomerId();
+    const p = { customerId, plan: "pro" as const, via: "session" as const };
+    const { conversations } = await listConversations(p, undefined, { page: 1, limit: 50 }, "inbox");
+    const [first] = conversations;
+    expect(first).toMatchObject({ contactName: "Ana Ruiz", status: "OPEN", unreadCount: 2 });
+    expect(first?.windowExpiresAt?.getTime()).toBeGreaterThan(Date.now());
+    const closed = conversations.find((c) => c.status === "CLOSED");
+    expect(closed?.windowExpiresAt?.getTime()).toBeLessThan(Date.now());
+    const thread = await listThread(p, undefined, first?.id ?? "", { page: 1, limit: 50 });
+    const statuses = thread.messages.map((m) => toPublicThreadMessage(m).status);
+    expect(statuses).toEqual(["received", "received", "read", "received", "read"]);
   });
 });

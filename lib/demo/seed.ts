@@ -14,6 +14,7 @@ import { DEMO_CUSTOMER_NAME, DEMO_EMAIL, DEMO_PASSWORD } from "./constants";
 import { insertBillingRecords, insertLedger } from "./seed-billing";
 import { ensureChatbot } from "./seed-chatbots";
 import { seedContacts } from "./seed-contacts";
+import { seedConversations } from "./seed-conversations";
 import { ensureTemplates } from "./seed-templates";
 
 export const DEMO_BILLING_RECORDS = 50_000;
@@ -175,6 +176,7 @@ export async function seedDemo(options: { billingRecords?: number; now?: Date } 
   });
   const billingRecordsInserted = await insertBillingRecords({ customerId: customer.id, senders: weighted, total, now });
   await insertLedger(customer.id, now);
+  await seedConversations(customer.id, senders, now);
 
   return {
     customerId: customer.id,

@@ -30,7 +30,8 @@ function targetUrl(): string | undefined {
     : `${configured.replace(/\/$/, "")}/api/provider/webhook`;
 }
 
-async function postOnce(body: string): Promise<number> {
+/** Posts one signed body once; returns the endpoint's HTTP status. */
+export async function postCallback(body: string): Promise<number> {
   const headers = { "Content-Type": "application/json", "X-Hub-Signature-256": signProviderBody(body) };
   const url = targetUrl();
   if (url) {
@@ -49,7 +50,7 @@ async function postOnce(body: string): Promise<number> {
 export async function deliverCallback(body: string, attempt = 1): Promise<void> {
   let status = 0;
   try {
-    status = await postOnce(body);
+    status = await postCallback(body);
   } catch (error) {
     log.debug({ err: error }, "simulator callback post failed");
   }

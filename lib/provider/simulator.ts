@@ -14,6 +14,7 @@ import {
   UNDELIVERABLE,
 } from "./error-codes";
 import { type CallbackChange, deliverCallback, envelopeFor } from "./simulator-callbacks";
+import { inboundTextChange } from "./simulator-inbound";
 import { SimulatorLimits } from "./simulator-limits";
 import type {
   ProviderClient,
@@ -30,11 +31,23 @@ export type SimulatorOptions = {
   statusDelayMs: number;
   failureRate: number;
   readRate: number;
+  /** Share of delivered messages the simulated contact answers (a signed inbound callback). */
+  replyRate: number;
 };
 
 export type SimulatedMessage = { messageId: string; phoneNumberId: string; to: string; type: string; category: string };
 
 const FLUSH_MS = 25;
+/** What simulated contacts answer (never an opt-out keyword). */
+const CONTACT_REPLIES = [
+  "Thanks!",
+  "Got it, thank you 👍",
+  "When will it arrive?",
+  "Can I change the delivery address?",
+  "Perfect, see you then",
+  "Who is this?",
+  "Is there a discount code?",
+];
 const BATCH = 100;
 
 export function simulatorOptionsFromEnv(): SimulatorOptions {
@@ -44,6 +57,7 @@ export function simulatorOptionsFromEnv(): SimulatorOptions {
     statusDelayMs: e.SIMULATOR_STATUS_DELAY_MS,
     failureRate: e.SIMULATOR_FAILURE_RATE,
     readRate: e.SIMULATOR_READ_RATE,
+    replyRate: e.SIMULATOR_REPLY_RATE,
   };
 }
 
@@ -176,6 +190,10 @@ export class ProviderSimulator implements ProviderClient {
     at(base, () => status("sent", { pricing, conversation }));
     at(base * 3, () => status("delivered", { pricing, conversation }));
     if (reads) at(base * 8, () => status("read", { pricing }));
+    if (Math.random() < this.options.replyRate) {
+      const text = CONTACT_REPLIES[Math.floor(Math.random() * CONTACT_REPLIES.length)] ?? "Thanks!";
+      setTimeout(() => this.enqueue(inboundTextChange(sender, { from: to, text })), jitter(base * 12)).unref();
+    }
   }
 
   private enqueueStatus(sender: ProviderSender, statusValue: Record<string, unknown>): void {
@@ -207,7 +225,9 @@ export class ProviderSimulator implements ProviderClient {
     const byNumber = new Map<string, CallbackChange>();
     for (const change of due) {
       const value = change.value as { metadata?: { phone_number_id?: string }; statuses?: unknown[] };
-      const number = change.field === "messages" ? value.metadata?.phone_number_id : undefined;
+      // Status-only changes of one number merge; an inbound message travels in its own change.
+      const inbound = "messages" in change.value;
+      const number = change.field === "messages" && !inbound ? value.metadata?.phone_number_id : undefined;
       const open = number ? byNumber.get(number) : undefined;
       if (open && number) {
         const statuses = (open.value.statuses as unknown[]) ?? [];
@@ -216,7 +236,7 @@ export class ProviderSimulator implements ProviderClient {
         continue;
       }
       const copy = { ...change, value: { ...change.value, statuses: [...(value.statuses ?? [])] } };
-      if (change.field !== "messages") delete (copy.value as { statuses?: unknown }).statuses;
+      if (change.field !== "messages" || inbound) delete (copy.value as { statuses?: unknown }).statuses;
       merged.push(copy);
       if (number) byNumber.set(number, copy);
     }

@@ -46,13 +46,17 @@ function toConversationInput(item: InboundItem): InboundMessage | undefined {
   const digits = (m.from ?? "").replace(/\D/g, "");
   const at = timeOf(m);
   if (!digits || Number.isNaN(at.getTime())) return undefined;
+  // Provider timestamps are whole seconds: a message received within its second takes the
+  // arrival time, so messages and the notes they cause keep their order in the thread.
+  const now = Date.now();
+  const received = now >= at.getTime() && now - at.getTime() < 1000 ? new Date(now) : at;
   return {
     sender: item.sender,
     id: m.id,
     contact: `+${digits}`,
     contactName: contactName(item),
     // A clock ahead of ours must not stretch the window.
-    at: at.getTime() > Date.now() ? new Date() : at,
+    at: at.getTime() > now ? new Date(now) : received,
     type: m.type.toLowerCase(),
     body: m,
   };
