@@ -7,9 +7,9 @@
 import { randomBytes } from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
 import { isBlacklisted } from "@/lib/contacts/blacklist";
-import { storableValue } from "@/lib/core/storable-text";
 import type { SentBy } from "@/lib/conversations/outbound";
 import { windowRefusal } from "@/lib/conversations/window";
+import { storableValue } from "@/lib/core/storable-text";
 import { db } from "@/lib/db";
 import type { Message, Template } from "@/lib/generated/prisma/client";
 import { TEMPLATE_NOT_FOUND, UNDELIVERABLE } from "@/lib/provider/error-codes";
@@ -31,6 +31,8 @@ export type OutgoingMessage = {
   /** Set for template sends: must exist and be APPROVED. */
   template?: { name: string; language: string };
   directSend?: { category: DirectSendCategory; ttlSeconds?: number; text: string };
+  /** A caller-chosen local id (a chatbot reply derives it from its outbox row to notice a resend). */
+  messageId?: string;
   /** Shown in the conversation; default: dashboard for a session, else api. */
   sentBy?: SentBy;
 };
@@ -94,22 +96,22 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
   // bytes as the stored row (the input schemas refuse it in the first place).
   payload = storableValue(payload).value;
   const queued = sender.connectionStatus === "RECONNECTING";
-  const id = newMessageUid();
+  const id = out.messageId ?? newMessageUid();
   const row = await insertMessage(
     {
-    id,
-    customerId: p.customerId,
-    senderId: sender.id,
-    recipient: out.recipient,
-    type: out.directSend ? "text" : out.payload.type,
-    templateName: template?.name ?? null,
-    templateLanguage: template?.language ?? null,
-    pricingCategory,
-    sendRoute: out.sendRoute,
-    directSendCategory: out.directSend?.category ?? null,
-    directSendTemplateName: out.directSend ? (template?.name ?? null) : null,
-    ttlSeconds: out.directSend?.ttlSeconds ?? null,
-    metaTemplateId: template?.providerTemplateId ?? null,
+      id,
+      customerId: p.customerId,
+      senderId: sender.id,
+      recipient: out.recipient,
+      type: out.directSend ? "text" : out.payload.type,
+      templateName: template?.name ?? null,
+      templateLanguage: template?.language ?? null,
+      pricingCategory,
+      sendRoute: out.sendRoute,
+      directSendCategory: out.directSend?.category ?? null,
+      directSendTemplateName: out.directSend ? (template?.name ?? null) : null,
+      ttlSeconds: out.directSend?.ttlSeconds ?? null,
+      metaTemplateId: template?.providerTemplateId ?? null,
       payload,
       ...(queued ? { status: "queued", queued: true } : { status: SENDING, queued: false }),
     },
