@@ -62,7 +62,7 @@ const ObjectSchema = z.object({
   WEBHOOK_RETRY_BASE_MS: positiveInt(1_000),
   WEBHOOK_RETRY_MAX_DELAY_MS: positiveInt(3_600_000),
   WORKER_CONCURRENCY: positiveInt(64),
-  WORKER_POLL_MS: positiveInt(100),
+  WORKER_POLL_MS: positiveInt(10_000),
   WORKER_LEASE_MARGIN_MS: positiveInt(10_000),
   // Messaging provider (lib/provider). No access token configured = the built-in simulator.
   PROVIDER_MODE: z.enum(["auto", "simulator", "http"]).default("auto"),

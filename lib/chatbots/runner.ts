@@ -7,6 +7,7 @@
 import { type KeywordConfig, keywordAction } from "@/lib/conversations/opt-out";
 import type { Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
+import { notifyStatement } from "@/lib/db/wakeups";
 import type { Chatbot, Prisma } from "@/lib/generated/prisma/client";
 import { decide, guard, HANDOFF_MS, REPLY_CAP } from "./engine";
 import { configOf } from "./serializers";
@@ -158,5 +159,7 @@ export async function decideChatbotReplies(
     });
     written += count;
   }
+  // Commits with the outbox rows: the chatbot worker wakes (lib/db/wakeups.ts).
+  if (written > 0) await tx.$executeRaw(notifyStatement("chatbots"));
   return written;
 }

@@ -7,6 +7,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
+import { onWakeup } from "@/lib/db/wakeups";
 import { env } from "@/lib/env";
 import { onDeliveriesQueued } from "@/lib/events/signal";
 import { log } from "@/lib/log";
@@ -144,13 +145,14 @@ export async function sendDueReplies(options: ChatbotWorkerOptions = {}): Promis
   return rows.length;
 }
 
-/** The background loop: woken after inbound callbacks commit, else polling. */
+/** The background loop: woken after inbound callbacks commit (in process, or NOTIFY), else a slow safety poll. */
 export function startChatbotWorker(options: ChatbotWorkerOptions = {}): { stop: () => Promise<void> } {
   const pollMs = options.pollMs ?? Math.max(250, env().WORKER_POLL_MS);
   const batchSize = options.batchSize ?? 20;
   let stopped = false;
   let wake: (() => void) | null = null;
   const unsubscribe = onDeliveriesQueued(() => wake?.());
+  const unlisten = onWakeup("chatbots", () => wake?.());
   const loop = (async () => {
     while (!stopped) {
       try {
@@ -174,6 +176,7 @@ export function startChatbotWorker(options: ChatbotWorkerOptions = {}): { stop: 
     stop: async () => {
       stopped = true;
       unsubscribe();
+      unlisten();
       wake?.();
       await loop;
     },

@@ -29,6 +29,65 @@ type Queue = {
 // Execute, Close, Flush, FunctionCall. Sync ('S'), Query ('Q') and Terminate end it.
 const EXTENDED = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48, 0x46]);
 
+// NOTIFY: PGlite is one session, so a notification comes out on the connection whose
+// statement committed it, never on the one that ran LISTEN. Between two whole responses
+// (a NotificationResponse may arrive at any time, as from a server) it is copied to
+// every other connection; a client that did not LISTEN ignores it (lib/db/wakeups.ts).
+const NOTIFICATION = 0x41; // 'A'
+
+/** Collects the whole NotificationResponse messages of one response stream. */
+class NotificationScanner {
+  found: Buffer[] = [];
+  private header = Buffer.alloc(5);
+  private headerFill = 0;
+  private skip = 0;
+  private body: Buffer | null = null;
+  private bodyFill = 0;
+
+  scan(data: Uint8Array) {
+    let i = 0;
+    while (i < data.length) {
+      if (this.skip > 0) {
+        const n = Math.min(this.skip, data.length - i);
+        if (this.body) {
+          this.body.set(data.subarray(i, i + n), this.bodyFill);
+          this.bodyFill += n;
+        }
+        this.skip -= n;
+        i += n;
+        if (this.skip === 0 && this.body) {
+          this.found.push(this.body);
+          this.body = null;
+        }
+        continue;
+      }
+      this.header[this.headerFill++] = data[i++] ?? 0;
+      if (this.headerFill < 5) continue;
+      this.headerFill = 0;
+      const length = this.header.readInt32BE(1);
+      this.skip = length - 4;
+      if (this.header[0] === NOTIFICATION) {
+        this.body = Buffer.alloc(1 + length);
+        this.header.copy(this.body, 0, 0, 5);
+        this.bodyFill = 5;
+      }
+      if (this.skip === 0 && this.body) {
+        this.found.push(this.body);
+        this.body = null;
+      }
+    }
+  }
+}
+
+type Handler = { handlerId: number; socket: { writable: boolean; write: (b: Buffer) => void } | null };
+function relay(server: PGLiteSocketServer, from: number, messages: Buffer[]) {
+  if (messages.length === 0) return;
+  const bytes = Buffer.concat(messages);
+  for (const handler of (server as unknown as { handlers: Set<Handler> }).handlers) {
+    if (handler.handlerId !== from && handler.socket?.writable) handler.socket.write(bytes);
+  }
+}
+
 export function pinExtendedProtocol(server: PGLiteSocketServer): void {
   const q = (server as unknown as { queryQueue: Queue }).queryQueue;
   let pinned: number | null = null;
@@ -57,11 +116,13 @@ export function pinExtendedProtocol(server: PGLiteSocketServer): void {
         const type = current.message[0] ?? 0;
         pinned = EXTENDED.has(type) ? current.handlerId : null;
         let bytes = 0;
+        const notifications = new NotificationScanner();
         try {
           await q.db.runExclusive(() =>
             q.db.execProtocolRawStream(current.message, {
               onRawData: (data: Uint8Array) => {
                 bytes += data.length;
+                notifications.scan(data);
                 current.onData(data);
               },
             }),
@@ -70,6 +131,7 @@ export function pinExtendedProtocol(server: PGLiteSocketServer): void {
           current.reject(error);
           continue;
         }
+        relay(server, current.handlerId, notifications.found);
         q.lastHandlerId = current.handlerId;
         current.resolve(bytes);
       }

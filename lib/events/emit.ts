@@ -3,6 +3,7 @@
 // the sender subscribed to the event key, in the caller's transaction.
 import type { Tx } from "@/lib/db";
 import { NOW_UTC, newId } from "@/lib/db/sql";
+import { notifyExpression } from "@/lib/db/wakeups";
 
 export type EventSender = { id: string; customerId: string; phoneNumber: string; phoneNumberId: string | null };
 
@@ -102,6 +103,7 @@ async function insertEvents(tx: Tx, inputs: EventInput[], withDeliveries: boolea
        RETURNING id
      )
      SELECT (SELECT count(*) FROM ev)::int AS events,
+            (SELECT count(${notifyExpression("deliveries")}) FROM (SELECT 1 FROM dl LIMIT 1) AS one) AS notified,
             ${withDeliveries ? `(SELECT array_agg(id) FROM dl)` : `NULL::text[]`} AS deliveries`,
     ids,
     customers,

@@ -4,6 +4,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
+import { onWakeup } from "@/lib/db/wakeups";
 import type { ConnectionStatus } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { dispatchStored } from "./dispatch";
@@ -68,20 +69,32 @@ export async function drainAllReconnectQueues(): Promise<DrainReport> {
   return total;
 }
 
-/** Runs drainAllReconnectQueues every intervalMs; stop() waits for a drain in progress. */
-export function startReconnectDrainer(intervalMs = 5_000): () => Promise<void> {
+/** Runs drainAllReconnectQueues on NOTIFY (a send queued) and every intervalMs; stop() waits for a drain in progress. */
+export function startReconnectDrainer(intervalMs = 30_000): () => Promise<void> {
   let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    if (running) return;
+  let again = false;
+  const drain = () => {
+    if (running) {
+      again = true;
+      return;
+    }
     running = drainAllReconnectQueues()
       .catch((error) => log.warn({ err: error }, "reconnect queue drain failed"))
       .finally(() => {
         running = undefined;
+        if (again) {
+          again = false;
+          drain();
+        }
       });
-  }, intervalMs);
+  };
+  const timer = setInterval(drain, intervalMs);
   timer.unref();
+  const unlisten = onWakeup("reconnect", drain);
   return async () => {
     clearInterval(timer);
+    unlisten();
+    again = false;
     await running;
   };
 }

@@ -11,6 +11,7 @@ import type { SentBy } from "@/lib/conversations/outbound";
 import { windowRefusal } from "@/lib/conversations/window";
 import { storableValue } from "@/lib/core/storable-text";
 import { db } from "@/lib/db";
+import { notifyStatement } from "@/lib/db/wakeups";
 import type { Message, Template } from "@/lib/generated/prisma/client";
 import { TEMPLATE_NOT_FOUND, UNDELIVERABLE } from "@/lib/provider/error-codes";
 import type { ProviderMessagePayload, ProviderSender } from "@/lib/provider/types";
@@ -117,7 +118,11 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
     },
     { sender, sentBy: out.sentBy ?? { by: p.via === "session" ? "dashboard" : "api" } },
   );
-  if (queued) return { message: row, queued, template };
+  if (queued) {
+    // The row is committed: a drainer elsewhere wakes in case the sender reconnected meanwhile.
+    await db.$executeRaw(notifyStatement("reconnect"));
+    return { message: row, queued, template };
+  }
   let call: Awaited<ReturnType<typeof callProvider>>;
   try {
     call = await callProvider(providerSender(sender), payload, pricingCategory);

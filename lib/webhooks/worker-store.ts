@@ -45,6 +45,20 @@ export async function claimDue(limit: number, leaseMarginMs: number, customerIds
   );
 }
 
+/** Milliseconds until the earliest PENDING delivery can be claimed (null: none waiting). */
+export async function nextDueInMs(customerIds: string[] | null): Promise<number | null> {
+  const scope = customerIds
+    ? `AND "destinationId" IN (SELECT id FROM "WebhookDestination" WHERE "customerId" = ANY($1::text[]))`
+    : "";
+  const rows = await db.$queryRawUnsafe<{ ms: number | null }[]>(
+    `SELECT (EXTRACT(EPOCH FROM (min(GREATEST("nextAttemptAt", COALESCE("lockedUntil", "nextAttemptAt"))) - ${NOW_UTC})) * 1000)::float8 AS ms
+     FROM "WebhookDelivery" WHERE status = 'PENDING' ${scope}`,
+    ...(customerIds ? [customerIds] : []),
+  );
+  const ms = rows[0]?.ms;
+  return ms === null || ms === undefined ? null : Math.ceil(ms);
+}
+
 /**
  * Counts an attempt as started, before its request goes out, so an attempt cut short by a
  * killed worker is still counted. Fenced by the claim's lease, which must still cover

@@ -7,6 +7,7 @@
 // bulk batches, starts too).
 import { Webhook } from "standardwebhooks";
 import { decryptSecret } from "@/lib/crypto/secret-box";
+import { onWakeup } from "@/lib/db/wakeups";
 import { env } from "@/lib/env";
 import { onDeliveriesQueued } from "@/lib/events/signal";
 import { log } from "@/lib/log";
@@ -19,6 +20,7 @@ import {
   claimDue,
   deactivateDestination,
   markStarted,
+  nextDueInMs,
   type Outcome,
   recordOutcomes,
 } from "./worker-store";
@@ -102,6 +104,17 @@ export function nextStep(job: Claimed, r: SendResult, s: Pick<Settings, "retryBa
   return { status: "PENDING" as const, delayMs };
 }
 
+/** How long an idle worker sleeps: until the next delivery falls due, at most `pollMs`. */
+async function idleMs(pollMs: number, customerIds: string[] | null): Promise<number> {
+  try {
+    const due = await nextDueInMs(customerIds);
+    return due === null ? pollMs : Math.min(pollMs, Math.max(5, due));
+  } catch (error) {
+    log.error({ err: error }, "delivery worker error");
+    return pollMs;
+  }
+}
+
 /** Starts the worker loop; stop() lets in-flight attempts finish and records them. */
 export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop: () => Promise<void> } {
   const e = env();
@@ -117,6 +130,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
   let stopped = false;
   let wake: (() => void) | undefined;
   const unsubscribe = onDeliveriesQueued(() => wake?.());
+  const unlisten = onWakeup("deliveries", () => wake?.());
   const inflight = new Set<Promise<void>>();
   const pending: Outcome[] = [];
   let flushing: Promise<void> = Promise.resolve();
@@ -229,7 +243,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
       if (stopped) break;
       if (claimed > 0 && 2 * s.concurrency - inflight.size - ready.length >= threshold) continue;
       if (inflight.size > 0) await Promise.race([nextSlot(), pause(claimed === 0 ? s.pollMs : 1000)]);
-      else await pause(s.pollMs);
+      // Idle: sleep until NOTIFY, the next retry falls due, or the safety poll.
+      else await pause(claimed === 0 ? await idleMs(s.pollMs, s.customerIds) : s.pollMs);
     }
     ready.length = 0; // unsent prefetched jobs: their leases expire and they are claimed again
     await Promise.allSettled(inflight);
@@ -240,6 +255,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
     stop: async () => {
       stopped = true;
       unsubscribe();
+      unlisten();
       wake?.();
       await loop;
       await flushing;

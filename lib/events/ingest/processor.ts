@@ -1,7 +1,9 @@
 // The callback processor: `loops` concurrent loops (SKIP LOCKED gives each its own
 // callbacks) drain stored provider callbacks in batches, woken by the endpoint when it
-// runs in the same process and by a poll otherwise. Two loops overlap one batch's
+// runs in the same process, by NOTIFY from any process (lib/db/wakeups.ts), and by a slow
+// safety poll (WORKER_POLL_MS). Two loops overlap one batch's
 // database round trips with the next batch's parsing.
+import { onWakeup } from "@/lib/db/wakeups";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { onCallbackStored } from "@/lib/provider/callbacks/handler";
@@ -18,6 +20,7 @@ export function startCallbackProcessor(options: CallbackProcessorOptions = {}): 
     for (const w of [...wakers]) w();
   };
   const unsubscribe = onCallbackStored(wakeAll);
+  const unlisten = onWakeup("callbacks", wakeAll);
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
@@ -44,6 +47,7 @@ export function startCallbackProcessor(options: CallbackProcessorOptions = {}): 
     stop: async () => {
       stopped = true;
       unsubscribe();
+      unlisten();
       wakeAll();
       await Promise.all(loops);
     },

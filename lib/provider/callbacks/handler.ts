@@ -5,6 +5,7 @@
 import { readAtMost, TooLargeError } from "@/lib/core/bounded-read";
 import { hotRows } from "@/lib/db";
 import { NOW_UTC, newId } from "@/lib/db/sql";
+import { notifyExpression } from "@/lib/db/wakeups";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { cleanCallbackBody } from "./clean";
@@ -46,8 +47,10 @@ export async function handleProviderWebhook(request: Request): Promise<Response>
     return text(400, "Malformed payload");
   }
   // The provider's whole traffic lands here: plain pg, not the ORM (see hotRows).
+  // One statement, so its NOTIFY commits with the row (lib/db/wakeups.ts).
   await hotRows(
-    Prisma.sql`INSERT INTO "ProviderCallback" ("id", "body", "receivedAt") VALUES (${newId("cb")}, ${body}, ${Prisma.raw(NOW_UTC)})`,
+    Prisma.sql`WITH stored AS (INSERT INTO "ProviderCallback" ("id", "body", "receivedAt") VALUES (${newId("cb")}, ${body}, ${Prisma.raw(NOW_UTC)}) RETURNING 1)
+      SELECT ${Prisma.raw(notifyExpression("callbacks"))} FROM stored`,
   );
   for (const listener of listeners) {
     try {

@@ -1,0 +1,135 @@
+// Wake-ups for the background work (docs/architecture.md "Background work"): writers
+// NOTIFY a channel in the same statement or transaction that adds the row (so a listener
+// never wakes before the row is visible, and a rolled-back write wakes no one); the
+// workers LISTEN on one dedicated pg connection per process and otherwise sleep on a slow
+// safety poll (WORKER_POLL_MS). Embedded mode: lib/db/pglite-queue.ts relays a
+// notification to every connection of the PGlite socket (PGlite has one session).
+import pg from "pg";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { log } from "@/lib/log";
+
+export const CHANNELS = {
+  callbacks: "switchboard_callbacks",
+  deliveries: "switchboard_deliveries",
+  chatbots: "switchboard_chatbots",
+  reconnect: "switchboard_reconnect",
+} as const;
+export type Channel = keyof typeof CHANNELS;
+
+/** `pg_notify(...)` as an SQL expression, for a CTE or a SELECT list of the writing statement. */
+export function notifyExpression(channel: Channel): string {
+  return `pg_notify('${CHANNELS[channel]}', '')`;
+}
+
+/** A statement of its own, for a transaction that adds rows (run it inside the transaction). */
+export function notifyStatement(channel: Channel): Prisma.Sql {
+  return Prisma.sql`SELECT ${Prisma.raw(notifyExpression(channel))}`;
+}
+
+type Listener = () => void;
+type State = {
+  listeners: Map<string, Set<Listener>>;
+  client?: pg.Client;
+  connecting?: Promise<void>;
+  retryTimer?: NodeJS.Timeout;
+  retryMs: number;
+};
+const g = globalThis as { __switchboardWakeups?: State };
+g.__switchboardWakeups ??= { listeners: new Map(), retryMs: 250 };
+const state: State = g.__switchboardWakeups;
+
+function fire(channel: string) {
+  for (const listener of state.listeners.get(channel) ?? []) {
+    try {
+      listener();
+    } catch (error) {
+      log.warn({ err: error, channel }, "wake-up listener failed");
+    }
+  }
+}
+
+async function databaseUrl(): Promise<string> {
+  const { resolveDatabaseUrl } = await import("./url");
+  return (await resolveDatabaseUrl()).url;
+}
+
+function scheduleReconnect() {
+  if (state.retryTimer || state.listeners.size === 0) return;
+  const delay = state.retryMs;
+  state.retryMs = Math.min(state.retryMs * 2, 10_000);
+  state.retryTimer = setTimeout(() => {
+    state.retryTimer = undefined;
+    void connect();
+  }, delay);
+  state.retryTimer.unref();
+}
+
+function connect(): Promise<void> {
+  state.connecting ??= (async () => {
+    const client = new pg.Client({ connectionString: await databaseUrl() });
+    const lost = (err?: Error) => {
+      if (state.client !== client) return;
+      state.client = undefined;
+      if (err) log.warn({ err }, "wake-up connection lost; reconnecting");
+      client.end().catch(() => {});
+      scheduleReconnect();
+    };
+    client.on("error", lost);
+    client.on("end", () => lost());
+    client.on("notification", (n) => fire(n.channel));
+    await client.connect();
+    for (const channel of state.listeners.keys()) await client.query(`LISTEN ${channel}`);
+    state.client = client;
+    state.retryMs = 250;
+    // Anything written while no one listened (start-up, a reconnect) is picked up now.
+    for (const channel of state.listeners.keys()) fire(channel);
+  })()
+    .catch((error) => {
+      log.warn({ err: error }, "wake-up connection failed; retrying");
+      scheduleReconnect();
+    })
+    .finally(() => {
+      state.connecting = undefined;
+    });
+  return state.connecting;
+}
+
+/**
+ * Calls `listener` after every commit that notified `channel` (from any process), and
+ * once after each (re)connection of the listening client. Returns the unsubscribe.
+ */
+export function onWakeup(channel: Channel, listener: Listener): () => void {
+  const name = CHANNELS[channel];
+  let set = state.listeners.get(name);
+  if (!set) {
+    set = new Set();
+    state.listeners.set(name, set);
+    if (state.client) state.client.query(`LISTEN ${name}`).catch(() => {});
+  }
+  set.add(listener);
+  if (!state.client && !state.connecting && !state.retryTimer) void connect();
+  return () => {
+    const current = state.listeners.get(name);
+    current?.delete(listener);
+    if (current?.size === 0) {
+      state.listeners.delete(name);
+      state.client?.query(`UNLISTEN ${name}`).catch(() => {});
+    }
+    if (state.listeners.size === 0) void closeWakeups();
+  };
+}
+
+/** Resolves once the listening connection is up (tests; start-up). */
+export async function wakeupsReady(): Promise<void> {
+  while (!state.client && state.listeners.size > 0) await (state.connecting ?? new Promise((r) => setTimeout(r, 50)));
+}
+
+/** Ends the listening connection (the last unsubscribe does it too). */
+export async function closeWakeups(): Promise<void> {
+  if (state.retryTimer) clearTimeout(state.retryTimer);
+  state.retryTimer = undefined;
+  await state.connecting;
+  const client = state.client;
+  state.client = undefined;
+  await client?.end().catch(() => {});
+}

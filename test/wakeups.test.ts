@@ -1,0 +1,69 @@
+// Background work wakes on NOTIFY (lib/db/wakeups.ts): a callback stored by another
+// process is applied while the processor sleeps on a long safety poll, on PGlite (the
+// socket relays the notification) and on PostgreSQL.
+import pg from "pg";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { db, getDb } from "@/lib/db";
+import { CHANNELS, closeWakeups, notifyExpression, onWakeup, wakeupsReady } from "@/lib/db/wakeups";
+import { startCallbackProcessor } from "@/lib/events/ingest/processor";
+
+afterAll(closeWakeups);
+
+/** Another process's connection (the lean server, Next, a second API instance). */
+async function otherProcess<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: inject("databaseUrl") });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+describe("wake-ups", () => {
+  it("delivers a committed NOTIFY to a listener and none for a rolled-back one", async () => {
+    let woken = 0;
+    const stop = onWakeup("chatbots", () => woken++);
+    await wakeupsReady();
+    const before = woken;
+    await otherProcess(async (c) => {
+      await c.query("BEGIN");
+      await c.query(`SELECT ${notifyExpression("chatbots")}`);
+      await c.query("ROLLBACK");
+      await c.query(`SELECT pg_notify('${CHANNELS.deliveries}', '')`);
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(woken).toBe(before);
+    await otherProcess((c) => c.query(`SELECT ${notifyExpression("chatbots")}`));
+    await expect.poll(() => woken, { timeout: 2_000 }).toBe(before + 1);
+    stop();
+  });
+
+  it("applies a callback stored elsewhere within a second while the processor sleeps on a 60 s poll", async () => {
+    await getDb();
+    const processor = startCallbackProcessor({ pollMs: 60_000, loops: 1 });
+    try {
+      await wakeupsReady();
+      await new Promise((r) => setTimeout(r, 200)); // the first pass ran; the loop sleeps now
+      const id = `cb_wake_${Date.now()}`;
+      const body = JSON.stringify({ object: "whatsapp_business_account", entry: [] });
+      const storedAt = Date.now();
+      await otherProcess((c) =>
+        c.query(
+          `WITH stored AS (INSERT INTO "ProviderCallback" (id, body, "receivedAt") VALUES ($1, $2, now() AT TIME ZONE 'UTC') RETURNING 1)
+           SELECT ${notifyExpression("callbacks")} FROM stored`,
+          [id, body],
+        ),
+      );
+      await expect
+        .poll(async () => (await db.providerCallback.findUnique({ where: { id } }))?.processedAt ?? null, {
+          timeout: 1_500,
+          interval: 20,
+        })
+        .not.toBeNull();
+      expect(Date.now() - storedAt).toBeLessThan(1_500);
+    } finally {
+      await processor.stop();
+    }
+  });
+});
