@@ -37,7 +37,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "node_modules/.bin/tsx scripts/supervisor.ts",
+    // What `npm start` runs: the compiled supervisor (built by scripts/run.mjs when stale).
+    command: "node scripts/run.mjs supervisor",
     url: `http://localhost:${port}/login`,
     timeout: 180_000,
     reuseExistingServer: false,

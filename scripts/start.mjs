@@ -4,6 +4,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { buildServer, serverBuildStale } from "./build-server.mjs";
 import { ensureInstalled } from "./ensure-installed.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -37,9 +38,16 @@ if (!dev) {
   }
 }
 
-const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["scripts/supervisor.ts", ...(dev ? ["--dev"] : [])], {
-  cwd: root,
-  stdio: "inherit",
-});
+// Production runs the compiled supervisor (scripts/build-server.mjs, rebuilt when its
+// sources changed); dev keeps tsx.
+let command = [path.join(root, "node_modules/.bin/tsx"), "scripts/supervisor.ts", "--dev"];
+if (!dev) {
+  if (serverBuildStale(root)) {
+    console.log("Building the server (esbuild)…");
+    await buildServer(root);
+  }
+  command = [process.execPath, path.join(root, ".build/server/supervisor.mjs")];
+}
+const child = spawn(command[0], command.slice(1), { cwd: root, stdio: "inherit" });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

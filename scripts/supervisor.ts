@@ -2,6 +2,7 @@
 // migrates, seeds the demo on first run, runs the delivery worker, and runs Next with
 // DATABASE_URL pointing at the socket. Server mode: runs the worker and Next.
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { loadOrCreateLocalSecrets } from "@/lib/crypto/local-secrets";
@@ -10,7 +11,9 @@ import { migrate } from "@/lib/db/migrate";
 import { EnvError, embeddedDataDir, env, provideDefaults } from "@/lib/env";
 
 const dev = process.argv.includes("--dev");
-const root = path.resolve(import.meta.dirname, "..");
+// The project root: this file runs from scripts/ (tsx) or from .build/server/ (the bundle).
+let root = path.resolve(import.meta.dirname, "..");
+while (!fs.existsSync(path.join(root, "package.json")) && path.dirname(root) !== root) root = path.dirname(root);
 
 // Embedded mode: the secrets generated into .data/ (the environment's own win) are in
 // place before validation, which requires the provider secrets in production.

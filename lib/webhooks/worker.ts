@@ -104,7 +104,7 @@ export function nextStep(job: Claimed, r: SendResult, s: Pick<Settings, "retryBa
   return { status: "PENDING" as const, delayMs };
 }
 
-/** How long an idle worker sleeps: until the next delivery falls due, at most `pollMs`. */
+/** How long an idle worker on a slow poll sleeps: until the next delivery falls due, at most `pollMs`. */
 async function idleMs(pollMs: number, customerIds: string[] | null): Promise<number> {
   try {
     const due = await nextDueInMs(customerIds);
@@ -244,7 +244,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
       if (claimed > 0 && 2 * s.concurrency - inflight.size - ready.length >= threshold) continue;
       if (inflight.size > 0) await Promise.race([nextSlot(), pause(claimed === 0 ? s.pollMs : 1000)]);
       // Idle: sleep until NOTIFY, the next retry falls due, or the safety poll.
-      else await pause(claimed === 0 ? await idleMs(s.pollMs, s.customerIds) : s.pollMs);
+      else await pause(claimed === 0 && s.pollMs > 1_000 ? await idleMs(s.pollMs, s.customerIds) : s.pollMs);
     }
     ready.length = 0; // unsent prefetched jobs: their leases expire and they are claimed again
     await Promise.allSettled(inflight);
