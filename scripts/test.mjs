@@ -1,7 +1,7 @@
 // npm test: every test, the way CI runs it on a fresh clone. Plain Node (no dependencies):
 // installs what is missing, then lint + typecheck + the import boundary check, the unit and integration suite on
 // embedded PGlite and on the local PostgreSQL server, and the Playwright end-to-end tests.
-// Flags: --no-e2e, --only=pglite|postgres|e2e|lint
+// Flags: --no-e2e, --only=pglite|postgres|e2e|lint|lock
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -52,6 +52,26 @@ if (want("lint")) {
   if (!run("lint (biome)", bin("biome"), ["check", "."])) failures.push("lint");
   if (!run("typecheck (tsc)", bin("tsc"), ["--noEmit"])) failures.push("typecheck");
   if (!run("import boundaries (dependency-cruiser)", "node", ["scripts/check-imports.mjs"])) failures.push("imports");
+}
+// The lock file installs with `npm ci` as a deployment pipeline or a container build runs
+// it on a fresh clone: package.json and package-lock.json alone, in an empty folder
+// (dry run: resolves the whole tree against the lock without downloading).
+if (want("lock")) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-npm-ci-"));
+  for (const file of ["package.json", "package-lock.json", ".npmrc"]) {
+    if (fs.existsSync(path.join(root, file))) fs.copyFileSync(path.join(root, file), path.join(dir, file));
+  }
+  const r = spawnSync("npm", ["ci", "--ignore-scripts", "--dry-run", "--no-audit", "--no-fund"], {
+    cwd: dir,
+    encoding: "utf8",
+  });
+  console.log("\n=== lock file (npm ci on a fresh copy) ===");
+  if (r.status === 0) console.log("=== lock file: ok ===");
+  else {
+    console.log(`${r.stdout}${r.stderr}\n=== lock file: FAILED (run npm run lock:complete) ===`);
+    failures.push("lock file");
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
 }
 if (want("pglite")) vitest("pglite");
 if (want("postgres")) vitest("postgres");
