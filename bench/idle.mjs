@@ -106,7 +106,7 @@ const section = [
   "LISTEN/NOTIFY with a 10 s safety poll, Next) on a fresh data folder; after it answers and settles for",
   `${SETTLE_S} s, the CPU time of its whole process tree (from \`/proc\`) over ${WINDOW_S} s. Target: under ${TARGET}% of one core.`,
   "",
-  "| Date (UTC) | Idle CPU (% of one core) | Target | Ready after | Load average (1/5/15 min) |",
+  "| Date (UTC) | Idle CPU (% of one core) | Target | Ready after (incl. any build) | Load average (1/5/15 min) |",
   "| --- | --- | --- | --- | --- |",
   `| ${date} | ${percent.toFixed(2)}% | < ${TARGET}%: ${met ? "met" : "not met"} | ${(readyMs / 1000).toFixed(1)} s | ${load.join(" / ")} on ${os.cpus().length} cores |`,
   "",

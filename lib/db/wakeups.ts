@@ -33,9 +33,11 @@ type State = {
   connecting?: Promise<void>;
   retryTimer?: NodeJS.Timeout;
   retryMs: number;
+  /** LISTEN / UNLISTEN run one after another (pg allows one query at a time per client). */
+  chain: Promise<unknown>;
 };
 const g = globalThis as { __switchboardWakeups?: State };
-g.__switchboardWakeups ??= { listeners: new Map(), retryMs: 250 };
+g.__switchboardWakeups ??= { listeners: new Map(), retryMs: 250, chain: Promise.resolve() };
 const state: State = g.__switchboardWakeups;
 
 function fire(channel: string) {
@@ -94,6 +96,10 @@ function connect(): Promise<void> {
   return state.connecting;
 }
 
+function serial(client: pg.Client, sql: string) {
+  state.chain = state.chain.then(() => client.query(sql)).catch(() => {});
+}
+
 /**
  * Calls `listener` after every commit that notified `channel` (from any process), and
  * once after each (re)connection of the listening client. Returns the unsubscribe.
@@ -104,7 +110,7 @@ export function onWakeup(channel: Channel, listener: Listener): () => void {
   if (!set) {
     set = new Set();
     state.listeners.set(name, set);
-    if (state.client) state.client.query(`LISTEN ${name}`).catch(() => {});
+    if (state.client) serial(state.client, `LISTEN ${name}`);
   }
   set.add(listener);
   if (!state.client && !state.connecting && !state.retryTimer) void connect();
@@ -113,7 +119,7 @@ export function onWakeup(channel: Channel, listener: Listener): () => void {
     current?.delete(listener);
     if (current?.size === 0) {
       state.listeners.delete(name);
-      state.client?.query(`UNLISTEN ${name}`).catch(() => {});
+      if (state.client) serial(state.client, `UNLISTEN ${name}`);
     }
     if (state.listeners.size === 0) void closeWakeups();
   };
@@ -131,5 +137,6 @@ export async function closeWakeups(): Promise<void> {
   await state.connecting;
   const client = state.client;
   state.client = undefined;
+  await state.chain;
   await client?.end().catch(() => {});
 }
