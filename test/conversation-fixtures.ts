@@ -1,5 +1,6 @@
 // Test helpers: a contact writes to a sender (a signed inbound callback through the real
 // endpoint, then the processor), which opens the customer service window.
+import { db } from "@/lib/db";
 import { processPendingCallbacks } from "@/lib/events/ingest/process-batch";
 import { handleProviderWebhook } from "@/lib/provider/callbacks/handler";
 import { signProviderBody } from "@/lib/provider/callbacks/signature";
@@ -36,6 +37,11 @@ export async function contactWrites(sender: Sender, from: string, text = "Hello"
   const id = over.id ?? inboundWamid();
   const status = await postSigned(inboundBody(sender, { from, text, ...over, id }));
   if (status !== 200) throw new Error(`inbound callback answered ${status}`);
-  await drainCallbacks();
-  return id;
+  // Another processor (a test's background one) may hold the callback: wait until applied.
+  for (let i = 0; i < 200; i++) {
+    await drainCallbacks();
+    if (await db.conversationMessage.findUnique({ where: { providerMessageId: id }, select: { id: true } })) return id;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`inbound message ${id} was not applied`);
 }

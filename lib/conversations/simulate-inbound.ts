@@ -41,10 +41,10 @@ export async function simulateInbound(input: {
   const status = await postCallback(body);
   if (status !== 200) throw new ApiError("REQUEST_FAILED", `The provider endpoint answered ${status}`);
   // Applied by a running app within moments; otherwise (or to be sure) here.
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < 100; i++) {
     const stored = await db.conversationMessage.findUnique({ where: { providerMessageId: id } });
     if (stored) return { messageId: id, senderId: phone, from, conversationUid: stored.conversationId, status };
-    await processPendingCallbacks(100);
+    if ((await processPendingCallbacks(100)).callbacks === 0) await new Promise((r) => setTimeout(r, 50));
   }
   return { messageId: id, senderId: phone, from, conversationUid: null, status };
 }
