@@ -1,5 +1,35 @@
-/** @type {import('next').NextConfig} */
-const nextConfig = {
+import { PHASE_DEVELOPMENT_SERVER } from "next/constants.js";
+
+/**
+ * Security headers of every page and dashboard handler (issue 10): no framing
+ * (frame-ancestors 'none' and X-Frame-Options for older browsers), no MIME sniffing, no
+ * full URLs in Referer to other sites. Next's own inline bootstrap scripts and the theme
+ * script in app/layout.tsx need 'unsafe-inline' (nonces would force every page dynamic);
+ * the dev server also needs eval (React's dev tooling) and its websocket.
+ */
+function securityHeaders(dev) {
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self'${dev ? " ws: wss:" : ""}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+  return [
+    { key: "Content-Security-Policy", value: csp },
+    { key: "X-Frame-Options", value: "DENY" },
+    { key: "X-Content-Type-Options", value: "nosniff" },
+    { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+  ];
+}
+
+/** @type {(phase: string) => import('next').NextConfig} */
+const nextConfig = (phase) => ({
   // Native or WASM packages that must stay as runtime requires, not bundled.
   serverExternalPackages: [
     "@node-rs/argon2",
@@ -12,6 +42,9 @@ const nextConfig = {
   ],
   poweredByHeader: false,
   typedRoutes: false,
-};
+  async headers() {
+    return [{ source: "/:path*", headers: securityHeaders(phase === PHASE_DEVELOPMENT_SERVER) }];
+  },
+});
 
 export default nextConfig;

@@ -54,6 +54,8 @@ export default defineConfig({
       // The composer test watches a message reach "read": no random failures or unread ends.
       SIMULATOR_FAILURE_RATE: "0",
       SIMULATOR_READ_RATE: "1",
+      // Simulated contacts do not answer on their own: the inbox tests decide who writes.
+      SIMULATOR_REPLY_RATE: "0",
     },
   },
 });

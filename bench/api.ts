@@ -6,18 +6,30 @@
 //
 // Flags: --reuse (keep an already seeded switchboard_bench), --duration=SECONDS.
 // BENCH_PG_URL: the server's admin URL (default postgresql://postgres@127.0.0.1:5432/postgres).
-import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import {
+  BENCH_SECRETS,
+  benchDatabaseUrl,
+  flag,
+  freshDatabase,
+  load1,
+  measureWithWarmUp,
+  NO_RATE_LIMITS,
+  root,
+  runMain,
+  startChild,
+  startTs,
+  stopChild,
+  waitHttp,
+  writeBenchSection,
+} from "./harness";
 
-const root = path.resolve(import.meta.dirname, "..");
-const args = process.argv.slice(2);
-const reuse = args.includes("--reuse");
-const duration = Number(args.find((a) => a.startsWith("--duration="))?.slice(11) ?? 10);
+const reuse = process.argv.includes("--reuse");
+const duration = flag("duration", 10);
 const CONNECTIONS = 32;
 const ROWS = 1_000_000;
 // The inbox at the sizes docs/conversations.md proves indexes for.
@@ -25,90 +37,22 @@ const CONVERSATIONS = 100_000;
 const THREAD_MESSAGES = 20; // per conversation: 2,000,000 in all
 const conversationUid = (g: number) => `conv_${createHash("md5").update(`bench${g}`).digest("hex").slice(0, 24)}`;
 const DB_NAME = "switchboard_bench";
-const admin = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const dbUrl = (() => {
-  const u = new URL(admin);
-  if (!["127.0.0.1", "localhost", "::1"].includes(u.hostname))
-    throw new Error("bench:api runs on a local PostgreSQL only");
-  u.pathname = `/${DB_NAME}`;
-  return u.toString();
-})();
+const dbUrl = benchDatabaseUrl(DB_NAME, "bench:api");
 
 const childEnv: Record<string, string> = {
   PATH: process.env.PATH ?? "",
   HOME: process.env.HOME ?? "/tmp",
   DATABASE_URL: dbUrl,
-  // Rate limits must not shape a throughput test.
-  RATE_LIMIT_GLOBAL: "1000000000",
-  RATE_LIMIT_SEND_IP: "1000000000",
-  RATE_LIMIT_SEND_TOKEN: "1000000000",
-  RATE_LIMIT_REPORTS_IP: "1000000000",
+  ...NO_RATE_LIMITS,
   LOG_LEVEL: "warn",
   NODE_ENV: "production",
-  NEXTAUTH_SECRET: "bench-nextauth-secret-0123456789",
-  APP_ENCRYPTION_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
+  ...BENCH_SECRETS,
 };
 Object.assign(process.env, childEnv);
-
-type AutocannonResult = {
-  requests: { average: number };
-  latency: { p50: number; p99: number; average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-};
-const autocannon = createRequire(import.meta.url)("autocannon") as (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  headers?: Record<string, string>;
-}) => Promise<AutocannonResult>;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const children: ChildProcess[] = [];
-process.on("exit", () => {
-  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-});
-
-function start(cmd: string, cmdArgs: string[], extraEnv: Record<string, string>): ChildProcess {
-  const env = { ...childEnv, ...extraEnv } as NodeJS.ProcessEnv;
-  const child = spawn(cmd, cmdArgs, { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
-  children.push(child);
-  return child;
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGTERM");
-  await Promise.race([exited, sleep(10_000)]);
-  if (child.exitCode === null) child.kill("SIGKILL");
-}
-
-async function waitHttp(url: string, timeoutMs = 90_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await sleep(300);
-    }
-  }
-  throw new Error(`${url} did not come up`);
-}
+const start = (args: string[], extraEnv: Record<string, string>) => startTs(args, { ...childEnv, ...extraEnv });
 
 async function prepareDatabase(): Promise<{ customerId: string; token: string }> {
-  const a = new pg.Client({ connectionString: admin });
-  await a.connect();
-  const exists = (await a.query("SELECT 1 FROM pg_database WHERE datname = $1", [DB_NAME])).rowCount === 1;
-  if (!(reuse && exists)) {
-    await a.query(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
-    await a.query(`CREATE DATABASE "${DB_NAME}"`);
-  }
-  await a.end();
-  const { migrate } = await import("@/lib/db/migrate");
-  await migrate(dbUrl);
+  await freshDatabase(DB_NAME, dbUrl, reuse);
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   const existing = await c.query<{ id: string }>(`SELECT "id" FROM "Customer" WHERE "name" = 'Bench customer'`);
@@ -258,8 +202,7 @@ async function measure(target: string, base: string, token: string | undefined, 
     const check = await fetch(url, { headers });
     if (check.status !== 200)
       throw new Error(`${target} ${s.name}: HTTP ${check.status} ${(await check.text()).slice(0, 200)}`);
-    await autocannon({ url, connections: CONNECTIONS, duration: 2, headers }); // warm-up
-    const r = await autocannon({ url, connections: CONNECTIONS, duration, headers });
+    const r = await measureWithWarmUp({ url, connections: CONNECTIONS, duration, headers });
     const row = {
       target,
       scenario: s.name,
@@ -331,7 +274,7 @@ async function cpuBreakdown(customerId: string, token: string): Promise<string[]
 }
 
 async function main() {
-  const loadBefore = os.loadavg()[0] ?? 0;
+  const loadBefore = load1();
   console.log(`Preparing ${DB_NAME} (${reuse ? "reuse if seeded" : "fresh"})…`);
   const { customerId, token } = await prepareDatabase();
   const plans = await explainPlans(customerId);
@@ -339,30 +282,33 @@ async function main() {
   const cpu = await cpuBreakdown(customerId, token);
   for (const line of cpu) console.log(`  ${line}`);
   const results: Row[] = [];
-  const tsx = path.join(root, "node_modules/.bin/tsx");
 
   console.log("Lean server (lib/http/lean-server.ts via scripts/serve-api.ts)…");
-  let lean = start(tsx, ["bench/api-lean-entry.ts"], { PORT: "3091" });
+  let lean = start(["bench/api-lean-entry.ts"], { PORT: "3091" });
   await waitHttp("http://127.0.0.1:3091/api/v3/openapi.json");
   results.push(...(await measure("lean", "http://127.0.0.1:3091", token)));
-  await stop(lean);
+  await stopChild(lean);
 
   console.log("Lean server, count cache off (an exact COUNT(*) on every request)…");
-  lean = start(tsx, ["bench/api-lean-entry.ts"], { PORT: "3092", BENCH_COUNT_TTL_MS: "0" });
+  lean = start(["bench/api-lean-entry.ts"], { PORT: "3092", BENCH_COUNT_TTL_MS: "0" });
   await waitHttp("http://127.0.0.1:3092/api/v3/openapi.json");
   results.push(...(await measure("lean, no count cache", "http://127.0.0.1:3092", token, ["a"])));
-  await stop(lean);
+  await stopChild(lean);
 
   console.log("Bare node:http + pg baseline (same SQL)…");
-  const bare = start(tsx, ["bench/api-bare-server.ts"], { PORT: "3093", BENCH_CUSTOMER_ID: customerId });
+  const bare = start(["bench/api-bare-server.ts"], { PORT: "3093", BENCH_CUSTOMER_ID: customerId });
   await waitHttp("http://127.0.0.1:3093/");
   results.push(...(await measure("bare", "http://127.0.0.1:3093", undefined)));
-  await stop(bare);
+  await stopChild(bare);
 
   let nextNote = "";
   if (fs.existsSync(path.join(root, ".next/BUILD_ID"))) {
     console.log("next start (existing .next build)…");
-    const next = start(path.join(root, "node_modules/.bin/next"), ["start", "-p", "3094", "-H", "127.0.0.1"], {});
+    const next = startChild(
+      path.join(root, "node_modules/.bin/next"),
+      ["start", "-p", "3094", "-H", "127.0.0.1"],
+      childEnv,
+    );
     await waitHttp("http://127.0.0.1:3094/api/v3/openapi.json", 120_000);
     try {
       results.push(...(await measure("next start", "http://127.0.0.1:3094", token)));
@@ -370,14 +316,14 @@ async function main() {
       nextNote = `next start: not measured (${String(error).slice(0, 160)}); the build may predate the billing routes.`;
       console.log(`  ${nextNote}`);
     }
-    await stop(next);
+    await stopChild(next);
   } else {
     nextNote =
       "next start: skipped, no .next build (no .next/BUILD_ID); this script does not build (run `next build` first).";
     console.log(nextNote);
   }
 
-  const load = `Load average (1 min) at start ${loadBefore.toFixed(1)}, at end ${(os.loadavg()[0] ?? 0).toFixed(1)} (other work on the machine shares the cores).`;
+  const load = `Load average (1 min) at start ${loadBefore}, at end ${load1()} (other work on the machine shares the cores).`;
   printAndWrite(results, plans, cpu, nextNote, load);
 }
 
@@ -448,23 +394,7 @@ function printAndWrite(results: Row[], plans: string[], cpu: string[], nextNote:
     'the page just read (`lib/billing/count-cache.ts`). The "no count cache" row shows what an exact COUNT(*) on',
     "every request costs at this size.",
   ].join("\n");
-  const file = path.join(root, "docs/benchmarks.md");
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const existing = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
-  const marker = /## Public API: billing messages \(`npm run bench:api`\)[\s\S]*?(?=\n## (?!#)|$)/;
-  const merged = marker.test(existing)
-    ? existing.replace(marker, section.trimEnd())
-    : `${existing.trimEnd()}\n\n${section}`;
-  // Every section heading gets a blank line before it, whoever wrote the section above.
-  const next = merged.replace(/([^\n])\n(## )/g, "$1\n\n$2");
-  fs.writeFileSync(file, `${next.trimEnd()}\n`);
-  console.log(`Wrote ${path.relative(root, file)}`);
+  writeBenchSection("## Public API: billing messages (`npm run bench:api`)", section);
 }
 
-try {
-  await main();
-  process.exit(0);
-} catch (error) {
-  console.error(error);
-  process.exit(1);
-}
+await runMain(main);

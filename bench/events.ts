@@ -6,18 +6,27 @@
 //  (b) delivery: a steady provider load with one subscribed destination on a local receiver:
 //      deliveries/s and the lag from the provider POST to receipt (p50/p99).
 // Writes the figures into docs/benchmarks.md (its "Event pipeline" section).
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { Pool } from "undici";
+import {
+  benchDatabaseUrl,
+  freshDatabase,
+  load1,
+  root,
+  runMain,
+  sleep,
+  startChild,
+  startTs,
+  stopChild as stop,
+  waitHttp,
+  writeBenchSection,
+} from "./harness";
 
-const root = path.resolve(import.meta.dirname, "..");
-const SERVER = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const DB_NAME = "switchboard_bench_events";
 const INGEST_SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 10);
 const DELIVERY_SECONDS = Number(process.env.BENCH_DELIVERY_SECONDS ?? 10);
@@ -28,16 +37,13 @@ const DELIVERY_CONCURRENCY = Number(process.env.BENCH_DELIVERY_CONCURRENCY ?? 12
 const APP_SECRET = "bench_app_secret";
 const ENC_KEY = randomBytes(32).toString("hex");
 
-const dbUrl = (() => {
-  const u = new URL(SERVER);
-  u.pathname = `/${DB_NAME}`;
-  return u.toString();
-})();
+const dbUrl = benchDatabaseUrl(DB_NAME);
 
 const childEnv: NodeJS.ProcessEnv = {
   ...process.env,
   DATABASE_URL: dbUrl,
   PROVIDER_APP_SECRET: APP_SECRET,
+  PROVIDER_VERIFY_TOKEN: process.env.PROVIDER_VERIFY_TOKEN ?? "bench_provider_verify_token",
   APP_ENCRYPTION_KEY: ENC_KEY,
   WEBHOOK_ALLOW_PRIVATE_URLS: "true",
   LOG_LEVEL: "warn",
@@ -45,53 +51,7 @@ const childEnv: NodeJS.ProcessEnv = {
 };
 Object.assign(process.env, childEnv);
 
-const children: ChildProcess[] = [];
-// BENCH_PROFILE=1 writes each child's CPU profile into .bench-profiles/ (open in Chrome DevTools).
-const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=.bench-profiles"] : [];
-function start(args: string[], extraEnv: Record<string, string> = {}): ChildProcess {
-  const child = spawn(process.execPath, [...profile, "--import", "tsx", ...args], {
-    cwd: root,
-    env: { ...childEnv, ...extraEnv },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  children.push(child);
-  return child;
-}
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGTERM");
-  await Promise.race([exited, sleep(10_000)]);
-  if (child.exitCode === null) child.kill("SIGKILL");
-}
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-process.on("exit", () => {
-  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-});
-
-async function waitHttp(url: string, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      const r = await fetch(url);
-      await r.arrayBuffer();
-      return r.status;
-    } catch {
-      await sleep(200);
-    }
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-async function freshDatabase() {
-  const admin = new pg.Client({ connectionString: SERVER });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE "${DB_NAME}"`);
-  await admin.end();
-  const { migrate } = await import("@/lib/db/migrate");
-  await migrate(dbUrl);
-}
+const start = (args: string[], extraEnv: Record<string, string> = {}) => startTs(args, { ...childEnv, ...extraEnv });
 
 // ---- provider payloads ----
 const { signProviderBody } = await import("@/lib/provider/callbacks/signature");
@@ -169,7 +129,7 @@ const pgc = new pg.Client({ connectionString: dbUrl });
 const count = async (sql: string) => Number((await pgc.query(sql)).rows[0]?.n ?? 0);
 
 async function setup() {
-  await freshDatabase();
+  await freshDatabase(DB_NAME, dbUrl);
   await pgc.connect();
   const { db } = await import("@/lib/db");
   const { setRate } = await import("@/lib/billing/rate-card");
@@ -246,7 +206,7 @@ async function deliveryRun(pool: Pool, pnid: string, offered: number, received: 
   return r;
 }
 
-const loadAtStart = os.loadavg()[0] ?? 0;
+const loadAtStart = load1();
 
 async function main() {
   const { db, customer, sender } = await setup();
@@ -269,14 +229,14 @@ async function main() {
   const buildId = path.join(root, ".next/BUILD_ID");
   if (fs.existsSync(buildId)) {
     const nextPort = leanPort + 100;
-    const next = spawn(path.join(root, "node_modules/.bin/next"), ["start", "-p", String(nextPort)], {
-      cwd: root,
-      env: childEnv,
-      stdio: "ignore",
-    });
-    children.push(next);
+    const next = startChild(
+      path.join(root, "node_modules/.bin/next"),
+      ["start", "-p", String(nextPort)],
+      childEnv,
+      false,
+    );
     const status = await waitHttp(
-      `http://127.0.0.1:${nextPort}/api/provider/webhook?hub.mode=subscribe&hub.challenge=ok&hub.verify_token=${encodeURIComponent(childEnv.PROVIDER_VERIFY_TOKEN ?? "dev_provider_verify_token")}`,
+      `http://127.0.0.1:${nextPort}/api/provider/webhook?hub.mode=subscribe&hub.challenge=ok&hub.verify_token=${encodeURIComponent(childEnv.PROVIDER_VERIFY_TOKEN ?? "")}`,
     );
     if (status === 200) {
       const n = await ingest("next start", `http://127.0.0.1:${nextPort}`, pnid);
@@ -388,9 +348,6 @@ async function main() {
 }
 
 function writeDocs() {
-  const file = path.join(root, "docs/benchmarks.md");
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const existing = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
   const section = [
     "## Event pipeline (`npm run bench:events`)",
     "",
@@ -400,7 +357,7 @@ function writeDocs() {
     `WORKER_CONCURRENCY=${DELIVERY_CONCURRENCY}) all on the same 2 cores. Targets: ingest >= 4,000 statuses/s;`,
     "delivery >= 2,000 deliveries/s with p99 lag < 1 s.",
     "",
-    `Load average when the run started: ${loadAtStart.toFixed(1)} (other sessions' builds and tests share the machine; figures vary`,
+    `Load average when the run started: ${loadAtStart} (other sessions' builds and tests share the machine; figures vary`,
     "by about 2x between runs). The delivery runs report where the backlog sat when the offered load ended.",
     "",
     "A status counts as ingested when its POST was answered 200 and the raw callback row is",
@@ -415,18 +372,7 @@ function writeDocs() {
       "",
     ]),
   ].join("\n");
-  const marker = /## Event pipeline \(`npm run bench:events`\)[\s\S]*?(?=\n## (?!#)|$)/;
-  const next = marker.test(existing)
-    ? existing.replace(marker, `${section.trimEnd()}\n`)
-    : `${existing.trimEnd()}\n\n${section}`;
-  fs.writeFileSync(file, `${next.trimEnd()}\n`);
-  console.log(`Wrote ${path.relative(root, file)}`);
+  writeBenchSection("## Event pipeline (`npm run bench:events`)", section);
 }
 
-try {
-  await main();
-  process.exit(0);
-} catch (error) {
-  console.error(error);
-  process.exit(1);
-}
+await runMain(main);

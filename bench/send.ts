@@ -8,40 +8,39 @@
 //
 // Flags: --duration=SECONDS (default 10), --connections=N (default 32).
 // BENCH_PG_URL: the server's admin URL (default postgresql://postgres@127.0.0.1:5432/postgres).
-import { spawn } from "node:child_process";
 import { randomInt } from "node:crypto";
-import fs from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
-import path from "node:path";
 import pg from "pg";
+import {
+  type AutocannonRequest,
+  BENCH_SECRETS,
+  benchDatabaseUrl,
+  flag,
+  freshDatabase,
+  loadAverages,
+  measureWithWarmUp,
+  NO_RATE_LIMITS,
+  runMain,
+  sleep,
+  startTs,
+  stopChild,
+  waitHttp,
+  writeBenchSection,
+} from "./harness";
 
-const root = path.resolve(import.meta.dirname, "..");
-const args = process.argv.slice(2);
-const duration = Number(args.find((a) => a.startsWith("--duration="))?.slice(11) ?? 10);
-const connections = Number(args.find((a) => a.startsWith("--connections="))?.slice(14) ?? 32);
+const duration = flag("duration", 10);
+const connections = flag("connections", 32);
 const DB_NAME = "switchboard_bench_send";
 const PORT = 3000 + randomInt(1000, 9000);
 const SENDERS = 4;
-const admin = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const dbUrl = (() => {
-  const u = new URL(admin);
-  if (!["127.0.0.1", "localhost", "::1"].includes(u.hostname))
-    throw new Error("bench:send runs on a local PostgreSQL only");
-  u.pathname = `/${DB_NAME}`;
-  return u.toString();
-})();
+const dbUrl = benchDatabaseUrl(DB_NAME, "bench:send");
 
 const childEnv: Record<string, string> = {
   PATH: process.env.PATH ?? "",
   HOME: process.env.HOME ?? "/tmp",
   DATABASE_URL: dbUrl,
   PORT: String(PORT),
-  // The platform windows must not shape a throughput test.
-  RATE_LIMIT_GLOBAL: "1000000000",
-  RATE_LIMIT_SEND_IP: "1000000000",
-  RATE_LIMIT_SEND_TOKEN: "1000000000",
-  RATE_LIMIT_REPORTS_IP: "1000000000",
+  ...NO_RATE_LIMITS,
   // The provider's upgraded tier per number (spec 8.3); four senders share the load.
   SIMULATOR_THROUGHPUT_PER_SECOND: "1000",
   SIMULATOR_FAILURE_RATE: "0.03",
@@ -49,39 +48,12 @@ const childEnv: Record<string, string> = {
   SIMULATOR_REPLY_RATE: "0",
   LOG_LEVEL: "warn",
   NODE_ENV: "production",
-  NEXTAUTH_SECRET: "bench-nextauth-secret-0123456789",
-  APP_ENCRYPTION_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
+  ...BENCH_SECRETS,
 };
 Object.assign(process.env, childEnv);
 
-type Histogram = { average: number; p50: number; p99: number; max: number };
-type AutocannonResult = {
-  requests: Histogram & { total: number };
-  latency: Histogram;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  "2xx": number;
-  duration: number;
-};
-type Req = { method: string; path: string; headers: Record<string, string>; body?: string };
-const autocannon = createRequire(import.meta.url)("autocannon") as (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: { method: string; path: string; headers: Record<string, string>; setupRequest: (r: Req) => Req }[];
-}) => Promise<AutocannonResult>;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function prepare(): Promise<{ token: string; senders: string[] }> {
-  const a = new pg.Client({ connectionString: admin });
-  await a.connect();
-  await a.query(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
-  await a.query(`CREATE DATABASE "${DB_NAME}"`);
-  await a.end();
-  const { migrate } = await import("@/lib/db/migrate");
-  await migrate(dbUrl);
+  await freshDatabase(DB_NAME, dbUrl);
   const { db } = await import("@/lib/db");
   const customer = await db.customer.create({ data: { name: "Bench sender customer", plan: "pro" } });
   const senders: string[] = [];
@@ -131,19 +103,6 @@ async function prepare(): Promise<{ token: string; senders: string[] }> {
   return { token, senders };
 }
 
-async function waitHttp(url: string, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await sleep(300);
-    }
-  }
-  throw new Error(`${url} did not come up`);
-}
-
 let seq = 0;
 const recipientNo = () => `+1415${String(1_000_000 + (seq++ % 8_000_000)).padStart(7, "0")}`;
 /** Contacts with an open window on every sender (seeded in prepare). */
@@ -177,14 +136,7 @@ const SCENARIOS: Scenario[] = [
 async function main() {
   console.log(`bench:send: preparing ${DB_NAME}`);
   const { token, senders } = await prepare();
-  // BENCH_PROFILE=1 writes the server's CPU profile into .bench-profiles/ (open it in Chrome DevTools).
-  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=.bench-profiles"] : [];
-  const server = spawn(process.execPath, [...profile, "--import", "tsx", "scripts/serve-api.ts"], {
-    cwd: root,
-    env: childEnv as NodeJS.ProcessEnv,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  process.on("exit", () => server.exitCode === null && server.kill("SIGKILL"));
+  const server = startTs(["scripts/serve-api.ts"], childEnv);
   const base = `http://127.0.0.1:${PORT}`;
   await waitHttp(`${base}/api/v3/templates`);
   const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
@@ -196,11 +148,13 @@ async function main() {
         method: "POST",
         path: s.path,
         headers,
-        setupRequest: (r: Req) => ({ ...r, body: JSON.stringify(s.body(senders[n++ % senders.length] ?? "")) }),
+        setupRequest: (r: AutocannonRequest) => ({
+          ...r,
+          body: JSON.stringify(s.body(senders[n++ % senders.length] ?? "")),
+        }),
       },
     ];
-    await autocannon({ url: base, connections, duration: 2, requests }); // warm-up
-    const r = await autocannon({ url: base, connections, duration, requests });
+    const r = await measureWithWarmUp({ url: base, connections, duration, requests });
     const accepted = r["2xx"] / r.duration;
     console.log(
       `${s.name}: ${Math.round(accepted)} accepted/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
@@ -220,9 +174,7 @@ async function main() {
   const retried = (await c.query<{ n: string }>(`SELECT count(*) AS n FROM "Message" WHERE "attempts" > 1`)).rows[0];
   const callbacks = (await c.query<{ n: string }>(`SELECT count(*) AS n FROM "ProviderCallback"`)).rows[0];
   await c.end();
-  const exited = new Promise((resolve) => server.once("exit", resolve));
-  server.kill("SIGTERM");
-  await Promise.race([exited, sleep(5_000)]);
+  await stopChild(server, 5_000);
 
   const cpu = os.cpus()[0]?.model.trim() ?? "unknown CPU";
   const section = `## Sends (\`npm run bench:send\`)
@@ -240,10 +192,7 @@ Target: >= 1,000 accepted sends/s.
 | --- | ---: | ---: | ---: | ---: | ---: |
 ${rows.join("\n")}
 
-Load average of the machine when the runs ended (other work shares these 2 cores): ${os
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(" / ")} (1 / 5 / 15 min).
+Load average of the machine when the runs ended (other work shares these 2 cores): ${loadAverages()} (1 / 5 / 15 min).
 
 After the runs: ${messages?.n ?? "?"} messages with a provider id, ${messages?.dupes ?? "?"} duplicate provider ids,
 ${retried?.n ?? "?"} sends retried after a simulated throughput error, ${callbacks?.n ?? "?"} signed callback batches stored.
@@ -260,20 +209,7 @@ saturated by the server, PostgreSQL and autocannon together. Runs vary by about 
 (seen on 2026-11-23: 706-828 /send, 790-980 /messages). On a machine where the load generator and the database have
 their own cores, the router is stateless and scales out (rate limits move to Redis with REDIS_URL).
 `;
-  const file = path.join(root, "docs/benchmarks.md");
-  const existing = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
-  const marker = /## Sends \(`npm run bench:send`\)[\s\S]*?(?=\n## (?!#)|$)/;
-  const next = marker.test(existing)
-    ? existing.replace(marker, `${section.trimEnd()}\n`)
-    : `${existing.trimEnd()}\n\n${section}`;
-  fs.writeFileSync(file, `${next.trimEnd()}\n`);
-  console.log("Wrote docs/benchmarks.md");
+  writeBenchSection("## Sends (`npm run bench:send`)", section);
 }
 
-try {
-  await main();
-  process.exit(0);
-} catch (error) {
-  console.error(error);
-  process.exit(1);
-}
+await runMain(main);

@@ -11,9 +11,6 @@ const root = path.resolve(process.argv[2] ?? repo);
 const sources = ["lib", "app", "components", "scripts", "test", "e2e", "bench", "proxy.ts"].filter((p) =>
   fs.existsSync(path.join(root, p)),
 );
-// Violations that other work in flight removes (docs/architecture.md says which and why);
-// the file goes once it is empty.
-const known = path.join(repo, ".dependency-cruiser-known-violations.json");
 const args = [
   path.join(repo, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs"),
   ...sources,
@@ -21,7 +18,6 @@ const args = [
   path.join(repo, ".dependency-cruiser.cjs"),
   "--output-type",
   "err",
-  ...(root === repo && fs.existsSync(known) ? ["--ignore-known", known] : []),
 ];
 const result = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" });
 process.exit(result.status ?? 1);

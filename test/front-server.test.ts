@@ -5,7 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
-import { createFrontServer, endToEnd, servesDirectly } from "@/lib/http/front-server";
+import { createFrontServer, endToEnd, forwardedHeaders, servesDirectly } from "@/lib/http/front-server";
 import { mounts } from "@/lib/http/mounts";
 import { createTestCustomer, type TestCustomer } from "./factory";
 import { type Reply, sendHttp } from "./http-send";
@@ -90,6 +90,20 @@ describe("front server", () => {
     resetEnvCache();
     await send("GET", "/contacts", { "X-Forwarded-For": "6.6.6.6, 203.0.113.9" });
     expect(seenByNext.at(-1)?.forwardedFor).toBe("203.0.113.9");
+  });
+
+  it("tells Next the scheme only a trusted proxy reported (next-auth's Secure cookies depend on it)", () => {
+    const req = (proto?: string) =>
+      ({
+        headers: { host: "dash.test", ...(proto ? { "x-forwarded-proto": proto } : {}) },
+        socket: { remoteAddress: "127.0.0.1" },
+      }) as unknown as http.IncomingMessage;
+    expect(forwardedHeaders(req("https"))["x-forwarded-proto"]).toBe("http");
+    process.env.TRUST_PROXY = "true";
+    resetEnvCache();
+    expect(forwardedHeaders(req("https"))["x-forwarded-proto"]).toBe("https");
+    expect(forwardedHeaders(req("https, http"))["x-forwarded-proto"]).toBe("http");
+    expect(forwardedHeaders(req())["x-forwarded-proto"]).toBe("http");
   });
 
   it("drops hop-by-hop headers both ways", () => {

@@ -59,6 +59,16 @@ const PLANTED: Record<string, { files: Record<string, string>; rule: string; edg
     rule: "routes-and-pages-hold-no-queries",
     edge: "app/api/things/route.ts → lib/generated/prisma/client.ts",
   },
+  "the router imports a page": {
+    files: { "lib/api/docs.ts": 'import Page from "@/app/webhooks/page";\nexport const d = Page;\n' },
+    rule: "adapters-not-app",
+    edge: "lib/api/docs.ts → app/webhooks/page.tsx",
+  },
+  "the CLI calls the router": {
+    files: { "lib/cli/run.ts": 'import { router } from "@/lib/api/router";\nexport const r = router;\n' },
+    rule: "cli-not-servers",
+    edge: "lib/cli/run.ts → lib/api/router.ts",
+  },
   "the core imports a domain": {
     files: { "lib/core/cache.ts": 'import { svc } from "@/lib/webhooks/service";\nexport const c = svc;\n' },
     rule: "core-imports-nothing-above",

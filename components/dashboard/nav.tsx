@@ -1,23 +1,44 @@
 "use client";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 
 const ITEMS = [
+  { href: "/inbox", label: "Inbox" },
   { href: "/billing", label: "Billing" },
   { href: "/messages", label: "Messages" },
   { href: "/templates", label: "Templates" },
   { href: "/analytics", label: "Analytics" },
   { href: "/contacts", label: "Contacts" },
+  { href: "/chatbots", label: "Chatbots" },
+  { href: "/blacklist", label: "Blacklist" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/tokens", label: "API tokens" },
   { href: "/senders", label: "Senders" },
 ] as const;
+
+/** Conversations with unread messages (the chosen sender's, or every sender's), polled. */
+function useUnread(sender: string | null): number {
+  const qs = sender ? `?sender=${encodeURIComponent(sender)}` : "";
+  const { data } = useQuery({
+    queryKey: ["unread", sender ?? ""],
+    queryFn: async (): Promise<{ unread: number }> => {
+      const res = await fetch(`/api/dashboard/conversations/unread${qs}`);
+      if (!res.ok) throw new Error("Could not count unread conversations");
+      return res.json();
+    },
+    refetchInterval: 5_000,
+    staleTime: 0,
+  });
+  return data?.unread ?? 0;
+}
 
 /** Main navigation; keeps the chosen sender (?sender=) when moving between pages. */
 export function Nav() {
   const pathname = usePathname();
   const sender = useSearchParams().get("sender");
   const suffix = sender ? `?sender=${encodeURIComponent(sender)}` : "";
+  const unread = useUnread(sender);
   const item =
     "block rounded-md px-3 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600";
   return (
@@ -37,6 +58,15 @@ export function Nav() {
                 }`}
               >
                 {i.label}
+                {i.href === "/inbox" && unread > 0 ? (
+                  <span
+                    className="ml-2 rounded-full bg-indigo-700 px-2 py-0.5 text-xs font-semibold text-white"
+                    data-testid="unread-badge"
+                  >
+                    {unread}
+                    <span className="sr-only"> unread</span>
+                  </span>
+                ) : null}
               </Link>
             </li>
           );

@@ -3,7 +3,7 @@
 // pending while it runs; on failure its message as a toast and its field errors by form field
 // name (shown under the field that caused them); on success a toast and onSuccess.
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/dashboard/action-result";
 import { useToast } from "./toast";
 
@@ -52,4 +52,19 @@ export function useActionForm<T>(options: ActionFormOptions<T>) {
   }
 
   return { onSubmit, pending, fields, message };
+}
+
+/** A one-click action (a button, no form): pending while it runs, a toast either way, then a refresh. */
+export function useAction() {
+  const toast = useToast();
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  const run = <T>(action: () => Promise<ActionResult<T>>, success: string) =>
+    start(async () => {
+      const result = await action();
+      if (result.ok) toast.success(success);
+      else toast.error(result.message);
+      router.refresh();
+    });
+  return { pending, run };
 }

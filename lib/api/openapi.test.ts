@@ -1,13 +1,16 @@
 // The OpenAPI document is generated from the table: every route, every parameter, the
 // envelopes, and it is served on v2 and v3 without a token.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ERROR_STATUS } from "@/lib/core/errors";
 import { PageQuery } from "@/lib/core/pagination";
+import { resetEnvCache } from "@/lib/env";
 import { call } from "@/test/factory";
+import { callWith } from "@/test/router-call";
 import { buildOpenApiDocument, type OpenApiDocument, openApiPath, pathParamNames } from "./openapi";
 import { ok, route } from "./route-definition";
 import { routes } from "./route-table";
+import { handleApiRequest } from "./router";
 
 /** Every "$ref" in the document, with where it sits. */
 function refsOf(value: unknown, at = "#"): { at: string; ref: string }[] {
@@ -106,7 +109,9 @@ describe("the document of the real table", () => {
     expect(codes).toContain("MISSING_AUTH_TOKEN");
     // Codes that travel as REQUEST_FAILED are not in the wire enum.
     expect(codes).not.toContain("RATE_LIMITED");
-    expect(codes.length).toBe(Object.keys(ERROR_STATUS).length - 3);
+    // METHOD_NOT_ALLOWED, RATE_LIMITED, PAYLOAD_TOO_LARGE, CROSS_ORIGIN_REQUEST (dashboard only).
+    expect(codes.length).toBe(Object.keys(ERROR_STATUS).length - 4);
+    expect(codes).not.toContain("CROSS_ORIGIN_REQUEST");
     const openapi = doc.paths["/api/{version}/openapi.json"]?.get;
     expect(openapi?.responses["200"]).toBeDefined();
     expect(openapi?.responses["429"]).toBeDefined();
@@ -193,9 +198,32 @@ describe("GET /api/{v2,v3}/openapi.json", () => {
     expect(v3.headers.get("x-service-request-id")).toMatch(/^req_/);
     expect(v3.headers.get("ratelimit-limit")).not.toBeNull();
     expect(v3.body.openapi).toBe("3.1.0");
-    expect(v3.body.servers).toEqual([{ url: "http://localhost" }]);
+    // No public URL configured: relative to where the document was fetched.
+    expect(v3.body.servers).toEqual([{ url: "/" }]);
     expect(v2.body).toEqual(v3.body);
     expect(validate(v3.body)).toEqual([]);
     expect(Object.keys(v3.body.paths)).toContain("/api/{version}/openapi.json");
+  });
+});
+
+describe("servers[] of the OpenAPI document", () => {
+  afterEach(() => {
+    delete process.env.PUBLIC_URL;
+    delete process.env.NEXTAUTH_URL;
+    resetEnvCache();
+  });
+
+  it("comes from the configured public URL, never the request's Host header (the document is cached publicly)", async () => {
+    const forged = { headers: { Host: "evil.example", "X-Forwarded-Host": "evil.example" } };
+    const bare = await callWith(handleApiRequest, "GET", "http://evil.example/api/v3/openapi.json", forged);
+    expect(JSON.stringify(bare.body.servers)).not.toContain("evil.example");
+    process.env.NEXTAUTH_URL = "https://dash.example.com/";
+    resetEnvCache();
+    const viaAuth = await callWith(handleApiRequest, "GET", "http://evil.example/api/v3/openapi.json", forged);
+    expect(viaAuth.body.servers).toEqual([{ url: "https://dash.example.com" }]);
+    process.env.PUBLIC_URL = "https://api.example.com";
+    resetEnvCache();
+    const viaPublic = await callWith(handleApiRequest, "GET", "http://evil.example/api/v2/openapi.json", forged);
+    expect(viaPublic.body.servers).toEqual([{ url: "https://api.example.com" }]);
   });
 });

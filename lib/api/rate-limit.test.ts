@@ -1,4 +1,4 @@
-// Fixed-window limits (spec 8.1, architecture.md) through the router, in memory and in
+// Fixed-window limits (spec 8.1, README "Configuration") through the router, in memory and in
 // Redis (REDIS_URL, as several instances run it).
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";

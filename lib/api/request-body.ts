@@ -1,5 +1,7 @@
 // Reading the request: token locations (spec 5), bounded body, JSON parsing.
+import { readAtMost, TooLargeError } from "@/lib/core/bounded-read";
 import { ApiError } from "@/lib/core/errors";
+import { findInputProblem, inputProblemError } from "@/lib/core/storable-input";
 
 export const TOKEN_FIELDS = ["authToken", "auth_token", "token"] as const;
 
@@ -18,27 +20,16 @@ export function tokenFrom(source: Record<string, unknown> | URLSearchParams): st
   return undefined;
 }
 
-/** Reads at most `limit` bytes; more gives a 413 without buffering the rest. */
+/** Reads at most `limit` bytes while they stream; more gives a 413 without buffering the rest. */
 export async function readBody(request: Request, limit: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  const tooLarge = () =>
-    new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds the limit of ${limit} bytes`, { limitBytes: limit });
-  if (declared > limit) throw tooLarge();
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
+  try {
+    return (await readAtMost(request.body, limit, request.headers.get("content-length"))).toString("utf8");
+  } catch (error) {
+    if (error instanceof TooLargeError) {
+      throw new ApiError("PAYLOAD_TOO_LARGE", error.message, { limitBytes: error.limitBytes });
     }
-    chunks.push(value);
+    throw error;
   }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 export function isJsonContentType(request: Request): boolean {
@@ -55,4 +46,48 @@ export function parseJson(text: string): ParsedJson {
   } catch (error) {
     return { ok: false, error: (error as Error).message };
   }
+}
+
+export type BodyInput = {
+  /** The parsed JSON (undefined for an empty body). */
+  value: unknown;
+  /** The body when it is a JSON object, else {} (token fallbacks, senderId). */
+  record: Record<string, unknown>;
+  /** What is wrong with the body, thrown by the router once authentication had its say. */
+  error?: ApiError;
+};
+
+/**
+ * A POST body, read (bounded) and parsed into what the router needs. Never throws for the
+ * body's own faults (size, type, JSON, depth, text the database cannot store): they come
+ * back as `error`, as the token may be in that body (spec 5).
+ */
+export async function readJsonInput(
+  request: Request,
+  options: { limit: number; hasSchema: boolean; textCheckedPerRow?: string },
+): Promise<BodyInput> {
+  const failed = (error: ApiError): BodyInput => ({ value: undefined, record: {}, error });
+  const unsupported = () =>
+    failed(new ApiError("UNSUPPORTED_CONTENT_TYPE", "This endpoint accepts only Content-Type: application/json"));
+  // A body the route would refuse anyway is not read at all.
+  if (options.hasSchema && !isJsonContentType(request)) return unsupported();
+  let text: string;
+  try {
+    text = await readBody(request, options.limit);
+  } catch (error) {
+    if (error instanceof ApiError) return failed(error);
+    throw error;
+  }
+  if (text.trim() && !isJsonContentType(request)) return unsupported();
+  const parsed = parseJson(text);
+  // The parser's message would echo part of the body back: keep it out.
+  if (!parsed.ok)
+    return failed(new ApiError("VALIDATION_FAILED", "Malformed JSON body: the request body is not valid JSON"));
+  const rows = options.textCheckedPerRow;
+  const skip = rows ? [`body.${rows}`, ...(Array.isArray(parsed.value) ? ["body"] : [])] : [];
+  const problem = findInputProblem(parsed.value, "body", { skipTextUnder: skip });
+  if (problem) return failed(inputProblemError(problem));
+  const value = parsed.value;
+  const isRecord = value !== null && typeof value === "object" && !Array.isArray(value);
+  return { value, record: isRecord ? (value as Record<string, unknown>) : {} };
 }

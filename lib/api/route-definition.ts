@@ -61,6 +61,11 @@ export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema> = {
   paramNotFound?: Partial<Record<string, ErrorCode>>;
   /** Largest accepted body for this route; API_BODY_LIMIT_BYTES when absent. */
   bodyLimitBytes?: number;
+  /**
+   * A body array (e.g. "contacts") whose rows the handler checks one by one: text the
+   * database cannot store is reported for its row, not refused for the whole request.
+   */
+  textCheckedPerRow?: string;
   query?: Q;
   /** One schema, or one per version when a version changes the rules (Direct Send). */
   body?: B | Readonly<Record<Version, B>>;

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { hasFeature, type Principal } from "@/lib/auth/principal";
 import { errorAnswer, validationError } from "@/lib/core/error-answer";
 import { ApiError } from "@/lib/core/errors";
+import { assertStorableInput } from "@/lib/core/storable-input";
 import { env } from "@/lib/env";
 import { log, redactUrl } from "@/lib/log";
 import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/messaging/idempotency";
@@ -12,7 +13,7 @@ import { resolveSender, resolveSenderByPhoneNumberId, type Sender } from "@/lib/
 import { verifyToken } from "@/lib/tokens/service";
 import { errorBody, json, type Meta, providerErrorBody, successBody } from "./envelope";
 import { consumeRateLimits, type RateLimiter } from "./rate-limit";
-import { bearerToken, isJsonContentType, parseJson, readBody, TOKEN_FIELDS, tokenFrom } from "./request-body";
+import { type BodyInput, bearerToken, readJsonInput, TOKEN_FIELDS, tokenFrom } from "./request-body";
 import { type AnyRoute, bodySchema, type HandlerContext, type RouteResult, type Version } from "./route-definition";
 import { routes as defaultRoutes } from "./route-table";
 
@@ -95,32 +96,17 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       errorStyle = route.errorStyle ?? "envelope";
       const params = Object.fromEntries(hit.c.keys.map((k, i) => [k, decodeParam(hit.m[i + 1] ?? "")]));
 
-      // Body first (bounded): POST requests may carry the token in it.
-      let bodyValue: unknown;
-      let bodyError: ApiError | undefined;
-      if (method === "POST") {
-        // A route's larger limit (bulk upload) only for requests that carry a bearer token:
-        // the body is read before authentication.
-        const big = route.bodyLimitBytes !== undefined && bearerToken(request) !== undefined;
-        const text = await readBody(request, big ? (route.bodyLimitBytes as number) : env().API_BODY_LIMIT_BYTES);
-        if ((text.trim() || route.body) && !isJsonContentType(request)) {
-          bodyError = new ApiError(
-            "UNSUPPORTED_CONTENT_TYPE",
-            "This endpoint accepts only Content-Type: application/json",
-          );
-        } else {
-          const parsed = parseJson(text);
-          const nul = parsed.ok ? nulPath(parsed.value, "body") : undefined;
-          if (nul) bodyError = nulError(nul);
-          else if (parsed.ok) bodyValue = parsed.value;
-          // The parser's message would echo part of the body back: keep it out.
-          else bodyError = new ApiError("VALIDATION_FAILED", "Malformed JSON body: the request body is not valid JSON");
-        }
+      // The token comes from the header (or a GET's query) before any body is read: the
+      // rate limit and authentication run first, and only a verified token unlocks a
+      // route's larger body limit. A POST without one may carry it in its JSON body
+      // (spec 5): that body is read first, at the default limit only.
+      const hasSchema = bodySchema(route, version) !== undefined;
+      let presented = bearerToken(request) ?? (method === "GET" ? tokenFrom(url.searchParams) : undefined);
+      let input: BodyInput | undefined;
+      if (method === "POST" && !presented) {
+        input = await readRouteBody(request, route, hasSchema, env().API_BODY_LIMIT_BYTES);
+        presented = tokenFrom(input.record);
       }
-      const isRecord = bodyValue !== null && typeof bodyValue === "object" && !Array.isArray(bodyValue);
-      const bodyRecord = isRecord ? (bodyValue as Record<string, unknown>) : {};
-      const presented =
-        bearerToken(request) ?? (method === "GET" ? tokenFrom(url.searchParams) : tokenFrom(bodyRecord));
 
       // Limits are checked before any handler work, authentication included.
       const limited = await limit(route.limit, clientIp, presented);
@@ -129,7 +115,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       let principal: Principal | undefined;
       if (route.auth !== "public") {
         // An unreadable body may have held the token: its error says more than "missing".
-        if (!presented && bodyError) throw bodyError;
+        if (!presented && input?.error) throw input.error;
         if (!presented)
           throw new ApiError("MISSING_AUTH_TOKEN", "An API token is required (Authorization: Bearer <token>)");
         principal = (await verifyToken(presented)).principal;
@@ -145,13 +131,20 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
           });
         }
       }
-      if (bodyError) throw bodyError;
+      if (method === "POST" && !input) {
+        const big = principal !== undefined && route.bodyLimitBytes !== undefined;
+        const max = big ? (route.bodyLimitBytes as number) : env().API_BODY_LIMIT_BYTES;
+        input = await readRouteBody(request, route, hasSchema, max);
+      }
+      if (input?.error) throw input.error;
+      const bodyValue = input?.value;
+      const isRecord = input !== undefined && input.record === bodyValue;
+      const bodyRecord = input?.record ?? {};
 
       const rawQuery = Object.fromEntries(
         [...url.searchParams.entries()].filter(([k]) => !(TOKEN_FIELDS as readonly string[]).includes(k)),
       );
-      const nul = nulPath(rawQuery, "query");
-      if (nul) throw nulError(nul);
+      assertStorableInput(rawQuery, "query");
       // An id with a NUL byte cannot exist (PostgreSQL text cannot even hold one): not found.
       for (const [key, value] of Object.entries(params)) {
         if (value.includes("\u0000")) throw new ApiError(route.paramNotFound?.[key] ?? "NOT_FOUND", `No such ${key}`);
@@ -212,21 +205,8 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
   };
 }
 
-/** The path of the first string holding U+0000 (PostgreSQL text cannot store it), if any. */
-function nulPath(value: unknown, path: string): string | undefined {
-  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
-  if (value === null || typeof value !== "object") return undefined;
-  for (const [k, v] of Object.entries(value)) {
-    const found = k.includes("\u0000") ? path : nulPath(v, `${path}.${k}`);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-const nulError = (path: string) =>
-  new ApiError("VALIDATION_FAILED", `${path}: contains a NUL character (U+0000), which no field accepts`, {
-    fields: [{ path, message: "contains a NUL character" }],
-  });
+const readRouteBody = (request: Request, route: AnyRoute, hasSchema: boolean, limit: number) =>
+  readJsonInput(request, { limit, hasSchema, textCheckedPerRow: route.textCheckedPerRow });
 
 function headOnly(request: Request, response: Response): Response {
   if (request.method !== "HEAD") return response;

@@ -1,4 +1,4 @@
-// The operator CLI's command table (architecture.md "Operator CLI"). Each command parses
+// The operator CLI's command table (README "Operator CLI"). Each command parses
 // its flags, calls a service, and returns one JSON object plus a human summary.
 import { setRate } from "@/lib/billing/rate-card";
 import { simulateInbound } from "@/lib/conversations/simulate-inbound";
@@ -7,6 +7,7 @@ import { db } from "@/lib/db";
 import { addSender } from "@/lib/senders/admin";
 import { issueToken, revokeToken } from "@/lib/tokens/service";
 import { createUser } from "@/lib/users/service";
+import { callbacksDeadCommand, callbacksRetryCommand } from "./callbacks-command";
 import { type CliCommand, CliInputError, defineCommand } from "./command";
 import { demoSeedCommand } from "./demo-command";
 import {
@@ -238,5 +239,7 @@ export const COMMANDS: readonly CliCommand[] = [
   userCreate,
   ratesSet,
   demoSeedCommand,
+  callbacksDeadCommand,
+  callbacksRetryCommand,
   simulateInboundCommand,
 ];

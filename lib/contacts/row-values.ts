@@ -1,6 +1,7 @@
 // Checks one bulk-upload row: phone to E.164, email, and each custom field value against
 // its definition's type. A bad row yields one {error_code, message}; it never throws.
 import { z } from "zod";
+import { findInputProblem } from "@/lib/core/storable-input";
 import { E164, normalizePhone } from "@/lib/senders/service";
 import { BulkContactRow, type FieldTypeValue, type RowErrorCode } from "./schemas";
 
@@ -63,6 +64,8 @@ export function checkRow(raw: unknown, fieldTypes: ReadonlyMap<string, FieldType
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
     return fail("INVALID_ROW", "Each row must be an object {phoneNumber, name?, email?, customFields?}");
   }
+  const unstorable = findInputProblem(raw, "row");
+  if (unstorable) return fail("INVALID_ROW", `${unstorable.path}: ${unstorable.message}`);
   const parsed = BulkContactRow.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

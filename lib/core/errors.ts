@@ -47,7 +47,11 @@ export const ERROR_STATUS = {
   CONVERSATION_NOT_FOUND: 404,
   /** An order with this reference exists already (follow it up with POST /orders/{orderUid}/send). */
   ORDER_REFERENCE_EXISTS: 409,
+  /** The chatbot does not exist for this customer and sender (docs/chatbots.md). */
+  CHATBOT_NOT_FOUND: 404,
   RATE_LIMITED: 429,
+  /** A dashboard mutation that did not come from the dashboard's own pages. */
+  CROSS_ORIGIN_REQUEST: 403,
   UNAUTHORIZED: 401,
   CONFLICT: 409,
   REQUEST_FAILED: 500,
@@ -61,6 +65,7 @@ const WIRE_CODE: Partial<Record<ErrorCode, string>> = {
   METHOD_NOT_ALLOWED: "REQUEST_FAILED",
   RATE_LIMITED: "REQUEST_FAILED",
   PAYLOAD_TOO_LARGE: "REQUEST_FAILED",
+  CROSS_ORIGIN_REQUEST: "REQUEST_FAILED",
 };
 
 /** The error_code a code travels as on the wire. */

@@ -2,6 +2,7 @@
 // the message, the wire code, and the field errors keyed by the form field they are about.
 import { unstable_rethrow } from "next/navigation";
 import { errorAnswer, type FieldError } from "@/lib/core/error-answer";
+import { findInputProblem } from "@/lib/core/storable-input";
 import { log } from "@/lib/log";
 
 export type ActionResult<T = undefined> =
@@ -25,7 +26,21 @@ export function formFields(fields: FieldError[]): Record<string, string> | undef
   return Object.keys(byName).length > 0 ? byName : undefined;
 }
 
-export async function runAction<T>(work: () => Promise<T>): Promise<ActionResult<T>> {
+/**
+ * Runs a server action's work; `input` (the action's raw arguments) is first checked for
+ * text the database cannot store and nesting, as the public API checks its bodies.
+ */
+export async function runAction<T>(work: () => Promise<T>, input?: unknown): Promise<ActionResult<T>> {
+  const problem = input === undefined ? undefined : findInputProblem(input, "");
+  if (problem) {
+    const field = problem.path || "input";
+    return {
+      ok: false,
+      message: `${field}: ${problem.message}`,
+      code: "VALIDATION_FAILED",
+      fields: formFields([{ path: field, message: problem.message }]),
+    };
+  }
   try {
     return { ok: true, data: await work() };
   } catch (caught) {

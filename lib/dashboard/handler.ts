@@ -1,14 +1,18 @@
-// app/api/dashboard/* handlers: session auth, and errors answered by the one errorAnswer
+// app/api/dashboard/* handlers: mutations same-origin and JSON only (request-guard.ts),
+// session auth, and errors answered by the one errorAnswer
 // (lib/core/error-answer.ts) as { message, error_code, details }; anything unexpected is a
 // logged 500 saying nothing internal.
 import type { Principal } from "@/lib/auth/principal";
 import { errorAnswer } from "@/lib/core/error-answer";
 import { log } from "@/lib/log";
+import { guardMutation } from "./request-guard";
 import { requireApiPrincipal } from "./session";
 
 export function dashboardHandler<C>(work: (p: Principal, request: Request, ctx: C) => Promise<Response>) {
   return async (request: Request, ctx: C): Promise<Response> => {
     try {
+      // Before the session is even read: a forged cross-site request gets nothing.
+      guardMutation(request);
       const p = await requireApiPrincipal();
       return await work(p, request, ctx);
     } catch (caught) {

@@ -1,6 +1,7 @@
 // The Next.js side of the dashboard session: reads the next-auth session and hands its ids
 // to lib/auth/session-principal.ts; pages redirect to /login, dashboard handlers get a 401.
 
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { cache } from "react";
@@ -8,15 +9,17 @@ import type { Principal } from "@/lib/auth/principal";
 import { principalForSession, type SessionIds } from "@/lib/auth/session-principal";
 import { ApiError } from "@/lib/core/errors";
 import { authOptions } from "./next-auth";
+import { servedOverHttps } from "./secure-cookies";
 
 /**
  * The signed-in user's principal, or null (no session, user removed, customer suspended).
  * Cached per request: the layout and the page both ask.
  */
-export const getSessionPrincipal = cache(
-  async (): Promise<Principal | null> =>
-    principalForSession((await getServerSession(authOptions())) as SessionIds | null),
-);
+export const getSessionPrincipal = cache(async (): Promise<Principal | null> => {
+  // The session cookie's name depends on it (the __Secure- prefix over HTTPS).
+  const secure = servedOverHttps(await headers());
+  return principalForSession((await getServerSession(authOptions(secure))) as SessionIds | null);
+});
 
 /** For pages and server actions: sends the browser to /login without a session. */
 export async function requirePrincipal(): Promise<Principal> {

@@ -6,6 +6,7 @@
 // away from bypassed. Here the X-Forwarded-* headers Next sees are always ours.
 import http from "node:http";
 import { pipeline } from "node:stream";
+import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { clientIpFrom } from "./client-ip";
 import { leanRequestListener, type Mount } from "./lean-server";
@@ -32,8 +33,16 @@ export function forwardedHeaders(req: http.IncomingMessage): http.OutgoingHttpHe
   return {
     "x-forwarded-for": clientIpFrom(Array.isArray(claimed) ? claimed.join(", ") : claimed, req.socket.remoteAddress),
     "x-forwarded-host": req.headers.host ?? "localhost",
-    "x-forwarded-proto": "http",
+    // Behind a trusted TLS-terminating proxy, the scheme it saw (next-auth's Secure cookies).
+    "x-forwarded-proto": forwardedProto(req),
   };
+}
+
+/** "https" only when a trusted proxy (TRUST_PROXY) says so in its X-Forwarded-Proto entry. */
+function forwardedProto(req: http.IncomingMessage): string {
+  const claimed = req.headers["x-forwarded-proto"];
+  const last = (Array.isArray(claimed) ? claimed.join(",") : claimed)?.split(",").at(-1)?.trim().toLowerCase();
+  return env().TRUST_PROXY && last === "https" ? "https" : "http";
 }
 
 export function createFrontServer(mounts: Mount[], next: { host: string; port: number }): http.Server {

@@ -1,5 +1,5 @@
 // node:http <-> Web Request/Response, for the lean server that mounts the same
-// handlers as Next (stack.md: ~10x the throughput of a Next route handler).
+// handlers as Next, several times the throughput of a Next route handler (README "Architecture").
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 

@@ -59,6 +59,30 @@ describe("Idempotency-Key", () => {
     expect(again.body).toEqual(first.body);
     expect(sim().acceptedTo(to)).toHaveLength(1);
   });
+  it("the idempotent flag: /messages and /{phoneNumberId}/messages share keys, per sender", async () => {
+    const t = await messagingCustomer();
+    const to = recipient();
+    const body = { to, type: "text", text: { body: "shared" } };
+    const headers = { "Idempotency-Key": "shared-1" };
+    const first = await call("POST", "/api/v3/messages", { token: t.globalToken, body, headers });
+    const byId = await call("POST", `/api/v2/${t.sender.phoneNumberId}/messages`, {
+      token: t.globalToken,
+      body,
+      headers,
+    });
+    expect(first.status).toBe(200);
+    expect(byId.headers.get("idempotent-replayed")).toBe("true");
+    expect(byId.body).toEqual(first.body);
+    // Another sender: another request, so the key is refused rather than replayed.
+    const other = await call("POST", `/api/v3/${t.otherSender.phoneNumberId}/messages`, {
+      token: t.globalToken,
+      body,
+      headers,
+    });
+    expect(other.status).toBe(409);
+    expect(other.body.error.error_data.error_code).toBe("IDEMPOTENCY_KEY_REUSED");
+    expect(sim().acceptedTo(to)).toHaveLength(1);
+  });
 });
 
 describe("provider throughput signals", () => {

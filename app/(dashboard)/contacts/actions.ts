@@ -11,7 +11,7 @@ export async function createBookAction(raw: Record<string, string>): Promise<Act
   const result = await runAction(async () => {
     const book = await createContactBook(p, ContactBookFields.parse(raw));
     return { uid: book.id };
-  });
+  }, raw);
   if (result.ok) revalidatePath("/contacts");
   return result;
 }
@@ -21,7 +21,7 @@ export async function updateBookAction(uid: string, raw: Record<string, string>)
   const result = await runAction(async () => {
     await updateContactBook(p, uid, ContactBookPatch.parse(raw));
     return undefined;
-  });
+  }, raw);
   if (result.ok) revalidatePath(`/contacts/${uid}`);
   return result;
 }
@@ -31,7 +31,7 @@ export async function createFieldAction(raw: Record<string, string>): Promise<Ac
   const result = await runAction(async () => {
     await createContactField(p, ContactFieldCreateBody.parse({ field: raw }).field);
     return undefined;
-  });
+  }, raw);
   if (result.ok) revalidatePath("/contacts");
   return result;
 }

@@ -11,7 +11,7 @@ export async function createTokenAction(raw: Record<string, string>): Promise<Ac
   const result = await runAction(async () => {
     const { token } = await createTokenFor(p, TokenCreateInput.parse(raw));
     return { token };
-  });
+  }, raw);
   if (result.ok) revalidatePath("/tokens");
   return result;
 }

@@ -16,7 +16,7 @@ export async function createWebhookAction(
     const sender = await actionSender(p, senderPhone);
     const { webhook, signingSecret } = await createWebhook(p, sender, WebhookCreateInput.parse(raw));
     return { uid: webhook.id, signingSecret };
-  });
+  }, raw);
   if (result.ok) revalidatePath("/webhooks");
   return result;
 }
@@ -27,7 +27,7 @@ export async function updateWebhookAction(senderPhone: string, uid: string, raw:
     const sender = await actionSender(p, senderPhone);
     await updateWebhook(p, sender, uid, WebhookPatch.parse(raw));
     return undefined;
-  });
+  }, raw);
   if (result.ok) revalidatePath(`/webhooks/${uid}`);
   return result;
 }

@@ -108,6 +108,8 @@ export const contactRoutes: AnyRoute[] = [
     summary: "Bulk upload contacts (upsert by phone number, at most 5,000 rows)",
     // 5,000 rows with names, emails and custom fields outgrow the default 1 MiB.
     bodyLimitBytes: BULK_BODY_LIMIT_BYTES,
+    // A row with text the database cannot store is one bad row of the report.
+    textCheckedPerRow: "contacts",
     body: BulkUploadBody,
     response: BulkUploadReport,
     handler: async ({ principal, params, body }) => {

@@ -1,8 +1,20 @@
 // GET /api/{v2,v3}/openapi.json: the OpenAPI 3.1 document of the whole table (public).
 // The table is passed in (a thunk, read on the first request) rather than imported, so the
 // table and this file do not import each other.
+import { env } from "@/lib/env";
 import { buildOpenApiDocument, type OpenApiDocument } from "../openapi";
 import { type AnyRoute, route } from "../route-definition";
+
+/**
+ * The configured public address (PUBLIC_URL, else NEXTAUTH_URL), never the request's Host
+ * header: the document is cached publicly, so a forged Host would be served to others.
+ * Unconfigured, "/" (OpenAPI: relative to where the document was fetched).
+ */
+export function publicServerUrl(): string {
+  const { PUBLIC_URL, NEXTAUTH_URL } = env();
+  const base = PUBLIC_URL ?? NEXTAUTH_URL;
+  return base ? base.replace(/\/+$/, "") : "/";
+}
 
 export function docsRoutes(table: () => readonly AnyRoute[]): AnyRoute[] {
   let cached: Omit<OpenApiDocument, "servers"> | undefined;
@@ -15,9 +27,9 @@ export function docsRoutes(table: () => readonly AnyRoute[]): AnyRoute[] {
       tag: "Documentation",
       auth: "public",
       limit: "global",
-      handler: async ({ request }) => {
+      handler: async () => {
         cached ??= buildOpenApiDocument(table());
-        const document = { ...cached, servers: [{ url: new URL(request.url).origin }] };
+        const document = { ...cached, servers: [{ url: publicServerUrl() }] };
         return new Response(JSON.stringify(document), {
           status: 200,
           headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=300" },

@@ -1,5 +1,5 @@
 // Webhook destinations (spec 4.4-4.8) and, beyond the contract, the delivery log,
-// redelivery and test events (architecture.md "Webhooks"). Sender-scoped: the router
+// redelivery and test events (the OpenAPI document, /api/v3/openapi.json). Sender-scoped: the router
 // resolves the sender from senderId or the number-scoped token. There is no DELETE
 // (spec 3.1): the router answers it 405 with Allow.
 import { ApiError } from "@/lib/core/errors";

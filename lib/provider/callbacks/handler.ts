@@ -2,15 +2,17 @@
 // (app/api/provider/webhook/route.ts) and by the lean server (lib/http/mounts.ts).
 // POST: signature on the raw body (401), full validation (400), then the raw body is
 // stored durably and acknowledged; lib/events/ingest/processor.ts does the slow work.
+import { readAtMost, TooLargeError } from "@/lib/core/bounded-read";
 import { hotRows } from "@/lib/db";
 import { NOW_UTC, newId } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
+import { cleanCallbackBody } from "./clean";
 import { handleHandshake } from "./handshake";
 import { parseProviderBody } from "./schemas";
 import { SIGNATURE_HEADER, verifyProviderSignature } from "./signature";
 
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const text = (status: number, body: string) =>
   new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
@@ -27,12 +29,17 @@ export async function handleProviderWebhook(request: Request): Promise<Response>
   if (request.method !== "POST") {
     return new Response("Method Not Allowed", { status: 405, headers: { Allow: "GET, POST" } });
   }
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) return text(413, "Payload Too Large");
-  const raw = Buffer.from(await request.arrayBuffer());
-  if (raw.length > MAX_BODY_BYTES) return text(413, "Payload Too Large");
+  // Counted while it streams: a chunked or mis-declared body stops at the limit.
+  let raw: Buffer;
+  try {
+    raw = await readAtMost(request.body, MAX_BODY_BYTES, request.headers.get("content-length"));
+  } catch (error) {
+    if (error instanceof TooLargeError) return text(413, "Payload Too Large");
+    throw error;
+  }
   if (!verifyProviderSignature(raw, request.headers.get(SIGNATURE_HEADER))) return text(401, "Invalid signature");
-  const body = raw.toString("utf8");
+  // NUL and lone surrogates become U+FFFD: stored and applied, never failing (clean.ts).
+  const body = cleanCallbackBody(raw.toString("utf8"));
   try {
     parseProviderBody(body);
   } catch {

@@ -1,7 +1,5 @@
 "use client";
-import { useRouter } from "next/navigation";
-import { useTransition } from "react";
-import { useToast } from "@/components/dashboard/toast";
+import { useAction } from "@/components/dashboard/use-action-form";
 import { button, buttonSecondary } from "@/components/ui/classes";
 import { redeliverAction, sendTestEventAction } from "../actions";
 
@@ -14,22 +12,13 @@ export function DeliveryActions({
   uid: string;
   deliveryId: string;
 }) {
-  const toast = useToast();
-  const router = useRouter();
-  const [pending, start] = useTransition();
+  const { pending, run } = useAction();
   return (
     <button
       type="button"
       className={buttonSecondary}
       disabled={pending}
-      onClick={() =>
-        start(async () => {
-          const r = await redeliverAction(senderPhone, uid, deliveryId);
-          if (r.ok) toast.success("Queued for redelivery");
-          else toast.error(r.message);
-          router.refresh();
-        })
-      }
+      onClick={() => run(() => redeliverAction(senderPhone, uid, deliveryId), "Queued for redelivery")}
     >
       {pending ? "Queuing…" : "Redeliver"}
     </button>
@@ -45,23 +34,14 @@ export function TestEventButton({
   uid: string;
   disabled: boolean;
 }) {
-  const toast = useToast();
-  const router = useRouter();
-  const [pending, start] = useTransition();
+  const { pending, run } = useAction();
   return (
     <button
       type="button"
       className={button}
       disabled={pending || disabled}
       title={disabled ? "Set the webhook ACTIVE to send events" : undefined}
-      onClick={() =>
-        start(async () => {
-          const r = await sendTestEventAction(senderPhone, uid);
-          if (r.ok) toast.success("Test event queued");
-          else toast.error(r.message);
-          router.refresh();
-        })
-      }
+      onClick={() => run(() => sendTestEventAction(senderPhone, uid), "Test event queued")}
     >
       {pending ? "Sending…" : "Send test event"}
     </button>

@@ -1,5 +1,6 @@
 // GET: the message log for the dashboard (polled); POST: the composer's send.
 import { dashboardHandler } from "@/lib/dashboard/handler";
+import { readDashboardJson } from "@/lib/dashboard/request-guard";
 import { sendFromComposer } from "@/lib/messaging/composer";
 import { ComposerBody } from "@/lib/messaging/schemas";
 import { listMessageReport, toPublicMessageReport } from "@/lib/reports/messages";
@@ -18,6 +19,6 @@ export const GET = dashboardHandler(async (p, request) => {
 });
 
 export const POST = dashboardHandler(async (p, request) => {
-  const input = ComposerBody.parse(await request.json());
+  const input = ComposerBody.parse(await readDashboardJson(request));
   return Response.json({ message: await sendFromComposer(p, input) });
 });

@@ -1,7 +1,8 @@
 // POST: one chunk of a dashboard bulk upload, through the same service as the public API.
 import { bulkUploadContacts } from "@/lib/contacts/bulk-upload";
-import { BulkUploadBody } from "@/lib/contacts/schemas";
+import { BULK_BODY_LIMIT_BYTES, BulkUploadBody } from "@/lib/contacts/schemas";
 import { dashboardHandler } from "@/lib/dashboard/handler";
+import { readDashboardJson } from "@/lib/dashboard/request-guard";
 
 export const dynamic = "force-dynamic";
 
@@ -9,6 +10,9 @@ type Ctx = { params: Promise<{ uid: string }> };
 
 export const POST = dashboardHandler<Ctx>(async (p, request, ctx) => {
   const { uid } = await ctx.params;
-  const body = BulkUploadBody.parse(await request.json());
+  const body = BulkUploadBody.parse(
+    // Rows with text the database cannot store are reported per row by the service.
+    await readDashboardJson(request, { limit: BULK_BODY_LIMIT_BYTES, textCheckedPerRow: "contacts" }),
+  );
   return Response.json(await bulkUploadContacts(p, uid, body.contacts));
 });

@@ -1,0 +1,82 @@
+"use client";
+// Add a number (with an optional reason) and remove one, through the page's server actions.
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useToast } from "@/components/dashboard/toast";
+import { formStrings, useActionForm } from "@/components/dashboard/use-action-form";
+import { button, input, label } from "@/components/ui/classes";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { errorProps, FieldMessage } from "@/components/ui/field-message";
+import { addBlacklistAction, removeBlacklistAction } from "./actions";
+
+export function AddToBlacklist({ senderId }: { senderId: string }) {
+  const { onSubmit, pending, fields } = useActionForm({
+    action: (data) => addBlacklistAction(senderId, formStrings(data)),
+    success: "Added to the blacklist",
+    onSuccess: ({ form, router }) => {
+      form.reset();
+      router.refresh();
+    },
+  });
+  return (
+    <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start" noValidate>
+      <div>
+        <label htmlFor="blacklist-phone" className={label}>
+          Phone number (E.164)
+        </label>
+        <input
+          id="blacklist-phone"
+          name="phoneNumber"
+          required
+          placeholder="+14155550123"
+          className={input}
+          {...errorProps("blacklist-phone", fields.phoneNumber)}
+        />
+        <FieldMessage inputId="blacklist-phone" message={fields.phoneNumber} />
+      </div>
+      <div>
+        <label htmlFor="blacklist-reason" className={label}>
+          Reason (optional)
+        </label>
+        <input
+          id="blacklist-reason"
+          name="reason"
+          maxLength={200}
+          className={input}
+          {...errorProps("blacklist-reason", fields.reason)}
+        />
+        <FieldMessage inputId="blacklist-reason" message={fields.reason} />
+      </div>
+      <button type="submit" className={`${button} sm:mt-6`} disabled={pending}>
+        {pending ? "Adding…" : "Add to blacklist"}
+      </button>
+    </form>
+  );
+}
+
+export function RemoveFromBlacklist({ senderId, phoneNumber }: { senderId: string; phoneNumber: string }) {
+  const toast = useToast();
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  return (
+    <ConfirmButton
+      label={`Remove ${phoneNumber}`}
+      title={`Remove ${phoneNumber} from the blacklist?`}
+      confirmLabel="Remove"
+      disabled={pending}
+      onConfirm={async () => {
+        setPending(true);
+        const result = await removeBlacklistAction(senderId, phoneNumber);
+        setPending(false);
+        if (!result.ok) {
+          toast.error(result.message);
+          return;
+        }
+        toast.success(`${phoneNumber} can be messaged again`);
+        router.refresh();
+      }}
+    >
+      Messages from {senderId} to this number will be sent again.
+    </ConfirmButton>
+  );
+}

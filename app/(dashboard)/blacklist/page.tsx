@@ -1,0 +1,100 @@
+// The chosen sender's blacklist: numbers it never messages (added here, by the API, or by
+// the contact's opt-out keyword; docs/conversations.md "Opt-out and the blacklist").
+import type { Metadata } from "next";
+import { DataTable } from "@/components/dashboard/data-table";
+import { Pager } from "@/components/dashboard/pager";
+import { buttonSecondary, card, input, label, muted, td } from "@/components/ui/classes";
+import { EmptyState } from "@/components/ui/empty-state";
+import { formatDateTime } from "@/components/ui/format";
+import { listBlacklist } from "@/lib/contacts/blacklist";
+import { BlacklistQuery } from "@/lib/contacts/schemas";
+import { toPublicBlacklistEntry } from "@/lib/contacts/serializers";
+import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { requirePrincipal } from "@/lib/dashboard/session";
+import { pageSender } from "@/lib/senders/dashboard-scope";
+import { AddToBlacklist, RemoveFromBlacklist } from "./blacklist-forms";
+
+export const metadata: Metadata = { title: "Blacklist · Switchboard" };
+export const dynamic = "force-dynamic";
+
+const COLUMNS = [
+  { key: "number", label: "Number" },
+  { key: "reason", label: "Reason" },
+  { key: "source", label: "Source" },
+  { key: "added", label: "Added" },
+  { key: "actions", label: <span className="sr-only">Actions</span> },
+];
+
+const SOURCE_LABEL: Record<string, string> = { api: "API", dashboard: "Dashboard", "opt-out": "Opt-out keyword" };
+
+export default async function BlacklistPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  const p = await requirePrincipal();
+  const params = flatParams(await searchParams);
+  const sender = await pageSender(p, params.sender);
+  if (!sender) {
+    return <EmptyState title="No sender numbers yet">Connect a phone number first.</EmptyState>;
+  }
+  const parsed = BlacklistQuery.safeParse(params);
+  const query = parsed.success ? parsed.data : BlacklistQuery.parse({});
+  const { entries, pagination } = await listBlacklist(p, sender, query);
+  const rows = entries.map(toPublicBlacklistEntry);
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">Blacklist</h1>
+        <p className={muted}>
+          Numbers that sender {sender.phoneNumber} never messages. A contact who sends an opt-out keyword (STOP,
+          UNSUBSCRIBE…) is added here; START or UNSTOP takes them off.
+        </p>
+      </div>
+      <section className={card} aria-labelledby="blacklist-add">
+        <h2 id="blacklist-add" className="mb-3 text-lg font-semibold">
+          Add a number
+        </h2>
+        <AddToBlacklist senderId={sender.phoneNumber} />
+      </section>
+      <section aria-labelledby="blacklist-entries">
+        <h2 id="blacklist-entries" className="mb-3 text-lg font-semibold">
+          Blacklisted numbers ({pagination.total})
+        </h2>
+        <form method="get" className="mb-4 flex flex-wrap items-end gap-3">
+          {params.sender && <input type="hidden" name="sender" value={params.sender} />}
+          <div>
+            <label htmlFor="blacklist-search" className={label}>
+              Search number
+            </label>
+            <input id="blacklist-search" name="search" defaultValue={params.search ?? ""} className={input} />
+          </div>
+          <button type="submit" className={buttonSecondary}>
+            Search
+          </button>
+        </form>
+        <DataTable
+          columns={COLUMNS}
+          rowCount={rows.length}
+          empty={<EmptyState title={params.search ? "No number matches" : "No blacklisted numbers"} />}
+        >
+          {rows.map((e) => (
+            <tr key={e.phoneNumber} data-testid="blacklist-row">
+              <td className={`${td} font-mono`}>{e.phoneNumber}</td>
+              <td className={td}>{e.reason ?? "—"}</td>
+              <td className={td}>{SOURCE_LABEL[e.source] ?? e.source}</td>
+              <td className={td}>{formatDateTime(e.createdAt)}</td>
+              <td className={td}>
+                <RemoveFromBlacklist senderId={sender.phoneNumber} phoneNumber={e.phoneNumber} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+        <Pager
+          path="/blacklist"
+          params={params}
+          page={pagination.page}
+          hasMore={pagination.hasMore}
+          total={pagination.total}
+          totalPages={pagination.totalPages}
+        />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,218 @@
+"use client";
+// The inbox: the conversation list (unread first, then newest) with its filter, search and
+// page in the URL, and the chosen conversation (?c=) beside it; on a phone one at a time.
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Pager } from "@/components/dashboard/pager";
+import { input, label, muted } from "@/components/ui/classes";
+import type { PublicConversation } from "@/lib/conversations/schemas";
+import type { PageBlock } from "@/lib/core/pagination";
+import { type TemplateOption, Thread } from "./thread";
+import { dayLabel, timeOf } from "./thread-format";
+
+type ListAnswer = { conversations: PublicConversation[]; unread: number; pagination: PageBlock };
+
+const FILTERS = [
+  { id: "all", label: "All", changes: { status: undefined, unread: undefined } },
+  { id: "open", label: "Open", changes: { status: "open", unread: undefined } },
+  { id: "closed", label: "Closed", changes: { status: "closed", unread: undefined } },
+  { id: "unread", label: "Unread", changes: { status: undefined, unread: "true" } },
+] as const;
+
+export const LIST_POLL_MS = 3_000;
+
+export function Inbox({ templates }: { templates: TemplateOption[] }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const current = Object.fromEntries(params.entries());
+  const { sender = "", status = "", unread = "", search = "", page = "1", c: selected } = current;
+  const filter = unread === "true" ? "unread" : (status.toLowerCase() as "open" | "closed" | "") || "all";
+  const hrefWith = (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params.toString());
+    for (const [k, v] of Object.entries(changes)) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
+    const qs = next.toString();
+    return qs ? `${pathname}?${qs}` : pathname;
+  };
+
+  const listQs = new URLSearchParams(
+    Object.entries({ sender, status, unread, search, page }).filter(([, v]) => v !== ""),
+  ).toString();
+  const list = useQuery({
+    queryKey: ["inbox", listQs],
+    queryFn: async (): Promise<ListAnswer> => {
+      const res = await fetch(`/api/dashboard/conversations?${listQs}`);
+      if (!res.ok) throw new Error("Could not load conversations");
+      return res.json();
+    },
+    refetchInterval: LIST_POLL_MS,
+    staleTime: 0,
+  });
+
+  // Search follows typing (debounced) and Enter; the URL keeps it.
+  // The URL only overwrites the box when it changed from elsewhere (back button, a link),
+  // never with a value this box pushed while the user kept typing.
+  const [term, setTerm] = useState(search);
+  const pushed = useRef(search);
+  useEffect(() => {
+    if (search !== pushed.current) setTerm(search);
+    pushed.current = search;
+  }, [search]);
+  const pushSearch = (value: string) => {
+    pushed.current = value;
+    router.replace(hrefWith({ search: value || undefined, page: undefined }));
+  };
+  useEffect(() => {
+    const value = term.trim();
+    if (value === pushed.current) return;
+    const t = setTimeout(() => pushSearch(value), 400);
+    return () => clearTimeout(t);
+  });
+  const submitSearch = (e: FormEvent) => {
+    e.preventDefault();
+    pushSearch(term.trim());
+  };
+
+  const pill =
+    "rounded-full px-3 py-1 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600";
+  const listPane = (
+    <section aria-labelledby="inbox-list-title" className={`${selected ? "hidden md:block" : ""} min-w-0 space-y-3`}>
+      <h2 id="inbox-list-title" className="sr-only">
+        Conversations
+      </h2>
+      <search>
+        <form onSubmit={submitSearch}>
+          <label htmlFor="inbox-search" className={label}>
+            Search by name or number
+          </label>
+          <input
+            id="inbox-search"
+            type="search"
+            className={input}
+            value={term}
+            onChange={(e) => setTerm(e.target.value)}
+            autoComplete="off"
+          />
+        </form>
+      </search>
+      <nav aria-label="Filter conversations">
+        <ul className="flex flex-wrap gap-2">
+          {FILTERS.map((f) => (
+            <li key={f.id}>
+              <Link
+                href={hrefWith({ ...f.changes, page: undefined })}
+                aria-current={filter === f.id ? "page" : undefined}
+                className={`${pill} ${
+                  filter === f.id
+                    ? "bg-indigo-700 text-white"
+                    : "bg-slate-100 text-slate-800 hover:bg-slate-200 dark:bg-slate-800 dark:text-slate-100"
+                }`}
+              >
+                {f.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {list.isLoading ? <p className={muted}>Loading…</p> : null}
+      {list.isError ? <p className="text-sm text-red-700 dark:text-red-300">Could not load conversations.</p> : null}
+      {list.data && list.data.conversations.length === 0 ? (
+        <p className={muted}>{search || filter !== "all" ? "No conversations match." : "No conversations yet."}</p>
+      ) : null}
+      {list.data && list.data.conversations.length > 0 ? (
+        <ul
+          aria-label="Conversations"
+          className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-700 dark:border-slate-700 dark:bg-slate-900"
+        >
+          {list.data.conversations.map((c) => (
+            <ConversationItem
+              key={c.uid}
+              c={c}
+              href={hrefWith({ c: c.uid })}
+              active={c.uid === selected}
+              showSender={!sender}
+            />
+          ))}
+        </ul>
+      ) : null}
+      {list.data && list.data.pagination.totalPages > 1 ? (
+        <Pager
+          path={pathname}
+          params={Object.fromEntries(Object.entries(current).filter(([k]) => k !== "c"))}
+          page={list.data.pagination.page}
+          hasMore={list.data.pagination.hasMore}
+          total={list.data.pagination.total}
+          totalPages={list.data.pagination.totalPages}
+        />
+      ) : null}
+    </section>
+  );
+
+  return (
+    <div className="grid gap-4 md:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]">
+      {listPane}
+      {selected ? (
+        <Thread key={selected} uid={selected} templates={templates} backHref={hrefWith({ c: undefined })} />
+      ) : (
+        <p className={`${muted} hidden md:block`}>Choose a conversation to read and reply.</p>
+      )}
+    </div>
+  );
+}
+
+function ConversationItem({
+  c,
+  href,
+  active,
+  showSender,
+}: {
+  c: PublicConversation;
+  href: string;
+  active: boolean;
+  showSender: boolean;
+}) {
+  const name = c.contactName ?? c.contactPhoneNumber;
+  const when = dayLabel(c.lastMessageAt) === "Today" ? timeOf(c.lastMessageAt) : c.lastMessageAt.slice(0, 10);
+  return (
+    <li>
+      <Link
+        href={href}
+        aria-current={active ? "true" : undefined}
+        data-testid="conversation-item"
+        className={`block px-3 py-2 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-600 ${
+          active ? "bg-indigo-50 dark:bg-indigo-950" : "hover:bg-slate-50 dark:hover:bg-slate-800"
+        }`}
+      >
+        <span className="flex items-baseline gap-2">
+          <span className={`min-w-0 flex-1 truncate ${c.unreadCount > 0 ? "font-bold" : "font-medium"}`}>{name}</span>
+          <span className="shrink-0 text-xs text-slate-600 dark:text-slate-400">{when}</span>
+        </span>
+        {c.contactName ? (
+          <span className="block font-mono text-xs text-slate-600 dark:text-slate-400">{c.contactPhoneNumber}</span>
+        ) : null}
+        <span className="mt-1 flex items-center gap-2">
+          <span className="min-w-0 flex-1 truncate text-sm text-slate-700 dark:text-slate-300">
+            {c.lastMessagePreview}
+          </span>
+          {c.status === "CLOSED" ? (
+            <span className="shrink-0 rounded bg-slate-100 px-1.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+              Closed
+            </span>
+          ) : null}
+          {c.unreadCount > 0 ? (
+            <span className="shrink-0 rounded-full bg-indigo-700 px-2 text-xs font-semibold text-white">
+              {c.unreadCount}
+              <span className="sr-only"> unread</span>
+            </span>
+          ) : null}
+        </span>
+        {showSender ? <span className="block text-xs text-slate-600 dark:text-slate-400">via {c.senderId}</span> : null}
+      </Link>
+    </li>
+  );
+}

@@ -1,0 +1,29 @@
+// Inbox: the conversations of the chosen sender (or every sender), a live thread and the
+// reply box (docs/conversations.md "Dashboard"). The client side polls app/api/dashboard/conversations.
+import type { Metadata } from "next";
+import { Suspense } from "react";
+import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { requirePrincipal } from "@/lib/dashboard/session";
+import { pageSender } from "@/lib/senders/dashboard-scope";
+import { listTemplates } from "@/lib/templates/service";
+import { Inbox } from "./inbox";
+
+export const metadata: Metadata = { title: "Inbox · Switchboard" };
+export const dynamic = "force-dynamic";
+
+type Props = { searchParams: Promise<RawSearchParams> };
+
+export default async function InboxPage({ searchParams }: Props) {
+  const p = await requirePrincipal();
+  const { sender } = flatParams(await searchParams);
+  if (sender) await pageSender(p, sender); // an unknown sender is SENDER_NOT_FOUND, not an empty inbox
+  const { templates } = await listTemplates(p, { page: 1, limit: 100, status: "APPROVED" }, "v3");
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">Inbox</h1>
+      <Suspense>
+        <Inbox templates={templates.map((t) => ({ name: t.name, language: t.language, category: t.category }))} />
+      </Suspense>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+// GET: one conversation and its latest messages, oldest first (polled by the open thread);
+// POST: {conversation: {status?, markRead?}} (close, reopen, mark read).
+
+import { dashboardSentBy } from "@/lib/conversations/inbox";
+import { ConversationUpdateBody } from "@/lib/conversations/schemas";
+import { toPublicConversation, toPublicThreadMessage } from "@/lib/conversations/serializers";
+import { listThread, updateConversation } from "@/lib/conversations/service";
+import { PageQuery } from "@/lib/core/pagination";
+import { dashboardHandler } from "@/lib/dashboard/handler";
+import { readDashboardJson } from "@/lib/dashboard/request-guard";
+
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ uid: string }> };
+
+export const GET = dashboardHandler(async (p, request, { params }: Ctx) => {
+  const { uid } = await params;
+  const query = PageQuery.parse({ limit: "100", ...Object.fromEntries(new URL(request.url).searchParams) });
+  const { conversation, messages, total } = await listThread(p, undefined, uid, query);
+  return Response.json({
+    conversation: toPublicConversation(conversation),
+    messages: messages.map(toPublicThreadMessage).reverse(),
+    total,
+  });
+});
+
+export const POST = dashboardHandler(async (p, request, { params }: Ctx) => {
+  const { uid } = await params;
+  const body = ConversationUpdateBody.parse(await readDashboardJson(request));
+  const closing = body.conversation.status === "CLOSED";
+  const actor = closing ? ((await dashboardSentBy(p)).label ?? null) : null;
+  const row = await updateConversation(p, undefined, uid, body.conversation, actor);
+  return Response.json({ conversation: toPublicConversation(row) });
+});

@@ -1,0 +1,22 @@
+// GET: the inbox list (unread first, then newest) with the unread badge; polled by the inbox.
+import { inboxPage } from "@/lib/conversations/inbox";
+import { ConversationListQuery } from "@/lib/conversations/schemas";
+import { toPublicConversation } from "@/lib/conversations/serializers";
+import { pageBlock } from "@/lib/core/pagination";
+import { dashboardHandler } from "@/lib/dashboard/handler";
+import { pageSender } from "@/lib/senders/dashboard-scope";
+
+export const dynamic = "force-dynamic";
+
+export const GET = dashboardHandler(async (p, request) => {
+  const { sender: phone, ...params } = Object.fromEntries(new URL(request.url).searchParams);
+  const sender = phone ? await pageSender(p, phone) : undefined;
+  const { senderId: _s, ...query } = ConversationListQuery.parse({ limit: "50", ...params });
+  const { conversations: rows, total, unread } = await inboxPage(p, sender?.id, query);
+  const conversations = rows.map((r) => toPublicConversation(r));
+  return Response.json({
+    conversations,
+    unread,
+    pagination: pageBlock(query.page, query.limit, total, conversations.length),
+  });
+});

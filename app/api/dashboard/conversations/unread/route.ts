@@ -1,0 +1,12 @@
+// GET: conversations with unread messages, for the navigation's badge (polled).
+import { unreadConversations } from "@/lib/conversations/service";
+import { dashboardHandler } from "@/lib/dashboard/handler";
+import { pageSender } from "@/lib/senders/dashboard-scope";
+
+export const dynamic = "force-dynamic";
+
+export const GET = dashboardHandler(async (p, request) => {
+  const phone = new URL(request.url).searchParams.get("sender");
+  const sender = phone ? await pageSender(p, phone) : undefined;
+  return Response.json({ unread: await unreadConversations(p, sender?.id) });
+});

@@ -1,0 +1,179 @@
+// What every bench script needs around its measurement (bench/api.ts, send.ts, events.ts):
+// a fresh database on the local PostgreSQL, server processes started and stopped (and
+// killed if the script dies), autocannon, the machine's load, and its section of
+// docs/benchmarks.md rewritten in place.
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+export const root = path.resolve(import.meta.dirname, "..");
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The value of --name=VALUE on the command line, else the fallback. */
+export const flag = (name: string, fallback: number) =>
+  Number(
+    process.argv
+      .slice(2)
+      .find((a) => a.startsWith(`--${name}=`))
+      ?.slice(name.length + 3) ?? fallback,
+  );
+
+/** BENCH_PG_URL (the server's admin URL), else the local default. */
+export const ADMIN_URL = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+/** The bench database's URL on that server; `localOnly` names a bench that refuses a remote server. */
+export function benchDatabaseUrl(name: string, localOnly?: string): string {
+  const u = new URL(ADMIN_URL);
+  if (localOnly && !["127.0.0.1", "localhost", "::1"].includes(u.hostname))
+    throw new Error(`${localOnly} runs on a local PostgreSQL only`);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** Drops and creates the database (unless `reuse` and it exists), then migrates it. */
+export async function freshDatabase(name: string, url: string, reuse = false): Promise<void> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  const exists = (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1;
+  if (!(reuse && exists)) {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+  }
+  await admin.end();
+  const { migrate } = await import("@/lib/db/migrate");
+  await migrate(url);
+}
+
+/** The platform's rate-limit windows, set out of reach: they must not shape a throughput test. */
+export const NO_RATE_LIMITS = {
+  RATE_LIMIT_GLOBAL: "1000000000",
+  RATE_LIMIT_SEND_IP: "1000000000",
+  RATE_LIMIT_SEND_TOKEN: "1000000000",
+  RATE_LIMIT_REPORTS_IP: "1000000000",
+};
+
+/** Fixed secrets for a bench server (never a real deployment's). */
+export const BENCH_SECRETS = {
+  NEXTAUTH_SECRET: "bench-nextauth-secret-0123456789",
+  // Production refuses to start without the provider secrets (README "Configuration").
+  PROVIDER_APP_SECRET: "bench-provider-app-secret",
+  PROVIDER_VERIFY_TOKEN: "bench-provider-verify-token",
+  APP_ENCRYPTION_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
+};
+
+/** A child's whole environment (nothing is inherited that is not named). */
+export type ChildEnv = Record<string, string | undefined>;
+
+const children: ChildProcess[] = [];
+process.on("exit", () => {
+  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+});
+
+/** A server process in the repository, its output dropped but stderr (killed when the script exits). */
+export function startChild(cmd: string, args: string[], env: ChildEnv, stderr = true): ChildProcess {
+  const child = spawn(cmd, args, {
+    cwd: root,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ["ignore", "ignore", stderr ? "inherit" : "ignore"],
+  });
+  children.push(child);
+  return child;
+}
+
+// BENCH_PROFILE=1 writes each TypeScript child's CPU profile into .bench-profiles/ (open it in Chrome DevTools).
+const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=.bench-profiles"] : [];
+
+/** A TypeScript entry point of the repository run by node with tsx. */
+export const startTs = (args: string[], env: ChildEnv) =>
+  startChild(process.execPath, [...profile, "--import", "tsx", ...args], env);
+
+/** SIGTERM, then SIGKILL when the process has not exited after `graceMs`. */
+export async function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await Promise.race([exited, sleep(graceMs)]);
+  if (child.exitCode === null) child.kill("SIGKILL");
+}
+
+/** Polls until the URL answers at all; returns its status. */
+export async function waitHttp(url: string, timeoutMs = 60_000): Promise<number> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const r = await fetch(url);
+      await r.arrayBuffer();
+      return r.status;
+    } catch {
+      await sleep(250);
+    }
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+type Histogram = { average: number; p50: number; p99: number; max: number };
+export type AutocannonResult = {
+  requests: Histogram & { total: number };
+  latency: Histogram;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  "2xx": number;
+  duration: number;
+};
+export type AutocannonRequest = { method: string; path: string; headers: Record<string, string>; body?: string };
+export type AutocannonOptions = {
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+  requests?: (AutocannonRequest & { setupRequest: (r: AutocannonRequest) => AutocannonRequest })[];
+};
+export const autocannon = createRequire(import.meta.url)("autocannon") as (
+  opts: AutocannonOptions,
+) => Promise<AutocannonResult>;
+
+/** A 2 s warm-up, then the measured run. */
+export async function measureWithWarmUp(opts: AutocannonOptions): Promise<AutocannonResult> {
+  await autocannon({ ...opts, duration: 2 });
+  return autocannon(opts);
+}
+
+/** The 1-minute load average, one decimal. */
+export const load1 = () => (os.loadavg()[0] ?? 0).toFixed(1);
+/** The 1, 5 and 15-minute load averages: "a / b / c". */
+export const loadAverages = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" / ");
+
+/** Replaces (or appends) the section that starts with `heading` in docs/benchmarks.md. */
+export function writeBenchSection(heading: string, section: string): void {
+  const file = path.join(root, "docs/benchmarks.md");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const existing = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
+  const escaped = heading.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const marker = new RegExp(`${escaped}[\\s\\S]*?(?=\\n## (?!#)|$)`);
+  const merged = marker.test(existing)
+    ? existing.replace(marker, () => section.trimEnd())
+    : `${existing.trimEnd()}\n\n${section}`;
+  // Every section heading gets a blank line before it, whoever wrote the section above.
+  const next = merged.replace(/([^\n])\n(## )/g, "$1\n\n$2");
+  fs.writeFileSync(file, `${next.trimEnd()}\n`);
+  console.log(`Wrote ${path.relative(root, file)}`);
+}
+
+/** Runs the script's main and exits (0, or 1 with the error printed): the children are killed on exit. */
+export async function runMain(main: () => Promise<void>): Promise<void> {
+  try {
+    await main();
+    process.exit(0);
+  } catch (error) {
+    console.error(error);
+    process.exit(1);
+  }
+}

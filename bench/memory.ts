@@ -1,0 +1,197 @@
+// npm run bench:memory: resident memory of the lean server (scripts/serve-api.ts, a child
+// process) while 256 MiB chunked bodies are refused (issue 10): on the provider callback
+// endpoint (8 MiB limit, no authentication possible before the body), on an API route
+// without a token (the default 1 MiB limit), on the bulk upload with a verified token (its
+// 10 MiB limit) and with a made-up Bearer token (401 before the body is read). PostgreSQL:
+// a fresh database, switchboard_bench_memory, on the local server (BENCH_PG_URL to change).
+// Prints the growth of the server's RSS over its warmed-up baseline and whether it stays
+// under 50 MB.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import pg from "pg";
+
+const root = path.resolve(import.meta.dirname, "..");
+const SERVER = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const DB_NAME = "switchboard_bench_memory";
+const BODY_BYTES = 256 * 1024 * 1024;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// Bodies under a limit are held until it is reached: growth is about PARALLEL x the limit, never the body size.
+const PARALLEL = Number(process.env.BENCH_PARALLEL ?? 2);
+const LIMIT_MB = 50;
+
+const dbUrl = (() => {
+  const u = new URL(SERVER);
+  u.pathname = `/${DB_NAME}`;
+  return u.toString();
+})();
+Object.assign(process.env, {
+  DATABASE_URL: dbUrl,
+  APP_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+  PROVIDER_APP_SECRET: "bench_app_secret",
+  PROVIDER_VERIFY_TOKEN: "bench_verify_token",
+  LOG_LEVEL: "warn",
+  NODE_ENV: "production",
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function freshDatabase() {
+  const admin = new pg.Client({ connectionString: SERVER });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE "${DB_NAME}"`);
+  await admin.end();
+  const { migrate } = await import("@/lib/db/migrate");
+  await migrate(dbUrl);
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** The child's resident set (VmRSS), in bytes. */
+function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+  return kb * 1024;
+}
+
+type Outcome = { status: number | "cut"; sentBytes: number };
+
+/** POSTs up to 256 MiB as chunked transfer, as fast as the server takes it; stops once answered or cut off. */
+function postChunked(port: number, urlPath: string, headers: Record<string, string>): Promise<Outcome> {
+  const chunk = Buffer.alloc(1024 * 1024, 0x20);
+  chunk.write('{"x":"');
+  return new Promise((resolve) => {
+    let sent = 0;
+    let done = false;
+    const finish = (status: Outcome["status"]) => {
+      if (done) return;
+      done = true;
+      req.destroy();
+      resolve({ status, sentBytes: sent });
+    };
+    const req = http.request({ host: "127.0.0.1", port, method: "POST", path: urlPath, headers });
+    req.on("response", (res) => {
+      res.resume();
+      finish(res.statusCode ?? 0);
+    });
+    req.on("error", () => finish("cut"));
+    const pump = () => {
+      while (!done && sent < BODY_BYTES) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      if (!done) req.end();
+    };
+    pump();
+  });
+}
+
+async function main() {
+  await freshDatabase();
+  const { db } = await import("@/lib/db");
+  const { issueToken } = await import("@/lib/tokens/service");
+  const customer = await db.customer.create({ data: { name: "Bench memory" } });
+  const { token } = await issueToken({ customerId: customer.id, name: "bench" });
+  const book = await db.contactBook.create({ data: { customerId: customer.id, name: "Bench" } });
+  await db.$disconnect();
+
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/serve-api.ts"], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  process.on("exit", () => child.kill("SIGKILL"));
+  for (let i = 0; ; i++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/api/v3/openapi.json`).then((r) => r.arrayBuffer());
+      break;
+    } catch {
+      if (i > 300) throw new Error("the lean server did not come up");
+      await sleep(200);
+    }
+  }
+  const pid = child.pid as number;
+
+  const json = { "Content-Type": "application/json" };
+  const cases: { name: string; path: string; headers: Record<string, string>; expect: number }[] = [
+    {
+      name: "provider callback endpoint (unauthenticated)",
+      path: "/api/provider/webhook",
+      headers: { ...json, "X-Hub-Signature-256": "sha256=00" },
+      expect: 413,
+    },
+    { name: "API, no token (default 1 MiB limit)", path: "/api/v3/contact-books", headers: json, expect: 413 },
+    {
+      name: "API bulk upload, verified token (10 MiB limit)",
+      path: `/api/v3/contact-books/${book.id}/contacts/bulk`,
+      headers: { ...json, Authorization: `Bearer ${token}` },
+      expect: 413,
+    },
+    {
+      name: "API bulk upload, made-up Bearer token",
+      path: `/api/v3/contact-books/${book.id}/contacts/bulk`,
+      headers: { ...json, Authorization: "Bearer swb_live_not_a_token" },
+      expect: 401,
+    },
+  ];
+
+  // Warm-up: one small refused body per case, then let the heap settle.
+  for (const c of cases) await postChunked(port, c.path, c.headers).catch(() => undefined);
+  await sleep(1_000);
+  const baseline = rssOf(pid);
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(pid));
+  }, 20);
+
+  const lines: string[] = [];
+  let allRefused = true;
+  for (const c of cases) {
+    const before = peak;
+    const started = performance.now();
+    const outcomes: Outcome[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      outcomes.push(
+        ...(await Promise.all(Array.from({ length: PARALLEL }, () => postChunked(port, c.path, c.headers)))),
+      );
+    }
+    const ms = performance.now() - started;
+    const statuses = [...new Set(outcomes.map((o) => o.status))].join(", ");
+    const maxSentMiB = Math.max(...outcomes.map((o) => o.sentBytes)) / 1024 / 1024;
+    const refused = outcomes.every((o) => o.status === c.expect);
+    allRefused &&= refused;
+    lines.push(
+      `${c.name}: ${outcomes.length} x 256 MiB chunked bodies (${PARALLEL} at a time) answered ${statuses}` +
+        ` in ${(ms / 1000).toFixed(1)} s; at most ${maxSentMiB.toFixed(0)} MiB written before the answer;` +
+        ` peak RSS ${((peak - baseline) / 1024 / 1024).toFixed(1)} MB over the baseline (was ${((before - baseline) / 1024 / 1024).toFixed(1)})`,
+    );
+  }
+  clearInterval(sampler);
+  peak = Math.max(peak, rssOf(pid));
+  const after = rssOf(pid);
+  child.kill("SIGTERM");
+
+  const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+  const growth = peak - baseline;
+  for (const line of lines) console.log(line);
+  console.log(`server RSS: baseline ${mb(baseline)} MB, peak ${mb(peak)} MB, after ${mb(after)} MB`);
+  const ok = growth < LIMIT_MB * 1024 * 1024 && allRefused;
+  console.log(
+    `resident growth ${mb(growth)} MB: ${growth < LIMIT_MB * 1024 * 1024 ? "UNDER" : "OVER"} ${LIMIT_MB} MB; ` +
+      `every body refused with the expected status: ${allRefused ? "yes" : "NO"} -> ${ok ? "PASS" : "FAIL"}`,
+  );
+  process.exit(ok ? 0 : 1);
+}
+
+await main();

@@ -1,0 +1,193 @@
+import { expect, type Page, test } from "@playwright/test";
+import { signProviderBody } from "../lib/provider/callbacks/signature";
+import { envelopeFor } from "../lib/provider/simulator-callbacks";
+import { inboundTextChange } from "../lib/provider/simulator-inbound";
+import { DEMO_EMAIL, DEMO_SENDER, expectAccessible, login, saveScreenshot } from "./helpers";
+
+// The inbox from the browser: inbound messages arrive as signed provider callbacks through
+// the real endpoint (as the simulator and `cli simulate:inbound` send them), the inbox polls,
+// replies go out through the simulator, whose status callbacks come back as ticks.
+
+let seq = 0;
+const uniqueContact = (prefix: string) => `${prefix}${String(Date.now() + seq++).slice(-5)}`;
+
+/** A contact with a profile name writes to the demo's default sender; returns once stored. */
+async function simulateInbound(page: Page, from: string, name: string, text: string): Promise<void> {
+  const body = envelopeFor([inboundTextChange(DEMO_SENDER, { from, text, name })]);
+  const res = await page.request.post("/api/provider/webhook", {
+    data: body,
+    headers: { "Content-Type": "application/json", "X-Hub-Signature-256": signProviderBody(body) },
+  });
+  expect(res.status()).toBe(200);
+}
+
+const item = (page: Page, text: string) => page.getByTestId("conversation-item").filter({ hasText: text });
+
+test("an inbound message appears in the open inbox without a reload; the reply goes out and reaches read", async ({
+  page,
+}) => {
+  await login(page);
+  await page.getByRole("link", { name: /^Inbox/ }).click();
+  await expect(page).toHaveURL(/\/inbox/);
+  await expect(page.getByRole("heading", { name: "Inbox", level: 1 })).toBeVisible();
+  // Inbox is the first entry of the navigation.
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link").first()).toHaveText(/^Inbox/);
+
+  const contact = uniqueContact("+1415558");
+  const name = `Dana ${contact.slice(-5)}`;
+  await simulateInbound(page, contact, name, "Hi, is my order on its way?");
+
+  // No reload: the list polls. Unread, with the nav badge counting it.
+  const row = item(page, name);
+  await expect(row).toBeVisible();
+  await expect(row).toContainText("Hi, is my order on its way?");
+  await expect(row).toContainText("1 unread");
+  await expect(page.getByTestId("unread-badge")).toBeVisible();
+
+  // Keyboard: focus the conversation and open it with Enter.
+  await row.focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/[?&]c=conv_/);
+  const thread = page.getByRole("log", { name: `Messages with ${name}` });
+  const inbound = thread.getByTestId("thread-message").filter({ hasText: "Hi, is my order on its way?" });
+  await expect(inbound).toHaveAttribute("data-direction", "inbound");
+  await expect(thread.getByText("Today")).toBeVisible();
+  await expect(page.getByTestId("window-state")).toContainText(/2[34] h \d+ min left/);
+  // Opening marks it read.
+  await expect(row).not.toContainText("unread");
+
+  // Enter sends, Shift+Enter breaks the line.
+  const reply = page.getByRole("textbox", { name: "Reply" });
+  await reply.focus();
+  await page.keyboard.type("It left the warehouse today.");
+  await page.keyboard.press("Shift+Enter");
+  await page.keyboard.type("Tracking follows.");
+  await page.keyboard.press("Enter");
+  await expect(reply).toHaveValue("");
+  const outbound = thread.getByTestId("thread-message").filter({ hasText: "Tracking follows." });
+  await expect(outbound).toHaveAttribute("data-direction", "outbound");
+  await expect(outbound).toContainText("It left the warehouse today.\nTracking follows.");
+  await expect(outbound).toContainText(DEMO_EMAIL);
+  // The simulator's callbacks walk the ticks to read (SIMULATOR_READ_RATE=1).
+  await expect(outbound).toHaveAttribute("data-status", "read", { timeout: 30_000 });
+  await expect(outbound.getByTestId("ticks")).toContainText("Read");
+
+  // A second inbound while the thread is open appears without a reload and is read at once.
+  await simulateInbound(page, contact, name, "Thanks!");
+  await expect(thread.getByTestId("thread-message").filter({ hasText: "Thanks!" })).toBeVisible();
+  await expect(row).not.toContainText("unread");
+
+  // Close, find it under the Closed filter, reopen.
+  await page.getByRole("button", { name: "Close conversation" }).click();
+  await expect(page.getByRole("button", { name: "Reopen conversation" })).toBeVisible();
+  await page.getByRole("link", { name: "Closed", exact: true }).click();
+  await expect(page).toHaveURL(/status=closed/);
+  await expect(item(page, name)).toBeVisible();
+  await page.getByRole("button", { name: "Reopen conversation" }).click();
+  await expect(item(page, name)).toHaveCount(0);
+  await page.getByRole("link", { name: "Open", exact: true }).click();
+  await expect(item(page, name)).toBeVisible();
+
+  // Search is kept in the URL.
+  await page.getByLabel("Search by name or number").fill(contact.slice(-5));
+  await expect(page).toHaveURL(new RegExp(`search=${contact.slice(-5)}`));
+  await expect(page.getByTestId("conversation-item")).toHaveCount(1);
+  await expectAccessible(page);
+  await saveScreenshot(page, "inbox-thread");
+});
+
+test("a contact who never wrote gets the template picker instead of the text box", async ({ page }) => {
+  await login(page);
+  // A template from the composer starts the conversation; no inbound, so no window.
+  await page.goto("/messages");
+  const contact = uniqueContact("+1415559");
+  await page.getByLabel("Recipient (E.164)").fill(contact);
+  await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_update (en, utility)" });
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Accepted:" })).toBeVisible();
+
+  await page.goto(`/inbox?search=${contact.slice(-5)}`);
+  await item(page, contact).click();
+  await expect(page.getByTestId("window-state")).toContainText("not written");
+  await expect(page.getByRole("textbox", { name: "Reply" })).toHaveCount(0);
+  await expect(page.getByTestId("window-closed-notice")).toBeVisible();
+  await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_update (en, utility)" });
+  await page.getByRole("button", { name: "Send template" }).click();
+  const thread = page.getByRole("log");
+  await expect(thread.getByTestId("thread-message")).toHaveCount(2);
+  await expect(thread.getByTestId("thread-message").last()).toHaveAttribute("data-status", "read", {
+    timeout: 30_000,
+  });
+  await expectAccessible(page);
+});
+
+test("at 390 px the inbox shows one pane at a time, never scrolls sideways, and passes axe", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await login(page);
+  const contact = uniqueContact("+1415557");
+  const name = `Robin ${contact.slice(-5)} with a rather long display name for a small screen`;
+  await simulateInbound(page, contact, name, `${"A long message without spaces ".repeat(3)}${"x".repeat(120)}`);
+  await page.goto("/inbox");
+  const noSideways = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  await expect(item(page, contact.slice(-5))).toBeVisible();
+  expect(await noSideways()).toBe(true);
+  await expectAccessible(page);
+
+  await item(page, contact.slice(-5)).click();
+  await expect(page.getByRole("link", { name: "← All conversations" })).toBeVisible();
+  await expect(page.getByLabel("Search by name or number")).toBeHidden();
+  await expect(page.getByRole("textbox", { name: "Reply" })).toBeVisible();
+  expect(await noSideways()).toBe(true);
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Dark mode" }).click();
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await expectAccessible(page);
+  await saveScreenshot(page, "inbox-phone");
+  await page.getByRole("button", { name: "Light mode" }).click();
+  await page.getByRole("link", { name: "← All conversations" }).click();
+  await expect(page.getByLabel("Search by name or number")).toBeVisible();
+});
+
+test("an opt-out blacklists the contact: the thread says so with the reply box disabled, an opt-in lifts it; the blacklist page removes and adds", async ({
+  page,
+}) => {
+  await login(page);
+  await page.goto("/inbox");
+  const contact = uniqueContact("+1415556");
+  const name = `Sam ${contact.slice(-5)}`;
+  await simulateInbound(page, contact, name, "Hello");
+  await simulateInbound(page, contact, name, "STOP");
+  await item(page, name).click();
+  const thread = page.getByRole("log", { name: `Messages with ${name}` });
+  await expect(thread.getByTestId("thread-note")).toHaveCount(1);
+  await expect(page.getByTestId("blacklisted-notice")).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Reply" })).toBeDisabled();
+  await expectAccessible(page);
+
+  // START takes the opt-out back (a second note), STOP puts it on again; no reload.
+  await simulateInbound(page, contact, name, "START");
+  await expect(thread.getByTestId("thread-note")).toHaveCount(2);
+  await expect(page.getByTestId("blacklisted-notice")).toHaveCount(0);
+  await expect(page.getByRole("textbox", { name: "Reply" })).toBeEnabled();
+  await simulateInbound(page, contact, name, "stop");
+  await expect(thread.getByTestId("thread-note")).toHaveCount(3);
+  await expect(page.getByRole("textbox", { name: "Reply" })).toBeDisabled();
+
+  await page.getByRole("link", { name: "removed from the blacklist" }).click();
+  await expect(page).toHaveURL(/\/blacklist\?/);
+  const row = page.getByTestId("blacklist-row").filter({ hasText: contact });
+  await expect(row).toContainText("Opt-out keyword");
+  await expectAccessible(page);
+  await row.getByRole("button", { name: `Remove ${contact}` }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Remove", exact: true }).click();
+  await expect(row).toHaveCount(0);
+
+  await page.getByLabel("Phone number (E.164)").fill(contact);
+  await page.getByLabel("Reason (optional)").fill("Asked by phone");
+  await page.getByRole("button", { name: "Add to blacklist" }).click();
+  await expect(page.getByTestId("blacklist-row").filter({ hasText: contact })).toContainText("Dashboard");
+  await page.getByLabel("Phone number (E.164)").fill("not a number");
+  await page.getByRole("button", { name: "Add to blacklist" }).click();
+  await expect(page.getByText("must be a phone number in E.164 format", { exact: false }).first()).toBeVisible();
+  await saveScreenshot(page, "blacklist");
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ApiError } from "@/lib/core/errors";
+import { formFields, runAction } from "./action-result";
+
+describe("runAction", () => {
+  it("puts a service's field error under the form field it is about", async () => {
+    const result = await runAction(async () => {
+      throw new ApiError("WEBHOOK_ENDPOINT_INVALID", "endpointUrl must not contain credentials", {
+        field: "webhook.endpointUrl",
+      });
+    });
+    expect(result).toEqual({
+      ok: false,
+      message: "endpointUrl must not contain credentials",
+      code: "WEBHOOK_ENDPOINT_INVALID",
+      fields: { endpointUrl: "endpointUrl must not contain credentials" },
+    });
+  });
+
+  it("keys the API-named fields of a service error by form field", async () => {
+    const result = await runAction(async () => {
+      throw new ApiError("VALIDATION_FAILED", "webhook.verificationHeaderKey: needed", {
+        fields: [{ path: "body.webhook.verificationHeaderKey", message: "required while a token is stored" }],
+      });
+    });
+    expect(result).toMatchObject({ ok: false, fields: { verificationHeaderKey: "required while a token is stored" } });
+  });
+
+  it("answers zod issues with the first issue's message and every field", async () => {
+    const Input = z.object({ name: z.string().min(1, "name is required"), events: z.array(z.string()) });
+    const result = await runAction(async () => Input.parse({ name: "", events: [1] }));
+    expect(result).toEqual({
+      ok: false,
+      message: "name is required",
+      code: "VALIDATION_FAILED",
+      fields: { name: "name is required", events: expect.any(String) },
+    });
+  });
+
+  it("says nothing internal about an unexpected failure", async () => {
+    const result = await runAction(async () => {
+      throw new Error("relation webhook_destination does not exist at 10.0.0.7");
+    });
+    expect(result).toEqual({ ok: false, message: "The request could not be completed", code: "REQUEST_FAILED" });
+  });
+
+  it("passes the data through on success", async () => {
+    expect(await runAction(async () => ({ uid: "w1" }))).toEqual({ ok: true, data: { uid: "w1" } });
+  });
+});
+
+describe("formFields", () => {
+  it("names a field by the last named segment of its path, first error wins", () => {
+    expect(
+      formFields([
+        { path: "events.2", message: "Unsupported event" },
+        { path: "events.3", message: "Duplicate event" },
+        { path: "field.key", message: "snake_case" },
+        { path: "", message: "no field" },
+      ]),
+    ).toEqual({ events: "Unsupported event", key: "snake_case" });
+    expect(formFields([])).toBeUndefined();
+  });
+});
+
+describe("server actions' raw input", () => {
+  // Issue 10 item 3 on server actions: their raw input follows the API's input rules.
+  it("is refused naming the form field before any work", async () => {
+    let ran = false;
+    const result = await runAction(
+      async () => {
+        ran = true;
+      },
+      { name: "ok", description: "bad \ud800" },
+    );
+    expect(result).toMatchObject({ ok: false, fields: { description: expect.stringMatching(/surrogate/) } });
+    expect(ran).toBe(false);
+  });
+});

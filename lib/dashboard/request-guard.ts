@@ -1,0 +1,83 @@
+// What an app/api/dashboard/* mutation must be before its body is read: sent by our own
+// pages (same origin: a forged cross-site POST carries the session cookie but never our
+// Origin), as JSON (a cross-site form can send text/plain without a preflight), and of a
+// bounded size. The JSON itself goes through the same input rules as the public API.
+import { readAtMost, TooLargeError } from "@/lib/core/bounded-read";
+import { ApiError } from "@/lib/core/errors";
+import { assertStorableInput } from "@/lib/core/storable-input";
+import { env } from "@/lib/env";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The hosts this deployment answers on: the request's own (as the proxy forwarded it) and the configured URLs. */
+function ownHosts(request: Request): Set<string> {
+  const { NEXTAUTH_URL, PUBLIC_URL } = env();
+  const hosts = [request.headers.get("x-forwarded-host"), request.headers.get("host"), new URL(request.url).host];
+  for (const url of [NEXTAUTH_URL, PUBLIC_URL]) if (url) hosts.push(new URL(url).host);
+  return new Set(hosts.filter((h): h is string => Boolean(h)).map((h) => h.toLowerCase()));
+}
+
+/**
+ * Whether a state-changing request comes from our own pages. Browsers send Origin on every
+ * POST (and Sec-Fetch-Site); a request with neither is not from a browser page and is
+ * refused too: the dashboard's own fetches always carry them, and a script holding the
+ * cookie has the public API.
+ */
+export function isSameOrigin(request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin") return false;
+  const origin = request.headers.get("origin");
+  if (origin === null) return site === "same-origin";
+  let host: string;
+  try {
+    host = new URL(origin).host.toLowerCase();
+  } catch {
+    return false; // "null" (sandboxed frames, privacy redirects) or garbage
+  }
+  return ownHosts(request).has(host);
+}
+
+export const isJsonRequest = (request: Request) =>
+  /^application\/([\w.+-]+\+)?json\b/i.test((request.headers.get("content-type") ?? "").trim());
+
+/** Throws the contract error when a mutation is cross-site or not JSON. */
+export function guardMutation(request: Request): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  if (!isSameOrigin(request)) {
+    throw new ApiError("CROSS_ORIGIN_REQUEST", "This request must come from the dashboard's own pages");
+  }
+  if (!isJsonRequest(request)) {
+    throw new ApiError("UNSUPPORTED_CONTENT_TYPE", "This endpoint accepts only Content-Type: application/json");
+  }
+}
+
+/**
+ * The JSON body, read while it streams up to `limit` bytes (API_BODY_LIMIT_BYTES by
+ * default), nesting capped and text checked as the public API checks it.
+ */
+export async function readDashboardJson(
+  request: Request,
+  options: { limit?: number; textCheckedPerRow?: string } = {},
+): Promise<unknown> {
+  const limit = options.limit ?? env().API_BODY_LIMIT_BYTES;
+  let raw: Buffer;
+  try {
+    raw = await readAtMost(request.body, limit, request.headers.get("content-length"));
+  } catch (error) {
+    if (error instanceof TooLargeError) {
+      throw new ApiError("PAYLOAD_TOO_LARGE", error.message, { limitBytes: error.limitBytes });
+    }
+    throw error;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString("utf8"));
+  } catch {
+    throw new ApiError("VALIDATION_FAILED", "Malformed JSON body: the request body is not valid JSON");
+  }
+  const rows = options.textCheckedPerRow;
+  // A bare array is all rows (the bulk upload accepts one, as the API does).
+  const skip = rows ? [`body.${rows}`, ...(Array.isArray(value) ? ["body"] : [])] : [];
+  assertStorableInput(value, "body", { skipTextUnder: skip });
+  return value;
+}
