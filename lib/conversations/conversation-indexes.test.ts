@@ -62,6 +62,10 @@ afterAll(async () => {
 }, 600_000);
 
 async function explain(sql: Prisma.Sql, seqscan = true): Promise<string> {
+  // Other test files write conversations meanwhile: fresh statistics keep the plan about
+  // the indexes, not about what autovacuum last saw.
+  await db.$executeRawUnsafe(`ANALYZE "Conversation"`);
+  await db.$executeRawUnsafe(`ANALYZE "ConversationMessage"`);
   return db.$transaction(async (tx) => {
     if (!seqscan) await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
     const rows = await tx.$queryRaw<Record<string, string>[]>(Prisma.sql`EXPLAIN ${sql}`);
