@@ -43,6 +43,7 @@ const childEnv: NodeJS.ProcessEnv = {
   ...process.env,
   DATABASE_URL: dbUrl,
   PROVIDER_APP_SECRET: APP_SECRET,
+  PROVIDER_VERIFY_TOKEN: process.env.PROVIDER_VERIFY_TOKEN ?? "bench_provider_verify_token",
   APP_ENCRYPTION_KEY: ENC_KEY,
   WEBHOOK_ALLOW_PRIVATE_URLS: "true",
   LOG_LEVEL: "warn",
@@ -235,7 +236,7 @@ async function main() {
       false,
     );
     const status = await waitHttp(
-      `http://127.0.0.1:${nextPort}/api/provider/webhook?hub.mode=subscribe&hub.challenge=ok&hub.verify_token=${encodeURIComponent(childEnv.PROVIDER_VERIFY_TOKEN ?? "dev_provider_verify_token")}`,
+      `http://127.0.0.1:${nextPort}/api/provider/webhook?hub.mode=subscribe&hub.challenge=ok&hub.verify_token=${encodeURIComponent(childEnv.PROVIDER_VERIFY_TOKEN ?? "")}`,
     );
     if (status === 200) {
       const n = await ingest("next start", `http://127.0.0.1:${nextPort}`, pnid);

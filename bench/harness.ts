@@ -58,6 +58,9 @@ export const NO_RATE_LIMITS = {
 /** Fixed secrets for a bench server (never a real deployment's). */
 export const BENCH_SECRETS = {
   NEXTAUTH_SECRET: "bench-nextauth-secret-0123456789",
+  // Production refuses to start without the provider secrets (README "Configuration").
+  PROVIDER_APP_SECRET: "bench-provider-app-secret",
+  PROVIDER_VERIFY_TOKEN: "bench-provider-verify-token",
   APP_ENCRYPTION_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
 };
 

@@ -7,7 +7,7 @@ test("create a webhook: the secret shows once, never after reload; then set it i
   await expectAccessible(page);
   const name = `E2E hook ${Date.now()}`;
   await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.getByLabel("Endpoint URL (HTTPS)").fill("https://127.0.0.1:9/hook");
+  await page.getByLabel("Endpoint URL (HTTPS)").fill("https://127.0.0.1:59999/hook");
   await page.getByLabel("message.status.delivered").check();
   await page.getByLabel("message.status.read").check();
   await page.getByRole("button", { name: "Create webhook" }).click();

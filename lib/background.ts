@@ -1,7 +1,9 @@
 // Work that runs beside the web server in the app process (embedded mode: the only
 // process allowed to open .data/): the provider-callback processor, the webhook
 // delivery worker and the reconnect-queue safety net (sends queued while a sender was
-// reconnecting go out once it is connected, even when no request drained them).
+// reconnecting go out once it is connected, even when no request drained them), the
+// send reconciliation (sends interrupted mid-flight become "unknown") and the chatbot
+// worker (bot replies from the outbox).
 // `npm run worker` (scripts/worker.ts) runs the same standalone.
 export type Background = { stop: () => Promise<void> };
 
@@ -25,9 +27,16 @@ export async function startBackgroundWork(options: BackgroundOptions = {}): Prom
     : startDeliveryWorker({ customerIds: options.customerIds });
   const { startReconnectDrainer } = await import("@/lib/messaging/reconnect-queue");
   const stopDrainer = options.callbacksOnly ? async () => {} : startReconnectDrainer();
+  const { startSendReconciler } = await import("@/lib/messaging/send-reconciler");
+  const stopReconciler = options.callbacksOnly ? async () => {} : startSendReconciler();
+  // Chatbot replies (docs/chatbots.md): the outbox rows the callback processor wrote.
+  const { startChatbotWorker } = await import("@/lib/chatbots/worker");
+  const chatbots = options.callbacksOnly
+    ? { stop: async () => {} }
+    : startChatbotWorker({ customerIds: options.customerIds });
   return {
     stop: async () => {
-      await Promise.allSettled([stopDrainer(), processor.stop(), worker.stop()]);
+      await Promise.allSettled([stopDrainer(), stopReconciler(), processor.stop(), worker.stop(), chatbots.stop()]);
     },
   };
 }

@@ -26,6 +26,8 @@ describe("environment validation", () => {
       APP_ENCRYPTION_KEY: "ab".repeat(32),
       WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       RATE_LIMIT_GLOBAL: "50",
+      PROVIDER_APP_SECRET: "app-secret",
+      PROVIDER_VERIFY_TOKEN: "verify-token",
     });
     expect(env.DATABASE_URL).toBe("postgresql://app@db.internal:5432/switchboard");
     expect(env.WEBHOOK_ALLOW_PRIVATE_URLS).toBe(true);
@@ -42,6 +44,9 @@ describe("environment validation", () => {
     [{ WEBHOOK_ALLOW_PRIVATE_URLS: "maybe" }, "WEBHOOK_ALLOW_PRIVATE_URLS"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     [{ NODE_ENV: "staging" }, "NODE_ENV"],
+    [{ WEBHOOK_ALLOWED_PORTS: "443,ssh" }, "WEBHOOK_ALLOWED_PORTS"],
+    [{ WEBHOOK_ALLOWED_PORTS: "9100-9000" }, "WEBHOOK_ALLOWED_PORTS"],
+    [{ WEBHOOK_ALLOWED_PORTS: "70000" }, "WEBHOOK_ALLOWED_PORTS"],
   ])("stops on a bad value and names the variable: %o", (source, name) => {
     const message = failure(source);
     expect(message).toMatch(/^Invalid environment configuration/);
@@ -57,6 +62,38 @@ describe("environment validation", () => {
     const message = failure({ DATABASE_URL: "mysql://x", APP_ENCRYPTION_KEY: "short" });
     expect(message).toContain("DATABASE_URL");
     expect(message).toContain("APP_ENCRYPTION_KEY");
+  });
+
+  it.each([
+    [{ NODE_ENV: "production" }],
+    [{ DATABASE_URL: "postgresql://app@db.internal:5432/switchboard" }],
+    [{ NODE_ENV: "production", PROVIDER_APP_SECRET: " " }],
+  ])("refuses to start in production without the provider secrets, naming them: %o", (source) => {
+    const message = failure(source);
+    expect(message).toContain("PROVIDER_APP_SECRET: is required in production");
+    expect(message).toContain("PROVIDER_VERIFY_TOKEN: is required in production");
+    expect(failure({ ...source, PROVIDER_APP_SECRET: "set" })).not.toContain("PROVIDER_APP_SECRET");
+  });
+
+  it("does not ask a production build (next build) for runtime secrets", () => {
+    expect(parseEnv({ NODE_ENV: "production", NEXT_PHASE: "phase-production-build" }).PROVIDER_APP_SECRET).toBe(
+      "dev_provider_app_secret",
+    );
+  });
+
+  it("uses the public dev_ provider secrets only outside production", () => {
+    expect(parseEnv({}).PROVIDER_APP_SECRET).toBe("dev_provider_app_secret");
+    expect(parseEnv({ NODE_ENV: "test" }).PROVIDER_VERIFY_TOKEN).toBe("dev_provider_verify_token");
+    const prod = parseEnv({ NODE_ENV: "production", PROVIDER_APP_SECRET: "a", PROVIDER_VERIFY_TOKEN: "b" });
+    expect([prod.PROVIDER_APP_SECRET, prod.PROVIDER_VERIFY_TOKEN]).toEqual(["a", "b"]);
+  });
+
+  it("parses WEBHOOK_ALLOWED_PORTS into ranges", () => {
+    expect(parseEnv({ WEBHOOK_ALLOWED_PORTS: "443, 8443,9000 - 9100" }).WEBHOOK_ALLOWED_PORTS).toEqual([
+      [443, 443],
+      [8443, 8443],
+      [9000, 9100],
+    ]);
   });
 
   it("treats an empty value as not set", () => {

@@ -7,7 +7,7 @@ const bool = z
   .transform((v) => v === "true" || v === "1");
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-export const EnvSchema = z.object({
+const ObjectSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z
     .string()
@@ -26,15 +26,36 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)")
     .optional(),
-  PROVIDER_APP_SECRET: z.string().min(1).default("dev_provider_app_secret"),
-  PROVIDER_VERIFY_TOKEN: z.string().min(1).default("dev_provider_verify_token"),
+  // Required in production (see withDevSecrets below); public dev_ values otherwise.
+  PROVIDER_APP_SECRET: z.string().min(1).optional(),
+  PROVIDER_VERIFY_TOKEN: z.string().min(1).optional(),
   WEBHOOK_ALLOW_PRIVATE_URLS: bool,
+  /** Webhook endpoint ports, e.g. "443,8443,9000-9100"; unset = lib/webhooks/url-guard.ts's default. */
+  WEBHOOK_ALLOWED_PORTS: z
+    .string()
+    .regex(
+      /^\s*\d{1,5}(\s*-\s*\d{1,5})?(\s*,\s*\d{1,5}(\s*-\s*\d{1,5})?)*\s*$/,
+      "must be a list like 443,8443,9000-9100",
+    )
+    .transform((text) =>
+      text.split(",").map((part) => {
+        const [lo, hi = lo] = part.split("-").map((n) => Number(n.trim()));
+        return [lo, hi] as [number, number];
+      }),
+    )
+    .refine(
+      (ranges) => ranges.every(([lo, hi]) => lo >= 1 && hi <= 65535 && lo <= hi),
+      "ports must be 1-65535, ranges low-high",
+    )
+    .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   RATE_LIMIT_GLOBAL: positiveInt(600),
   RATE_LIMIT_SEND_IP: positiveInt(120),
   RATE_LIMIT_SEND_TOKEN: positiveInt(300),
   RATE_LIMIT_REPORTS_IP: positiveInt(240),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
+  /** Dashboard sign-ups per client IP per hour (lib/customers/signup.ts). */
+  RATE_LIMIT_SIGNUP_IP: positiveInt(10),
   API_BODY_LIMIT_BYTES: positiveInt(1_048_576),
   TRUST_PROXY: bool,
   // Event pipeline (lib/webhooks/worker.ts, lib/events/ingest/processor.ts).
@@ -65,6 +86,40 @@ export const EnvSchema = z.object({
   SIMULATOR_REPLY_RATE: z.coerce.number().min(0).max(1).default(0.2),
 });
 
+/** Secrets that verify what the provider sends: a public default would accept forged callbacks. */
+const PROVIDER_SECRETS = ["PROVIDER_APP_SECRET", "PROVIDER_VERIFY_TOKEN"] as const;
+const DEV_PROVIDER_SECRETS = {
+  PROVIDER_APP_SECRET: "dev_provider_app_secret",
+  PROVIDER_VERIFY_TOKEN: "dev_provider_verify_token",
+} as const;
+
+/** Production is NODE_ENV=production or a PostgreSQL server (DATABASE_URL). */
+export const isProduction = (e: { NODE_ENV: string; DATABASE_URL?: string }) =>
+  e.NODE_ENV === "production" || e.DATABASE_URL !== undefined;
+
+// `next build` evaluates server modules with NODE_ENV=production; building is not starting,
+// and a build machine holds no runtime secrets.
+const BUILD_PHASE = "phase-production-build";
+
+export const EnvSchema = ObjectSchema.extend({ NEXT_PHASE: z.string().optional() })
+  .superRefine((e, ctx) => {
+    if (!isProduction(e) || e.NEXT_PHASE === BUILD_PHASE) return;
+    for (const name of PROVIDER_SECRETS) {
+      if (e[name] !== undefined) continue;
+      ctx.addIssue({
+        code: "custom",
+        path: [name],
+        message:
+          "is required in production (NODE_ENV=production or DATABASE_URL set); the public dev_ default is only used in development",
+      });
+    }
+  })
+  .transform((e) => ({
+    ...e,
+    PROVIDER_APP_SECRET: e.PROVIDER_APP_SECRET ?? DEV_PROVIDER_SECRETS.PROVIDER_APP_SECRET,
+    PROVIDER_VERIFY_TOKEN: e.PROVIDER_VERIFY_TOKEN ?? DEV_PROVIDER_SECRETS.PROVIDER_VERIFY_TOKEN,
+  }));
+
 export type Env = z.infer<typeof EnvSchema>;
 
 export class EnvError extends Error {}
@@ -81,6 +136,28 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 }
 
 let cached: Env | undefined;
+
+/**
+ * Embedded mode (no DATABASE_URL): the data folder, read before the full validation,
+ * because the secrets generated into it (lib/crypto/local-secrets.ts) must be in the
+ * environment first. Undefined in server mode.
+ */
+export function embeddedDataDir(): string | undefined {
+  const partial = ObjectSchema.pick({ DATABASE_URL: true, DATA_DIR: true }).safeParse({
+    DATABASE_URL: process.env.DATABASE_URL?.trim() || undefined,
+    DATA_DIR: process.env.DATA_DIR?.trim() || undefined,
+  });
+  if (!partial.success || partial.data.DATABASE_URL) return undefined;
+  return partial.data.DATA_DIR;
+}
+
+/** Sets the variables the environment lacks (generated local secrets); forgets the parsed copy. */
+export function provideDefaults(values: Record<string, string>): void {
+  for (const [name, value] of Object.entries(values)) {
+    if (!process.env[name]?.trim()) process.env[name] = value;
+  }
+  cached = undefined;
+}
 
 export function env(): Env {
   cached ??= parseEnv(process.env);

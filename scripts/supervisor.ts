@@ -7,10 +7,15 @@ import path from "node:path";
 import { loadOrCreateLocalSecrets } from "@/lib/crypto/local-secrets";
 import { startEmbedded } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
-import { EnvError, env } from "@/lib/env";
+import { EnvError, embeddedDataDir, env, provideDefaults } from "@/lib/env";
 
 const dev = process.argv.includes("--dev");
 const root = path.resolve(import.meta.dirname, "..");
+
+// Embedded mode: the secrets generated into .data/ (the environment's own win) are in
+// place before validation, which requires the provider secrets in production.
+const localDataDir = embeddedDataDir();
+if (localDataDir) provideDefaults(loadOrCreateLocalSecrets(localDataDir));
 
 try {
   env();
@@ -30,9 +35,6 @@ const childEnv: NodeJS.ProcessEnv = { ...process.env };
 let closeDb = async () => {};
 
 if (!e.DATABASE_URL) {
-  const secrets = loadOrCreateLocalSecrets(e.DATA_DIR);
-  process.env.APP_ENCRYPTION_KEY ??= secrets.APP_ENCRYPTION_KEY;
-  process.env.NEXTAUTH_SECRET ??= secrets.NEXTAUTH_SECRET;
   let embedded: Awaited<ReturnType<typeof startEmbedded>>;
   try {
     embedded = await startEmbedded(e.DATA_DIR, { port: Number(process.env.PGLITE_PORT ?? 0) });
@@ -49,8 +51,6 @@ if (!e.DATABASE_URL) {
   const { seedDemoOnFirstRun } = await import("@/lib/demo/first-run");
   await seedDemoOnFirstRun(e.DATA_DIR);
   childEnv.DATABASE_URL = embedded.url;
-  childEnv.APP_ENCRYPTION_KEY = process.env.APP_ENCRYPTION_KEY;
-  childEnv.NEXTAUTH_SECRET = process.env.NEXTAUTH_SECRET;
   childEnv.SWITCHBOARD_EMBEDDED = "1";
 }
 

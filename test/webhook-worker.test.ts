@@ -117,6 +117,17 @@ describe("delivery worker", () => {
     expect(receiver.on("/always-500")).toHaveLength(3);
   });
 
+  it("counts an attempt in `attempts` when it starts, so one cut short by a killed worker counts", async () => {
+    const { destination } = await scenario("/in-flight", () => ({ status: 200, delayMs: 1500 }), { timeoutMs: 5000 });
+    await waitFor(() => receiver.on("/in-flight").length === 1, 10_000, "the request to arrive");
+    // The request is out and unanswered: a kill now must not leave the attempt uncounted.
+    const [inFlight] = await deliveriesOf(destination.id);
+    expect(inFlight).toMatchObject({ status: "PENDING", attempts: 1, log: [] });
+    const [done] = await settled(destination.id);
+    expect(done).toMatchObject({ status: "SUCCEEDED", attempts: 1 });
+    expect(done?.log).toHaveLength(1);
+  });
+
   it("cuts a slow receiver at timeoutMs", async () => {
     const { destination } = await scenario("/slow", () => ({ status: 200, delayMs: 4000 }), {
       timeoutMs: 1000,

@@ -10,6 +10,7 @@ const ITEMS = [
   { href: "/templates", label: "Templates" },
   { href: "/analytics", label: "Analytics" },
   { href: "/contacts", label: "Contacts" },
+  { href: "/chatbots", label: "Chatbots" },
   { href: "/blacklist", label: "Blacklist" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/tokens", label: "API tokens" },

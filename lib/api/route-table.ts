@@ -4,6 +4,7 @@
 import type { AnyRoute } from "./route-definition";
 import { billingRoutes } from "./routes/billing";
 import { blacklistRoutes } from "./routes/blacklist";
+import { chatbotRoutes } from "./routes/chatbots";
 import { contactRoutes } from "./routes/contacts";
 import { conversationRoutes } from "./routes/conversations";
 import { docsRoutes } from "./routes/docs";
@@ -15,6 +16,7 @@ export const routes: readonly AnyRoute[] = [
   ...contactRoutes,
   ...blacklistRoutes,
   ...webhookRoutes,
+  ...chatbotRoutes,
   ...messagingRoutes,
   ...conversationRoutes,
   ...docsRoutes(() => routes),

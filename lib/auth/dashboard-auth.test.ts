@@ -9,18 +9,21 @@ import { TokenCreateInput } from "@/lib/tokens/schemas";
 import { toPublicToken } from "@/lib/tokens/serializers";
 import { verifyToken } from "@/lib/tokens/service";
 import { call, createTestCustomer } from "@/test/factory";
-import { checkCredentials } from "./credentials";
-import { checkLogin, clearLogin, recordFailedLogin } from "./login-limiter";
+import { createAttemptLimiter } from "./attempt-limiter";
+import { attemptLogin, checkCredentials } from "./credentials";
+import { LOGIN_BUDGETS } from "./login-limiter";
 import type { Principal } from "./principal";
 import { SignupInput } from "./schemas";
 
 const email = () => `user-${randomBytes(5).toString("hex")}@Example.com`;
+const randomIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
 
 describe("sign-up", () => {
   it("creates a pro customer and its first user in one go, and the password logs in", async () => {
     const address = email();
     const { customer, user } = await signUp(
       SignupInput.parse({ company: "Fresh Co", email: address, password: "a-long-password" }),
+      randomIp(),
     );
     expect(customer.plan).toBe("pro");
     expect(user.customerId).toBe(customer.id);
@@ -35,11 +38,12 @@ describe("sign-up", () => {
 
   it("refuses a second account for the same email and leaves no orphan customer", async () => {
     const address = email();
-    await signUp(SignupInput.parse({ company: "First", email: address, password: "a-long-password" }));
+    await signUp(SignupInput.parse({ company: "First", email: address, password: "a-long-password" }), randomIp());
     const company = `Second ${randomBytes(4).toString("hex")}`;
-    const err = await signUp(SignupInput.parse({ company, email: address, password: "another-password" })).catch(
-      (e) => e,
-    );
+    const err = await signUp(
+      SignupInput.parse({ company, email: address, password: "another-password" }),
+      randomIp(),
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe("CONFLICT");
     expect(await db.customer.count({ where: { name: company } })).toBe(0);
@@ -56,24 +60,74 @@ describe("sign-up", () => {
     const address = email();
     const { customer } = await signUp(
       SignupInput.parse({ company: "Paused", email: address, password: "a-long-password" }),
+      randomIp(),
     );
     await db.customer.update({ where: { id: customer.id }, data: { status: "SUSPENDED" } });
     expect(await checkCredentials(address, "a-long-password")).toBeNull();
   });
 });
 
-describe("login rate limit (per IP + email)", () => {
+describe("login rate limit (per IP + email, per IP, per email)", () => {
   it("allows 10 failures, then refuses; another email or IP is unaffected; success clears it", async () => {
-    const ip = `10.9.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+    const ip = randomIp();
     const address = email();
-    for (let i = 0; i < 10; i++) expect((await recordFailedLogin(ip, address)).allowed).toBe(true);
-    const refused = await recordFailedLogin(ip, address);
-    expect(refused.allowed).toBe(false);
-    expect((await checkLogin(ip, address)).allowed).toBe(false);
-    expect((await checkLogin(ip, email())).allowed).toBe(true);
-    expect((await checkLogin("10.8.0.1", address)).allowed).toBe(true);
-    await clearLogin(ip, address);
-    expect((await checkLogin(ip, address)).allowed).toBe(true);
+    const password = "the-right-password";
+    await signUp(SignupInput.parse({ company: "Limited", email: address, password }), randomIp());
+    for (let i = 0; i < 10; i++)
+      expect(await attemptLogin(ip, address, "wrong")).toEqual({ ok: false, reason: "wrong_credentials" });
+    expect(await attemptLogin(ip, address, password)).toMatchObject({ ok: false, reason: "rate_limited" });
+    expect(await attemptLogin(ip, email(), "wrong")).toEqual({ ok: false, reason: "wrong_credentials" });
+    const fromElsewhere = randomIp();
+    expect((await attemptLogin(fromElsewhere, address, password)).ok).toBe(true);
+    // A success resets that address's counter for this email.
+    for (let i = 0; i < 9; i++) await attemptLogin(fromElsewhere, address, "wrong");
+    expect((await attemptLogin(fromElsewhere, address, password)).ok).toBe(true);
+  });
+
+  it("reserves before verifying: 31 parallel guesses cannot get the right password through", async () => {
+    const ip = randomIp();
+    const address = email();
+    const password = "the-right-password";
+    await signUp(SignupInput.parse({ company: "Parallel", email: address, password }), randomIp());
+    const guesses = [...Array.from({ length: 30 }, (_, i) => `wrong-${i}`), password];
+    const outcomes = await Promise.all(guesses.map((guess) => attemptLogin(ip, address, guess)));
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(0);
+    expect(outcomes.filter((o) => !o.ok && o.reason === "wrong_credentials")).toHaveLength(10);
+    expect(outcomes.at(-1)).toMatchObject({ ok: false, reason: "rate_limited" });
+  });
+
+  it("bounds one client spraying one password over many emails", async () => {
+    const ip = randomIp();
+    const outcomes = [];
+    for (let i = 0; i < 40; i++) outcomes.push(await attemptLogin(ip, email(), "Summer2026!"));
+    expect(outcomes.filter((o) => !o.ok && o.reason === "wrong_credentials")).toHaveLength(LOGIN_BUDGETS.ip.points);
+    expect(outcomes.at(-1)).toMatchObject({ ok: false, reason: "rate_limited" });
+  });
+
+  it("counts atomically in Redis too", async () => {
+    const limiter = createAttemptLimiter({
+      budgets: { ip_email: LOGIN_BUDGETS.ip_email },
+      redisUrl: "redis://127.0.0.1:6379",
+      keyPrefix: `swb_test_${randomBytes(4).toString("hex")}`,
+    });
+    try {
+      const outcomes = await Promise.all(Array.from({ length: 31 }, () => limiter.reserve({ ip_email: "k" })));
+      expect(outcomes.filter((o) => o.allowed)).toHaveLength(10);
+    } finally {
+      await limiter.close();
+    }
+  });
+});
+
+describe("sign-up rate limit (per IP)", () => {
+  it("refuses the 11th sign-up from one address in an hour; another address may still sign up", async () => {
+    const ip = randomIp();
+    const input = () => SignupInput.parse({ company: "Burst Co", email: email(), password: "a-long-password" });
+    const results = await Promise.all(Array.from({ length: 12 }, () => signUp(input(), ip).catch((e) => e)));
+    const refused = results.filter((r) => r instanceof ApiError);
+    expect(refused).toHaveLength(2);
+    expect((refused[0] as ApiError).code).toBe("RATE_LIMITED");
+    expect((await signUp(input(), randomIp())).user.email).toContain("@example.com");
   });
 });
 

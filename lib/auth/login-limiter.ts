@@ -1,52 +1,51 @@
-// Login attempts per IP + email: fixed window in memory (one instance) or Redis.
-import { createHash } from "node:crypto";
-import { Redis } from "ioredis";
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+// Login attempt budgets (fixed 15-minute windows, memory or Redis): per IP + email, per IP
+// across emails (one client spraying one password over many accounts) and per email
+// across IPs (many clients on one account). An attempt is reserved before the password
+// is verified, so parallel guesses are bounded by the budget, not by argon2's speed.
 import { env } from "@/lib/env";
+import { type AttemptLimiter, createAttemptLimiter, type LimitCheck } from "./attempt-limiter";
 
-const ATTEMPTS = 10;
+export type { LimitCheck } from "./attempt-limiter";
+
 const WINDOW_SECONDS = 15 * 60;
+export const LOGIN_BUDGETS = {
+  ip_email: { points: 10, windowSeconds: WINDOW_SECONDS },
+  ip: { points: 30, windowSeconds: WINDOW_SECONDS },
+  email: { points: 100, windowSeconds: WINDOW_SECONDS },
+} as const;
 
-let limiter: RateLimiterAbstract | undefined;
+type LoginBudget = keyof typeof LOGIN_BUDGETS;
 
-function build(): RateLimiterAbstract {
-  const opts = { points: ATTEMPTS, duration: WINDOW_SECONDS, keyPrefix: "swb_login" };
-  const memory = new RateLimiterMemory(opts);
-  const url = env().REDIS_URL;
-  if (!url) return memory;
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-  redis.on("error", () => {});
-  return new RateLimiterRedis({ ...opts, storeClient: redis, insuranceLimiter: memory });
+let limiter: AttemptLimiter<LoginBudget> | undefined;
+
+const keysFor = (ip: string, email: string) => {
+  const address = email.trim().toLowerCase();
+  return { ip_email: `${ip}|${address}`, ip, email: address };
+};
+
+function shared(): AttemptLimiter<LoginBudget> {
+  limiter ??= createAttemptLimiter({ budgets: LOGIN_BUDGETS, redisUrl: env().REDIS_URL, keyPrefix: "swb_login" });
+  return limiter;
 }
 
-const keyFor = (ip: string, email: string) =>
-  createHash("sha256").update(`${ip}|${email.trim().toLowerCase()}`).digest("hex");
-
-export type LimitCheck = { allowed: true } | { allowed: false; retryAfterSeconds: number };
-
-/** Counts one failed attempt; refuses once the window's budget is spent. */
-export async function recordFailedLogin(ip: string, email: string): Promise<LimitCheck> {
-  limiter ??= build();
-  try {
-    await limiter.consume(keyFor(ip, email), 1);
-    return { allowed: true };
-  } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
-  }
+/** Counts one attempt for this IP and email; refused once any of its budgets is spent. */
+export function reserveLoginAttempt(ip: string, email: string): Promise<LimitCheck> {
+  return shared().reserve(keysFor(ip, email));
 }
 
-/** Whether this IP + email may try again now (does not count an attempt). */
-export async function checkLogin(ip: string, email: string): Promise<LimitCheck> {
-  limiter ??= build();
-  const res = await limiter.get(keyFor(ip, email));
-  if (res && res.consumedPoints >= ATTEMPTS) {
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
-  }
-  return { allowed: true };
+/**
+ * After a successful login: this IP + email starts afresh, and the attempt is given back
+ * to the IP's and the email's wider budgets (a user signing in is no attack on either).
+ */
+export async function loginSucceeded(ip: string, email: string): Promise<void> {
+  const { ip_email, ...wider } = keysFor(ip, email);
+  await shared().reset({ ip_email });
+  await shared().refund(wider);
 }
 
-export async function clearLogin(ip: string, email: string): Promise<void> {
-  limiter ??= build();
-  await limiter.delete(keyFor(ip, email)).catch(() => {});
+/** Tests: drop the counters (and the Redis connection). */
+export async function resetLoginLimiter(): Promise<void> {
+  const previous = limiter;
+  limiter = undefined;
+  await previous?.close();
 }

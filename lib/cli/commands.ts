@@ -7,6 +7,7 @@ import { db } from "@/lib/db";
 import { addSender } from "@/lib/senders/admin";
 import { issueToken, revokeToken } from "@/lib/tokens/service";
 import { createUser } from "@/lib/users/service";
+import { callbacksDeadCommand, callbacksRetryCommand } from "./callbacks-command";
 import { type CliCommand, CliInputError, defineCommand } from "./command";
 import { demoSeedCommand } from "./demo-command";
 import {
@@ -238,5 +239,7 @@ export const COMMANDS: readonly CliCommand[] = [
   userCreate,
   ratesSet,
   demoSeedCommand,
+  callbacksDeadCommand,
+  callbacksRetryCommand,
   simulateInboundCommand,
 ];

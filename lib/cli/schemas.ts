@@ -79,6 +79,22 @@ export const DemoSeedArgs = z.object({
     .optional(),
 });
 
+export const CallbacksDeadArgs = z.object({
+  limit: z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1, "must be 1 or more")
+    .max(1000, "must be at most 1000")
+    .default(100),
+});
+
+export const CallbacksRetryArgs = z
+  .object({ callbackId: id.optional(), all: z.boolean().default(false) })
+  .refine((a) => a.all !== (a.callbackId !== undefined), {
+    message: "give one callback id or --all",
+    path: ["callbackId"],
+  });
+
 export const SimulateInboundArgs = z.object({
   sender: phone,
   from: phone,

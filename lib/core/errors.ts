@@ -47,6 +47,8 @@ export const ERROR_STATUS = {
   CONVERSATION_NOT_FOUND: 404,
   /** An order with this reference exists already (follow it up with POST /orders/{orderUid}/send). */
   ORDER_REFERENCE_EXISTS: 409,
+  /** The chatbot does not exist for this customer and sender (docs/chatbots.md). */
+  CHATBOT_NOT_FOUND: 404,
   RATE_LIMITED: 429,
   /** A dashboard mutation that did not come from the dashboard's own pages. */
   CROSS_ORIGIN_REQUEST: 403,

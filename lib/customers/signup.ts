@@ -1,13 +1,44 @@
-// Self-service sign-up: a new customer account (plan pro) and its first user, in one transaction.
+// Self-service sign-up: a new customer account (plan pro) and its first user, in one
+// transaction; limited per client IP (RATE_LIMIT_SIGNUP_IP an hour, memory or Redis).
 
+import { type AttemptLimiter, createAttemptLimiter } from "@/lib/auth/attempt-limiter";
 import { hashPassword } from "@/lib/auth/password";
 import type { SignupInputValue } from "@/lib/auth/schemas";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
+import { env } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createCustomer } from "./service";
 
-export async function signUp(input: SignupInputValue) {
+let limiter: AttemptLimiter<"ip"> | undefined;
+
+function signupLimiter(): AttemptLimiter<"ip"> {
+  const e = env();
+  limiter ??= createAttemptLimiter({
+    budgets: { ip: { points: e.RATE_LIMIT_SIGNUP_IP, windowSeconds: 3600 } },
+    redisUrl: e.REDIS_URL,
+    keyPrefix: "swb_signup",
+  });
+  return limiter;
+}
+
+/** Tests change the limit through the environment; this drops the counters. */
+export async function resetSignupLimiter(): Promise<void> {
+  const previous = limiter;
+  limiter = undefined;
+  await previous?.close();
+}
+
+/** `clientIp`: the caller's address (the dashboard action reads it as lib/http/client-ip.ts says). */
+export async function signUp(input: SignupInputValue, clientIp: string) {
+  // Counted before any work, so a burst of parallel sign-ups cannot slip past the limit.
+  const gate = await signupLimiter().reserve({ ip: clientIp });
+  if (!gate.allowed) {
+    const minutes = Math.ceil(gate.retryAfterSeconds / 60);
+    throw new ApiError("RATE_LIMITED", `Too many sign-ups from your network. Try again in ${minutes} minutes.`, {
+      retryAfterSeconds: gate.retryAfterSeconds,
+    });
+  }
   const email = input.email.trim().toLowerCase();
   const passwordHash = await hashPassword(input.password);
   try {

@@ -1,24 +1,19 @@
 // next-auth options: Credentials provider, JWT sessions carrying the user and customer ids.
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { checkCredentials } from "@/lib/auth/credentials";
-import { checkLogin, clearLogin, recordFailedLogin } from "@/lib/auth/login-limiter";
+import { attemptLogin } from "@/lib/auth/credentials";
 import { LoginInput } from "@/lib/auth/schemas";
 import { env } from "@/lib/env";
 import { servedOverHttps } from "./secure-cookies";
 
 export const WRONG_CREDENTIALS = "Wrong email or password. Check both and try again.";
 
-type HeaderBag = Record<string, string | string[] | undefined> | undefined;
-
-function clientIp(headers: HeaderBag): string {
-  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-  const forwarded = first(headers?.["x-forwarded-for"])?.split(",")[0]?.trim();
-  return forwarded || first(headers?.["x-real-ip"]) || "local";
-}
-
-/** `secure`: served over HTTPS (secure-cookies.ts), so the cookies are Secure. */
-export function authOptions(secure = servedOverHttps(undefined)): NextAuthOptions {
+/**
+ * `secure`: served over HTTPS (secure-cookies.ts), so the cookies are Secure. `clientIp`:
+ * the caller's address for the login limiter (the route handler reads it as
+ * lib/http/client-ip.ts says); session reads need none.
+ */
+export function authOptions(secure = servedOverHttps(undefined), clientIp = "unknown"): NextAuthOptions {
   return {
     secret: env().NEXTAUTH_SECRET,
     useSecureCookies: secure,
@@ -28,28 +23,18 @@ export function authOptions(secure = servedOverHttps(undefined)): NextAuthOption
       CredentialsProvider({
         name: "Email and password",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-        async authorize(credentials, req) {
+        async authorize(credentials) {
           const parsed = LoginInput.safeParse(credentials ?? {});
           if (!parsed.success) throw new Error(WRONG_CREDENTIALS);
           const { email, password } = parsed.data;
-          const ip = clientIp(req?.headers as HeaderBag);
-          const gate = await checkLogin(ip, email);
-          if (!gate.allowed) {
+          const outcome = await attemptLogin(clientIp, email, password);
+          if (!outcome.ok && outcome.reason === "rate_limited") {
             throw new Error(
-              `Too many sign-in attempts. Try again in ${Math.ceil(gate.retryAfterSeconds / 60)} minutes.`,
+              `Too many sign-in attempts. Try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes.`,
             );
           }
-          const user = await checkCredentials(email, password);
-          if (!user) {
-            const after = await recordFailedLogin(ip, email);
-            if (!after.allowed) {
-              throw new Error(
-                `Too many sign-in attempts. Try again in ${Math.ceil(after.retryAfterSeconds / 60)} minutes.`,
-              );
-            }
-            throw new Error(WRONG_CREDENTIALS);
-          }
-          await clearLogin(ip, email);
+          if (!outcome.ok) throw new Error(WRONG_CREDENTIALS);
+          const { user } = outcome;
           return { id: user.id, email: user.email, name: user.name, customerId: user.customerId };
         },
       }),

@@ -1,12 +1,16 @@
 // Embedded PGlite: one process owns the data folder and serves it on a loopback
 // PostgreSQL socket, so every other command (CLI, migrations, benchmarks, the Next
 // server) uses the same adapter-pg path as in server mode. See README "Architecture".
+// The socket asks for a password, generated once into the data folder (pglite-password,
+// mode 0600); the address file's URL carries it for the CLI and db:migrate.
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { pinExtendedProtocol } from "./pglite-queue";
+import { listenWithPassword } from "./socket-auth";
 
 export type EmbeddedAddress = { host: string; port: number; pid: number; url: string };
 
@@ -14,6 +18,21 @@ export type EmbeddedServer = EmbeddedAddress & { close: () => Promise<void> };
 
 const ADDRESS_FILE = "pglite-server.json";
 const LOCK_FILE = "pglite.lock";
+const PASSWORD_FILE = "pglite-password";
+
+/** The socket's password: kept in the data folder (an in-memory database gets a fresh one). */
+function socketPassword(dataDir: string | undefined): string {
+  const fresh = () => randomBytes(24).toString("base64url");
+  if (!dataDir) return fresh();
+  const file = path.join(dataDir, PASSWORD_FILE);
+  if (fs.existsSync(file)) {
+    const stored = fs.readFileSync(file, "utf8").trim();
+    if (stored) return stored;
+  }
+  const password = fresh();
+  fs.writeFileSync(file, password, { mode: 0o600 });
+  return password;
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -86,26 +105,29 @@ export async function startEmbedded(
   try {
     const db = dataDir ? await PGlite.create(path.join(dataDir, "pgdata")) : await PGlite.create();
     const host = "127.0.0.1";
-    const server = new PGLiteSocketServer({
-      db,
-      host,
-      port: options.port ?? 0,
-      maxConnections: options.maxConnections ?? 32,
-    });
+    const server = new PGLiteSocketServer({ db, host, maxConnections: options.maxConnections ?? 32 });
     pinExtendedProtocol(server);
-    await server.start();
-    const port = Number(server.getServerConn().split(":").pop());
+    const password = socketPassword(dataDir);
+    const listener = await listenWithPassword(server, { host, port: options.port ?? 0, password });
+    const port = (listener.address() as net.AddressInfo).port;
     const address: EmbeddedAddress = {
       host,
       port,
       pid: process.pid,
-      url: `postgresql://postgres@${host}:${port}/postgres?sslmode=disable`,
+      url: `postgresql://postgres:${encodeURIComponent(password)}@${host}:${port}/postgres?sslmode=disable`,
     };
-    if (dataDir) fs.writeFileSync(path.join(dataDir, ADDRESS_FILE), JSON.stringify(address));
+    if (dataDir) {
+      // The URL carries the password: readable by this user only (an old file is replaced).
+      const file = path.join(dataDir, ADDRESS_FILE);
+      fs.rmSync(file, { force: true });
+      fs.writeFileSync(file, JSON.stringify(address), { mode: 0o600 });
+    }
     return {
       ...address,
       close: async () => {
-        await server.stop();
+        const closed = new Promise((resolve) => listener.close(resolve));
+        await server.stop(); // ends the admitted connections, so the listener can close
+        await closed;
         await db.close();
         if (dataDir) fs.rmSync(path.join(dataDir, ADDRESS_FILE), { force: true });
         release();

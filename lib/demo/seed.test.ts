@@ -4,6 +4,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
 import { PRICING_CATEGORIES } from "@/lib/billing/rate-card";
+import { decide } from "@/lib/chatbots/engine";
+import { configOf } from "@/lib/chatbots/serializers";
 import { toPublicThreadMessage } from "@/lib/conversations/serializers";
 import { listConversations, listThread } from "@/lib/conversations/service";
 import { decryptSecret } from "@/lib/crypto/secret-box";
@@ -38,6 +40,7 @@ async function counts(customerId: string) {
     contacts: await db.contact.count({ where }),
     contactFields: await db.contactField.count({ where }),
     webhooks: await db.webhookDestination.count({ where }),
+    activeChatbots: await db.chatbot.count({ where: { ...where, status: "ACTIVE" } }),
     templates: await db.template.count({ where }),
     approvedTemplates: await db.template.count({ where: { ...where, status: "APPROVED" } }),
     billingRecords: await db.billingRecord.count({ where }),
@@ -104,6 +107,7 @@ describe("demo seed", { timeout: 120_000 }, () => {
       contactBooks: 3,
       contactFields: 4,
       webhooks: 2,
+      activeChatbots: 1,
       templates: 5,
       approvedTemplates: 3,
       billingRecords: RECORDS,
@@ -145,6 +149,12 @@ describe("demo seed", { timeout: 120_000 }, () => {
       city: expect.any(String),
       loyalty_points: expect.any(Number),
     });
+
+    const bot = await db.chatbot.findFirstOrThrow({ where: { customerId, status: "ACTIVE" } });
+    const config = configOf(bot);
+    expect(decide(config, "Hello there", new Date()).matchedRule).toBe(0);
+    expect(decide(config, "hours", new Date()).reply).toMatchObject({ type: "text" });
+    expect(decide(config, "Agent", new Date())).toMatchObject({ matchedRule: 2, handoff: true });
 
     const hooks = await db.webhookDestination.findMany({ where: { customerId } });
     for (const hook of hooks) {

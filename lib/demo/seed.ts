@@ -12,6 +12,7 @@ import { createUser } from "@/lib/users/service";
 import { generateSigningSecret } from "@/lib/webhooks/service";
 import { DEMO_CUSTOMER_NAME, DEMO_EMAIL, DEMO_PASSWORD } from "./constants";
 import { insertBillingRecords, insertLedger } from "./seed-billing";
+import { ensureChatbot } from "./seed-chatbots";
 import { seedContacts } from "./seed-contacts";
 import { seedConversations } from "./seed-conversations";
 import { ensureTemplates } from "./seed-templates";
@@ -166,6 +167,8 @@ export async function seedDemo(options: { billingRecords?: number; now?: Date } 
   await seedContacts(customer.id);
   await ensureWebhooks(customer.id, primary);
   await ensureTemplates(customer.id, primary);
+  // On the second sender: the default sender's inbound stays free of automatic replies.
+  await ensureChatbot(customer.id, senders[1] ?? primary);
 
   const weighted = DEMO_SENDERS.flatMap((spec, i) => {
     const sender = senders[i];

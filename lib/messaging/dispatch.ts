@@ -2,13 +2,13 @@
 // with exponential backoff and full jitter; the provider refused those requests, so a retry
 // cannot create a duplicate. The pair limit (131056) needs seconds to clear and goes back to
 // the client as a 429 with Retry-After. An ambiguous outcome is never resent.
-import { db } from "@/lib/db";
 import type { Message } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { getProvider } from "@/lib/provider/client";
 import { PAIR_RATE_LIMIT } from "@/lib/provider/error-codes";
 import type { ProviderMessagePayload, ProviderRefused, ProviderSender } from "@/lib/provider/types";
 import { MessagingError } from "./errors";
+import { completeMessage, SENDING } from "./message-store";
 
 export const MAX_ATTEMPTS = 4;
 const BASE_DELAY_MS = 200;
@@ -61,14 +61,17 @@ export function outcomeColumns(result: ProviderCall) {
   };
 }
 
-/** Sends an already stored message (the reconnect queue) and records the outcome. */
+/**
+ * Sends an already stored message (the reconnect queue claimed it as "sending") and
+ * completes it with the outcome, as a direct send does (message-store.ts).
+ */
 export async function dispatchStored(message: Message, sender: ProviderSender): Promise<Message> {
   const result = await callProvider(
     sender,
     message.payload as unknown as ProviderMessagePayload,
     message.pricingCategory,
   );
-  const updated = await db.message.update({ where: { id: message.id }, data: outcomeColumns(result) });
+  const updated = await completeMessage({ ...message, status: SENDING }, outcomeColumns(result));
   if (!result.ok) throw refusalError(result.refusal, message.id, result.attempts);
   return updated;
 }

@@ -1,14 +1,20 @@
 // Idempotency-Key on sends (spec 7.5 point 3, solved on our side): the first result of a key
 // is stored and replayed for a retry with the same body; the same key with another body is
-// refused. Failed attempts release the key so that a retry really runs again.
+// refused. Failed attempts release the key so that a retry really runs again. A key whose
+// first request never finished (its process stopped) is "in progress" for a lease of
+// minutes, not for the key's whole 24 hours.
 import { createHash } from "node:crypto";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { log } from "@/lib/log";
 import { MessagingError } from "./errors";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 const TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a first request may hold its key unanswered (a send takes seconds at most). */
+export const IN_PROGRESS_LEASE_MS = 5 * 60 * 1000;
+const STORE_TRIES = 3;
 
 export type StoredResponse = {
   status: number;
@@ -58,16 +64,32 @@ export async function withIdempotency(
   if (!key) return { ...(await run()), replayed: false };
   const claimed = await claim(customerId, key, typeof requestHash === "string" ? requestHash : requestHash());
   if (claimed.kind === "replay") return { ...claimed.stored, replayed: true };
+  let stored: StoredResponse;
   try {
-    const stored = await run();
-    await db.idempotencyKey.updateMany({
-      where: { id: claimed.id, customerId },
-      data: { status: stored.status, response: stored as unknown as Prisma.InputJsonValue },
-    });
-    return { ...stored, replayed: false };
+    stored = await run();
   } catch (error) {
-    await db.idempotencyKey.deleteMany({ where: { id: claimed.id, customerId } });
+    await db.idempotencyKey.deleteMany({ where: { id: claimed.id, customerId } }).catch(() => {});
     throw error;
+  }
+  // The work is done (a send may have reached the provider): its answer is given whatever
+  // storing it meets, and the key is never released here (a retry would run it again).
+  await storeAnswer(customerId, claimed.id, stored);
+  return { ...stored, replayed: false };
+}
+
+async function storeAnswer(customerId: string, id: string, stored: StoredResponse): Promise<void> {
+  for (let attempt = 1; attempt <= STORE_TRIES; attempt++) {
+    try {
+      await db.idempotencyKey.updateMany({
+        where: { id, customerId },
+        data: { status: stored.status, response: stored as unknown as Prisma.InputJsonValue },
+      });
+      return;
+    } catch (error) {
+      if (attempt === STORE_TRIES) {
+        log.error({ err: error, idempotencyKeyId: id }, "idempotent answer not stored; the key stays in progress");
+      } else await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
   }
 }
 
@@ -89,8 +111,12 @@ async function claim(customerId: string, key: string, requestHash: string, again
     );
   }
   if (count === 1 && row.requestHash === requestHash && row.status === null) return { kind: "run", id: row.id };
-  if (Date.now() - row.createdAt.getTime() > TTL_MS && again) {
-    await db.idempotencyKey.deleteMany({ where: { id: row.id, customerId } });
+  const age = Date.now() - row.createdAt.getTime();
+  const abandoned = row.status === null && age > IN_PROGRESS_LEASE_MS;
+  if ((age > TTL_MS || abandoned) && again) {
+    await db.idempotencyKey.deleteMany({
+      where: { id: row.id, customerId, ...(abandoned ? { status: null } : {}) },
+    });
     return claim(customerId, key, requestHash, false);
   }
   if (row.requestHash !== requestHash) {

@@ -7,6 +7,7 @@ import { db } from "@/lib/db";
 import type { ConnectionStatus } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { dispatchStored } from "./dispatch";
+import { SENDING } from "./message-store";
 import { providerSender } from "./send";
 
 export type DrainReport = { sent: number; failed: number };
@@ -38,7 +39,7 @@ export async function drainReconnectQueue(customerId: string, senderId: string):
     if (!next) return report;
     const { count } = await db.message.updateMany({
       where: { id: next.id, customerId, queued: true },
-      data: { queued: false, status: "accepted" },
+      data: { queued: false, status: SENDING },
     });
     if (count === 0) continue; // another drainer took it
     try {

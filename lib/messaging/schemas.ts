@@ -5,7 +5,7 @@ import type { CodedIssueParams } from "@/lib/core/coded-issue";
 import type { Version } from "@/lib/core/version";
 import { E164, normalizePhone } from "@/lib/senders/service";
 
-export const SEND_ROUTES = ["send", "chat", "messages", "orders"] as const;
+export const SEND_ROUTES = ["send", "chat", "messages", "orders", "chatbot"] as const;
 export type SendRoute = (typeof SEND_ROUTES)[number];
 export const DIRECT_SEND_CATEGORIES = ["utility", "authentication"] as const;
 export type DirectSendCategory = (typeof DIRECT_SEND_CATEGORIES)[number];

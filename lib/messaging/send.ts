@@ -1,11 +1,15 @@
 // One send, whatever the route: checks (sender connection, blacklist, template, balance),
 // stores the message, then hands it to the provider, or parks it in the reconnect queue
 // while the sender is RECONNECTING. Returns an acceptance receipt, not a delivery receipt.
+// The row is written ("sending") BEFORE the provider call and completed after it: a row
+// that cannot be written stops the send before anything left, and once the provider
+// accepted, the receipt is the answer whatever the completion meets (message-store.ts).
 import { randomBytes } from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
 import { isBlacklisted } from "@/lib/contacts/blacklist";
 import type { SentBy } from "@/lib/conversations/outbound";
 import { windowRefusal } from "@/lib/conversations/window";
+import { storableValue } from "@/lib/core/storable-text";
 import { db } from "@/lib/db";
 import type { Message, Template } from "@/lib/generated/prisma/client";
 import { TEMPLATE_NOT_FOUND, UNDELIVERABLE } from "@/lib/provider/error-codes";
@@ -15,7 +19,7 @@ import { assertCanAfford, recentBalance } from "./balance";
 import { directSendComponents, directSendTemplate } from "./direct-send";
 import { callProvider, outcomeColumns, refusalError } from "./dispatch";
 import { MessagingError } from "./errors";
-import { insertMessage } from "./message-store";
+import { completeMessage, insertMessage, SENDING } from "./message-store";
 import type { DirectSendCategory, SendRoute } from "./schemas";
 
 export type OutgoingMessage = {
@@ -27,6 +31,8 @@ export type OutgoingMessage = {
   /** Set for template sends: must exist and be APPROVED. */
   template?: { name: string; language: string };
   directSend?: { category: DirectSendCategory; ttlSeconds?: number; text: string };
+  /** A caller-chosen local id (a chatbot reply derives it from its outbox row to notice a resend). */
+  messageId?: string;
   /** Shown in the conversation; default: dashboard for a session, else api. */
   sentBy?: SentBy;
 };
@@ -86,11 +92,12 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
       },
     };
   }
+  // Text the database cannot store (a lone surrogate, NUL) leaves as U+FFFD, the same
+  // bytes as the stored row (the input schemas refuse it in the first place).
+  payload = storableValue(payload).value;
   const queued = sender.connectionStatus === "RECONNECTING";
-  const id = newMessageUid();
-  // A direct send calls the provider first and writes the row once, with the outcome.
-  const call = queued ? undefined : await callProvider(providerSender(sender), payload, pricingCategory);
-  const message = await insertMessage(
+  const id = out.messageId ?? newMessageUid();
+  const row = await insertMessage(
     {
       id,
       customerId: p.customerId,
@@ -106,11 +113,26 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
       ttlSeconds: out.directSend?.ttlSeconds ?? null,
       metaTemplateId: template?.providerTemplateId ?? null,
       payload,
-      ...(call ? outcomeColumns(call) : { status: "queued", queued: true }),
+      ...(queued ? { status: "queued", queued: true } : { status: SENDING, queued: false }),
     },
     { sender, sentBy: out.sentBy ?? { by: p.via === "session" ? "dashboard" : "api" } },
   );
-  if (call && !call.ok) throw refusalError(call.refusal, id, call.attempts);
+  if (queued) return { message: row, queued, template };
+  let call: Awaited<ReturnType<typeof callProvider>>;
+  try {
+    call = await callProvider(providerSender(sender), payload, pricingCategory);
+  } catch (error) {
+    // Whether it reached the provider is not known (spec 7.5 point 4).
+    await completeMessage(row, {
+      status: "unknown",
+      queued: false,
+      attempts: 1,
+      errorMessage: String((error as Error)?.message ?? error).slice(0, 500),
+    });
+    throw error;
+  }
+  const message = await completeMessage(row, outcomeColumns(call));
+  if (!call.ok) throw refusalError(call.refusal, id, call.attempts);
   return { message, queued, template };
 }
 

@@ -17,7 +17,17 @@ const DateOnly = z.preprocess(
 );
 const Text = (max: number) => z.preprocess(blankAsAbsent, z.string().trim().max(max).optional());
 
-export const MESSAGE_STATUSES = ["queued", "accepted", "sent", "delivered", "read", "failed", "unknown"] as const;
+// "sending": written, its provider call not yet answered (lib/messaging/send.ts).
+export const MESSAGE_STATUSES = [
+  "queued",
+  "sending",
+  "accepted",
+  "sent",
+  "delivered",
+  "read",
+  "failed",
+  "unknown",
+] as const;
 
 const DateRange = {
   senderId: Text(32).describe("Sender phone number; omitted with a global token: all senders"),

@@ -14,7 +14,7 @@ const createWebhook = async (
   const res = await call("POST", "/api/v3/webhooks", {
     token,
     body: {
-      webhook: { name: "Log", endpointUrl: "http://127.0.0.1:9/in", events: ["message.status.read"], ...over },
+      webhook: { name: "Log", endpointUrl: "http://127.0.0.1:9999/in", events: ["message.status.read"], ...over },
       ...extra,
     },
   });

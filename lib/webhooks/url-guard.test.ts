@@ -3,7 +3,13 @@ import type { AddressInfo } from "node:net";
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/core/errors";
-import { createGuardedLookup, forbiddenReason, isForbiddenAddress, validateEndpointUrl } from "./url-guard";
+import {
+  createGuardedLookup,
+  forbiddenReason,
+  isAllowedPort,
+  isForbiddenAddress,
+  validateEndpointUrl,
+} from "./url-guard";
 
 const FORBIDDEN = [
   ["10.0.0.1", "private"],
@@ -70,6 +76,31 @@ async function codeOf(promise: Promise<unknown>): Promise<{ code: string; messag
 }
 
 const strict = { allowPrivate: false } as const;
+
+describe("endpoint ports", () => {
+  it.each([443, 8443, 1024, 3000, 8080, 9999, 40000, 65535])("allows %i by default", (port) => {
+    expect(isAllowedPort(port, undefined)).toBe(true);
+  });
+  it.each([22, 25, 80, 1023, 3306, 5432, 6379, 9200, 11211, 27017, 2379, 65536, 0])("refuses %i by default", (port) => {
+    expect(isAllowedPort(port, undefined)).toBe(false);
+  });
+  it("a configured list replaces the default", () => {
+    const ranges = [
+      [443, 443],
+      [6379, 6379],
+      [9000, 9100],
+    ] as const;
+    expect([443, 6379, 9000, 9100].every((p) => isAllowedPort(p, ranges))).toBe(true);
+    expect([8443, 8999, 9101, 22].some((p) => isAllowedPort(p, ranges))).toBe(false);
+  });
+  it("applies to IP literals and names, with or without private URLs allowed", async () => {
+    for (const options of [strict, { allowPrivate: true }]) {
+      const result = await codeOf(validateEndpointUrl("https://8.8.8.8:22/hook", options));
+      expect(result).toMatchObject({ code: "WEBHOOK_ENDPOINT_INVALID", message: expect.stringContaining("port 22") });
+    }
+    expect(await validateEndpointUrl("https://8.8.8.8:8443/hook", strict)).toBe("https://8.8.8.8:8443/hook");
+  });
+});
 
 describe("validateEndpointUrl with private URLs refused", () => {
   it.each([

@@ -1,5 +1,6 @@
 // SSRF guard for webhook endpoints (architecture.md "Event delivery"): HTTPS only, no
-// credentials, and the host must not resolve to a private, loopback, link-local or
+// credentials, an allowed port (443, 8443 and 1024-65535 minus well-known database, cache
+// and cluster-control ports, or WEBHOOK_ALLOWED_PORTS), and the host must not resolve to a private, loopback, link-local or
 // otherwise internal address, unless WEBHOOK_ALLOW_PRIVATE_URLS=true (development, tests).
 // Checked at create and update (validateEndpointUrl) and again at delivery time
 // (assertDeliverableUrl before each request, guardedLookup at connect time so a DNS
@@ -65,6 +66,37 @@ export function isForbiddenAddress(address: string): boolean {
 
 const allowPrivate = () => env().WEBHOOK_ALLOW_PRIVATE_URLS;
 
+// Services that listen on an internal network and speak a protocol a forged HTTP request
+// can talk to (databases, caches, queues, cluster control planes): never a webhook receiver.
+const DENIED_BY_SERVICE: Record<string, number[]> = {
+  "SQL Server, Oracle": [1433, 1521],
+  "Docker API, etcd": [2375, 2376, 2379, 2380],
+  MySQL: [3306],
+  "Erlang port mapper, RabbitMQ": [4369, 5672, 15672, 25672],
+  "PostgreSQL, PgBouncer": [5432, 6432],
+  CouchDB: [5984, 6984],
+  "Redis, Sentinel, cluster bus": [6379, 6380, 16379, 26379],
+  "Kubernetes API, kubelet": [6443, 10250, 10255],
+  Cassandra: [7000, 7001, 9042, 9160],
+  "InfluxDB, Consul": [8086, 8500, 8600],
+  "Kafka, ZooKeeper": [9092, 2181],
+  "Elasticsearch, OpenSearch": [9200, 9300],
+  memcached: [11211],
+  CockroachDB: [26257],
+  MongoDB: [27017, 27018, 27019, 28017],
+  RethinkDB: [28015, 29015],
+};
+export const DENIED_PORTS: ReadonlySet<number> = new Set(Object.values(DENIED_BY_SERVICE).flat());
+
+export type PortRanges = readonly (readonly [number, number])[];
+
+/** Whether a webhook may be delivered to this TCP port. `configured`: WEBHOOK_ALLOWED_PORTS. */
+export function isAllowedPort(port: number, configured: PortRanges | undefined = env().WEBHOOK_ALLOWED_PORTS): boolean {
+  if (configured) return configured.some(([lo, hi]) => port >= lo && port <= hi);
+  if (port === 443 || port === 8443) return true;
+  return port >= 1024 && port <= 65535 && !DENIED_PORTS.has(port);
+}
+
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
 const systemResolver: Resolver = (hostname) =>
@@ -114,6 +146,13 @@ export function parseEndpointUrl(raw: unknown, allow = allowPrivate()): URL {
     throw new ApiError("WEBHOOK_ENDPOINT_REQUIRES_HTTPS", "endpointUrl must use https://", {
       field: "webhook.endpointUrl",
     });
+  }
+  const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+  if (!isAllowedPort(port)) {
+    throw invalid(
+      `endpointUrl port ${port} is not allowed; use 443, 8443 or a port from 1024 to 65535 that is not a well-known database or cache port`,
+      "forbidden_port",
+    );
   }
   return url;
 }

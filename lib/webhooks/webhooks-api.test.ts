@@ -295,6 +295,39 @@ describe("create: every validation error of spec 4.5 / 7.3", () => {
     expect(res.body.message).toMatch(/public addresses only/);
   });
 
+  it.each([
+    ["https://8.8.8.8:22/in", 22],
+    ["https://8.8.8.8:6379/in", 6379],
+    ["https://hooks.example.com:5432/in", 5432],
+    ["http://127.0.0.1:27017/in", 27017],
+    ["http://127.0.0.1/in", 80],
+  ])(
+    "%s: a port outside 443, 8443 and 1024-65535 (minus database and cache ports) is refused",
+    async (endpointUrl, port) => {
+      const res = await create(a.globalToken, valid({ endpointUrl }));
+      expect(res.status).toBe(400);
+      expect(res.body.error_code).toBe("WEBHOOK_ENDPOINT_INVALID");
+      expect(res.body.message).toContain(`port ${port} is not allowed`);
+      expect(res.body.details).toMatchObject({ field: "webhook.endpointUrl", reason: "forbidden_port" });
+      const uid = (await create(a.globalToken, valid())).body.data.webhookUid;
+      const patched = await update(a.globalToken, uid, { endpointUrl });
+      expect(patched.body.error_code).toBe("WEBHOOK_ENDPOINT_INVALID");
+    },
+  );
+
+  it("WEBHOOK_ALLOWED_PORTS replaces the default port rule", async () => {
+    process.env.WEBHOOK_ALLOWED_PORTS = "443, 9000-9100";
+    resetEnvCache();
+    try {
+      expect((await create(a.globalToken, valid({ endpointUrl: "https://8.8.8.8:9050/in" }))).status).toBe(200);
+      const refused = await create(a.globalToken, valid({ endpointUrl: "https://8.8.8.8:8443/in" }));
+      expect(refused.body.error_code).toBe("WEBHOOK_ENDPOINT_INVALID");
+    } finally {
+      delete process.env.WEBHOOK_ALLOWED_PORTS;
+      resetEnvCache();
+    }
+  });
+
   it("a public https address is accepted under production rules", async () => {
     const res = await strictUrls(() => create(a.globalToken, valid({ endpointUrl: "https://8.8.8.8/in" })));
     expect(res.status).toBe(200);

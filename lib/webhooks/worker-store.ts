@@ -45,6 +45,27 @@ export async function claimDue(limit: number, leaseMarginMs: number, customerIds
   );
 }
 
+/**
+ * Counts an attempt as started, before its request goes out, so an attempt cut short by a
+ * killed worker is still counted. Fenced by the claim's lease, which must still cover
+ * `needMs` (the request's timeout and the result's write): returns the ids this worker may
+ * send (the others are left for a later claim and must not be sent from here).
+ */
+export async function markStarted(jobs: { id: string; lease: string; needMs: number }[]): Promise<Set<string>> {
+  if (jobs.length === 0) return new Set();
+  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+    `UPDATE "WebhookDelivery" AS w SET attempts = w.attempts + 1, "updatedAt" = ${NOW_UTC}
+     FROM unnest($1::text[], $2::text[], $3::int4[]) AS s(id, lease, need)
+     WHERE w.id = s.id AND w."lockedUntil" = s.lease::timestamp(3)
+       AND w."lockedUntil" > ${NOW_UTC} + (s.need * interval '1 millisecond')
+     RETURNING w.id`,
+    jobs.map((j) => j.id),
+    jobs.map((j) => j.lease),
+    jobs.map((j) => j.needMs),
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
 export type Outcome = {
   deliveryId: string;
   lease: string;

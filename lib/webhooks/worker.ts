@@ -1,8 +1,10 @@
 // The durable delivery queue's worker. Claims due PENDING deliveries with a lease (see
 // worker-store.ts), so several workers never hold the same delivery; a lease that
 // expires (worker killed) makes it claimable again: at-least-once, with the same
-// webhook-id (the delivery id). Up to `concurrency` requests in flight; every attempt
-// writes a WebhookAttempt row (results are written in small bulk batches).
+// webhook-id (the delivery id). Up to `concurrency` requests in flight; an attempt is
+// counted in `attempts` before its request goes out (so one cut short by a kill counts),
+// and every finished attempt writes a WebhookAttempt row (results are written in small
+// bulk batches, starts too).
 import { Webhook } from "standardwebhooks";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { env } from "@/lib/env";
@@ -16,6 +18,7 @@ import {
   cancelDelivery,
   claimDue,
   deactivateDestination,
+  markStarted,
   type Outcome,
   recordOutcomes,
 } from "./worker-store";
@@ -136,8 +139,27 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
     else flushTimer ??= setTimeout(() => void flush(), 5);
   };
 
+  // Starts are counted in bulk too: every job started in one tick shares one statement,
+  // awaited before any of their requests goes out.
+  let starting: { id: string; lease: string; needMs: number }[] = [];
+  let started: Promise<Set<string>> | undefined;
+  const markStart = (job: Claimed): Promise<Set<string>> => {
+    starting.push({ id: job.id, lease: job.lease, needMs: job.timeoutMs + Math.floor(s.leaseMarginMs / 4) });
+    started ??= new Promise<Set<string>>((resolve, reject) =>
+      setImmediate(() => {
+        const batch = starting;
+        starting = [];
+        started = undefined;
+        markStarted(batch).then(resolve, reject);
+      }),
+    );
+    return started;
+  };
+
   const run = async (job: Claimed) => {
     if (job.destinationStatus !== "ACTIVE") return cancelDelivery(job.id);
+    // Lease lost or run down: not ours to send (claimed again once it expires).
+    if (!(await markStart(job)).has(job.id)) return;
     const startedAt = new Date();
     const r = await attempt(job);
     const next = nextStep(job, r, s);

@@ -1,11 +1,16 @@
 "use server";
+import { headers } from "next/headers";
 import { SignupInput } from "@/lib/auth/schemas";
 import { signUp } from "@/lib/customers/signup";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
+import { clientIpFrom } from "@/lib/http/client-ip";
 
 export async function signUpAction(raw: Record<string, string>): Promise<ActionResult> {
   return runAction(async () => {
-    await signUp(SignupInput.parse(raw));
+    const input = SignupInput.parse(raw);
+    // The front server (npm start) sets X-Forwarded-For itself; lib/http/client-ip.ts says
+    // which entry to believe.
+    await signUp(input, clientIpFrom((await headers()).get("x-forwarded-for"), undefined));
     return undefined;
   }, raw);
 }

@@ -1,6 +1,7 @@
 // Inbound messages -> their conversation (lib/conversations/inbound.ts) and
 // message.inbound.<type> events carrying the conversationUid (idempotent per provider
 // message id), plus conversation.created for the conversations they start.
+import { chatbotSnapshot, decideChatbotReplies, inboundText } from "@/lib/chatbots/runner";
 import { applyInbound, type InboundMessage } from "@/lib/conversations/inbound";
 import type { Tx } from "@/lib/db";
 import type { ProviderMessagesValueT, ProviderMessageT } from "@/lib/provider/callbacks/schemas";
@@ -64,9 +65,25 @@ function toConversationInput(item: InboundItem): InboundMessage | undefined {
 export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<number> {
   if (items.length === 0) return 0;
   const inputs = items.map(toConversationInput).filter((m): m is InboundMessage => m !== undefined);
+  // Chatbots (docs/chatbots.md) see each conversation as it was before this batch (a new
+  // message reopens a closed one); one query when no sender here has an ACTIVE bot.
+  const forBots = inputs.map((m) => ({
+    customerId: m.sender.customerId,
+    senderId: m.sender.id,
+    senderPhone: m.sender.phoneNumber,
+    providerMessageId: m.id,
+    from: m.contact,
+    type: m.type,
+    text: inboundText(m.body),
+  }));
+  const bots = await chatbotSnapshot(tx, forBots);
   const { conversationOf, events } = await applyInbound(tx, inputs);
-  return emitEvents(tx, [
+  const emitted = await emitEvents(tx, [
     ...events,
     ...items.map((item) => inboundEvent(item, conversationOf.get(item.message.id) ?? null)),
   ]);
+  // In this same transaction, the sender's ACTIVE bot writes at most one outbox reply per
+  // inbound message: committed with it, or lost with it and applied again.
+  if (bots) await decideChatbotReplies(tx, forBots, { snapshot: bots });
+  return emitted;
 }

@@ -4,6 +4,7 @@
 import { db, type Tx } from "@/lib/db";
 import { NOW_UTC } from "@/lib/db/sql";
 import { log } from "@/lib/log";
+import { cleanCallbackBody } from "@/lib/provider/callbacks/clean";
 import { type ParsedChange, parseProviderBody } from "@/lib/provider/callbacks/schemas";
 import type { EventSender } from "../emit";
 import { deliveriesQueued } from "../signal";
@@ -11,7 +12,7 @@ import { type InboundItem, ingestInbound } from "./inbound";
 import { ingestStatuses, type StatusItem } from "./statuses";
 import { ingestTemplates, type TemplateItem } from "./templates";
 
-const MAX_ATTEMPTS = 5;
+export const MAX_ATTEMPTS = 5;
 type Claimed = { id: string; body: string };
 export type BatchResult = { callbacks: number; events: number; failed: number };
 
@@ -22,7 +23,8 @@ async function applyCallbacks(tx: Tx, callbacks: Claimed[]) {
   const parsed: { id: string; changes: ParsedChange[] }[] = [];
   for (const cb of callbacks) {
     try {
-      parsed.push({ id: cb.id, changes: parseProviderBody(cb.body) });
+      // Rows stored before the endpoint cleaned bodies may still carry NUL or lone surrogates.
+      parsed.push({ id: cb.id, changes: parseProviderBody(cleanCallbackBody(cb.body)) });
     } catch {
       note(cb.id, "malformed payload");
     }
@@ -89,7 +91,7 @@ async function markProcessed(tx: Tx, callbacks: Claimed[], notes: Map<string, st
   );
 }
 
-async function runOne(limit: number, id?: string): Promise<{ callbacks: Claimed[]; events: number }> {
+export async function runOne(limit: number, id?: string): Promise<{ callbacks: Claimed[]; events: number }> {
   return db.$transaction(
     async (tx) => {
       const callbacks = await claim(tx, limit, id);
@@ -105,7 +107,8 @@ async function runOne(limit: number, id?: string): Promise<{ callbacks: Claimed[
 /**
  * Processes up to `limit` pending callbacks. If the batch fails as a whole (a deadlock with
  * another processor, a bug on one payload), each callback is retried alone; one that keeps
- * failing is set aside after MAX_ATTEMPTS with its error recorded.
+ * failing goes to the dead-letter list (deadAt, see dead-letters.ts) after MAX_ATTEMPTS,
+ * with its error recorded.
  */
 export async function processPendingCallbacks(limit = 100): Promise<BatchResult> {
   try {
@@ -133,7 +136,8 @@ export async function processPendingCallbacks(limit = 100): Promise<BatchResult>
       log.error({ err: error, callbackId: id }, "provider callback failed");
       await db.$executeRawUnsafe(
         `UPDATE "ProviderCallback" SET attempts = attempts + 1, error = $2,
-           "processedAt" = CASE WHEN attempts + 1 >= $3 THEN ${NOW_UTC} ELSE NULL END
+           "processedAt" = CASE WHEN attempts + 1 >= $3 THEN ${NOW_UTC} ELSE NULL END,
+           "deadAt" = CASE WHEN attempts + 1 >= $3 THEN ${NOW_UTC} ELSE NULL END
          WHERE id = $1 AND "processedAt" IS NULL`,
         id,
         message.slice(0, 1000),

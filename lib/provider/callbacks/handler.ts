@@ -7,6 +7,7 @@ import { hotRows } from "@/lib/db";
 import { NOW_UTC, newId } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
+import { cleanCallbackBody } from "./clean";
 import { handleHandshake } from "./handshake";
 import { parseProviderBody } from "./schemas";
 import { SIGNATURE_HEADER, verifyProviderSignature } from "./signature";
@@ -37,7 +38,8 @@ export async function handleProviderWebhook(request: Request): Promise<Response>
     throw error;
   }
   if (!verifyProviderSignature(raw, request.headers.get(SIGNATURE_HEADER))) return text(401, "Invalid signature");
-  const body = raw.toString("utf8");
+  // NUL and lone surrogates become U+FFFD: stored and applied, never failing (clean.ts).
+  const body = cleanCallbackBody(raw.toString("utf8"));
   try {
     parseProviderBody(body);
   } catch {

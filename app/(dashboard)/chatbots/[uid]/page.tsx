@@ -1,0 +1,45 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { card, link } from "@/components/ui/classes";
+import { toPublicChatbot } from "@/lib/chatbots/serializers";
+import { getChatbot } from "@/lib/chatbots/service";
+import { requirePrincipal } from "@/lib/dashboard/session";
+import { ChatbotEditor } from "../chatbot-editor";
+import { StatusToggle } from "../status-toggle";
+import { TestConsole } from "../test-console";
+
+export const metadata: Metadata = { title: "Chatbot · Switchboard" };
+
+type Props = { params: Promise<{ uid: string }> };
+
+export default async function ChatbotPage({ params }: Props) {
+  const p = await requirePrincipal();
+  const { uid } = await params;
+  const bot = toPublicChatbot(await getChatbot(p, undefined, uid));
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link href={`/chatbots?sender=${encodeURIComponent(bot.senderId)}`} className={link}>
+          ← All chatbots
+        </Link>
+        <h1 className="mt-2 text-2xl font-semibold">{bot.name}</h1>
+        <div className="mt-1 flex flex-wrap items-center gap-3 text-sm">
+          <span>
+            Sender <span className="font-mono">{bot.senderId}</span>
+          </span>
+          <span data-testid="chatbot-status">Status: {bot.status}</span>
+          <StatusToggle uid={bot.chatbotUid} status={bot.status} />
+        </div>
+      </div>
+      <section className={card} aria-labelledby="cb-test">
+        <h2 id="cb-test" className="mb-3 text-lg font-semibold">
+          Test console
+        </h2>
+        <TestConsole uid={bot.chatbotUid} />
+      </section>
+      <section className={card} aria-label="Editor">
+        <ChatbotEditor key={bot.updatedAt} senderPhone={bot.senderId} chatbot={bot} />
+      </section>
+    </div>
+  );
+}

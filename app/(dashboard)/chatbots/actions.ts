@@ -1,0 +1,40 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import type { Decision } from "@/lib/chatbots/engine";
+import { ChatbotCreateInput, ChatbotPatch, ChatbotTestBody } from "@/lib/chatbots/schemas";
+import { createChatbot, testChatbot, updateChatbot } from "@/lib/chatbots/service";
+import { ApiError } from "@/lib/core/errors";
+import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
+import { requirePrincipal } from "@/lib/dashboard/session";
+import { resolveSender } from "@/lib/senders/service";
+
+export async function createChatbotAction(senderPhone: string, raw: unknown): Promise<ActionResult<{ uid: string }>> {
+  const p = await requirePrincipal();
+  const result = await runAction(async () => {
+    const sender = await resolveSender(p, senderPhone, { useDefault: false, requireSetup: false });
+    if (!sender) throw new ApiError("SENDER_NOT_FOUND", "Pick a sender first");
+    const bot = await createChatbot(p, sender, ChatbotCreateInput.parse(raw));
+    return { uid: bot.id };
+  });
+  if (result.ok) revalidatePath("/chatbots");
+  return result;
+}
+
+/** Saves the editor, or (with only status) activates or deactivates. */
+export async function updateChatbotAction(uid: string, raw: unknown): Promise<ActionResult> {
+  const p = await requirePrincipal();
+  const result = await runAction(async () => {
+    await updateChatbot(p, undefined, uid, ChatbotPatch.parse(raw));
+    return undefined;
+  });
+  if (result.ok) revalidatePath("/chatbots");
+  return result;
+}
+
+export async function testChatbotAction(uid: string, text: string): Promise<ActionResult<Decision>> {
+  const p = await requirePrincipal();
+  return runAction(async () => {
+    const { chatbotUid: _, ...decision } = await testChatbot(p, undefined, uid, ChatbotTestBody.parse({ text }).text);
+    return decision;
+  });
+}

@@ -1,0 +1,34 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { card, link } from "@/components/ui/classes";
+import { EmptyState } from "@/components/ui/empty-state";
+import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { requirePrincipal } from "@/lib/dashboard/session";
+import { pageSender } from "@/lib/senders/dashboard-scope";
+import { ChatbotEditor } from "../chatbot-editor";
+
+export const metadata: Metadata = { title: "New chatbot · Switchboard" };
+
+export default async function NewChatbotPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  const p = await requirePrincipal();
+  const params = flatParams(await searchParams);
+  const sender = await pageSender(p, params.sender);
+  if (!sender) return <EmptyState title="No sender numbers yet" />;
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link href={`/chatbots?sender=${encodeURIComponent(sender.phoneNumber)}`} className={link}>
+          ← All chatbots
+        </Link>
+        <h1 className="mt-2 text-2xl font-semibold">New chatbot</h1>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          For sender <span className="font-mono">{sender.phoneNumber}</span>. It starts inactive: test it, then activate
+          it.
+        </p>
+      </div>
+      <div className={card}>
+        <ChatbotEditor senderPhone={sender.phoneNumber} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Pager } from "@/components/dashboard/pager";
+import { button, link, table, td, th } from "@/components/ui/classes";
+import { EmptyState } from "@/components/ui/empty-state";
+import { formatDateTime } from "@/components/ui/format";
+import { ChatbotListQuery } from "@/lib/chatbots/schemas";
+import { toPublicChatbot } from "@/lib/chatbots/serializers";
+import { listChatbots } from "@/lib/chatbots/service";
+import { pageBlock } from "@/lib/core/pagination";
+import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { requirePrincipal } from "@/lib/dashboard/session";
+import { pageSender } from "@/lib/senders/dashboard-scope";
+
+export const metadata: Metadata = { title: "Chatbots · Switchboard" };
+
+export default async function ChatbotsPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  const p = await requirePrincipal();
+  const params = flatParams(await searchParams);
+  const sender = await pageSender(p, params.sender);
+  if (!sender) {
+    return (
+      <div className="space-y-6">
+        <h1 className="text-2xl font-semibold">Chatbots</h1>
+        <EmptyState title="No sender numbers yet">Chatbots answer per sender number; connect one first.</EmptyState>
+      </div>
+    );
+  }
+  const parsed = ChatbotListQuery.safeParse(params);
+  const query = parsed.success ? parsed.data : ChatbotListQuery.parse({});
+  const { chatbots, total } = await listChatbots(p, sender, query);
+  const pagination = pageBlock(query.page, query.limit, total, chatbots.length);
+  const rows = chatbots.map(toPublicChatbot);
+  const qs = `?sender=${encodeURIComponent(sender.phoneNumber)}`;
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold">Chatbots</h1>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            Automatic replies for sender <span className="font-mono">{sender.phoneNumber}</span>. At most one is active
+            per sender; switch sender at the top.
+          </p>
+        </div>
+        <Link className={button} href={`/chatbots/new${qs}`}>
+          New chatbot
+        </Link>
+      </div>
+      {rows.length === 0 ? (
+        <EmptyState title="No chatbots for this sender">
+          Create one to greet customers and answer common questions.
+        </EmptyState>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className={table}>
+            <thead>
+              <tr>
+                <th className={th}>Name</th>
+                <th className={th}>Status</th>
+                <th className={th}>Rules</th>
+                <th className={th}>Business hours</th>
+                <th className={th}>Updated</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+              {rows.map((b) => (
+                <tr key={b.uid} data-testid="chatbot-row">
+                  <td className={td}>
+                    <Link className={link} href={`/chatbots/${b.uid}${qs}`}>
+                      {b.name}
+                    </Link>
+                  </td>
+                  <td className={td}>
+                    <span
+                      className={
+                        b.status === "ACTIVE"
+                          ? "rounded bg-green-100 px-2 py-0.5 text-green-900 dark:bg-green-950 dark:text-green-200"
+                          : "rounded bg-slate-100 px-2 py-0.5 text-slate-800 dark:bg-slate-800 dark:text-slate-200"
+                      }
+                    >
+                      {b.status}
+                    </span>
+                  </td>
+                  <td className={td}>{b.rules.length}</td>
+                  <td className={td}>{b.businessHours ? b.businessHours.timezone : "Always open"}</td>
+                  <td className={td}>{formatDateTime(b.updatedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager path="/chatbots" params={params} page={pagination.page} hasMore={pagination.hasMore} total={total} />
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+// Chatbots (docs/chatbots.md): list, create, read, update (POST, at least one field) and
+// the dry-run test. Sender-scoped as webhooks: senderId (query on GET, body on POST) or a
+// number-scoped token; a global token without senderId reaches all the account's senders
+// (create: the default sender). There is no DELETE (spec 3.1): deactivate instead.
+import {
+  ChatbotCreateBody,
+  ChatbotListPublic,
+  ChatbotListQuery,
+  ChatbotPublic,
+  ChatbotSenderQuery,
+  ChatbotTestBody,
+  ChatbotTestPublic,
+  ChatbotUpdateBody,
+  isWellFormedId,
+} from "@/lib/chatbots/schemas";
+import { toPublicChatbot } from "@/lib/chatbots/serializers";
+import { createChatbot, getChatbot, listChatbots, testChatbot, updateChatbot } from "@/lib/chatbots/service";
+import { ApiError } from "@/lib/core/errors";
+import { pageBlock } from "@/lib/core/pagination";
+import type { Sender } from "@/lib/senders/service";
+import { type AnyRoute, ok, route } from "../route-definition";
+
+const common = {
+  versions: ["v2", "v3"],
+  limit: "global",
+  tag: "Chatbots",
+  sender: "resolve",
+  paramNotFound: { chatbotUid: "CHATBOT_NOT_FOUND" },
+} as const;
+// Reads and updates by uid, and the list, reach every sender of the account without senderId.
+const anySender = { ...common, senderOptions: { useDefault: false, requireSetup: false } } as const;
+
+function need(sender: Sender | undefined): Sender {
+  if (!sender) throw new ApiError("SENDER_NOT_FOUND", "No sender could be resolved for this request");
+  return sender;
+}
+// A malformed id (e.g. with a NUL byte, which PostgreSQL text refuses) cannot exist.
+function uidOf(params: Record<string, string>): string {
+  const uid = params.chatbotUid ?? "";
+  if (!isWellFormedId(uid)) throw new ApiError("CHATBOT_NOT_FOUND", "Chatbot not found for this account and sender");
+  return uid;
+}
+
+export const chatbotRoutes: AnyRoute[] = [
+  route({
+    ...anySender,
+    method: "GET",
+    path: "/chatbots",
+    summary: "List chatbots (senderId and status filters; all senders for a global token without senderId)",
+    query: ChatbotListQuery,
+    response: ChatbotListPublic,
+    handler: async ({ principal, sender, query }) => {
+      const { chatbots: rows, total } = await listChatbots(principal, sender, query);
+      const chatbots = rows.map(toPublicChatbot);
+      const pagination = pageBlock(query.page, query.limit, total, chatbots.length);
+      return ok("Chatbots retrieved", {
+        senderId: sender?.phoneNumber ?? null,
+        scope: sender ? "sender" : "user",
+        chatbots,
+        items: chatbots,
+        pagination,
+      });
+    },
+  }),
+  route({
+    ...common,
+    senderOptions: { requireSetup: false },
+    method: "POST",
+    path: "/chatbots",
+    summary: "Create a chatbot for a sender (INACTIVE unless status says otherwise)",
+    body: ChatbotCreateBody,
+    response: ChatbotPublic,
+    handler: async ({ principal, sender, body }) => {
+      const chatbot = await createChatbot(principal, need(sender), body.chatbot);
+      return { status: 201, ...ok("Chatbot created", toPublicChatbot(chatbot)) };
+    },
+  }),
+  route({
+    ...anySender,
+    method: "GET",
+    path: "/chatbots/:chatbotUid",
+    summary: "Read a chatbot",
+    query: ChatbotSenderQuery,
+    response: ChatbotPublic,
+    handler: async ({ principal, sender, params }) =>
+      ok("Chatbot retrieved", toPublicChatbot(await getChatbot(principal, sender, uidOf(params)))),
+  }),
+  route({
+    ...anySender,
+    method: "POST",
+    path: "/chatbots/:chatbotUid",
+    summary: "Update a chatbot (at least one field); at most one ACTIVE chatbot per sender",
+    body: ChatbotUpdateBody,
+    response: ChatbotPublic,
+    handler: async ({ principal, sender, params, body }) =>
+      ok("Chatbot updated", toPublicChatbot(await updateChatbot(principal, sender, uidOf(params), body.chatbot))),
+  }),
+  route({
+    ...anySender,
+    method: "POST",
+    path: "/chatbots/:chatbotUid/test",
+    summary: "Dry run: which rule would answer a text, and what the bot would send (sends nothing)",
+    body: ChatbotTestBody,
+    response: ChatbotTestPublic,
+    handler: async ({ principal, sender, params, body }) =>
+      ok("Chatbot test", await testChatbot(principal, sender, uidOf(params), body.text)),
+  }),
+];

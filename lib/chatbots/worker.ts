@@ -1,0 +1,181 @@
+// Running chatbots, part 2 (docs/chatbots.md "How a reply is sent"): the worker claims due
+// outbox rows under a lease and sends each through the normal send path (sendMessage:
+// blacklist, balance, templates, provider limits, the reconnect queue), marked as the bot's.
+// Each reply's local message id derives from its outbox row, so a worker that finds the
+// message already stored (an earlier holder sent it, then died before recording it) marks
+// the row SENT instead of sending again.
+import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/core/errors";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { onDeliveriesQueued } from "@/lib/events/signal";
+import { log } from "@/lib/log";
+import { MAX_ATTEMPTS } from "@/lib/messaging/dispatch";
+import { type OutgoingMessage, sendMessage } from "@/lib/messaging/send";
+import { retryDelayMs } from "@/lib/webhooks/backoff";
+import type { Reply } from "./engine";
+import { type ClaimedReply, claimReplies, finishReply, type ReplyOutcome } from "./outbox";
+
+export type ChatbotWorkerOptions = {
+  pollMs?: number;
+  batchSize?: number;
+  /** How long a claim holds a row; a worker that dies lets it go after this (default: sendLeaseMs()). */
+  leaseMs?: number;
+  retryBaseMs?: number;
+  /** Only these customers' replies (isolated tests). */
+  customerIds?: string[] | null;
+};
+
+/** Claims beyond this are given up (FAILED), so a reply that keeps failing stops. */
+export const MAX_CLAIMS = 5;
+/** A reply older than the customer service window is no longer worth sending. */
+const MAX_AGE_MS = 24 * 60 * 60_000;
+// Refusals that a later attempt may not meet again.
+const TRANSIENT = new Set(["PROVIDER_RATE_LIMITED", "REQUEST_FAILED"]);
+
+export const replyMessageId = (outboxId: string) => `msg_${outboxId}`;
+
+/**
+ * A claim outlives the longest send (every provider attempt timing out, plus the margin),
+ * so no second worker takes a row while its send is still in flight.
+ */
+export function sendLeaseMs(): number {
+  const e = env();
+  return MAX_ATTEMPTS * e.PROVIDER_TIMEOUT_MS + e.WORKER_LEASE_MARGIN_MS;
+}
+
+function outgoing(reply: Reply, to: string, messageId: string, botName: string): OutgoingMessage {
+  const sentBy = { by: "chatbot" as const, label: botName };
+  const base = {
+    messaging_product: "whatsapp" as const,
+    recipient_type: "individual" as const,
+    to: to.replace(/^\+/, ""),
+  };
+  if (reply.type === "text") {
+    return {
+      sendRoute: "chatbot",
+      recipient: to,
+      messageId,
+      sentBy,
+      payload: { ...base, type: "text", text: { body: reply.text } },
+    };
+  }
+  const { name, language, components } = reply.template;
+  return {
+    sendRoute: "chatbot",
+    recipient: to,
+    messageId,
+    sentBy,
+    template: { name, language },
+    payload: {
+      ...base,
+      type: "template",
+      template: { name, language: { code: language }, ...(components?.length ? { components } : {}) },
+    },
+  };
+}
+
+/** Sends one claimed reply and says what became of it (the caller records it). */
+export async function deliverReply(row: ClaimedReply, retryBaseMs = 1_000): Promise<ReplyOutcome> {
+  const messageId = replyMessageId(row.id);
+  if (row.attempts > 1 && (await db.message.findUnique({ where: { id: messageId }, select: { id: true } }))) {
+    return { status: "SENT", messageId };
+  }
+  if (Date.now() - new Date(row.createdAt).getTime() > MAX_AGE_MS) {
+    return { status: "FAILED", messageId: null, error: "expired: older than the customer service window" };
+  }
+  const sender = await db.sender.findFirst({
+    where: { id: row.senderId, customerId: row.customerId },
+    include: { customer: { select: { plan: true } } },
+  });
+  if (!sender) return { status: "FAILED", messageId: null, error: "the sender is gone" };
+  // The bot acts for its customer, on its own sender only.
+  const principal: Principal = {
+    customerId: row.customerId,
+    plan: sender.customer.plan,
+    via: "token",
+    scopedSenderId: sender.id,
+  };
+  try {
+    const { message } = await sendMessage(
+      principal,
+      sender,
+      outgoing(row.reply as Reply, row.contactPhoneNumber, messageId, row.chatbotName),
+    );
+    return { status: "SENT", messageId: message.id };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const text = `${error.code}: ${error.message}`;
+    if (TRANSIENT.has(error.code) && row.attempts < MAX_CLAIMS) {
+      return {
+        status: "PENDING",
+        error: text,
+        delayMs: Math.max(retryBaseMs, retryDelayMs(row.attempts, retryBaseMs * 4, 60_000)),
+      };
+    }
+    // A refusal after the provider call leaves the message row behind (status failed).
+    const stored = await db.message.findUnique({ where: { id: messageId }, select: { id: true } });
+    return { status: "FAILED", messageId: stored?.id ?? null, error: text };
+  }
+}
+
+/** One pass: claims due replies and sends them; returns how many were claimed. */
+export async function sendDueReplies(options: ChatbotWorkerOptions = {}): Promise<number> {
+  const rows = await claimReplies(
+    options.batchSize ?? 20,
+    options.leaseMs ?? sendLeaseMs(),
+    options.customerIds ?? null,
+  );
+  await Promise.all(
+    rows.map(async (row) => {
+      let outcome: ReplyOutcome;
+      try {
+        outcome = await deliverReply(row, options.retryBaseMs ?? 1_000);
+      } catch (error) {
+        log.error({ err: error, replyId: row.id }, "chatbot reply failed unexpectedly");
+        const failed = row.attempts >= MAX_CLAIMS;
+        outcome = failed
+          ? { status: "FAILED", messageId: null, error: "internal error" }
+          : { status: "PENDING", error: "internal error", delayMs: options.retryBaseMs ?? 1_000 };
+      }
+      if (!(await finishReply(row, outcome))) log.warn({ replyId: row.id }, "chatbot reply lease lost");
+    }),
+  );
+  return rows.length;
+}
+
+/** The background loop: woken after inbound callbacks commit, else polling. */
+export function startChatbotWorker(options: ChatbotWorkerOptions = {}): { stop: () => Promise<void> } {
+  const pollMs = options.pollMs ?? Math.max(250, env().WORKER_POLL_MS);
+  const batchSize = options.batchSize ?? 20;
+  let stopped = false;
+  let wake: (() => void) | null = null;
+  const unsubscribe = onDeliveriesQueued(() => wake?.());
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        if ((await sendDueReplies({ ...options, batchSize })) >= batchSize) continue;
+      } catch (error) {
+        log.error({ err: error }, "chatbot worker error");
+      }
+      if (stopped) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, pollMs);
+        function done() {
+          clearTimeout(timer);
+          wake = null;
+          resolve();
+        }
+        wake = done;
+      });
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      unsubscribe();
+      wake?.();
+      await loop;
+    },
+  };
+}
