@@ -81,9 +81,14 @@ export async function listThread(
   uid: string,
   q: PageInput,
 ): Promise<ThreadPage> {
+  if (!isConversationUid(uid)) throw conversationNotFound(uid);
+  const { page, count } = threadSql(p.customerId, uid, q);
+  // The page carries the customer in its WHERE, so it may run beside the scope check; its
+  // rows are used only when the conversation is in scope.
+  const pending = hotRows<ThreadRow>(page);
+  pending.catch(() => {});
   const conversation = await getConversation(p, senderId, uid);
-  const { page, count } = threadSql(p.customerId, conversation.id, q);
-  const messages = await hotRows<ThreadRow>(page);
+  const messages = await pending;
   // A thread grows while it is read: its count is never shared.
   const offset = (q.page - 1) * q.limit;
   const partial = (messages.length > 0 && messages.length < q.limit) || (messages.length === 0 && q.page === 1);

@@ -8,7 +8,7 @@ import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { getSimulator } from "@/lib/provider/client";
 import { call } from "@/test/factory";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { IN_PROGRESS_LEASE_MS } from "./idempotency";
 import { reconcileStaleSends, SENDING } from "./message-store";
 
@@ -128,7 +128,8 @@ describe("send durability", () => {
 
   it("a lone surrogate in the text never answers 5xx; if it is sent, the stored row matches what left", async () => {
     const t = await messagingCustomer();
-    const to = recipient();
+    // Free-form text needs the customer service window open (docs/conversations.md).
+    const to = await engagedRecipient(t.sender);
     const body = { to, type: "text", text: { body: "lone \ud800 surrogate" } };
     const res = await call("POST", "/api/v3/messages", { token: t.globalToken, body });
     expect(res.status).toBeLessThan(500);
@@ -138,7 +139,8 @@ describe("send durability", () => {
       expect(JSON.stringify(row.payload)).toContain("lone \uFFFD surrogate");
       expect(row.status).toBe("accepted");
     } else {
-      expect(res.body.error_code).toBe("VALIDATION_FAILED");
+      // A provider-compatible route: the provider's error shape (docs/messaging.md).
+      expect(res.body.error.error_data.error_code).toBe("VALIDATION_FAILED");
       expect(sim().acceptedTo(to)).toHaveLength(0);
     }
   });
