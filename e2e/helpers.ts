@@ -53,7 +53,7 @@ export const DEMO_SENDER = { phoneNumber: "+15550100001", phoneNumberId: "109990
  * The app's provider secret: in production mode the embedded app generates it into its data
  * folder (lib/crypto/local-secrets.ts) unless PROVIDER_APP_SECRET is set.
  */
-function appSecret(): string | undefined {
+export function appSecret(): string | undefined {
   if (process.env.PROVIDER_APP_SECRET) return process.env.PROVIDER_APP_SECRET;
   const file = path.join(process.env.E2E_DATA_DIR ?? "", "secrets.json");
   return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")).PROVIDER_APP_SECRET : undefined;
