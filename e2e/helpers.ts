@@ -55,6 +55,7 @@ export const DEMO_SENDER = { phoneNumber: "+15550100001", phoneNumberId: "109990
  * environment's.
  */
 export function signForApp(body: string): string {
+  if (process.env.PROVIDER_APP_SECRET) return signProviderBody(body, process.env.PROVIDER_APP_SECRET);
   const file = process.env.E2E_DATA_DIR ? path.join(process.env.E2E_DATA_DIR, "secrets.json") : "";
   const secret =
     file && fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")).PROVIDER_APP_SECRET : undefined;
