@@ -8,9 +8,6 @@ import { defineConfig, devices } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "switchboard-e2e-"));
 process.env.E2E_DATA_DIR = dataDir; // workers re-evaluate this file: keep one folder
-// The tests sign inbound callbacks (e2e/helpers.ts) with the secret the server verifies:
-// one fixed value for both, instead of the one the server would generate into its data folder.
-process.env.PROVIDER_APP_SECRET ??= "e2e_provider_app_secret_not_for_production";
 const executablePath = process.env.E2E_CHROMIUM || undefined;
 
 export default defineConfig({
@@ -59,7 +56,6 @@ export default defineConfig({
       SIMULATOR_READ_RATE: "1",
       // Simulated contacts do not answer on their own: the inbox tests decide who writes.
       SIMULATOR_REPLY_RATE: "0",
-      PROVIDER_APP_SECRET: process.env.PROVIDER_APP_SECRET,
     },
   },
 });
