@@ -1,5 +1,6 @@
-// The bare baseline for bench/api.ts: node:http + pg running the very SQL the billing
-// service runs (billingListSql), with the same shared count, and nothing else (no
+// The bare baseline for bench/api.ts: node:http + pg running the very SQL the services run
+// (billingListSql with the same shared count; the conversation list with its shared count,
+// and the conversation look-up plus thread page of lib/conversations), and nothing else (no
 // router, no auth, no Prisma, no envelope). PORT, DATABASE_URL, BENCH_CUSTOMER_ID.
 import http from "node:http";
 import pg from "pg";
@@ -7,25 +8,47 @@ import type { Principal } from "@/lib/auth/principal";
 import { cachedCount } from "@/lib/billing/count-cache";
 import { billingListSql } from "@/lib/billing/messages";
 import { BillingMessagesQuery } from "@/lib/billing/schemas";
+import { conversationByUidSql, conversationListSql, threadSql } from "@/lib/conversations/list-sql";
+import { pageTotal } from "@/lib/conversations/service";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const principal: Principal = { customerId: process.env.BENCH_CUSTOMER_ID ?? "", plan: "pro", via: "token" };
+const run = (sql: { text: string; values: unknown[] }) => pool.query(sql.text, sql.values);
+
+async function answer(url: URL): Promise<unknown> {
+  const thread = /^\/api\/v3\/conversations\/([^/]+)\/messages$/.exec(url.pathname);
+  if (thread) {
+    const conversation = (await run(conversationByUidSql(principal, undefined, thread[1] ?? ""))).rows[0];
+    const sql = threadSql(principal.customerId, conversation.id, { page: 1, limit: 50 });
+    const rows = (await run(sql.page)).rows;
+    const total = rows.length < 50 ? rows.length : (await run(sql.count)).rows[0]?.total;
+    return { messages: rows, pagination: { total } };
+  }
+  if (url.pathname === "/api/v3/conversations") {
+    const sql = conversationListSql(principal, undefined, { page: 1, limit: 50 }, "recent");
+    const rows = (await run(sql.page)).rows;
+    const total = await pageTotal("list", { page: 1, limit: 50 }, rows.length, async () => {
+      return Number((await run(sql.count)).rows[0]?.total ?? 0);
+    });
+    return { conversations: rows, pagination: { total } };
+  }
+  const q = BillingMessagesQuery.parse(Object.fromEntries(url.searchParams));
+  const sql = billingListSql(principal, undefined, q);
+  const rows = (await run(sql.page)).rows;
+  const { page: _p, limit: _l, sortBy: _s, sortOrder: _o, ...filters } = q;
+  const total = await cachedCount(JSON.stringify(filters), async () => {
+    const r = await run(sql.count);
+    return Number(r.rows[0]?.n ?? 0);
+  });
+  return { billingRecords: rows, pagination: { total } };
+}
 
 http
   .createServer(async (req, res) => {
     try {
-      const url = new URL(req.url ?? "/", "http://localhost");
-      const q = BillingMessagesQuery.parse(Object.fromEntries(url.searchParams));
-      const sql = billingListSql(principal, undefined, q);
-      const rows = (await pool.query(sql.page.text, sql.page.values)).rows;
-      const { page: _p, limit: _l, sortBy: _s, sortOrder: _o, ...filters } = q;
-      const total = await cachedCount(JSON.stringify(filters), async () => {
-        const r = await pool.query(sql.count.text, sql.count.values);
-        return Number(r.rows[0]?.n ?? 0);
-      });
-      const body = JSON.stringify({ success: true, data: { billingRecords: rows, pagination: { total } } });
+      const data = await answer(new URL(req.url ?? "/", "http://localhost"));
       res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(body);
+      res.end(JSON.stringify({ success: true, data }));
     } catch (error) {
       res.writeHead(500, { "Content-Type": "application/json" });
       res.end(JSON.stringify({ success: false, message: String(error) }));

@@ -67,13 +67,24 @@ test("create a chatbot in the editor, test it in the console, activate it", asyn
   await saveScreenshot(page, "chatbots-list");
 });
 
-test("the demo bot answers an inbound message; the reply shows as the chatbot's", async ({ page }) => {
+test("the demo bot answers an inbound message; the inbox thread shows the reply as the bot's", async ({ page }) => {
   await login(page);
   const contact = `+1415557${String(Date.now()).slice(-4)}`;
   await contactWrites(page, contact, "hours", BOT_SENDER);
-  await page.goto(`/messages?sender=${encodeURIComponent(BOT_SENDER.phoneNumber)}`);
+  const sender = encodeURIComponent(BOT_SENDER.phoneNumber);
+  await page.goto(`/messages?sender=${sender}`);
   const row = page.getByTestId("message-row").filter({ hasText: contact });
   await expect(row).toHaveCount(1, { timeout: 20_000 });
   await expect(row).toContainText("chatbot");
-  await saveScreenshot(page, "chatbot-reply-in-log");
+
+  await page.goto(`/inbox?sender=${sender}`);
+  await page.getByTestId("conversation-item").filter({ hasText: contact }).click();
+  const bubbles = page.getByTestId("thread-message");
+  await expect(bubbles.filter({ hasText: "hours" }).first()).toHaveAttribute("data-direction", "inbound");
+  const reply = bubbles.filter({ hasText: "Chatbot Acme front desk" });
+  await expect(reply).toHaveCount(1);
+  await expect(reply).toHaveAttribute("data-direction", "outbound");
+  await expect(reply).toContainText("We are open Monday to Friday");
+  await expectAccessible(page);
+  await saveScreenshot(page, "chatbot-reply-in-inbox");
 });

@@ -25,6 +25,10 @@ test("every page sends the security headers and runs under its CSP without a vio
   for (const path of [
     "/billing",
     "/messages",
+    "/inbox",
+    "/chatbots",
+    "/blacklist",
+    "/templates",
     "/contacts",
     "/webhooks",
     "/tokens",

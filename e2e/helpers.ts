@@ -1,5 +1,6 @@
 // Shared steps: sign in, an axe check that fails on serious or critical issues, and a
 // screenshot of the final page into e2e/artifacts/.
+import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
@@ -48,11 +49,24 @@ export async function generateToken(page: Page, name: string, scope = ""): Promi
 /** The demo's default sender (lib/demo/seed.ts DEMO_SENDERS[0]). */
 export const DEMO_SENDER = { phoneNumber: "+15550100001", phoneNumberId: "109990000000001", wabaId: "209990000000001" };
 
+/**
+ * Signs a provider callback body the way the app under test checks it: with the
+ * PROVIDER_APP_SECRET the app generated into its data folder (production mode), else the
+ * environment's.
+ */
+export function signForApp(body: string): string {
+  if (process.env.PROVIDER_APP_SECRET) return signProviderBody(body, process.env.PROVIDER_APP_SECRET);
+  const file = process.env.E2E_DATA_DIR ? path.join(process.env.E2E_DATA_DIR, "secrets.json") : "";
+  const secret =
+    file && fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")).PROVIDER_APP_SECRET : undefined;
+  return signProviderBody(body, typeof secret === "string" && secret ? secret : undefined);
+}
+
 export async function contactWrites(page: Page, from: string, text = "Hello", sender = DEMO_SENDER) {
   const body = envelopeFor([inboundTextChange(sender, { from, text })]);
   const response = await page.request.post("/api/provider/webhook", {
     data: body,
-    headers: { "Content-Type": "application/json", "X-Hub-Signature-256": signProviderBody(body) },
+    headers: { "Content-Type": "application/json", "X-Hub-Signature-256": signForApp(body) },
   });
   expect(response.status()).toBe(200);
   // The processor polls every 100 ms: give it a comfortable margin.

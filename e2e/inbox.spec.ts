@@ -1,8 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
-import { signProviderBody } from "../lib/provider/callbacks/signature";
 import { envelopeFor } from "../lib/provider/simulator-callbacks";
 import { inboundTextChange } from "../lib/provider/simulator-inbound";
-import { DEMO_EMAIL, DEMO_SENDER, expectAccessible, login, saveScreenshot } from "./helpers";
+import { DEMO_EMAIL, DEMO_SENDER, expectAccessible, login, saveScreenshot, signForApp } from "./helpers";
 
 // The inbox from the browser: inbound messages arrive as signed provider callbacks through
 // the real endpoint (as the simulator and `cli simulate:inbound` send them), the inbox polls,
@@ -16,7 +15,7 @@ async function simulateInbound(page: Page, from: string, name: string, text: str
   const body = envelopeFor([inboundTextChange(DEMO_SENDER, { from, text, name })]);
   const res = await page.request.post("/api/provider/webhook", {
     data: body,
-    headers: { "Content-Type": "application/json", "X-Hub-Signature-256": signProviderBody(body) },
+    headers: { "Content-Type": "application/json", "X-Hub-Signature-256": signForApp(body) },
   });
   expect(res.status()).toBe(200);
 }

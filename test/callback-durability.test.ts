@@ -62,7 +62,7 @@ describe("callback text cleaning", () => {
     await drain();
     const after = await db.providerCallback.findUniqueOrThrow({ where: { id: stored.id } });
     expect(after).toMatchObject({ error: null, deadAt: null });
-    expect(await db.webhookEvent.count({ where: { customerId: t.customer.id } })).toBe(1);
+    expect(await db.webhookEvent.count({ where: { customerId: t.customer.id, type: "message.inbound.text" } })).toBe(1);
   });
 });
 

@@ -102,8 +102,8 @@ describe("a bot answers inbound messages through the outbox", () => {
     expect(sent[0]?.type).toBe("text");
     const after = await outbox(contact);
     expect(after).toHaveLength(1);
-    expect(after[0]).toMatchObject({ status: "SENT", messageId: replyMessageId(row?.id ?? ""), attempts: 1 });
-    const message = await db.message.findUniqueOrThrow({ where: { id: replyMessageId(row?.id ?? "") } });
+    expect(after[0]).toMatchObject({ status: "SENT", messageId: replyMessageId(row?.id ?? "", 1), attempts: 1 });
+    const message = await db.message.findUniqueOrThrow({ where: { id: replyMessageId(row?.id ?? "", 1) } });
     expect(message).toMatchObject({ sendRoute: "chatbot", recipient: contact, type: "text", status: "accepted" });
     expect(message.payload).toMatchObject({ text: { body: "Open 9 to 5" } });
 
@@ -175,7 +175,53 @@ describe("a bot answers inbound messages through the outbox", () => {
     await new Promise((r) => setTimeout(r, 200));
     await sendAll();
     expect(toProvider(contact)).toHaveLength(1);
-    expect((await outbox(contact))[0]).toMatchObject({ status: "SENT", messageId: replyMessageId(row.id) });
+    expect((await outbox(contact))[0]).toMatchObject({ status: "SENT", messageId: replyMessageId(row.id, 1) });
+  });
+});
+
+describe("attempts", () => {
+  it("a send cut off mid-call (message left 'sending') is never resent", async () => {
+    const contact = uniquePhone();
+    await says(contact, "hours");
+    const [row] = (await claimReplies(50, 150, [t.customer.id])).filter((r) => r.contactPhoneNumber === contact);
+    if (!row) throw new Error("not claimed");
+    // The dead holder had stored its message and called the provider; nobody knows the outcome.
+    await db.message.create({
+      data: {
+        id: replyMessageId(row.id, 1),
+        customerId: t.customer.id,
+        senderId: t.sender.id,
+        recipient: contact,
+        type: "text",
+        sendRoute: "chatbot",
+        status: "sending",
+        payload: {},
+      },
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    await sendAll();
+    expect(toProvider(contact)).toHaveLength(0);
+    const [after] = await outbox(contact);
+    expect(after).toMatchObject({ status: "FAILED", messageId: replyMessageId(row.id, 1) });
+    expect(after?.lastError).toMatch(/^interrupted/);
+  });
+
+  it("a provider rate limit is retried under a new message id, then sent once", async () => {
+    const contact = uniquePhone();
+    await says(contact, "hours");
+    getSimulator()?.injectErrors(t.sender.phoneNumberId ?? "", [131056]);
+    await sendAll();
+    const [first] = await outbox(contact);
+    expect(first).toMatchObject({ status: "PENDING", attempts: 1 });
+    expect(first?.lastError).toMatch(/PROVIDER_RATE_LIMITED/);
+    await db.chatbotReply.update({ where: { id: first?.id }, data: { nextAttemptAt: new Date(0) } });
+    await sendAll();
+    expect(toProvider(contact)).toHaveLength(1);
+    expect((await outbox(contact))[0]).toMatchObject({
+      status: "SENT",
+      attempts: 2,
+      messageId: replyMessageId(first?.id ?? "", 2),
+    });
   });
 });
 

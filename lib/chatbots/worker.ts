@@ -1,9 +1,11 @@
 // Running chatbots, part 2 (docs/chatbots.md "How a reply is sent"): the worker claims due
 // outbox rows under a lease and sends each through the normal send path (sendMessage:
 // blacklist, balance, templates, provider limits, the reconnect queue), marked as the bot's.
-// Each reply's local message id derives from its outbox row, so a worker that finds the
-// message already stored (an earlier holder sent it, then died before recording it) marks
-// the row SENT instead of sending again.
+// Each attempt's local message id derives from its outbox row and claim, and sendMessage
+// stores the message before calling the provider: a worker that re-claims a row finds
+// what earlier holders did. Sent: the row is SENT without sending again. Interrupted
+// mid-call ("sending" or "unknown"): FAILED, never resent (the provider may have it).
+// Refused ("failed", e.g. a rate limit): sent again under a new id.
 import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
@@ -34,7 +36,28 @@ const MAX_AGE_MS = 24 * 60 * 60_000;
 // Refusals that a later attempt may not meet again.
 const TRANSIENT = new Set(["PROVIDER_RATE_LIMITED", "REQUEST_FAILED"]);
 
-export const replyMessageId = (outboxId: string) => `msg_${outboxId}`;
+export const replyMessageId = (outboxId: string, claim: number) => `msg_${outboxId}_${claim}`;
+
+const SENT_STATUSES = new Set(["queued", "accepted", "sent", "delivered", "read"]);
+
+/** What earlier claims of this row left behind, or null when nothing can have reached the contact. */
+async function earlierAttempt(outboxId: string): Promise<ReplyOutcome | null> {
+  const rows = await db.message.findMany({
+    where: { id: { startsWith: `msg_${outboxId}_` } },
+    select: { id: true, status: true },
+  });
+  const sent = rows.find((r) => SENT_STATUSES.has(r.status));
+  if (sent) return { status: "SENT", messageId: sent.id };
+  const unsure = rows.find((r) => r.status !== "failed");
+  if (unsure) {
+    return {
+      status: "FAILED",
+      messageId: unsure.id,
+      error: `interrupted: the provider may have it (message ${unsure.status}); not resent`,
+    };
+  }
+  return null;
+}
 
 /**
  * A claim outlives the longest send (every provider attempt timing out, plus the margin),
@@ -78,10 +101,9 @@ function outgoing(reply: Reply, to: string, messageId: string, botName: string):
 
 /** Sends one claimed reply and says what became of it (the caller records it). */
 export async function deliverReply(row: ClaimedReply, retryBaseMs = 1_000): Promise<ReplyOutcome> {
-  const messageId = replyMessageId(row.id);
-  if (row.attempts > 1 && (await db.message.findUnique({ where: { id: messageId }, select: { id: true } }))) {
-    return { status: "SENT", messageId };
-  }
+  const messageId = replyMessageId(row.id, row.attempts);
+  const earlier = row.attempts > 1 ? await earlierAttempt(row.id) : null;
+  if (earlier) return earlier;
   if (Date.now() - new Date(row.createdAt).getTime() > MAX_AGE_MS) {
     return { status: "FAILED", messageId: null, error: "expired: older than the customer service window" };
   }

@@ -62,6 +62,10 @@ afterAll(async () => {
 }, 600_000);
 
 async function explain(sql: Prisma.Sql, seqscan = true): Promise<string> {
+  // Other test files write conversations meanwhile: fresh statistics keep the plan about
+  // the indexes, not about what autovacuum last saw.
+  await db.$executeRawUnsafe(`ANALYZE "Conversation"`);
+  await db.$executeRawUnsafe(`ANALYZE "ConversationMessage"`);
   return db.$transaction(async (tx) => {
     if (!seqscan) await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
     const rows = await tx.$queryRaw<Record<string, string>[]>(Prisma.sql`EXPLAIN ${sql}`);
@@ -107,7 +111,8 @@ describe(`conversation lists at ${CONVERSATIONS} conversations and ${CONVERSATIO
         for (const page of [1, 100]) {
           const { ids, page: full } = conversationListSql(principal, senderId, { ...filters, page, limit: 50 }, order);
           if (filters.search) expectIndexed(await explain(ids, false));
-          else expectRangeScan(await explain(ids), "Conversation");
+          // At the small PGlite size a sequential scan can be cheapest: prove the index path there.
+          else expectRangeScan(await explain(ids, FULL), "Conversation");
           expect(await explain(full, FULL && !filters.search)).not.toMatch(/Seq Scan on "Conversation"/);
         }
       }
@@ -119,7 +124,7 @@ describe(`conversation lists at ${CONVERSATIONS} conversations and ${CONVERSATIO
   it("the thread: newest first, page 1 and a deep page, one index range scan; count on the index", async () => {
     for (const page of [1, 3]) {
       const { ids, page: full, count } = threadSql(me.customer.id, busiest, { page, limit: 5 });
-      expectRangeScan(await explain(ids), "ConversationMessage");
+      expectRangeScan(await explain(ids, FULL), "ConversationMessage");
       expect(await explain(full, FULL)).not.toMatch(/Seq Scan on "ConversationMessage"/);
       expect(await explain(count, false)).toMatch(
         /(Index Scan|Index Only Scan|Bitmap Index Scan)( Backward)? (using|on) "ConversationMessage_conversationId_/,

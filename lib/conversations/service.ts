@@ -4,6 +4,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/core/errors";
 import type { PageInput } from "@/lib/core/pagination";
+import { SwrCache } from "@/lib/core/swr-cache";
 import { db, hotRows } from "@/lib/db";
 import { deliveriesQueued } from "@/lib/events/signal";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -23,6 +24,32 @@ export const conversationNotFound = (uid: string) =>
     conversationUid: uid,
   });
 
+// An exact COUNT(*) over 100,000 conversations costs ~10 ms of database time per request
+// (docs/benchmarks.md): as billing does (lib/billing/count-cache.ts), a partial page states
+// the total itself, and a full page reuses a count shared for a few seconds, recounted when
+// it contradicts the page just read.
+const counts = new SwrCache<number>({ ttlMs: 5_000, maxStaleMs: 60_000, maxEntries: 2_000 });
+
+/** Tests and benchmarks: ttlMs 0 counts on every full page. */
+export const configureConversationCounts = (ttlMs: number) =>
+  counts.configure({ ttlMs, maxStaleMs: Math.max(ttlMs, 60_000), maxEntries: 2_000 });
+
+/** The total of a page: exact from a partial page, else the shared count (see above). */
+export async function pageTotal(
+  key: string,
+  page: PageInput,
+  rows: number,
+  count: () => Promise<number>,
+): Promise<number> {
+  const offset = (page.page - 1) * page.limit;
+  const seen = rows > 0 ? offset + rows : 0;
+  if ((rows > 0 && rows < page.limit) || (rows === 0 && page.page === 1)) return seen;
+  const n = await counts.get(key, count, (v) => (rows > 0 ? v >= seen : v <= offset));
+  return Math.max(n, seen);
+}
+
+const countOf = async (sql: Prisma.Sql) => (await hotRows<{ total: number }>(sql))[0]?.total ?? 0;
+
 /** The list: "recent" (newest activity first, the API) or "inbox" (unread first, then newest). */
 export async function listConversations(
   p: Principal,
@@ -31,11 +58,9 @@ export async function listConversations(
   order: ListOrder = "recent",
 ): Promise<ConversationPage> {
   const { page, count } = conversationListSql(p, senderId, q, order);
-  const [conversations, totals] = await Promise.all([
-    hotRows<ConversationRow>(page),
-    hotRows<{ total: number }>(count),
-  ]);
-  return { conversations, total: totals[0]?.total ?? 0 };
+  const conversations = await hotRows<ConversationRow>(page);
+  const key = JSON.stringify(["list", p.customerId, senderScope(p, senderId) ?? null, q.status, q.unread, q.search]);
+  return { conversations, total: await pageTotal(key, q, conversations.length, () => countOf(count)) };
 }
 
 export async function getConversation(
@@ -56,10 +81,19 @@ export async function listThread(
   uid: string,
   q: PageInput,
 ): Promise<ThreadPage> {
+  if (!isConversationUid(uid)) throw conversationNotFound(uid);
+  const { page, count } = threadSql(p.customerId, uid, q);
+  // The page carries the customer in its WHERE, so it may run beside the scope check; its
+  // rows are used only when the conversation is in scope.
+  const pending = hotRows<ThreadRow>(page);
+  pending.catch(() => {});
   const conversation = await getConversation(p, senderId, uid);
-  const { page, count } = threadSql(p.customerId, conversation.id, q);
-  const [messages, totals] = await Promise.all([hotRows<ThreadRow>(page), hotRows<{ total: number }>(count)]);
-  return { conversation, messages, total: totals[0]?.total ?? 0 };
+  const messages = await pending;
+  // A thread grows while it is read: its count is never shared.
+  const offset = (q.page - 1) * q.limit;
+  const partial = (messages.length > 0 && messages.length < q.limit) || (messages.length === 0 && q.page === 1);
+  const total = partial ? (messages.length > 0 ? offset + messages.length : 0) : await countOf(count);
+  return { conversation, messages, total };
 }
 
 /** Conversations with unread messages (the inbox badge): one index range scan. */

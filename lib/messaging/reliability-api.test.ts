@@ -61,7 +61,8 @@ describe("Idempotency-Key", () => {
   });
   it("the idempotent flag: /messages and /{phoneNumberId}/messages share keys, per sender", async () => {
     const t = await messagingCustomer();
-    const to = recipient();
+    // Free-form text needs the customer service window open (docs/conversations.md).
+    const to = await engagedRecipient(t.sender);
     const body = { to, type: "text", text: { body: "shared" } };
     const headers = { "Idempotency-Key": "shared-1" };
     const first = await call("POST", "/api/v3/messages", { token: t.globalToken, body, headers });

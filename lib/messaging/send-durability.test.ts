@@ -4,13 +4,16 @@
 // the accepted answer, and rows a crash left mid-send become "unknown".
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { getSimulator } from "@/lib/provider/client";
+import type { ProviderMessagePayload } from "@/lib/provider/types";
 import { call } from "@/test/factory";
 import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { IN_PROGRESS_LEASE_MS } from "./idempotency";
 import { reconcileStaleSends, SENDING } from "./message-store";
+import { sendMessage } from "./send";
 
 const sim = () => {
   const s = getSimulator();
@@ -129,8 +132,16 @@ describe("send durability", () => {
   it("a lone surrogate in the text never answers 5xx; if it is sent, the stored row matches what left", async () => {
     const t = await messagingCustomer();
     const to = recipient();
-    const body = { to, type: "text", text: { body: "lone \ud800 surrogate" } };
-    const res = await call("POST", "/api/v3/messages", { token: t.globalToken, body });
+    // A template parameter: free-form text outside a conversation window is refused anyway.
+    const body = {
+      to,
+      template: {
+        name: "order_update",
+        language: "en",
+        components: [{ type: "body", parameters: [{ type: "text", text: "lone \ud800 surrogate" }] }],
+      },
+    };
+    const res = await call("POST", "/api/v3/send", { token: t.globalToken, body });
     expect(res.status).toBeLessThan(500);
     if (res.status === 200) {
       expect(sim().acceptedTo(to)).toHaveLength(1);
@@ -141,5 +152,33 @@ describe("send durability", () => {
       expect(res.body.error_code).toBe("VALIDATION_FAILED");
       expect(sim().acceptedTo(to)).toHaveLength(0);
     }
+  });
+
+  it("a lone surrogate that reaches the send leaves as U+FFFD, the same bytes as the stored row", async () => {
+    const t = await messagingCustomer();
+    const to = recipient();
+    const p: Principal = { customerId: t.customer.id, plan: "pro", via: "token", scopedSenderId: null };
+    const payload = {
+      messaging_product: "whatsapp",
+      recipient_type: "individual",
+      to,
+      type: "template",
+      template: {
+        name: "order_update",
+        language: { code: "en" },
+        components: [{ type: "body", parameters: [{ type: "text", text: "lone \ud800 surrogate" }] }],
+      },
+    } as unknown as ProviderMessagePayload;
+    const { message } = await sendMessage(p, t.sender, {
+      sendRoute: "send",
+      recipient: to,
+      payload,
+      template: { name: "order_update", language: "en" },
+    });
+    expect(message.status).toBe("accepted");
+    expect(sim().acceptedTo(to)).toHaveLength(1);
+    const row = await db.message.findUniqueOrThrow({ where: { id: message.id } });
+    expect(JSON.stringify(row.payload)).toContain("lone \uFFFD surrogate");
+    expect(row.status).toBe("accepted");
   });
 });

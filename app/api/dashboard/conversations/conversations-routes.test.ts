@@ -1,0 +1,215 @@
+// The inbox's session route handlers (app/api/dashboard/conversations/*) on a real database:
+// the inbox order and badge, the thread oldest first, mark read and close, a reply from the
+// signed-in user, the window refusal, another customer's uid, and the mutation guard.
+import { randomBytes } from "node:crypto";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Principal } from "@/lib/auth/principal";
+import { db } from "@/lib/db";
+import { contactWrites } from "@/test/conversation-fixtures";
+import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+
+const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined, asked: 0 }));
+vi.mock("@/lib/dashboard/session", async () => {
+  const { ApiError } = await import("@/lib/core/errors");
+  return {
+    requireApiPrincipal: async () => {
+      session.asked += 1;
+      if (!session.principal) throw new ApiError("UNAUTHORIZED", "Sign in to continue");
+      return session.principal;
+    },
+  };
+});
+
+const list = await import("./route");
+const unread = await import("./unread/route");
+const one = await import("./[uid]/route");
+const replies = await import("./[uid]/messages/route");
+
+const ORIGIN = "http://dash.test";
+const SAME = { Host: "dash.test", Origin: ORIGIN, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json" };
+const get = (path: string) => new Request(`${ORIGIN}${path}`, { headers: { Host: "dash.test" } });
+const post = (path: string, body: unknown, headers: Record<string, string> = SAME) =>
+  new Request(`${ORIGIN}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+const ctx = (uid: string) => ({ params: Promise.resolve({ uid }) });
+
+let t: Awaited<ReturnType<typeof messagingCustomer>>;
+let email: string;
+let older: string;
+let newer: string;
+let stranger: string;
+beforeAll(async () => {
+  t = await messagingCustomer();
+  email = `dash-${randomBytes(4).toString("hex")}@example.test`;
+  const user = await db.user.create({ data: { customerId: t.customer.id, email, passwordHash: "x" } });
+  session.principal = { customerId: t.customer.id, plan: "pro", via: "session", userId: user.id, scopedSenderId: null };
+  older = recipient();
+  newer = recipient();
+  stranger = recipient();
+  await contactWrites(t.sender, older, "first", { at: new Date(Date.now() - 60_000) });
+  await contactWrites(t.sender, newer, "second");
+  // A template to someone who never wrote: a conversation with no window.
+  const { sendFromComposer } = await import("@/lib/messaging/composer");
+  await sendFromComposer(session.principal, {
+    mode: "template",
+    senderId: t.sender.phoneNumber,
+    to: stranger,
+    template: { name: "order_update", language: "en", components: [] },
+  } as never);
+});
+beforeEach(() => {
+  session.asked = 0;
+});
+
+async function listed(query = "") {
+  const res = await list.GET(get(`/api/dashboard/conversations${query}`), {});
+  expect(res.status).toBe(200);
+  return (await res.json()) as {
+    conversations: { uid: string; contactPhoneNumber: string; unreadCount: number; status: string }[];
+    unread: number;
+    pagination: { total: number };
+  };
+}
+const uidOf = async (contact: string) =>
+  (await listed()).conversations.find((c) => c.contactPhoneNumber === contact)?.uid ?? "";
+
+describe("the inbox list and badge", () => {
+  it("lists unread first, then the newest, with the unread count; filters come from the query", async () => {
+    const all = await listed();
+    expect(all.conversations.map((c) => c.contactPhoneNumber)).toEqual([newer, older, stranger]);
+    expect(all.unread).toBe(2);
+    const unreadOnly = await listed("?unread=true");
+    expect(unreadOnly.conversations.map((c) => c.contactPhoneNumber)).toEqual([newer, older]);
+    expect((await listed(`?search=${older.slice(-6)}`)).conversations.map((c) => c.contactPhoneNumber)).toEqual([
+      older,
+    ]);
+    expect(await listed(`?sender=${encodeURIComponent(t.otherSender.phoneNumber)}`)).toMatchObject({
+      conversations: [],
+      unread: 0,
+    });
+    const badge = await unread.GET(get("/api/dashboard/conversations/unread"), {});
+    expect(await badge.json()).toEqual({ unread: 2 });
+    const bad = await list.GET(get("/api/dashboard/conversations?status=maybe"), {});
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error_code).toBe("VALIDATION_FAILED");
+  });
+});
+
+describe("a thread", () => {
+  it("reads oldest first; mark read, close and reopen answer the conversation", async () => {
+    const uid = await uidOf(older);
+    await contactWrites(t.sender, older, "again");
+    const res = await one.GET(get(`/api/dashboard/conversations/${uid}`), ctx(uid));
+    const body = await res.json();
+    expect(body.messages.map((m: { content: { text: { body: string } } }) => m.content.text.body)).toEqual([
+      "first",
+      "again",
+    ]);
+    expect(body).toMatchObject({ total: 2, conversation: { uid, windowOpen: true, unreadCount: 2 } });
+
+    const read = await one.POST(
+      post(`/api/dashboard/conversations/${uid}`, { conversation: { markRead: true } }),
+      ctx(uid),
+    );
+    expect(await read.json()).toMatchObject({ conversation: { unreadCount: 0 } });
+    const closed = await one.POST(
+      post(`/api/dashboard/conversations/${uid}`, { conversation: { status: "CLOSED" } }),
+      ctx(uid),
+    );
+    expect(await closed.json()).toMatchObject({ conversation: { status: "CLOSED" } });
+    expect((await listed("?status=closed")).conversations.map((c) => c.uid)).toEqual([uid]);
+    const reopened = await one.POST(
+      post(`/api/dashboard/conversations/${uid}`, { conversation: { status: "open" } }),
+      ctx(uid),
+    );
+    expect(await reopened.json()).toMatchObject({ conversation: { status: "OPEN" } });
+    const empty = await one.POST(post(`/api/dashboard/conversations/${uid}`, { conversation: {} }), ctx(uid));
+    expect(empty.status).toBe(400);
+  });
+
+  it("another customer's conversation is CONVERSATION_NOT_FOUND for read, update and reply", async () => {
+    const other = await messagingCustomer();
+    const theirs = recipient();
+    await contactWrites(other.sender, theirs, "not yours");
+    const mine = session.principal;
+    session.principal = { ...(mine as Principal), customerId: other.customer.id, userId: undefined };
+    const uid = (await listed()).conversations[0].uid;
+    session.principal = mine;
+    expect((await one.GET(get(`/api/dashboard/conversations/${uid}`), ctx(uid))).status).toBe(404);
+    const update = await one.POST(
+      post(`/api/dashboard/conversations/${uid}`, { conversation: { markRead: true } }),
+      ctx(uid),
+    );
+    expect(update.status).toBe(404);
+    expect((await update.json()).error_code).toBe("CONVERSATION_NOT_FOUND");
+    const reply = await replies.POST(
+      post(`/api/dashboard/conversations/${uid}/messages`, { message: { type: "text", text: { body: "hi" } } }),
+      ctx(uid),
+    );
+    expect(reply.status).toBe(404);
+    expect(await db.message.count({ where: { customerId: other.customer.id } })).toBe(0);
+  });
+});
+
+describe("a reply", () => {
+  it("goes out as the signed-in user inside the window", async () => {
+    const uid = await uidOf(newer);
+    const res = await replies.POST(
+      post(`/api/dashboard/conversations/${uid}/messages`, { message: { type: "text", text: { body: "On its way" } } }),
+      ctx(uid),
+    );
+    expect(res.status).toBe(200);
+    expect((await res.json()).message).toMatchObject({ recipient: newer, type: "text", sendRoute: "chat" });
+    const thread = await (await one.GET(get(`/api/dashboard/conversations/${uid}`), ctx(uid))).json();
+    expect(thread.messages.at(-1)).toMatchObject({ direction: "outbound", sentBy: "dashboard", sentByLabel: email });
+  });
+
+  it("is refused with CUSTOMER_SERVICE_WINDOW_CLOSED when the contact never wrote; a template goes", async () => {
+    const uid = await uidOf(stranger);
+    const before = await db.message.count({ where: { customerId: t.customer.id, recipient: stranger } });
+    const text = await replies.POST(
+      post(`/api/dashboard/conversations/${uid}/messages`, { message: { type: "text", text: { body: "Hi" } } }),
+      ctx(uid),
+    );
+    expect(text.status).toBe(400);
+    expect(await text.json()).toMatchObject({
+      error_code: "CUSTOMER_SERVICE_WINDOW_CLOSED",
+      details: { windowExpiresAt: null, lastInboundAt: null },
+    });
+    expect(await db.message.count({ where: { customerId: t.customer.id, recipient: stranger } })).toBe(before);
+    const template = await replies.POST(
+      post(`/api/dashboard/conversations/${uid}/messages`, {
+        message: { type: "template", template: { name: "order_update", language: "en" } },
+      }),
+      ctx(uid),
+    );
+    expect(template.status).toBe(200);
+  });
+
+  it("from another site is refused before the session is read", async () => {
+    const uid = await uidOf(newer);
+    const headers = { ...SAME, Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" };
+    session.asked = 0;
+    const res = await replies.POST(
+      post(`/api/dashboard/conversations/${uid}/messages`, { message: { type: "text", text: { body: "x" } } }, headers),
+      ctx(uid),
+    );
+    expect(res.status).toBe(403);
+    const close = await one.POST(
+      post(`/api/dashboard/conversations/${uid}`, { conversation: { status: "CLOSED" } }, headers),
+      ctx(uid),
+    );
+    expect(close.status).toBe(403);
+    expect(session.asked).toBe(0);
+  });
+});
+
+it("without a session every handler is 401", async () => {
+  const mine = session.principal;
+  session.principal = undefined;
+  try {
+    expect((await list.GET(get("/api/dashboard/conversations"), {})).status).toBe(401);
+    expect((await unread.GET(get("/api/dashboard/conversations/unread"), {})).status).toBe(401);
+  } finally {
+    session.principal = mine;
+  }
+});
