@@ -62,7 +62,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: ["node_modules", "^lib/generated/"] },
-    exclude: { path: ["^\\.next/", "^\\.data/"] },
+    exclude: { path: ["^\\.next/", "^\\.data/", "^\\.build/"] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {
