@@ -1,9 +1,9 @@
 // Installs dependencies and generates the Prisma client when they are missing or stale.
 // Plain Node (no dependencies), shared by `npm start` and `npm test`.
-// `npm install`, not `npm ci`: npm 11 here writes lock files without the other platforms'
-// optional packages (biome, tailwind oxide, next swc), which `npm ci` then rejects as
-// out of sync. With a lock file present, `npm install` installs exactly what it pins (and
-// leaves the lock file as it is when package.json has not changed).
+// `npm install`: with a lock file present it installs exactly what it pins (and leaves
+// the lock file as it is when package.json has not changed). `npm ci` works too (the lock
+// carries every platform's optional packages: scripts/complete-lock.mjs, checked by
+// npm test's "lock file" step).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
