@@ -35,6 +35,17 @@ export const messagingOrderRoutes: AnyRoute[] = [
     idempotent: "orders",
     summary: "Create an order and send it as an order-details message",
     body: OrderSendBody,
+    errors: [
+      "ORDER_REFERENCE_EXISTS",
+      "RECIPIENT_BLACKLISTED",
+      "INSUFFICIENT_BALANCE",
+      "TEMPLATE_NOT_FOUND",
+      "TEMPLATE_NOT_APPROVED",
+      "SENDER_DISCONNECTED",
+      "PROVIDER_RATE_LIMITED",
+      "PROVIDER_REJECTED",
+      "PROVIDER_UNAVAILABLE",
+    ],
     handler: async ({ principal, sender, body, version }) =>
       orderReceipt(await sendNewOrder(principal, resolved(sender), body), resolved(sender), version),
   }),
@@ -48,6 +59,17 @@ export const messagingOrderRoutes: AnyRoute[] = [
     idempotent: "order",
     summary: "Send an order again, or an order-status update when status is given (from the order's sender)",
     body: OrderFollowUpBody,
+    errors: [
+      "RECIPIENT_BLACKLISTED",
+      "INSUFFICIENT_BALANCE",
+      "TEMPLATE_NOT_FOUND",
+      "TEMPLATE_NOT_APPROVED",
+      "SENDER_DISCONNECTED",
+      "PROVIDER_RATE_LIMITED",
+      "PROVIDER_REJECTED",
+      "PROVIDER_UNAVAILABLE",
+      "CONFLICT",
+    ],
     handler: async ({ principal, body, params, version }) => {
       const r = await followUpOrder(principal, params.orderUid ?? "", body);
       return orderReceipt(r, r.sender, version);

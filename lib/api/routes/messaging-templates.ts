@@ -35,6 +35,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     summary: "Read a template by uid or name (?language when a name has several)",
     query: TemplateGetQuery,
     response: PublicTemplate,
+    errors: ["TEMPLATE_NOT_FOUND"],
     handler: async ({ principal, params, query, version }) =>
       ok(
         "Template retrieved",
@@ -49,6 +50,8 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     summary: "Create a template (submitted to the provider for review; X-Service-Template-Uid)",
     body: TemplateCreateBody,
     response: PublicTemplate,
+    successStatus: 201,
+    errors: ["TEMPLATE_ALREADY_EXISTS"],
     handler: async ({ principal, sender, body, version }) => {
       const template = await createTemplate(principal, resolved(sender), body.template);
       return {
