@@ -31,9 +31,9 @@ export type OpenApiOperation = {
 
 export type OpenApiDocument = {
   openapi: "3.1.0";
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license: { name: string; url: string } };
   servers: { url: string }[];
-  tags: { name: string }[];
+  tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: {
     schemas: Record<string, Json>;
@@ -335,6 +335,20 @@ const HEADERS: Record<string, Json> = {
   RetryAfter: { description: "Seconds to wait before retrying", schema: { type: "integer" } },
 };
 
+/** One line per tag, shown by the reference page (docs/*.md say more). */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Billing: "Prices, the ledger and per-sender billing history",
+  "Contact books": "Contact books, contacts, custom fields and the blacklist",
+  Webhooks: "Webhook destinations, the event catalog, deliveries and test events",
+  Chatbots: "Keyword chatbots of a sender",
+  Messaging: "Template, session and provider-compatible sends",
+  Orders: "Order notifications",
+  Templates: "Message templates",
+  Reports: "Message reports and delivery analytics",
+  Conversations: "Conversations with a contact and their messages",
+  Documentation: "This document",
+};
+
 /** Builds the document for a route table. */
 export function buildOpenApiDocument(table: readonly AnyRoute[], serverUrl = "/"): OpenApiDocument {
   const defs: Record<string, Json> = {};
@@ -358,13 +372,17 @@ export function buildOpenApiDocument(table: readonly AnyRoute[], serverUrl = "/"
     info: {
       title: "Switchboard public API",
       version: "3.0.0",
+      license: { name: "Proprietary", url: "https://switchboard.invalid/terms" },
       description:
         "Every path exists under /api/v2 and /api/v3 unless its version parameter says otherwise. " +
         "Authenticate with Authorization: Bearer <token>; GET also accepts ?authToken=, ?auth_token= or ?token=, " +
         "POST the same names in the JSON body.",
     },
     servers: [{ url: serverUrl }],
-    tags: [...new Set(table.map((r) => r.tag))].map((name) => ({ name })),
+    tags: [...new Set(table.map((r) => r.tag))].map((name) => ({
+      name,
+      description: TAG_DESCRIPTIONS[name] ?? name,
+    })),
     paths,
     components: {
       schemas: { ...defs, ...COMPONENT_SCHEMAS },
