@@ -94,7 +94,7 @@ describe("every operation", () => {
 
 describe("success answers", () => {
   it("every GET without path parameters answers a schema-valid success", async () => {
-    const t = await createTestCustomer();
+    const t = await messagingCustomer();
     const problems: string[] = [];
     for (const { template, method, op } of operations) {
       if (method !== "GET" || /\{(?!version)/.test(template)) continue;
@@ -121,15 +121,17 @@ describe("success answers", () => {
     }
   });
 
-  it("billing history of one sender and webhook reads validate", async () => {
-    const t = await createTestCustomer();
+  it("billing history, webhook and template answers validate", async () => {
+    const t = await messagingCustomer();
     const answers = [
       { method: "GET", path: `/api/v3/billing/history/${encodeURIComponent(t.sender.phoneNumber)}` },
       { method: "GET", path: "/api/v3/webhooks/events" },
+      { method: "GET", path: "/api/v2/templates" },
+      { method: "POST", path: "/api/v3/templates/sync" },
     ];
     for (const a of answers) {
-      const res = await call(a.method, a.path, { token: t.globalToken });
-      expect(res.status).toBe(200);
+      const res = await call(a.method, a.path, { token: t.globalToken, ...(a.method === "POST" ? { body: {} } : {}) });
+      expect(res.status, `${a.method} ${a.path}`).toBe(200);
       expect(validate({ ...a, ...res })).toEqual([]);
     }
   });

@@ -2,7 +2,14 @@
 // name, create (X-Service-Template-Uid) and sync from the provider.
 
 import { resolved } from "@/lib/senders/service";
-import { PublicTemplate, TemplateCreateBody, TemplateGetQuery, TemplateListQuery } from "@/lib/templates/schemas";
+import {
+  PublicTemplate,
+  TemplateCreateBody,
+  TemplateGetQuery,
+  TemplateListPublic,
+  TemplateListQuery,
+  TemplateSyncPublic,
+} from "@/lib/templates/schemas";
 import { toPublicTemplate } from "@/lib/templates/serializers";
 import { createTemplate, getTemplate, listTemplates, syncTemplates } from "@/lib/templates/service";
 import { type AnyRoute, ok, route } from "../route-definition";
@@ -22,6 +29,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     path: "/templates",
     summary: "List message templates (status, category, language, search; v3: source)",
     query: TemplateListQuery,
+    response: TemplateListPublic,
     handler: async ({ principal, query, version }) => {
       const { templates, pagination } = await listTemplates(principal, query, version);
       const items = templates.map((t) => toPublicTemplate(t, version));
@@ -67,6 +75,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     path: "/templates/sync",
     sender: "resolve",
     summary: "Sync the sender's business account templates from the provider",
+    response: TemplateSyncPublic,
     handler: async ({ principal, sender }) => ok("Templates synced", await syncTemplates(principal, resolved(sender))),
   }),
 ];
