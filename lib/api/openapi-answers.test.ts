@@ -121,6 +121,44 @@ describe("success answers", () => {
     }
   });
 
+  it("order send, follow-up, list and read validate", async () => {
+    const t = await messagingCustomer();
+    const order = {
+      currency: "usd",
+      items: [{ name: "Mug", quantity: 1, amount: 8 }],
+      tax: 1,
+      shipping: 2,
+      discount: 0,
+    };
+    const created = await call("POST", "/api/v3/orders/send", {
+      token: t.globalToken,
+      body: { to: recipient(), order },
+    });
+    expect(created.status).toBe(200);
+    const uid = created.body.data.order.orderUid;
+    const answers = [
+      { method: "POST", path: "/api/v3/orders/send", ...created },
+      {
+        method: "POST",
+        path: `/api/v3/orders/${uid}/send`,
+        ...(await call("POST", `/api/v3/orders/${uid}/send`, { token: t.globalToken, body: { status: "shipped" } })),
+      },
+      { method: "GET", path: "/api/v3/orders", ...(await call("GET", "/api/v3/orders", { token: t.globalToken })) },
+      {
+        method: "GET",
+        path: `/api/v2/orders/${uid}`,
+        ...(await call("GET", `/api/v2/orders/${uid}`, { token: t.globalToken })),
+      },
+      {
+        method: "GET",
+        path: "/api/v3/orders/nope",
+        ...(await call("GET", "/api/v3/orders/nope", { token: t.globalToken })),
+      },
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 404]);
+    for (const a of answers) expect(validate(a)).toEqual([]);
+  });
+
   it("billing history, webhook and template answers validate", async () => {
     const t = await messagingCustomer();
     const answers = [
