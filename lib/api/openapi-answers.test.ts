@@ -159,6 +159,23 @@ describe("success answers", () => {
     for (const a of answers) expect(validate(a)).toEqual([]);
   });
 
+  it("reports with sent messages validate on v2 and v3", async () => {
+    const t = await messagingCustomer();
+    const body = { to: recipient(), type: "template", template: { name: "spring_sale", language: { code: "en" } } };
+    expect((await call("POST", "/api/v3/messages", { token: t.globalToken, body })).status).toBe(200);
+    const problems: string[] = [];
+    for (const version of ["v2", "v3"]) {
+      for (const report of ["messages", "analytics/delivery", "analytics/templates"]) {
+        const path = `/api/${version}/reports/${report}`;
+        const res = await call("GET", path, { token: t.globalToken });
+        if (res.status !== 200) problems.push(`${path}: ${res.status}`);
+        if (report === "messages" && res.body.data?.messages?.length !== 1) problems.push(`${path}: no message row`);
+        problems.push(...validate({ method: "GET", path, ...res }));
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it("billing history, webhook and template answers validate", async () => {
     const t = await messagingCustomer();
     const answers = [
