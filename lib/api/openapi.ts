@@ -31,9 +31,9 @@ export type OpenApiOperation = {
 
 export type OpenApiDocument = {
   openapi: "3.1.0";
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license: { name: string; url: string } };
   servers: { url: string }[];
-  tags: { name: string }[];
+  tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: {
     schemas: Record<string, Json>;
@@ -102,26 +102,80 @@ const STATUS_TEXT: Record<number, string> = {
   500: "Unexpected failure",
 };
 
-function errorStatuses(route: AnyRoute): number[] {
-  const statuses = [404, 429, 500];
-  if (route.auth !== "public") statuses.push(401, 403);
-  if (route.query || route.body || route.sender === "resolve") statuses.push(400);
-  if (route.method === "POST") statuses.push(400, 413, 415);
-  return [...new Set(statuses)].sort((a, b) => a - b);
+/**
+ * The codes this route can answer: those the router derives from its definition (see
+ * router.ts: auth, token scope, sender, feature, query/body, idempotency, paramNotFound)
+ * plus the route's own domain `errors`.
+ */
+export function errorCodesOf(route: AnyRoute): ErrorCode[] {
+  const codes = new Set<ErrorCode>(["NOT_FOUND", "METHOD_NOT_ALLOWED", "RATE_LIMITED", "REQUEST_FAILED"]);
+  if (route.auth !== "public") {
+    for (const c of ["MISSING_AUTH_TOKEN", "INVALID_AUTH_TOKEN", "CUSTOMER_TOKEN_REQUIRED"] as const) codes.add(c);
+  }
+  if (route.tokenScope === "global") codes.add("TOKEN_SCOPE_NOT_ALLOWED");
+  if (route.sender === "resolve" || route.sender === "phoneNumberId" || route.paramNotFound?.senderId) {
+    for (const c of ["SENDER_NOT_FOUND", "SENDER_NOT_ALLOWED", "WHATSAPP_SETUP_INCOMPLETE"] as const) codes.add(c);
+  }
+  if (route.feature) codes.add("FEATURE_NOT_AVAILABLE");
+  if (route.query || route.body || route.sender === "resolve") codes.add("VALIDATION_FAILED");
+  if (route.method === "POST") {
+    for (const c of ["VALIDATION_FAILED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_CONTENT_TYPE"] as const) codes.add(c);
+  }
+  if (route.idempotent) {
+    codes.add("IDEMPOTENCY_KEY_REUSED");
+    codes.add("IDEMPOTENCY_KEY_IN_PROGRESS");
+  }
+  for (const code of Object.values(route.paramNotFound ?? {})) if (code) codes.add(code);
+  for (const code of route.errors ?? []) codes.add(code);
+  return [...codes];
 }
 
-function errorResponse(status: number, codes: Map<number, string[]>, provider: boolean): Json {
-  const list = codes.get(status) ?? ["REQUEST_FAILED"];
+/** This route's wire codes by HTTP status. */
+function routeCodesByStatus(route: AnyRoute): Map<number, string[]> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of errorCodesOf(route)) {
+    const list = byStatus.get(ERROR_STATUS[code]) ?? [];
+    const wire = wireCodeOf(code);
+    if (!list.includes(wire)) list.push(wire);
+    byStatus.set(ERROR_STATUS[code], list);
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+function errorResponse(status: number, list: string[], provider: boolean): Json {
   const headers: Json = { "X-Service-Request-Id": headerRef("RequestId") };
   if (status === 429) headers["Retry-After"] = headerRef("RetryAfter");
+  const schema = provider
+    ? ref("ProviderErrorEnvelope")
+    : {
+        allOf: [ref("ErrorEnvelope"), { type: "object", properties: { error_code: { type: "string", enum: list } } }],
+      };
+  const example = provider
+    ? {
+        error: {
+          message: STATUS_TEXT[status] ?? "Error",
+          type: status >= 500 ? "InternalServerError" : "OAuthException",
+          code: status >= 500 ? 1 : 100,
+          error_subcode: null,
+          error_data: { details: STATUS_TEXT[status] ?? "Error", error_code: list[0] },
+          fbtrace_id: "req_3f2a9c",
+        },
+      }
+    : {
+        success: false,
+        message: STATUS_TEXT[status] ?? "Error",
+        error_code: list[0],
+        details: {},
+        metadata: { apiVersion: "v3", requestId: "req_3f2a9c" },
+      };
   return {
     description: `${STATUS_TEXT[status] ?? "Error"}: ${list.join(", ")}`,
     headers,
-    content: { "application/json": { schema: ref(provider ? "ProviderErrorEnvelope" : "ErrorEnvelope") } },
+    content: { "application/json": { schema, example } },
   };
 }
 
-function operationFor(route: AnyRoute, defs: Record<string, Json>, codes: Map<number, string[]>): OpenApiOperation {
+function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOperation {
   // Per-version bodies: the newest version's schema names every field (the notes say which is v3 only).
   const body = bodySchema(route, route.versions[route.versions.length - 1] ?? "v3");
   const parameters: OpenApiParameter[] = [
@@ -140,7 +194,10 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>, codes: Map<nu
     const q = jsonSchemaOf(route.query, "input", defs);
     const properties = (q.properties ?? {}) as Record<string, Json>;
     const required = new Set((q.required ?? []) as string[]);
+    const inPath = new Set(pathParamNames(route.path));
     for (const [name, schema] of Object.entries(properties)) {
+      // A path parameter also accepted in the query (senderId) is declared once, in the path.
+      if (inPath.has(name)) continue;
       const { description, ...rest } = schema;
       parameters.push({
         name,
@@ -159,22 +216,34 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>, codes: Map<nu
     "RateLimit-Reset": headerRef("RateLimitReset"),
   };
   if (route.sender === "resolve") successHeaders["X-Service-Phone-Number-Id"] = headerRef("PhoneNumberId");
+  const extra = Object.fromEntries(
+    Object.entries(route.responseExtra ?? {}).map(([name, schema]) => [name, jsonSchemaOf(schema, "output", defs)]),
+  );
   const envelope = {
     type: "object",
-    required: ["success", "message", "data", "metadata"],
-    properties: { success: { const: true }, message: { type: "string" }, data, metadata: ref("Metadata") },
-  };
-  // The document itself is served bare, as OpenAPI tools expect.
-  const bare = route.path === "/openapi.json";
-  const responses: Record<string, Json> = {
-    "200": {
-      description: bare ? "This OpenAPI document" : "Success",
-      headers: successHeaders,
-      content: { "application/json": { schema: bare ? { type: "object" } : envelope } },
+    required: ["success", "message", "data", "metadata", ...Object.keys(extra)],
+    properties: {
+      success: { const: true },
+      message: { type: "string" },
+      data,
+      ...extra,
+      metadata: ref("Metadata"),
     },
   };
-  for (const status of errorStatuses(route)) {
-    responses[String(status)] = errorResponse(status, codes, route.errorStyle === "provider");
+  // The document itself is served bare, as OpenAPI tools expect; provider-style routes
+  // answer the provider's own body (route.response describes it).
+  const bare = route.path === "/openapi.json";
+  const provider = route.errorStyle === "provider";
+  const successSchema = bare ? { type: "object" } : provider ? data : envelope;
+  const responses: Record<string, Json> = {
+    [String(route.successStatus ?? 200)]: {
+      description: bare ? "This OpenAPI document" : provider ? "Success (the provider's response body)" : "Success",
+      headers: successHeaders,
+      content: { "application/json": { schema: successSchema } },
+    },
+  };
+  for (const [status, list] of routeCodesByStatus(route)) {
+    responses[String(status)] = errorResponse(status, list, provider);
   }
   const notes = [
     route.tokenScope === "global" ? "Requires a global token (number-scoped tokens get TOKEN_SCOPE_NOT_ALLOWED)." : "",
@@ -266,10 +335,23 @@ const HEADERS: Record<string, Json> = {
   RetryAfter: { description: "Seconds to wait before retrying", schema: { type: "integer" } },
 };
 
+/** One line per tag, shown by the reference page (docs/*.md say more). */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Billing: "Prices, the ledger and per-sender billing history",
+  "Contact books": "Contact books, contacts, custom fields and the blacklist",
+  Webhooks: "Webhook destinations, the event catalog, deliveries and test events",
+  Chatbots: "Keyword chatbots of a sender",
+  Messaging: "Template, session and provider-compatible sends",
+  Orders: "Order notifications",
+  Templates: "Message templates",
+  Reports: "Message reports and delivery analytics",
+  Conversations: "Conversations with a contact and their messages",
+  Documentation: "This document",
+};
+
 /** Builds the document for a route table. */
 export function buildOpenApiDocument(table: readonly AnyRoute[], serverUrl = "/"): OpenApiDocument {
   const defs: Record<string, Json> = {};
-  const codes = errorCodesByStatus();
   const paths: OpenApiDocument["paths"] = {};
   for (const route of table) {
     const key = openApiPath(route.path);
@@ -283,20 +365,24 @@ export function buildOpenApiDocument(table: readonly AnyRoute[], serverUrl = "/"
       if (versionParam) versionParam.schema = { type: "string", enum: versions };
       continue;
     }
-    paths[key] = { ...paths[key], [method]: operationFor(route, defs, codes) };
+    paths[key] = { ...paths[key], [method]: operationFor(route, defs) };
   }
   return {
     openapi: "3.1.0",
     info: {
       title: "Switchboard public API",
       version: "3.0.0",
+      license: { name: "Proprietary", url: "https://switchboard.invalid/terms" },
       description:
         "Every path exists under /api/v2 and /api/v3 unless its version parameter says otherwise. " +
         "Authenticate with Authorization: Bearer <token>; GET also accepts ?authToken=, ?auth_token= or ?token=, " +
         "POST the same names in the JSON body.",
     },
     servers: [{ url: serverUrl }],
-    tags: [...new Set(table.map((r) => r.tag))].map((name) => ({ name })),
+    tags: [...new Set(table.map((r) => r.tag))].map((name) => ({
+      name,
+      description: TAG_DESCRIPTIONS[name] ?? name,
+    })),
     paths,
     components: {
       schemas: { ...defs, ...COMPONENT_SCHEMAS },

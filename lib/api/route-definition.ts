@@ -28,6 +28,8 @@ export type EnvelopeResult = {
   status?: number;
   message: string;
   data: unknown;
+  /** The status of a success answer (201 for creates that say so); 200 when absent. */
+  successStatus?: 200 | 201;
   /** Top-level siblings of data (e.g. signingSecret on webhook create). */
   extra?: Record<string, unknown>;
   headers?: Record<string, string>;
@@ -76,8 +78,21 @@ export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema> = {
   idempotent?: string;
   /** Provider-compatible routes answer errors in the provider's shape (spec 7.1). */
   errorStyle?: "envelope" | "provider";
-  /** Schema of data in the success envelope, for the OpenAPI document. */
+  /**
+   * Schema of data in the success envelope, for the OpenAPI document; on provider-style
+   * routes (errorStyle "provider") the schema of the bare body they answer.
+   */
   response?: Schema;
+  /** The status of a success answer (201 for creates that say so); 200 when absent. */
+  successStatus?: 200 | 201;
+  /** Top-level siblings of data the handler returns in `extra` (e.g. signingSecret). */
+  responseExtra?: Readonly<Record<string, Schema>>;
+  /**
+   * Domain codes the service can answer, beyond those the router derives from this
+   * definition (auth, sender, feature, body, idempotency, paramNotFound): the OpenAPI
+   * document lists exactly these per operation.
+   */
+  errors?: readonly ErrorCode[];
   handler: (ctx: HandlerContext<z.output<Q>, z.output<B>>) => Promise<RouteResult | Response>;
 };
 

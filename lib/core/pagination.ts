@@ -33,6 +33,16 @@ export type PageBlock = {
   hasMore: boolean;
 };
 
+/** The pagination block of list answers, for response schemas (the OpenAPI document). */
+export const PageBlockSchema = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+  count: z.number().int(),
+  hasMore: z.boolean(),
+});
+
 export function pageBlock(page: number, limit: number, total: number, count: number): PageBlock {
   const totalPages = Math.ceil(total / limit);
   return { page, limit, total, totalPages, count, hasMore: page * limit < total };

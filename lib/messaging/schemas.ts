@@ -157,6 +157,13 @@ export const DirectSendInfo = z.object({
   ttlSeconds: z.number().nullable(),
 });
 
+/** The provider's own send answer (POST /messages, /{phoneNumberId}/messages; docs/messaging.md). */
+export const ProviderSendResponse = z.object({
+  messaging_product: z.literal("whatsapp"),
+  contacts: z.array(z.object({ input: z.string(), wa_id: z.string() })),
+  messages: z.array(z.object({ id: z.string(), message_status: z.enum(["accepted", "queued"]) })),
+});
+
 export const SendReceipt = z.object({
   messageUid: z.string().describe("Local message id"),
   messageId: z.string().nullable().describe("Provider message id; null while queued"),

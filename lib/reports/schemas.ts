@@ -1,7 +1,7 @@
 // Report queries: message log (filters; v3 adds sendRoute and directSendCategory) and the
 // delivery and template analytics.
 import { z } from "zod";
-import { PageQuery } from "@/lib/core/pagination";
+import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { DIRECT_SEND_CATEGORIES, SEND_ROUTES } from "@/lib/messaging/schemas";
 
 const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -62,3 +62,86 @@ export const TemplateAnalyticsQuery = PageQuery.extend({ ...DateRange, templateN
   orderedDates,
 );
 export type TemplateAnalyticsInput = z.infer<typeof TemplateAnalyticsQuery>;
+
+// Answers (the OpenAPI document's response schemas).
+const Scope = {
+  senderId: z.string().nullable().describe("The sender's phone number; null when the scope is the user"),
+  phoneNumberId: z.string().nullable(),
+  scope: z.enum(["sender", "user"]),
+};
+const str = z.string().nullable();
+const v3 = (schema: z.ZodType) => schema.optional().describe("v3 only");
+
+export const MessageReportRowPublic = z.object({
+  messageUid: z.string(),
+  messageId: str,
+  senderId: str,
+  phoneNumberId: str,
+  recipient: z.string(),
+  type: z.string(),
+  templateName: str,
+  templateLanguage: str,
+  status: z.string(),
+  queued: z.boolean(),
+  attempts: z.number().int(),
+  errorCode: z.number().int().nullable().describe("The provider's error code"),
+  errorMessage: str,
+  pricingCategory: str,
+  billable: z.boolean().nullable().describe("null until the message is billed"),
+  rate: z.number().nullable(),
+  billingUid: str,
+  sentAt: str,
+  deliveredAt: str,
+  readAt: str,
+  failedAt: str,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  sendRoute: v3(z.string()),
+  directSendCategory: v3(str),
+  directSendTemplateName: v3(str),
+  ttlSeconds: v3(z.number().int().nullable()),
+  metaTemplateId: v3(str),
+});
+
+export const MessageReportPublic = z.object({
+  ...Scope,
+  messages: z.array(MessageReportRowPublic),
+  items: z.array(MessageReportRowPublic),
+  pagination: PageBlockSchema,
+});
+
+const Rates = {
+  total: z.number().int(),
+  queued: z.number().int(),
+  sent: z.number().int(),
+  delivered: z.number().int(),
+  read: z.number().int(),
+  failed: z.number().int(),
+  deliveryRate: z.number(),
+  readRate: z.number(),
+  failureRate: z.number(),
+};
+
+export const DeliveryAnalyticsPublic = z.object({
+  ...Scope,
+  dateFrom: str,
+  dateTo: str,
+  totals: z.object(Rates),
+  byDay: z.array(z.object({ date: z.string(), ...Rates })),
+  bySendRoute: v3(z.array(z.object({ sendRoute: z.string(), ...Rates }))),
+});
+
+const TemplateAnalyticsRow = z.object({
+  templateName: str,
+  language: str,
+  category: str,
+  ...Rates,
+  metaTemplateId: v3(str),
+});
+
+export const TemplateAnalyticsPublic = z.object({
+  ...Scope,
+  templates: z.array(TemplateAnalyticsRow),
+  items: z.array(TemplateAnalyticsRow),
+  pagination: PageBlockSchema,
+});

@@ -1,6 +1,6 @@
 // Templates: list query, create body and public shape (API, dashboard and OpenAPI).
 import { z } from "zod";
-import { PageQuery } from "@/lib/core/pagination";
+import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 
 export const TEMPLATE_CATEGORIES = ["MARKETING", "UTILITY", "AUTHENTICATION"] as const;
 export const TEMPLATE_STATUSES = ["APPROVED", "PENDING", "REJECTED", "PAUSED", "DISABLED"] as const;
@@ -51,3 +51,11 @@ export const PublicTemplate = z.object({
   source: z.enum(TEMPLATE_SOURCES).optional().describe("v3 only"),
   correctCategory: z.string().nullable().optional().describe("v3 only"),
 });
+
+export const TemplateListPublic = z.object({
+  templates: z.array(PublicTemplate),
+  items: z.array(PublicTemplate),
+  pagination: PageBlockSchema,
+});
+
+export const TemplateSyncPublic = z.object({ synced: z.number().int().describe("Templates read from the provider") });

@@ -70,6 +70,7 @@ export const chatbotRoutes: AnyRoute[] = [
     summary: "Create a chatbot for a sender (INACTIVE unless status says otherwise)",
     body: ChatbotCreateBody,
     response: ChatbotPublic,
+    successStatus: 201,
     handler: async ({ principal, sender, body }) => {
       const chatbot = await createChatbot(principal, need(sender), body.chatbot);
       return { status: 201, ...ok("Chatbot created", toPublicChatbot(chatbot)) };
@@ -82,6 +83,7 @@ export const chatbotRoutes: AnyRoute[] = [
     summary: "Read a chatbot",
     query: ChatbotSenderQuery,
     response: ChatbotPublic,
+    errors: ["CHATBOT_NOT_FOUND"],
     handler: async ({ principal, sender, params }) =>
       ok("Chatbot retrieved", toPublicChatbot(await getChatbot(principal, sender, uidOf(params)))),
   }),
@@ -92,6 +94,7 @@ export const chatbotRoutes: AnyRoute[] = [
     summary: "Update a chatbot (at least one field); at most one ACTIVE chatbot per sender",
     body: ChatbotUpdateBody,
     response: ChatbotPublic,
+    errors: ["CHATBOT_NOT_FOUND"],
     handler: async ({ principal, sender, params, body }) =>
       ok("Chatbot updated", toPublicChatbot(await updateChatbot(principal, sender, uidOf(params), body.chatbot))),
   }),
@@ -102,6 +105,7 @@ export const chatbotRoutes: AnyRoute[] = [
     summary: "Dry run: which rule would answer a text, and what the bot would send (sends nothing)",
     body: ChatbotTestBody,
     response: ChatbotTestPublic,
+    errors: ["CHATBOT_NOT_FOUND"],
     handler: async ({ principal, sender, params, body }) =>
       ok("Chatbot test", await testChatbot(principal, sender, uidOf(params), body.text)),
   }),

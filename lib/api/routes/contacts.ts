@@ -61,6 +61,7 @@ export const contactRoutes: AnyRoute[] = [
     summary: "Create a contact book",
     body: ContactBookCreateBody,
     response: PublicContactBook,
+    successStatus: 201,
     handler: async ({ principal, body }) => {
       const book = await createContactBook(principal, body.contactBook);
       return { status: 201, ...ok("Contact book created", toPublicContactBook(book)) };
@@ -137,6 +138,7 @@ export const contactRoutes: AnyRoute[] = [
     summary: "Create a custom contact field definition",
     body: ContactFieldCreateBody,
     response: PublicContactField,
+    successStatus: 201,
     handler: async ({ principal, body }) => {
       const field = await createContactField(principal, body.field);
       return { status: 201, ...ok("Contact field created", toPublicContactField(field)) };

@@ -64,6 +64,7 @@ export const conversationRoutes: AnyRoute[] = [
     summary: "Read one conversation (window state, unread count, last message)",
     query: ConversationSenderQuery,
     response: ConversationPublic,
+    errors: ["CONVERSATION_NOT_FOUND"],
     handler: async ({ principal, sender, params }) =>
       ok("Conversation retrieved", toPublicConversation(await getConversation(principal, sender?.id, uidOf(params)))),
   }),
@@ -74,6 +75,7 @@ export const conversationRoutes: AnyRoute[] = [
     summary: "Update a conversation: {conversation: {status?: OPEN|CLOSED, markRead?: true}}",
     body: ConversationUpdateBody,
     response: ConversationPublic,
+    errors: ["CONVERSATION_NOT_FOUND"],
     handler: async ({ principal, sender, params, body }) => {
       const row = await updateConversation(principal, sender?.id, uidOf(params), body.conversation);
       return ok("Conversation updated", toPublicConversation(row));
@@ -86,6 +88,7 @@ export const conversationRoutes: AnyRoute[] = [
     summary: "The conversation's messages, newest first (inbound, outbound with live status, notes)",
     query: ConversationMessagesQuery,
     response: ConversationMessagesPublic,
+    errors: ["CONVERSATION_NOT_FOUND"],
     handler: async ({ principal, sender, params, query }) => {
       const { conversation, messages: rows, total } = await listThread(principal, sender?.id, uidOf(params), query);
       const messages = rows.map(toPublicThreadMessage);
@@ -105,6 +108,16 @@ export const conversationRoutes: AnyRoute[] = [
     summary: "Reply in the conversation: text inside the customer service window, else a template",
     body: ConversationReplyBody,
     response: SendReceipt,
+    errors: [
+      "CONVERSATION_NOT_FOUND",
+      "CUSTOMER_SERVICE_WINDOW_CLOSED",
+      "RECIPIENT_BLACKLISTED",
+      "INSUFFICIENT_BALANCE",
+      "SENDER_DISCONNECTED",
+      "PROVIDER_RATE_LIMITED",
+      "PROVIDER_REJECTED",
+      "PROVIDER_UNAVAILABLE",
+    ],
     handler: async ({ principal, sender, params, body, version, request }) => {
       const uid = uidOf(params);
       const result = await withIdempotency(

@@ -1,6 +1,13 @@
 // Orders: POST /orders/send and /orders/{orderUid}/send are send routes (limit class
 // "send"); GET /orders and /orders/{orderUid} list and read with offset pagination (8.2).
-import { OrderFollowUpBody, OrderListQuery, OrderSendBody } from "@/lib/messaging/orders/schemas";
+import {
+  OrderFollowUpBody,
+  OrderListPublic,
+  OrderListQuery,
+  OrderReceiptPublic,
+  OrderSendBody,
+  PublicOrder,
+} from "@/lib/messaging/orders/schemas";
 import {
   followUpOrder,
   getOrder,
@@ -35,6 +42,18 @@ export const messagingOrderRoutes: AnyRoute[] = [
     idempotent: "orders",
     summary: "Create an order and send it as an order-details message",
     body: OrderSendBody,
+    response: OrderReceiptPublic,
+    errors: [
+      "ORDER_REFERENCE_EXISTS",
+      "RECIPIENT_BLACKLISTED",
+      "INSUFFICIENT_BALANCE",
+      "TEMPLATE_NOT_FOUND",
+      "TEMPLATE_NOT_APPROVED",
+      "SENDER_DISCONNECTED",
+      "PROVIDER_RATE_LIMITED",
+      "PROVIDER_REJECTED",
+      "PROVIDER_UNAVAILABLE",
+    ],
     handler: async ({ principal, sender, body, version }) =>
       orderReceipt(await sendNewOrder(principal, resolved(sender), body), resolved(sender), version),
   }),
@@ -48,6 +67,18 @@ export const messagingOrderRoutes: AnyRoute[] = [
     idempotent: "order",
     summary: "Send an order again, or an order-status update when status is given (from the order's sender)",
     body: OrderFollowUpBody,
+    response: OrderReceiptPublic,
+    errors: [
+      "RECIPIENT_BLACKLISTED",
+      "INSUFFICIENT_BALANCE",
+      "TEMPLATE_NOT_FOUND",
+      "TEMPLATE_NOT_APPROVED",
+      "SENDER_DISCONNECTED",
+      "PROVIDER_RATE_LIMITED",
+      "PROVIDER_REJECTED",
+      "PROVIDER_UNAVAILABLE",
+      "CONFLICT",
+    ],
     handler: async ({ principal, body, params, version }) => {
       const r = await followUpOrder(principal, params.orderUid ?? "", body);
       return orderReceipt(r, r.sender, version);
@@ -62,6 +93,7 @@ export const messagingOrderRoutes: AnyRoute[] = [
     senderOptions: { useDefault: false, requireSetup: false },
     summary: "List orders (offset pagination: limit 1-100 default 25, offset)",
     query: OrderListQuery,
+    response: OrderListPublic,
     handler: async ({ principal, sender, query }) => {
       const { orders, pagination } = await listOrders(principal, sender, query);
       const items = orders.map(toPublicOrder);
@@ -77,6 +109,7 @@ export const messagingOrderRoutes: AnyRoute[] = [
     sender: "resolve",
     senderOptions: { useDefault: false, requireSetup: false },
     summary: "Read an order",
+    response: PublicOrder,
     handler: async ({ principal, sender, params }) =>
       ok("Order retrieved", toPublicOrder(await getOrder(principal, sender, params.orderUid ?? ""))),
   }),

@@ -4,7 +4,14 @@
 import { deliveryAnalytics, templateAnalytics } from "@/lib/reports/analytics";
 import { scopeBlock } from "@/lib/reports/filters";
 import { listMessageReport, toPublicMessageReport } from "@/lib/reports/messages";
-import { DeliveryAnalyticsQuery, MessageReportQuery, TemplateAnalyticsQuery } from "@/lib/reports/schemas";
+import {
+  DeliveryAnalyticsPublic,
+  DeliveryAnalyticsQuery,
+  MessageReportPublic,
+  MessageReportQuery,
+  TemplateAnalyticsPublic,
+  TemplateAnalyticsQuery,
+} from "@/lib/reports/schemas";
 import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = {
@@ -24,6 +31,7 @@ export const messagingReportRoutes: AnyRoute[] = [
     path: "/reports/messages",
     summary: "Message log with delivery status (v3 adds send route and Direct Send fields and filters)",
     query: MessageReportQuery,
+    response: MessageReportPublic,
     handler: async ({ principal, sender, query, version }) => {
       const { rows, pagination } = await listMessageReport(principal, sender, query, version);
       const messages = rows.map((r) => toPublicMessageReport(r, version));
@@ -35,6 +43,7 @@ export const messagingReportRoutes: AnyRoute[] = [
     path: "/reports/analytics/delivery",
     summary: "Delivery, read and failure rates by day (v3: also by send route)",
     query: DeliveryAnalyticsQuery,
+    response: DeliveryAnalyticsPublic,
     handler: async ({ principal, sender, query, version }) =>
       ok("Delivery analytics retrieved", {
         ...scopeBlock(sender),
@@ -48,6 +57,7 @@ export const messagingReportRoutes: AnyRoute[] = [
     path: "/reports/analytics/templates",
     summary: "Per-template delivery and read rates (v3: provider template id)",
     query: TemplateAnalyticsQuery,
+    response: TemplateAnalyticsPublic,
     handler: async ({ principal, sender, query, version }) => {
       const { templates, pagination } = await templateAnalytics(principal, sender, query, version);
       return ok("Template analytics retrieved", { ...scopeBlock(sender), templates, items: templates, pagination });

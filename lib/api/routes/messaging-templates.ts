@@ -2,7 +2,14 @@
 // name, create (X-Service-Template-Uid) and sync from the provider.
 
 import { resolved } from "@/lib/senders/service";
-import { PublicTemplate, TemplateCreateBody, TemplateGetQuery, TemplateListQuery } from "@/lib/templates/schemas";
+import {
+  PublicTemplate,
+  TemplateCreateBody,
+  TemplateGetQuery,
+  TemplateListPublic,
+  TemplateListQuery,
+  TemplateSyncPublic,
+} from "@/lib/templates/schemas";
 import { toPublicTemplate } from "@/lib/templates/serializers";
 import { createTemplate, getTemplate, listTemplates, syncTemplates } from "@/lib/templates/service";
 import { type AnyRoute, ok, route } from "../route-definition";
@@ -22,6 +29,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     path: "/templates",
     summary: "List message templates (status, category, language, search; v3: source)",
     query: TemplateListQuery,
+    response: TemplateListPublic,
     handler: async ({ principal, query, version }) => {
       const { templates, pagination } = await listTemplates(principal, query, version);
       const items = templates.map((t) => toPublicTemplate(t, version));
@@ -35,6 +43,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     summary: "Read a template by uid or name (?language when a name has several)",
     query: TemplateGetQuery,
     response: PublicTemplate,
+    errors: ["TEMPLATE_NOT_FOUND"],
     handler: async ({ principal, params, query, version }) =>
       ok(
         "Template retrieved",
@@ -49,6 +58,8 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     summary: "Create a template (submitted to the provider for review; X-Service-Template-Uid)",
     body: TemplateCreateBody,
     response: PublicTemplate,
+    successStatus: 201,
+    errors: ["TEMPLATE_ALREADY_EXISTS"],
     handler: async ({ principal, sender, body, version }) => {
       const template = await createTemplate(principal, resolved(sender), body.template);
       return {
@@ -64,6 +75,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     path: "/templates/sync",
     sender: "resolve",
     summary: "Sync the sender's business account templates from the provider",
+    response: TemplateSyncPublic,
     handler: async ({ principal, sender }) => ok("Templates synced", await syncTemplates(principal, resolved(sender))),
   }),
 ];

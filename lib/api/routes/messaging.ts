@@ -2,7 +2,15 @@
 // plus the template and report routes of the messaging domain. Thin: parse, call, shape.
 // The Direct Send version rule lives in the per-version body schemas, Idempotency-Key in
 // the router (the `idempotent` flag).
-import { ChatBodies, ProviderMessageBodies, SendBodies, SendReceipt } from "@/lib/messaging/schemas";
+
+import type { ErrorCode } from "@/lib/core/errors";
+import {
+  ChatBodies,
+  ProviderMessageBodies,
+  ProviderSendResponse,
+  SendBodies,
+  SendReceipt,
+} from "@/lib/messaging/schemas";
 import { sendChat, sendProviderMessage, sendTemplate } from "@/lib/messaging/send-requests";
 import { providerResponse, receiptResponse } from "@/lib/messaging/serializers";
 import { resolved } from "@/lib/senders/service";
@@ -20,11 +28,27 @@ const send = {
   method: "POST",
 } as const;
 
+/** Domain codes a send can answer (docs/messaging.md). */
+const SEND_ERRORS = [
+  "RECIPIENT_BLACKLISTED",
+  "INSUFFICIENT_BALANCE",
+  "TEMPLATE_NOT_FOUND",
+  "TEMPLATE_NOT_APPROVED",
+  "SENDER_DISCONNECTED",
+  "PROVIDER_RATE_LIMITED",
+  "PROVIDER_REJECTED",
+  "PROVIDER_UNAVAILABLE",
+  "CUSTOMER_SERVICE_WINDOW_CLOSED",
+  "DIRECT_SEND_NOT_SUPPORTED_ON_TEMPLATE_SEND",
+] as const satisfies readonly ErrorCode[];
+
 const providerSend = {
   ...send,
   errorStyle: "provider",
   body: ProviderMessageBodies,
   idempotent: "messages",
+  response: ProviderSendResponse,
+  errors: SEND_ERRORS,
 } as const;
 
 export const messagingRoutes: AnyRoute[] = [
@@ -37,6 +61,7 @@ export const messagingRoutes: AnyRoute[] = [
     summary: "Send an approved template message (acceptance receipt)",
     body: SendBodies,
     response: SendReceipt,
+    errors: SEND_ERRORS,
     handler: async ({ principal, sender, body, version }) =>
       receiptResponse(await sendTemplate(principal, resolved(sender), body), resolved(sender), version),
   }),
@@ -49,6 +74,7 @@ export const messagingRoutes: AnyRoute[] = [
     summary: "Send a session message; on v3 optionally Direct Send (category, ttlSeconds)",
     body: ChatBodies,
     response: SendReceipt,
+    errors: SEND_ERRORS,
     handler: async ({ principal, sender, body, version }) =>
       receiptResponse(await sendChat(principal, resolved(sender), body), resolved(sender), version, true),
   }),

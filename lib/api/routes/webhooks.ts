@@ -2,6 +2,7 @@
 // redelivery and test events (the OpenAPI document, /api/v3/openapi.json). Sender-scoped: the router
 // resolves the sender from senderId or the number-scoped token. There is no DELETE
 // (spec 3.1): the router answers it 405 with Allow.
+import { z } from "zod";
 import { ApiError } from "@/lib/core/errors";
 import { pageBlock } from "@/lib/core/pagination";
 import type { Sender } from "@/lib/senders/service";
@@ -67,6 +68,8 @@ export const webhookRoutes: AnyRoute[] = [
     summary: "Create a webhook destination (the signing secret is returned once, here)",
     body: WebhookCreateBody,
     response: WebhookPublic,
+    responseExtra: { signingSecret: z.string().describe("The signing secret, shown once: store it now") },
+    errors: ["WEBHOOK_ENDPOINT_INVALID", "WEBHOOK_ENDPOINT_REQUIRES_HTTPS"],
     handler: async ({ principal, sender, body }) => {
       const { webhook, signingSecret } = await createWebhook(principal, need(sender), body.webhook);
       return ok("Webhook created", toPublicWebhook(webhook), { signingSecret });
@@ -103,6 +106,7 @@ export const webhookRoutes: AnyRoute[] = [
     summary: "Update a webhook destination (at least one field; never rotates the signing secret)",
     body: WebhookUpdateBody,
     response: WebhookPublic,
+    errors: ["WEBHOOK_NOT_FOUND", "WEBHOOK_ENDPOINT_INVALID", "WEBHOOK_ENDPOINT_REQUIRES_HTTPS"],
     handler: async ({ principal, sender, params, body }) => {
       const webhook = await updateWebhook(principal, need(sender), uidOf(params), body.webhook);
       return ok("Webhook updated", toPublicWebhook(webhook));

@@ -1,7 +1,7 @@
 // Orders: the order-details send, the follow-up send (status update or resend) and the
 // offset-paginated listing of spec 8.2 (limit 1-100, default 25; offset >= 0, default 0).
 import { z } from "zod";
-import { Recipient } from "../schemas";
+import { Recipient, SendReceipt } from "../schemas";
 
 export const ORDER_STATUSES = [
   "pending",
@@ -76,3 +76,39 @@ export const OrderFollowUpBody = z.object({
   text: z.string().trim().min(1).max(1024).optional(),
 });
 export type OrderFollowUpInput = z.infer<typeof OrderFollowUpBody>;
+
+/** An order as the API answers it (toPublicOrder). */
+export const PublicOrder = z.object({
+  orderUid: z.string(),
+  uid: z.string(),
+  reference: z.string(),
+  status: z.string(),
+  recipient: z.string(),
+  senderId: z.string().nullable().describe("The sender's phone number"),
+  currency: z.string(),
+  items: z.unknown().describe("The order's line items, as sent"),
+  subtotal: z.number(),
+  tax: z.number(),
+  shipping: z.number(),
+  discount: z.number(),
+  total: z.number(),
+  lastMessageUid: z.string().nullable(),
+  sendCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** The send receipt of an order send, with the order. */
+export const OrderReceiptPublic = SendReceipt.extend({ order: PublicOrder });
+
+export const OrderListPublic = z.object({
+  orders: z.array(PublicOrder),
+  items: z.array(PublicOrder),
+  pagination: z.object({
+    limit: z.number().int(),
+    offset: z.number().int(),
+    count: z.number().int(),
+    total: z.number().int(),
+    has_more: z.boolean(),
+  }),
+});

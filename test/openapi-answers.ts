@@ -1,0 +1,46 @@
+// Validates real answers against the OpenAPI document (lib/api/openapi.ts): the response
+// schema of the operation (method, path template) and status, with Ajv's JSON Schema
+// 2020-12 dialect (OpenAPI 3.1's).
+import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
+import type { OpenApiDocument } from "@/lib/api/openapi";
+
+export type Answer = { method: string; path: string; status: number; body: unknown };
+
+/** "/api/v3/webhooks/abc" → the document's path key "/api/{version}/webhooks/{webhookUid}". */
+export function templateOf(doc: OpenApiDocument, method: string, path: string): string | undefined {
+  const concrete = new URL(path, "http://localhost").pathname.split("/").filter(Boolean);
+  const candidates = Object.keys(doc.paths).filter((key) => doc.paths[key]?.[method.toLowerCase()]);
+  // Literal segments beat parameters (/webhooks/events before /webhooks/{webhookUid}).
+  const score = (key: string) => key.split("/").filter((s) => !s.startsWith("{")).length;
+  return candidates
+    .filter((key) => {
+      const parts = key.split("/").filter(Boolean);
+      return parts.length === concrete.length && parts.every((p, i) => p.startsWith("{") || p === concrete[i]);
+    })
+    .sort((a, b) => score(b) - score(a))[0];
+}
+
+export function answerValidator(doc: OpenApiDocument) {
+  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+  const compiled = new Map<string, ValidateFunction>();
+  return (answer: Answer): string[] => {
+    const template = templateOf(doc, answer.method, answer.path);
+    if (!template) return [`${answer.method} ${answer.path}: no operation in the document`];
+    const op = doc.paths[template]?.[answer.method.toLowerCase()];
+    const response = op?.responses[String(answer.status)] as
+      | { content?: { "application/json"?: { schema?: object } } }
+      | undefined;
+    const where = `${answer.method} ${template} ${answer.status}`;
+    if (!response) return [`${where}: status not documented`];
+    const schema = response.content?.["application/json"]?.schema;
+    if (!schema) return [`${where}: no schema`];
+    let validate = compiled.get(where);
+    if (!validate) {
+      // The component schemas travel with each schema so that "#/components/..." resolves.
+      validate = ajv.compile({ ...schema, components: { schemas: doc.components.schemas } });
+      compiled.set(where, validate);
+    }
+    if (validate(answer.body)) return [];
+    return (validate.errors ?? []).map((e) => `${where}: ${e.instancePath || "/"} ${e.message}`);
+  };
+}
