@@ -7,6 +7,7 @@ import { listSenders } from "@/lib/senders/service";
 import { toPublicToken } from "@/lib/tokens/serializers";
 import { listTokens } from "@/lib/tokens/service";
 import { RevokeTokenButton } from "./revoke-button";
+import { RotateTokenForm } from "./rotate-form";
 import { TokenForm } from "./token-form";
 
 export const metadata: Metadata = { title: "API tokens · Switchboard" };
@@ -58,7 +59,12 @@ export default async function TokensPage() {
                     <td className={td}>{t.expiresAt ? formatDateTime(t.expiresAt) : "Never"}</td>
                     <td className={td}>{t.state}</td>
                     <td className={td}>
-                      {t.state === "revoked" ? null : <RevokeTokenButton id={t.id} name={t.name} />}
+                      {t.state === "revoked" ? null : (
+                        <div className="flex flex-wrap items-start gap-2">
+                          {t.state === "active" && <RotateTokenForm id={t.id} name={t.name} />}
+                          <RevokeTokenButton id={t.id} name={t.name} />
+                        </div>
+                      )}
                     </td>
                   </tr>
                 ))}
