@@ -147,3 +147,12 @@ export async function rotateToken(
     return { token, successor, previous };
   });
 }
+
+/** One token of this customer (dashboard detail page); null for anyone else's. */
+export async function findToken(p: Pick<Principal, "customerId">, tokenId: string) {
+  if (!p.customerId) return null;
+  return db.apiToken.findFirst({
+    where: { id: tokenId, customerId: p.customerId },
+    include: { sender: { select: { phoneNumber: true } } },
+  });
+}
