@@ -47,7 +47,7 @@ export function RotateTokenForm({ id, name }: { id: string; name: string }) {
       <FieldMessage inputId={selectId} message={fields.graceHours} />
       {result && (
         <div data-testid="rotated-token">
-          <SecretOnce title={`New token for “${name}”`} value={result.token} testId="new-token" />
+          <SecretOnce title={`New token for “${name}”`} value={result.token} testId="rotated-token-value" />
           <p className="mt-1 text-sm">
             The old token stops working {result.previousExpiresAt ? formatDateTime(result.previousExpiresAt) : "now"}.
           </p>
