@@ -4,7 +4,11 @@
 // a bare node:http + pg baseline running the same SQL. Prints a table and writes the
 // "Public API: billing messages" section of docs/benchmarks.md.
 //
-// Flags: --reuse (keep an already seeded switchboard_bench), --duration=SECONDS.
+// Also: the lean server with per-token usage recording on and off in the same run
+// (docs/tokens.md "Usage"), printing the throughput lost against a 5% budget.
+//
+// Flags: --reuse (keep an already seeded switchboard_bench), --duration=SECONDS,
+// --usage-only (just the recording on/off pair; prints, writes no docs).
 // BENCH_PG_URL: the server's admin URL (default postgresql://postgres@127.0.0.1:5432/postgres).
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -29,6 +33,7 @@ import {
 } from "./harness";
 
 const reuse = process.argv.includes("--reuse");
+const usageOnly = process.argv.includes("--usage-only");
 const duration = flag("duration", 10);
 const CONNECTIONS = 32;
 const ROWS = 1_000_000;
@@ -277,6 +282,11 @@ async function main() {
   const loadBefore = load1();
   console.log(`Preparing ${DB_NAME} (${reuse ? "reuse if seeded" : "fresh"})…`);
   const { customerId, token } = await prepareDatabase();
+  if (usageOnly) {
+    const usage = await usageRecordingCost(token);
+    console.log(`\n${usage}\nLoad average (1 min) at start ${loadBefore}, at end ${load1()}.`);
+    return;
+  }
   const plans = await explainPlans(customerId);
   for (const p of plans) console.log(`  ${p}`);
   const cpu = await cpuBreakdown(customerId, token);
@@ -301,6 +311,8 @@ async function main() {
   results.push(...(await measure("bare", "http://127.0.0.1:3093", undefined)));
   await stopChild(bare);
 
+  const usage = await usageRecordingCost(token, results);
+
   let nextNote = "";
   if (fs.existsSync(path.join(root, ".next/BUILD_ID"))) {
     console.log("next start (existing .next build)…");
@@ -324,7 +336,31 @@ async function main() {
   }
 
   const load = `Load average (1 min) at start ${loadBefore}, at end ${load1()} (other work on the machine shares the cores).`;
-  printAndWrite(results, plans, cpu, nextNote, load);
+  printAndWrite(results, plans, cpu, `${nextNote}\n\n${usage}`, load);
+}
+
+/**
+ * Usage recording on, then off, then on again (scenario a), on the lean server: the
+ * throughput lost is 1 - off-average / on-average (two "on" runs bracket drift).
+ */
+async function usageRecordingCost(token: string, results: Row[] = []): Promise<string> {
+  const runs: Row[] = [];
+  for (const [i, mode] of (["on", "off", "on"] as const).entries()) {
+    console.log(`Lean server, usage recording ${mode}…`);
+    const port = String(3095 + i);
+    const server = start(["bench/api-lean-entry.ts"], { PORT: port, API_USAGE_RECORDING: mode });
+    await waitHttp(`http://127.0.0.1:${port}/api/v3/openapi.json`);
+    const [row] = await measure(`lean, usage ${mode}`, `http://127.0.0.1:${port}`, token, ["a"]);
+    await stopChild(server);
+    if (row) runs.push(row);
+  }
+  results.push(...runs);
+  const on = runs.filter((r) => r.target.endsWith(" on"));
+  const off = runs.find((r) => r.target.endsWith(" off"));
+  if (!off || on.length === 0) return "Usage recording: not measured.";
+  const onRps = on.reduce((n, r) => n + r.rps, 0) / on.length;
+  const lost = (1 - onRps / off.rps) * 100;
+  return `Usage recording (scenario a): on ${Math.round(onRps)} req/s (mean of ${on.length}), off ${off.rps} req/s: ${lost.toFixed(1)}% throughput lost (target <= 5%): ${lost <= 5 ? "met" : "NOT met"}.`;
 }
 
 function printAndWrite(results: Row[], plans: string[], cpu: string[], nextNote: string, load: string) {

@@ -28,6 +28,51 @@ test("generate a token, use it on the API, revoke it, and see the API reject it"
   await saveScreenshot(page, "tokens");
 });
 
+test("rotate a token with a grace period, then read its request log", async ({ page, request }) => {
+  await login(page);
+  const name = `e2e rotate ${Date.now()}`;
+  const old = await generateToken(page, name);
+  const row = page.getByTestId("token-row").filter({ hasText: name });
+  await row.getByLabel(`Grace period for “${name}”`).selectOption("24");
+  await row.getByRole("button", { name: "Rotate" }).click();
+  const value = page.getByTestId("rotated-token-value");
+  await expect(value).toBeVisible();
+  const successor = (await value.textContent())?.trim() ?? "";
+  expect(successor).toMatch(/^swb_live_/);
+  expect(successor).not.toBe(old);
+  await expect(page.getByTestId("rotated-token")).toContainText("The old token stops working");
+
+  // Both work during the grace; the old one's row shows when it stops.
+  for (const token of [old, successor]) {
+    const res = await request.get("/api/v3/billing/messages?limit=1", {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(res.status()).toBe(200);
+  }
+  await page.reload();
+  const rows = page.getByTestId("token-row").filter({ hasText: name });
+  await expect(rows).toHaveCount(2);
+  // Newest first: the successor never expires; the old token shows its stop time.
+  await expect(rows.nth(0)).toContainText("Never");
+  await expect(rows.nth(1)).not.toContainText("Never");
+
+  // The successor's request log: one request with the token in the query, shown redacted.
+  await request.get(`/api/v3/billing/messages?limit=2&token=${successor}`);
+  await request.get("/api/v3/billing/messages?limit=3", { headers: { Authorization: `Bearer ${successor}` } });
+  const newest = rows.first();
+  await newest.getByRole("link").click();
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("usage-row")).toHaveCount(3, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(page.getByTestId("usage-totals")).toContainText("3 requests, 0 errors");
+  await expect(page.locator("body")).not.toContainText(successor);
+  await expect(page.getByTestId("usage-row").filter({ hasText: "redacted" })).toHaveCount(1);
+  await expectAccessible(page);
+  await saveScreenshot(page, "token-usage");
+});
+
 test("the senders page lists the demo numbers", async ({ page }) => {
   await login(page);
   await page.goto("/senders");

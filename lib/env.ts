@@ -57,6 +57,10 @@ const ObjectSchema = z.object({
   /** Dashboard sign-ups per client IP per hour (lib/customers/signup.ts). */
   RATE_LIMIT_SIGNUP_IP: positiveInt(10),
   API_BODY_LIMIT_BYTES: positiveInt(1_048_576),
+  /** Per-token request log and hourly usage (lib/tokens/usage.ts, docs/tokens.md). */
+  API_USAGE_RECORDING: z.enum(["on", "off"]).default("on"),
+  /** Raw API request log rows older than this are pruned (hourly counts stay). */
+  USAGE_LOG_RETENTION_DAYS: positiveInt(30),
   TRUST_PROXY: bool,
   // Event pipeline (lib/webhooks/worker.ts, lib/events/ingest/processor.ts).
   WEBHOOK_RETRY_BASE_MS: positiveInt(1_000),

@@ -125,6 +125,18 @@ describe("operator CLI", { timeout: 180_000 }, () => {
     // The scoped token is untouched.
     expect((await verifyToken(str(scoped.token))).record.id).toBe(scoped.tokenId);
 
+    // Rotation: a successor with the same scope, printed once; the old token works for the grace.
+    const rotated = await cliJson("token:rotate", str(scoped.tokenId), "--grace-hours", "2");
+    expect(rotated).toMatchObject({ previousTokenId: scoped.tokenId, senderId: a.senderId, customerId });
+    const graceEnd = Date.parse(str(rotated.previousExpiresAt));
+    expect(graceEnd - Date.now()).toBeGreaterThan(2 * 3_600_000 - 60_000);
+    expect(graceEnd - Date.now()).toBeLessThanOrEqual(2 * 3_600_000);
+    expect((await verifyToken(str(rotated.token))).principal.scopedSenderId).toBe(a.senderId);
+    expect((await verifyToken(str(scoped.token))).record.id).toBe(scoped.tokenId);
+    await expect(verifyToken(str(scoped.token), new Date(graceEnd + 1000))).rejects.toMatchObject({
+      code: "INVALID_AUTH_TOKEN",
+    });
+
     const email = `ops-${Date.now()}@Example.com`;
     const user = await cliJson(
       "user:create",
@@ -195,6 +207,8 @@ describe("operator CLI", { timeout: 180_000 }, () => {
     [["token:create", "--customer", "no-such-customer"], "--customer: no customer with id"],
     [["token:revoke"], "TOKEN_ID: is required"],
     [["token:revoke", "no-such-token"], "TOKEN_ID: no customer token with id no-such-token"],
+    [["token:rotate", "no-such-token"], "TOKEN_ID: no customer token with id no-such-token"],
+    [["token:rotate", "t1", "--grace-hours", "169"], "--grace-hours: must be at most 168 hours (7 days)"],
     [
       ["user:create", "--customer", "c1", "--email", "nope", "--password", "long enough pw"],
       "--email: must be an email",

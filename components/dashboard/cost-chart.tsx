@@ -1,12 +1,29 @@
 // Cost per day stacked by pricing category, drawn as plain SVG on the server (no chart JS).
+// Other stacked series reuse it (API requests per hour, docs/tokens.md) with their own
+// value format and description.
 import type { CostPerDay } from "@/lib/billing/totals";
 
 const COLORS = ["#4338ca", "#0f766e", "#b45309", "#be123c", "#6d28d9", "#15803d", "#0369a1", "#a16207"];
 
-export function CostChart({ data, currency }: { data: CostPerDay[]; currency: string }) {
+export function CostChart({
+  data,
+  currency,
+  format,
+  description,
+  empty = "No cost in this view.",
+}: {
+  data: CostPerDay[];
+  currency: string;
+  /** How a value reads (default: the currency with 2 or 4 decimals). */
+  format?: (value: number, precise: boolean) => string;
+  /** The chart's accessible description (default: cost per day). */
+  description?: string;
+  empty?: string;
+}) {
+  const show = format ?? ((v: number, precise: boolean) => (precise ? `${currency} ${v.toFixed(4)}` : v.toFixed(2)));
   const days = [...new Set(data.map((d) => d.day))].sort();
   const categories = [...new Set(data.map((d) => d.category ?? "uncategorised"))].sort();
-  if (days.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No cost in this view.</p>;
+  if (days.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">{empty}</p>;
   const byDay = new Map<string, Map<string, number>>();
   for (const d of data) {
     const m = byDay.get(d.day) ?? new Map<string, number>();
@@ -27,7 +44,10 @@ export function CostChart({ data, currency }: { data: CostPerDay[]; currency: st
         viewBox={`0 0 ${W} ${H}`}
         className="h-auto w-full"
         role="img"
-        aria-label={`Cost per day, ${days[0]} to ${days.at(-1)}, ${currency} ${total.toFixed(2)} in total, stacked by pricing category`}
+        aria-label={
+          description ??
+          `Cost per day, ${days[0]} to ${days.at(-1)}, ${currency} ${total.toFixed(2)} in total, stacked by pricing category`
+        }
       >
         {[0, 0.5, 1].map((f) => (
           <g key={f}>
@@ -40,7 +60,7 @@ export function CostChart({ data, currency }: { data: CostPerDay[]; currency: st
               strokeOpacity="0.15"
             />
             <text x={pad.l - 4} y={y(max * f) + 4} textAnchor="end" fontSize="10" fill="currentColor">
-              {(max * f).toFixed(2)}
+              {show(max * f, false)}
             </text>
           </g>
         ))}
@@ -64,7 +84,7 @@ export function CostChart({ data, currency }: { data: CostPerDay[]; currency: st
                     height={h}
                     fill={COLORS[ci % COLORS.length]}
                   >
-                    <title>{`${day} · ${c}: ${currency} ${v.toFixed(4)}`}</title>
+                    <title>{`${day} · ${c}: ${show(v, true)}`}</title>
                   </rect>
                 );
               })}

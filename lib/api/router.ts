@@ -11,6 +11,7 @@ import { log, redactUrl } from "@/lib/log";
 import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/messaging/idempotency";
 import { resolveSender, resolveSenderByPhoneNumberId, type Sender } from "@/lib/senders/service";
 import { verifyToken } from "@/lib/tokens/service";
+import { recordUsage } from "@/lib/tokens/usage";
 import { errorBody, json, type Meta, providerErrorBody, successBody } from "./envelope";
 import { consumeRateLimits, type RateLimiter } from "./rate-limit";
 import { type BodyInput, bearerToken, readJsonInput, TOKEN_FIELDS, tokenFrom } from "./request-body";
@@ -61,6 +62,24 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
     // HEAD is GET without a body.
     const method = request.method === "HEAD" ? "GET" : request.method;
     let errorStyle: AnyRoute["errorStyle"] = "envelope";
+    let principal: Principal | undefined;
+    // Usage (docs/tokens.md): queued after the response is built, written in batches.
+    const done = (response: Response): Response => {
+      if (principal?.tokenId) {
+        recordUsage({
+          customerId: principal.customerId,
+          tokenId: principal.tokenId,
+          at: new Date(),
+          method: request.method,
+          path: redactUrl(request.url),
+          status: response.status,
+          latencyMs: Math.round(performance.now() - startedAt),
+          clientIp,
+          requestId,
+        });
+      }
+      return response;
+    };
 
     try {
       const sub = prefix?.[2] ?? "/";
@@ -112,7 +131,6 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       const limited = await limit(route.limit, clientIp, presented);
       Object.assign(headers, limited.headers);
 
-      let principal: Principal | undefined;
       if (route.auth !== "public") {
         // An unreadable body may have held the token: its error says more than "missing".
         if (!presented && input?.error) throw input.error;
@@ -187,10 +205,10 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
           : await route.handler(context);
       if (result instanceof Response) {
         for (const [k, v] of Object.entries(headers)) result.headers.set(k, v);
-        return headOnly(request, result);
+        return done(headOnly(request, result));
       }
       const sent = "raw" in result ? result.raw : successBody(meta, result.message, result.data, result.extra);
-      return headOnly(request, json(result.status ?? 200, sent, { ...headers, ...result.headers }));
+      return done(headOnly(request, json(result.status ?? 200, sent, { ...headers, ...result.headers })));
     } catch (caught) {
       const error = errorAnswer(caught, { requestId });
       if (error.unexpected) {
@@ -200,7 +218,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
         );
       }
       const body = errorStyle === "provider" ? providerErrorBody(meta, error) : errorBody(meta, error);
-      return headOnly(request, json(error.status, body, { ...headers, ...error.headers }));
+      return done(headOnly(request, json(error.status, body, { ...headers, ...error.headers })));
     }
   };
 }

@@ -5,7 +5,7 @@ import { simulateInbound } from "@/lib/conversations/simulate-inbound";
 import { createCustomer, findCustomer } from "@/lib/customers/service";
 import { db } from "@/lib/db";
 import { addSender } from "@/lib/senders/admin";
-import { issueToken, revokeToken } from "@/lib/tokens/service";
+import { issueToken, revokeToken, rotateToken } from "@/lib/tokens/service";
 import { createUser } from "@/lib/users/service";
 import { callbacksDeadCommand, callbacksRetryCommand } from "./callbacks-command";
 import { type CliCommand, CliInputError, defineCommand } from "./command";
@@ -17,6 +17,7 @@ import {
   SimulateInboundArgs,
   TokenCreateArgs,
   TokenRevokeArgs,
+  TokenRotateArgs,
   UserCreateArgs,
 } from "./schemas";
 
@@ -157,6 +158,43 @@ const tokenRevoke = defineCommand({
   },
 });
 
+const tokenRotate = defineCommand({
+  name: "token:rotate",
+  usage: "TOKEN_ID [--grace-hours N]",
+  summary: "Issue a successor (printed once); the old token keeps working for N hours (default 24, at most 168)",
+  positionals: ["TOKEN_ID"],
+  options: { "grace-hours": { type: "string" } },
+  schema: TokenRotateArgs,
+  run: async ({ tokenId, graceHours }) => {
+    const owner = await db.apiToken.findUnique({ where: { id: tokenId }, select: { customerId: true } });
+    if (!owner?.customerId) throw new CliInputError("TOKEN_ID", `no customer token with id ${tokenId}`);
+    const { token, successor, previous } = await rotateToken({ customerId: owner.customerId }, tokenId, {
+      graceHours,
+    });
+    const oldStops = previous.expiresAt?.toISOString() ?? null;
+    return {
+      json: {
+        tokenId: successor.id,
+        token,
+        prefix: successor.prefix,
+        name: successor.name,
+        customerId: successor.customerId,
+        senderId: successor.senderId,
+        expiresAt: successor.expiresAt?.toISOString() ?? null,
+        previousTokenId: previous.id,
+        previousExpiresAt: oldStops,
+      },
+      text: [
+        `Rotated token "${successor.name}": successor ${successor.id}; ${previous.id} stops working at ${oldStops}.`,
+        "Copy the new token now; it is not shown again:",
+        "",
+        `  ${token}`,
+        "",
+      ].join("\n"),
+    };
+  },
+});
+
 const userCreate = defineCommand({
   name: "user:create",
   usage: "--customer ID --email E --password P [--name N]",
@@ -236,6 +274,7 @@ export const COMMANDS: readonly CliCommand[] = [
   senderAdd,
   tokenCreate,
   tokenRevoke,
+  tokenRotate,
   userCreate,
   ratesSet,
   demoSeedCommand,

@@ -45,6 +45,16 @@ export const TokenCreateArgs = z.object({
 
 export const TokenRevokeArgs = z.object({ tokenId: id });
 
+export const TokenRotateArgs = z.object({
+  tokenId: id,
+  graceHours: z.coerce
+    .number({ error: "must be a whole number of hours" })
+    .int("must be a whole number of hours")
+    .min(0, "must not be negative")
+    .max(168, "must be at most 168 hours (7 days)")
+    .default(24),
+});
+
 export const UserCreateArgs = z.object({
   customer: id,
   email: z.string().trim().toLowerCase().pipe(z.email("must be an email address like ops@example.com")),

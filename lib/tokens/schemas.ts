@@ -19,3 +19,14 @@ export const TokenCreateInput = z.object({
     .refine((v) => v === undefined || new Date(`${v}T00:00:00Z`).getTime() > Date.now(), "Pick a date in the future"),
 });
 export type TokenCreateValue = z.infer<typeof TokenCreateInput>;
+
+/** Dashboard rotation form: how long the old token keeps working (docs/tokens.md). */
+export const TokenRotateInput = z.object({
+  graceHours: z.coerce
+    .number({ error: "Give the grace period in hours" })
+    .int("Use a whole number of hours")
+    .min(0, "The grace period cannot be negative")
+    .max(168, "The grace period is at most 7 days (168 hours)")
+    .default(24),
+});
+export type TokenRotateValue = z.infer<typeof TokenRotateInput>;

@@ -96,3 +96,63 @@ export async function revokeToken(p: Pick<Principal, "customerId">, tokenId: str
   if (!token) throw new ApiError("NOT_FOUND", "Token not found");
   return token;
 }
+
+export const DEFAULT_ROTATION_GRACE_HOURS = 24;
+export const MAX_ROTATION_GRACE_HOURS = 7 * 24;
+
+export type RotatedToken = { token: string; successor: ApiToken; previous: ApiToken };
+
+/**
+ * Rotation with overlap (docs/tokens.md): issues a successor with the same name, scope
+ * and sender (shown once) and lets the old token work for `graceHours` more (0 to 7
+ * days), never past an expiry it already had. verifyToken needs no change: the grace
+ * is the old row's expiresAt. The successor keeps the old token's own expiry, if any.
+ */
+export async function rotateToken(
+  p: Pick<Principal, "customerId">,
+  tokenId: string,
+  options: { graceHours?: number; now?: Date } = {},
+): Promise<RotatedToken> {
+  const graceHours = options.graceHours ?? DEFAULT_ROTATION_GRACE_HOURS;
+  if (!Number.isFinite(graceHours) || graceHours < 0 || graceHours > MAX_ROTATION_GRACE_HOURS) {
+    throw new ApiError("VALIDATION_FAILED", `graceHours must be between 0 and ${MAX_ROTATION_GRACE_HOURS}`);
+  }
+  // An absent tenant must never widen the where below to every customer's tokens.
+  if (!p.customerId) throw new ApiError("NOT_FOUND", "Token not found");
+  const now = options.now ?? new Date();
+  const graceEnd = new Date(now.getTime() + graceHours * 3_600_000);
+  const token = generateTokenString();
+  return db.$transaction(async (tx) => {
+    const old = await tx.apiToken.findFirst({ where: { id: tokenId, customerId: p.customerId } });
+    if (!old) throw new ApiError("NOT_FOUND", "Token not found");
+    if (old.revokedAt || (old.expiresAt && old.expiresAt <= now)) {
+      throw new ApiError("CONFLICT", "Only an active token can be rotated");
+    }
+    const ownExpiry = old.expiresAt;
+    const previous = await tx.apiToken.update({
+      where: { id: old.id },
+      data: { expiresAt: ownExpiry && ownExpiry < graceEnd ? ownExpiry : graceEnd },
+    });
+    const successor = await tx.apiToken.create({
+      data: {
+        customerId: old.customerId,
+        senderId: old.senderId,
+        kind: old.kind,
+        name: old.name,
+        prefix: visiblePrefix(token),
+        hash: hashToken(token),
+        expiresAt: ownExpiry,
+      },
+    });
+    return { token, successor, previous };
+  });
+}
+
+/** One token of this customer (dashboard detail page); null for anyone else's. */
+export async function findToken(p: Pick<Principal, "customerId">, tokenId: string) {
+  if (!p.customerId) return null;
+  return db.apiToken.findFirst({
+    where: { id: tokenId, customerId: p.customerId },
+    include: { sender: { select: { phoneNumber: true } } },
+  });
+}

@@ -3,8 +3,8 @@ import { revalidatePath } from "next/cache";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { createTokenFor } from "@/lib/tokens/create-for-principal";
-import { TokenCreateInput } from "@/lib/tokens/schemas";
-import { revokeToken } from "@/lib/tokens/service";
+import { TokenCreateInput, TokenRotateInput } from "@/lib/tokens/schemas";
+import { revokeToken, rotateToken } from "@/lib/tokens/service";
 
 export async function createTokenAction(raw: Record<string, string>): Promise<ActionResult<{ token: string }>> {
   const p = await requirePrincipal();
@@ -22,6 +22,20 @@ export async function revokeTokenAction(tokenId: string): Promise<ActionResult> 
     await revokeToken(p, tokenId);
     return undefined;
   });
+  if (result.ok) revalidatePath("/tokens");
+  return result;
+}
+
+export async function rotateTokenAction(
+  tokenId: string,
+  raw: Record<string, string>,
+): Promise<ActionResult<{ token: string; previousExpiresAt: string | null }>> {
+  const p = await requirePrincipal();
+  const result = await runAction(async () => {
+    const { graceHours } = TokenRotateInput.parse(raw);
+    const { token, previous } = await rotateToken(p, tokenId, { graceHours });
+    return { token, previousExpiresAt: previous.expiresAt?.toISOString() ?? null };
+  }, raw);
   if (result.ok) revalidatePath("/tokens");
   return result;
 }

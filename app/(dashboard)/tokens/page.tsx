@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
-import { card, table, td, th } from "@/components/ui/classes";
+import Link from "next/link";
+import { card, link, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { requirePrincipal } from "@/lib/dashboard/session";
@@ -7,6 +8,7 @@ import { listSenders } from "@/lib/senders/service";
 import { toPublicToken } from "@/lib/tokens/serializers";
 import { listTokens } from "@/lib/tokens/service";
 import { RevokeTokenButton } from "./revoke-button";
+import { RotateTokenForm } from "./rotate-form";
 import { TokenForm } from "./token-form";
 
 export const metadata: Metadata = { title: "API tokens · Switchboard" };
@@ -17,7 +19,12 @@ export default async function TokensPage() {
   const rows = tokens.map((t) => toPublicToken(t));
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold">API tokens</h1>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h1 className="text-2xl font-semibold">API tokens</h1>
+        <Link href="/tokens/usage" className={link}>
+          API usage of the whole account
+        </Link>
+      </div>
       <section className={card} aria-labelledby="new-token">
         <h2 id="new-token" className="mb-3 text-lg font-semibold">
           Generate a token
@@ -50,7 +57,15 @@ export default async function TokensPage() {
               <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
                 {rows.map((t) => (
                   <tr key={t.id} data-testid="token-row">
-                    <td className={td}>{t.name}</td>
+                    <td className={td}>
+                      <Link
+                        href={`/tokens/${t.id}`}
+                        className={link}
+                        aria-label={`Usage of “${t.name}” (${t.prefix}…)`}
+                      >
+                        {t.name}
+                      </Link>
+                    </td>
                     <td className={`${td} font-mono`}>{t.prefix}…</td>
                     <td className={td}>{t.scope === "global" ? "Global" : `Number ${t.senderPhoneNumber}`}</td>
                     <td className={td}>{formatDateTime(t.createdAt)}</td>
@@ -58,7 +73,12 @@ export default async function TokensPage() {
                     <td className={td}>{t.expiresAt ? formatDateTime(t.expiresAt) : "Never"}</td>
                     <td className={td}>{t.state}</td>
                     <td className={td}>
-                      {t.state === "revoked" ? null : <RevokeTokenButton id={t.id} name={t.name} />}
+                      {t.state === "revoked" ? null : (
+                        <div className="flex flex-wrap items-start gap-2">
+                          {t.state === "active" && <RotateTokenForm id={t.id} name={t.name} />}
+                          <RevokeTokenButton id={t.id} name={t.name} />
+                        </div>
+                      )}
                     </td>
                   </tr>
                 ))}
