@@ -247,6 +247,21 @@ export const SenderBody = z.object({
   senderId: z.string({ error: "senderId must be a phone number string" }).optional(),
 });
 
+/** Grace of a rotated secret, in seconds: both secrets sign until it ends (docs/event-pipeline.md). */
+export const ROTATION_GRACE_SECONDS = { min: 0, max: 7 * 24 * 3600, default: 24 * 3600 } as const;
+
+export const RotateSecretBody = z.object({
+  senderId: z.string({ error: "senderId must be a phone number string" }).optional(),
+  gracePeriodSeconds: z
+    .number({ error: "gracePeriodSeconds must be a number of seconds" })
+    .int("gracePeriodSeconds must be an integer")
+    .min(ROTATION_GRACE_SECONDS.min, "gracePeriodSeconds must be between 0 and 604800 (7 days)")
+    .max(ROTATION_GRACE_SECONDS.max, "gracePeriodSeconds must be between 0 and 604800 (7 days)")
+    .default(ROTATION_GRACE_SECONDS.default)
+    .describe("How long the previous secret keeps signing too (default 86400 = 24 h, at most 7 days)"),
+});
+export type RotateSecretBody = z.output<typeof RotateSecretBody>;
+
 // Public shapes (OpenAPI "data" schemas). Nothing secret has a field here.
 export const WebhookPublic = z.object({
   webhookUid: z.string(),
@@ -262,6 +277,11 @@ export const WebhookPublic = z.object({
   retryMaxAttempts: z.number().int(),
   verificationHeaderKey: z.string().nullable(),
   hasVerificationToken: z.boolean(),
+  secretRotatedAt: z.string().nullable().describe("When the signing secret was last rotated"),
+  previousSecretExpiresAt: z
+    .string()
+    .nullable()
+    .describe("Until then every delivery is signed with the previous secret too (null: one signature)"),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

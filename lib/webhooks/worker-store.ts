@@ -18,6 +18,8 @@ export type Claimed = {
   verificationHeaderKey: string | null;
   verificationTokenEnc: string | null;
   signingSecretEnc: string;
+  /** The secret before the last rotation while its grace lasts (null otherwise): it signs too. */
+  previousSigningSecretEnc: string | null;
   /** The event's payload as sent (null if the event is gone). */
   body: string | null;
 };
@@ -40,6 +42,7 @@ export async function claimDue(limit: number, leaseMarginMs: number, customerIds
      RETURNING w.id, w."eventId", w.attempts, w."lockedUntil"::text AS lease, d.id AS "destinationId",
        d.status::text AS "destinationStatus", d."endpointUrl", d."timeoutMs", d."retryEnabled", d."retryMaxAttempts",
        d."verificationHeaderKey", d."verificationTokenEnc", d."signingSecretEnc",
+       CASE WHEN d."previousSecretExpiresAt" > ${NOW_UTC} THEN d."previousSigningSecretEnc" END AS "previousSigningSecretEnc",
        (SELECT e.payload::text FROM "WebhookEvent" AS e WHERE e.id = w."eventId") AS body`,
     ...(customerIds ? [limit, leaseMarginMs, customerIds] : [limit, leaseMarginMs]),
   );
@@ -129,4 +132,13 @@ export async function cancelDelivery(id: string): Promise<void> {
     where: { id, status: "PENDING" },
     data: { status: "CANCELLED", lockedUntil: null, lastError: "Destination is INACTIVE" },
   });
+}
+
+/** Drops every previous signing secret whose grace has ended (docs/event-pipeline.md "Secret rotation"). */
+export async function dropExpiredPreviousSecrets(now: Date = new Date()): Promise<number> {
+  const { count } = await db.webhookDestination.updateMany({
+    where: { previousSecretExpiresAt: { lte: now } },
+    data: { previousSigningSecretEnc: null, previousSecretExpiresAt: null },
+  });
+  return count;
 }
