@@ -308,7 +308,14 @@ export const CatalogPublic = z.object({
       key: z.string(),
       name: z.string(),
       description: z.string(),
-      events: z.array(z.object({ key: z.string(), description: z.string() })),
+      events: z.array(
+        z.object({
+          key: z.string(),
+          description: z.string(),
+          schema: z.record(z.string(), z.unknown()).describe("JSON Schema (draft 2020-12) of the delivered body"),
+          example: z.record(z.string(), z.unknown()).describe("An example delivered body"),
+        }),
+      ),
     }),
   ),
   eventKeys: z.array(z.string()),
