@@ -65,6 +65,14 @@ const TimeoutMs = z
   .min(TIMEOUT_MS.min, `timeoutMs must be between ${TIMEOUT_MS.min} and ${TIMEOUT_MS.max}`)
   .max(TIMEOUT_MS.max, `timeoutMs must be between ${TIMEOUT_MS.min} and ${TIMEOUT_MS.max}`);
 
+export const MAX_DELIVERIES_PER_SECOND = { min: 1, max: 1000 } as const;
+const MaxDeliveriesPerSecond = z
+  .number({ error: "maxDeliveriesPerSecond must be a number (or null for no cap)" })
+  .int("maxDeliveriesPerSecond must be an integer")
+  .min(1, "maxDeliveriesPerSecond must be between 1 and 1000 (or null for no cap)")
+  .max(1000, "maxDeliveriesPerSecond must be between 1 and 1000 (or null for no cap)")
+  .describe("At most this many deliveries start per second, across every worker (null: no cap)");
+
 const RetryEnabled = z.boolean({ error: "retryEnabled must be true or false" });
 
 const RetryMaxAttempts = z
@@ -159,6 +167,7 @@ export const WebhookCreateInput = z
       ...CreateDefaults,
       verificationHeaderKey: VerificationHeaderKey.nullish(),
       verificationToken: VerificationToken.nullish(),
+      maxDeliveriesPerSecond: MaxDeliveriesPerSecond.nullish(),
     },
     { error: objectError("webhook is required: an object with name, endpointUrl and events") },
   )
@@ -174,7 +183,7 @@ export const WebhookCreateBody = z.object({
 });
 
 const UPDATE_FIELDS =
-  "name, endpointUrl, events, status, timeoutMs, retryEnabled, retryMaxAttempts, verificationHeaderKey, verificationToken, clearVerificationToken";
+  "name, endpointUrl, events, status, timeoutMs, retryEnabled, retryMaxAttempts, verificationHeaderKey, verificationToken, clearVerificationToken, maxDeliveriesPerSecond";
 const NO_UPDATE_FIELD = `At least one webhook field is required to update (${UPDATE_FIELDS})`;
 
 export const WebhookPatch = z
@@ -191,6 +200,7 @@ export const WebhookPatch = z
       verificationHeaderKey: VerificationHeaderKey.nullable().optional(),
       verificationToken: VerificationToken.optional(),
       clearVerificationToken: z.boolean({ error: "clearVerificationToken must be true or false" }).optional(),
+      maxDeliveriesPerSecond: MaxDeliveriesPerSecond.nullable().optional(),
     },
     { error: objectError(NO_UPDATE_FIELD) },
   )
@@ -277,6 +287,7 @@ export const WebhookPublic = z.object({
   retryMaxAttempts: z.number().int(),
   verificationHeaderKey: z.string().nullable(),
   hasVerificationToken: z.boolean(),
+  maxDeliveriesPerSecond: z.number().int().nullable(),
   secretRotatedAt: z.string().nullable().describe("When the signing secret was last rotated"),
   previousSecretExpiresAt: z
     .string()

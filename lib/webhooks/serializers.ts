@@ -20,6 +20,7 @@ export function toPublicWebhook(row: WebhookRow): WebhookPublic {
     retryMaxAttempts: row.retryMaxAttempts,
     verificationHeaderKey: row.verificationHeaderKey,
     hasVerificationToken: row.verificationTokenEnc !== null && row.verificationTokenEnc !== "",
+    maxDeliveriesPerSecond: row.maxDeliveriesPerSecond,
     secretRotatedAt: row.secretRotatedAt?.toISOString() ?? null,
     previousSecretExpiresAt:
       row.previousSigningSecretEnc && row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date()

@@ -54,6 +54,7 @@ export async function createWebhook(
       verificationHeaderKey: input.verificationHeaderKey ?? null,
       verificationTokenEnc: input.verificationToken ? encryptSecret(input.verificationToken) : null,
       signingSecretEnc: encryptSecret(signingSecret),
+      maxDeliveriesPerSecond: input.maxDeliveriesPerSecond ?? null,
     },
     include: WITH_SENDER,
   });
@@ -109,6 +110,7 @@ function toUpdateData(
   if (patch.verificationHeaderKey !== undefined) data.verificationHeaderKey = patch.verificationHeaderKey;
   if (patch.verificationToken !== undefined) data.verificationTokenEnc = encryptSecret(patch.verificationToken);
   if (patch.clearVerificationToken === true) data.verificationTokenEnc = null;
+  if (patch.maxDeliveriesPerSecond !== undefined) data.maxDeliveriesPerSecond = patch.maxDeliveriesPerSecond;
   // signingSecretEnc is deliberately absent: update never rotates the secret (spec 3.1).
   return data;
 }

@@ -11,6 +11,7 @@ const PUBLIC_FIELDS = [
   "endpointUrl",
   "events",
   "hasVerificationToken",
+  "maxDeliveriesPerSecond",
   "name",
   "phoneNumber",
   "phoneNumberId",

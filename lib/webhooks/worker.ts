@@ -18,10 +18,13 @@ import {
   cancelDelivery,
   claimDue,
   deactivateDestination,
+  deferToNextSecond,
   dropExpiredPreviousSecrets,
+  dropOldRateSlots,
   markStarted,
   type Outcome,
   recordOutcomes,
+  takeRateSlot,
 } from "./worker-store";
 
 export const USER_AGENT = "Switchboard-Webhooks/1.0";
@@ -174,6 +177,10 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
 
   const run = async (job: Claimed) => {
     if (job.destinationStatus !== "ACTIVE") return cancelDelivery(job.id);
+    // The destination's cap (maxDeliveriesPerSecond) is counted in the database, so it holds across workers.
+    if (job.maxDeliveriesPerSecond !== null && !(await takeRateSlot(job.destinationId, job.maxDeliveriesPerSecond))) {
+      return deferToNextSecond(job.id, job.lease);
+    }
     // Lease lost or run down: not ours to send (claimed again once it expires).
     if (!(await markStart(job)).has(job.id)) return;
     const startedAt = new Date();
@@ -233,6 +240,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
     if (Date.now() < nextSweep) return;
     nextSweep = Date.now() + 60_000;
     await dropExpiredPreviousSecrets().catch((error) => log.error({ err: error }, "failed to drop expired secrets"));
+    await dropOldRateSlots().catch((error) => log.error({ err: error }, "failed to drop old rate slots"));
   };
   const loop = (async () => {
     while (!stopped) {
