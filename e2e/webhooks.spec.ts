@@ -90,6 +90,13 @@ test("rotate a webhook's signing secret: the new one shows once, both sign until
   await expect(page.getByTestId("rotated-secret")).toHaveCount(0);
   expect(await page.content()).not.toContain(value);
   await expect(page.getByTestId("secret-rotation-state")).toContainText("carry both signatures until");
+
+  // The throughput cap is set from the same page and kept.
+  await page.getByLabel("Max deliveries per second (optional, 1–1000)").fill("5");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("Webhook saved").first()).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Max deliveries per second (optional, 1–1000)")).toHaveValue("5");
 });
 
 test("the event catalog shows every event's example body and JSON Schema", async ({ page }) => {
