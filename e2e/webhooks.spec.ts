@@ -62,3 +62,52 @@ test("an endpoint URL the service refuses shows the service's error under the en
   await expect(page.getByTestId("signing-secret")).toHaveCount(0);
   await expectAccessible(page);
 });
+
+test("rotate a webhook's signing secret: the new one shows once, both sign until the chosen grace ends", async ({
+  page,
+}) => {
+  await login(page);
+  await page.goto("/webhooks");
+  const name = `E2E rotate ${Date.now()}`;
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Endpoint URL (HTTPS)").fill("https://127.0.0.1:59999/rotate");
+  await page.getByLabel("message.status.sent").check();
+  await page.getByRole("button", { name: "Create webhook" }).click();
+  const first = (await page.getByTestId("signing-secret").textContent()) ?? "";
+  await page.getByTestId("webhook-row").filter({ hasText: name }).getByRole("link", { name }).click();
+  await expect(page.getByTestId("secret-rotation-state")).toHaveText("Never rotated.");
+
+  await page.getByLabel("Keep signing with the old secret too for").selectOption({ label: "7 days" });
+  await page.getByRole("button", { name: "Rotate signing secret" }).click();
+  const rotated = page.getByTestId("rotated-secret");
+  await expect(rotated).toHaveText(/^whsec_/);
+  const value = (await rotated.textContent()) ?? "";
+  expect(value).not.toBe(first);
+  await expect(page.getByTestId("secret-rotation-state")).toContainText("carry both signatures until");
+  await expectAccessible(page);
+
+  await page.reload();
+  await expect(page.getByTestId("rotated-secret")).toHaveCount(0);
+  expect(await page.content()).not.toContain(value);
+  await expect(page.getByTestId("secret-rotation-state")).toContainText("carry both signatures until");
+
+  // The throughput cap is set from the same page and kept.
+  await page.getByLabel("Max deliveries per second (optional, 1–1000)").fill("5");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("Webhook saved").first()).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Max deliveries per second (optional, 1–1000)")).toHaveValue("5");
+});
+
+test("the event catalog shows every event's example body and JSON Schema", async ({ page }) => {
+  await login(page);
+  await page.goto("/webhooks");
+  await page.getByRole("link", { name: "Event catalog: schemas and examples" }).click();
+  await expect(page.getByRole("heading", { name: "Webhook events" })).toBeVisible();
+  const sent = page.getByTestId("catalog-event").filter({ hasText: "message.status.sent" });
+  await sent.getByText("Example body").click();
+  await expect(sent).toContainText('"type": "message.status.sent"');
+  await sent.getByText("JSON Schema").click();
+  await expect(sent).toContainText('"$schema"');
+  await expectAccessible(page);
+});

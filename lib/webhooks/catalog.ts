@@ -1,5 +1,6 @@
 // The event catalog (architecture.md "Webhooks"): every key a destination may subscribe
 // to. GET /webhooks/events serves it; create and update accept only these keys.
+import { payloadDocs } from "./payloads";
 
 export type CatalogEvent = { key: string; description: string };
 export type CatalogGroup = { key: string; name: string; description: string; events: CatalogEvent[] };
@@ -82,10 +83,14 @@ export function isEventKey(value: unknown): value is string {
 /** The type of the signed test event (POST /webhooks/{uid}/test); not subscribable. */
 export const TEST_EVENT_TYPE = "webhook.test";
 
-/** The data of GET /webhooks/events. */
+/** The data of GET /webhooks/events: every key with its payload's JSON Schema and an example (payloads.ts). */
 export function eventCatalog() {
+  const docs = payloadDocs();
   return {
-    groups: EVENT_GROUPS.map((g) => ({ ...g, events: g.events.map((e) => ({ ...e })) })),
+    groups: EVENT_GROUPS.map((g) => ({
+      ...g,
+      events: g.events.map((e) => ({ ...e, schema: docs[e.key]?.schema ?? {}, example: docs[e.key]?.example ?? {} })),
+    })),
     eventKeys: [...EVENT_KEYS],
   };
 }

@@ -65,6 +65,14 @@ const TimeoutMs = z
   .min(TIMEOUT_MS.min, `timeoutMs must be between ${TIMEOUT_MS.min} and ${TIMEOUT_MS.max}`)
   .max(TIMEOUT_MS.max, `timeoutMs must be between ${TIMEOUT_MS.min} and ${TIMEOUT_MS.max}`);
 
+export const MAX_DELIVERIES_PER_SECOND = { min: 1, max: 1000 } as const;
+const MaxDeliveriesPerSecond = z
+  .number({ error: "maxDeliveriesPerSecond must be a number (or null for no cap)" })
+  .int("maxDeliveriesPerSecond must be an integer")
+  .min(1, "maxDeliveriesPerSecond must be between 1 and 1000 (or null for no cap)")
+  .max(1000, "maxDeliveriesPerSecond must be between 1 and 1000 (or null for no cap)")
+  .describe("At most this many deliveries start per second, across every worker (null: no cap)");
+
 const RetryEnabled = z.boolean({ error: "retryEnabled must be true or false" });
 
 const RetryMaxAttempts = z
@@ -159,6 +167,7 @@ export const WebhookCreateInput = z
       ...CreateDefaults,
       verificationHeaderKey: VerificationHeaderKey.nullish(),
       verificationToken: VerificationToken.nullish(),
+      maxDeliveriesPerSecond: MaxDeliveriesPerSecond.nullish(),
     },
     { error: objectError("webhook is required: an object with name, endpointUrl and events") },
   )
@@ -174,7 +183,7 @@ export const WebhookCreateBody = z.object({
 });
 
 const UPDATE_FIELDS =
-  "name, endpointUrl, events, status, timeoutMs, retryEnabled, retryMaxAttempts, verificationHeaderKey, verificationToken, clearVerificationToken";
+  "name, endpointUrl, events, status, timeoutMs, retryEnabled, retryMaxAttempts, verificationHeaderKey, verificationToken, clearVerificationToken, maxDeliveriesPerSecond";
 const NO_UPDATE_FIELD = `At least one webhook field is required to update (${UPDATE_FIELDS})`;
 
 export const WebhookPatch = z
@@ -191,6 +200,7 @@ export const WebhookPatch = z
       verificationHeaderKey: VerificationHeaderKey.nullable().optional(),
       verificationToken: VerificationToken.optional(),
       clearVerificationToken: z.boolean({ error: "clearVerificationToken must be true or false" }).optional(),
+      maxDeliveriesPerSecond: MaxDeliveriesPerSecond.nullable().optional(),
     },
     { error: objectError(NO_UPDATE_FIELD) },
   )
@@ -247,6 +257,21 @@ export const SenderBody = z.object({
   senderId: z.string({ error: "senderId must be a phone number string" }).optional(),
 });
 
+/** Grace of a rotated secret, in seconds: both secrets sign until it ends (docs/event-pipeline.md). */
+export const ROTATION_GRACE_SECONDS = { min: 0, max: 7 * 24 * 3600, default: 24 * 3600 } as const;
+
+export const RotateSecretBody = z.object({
+  senderId: z.string({ error: "senderId must be a phone number string" }).optional(),
+  gracePeriodSeconds: z
+    .number({ error: "gracePeriodSeconds must be a number of seconds" })
+    .int("gracePeriodSeconds must be an integer")
+    .min(ROTATION_GRACE_SECONDS.min, "gracePeriodSeconds must be between 0 and 604800 (7 days)")
+    .max(ROTATION_GRACE_SECONDS.max, "gracePeriodSeconds must be between 0 and 604800 (7 days)")
+    .default(ROTATION_GRACE_SECONDS.default)
+    .describe("How long the previous secret keeps signing too (default 86400 = 24 h, at most 7 days)"),
+});
+export type RotateSecretBody = z.output<typeof RotateSecretBody>;
+
 // Public shapes (OpenAPI "data" schemas). Nothing secret has a field here.
 export const WebhookPublic = z.object({
   webhookUid: z.string(),
@@ -262,6 +287,12 @@ export const WebhookPublic = z.object({
   retryMaxAttempts: z.number().int(),
   verificationHeaderKey: z.string().nullable(),
   hasVerificationToken: z.boolean(),
+  maxDeliveriesPerSecond: z.number().int().nullable(),
+  secretRotatedAt: z.string().nullable().describe("When the signing secret was last rotated"),
+  previousSecretExpiresAt: z
+    .string()
+    .nullable()
+    .describe("Until then every delivery is signed with the previous secret too (null: one signature)"),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -288,7 +319,14 @@ export const CatalogPublic = z.object({
       key: z.string(),
       name: z.string(),
       description: z.string(),
-      events: z.array(z.object({ key: z.string(), description: z.string() })),
+      events: z.array(
+        z.object({
+          key: z.string(),
+          description: z.string(),
+          schema: z.record(z.string(), z.unknown()).describe("JSON Schema (draft 2020-12) of the delivered body"),
+          example: z.record(z.string(), z.unknown()).describe("An example delivered body"),
+        }),
+      ),
     }),
   ),
   eventKeys: z.array(z.string()),

@@ -20,6 +20,12 @@ export function toPublicWebhook(row: WebhookRow): WebhookPublic {
     retryMaxAttempts: row.retryMaxAttempts,
     verificationHeaderKey: row.verificationHeaderKey,
     hasVerificationToken: row.verificationTokenEnc !== null && row.verificationTokenEnc !== "",
+    maxDeliveriesPerSecond: row.maxDeliveriesPerSecond,
+    secretRotatedAt: row.secretRotatedAt?.toISOString() ?? null,
+    previousSecretExpiresAt:
+      row.previousSigningSecretEnc && row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date()
+        ? row.previousSecretExpiresAt.toISOString()
+        : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -1,7 +1,8 @@
 // Webhook destinations: create, list, get, update. Every read and write carries the
 // customer AND the resolved sender in its WHERE (spec 4.7: a uid outside both is
 // WEBHOOK_NOT_FOUND). The signing secret is generated on create, returned once, stored
-// only encrypted, and never rotated or read back through this module.
+// only encrypted, and never read back through this module; update never rotates it,
+// rotateSigningSecret does (the previous one keeps signing for a grace period).
 import { randomBytes } from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/core/errors";
@@ -53,6 +54,7 @@ export async function createWebhook(
       verificationHeaderKey: input.verificationHeaderKey ?? null,
       verificationTokenEnc: input.verificationToken ? encryptSecret(input.verificationToken) : null,
       signingSecretEnc: encryptSecret(signingSecret),
+      maxDeliveriesPerSecond: input.maxDeliveriesPerSecond ?? null,
     },
     include: WITH_SENDER,
   });
@@ -108,6 +110,7 @@ function toUpdateData(
   if (patch.verificationHeaderKey !== undefined) data.verificationHeaderKey = patch.verificationHeaderKey;
   if (patch.verificationToken !== undefined) data.verificationTokenEnc = encryptSecret(patch.verificationToken);
   if (patch.clearVerificationToken === true) data.verificationTokenEnc = null;
+  if (patch.maxDeliveriesPerSecond !== undefined) data.maxDeliveriesPerSecond = patch.maxDeliveriesPerSecond;
   // signingSecretEnc is deliberately absent: update never rotates the secret (spec 3.1).
   return data;
 }
@@ -148,5 +151,38 @@ export async function updateWebhook(
       );
     }
     return row;
+  });
+}
+
+/**
+ * Rotates the signing secret: the new one is returned once; the current one becomes the
+ * previous secret (stored encrypted) and keeps signing beside the new one until the grace
+ * ends (docs/event-pipeline.md "Secret rotation"). A grace of 0 drops it at once.
+ * Rotating again during a grace replaces the previous secret with the current one.
+ */
+export async function rotateSigningSecret(
+  p: Principal,
+  sender: Sender,
+  uid: string,
+  gracePeriodSeconds: number,
+  now: Date = new Date(),
+): Promise<{ webhook: WebhookRow; signingSecret: string }> {
+  const scope = tenantScope(p, sender);
+  const signingSecret = generateSigningSecret();
+  return db.$transaction(async (tx) => {
+    const current = await getWebhook(p, sender, uid, tx);
+    const keep = gracePeriodSeconds > 0;
+    const { count } = await tx.webhookDestination.updateMany({
+      where: { id: uid, ...scope, signingSecretEnc: current.signingSecretEnc },
+      data: {
+        signingSecretEnc: encryptSecret(signingSecret),
+        previousSigningSecretEnc: keep ? current.signingSecretEnc : null,
+        previousSecretExpiresAt: keep ? new Date(now.getTime() + gracePeriodSeconds * 1000) : null,
+        secretRotatedAt: now,
+      },
+    });
+    // Another rotation won the race: answer as if this one came second (it did not happen).
+    if (count === 0) throw new ApiError("CONFLICT", "The signing secret was rotated concurrently; try again");
+    return { webhook: await getWebhook(p, sender, uid, tx), signingSecret };
   });
 }

@@ -18,6 +18,10 @@ export type Claimed = {
   verificationHeaderKey: string | null;
   verificationTokenEnc: string | null;
   signingSecretEnc: string;
+  /** The secret before the last rotation while its grace lasts (null otherwise): it signs too. */
+  previousSigningSecretEnc: string | null;
+  /** The destination's throughput cap (null: none). */
+  maxDeliveriesPerSecond: number | null;
   /** The event's payload as sent (null if the event is gone). */
   body: string | null;
 };
@@ -40,6 +44,8 @@ export async function claimDue(limit: number, leaseMarginMs: number, customerIds
      RETURNING w.id, w."eventId", w.attempts, w."lockedUntil"::text AS lease, d.id AS "destinationId",
        d.status::text AS "destinationStatus", d."endpointUrl", d."timeoutMs", d."retryEnabled", d."retryMaxAttempts",
        d."verificationHeaderKey", d."verificationTokenEnc", d."signingSecretEnc",
+       d."maxDeliveriesPerSecond",
+       CASE WHEN d."previousSecretExpiresAt" > ${NOW_UTC} THEN d."previousSigningSecretEnc" END AS "previousSigningSecretEnc",
        (SELECT e.payload::text FROM "WebhookEvent" AS e WHERE e.id = w."eventId") AS body`,
     ...(customerIds ? [limit, leaseMarginMs, customerIds] : [limit, leaseMarginMs]),
   );
@@ -143,4 +149,48 @@ export async function cancelDelivery(id: string): Promise<void> {
     where: { id, status: "PENDING" },
     data: { status: "CANCELLED", lockedUntil: null, lastError: "Destination is INACTIVE" },
   });
+}
+
+/** Drops every previous signing secret whose grace has ended (docs/event-pipeline.md "Secret rotation"). */
+export async function dropExpiredPreviousSecrets(now: Date = new Date()): Promise<number> {
+  const { count } = await db.webhookDestination.updateMany({
+    where: { previousSecretExpiresAt: { lte: now } },
+    data: { previousSigningSecretEnc: null, previousSecretExpiresAt: null },
+  });
+  return count;
+}
+
+/**
+ * Takes one of the destination's `cap` slots of the current second, atomically across
+ * workers (one row per destination and second): true when this delivery may start now.
+ */
+export async function takeRateSlot(destinationId: string, cap: number): Promise<boolean> {
+  const rows = await db.$queryRawUnsafe<{ count: number }[]>(
+    `INSERT INTO "WebhookRateSlot" ("destinationId", second, count)
+     VALUES ($1, floor(extract(epoch from clock_timestamp()))::bigint, 1)
+     ON CONFLICT ("destinationId", second) DO UPDATE SET count = "WebhookRateSlot".count + 1
+       WHERE "WebhookRateSlot".count < $2
+     RETURNING count`,
+    destinationId,
+    cap,
+  );
+  return rows.length > 0;
+}
+
+/** A capped delivery over its second's budget: released unsent (no attempt counted) until the next second. */
+export async function deferToNextSecond(id: string, lease: string): Promise<void> {
+  await db.$executeRawUnsafe(
+    `UPDATE "WebhookDelivery" SET "lockedUntil" = NULL, "updatedAt" = ${NOW_UTC},
+       "nextAttemptAt" = date_trunc('second', ${NOW_UTC}) + interval '1 second'
+     WHERE id = $1 AND "lockedUntil" = $2::timestamp(3)`,
+    id,
+    lease,
+  );
+}
+
+/** Forgets rate slots older than a minute. */
+export async function dropOldRateSlots(): Promise<void> {
+  await db.$executeRawUnsafe(
+    `DELETE FROM "WebhookRateSlot" WHERE second < floor(extract(epoch from clock_timestamp()))::bigint - 60`,
+  );
 }

@@ -19,10 +19,14 @@ import {
   cancelDelivery,
   claimDue,
   deactivateDestination,
+  deferToNextSecond,
+  dropExpiredPreviousSecrets,
+  dropOldRateSlots,
   markStarted,
   nextDueInMs,
   type Outcome,
   recordOutcomes,
+  takeRateSlot,
 } from "./worker-store";
 
 export const USER_AGENT = "Switchboard-Webhooks/1.0";
@@ -64,6 +68,21 @@ async function checkUrl(url: string): Promise<void> {
   checkedUrls.set(url, Date.now() + 60_000);
 }
 
+/**
+ * The `webhook-signature` value: `v1,<sig>` with the current secret and, during a rotation's
+ * grace, a second space-separated `v1,<sig>` with the previous one (Standard Webhooks lets a
+ * receiver accept any listed signature), so receivers switch secrets without a missed event.
+ */
+export function signatures(
+  job: Pick<Claimed, "id" | "signingSecretEnc" | "previousSigningSecretEnc">,
+  now: Date,
+  body: string,
+): string {
+  const current = signerFor(job.signingSecretEnc).sign(job.id, now, body);
+  if (!job.previousSigningSecretEnc) return current;
+  return `${current} ${signerFor(job.previousSigningSecretEnc).sign(job.id, now, body)}`;
+}
+
 function buildHeaders(job: Claimed, body: string): Record<string, string> {
   const now = new Date();
   const headers: Record<string, string> = {
@@ -71,7 +90,7 @@ function buildHeaders(job: Claimed, body: string): Record<string, string> {
     "user-agent": USER_AGENT,
     "webhook-id": job.id,
     "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-    "webhook-signature": signerFor(job.signingSecretEnc).sign(job.id, now, body),
+    "webhook-signature": signatures(job, now, body),
   };
   if (job.verificationHeaderKey && job.verificationTokenEnc) {
     headers[job.verificationHeaderKey.toLowerCase()] = decryptSecret(job.verificationTokenEnc);
@@ -172,6 +191,10 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
 
   const run = async (job: Claimed) => {
     if (job.destinationStatus !== "ACTIVE") return cancelDelivery(job.id);
+    // The destination's cap (maxDeliveriesPerSecond) is counted in the database, so it holds across workers.
+    if (job.maxDeliveriesPerSecond !== null && !(await takeRateSlot(job.destinationId, job.maxDeliveriesPerSecond))) {
+      return deferToNextSecond(job.id, job.lease);
+    }
     // Lease lost or run down: not ours to send (claimed again once it expires).
     if (!(await markStart(job)).has(job.id)) return;
     const startedAt = new Date();
@@ -225,8 +248,17 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
     }
   };
   const threshold = Math.max(1, Math.floor(s.concurrency / 4));
+  // Previous signing secrets past their grace are dropped (the claim already ignores them).
+  let nextSweep = 0;
+  const sweep = async () => {
+    if (Date.now() < nextSweep) return;
+    nextSweep = Date.now() + 60_000;
+    await dropExpiredPreviousSecrets().catch((error) => log.error({ err: error }, "failed to drop expired secrets"));
+    await dropOldRateSlots().catch((error) => log.error({ err: error }, "failed to drop old rate slots"));
+  };
   const loop = (async () => {
     while (!stopped) {
+      await sweep();
       let claimed = 0;
       const want = 2 * s.concurrency - inflight.size - ready.length;
       if (want >= threshold) {

@@ -4,8 +4,8 @@ import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { actionSender } from "@/lib/senders/dashboard-scope";
 import { redeliver, sendTestEvent } from "@/lib/webhooks/deliveries";
-import { WebhookCreateInput, WebhookPatch } from "@/lib/webhooks/schemas";
-import { createWebhook, updateWebhook } from "@/lib/webhooks/service";
+import { RotateSecretBody, WebhookCreateInput, WebhookPatch } from "@/lib/webhooks/schemas";
+import { createWebhook, rotateSigningSecret, updateWebhook } from "@/lib/webhooks/service";
 
 export async function createWebhookAction(
   senderPhone: string,
@@ -49,4 +49,25 @@ export async function sendTestEventAction(
     const { eventId } = await sendTestEvent(p, await actionSender(p, senderPhone), uid);
     return { eventId };
   });
+}
+
+/** Rotates the signing secret; the new one is returned once (docs/event-pipeline.md "Secret rotation"). */
+export async function rotateSecretAction(
+  senderPhone: string,
+  uid: string,
+  gracePeriodSeconds: unknown,
+): Promise<ActionResult<{ signingSecret: string }>> {
+  const p = await requirePrincipal();
+  const result = await runAction(async () => {
+    const body = RotateSecretBody.parse({ gracePeriodSeconds });
+    const { signingSecret } = await rotateSigningSecret(
+      p,
+      await actionSender(p, senderPhone),
+      uid,
+      body.gracePeriodSeconds,
+    );
+    return { signingSecret };
+  });
+  if (result.ok) revalidatePath(`/webhooks/${uid}`);
+  return result;
 }

@@ -39,7 +39,10 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
       <div>
         <h1 className="text-2xl font-semibold">Webhooks</h1>
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          Destinations for sender <span className="font-mono">{sender.phoneNumber}</span>. Switch sender at the top.
+          Destinations for sender <span className="font-mono">{sender.phoneNumber}</span>. Switch sender at the top.{" "}
+          <Link className={link} href="/webhooks/events">
+            Event catalog: schemas and examples
+          </Link>
         </p>
       </div>
       <section className={card} aria-labelledby="new-webhook">

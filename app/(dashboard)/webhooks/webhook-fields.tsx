@@ -17,6 +17,8 @@ export type WebhookFormValues = {
   retryEnabled: boolean;
   retryMaxAttempts: number;
   verificationHeaderKey: string;
+  /** "" means no cap. */
+  maxDeliveriesPerSecond: string;
 };
 
 export function newWebhookValues(): WebhookFormValues {
@@ -29,6 +31,7 @@ export function newWebhookValues(): WebhookFormValues {
     retryEnabled,
     retryMaxAttempts,
     verificationHeaderKey: "",
+    maxDeliveriesPerSecond: "",
   };
 }
 
@@ -41,6 +44,7 @@ export function webhookValues(w: WebhookPublic): WebhookFormValues {
     retryEnabled: w.retryEnabled,
     retryMaxAttempts: w.retryMaxAttempts,
     verificationHeaderKey: w.verificationHeaderKey ?? "",
+    maxDeliveriesPerSecond: w.maxDeliveriesPerSecond === null ? "" : String(w.maxDeliveriesPerSecond),
   };
 }
 
@@ -60,7 +64,10 @@ export function webhookBody(data: FormData, events: string[], mode: "create" | "
     retryEnabled: data.get("retryEnabled") === "on",
     retryMaxAttempts: num("retryMaxAttempts"),
   };
+  const cap = str("maxDeliveriesPerSecond");
+  if (cap !== "") body.maxDeliveriesPerSecond = Number(cap);
   if (mode === "edit") {
+    if (cap === "") body.maxDeliveriesPerSecond = null;
     body.status = str("status");
     body.verificationHeaderKey = str("verificationHeaderKey") || null;
     if (data.get("clearVerificationToken") === "on") body.clearVerificationToken = true;
@@ -130,6 +137,11 @@ export function WebhookFields({
           type: "number",
           min: RETRY_MAX_ATTEMPTS.min,
           max: RETRY_MAX_ATTEMPTS.max,
+        })}
+        {text("maxDeliveriesPerSecond", "Max deliveries per second (optional, 1–1000)", {
+          type: "number",
+          min: 1,
+          max: 1000,
         })}
         {text("verificationHeaderKey", "Verification header (optional)", { placeholder: "X-Webhook-Token" })}
         {text("verificationToken", tokenLabel, { type: "password", autoComplete: "off" })}

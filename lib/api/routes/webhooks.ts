@@ -14,6 +14,7 @@ import {
   DeliveryListQuery,
   DeliveryPublic,
   isWellFormedId,
+  RotateSecretBody,
   SenderQuery,
   TestEventPublic,
   WebhookCreateBody,
@@ -23,7 +24,7 @@ import {
   WebhookUpdateBody,
 } from "@/lib/webhooks/schemas";
 import { toPublicDelivery, toPublicWebhook } from "@/lib/webhooks/serializers";
-import { createWebhook, getWebhook, listWebhooks, updateWebhook } from "@/lib/webhooks/service";
+import { createWebhook, getWebhook, listWebhooks, rotateSigningSecret, updateWebhook } from "@/lib/webhooks/service";
 import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = {
@@ -110,6 +111,25 @@ export const webhookRoutes: AnyRoute[] = [
     handler: async ({ principal, sender, params, body }) => {
       const webhook = await updateWebhook(principal, need(sender), uidOf(params), body.webhook);
       return ok("Webhook updated", toPublicWebhook(webhook));
+    },
+  }),
+  route({
+    ...scoped,
+    method: "POST",
+    path: "/webhooks/:webhookUid/secret/rotate",
+    summary:
+      "Rotate the signing secret (the new one is returned once, here); the previous one keeps signing for gracePeriodSeconds",
+    body: RotateSecretBody,
+    response: WebhookPublic,
+    handler: async ({ principal, sender, params, body }) => {
+      const uid = uidOf(params);
+      const { webhook, signingSecret } = await rotateSigningSecret(
+        principal,
+        need(sender),
+        uid,
+        body.gracePeriodSeconds,
+      );
+      return ok("Webhook signing secret rotated", toPublicWebhook(webhook), { signingSecret });
     },
   }),
   route({

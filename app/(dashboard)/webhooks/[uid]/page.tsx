@@ -14,6 +14,7 @@ import { DeliveryListQuery } from "@/lib/webhooks/schemas";
 import { toPublicDelivery, toPublicWebhook } from "@/lib/webhooks/serializers";
 import { getWebhook } from "@/lib/webhooks/service";
 import { DeliveryActions, TestEventButton } from "./delivery-actions";
+import { SecretRotate } from "./secret-rotate";
 import { WebhookEdit } from "./webhook-edit";
 
 export const metadata: Metadata = { title: "Webhook · Switchboard" };
@@ -50,6 +51,19 @@ export default async function WebhookPage({ params, searchParams }: Props) {
           Settings
         </h2>
         <WebhookEdit senderPhone={sender.phoneNumber} webhook={webhook} groups={[...EVENT_GROUPS]} />
+      </section>
+      <section className={card} aria-labelledby="signing-secret">
+        <h2 id="signing-secret" className="mb-1 text-lg font-semibold">
+          Signing secret
+        </h2>
+        <p className="mb-3 text-sm text-slate-600 dark:text-slate-400" data-testid="secret-rotation-state">
+          {webhook.previousSecretExpiresAt
+            ? `Rotated ${formatDateTime(webhook.secretRotatedAt ?? "")}: deliveries carry both signatures until ${formatDateTime(webhook.previousSecretExpiresAt)}.`
+            : webhook.secretRotatedAt
+              ? `Last rotated ${formatDateTime(webhook.secretRotatedAt)}.`
+              : "Never rotated."}
+        </p>
+        <SecretRotate senderPhone={sender.phoneNumber} uid={uid} />
       </section>
       <section aria-labelledby="deliveries">
         <div className="mb-3 flex flex-wrap items-center gap-3">

@@ -1,0 +1,56 @@
+// The event catalog (GET /webhooks/events): every event key with the JSON Schema and an
+// example of the body its deliveries carry (lib/webhooks/payloads.ts).
+import type { Metadata } from "next";
+import Link from "next/link";
+import { card, link } from "@/components/ui/classes";
+import { requirePrincipal } from "@/lib/dashboard/session";
+import { eventCatalog } from "@/lib/webhooks/catalog";
+
+export const metadata: Metadata = { title: "Webhook events · Switchboard" };
+
+export default async function WebhookEventsPage() {
+  await requirePrincipal();
+  const { groups } = eventCatalog();
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link href="/webhooks" className={link}>
+          ← All webhooks
+        </Link>
+        <h1 className="mt-2 text-2xl font-semibold">Webhook events</h1>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Every event a destination can subscribe to, with an example body and its JSON Schema.
+        </p>
+      </div>
+      {groups.map((g) => (
+        <section key={g.key} className={card} aria-labelledby={`group-${g.key}`}>
+          <h2 id={`group-${g.key}`} className="text-lg font-semibold">
+            {g.name}
+          </h2>
+          <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{g.description}</p>
+          <ul className="space-y-3">
+            {g.events.map((e) => (
+              <li key={e.key} data-testid="catalog-event">
+                <p>
+                  <span className="font-mono text-sm">{e.key}</span>: {e.description}
+                </p>
+                <details className="mt-1">
+                  <summary className="cursor-pointer text-sm">Example body</summary>
+                  <pre className="overflow-x-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800">
+                    {JSON.stringify(e.example, null, 2)}
+                  </pre>
+                </details>
+                <details className="mt-1">
+                  <summary className="cursor-pointer text-sm">JSON Schema</summary>
+                  <pre className="overflow-x-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800">
+                    {JSON.stringify(e.schema, null, 2)}
+                  </pre>
+                </details>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </div>
+  );
+}
