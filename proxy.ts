@@ -1,16 +1,51 @@
-// First gate: no session cookie -> /login for pages (app/api/dashboard/* handlers answer 401 themselves).
+// First gate. A dashboard page without a session cookie -> /login (app/api/dashboard/*
+// handlers answer 401 themselves). Any other /api path this proxy sees is one no route
+// serves: the 404 envelope, never a redirect to an HTML page. Any other path is left to
+// Next, whose answer for an unknown one is app/not-found.tsx.
 // Pages and handlers check the session again on the server (getSessionPrincipal).
 
 import { type NextRequest, NextResponse } from "next/server";
 import { getToken } from "next-auth/jwt";
+import { errorBody } from "@/lib/api/envelope";
+import { errorAnswer } from "@/lib/core/error-answer";
+import { ApiError } from "@/lib/core/errors";
 import { servedOverHttps } from "@/lib/dashboard/secure-cookies";
 import { env } from "@/lib/env";
 
-const PUBLIC_PAGES = ["/login", "/signup"];
+/** The first path segment of every page under app/(dashboard) ("" is the home page). */
+export const DASHBOARD_SECTIONS = [
+  "",
+  "analytics",
+  "billing",
+  "blacklist",
+  "chatbots",
+  "contacts",
+  "inbox",
+  "messages",
+  "senders",
+  "templates",
+  "tokens",
+  "webhooks",
+];
+
+export const isDashboardPage = (pathname: string) => DASHBOARD_SECTIONS.includes(pathname.split("/")[1] ?? "");
+
+export const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
+
+/** The router's 404 envelope for a path no route serves. */
+export function apiNotFound(method: string, pathname: string): Response {
+  const requestId = `req_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+  const error = errorAnswer(new ApiError("NOT_FOUND", `No route for ${method} ${pathname}`), { requestId });
+  return NextResponse.json(errorBody({ version: "v3", requestId, startedAt: performance.now() }, error), {
+    status: 404,
+    headers: { "X-Service-Request-Id": requestId },
+  });
+}
 
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
-  if (PUBLIC_PAGES.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return NextResponse.next();
+  if (isApiPath(pathname)) return apiNotFound(request.method, pathname);
+  if (!isDashboardPage(pathname)) return NextResponse.next();
   const token = await getToken({
     req: request,
     secret: env().NEXTAUTH_SECRET,

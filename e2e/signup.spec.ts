@@ -8,7 +8,10 @@ test("a new account sees none of the demo data", async ({ page }) => {
   await page.getByLabel("Work email").fill(email);
   await page.getByLabel("Password (at least 10 characters)").fill("a-long-password-1");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/billing/);
+  // The dashboard home: the first-run checklist, nothing done yet.
+  await expect(page.getByTestId("onboarding-progress")).toHaveText("0 of 4");
+  await expectAccessible(page);
+  await page.goto("/billing");
   await expect(page.getByTestId("total-messages")).toHaveText("0");
   await expect(page.getByText("No billing records match")).toBeVisible();
   await expectAccessible(page);

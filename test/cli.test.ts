@@ -7,7 +7,7 @@ import { verifyPassword } from "@/lib/auth/password";
 import { runCli } from "@/lib/cli/run";
 import { db } from "@/lib/db";
 import { verifyToken } from "@/lib/tokens/service";
-import { uniquePhone } from "./factory";
+import { createTestCustomer, uniquePhone } from "./factory";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -63,6 +63,26 @@ const str = (v: unknown): string => {
 };
 
 describe("operator CLI", { timeout: 180_000 }, () => {
+  it("sender:default makes one sender the default (in process)", async () => {
+    const t = await createTestCustomer();
+    const made = await cliInProcess(
+      "sender:default",
+      "--customer",
+      t.customer.id,
+      "--phone",
+      t.otherSender.phoneNumber,
+      "--json",
+    );
+    expect(made.stderr).toBe("");
+    expect(made.code).toBe(0);
+    expect(JSON.parse(made.stdout)).toMatchObject({ phoneNumber: t.otherSender.phoneNumber, isDefault: true });
+    const defaults = await db.sender.findMany({ where: { customerId: t.customer.id, isDefault: true } });
+    expect(defaults.map((s) => s.id)).toEqual([t.otherSender.id]);
+    const unknown = await cliInProcess("sender:default", "--customer", t.customer.id, "--phone", uniquePhone());
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("--phone:");
+  });
+
   it("creates a customer, senders, tokens and a user, and revokes a token", async () => {
     const created = await cliJson("customer:create", "--name", "CLI Round Trip", "--plan", "starter");
     const customerId = str(created.customerId);

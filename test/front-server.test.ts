@@ -5,7 +5,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
-import { createFrontServer, endToEnd, forwardedHeaders, servesDirectly } from "@/lib/http/front-server";
+import {
+  answersDirectly,
+  createFrontServer,
+  endToEnd,
+  forwardedHeaders,
+  servesDirectly,
+} from "@/lib/http/front-server";
 import { mounts } from "@/lib/http/mounts";
 import { createTestCustomer, type TestCustomer } from "./factory";
 import { type Reply, sendHttp } from "./http-send";
@@ -59,6 +65,27 @@ describe("front server", () => {
     for (const p of ["/billing", "/api/dashboard/messages", "/api/auth/session", "/api/v30", "/login"]) {
       expect(servesDirectly(p), p).toBe(false);
     }
+  });
+
+  it("answers every unknown /api path with the 404 envelope itself, never passing it to Next (no login redirect)", async () => {
+    const before = seenByNext.length;
+    for (const p of ["/api/v4/123/messages", "/api/whatever", "/api", "/api/v30/webhooks", "/api/provider/other?x=1"]) {
+      expect(answersDirectly(p), p).toBe(true);
+      const reply = await send("GET", p);
+      expect(reply.status, p).toBe(404);
+      expect(reply.headers["content-type"], p).toMatch(/^application\/json/);
+      expect(reply.headers.location, p).toBeUndefined();
+      const body = JSON.parse(reply.text);
+      expect(body.success, p).toBe(false);
+      expect(body.error_code, p).toBe("NOT_FOUND");
+    }
+    const posted = await send("POST", "/api/v4/123/messages", { "Content-Type": "application/json" }, "{}");
+    expect(posted.status).toBe(404);
+    expect(JSON.parse(posted.text).error_code).toBe("NOT_FOUND");
+    for (const p of ["/api/auth/session", "/api/dashboard/messages", "/nowhere", "/billing"]) {
+      expect(answersDirectly(p), p).toBe(false);
+    }
+    expect(seenByNext).toHaveLength(before);
   });
 
   it("rate-limits the API by the socket's address: a spoofed X-Forwarded-For is one more request from it", async () => {

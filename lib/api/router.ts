@@ -233,7 +233,8 @@ function headOnly(request: Request, response: Response): Response {
 
 /**
  * Idempotency-Key on a route flagged `idempotent` (lib/messaging/idempotency): the same
- * operation, scope (the sender, else the path ids) and body replay the first answer.
+ * operation, scope (the sender, else the path ids) and body replay the first answer, its
+ * top-level extras (webhook create's signingSecret) included (docs/idempotency.md).
  */
 async function replayable(
   operation: string,
@@ -251,13 +252,19 @@ async function replayable(
       if (out instanceof Response) throw new Error("an idempotent route must answer with a RouteResult");
       return "raw" in out
         ? { status: out.status ?? 200, headers: out.headers ?? {}, raw: out.raw }
-        : { status: out.status ?? 200, headers: out.headers ?? {}, message: out.message, data: out.data };
+        : {
+            status: out.status ?? 200,
+            headers: out.headers ?? {},
+            message: out.message,
+            data: out.data,
+            ...(out.extra ? { extra: out.extra } : {}),
+          };
     },
   );
   const headers = { ...r.headers, ...(r.replayed ? { "Idempotent-Replayed": "true" } : {}) };
   return r.raw !== undefined
     ? { status: r.status, headers, raw: r.raw }
-    : { status: r.status, headers, message: r.message ?? "", data: r.data };
+    : { status: r.status, headers, message: r.message ?? "", data: r.data, extra: r.extra };
 }
 
 function parseWith(schema: z.ZodType, input: unknown, where: "query" | "body"): unknown {

@@ -4,7 +4,7 @@ import { setRate } from "@/lib/billing/rate-card";
 import { simulateInbound } from "@/lib/conversations/simulate-inbound";
 import { createCustomer, findCustomer } from "@/lib/customers/service";
 import { db } from "@/lib/db";
-import { addSender } from "@/lib/senders/admin";
+import { addSender, setDefaultSender } from "@/lib/senders/admin";
 import { issueToken, revokeToken, rotateToken } from "@/lib/tokens/service";
 import { createUser } from "@/lib/users/service";
 import { callbacksDeadCommand, callbacksRetryCommand } from "./callbacks-command";
@@ -14,6 +14,7 @@ import {
   CustomerCreateArgs,
   RatesSetArgs,
   SenderAddArgs,
+  SenderDefaultArgs,
   SimulateInboundArgs,
   TokenCreateArgs,
   TokenRevokeArgs,
@@ -269,9 +270,26 @@ const simulateInboundCommand = defineCommand({
   },
 });
 
+const senderDefault = defineCommand({
+  name: "sender:default",
+  usage: "--customer ID --phone E164",
+  summary: "Make one of the customer's senders its default (the others stop being default)",
+  options: { customer: { type: "string" }, phone: { type: "string" } },
+  schema: SenderDefaultArgs,
+  run: async (input) => {
+    await requireCustomer(input.customer);
+    const sender = await setDefaultSender(input.customer, input.phone);
+    return {
+      json: { senderId: sender.id, customerId: sender.customerId, phoneNumber: sender.phoneNumber, isDefault: true },
+      text: `Default sender of ${sender.customerId}: ${sender.phoneNumber} (${sender.id})`,
+    };
+  },
+});
+
 export const COMMANDS: readonly CliCommand[] = [
   customerCreate,
   senderAdd,
+  senderDefault,
   tokenCreate,
   tokenRevoke,
   tokenRotate,

@@ -14,6 +14,8 @@ export const CustomerCreateArgs = z.object({
   plan: z.enum(["starter", "pro"], { error: "must be starter or pro" }).default("pro"),
 });
 
+export const SenderDefaultArgs = z.object({ customer: id, phone });
+
 export const SenderAddArgs = z.object({
   customer: id,
   phone,

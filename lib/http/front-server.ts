@@ -14,6 +14,16 @@ import { leanRequestListener, type Mount } from "./lean-server";
 /** Paths the lean router serves: /api/v2..., /api/v3..., /api/provider/webhook. */
 export const servesDirectly = (path: string) => /^\/api\/(v2|v3|provider\/webhook)(\/|\?|$)/.test(path);
 
+/** The only /api paths Next serves: next-auth and the dashboard's own handlers. */
+const servedByNext = (path: string) => /^\/api\/(auth|dashboard)(\/|\?|$)/.test(path);
+
+/**
+ * Every other /api path (/api/v4/..., /api/whatever) is answered by the router too: its
+ * 404 envelope (docs/architecture.md "Errors"), never Next's login redirect or HTML page.
+ */
+export const answersDirectly = (path: string) =>
+  servesDirectly(path) || (/^\/api(\/|\?|$)/.test(path) && !servedByNext(path));
+
 const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"];
 
 /** A message's headers without the hop-by-hop ones (those named in Connection included). */
@@ -48,7 +58,7 @@ function forwardedProto(req: http.IncomingMessage): string {
 export function createFrontServer(mounts: Mount[], next: { host: string; port: number }): http.Server {
   const direct = leanRequestListener(mounts);
   return http.createServer((req, res) => {
-    if (servesDirectly(req.url ?? "/")) {
+    if (answersDirectly(req.url ?? "/")) {
       direct(req, res);
       return;
     }

@@ -7,6 +7,7 @@ import { log } from "@/lib/log";
 import { getProvider } from "@/lib/provider/client";
 import { PAIR_RATE_LIMIT } from "@/lib/provider/error-codes";
 import type { ProviderMessagePayload, ProviderRefused, ProviderSender } from "@/lib/provider/types";
+import { emitAccepted } from "./accepted-event";
 import { MessagingError } from "./errors";
 import { completeMessage, SENDING } from "./message-store";
 
@@ -73,6 +74,7 @@ export async function dispatchStored(message: Message, sender: ProviderSender): 
   );
   const updated = await completeMessage({ ...message, status: SENDING }, outcomeColumns(result));
   if (!result.ok) throw refusalError(result.refusal, message.id, result.attempts);
+  await emitAccepted(updated, sender);
   return updated;
 }
 

@@ -1,10 +1,11 @@
-// Idempotency-Key on sends (spec 7.5 point 3, solved on our side): the first result of a key
+// Idempotency-Key on sends and creates (spec 7.5 point 3, solved on our side; docs/idempotency.md): the first result of a key
 // is stored and replayed for a retry with the same body; the same key with another body is
 // refused. Failed attempts release the key so that a retry really runs again. A key whose
 // first request never finished (its process stopped) is "in progress" for a lease of
 // minutes, not for the key's whole 24 hours.
 import { createHash } from "node:crypto";
 import { ApiError } from "@/lib/core/errors";
+import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
@@ -23,7 +24,24 @@ export type StoredResponse = {
   message?: string;
   data?: unknown;
   raw?: unknown;
+  /** Top-level siblings of data in the envelope (webhook create's signingSecret). */
+  extra?: Record<string, unknown>;
 };
+
+/**
+ * Stored answers are encrypted at rest (lib/crypto/secret-box): a replayed create answers
+ * what the first did, a webhook's one-time signing secret included, so the stored copy is
+ * a secret (docs/idempotency.md).
+ */
+type SealedResponse = { sealed: string };
+
+const seal = (stored: StoredResponse): SealedResponse => ({ sealed: encryptSecret(JSON.stringify(stored)) });
+
+function unseal(response: unknown): StoredResponse {
+  const r = response as Partial<SealedResponse> & StoredResponse;
+  // Rows written before answers were sealed hold the answer itself.
+  return typeof r.sealed === "string" ? (JSON.parse(decryptSecret(r.sealed)) as StoredResponse) : r;
+}
 
 function stable(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
@@ -82,7 +100,7 @@ async function storeAnswer(customerId: string, id: string, stored: StoredRespons
     try {
       await db.idempotencyKey.updateMany({
         where: { id, customerId },
-        data: { status: stored.status, response: stored as unknown as Prisma.InputJsonValue },
+        data: { status: stored.status, response: seal(stored) as unknown as Prisma.InputJsonValue },
       });
       return;
     } catch (error) {
@@ -134,5 +152,5 @@ async function claim(customerId: string, key: string, requestHash: string, again
       { "Retry-After": "1" },
     );
   }
-  return { kind: "replay", stored: row.response as unknown as StoredResponse };
+  return { kind: "replay", stored: unseal(row.response) };
 }

@@ -16,6 +16,7 @@ import type { Message, Template } from "@/lib/generated/prisma/client";
 import { TEMPLATE_NOT_FOUND, UNDELIVERABLE } from "@/lib/provider/error-codes";
 import type { ProviderMessagePayload, ProviderSender } from "@/lib/provider/types";
 import type { Sender } from "@/lib/senders/service";
+import { emitAccepted } from "./accepted-event";
 import { assertCanAfford, recentBalance } from "./balance";
 import { directSendComponents, directSendTemplate } from "./direct-send";
 import { callProvider, outcomeColumns, refusalError } from "./dispatch";
@@ -138,6 +139,7 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
   }
   const message = await completeMessage(row, outcomeColumns(call));
   if (!call.ok) throw refusalError(call.refusal, id, call.attempts);
+  await emitAccepted(message, providerSender(sender));
   return { message, queued, template };
 }
 

@@ -87,6 +87,15 @@ export function createHttpClient(config: HttpClientConfig = httpConfigFromEnv())
 
   return {
     kind: "http",
+    async phoneNumberOf(phoneNumberId: string): Promise<string | null> {
+      const { response, body } = await graph(
+        `${encodeURIComponent(phoneNumberId)}?fields=display_phone_number`,
+        phoneNumberId,
+      );
+      const display = (body as { display_phone_number?: unknown } | null)?.display_phone_number;
+      if (!response.ok || typeof display !== "string") return null;
+      return display.replace(/\D/g, "");
+    },
     async sendMessage(sender: ProviderSender, payload: ProviderMessagePayload): Promise<ProviderSendOutcome> {
       let result: Awaited<ReturnType<typeof graph>>;
       try {

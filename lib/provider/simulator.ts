@@ -76,6 +76,11 @@ export class ProviderSimulator implements ProviderClient {
   private pending: CallbackChange[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
 
+  /** No real numbers here: in simulator mode the service assigns ids (lib/senders/self-serve.ts). */
+  async phoneNumberOf(_phoneNumberId: string): Promise<string | null> {
+    return null;
+  }
+
   constructor(public options: SimulatorOptions = simulatorOptionsFromEnv()) {
     this.limits = new SimulatorLimits(options.throughputPerSecond);
   }

@@ -57,4 +57,10 @@ export type ProviderClient = {
   sendMessage(sender: ProviderSender, payload: ProviderMessagePayload, hints?: SendHints): Promise<ProviderSendOutcome>;
   listTemplates(sender: ProviderSender): Promise<ProviderTemplate[]>;
   createTemplate(sender: ProviderSender, input: ProviderTemplateInput): Promise<ProviderTemplate>;
+  /**
+   * The provider's phone number behind a phone number id (digits only), or null when the
+   * provider does not know the id for our access token. The simulator answers null: in
+   * simulator mode the service assigns the id itself (lib/senders/self-serve.ts).
+   */
+  phoneNumberOf(phoneNumberId: string): Promise<string | null>;
 };

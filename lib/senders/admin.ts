@@ -67,3 +67,21 @@ export async function addSender(input: AddSenderInput): Promise<Sender> {
     throw error;
   }
 }
+
+/**
+ * Makes one of the customer's senders (by phone number) its default, the others not, in
+ * one transaction (the CLI's sender:default).
+ */
+export async function setDefaultSender(customerId: string, phone: string): Promise<Sender> {
+  const phoneNumber = normalizePhone(phone);
+  if (!E164.test(phoneNumber)) throw new SenderInputError("phone", "must be E.164 like +15550001234");
+  return db.$transaction(async (tx) => {
+    const sender = await tx.sender.findFirst({ where: { customerId, phoneNumber } });
+    if (!sender) throw new SenderInputError("phone", `${phoneNumber} is not a sender of customer ${customerId}`);
+    await tx.sender.updateMany({
+      where: { customerId, isDefault: true, NOT: { id: sender.id } },
+      data: { isDefault: false },
+    });
+    return tx.sender.update({ where: { id: sender.id, customerId }, data: { isDefault: true } });
+  });
+}

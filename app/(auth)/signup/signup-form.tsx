@@ -33,7 +33,8 @@ export function SignupForm() {
       return;
     }
     await signIn("credentials", { redirect: false, email: data.email, password: data.password });
-    router.replace("/billing");
+    // The dashboard home: the first-run checklist (app/(dashboard)/page.tsx).
+    router.replace("/");
     router.refresh();
   }
 

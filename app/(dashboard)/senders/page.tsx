@@ -3,7 +3,9 @@ import { card, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { requirePrincipal } from "@/lib/dashboard/session";
+import { providerMode } from "@/lib/provider/client";
 import { listSenders } from "@/lib/senders/service";
+import { MakeDefaultButton, SenderForm } from "./sender-form";
 
 export const metadata: Metadata = { title: "Senders · Switchboard" };
 
@@ -13,9 +15,13 @@ export default async function SendersPage() {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Senders</h1>
+      <section className={card}>
+        <h2 className="mb-3 text-lg font-semibold">Add a sender</h2>
+        <SenderForm simulated={providerMode() === "simulator"} />
+      </section>
       {senders.length === 0 ? (
         <EmptyState title="No sender numbers yet">
-          Your account has no connected phone numbers. Ask your Switchboard operator to connect one.
+          Add your first phone number above: it becomes the default sender.
         </EmptyState>
       ) : (
         <div className={`${card} overflow-x-auto p-0`}>
@@ -28,6 +34,9 @@ export default async function SendersPage() {
                 <th className={th}>Connection</th>
                 <th className={th}>Setup</th>
                 <th className={th}>Added</th>
+                <th className={th}>
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
@@ -50,6 +59,7 @@ export default async function SendersPage() {
                     )}
                   </td>
                   <td className={td}>{formatDateTime(s.createdAt)}</td>
+                  <td className={td}>{s.isDefault ? null : <MakeDefaultButton phoneNumber={s.phoneNumber} />}</td>
                 </tr>
               ))}
             </tbody>

@@ -31,6 +31,7 @@ export const blacklistRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/blacklist",
+    idempotent: "blacklist.add",
     summary: "Add a number to the resolved sender's blacklist (idempotent)",
     body: BlacklistAddBody,
     response: PublicBlacklistEntry,

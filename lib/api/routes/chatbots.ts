@@ -67,6 +67,7 @@ export const chatbotRoutes: AnyRoute[] = [
     senderOptions: { requireSetup: false },
     method: "POST",
     path: "/chatbots",
+    idempotent: "chatbot.create",
     summary: "Create a chatbot for a sender (INACTIVE unless status says otherwise)",
     body: ChatbotCreateBody,
     response: ChatbotPublic,

@@ -58,6 +58,7 @@ export const contactRoutes: AnyRoute[] = [
     ...globalOnly,
     method: "POST",
     path: "/contact-books",
+    idempotent: "contact-book.create",
     summary: "Create a contact book",
     body: ContactBookCreateBody,
     response: PublicContactBook,
@@ -106,6 +107,7 @@ export const contactRoutes: AnyRoute[] = [
     ...globalOnly,
     method: "POST",
     path: "/contact-books/:contactBookUid/contacts/bulk",
+    idempotent: "contacts.bulk",
     summary: "Bulk upload contacts (upsert by phone number, at most 5,000 rows)",
     // 5,000 rows with names, emails and custom fields outgrow the default 1 MiB.
     bodyLimitBytes: BULK_BODY_LIMIT_BYTES,
@@ -135,6 +137,7 @@ export const contactRoutes: AnyRoute[] = [
     ...globalOnly,
     method: "POST",
     path: "/contact-fields",
+    idempotent: "contact-field.create",
     summary: "Create a custom contact field definition",
     body: ContactFieldCreateBody,
     response: PublicContactField,

@@ -54,6 +54,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     ...common,
     method: "POST",
     path: "/templates",
+    idempotent: "template.create",
     sender: "resolve",
     summary: "Create a template (submitted to the provider for review; X-Service-Template-Uid)",
     body: TemplateCreateBody,

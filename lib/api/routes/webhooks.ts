@@ -67,6 +67,8 @@ export const webhookRoutes: AnyRoute[] = [
     method: "POST",
     path: "/webhooks",
     summary: "Create a webhook destination (the signing secret is returned once, here)",
+    // A replay answers the same body, signingSecret included (docs/idempotency.md).
+    idempotent: "webhook.create",
     body: WebhookCreateBody,
     response: WebhookPublic,
     responseExtra: { signingSecret: z.string().describe("The signing secret, shown once: store it now") },

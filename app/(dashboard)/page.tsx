@@ -1,0 +1,53 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { card } from "@/components/ui/classes";
+import { requirePrincipal } from "@/lib/dashboard/session";
+import { onboardingProgress } from "@/lib/onboarding/progress";
+
+export const metadata: Metadata = { title: "Get started · Switchboard" };
+
+// The dashboard home: the first-run checklist until every step is done (progress from the
+// account's own data, lib/onboarding/progress.ts), then Billing as before.
+export default async function Home() {
+  const p = await requirePrincipal();
+  const progress = await onboardingProgress(p);
+  if (progress.complete) redirect("/billing");
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold">Get started</h1>
+      <section className={card} aria-labelledby="checklist-title">
+        <h2 id="checklist-title" className="text-lg font-semibold">
+          Your checklist
+        </h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          <span data-testid="onboarding-progress">
+            {progress.done} of {progress.total}
+          </span>{" "}
+          done
+        </p>
+        <progress className="mt-2 w-full" max={progress.total} value={progress.done} aria-label="Checklist progress" />
+        <ol className="mt-4 space-y-2">
+          {progress.steps.map((step) => (
+            <li
+              key={step.key}
+              data-testid={`step-${step.key}`}
+              data-done={step.done}
+              className="flex items-center gap-2"
+            >
+              <span aria-hidden="true">{step.done ? "✓" : "○"}</span>
+              {step.done ? (
+                <span className="text-slate-500 line-through dark:text-slate-400">{step.title}</span>
+              ) : (
+                <Link href={step.href} className="text-blue-700 underline dark:text-blue-400">
+                  {step.title}
+                </Link>
+              )}
+              <span className="sr-only">{step.done ? "(done)" : "(to do)"}</span>
+            </li>
+          ))}
+        </ol>
+      </section>
+    </div>
+  );
+}

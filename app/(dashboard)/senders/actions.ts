@@ -1,0 +1,29 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
+import { requirePrincipal } from "@/lib/dashboard/session";
+import { connectSender, makeDefaultSender } from "@/lib/senders/self-serve";
+
+export async function addSenderAction(raw: Record<string, string>): Promise<ActionResult<{ phoneNumber: string }>> {
+  const p = await requirePrincipal();
+  const result = await runAction(async () => {
+    const sender = await connectSender(p, {
+      phoneNumber: raw.phone ?? "",
+      phoneNumberId: raw.phoneNumberId,
+      makeDefault: raw.makeDefault === "on",
+    });
+    return { phoneNumber: sender.phoneNumber };
+  }, raw);
+  if (result.ok) revalidatePath("/", "layout");
+  return result;
+}
+
+export async function makeDefaultAction(phoneNumber: string): Promise<ActionResult> {
+  const p = await requirePrincipal();
+  const result = await runAction(async () => {
+    await makeDefaultSender(p, phoneNumber);
+    return undefined;
+  });
+  if (result.ok) revalidatePath("/", "layout");
+  return result;
+}

@@ -1,0 +1,74 @@
+// Self-serve senders (issue 13 item 6): simulator mode assigns a phone number id at once;
+// with a real provider the id is checked against the provider (a stubbed Graph API here).
+import { afterEach, describe, expect, it } from "vitest";
+import type { Principal } from "@/lib/auth/principal";
+import { createCustomer } from "@/lib/customers/service";
+import { db } from "@/lib/db";
+import { resetEnvCache } from "@/lib/env";
+import { setProvider } from "@/lib/provider/client";
+import { createHttpClient } from "@/lib/provider/http-client";
+import { uniquePhone } from "@/test/factory";
+import { connectSender, makeDefaultSender } from "./self-serve";
+
+const principal = (customerId: string): Principal => ({ customerId, plan: "pro", via: "session" });
+
+afterEach(() => {
+  delete process.env.PROVIDER_MODE;
+  resetEnvCache();
+  setProvider(undefined);
+});
+
+/** Provider mode against a Graph API that knows one id: 1234 is +{digits}. */
+function providerKnows(id: string, digits: string) {
+  process.env.PROVIDER_MODE = "http";
+  resetEnvCache();
+  const asked: string[] = [];
+  setProvider(
+    createHttpClient({
+      baseUrl: "https://graph.example.test",
+      apiVersion: "v21.0",
+      timeoutMs: 1000,
+      tokenFor: () => "test-token",
+      fetch: (async (url: string) => {
+        asked.push(String(url));
+        return String(url).includes(`/${id}?`)
+          ? Response.json({ display_phone_number: `+${digits.slice(0, 1)} ${digits.slice(1)}`, id })
+          : Response.json({ error: { message: "Unsupported get request", code: 100 } }, { status: 400 });
+      }) as typeof fetch,
+    }),
+  );
+  return asked;
+}
+
+describe("connectSender", () => {
+  it("in simulator mode gives any E.164 number a simulated phone number id at once; the first is the default", async () => {
+    const c = await createCustomer({ name: "Self serve" });
+    const first = await connectSender(principal(c.id), { phoneNumber: uniquePhone() });
+    expect(first.phoneNumberId).toMatch(/^9\d{14}$/);
+    expect(first.isDefault).toBe(true);
+    const second = await connectSender(principal(c.id), { phoneNumber: uniquePhone() });
+    expect(second.isDefault).toBe(false);
+    await makeDefaultSender(principal(c.id), second.phoneNumber);
+    const defaults = await db.sender.findMany({ where: { customerId: c.id, isDefault: true } });
+    expect(defaults.map((s) => s.id)).toEqual([second.id]);
+    await expect(connectSender(principal(c.id), { phoneNumber: "12" })).rejects.toThrow(/E\.164/);
+    await expect(connectSender(principal(c.id), { phoneNumber: first.phoneNumber })).rejects.toThrow(
+      /already connected/,
+    );
+  });
+
+  it("with a provider, requires the phone number id and checks it belongs to that number", async () => {
+    const c = await createCustomer({ name: "Provider mode" });
+    const phone = uniquePhone();
+    const id = `7${Date.now()}`;
+    const asked = providerKnows(id, phone.slice(1));
+    const p = principal(c.id);
+    await expect(connectSender(p, { phoneNumber: phone })).rejects.toThrow(/is required/);
+    await expect(connectSender(p, { phoneNumber: phone, phoneNumberId: "000111" })).rejects.toThrow(/not known/);
+    await expect(connectSender(p, { phoneNumber: uniquePhone(), phoneNumberId: id })).rejects.toThrow(/another number/);
+    expect(await db.sender.count({ where: { customerId: c.id } })).toBe(0);
+    const made = await connectSender(p, { phoneNumber: phone, phoneNumberId: id });
+    expect(made).toMatchObject({ phoneNumber: phone, phoneNumberId: id, isDefault: true });
+    expect(asked.at(-1)).toBe(`https://graph.example.test/v21.0/${id}?fields=display_phone_number`);
+  });
+});
