@@ -3,7 +3,7 @@
 // the OpenAPI document use these. Every refusal names its field (rules.2.match.value,
 // businessHours.timezone, ...), so a customer knows which rule to fix.
 import { z } from "zod";
-import { PageQuery } from "@/lib/core/pagination";
+import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { isTimeZone, LIMITS, MATCH_TYPES, minutesOf, patternError } from "./engine";
 
 export const CHATBOT_STATUSES = ["ACTIVE", "INACTIVE"] as const;
@@ -243,21 +243,12 @@ export const ChatbotPublic = z.object({
 });
 export type ChatbotPublic = z.infer<typeof ChatbotPublic>;
 
-const PaginationPublic = z.object({
-  page: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
-  count: z.number().int(),
-  hasMore: z.boolean(),
-});
-
 export const ChatbotListPublic = z.object({
   senderId: z.string().nullable(),
   scope: z.enum(["sender", "user"]).describe("user: a global token without senderId lists every sender's bots"),
   chatbots: z.array(ChatbotPublic),
   items: z.array(ChatbotPublic),
-  pagination: PaginationPublic,
+  pagination: PageBlockSchema,
 });
 
 export const ChatbotTestPublic = z.object({

@@ -1,7 +1,7 @@
 // One zod module for webhook destinations: create and update bodies, list queries and
 // the public shapes. The API router, dashboard forms and the OpenAPI document use these.
 import { z } from "zod";
-import { PageQuery } from "@/lib/core/pagination";
+import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { EVENT_KEYS, isEventKey } from "./catalog";
 
 export const WEBHOOK_STATUSES = ["ACTIVE", "INACTIVE"] as const;
@@ -298,19 +298,10 @@ export const WebhookPublic = z.object({
 });
 export type WebhookPublic = z.infer<typeof WebhookPublic>;
 
-const PaginationPublic = z.object({
-  page: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
-  count: z.number().int(),
-  hasMore: z.boolean(),
-});
-
 export const WebhookListPublic = z.object({
   webhooks: z.array(WebhookPublic),
   items: z.array(WebhookPublic),
-  pagination: PaginationPublic,
+  pagination: PageBlockSchema,
 });
 
 export const CatalogPublic = z.object({
@@ -360,7 +351,7 @@ export const DeliveryListPublic = z.object({
   webhookUid: z.string(),
   deliveries: z.array(DeliveryPublic),
   items: z.array(DeliveryPublic),
-  pagination: PaginationPublic,
+  pagination: PageBlockSchema,
 });
 
 export const TestEventPublic = z.object({ eventId: z.string(), deliveryId: z.string(), webhookUid: z.string() });
