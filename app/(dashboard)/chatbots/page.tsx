@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
-import { button, link, table, td, th } from "@/components/ui/classes";
+import { button, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { ChatbotListQuery } from "@/lib/chatbots/schemas";
@@ -46,50 +47,45 @@ export default async function ChatbotsPage({ searchParams }: { searchParams: Pro
           New chatbot
         </Link>
       </div>
-      {rows.length === 0 ? (
-        <EmptyState title="No chatbots for this sender">
-          Create one to greet customers and answer common questions.
-        </EmptyState>
-      ) : (
-        <div className="overflow-x-auto">
-          <table className={table}>
-            <thead>
-              <tr>
-                <th className={th}>Name</th>
-                <th className={th}>Status</th>
-                <th className={th}>Rules</th>
-                <th className={th}>Business hours</th>
-                <th className={th}>Updated</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {rows.map((b) => (
-                <tr key={b.uid} data-testid="chatbot-row">
-                  <td className={td}>
-                    <Link className={link} href={`/chatbots/${b.uid}${qs}`}>
-                      {b.name}
-                    </Link>
-                  </td>
-                  <td className={td}>
-                    <span
-                      className={
-                        b.status === "ACTIVE"
-                          ? "rounded bg-green-100 px-2 py-0.5 text-green-900 dark:bg-green-950 dark:text-green-200"
-                          : "rounded bg-slate-100 px-2 py-0.5 text-slate-800 dark:bg-slate-800 dark:text-slate-200"
-                      }
-                    >
-                      {b.status}
-                    </span>
-                  </td>
-                  <td className={td}>{b.rules.length}</td>
-                  <td className={td}>{b.businessHours ? b.businessHours.timezone : "Always open"}</td>
-                  <td className={td}>{formatDateTime(b.updatedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        columns={[
+          { key: "name", label: "Name" },
+          { key: "status", label: "Status" },
+          { key: "rules", label: "Rules" },
+          { key: "hours", label: "Business hours" },
+          { key: "updated", label: "Updated" },
+        ]}
+        rowCount={rows.length}
+        empty={
+          <EmptyState title="No chatbots for this sender">
+            Create one to greet customers and answer common questions.
+          </EmptyState>
+        }
+      >
+        {rows.map((b) => (
+          <tr key={b.uid} data-testid="chatbot-row">
+            <td className={td}>
+              <Link className={link} href={`/chatbots/${b.uid}${qs}`}>
+                {b.name}
+              </Link>
+            </td>
+            <td className={td}>
+              <span
+                className={
+                  b.status === "ACTIVE"
+                    ? "rounded bg-green-100 px-2 py-0.5 text-green-900 dark:bg-green-950 dark:text-green-200"
+                    : "rounded bg-slate-100 px-2 py-0.5 text-slate-800 dark:bg-slate-800 dark:text-slate-200"
+                }
+              >
+                {b.status}
+              </span>
+            </td>
+            <td className={td}>{b.rules.length}</td>
+            <td className={td}>{b.businessHours ? b.businessHours.timezone : "Always open"}</td>
+            <td className={td}>{formatDateTime(b.updatedAt)}</td>
+          </tr>
+        ))}
+      </DataTable>
       <Pager path="/chatbots" params={params} page={pagination.page} hasMore={pagination.hasMore} total={total} />
     </div>
   );

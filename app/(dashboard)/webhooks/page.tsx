@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
-import { card, link, table, td, th } from "@/components/ui/classes";
+import { card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { pageBlock } from "@/lib/core/pagination";
@@ -59,38 +60,33 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
         <h2 id="webhook-list" className="mb-3 text-lg font-semibold">
           Destinations
         </h2>
-        {rows.length === 0 ? (
-          <EmptyState title="No webhook destinations for this sender">Add one above to receive events.</EmptyState>
-        ) : (
-          <div className="overflow-x-auto">
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th className={th}>Name</th>
-                  <th className={th}>Endpoint</th>
-                  <th className={th}>Events</th>
-                  <th className={th}>Status</th>
-                  <th className={th}>Created</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {rows.map((w) => (
-                  <tr key={w.uid} data-testid="webhook-row">
-                    <td className={td}>
-                      <Link className={link} href={`/webhooks/${w.uid}${qs}`}>
-                        {w.name}
-                      </Link>
-                    </td>
-                    <td className={`${td} max-w-xs truncate font-mono`}>{w.endpointUrl}</td>
-                    <td className={td}>{w.events.length}</td>
-                    <td className={td}>{w.status}</td>
-                    <td className={td}>{formatDateTime(w.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          columns={[
+            { key: "name", label: "Name" },
+            { key: "endpoint", label: "Endpoint" },
+            { key: "events", label: "Events" },
+            { key: "status", label: "Status" },
+            { key: "created", label: "Created" },
+          ]}
+          rowCount={rows.length}
+          empty={
+            <EmptyState title="No webhook destinations for this sender">Add one above to receive events.</EmptyState>
+          }
+        >
+          {rows.map((w) => (
+            <tr key={w.uid} data-testid="webhook-row">
+              <td className={td}>
+                <Link className={link} href={`/webhooks/${w.uid}${qs}`}>
+                  {w.name}
+                </Link>
+              </td>
+              <td className={`${td} max-w-xs truncate font-mono`}>{w.endpointUrl}</td>
+              <td className={td}>{w.events.length}</td>
+              <td className={td}>{w.status}</td>
+              <td className={td}>{formatDateTime(w.createdAt)}</td>
+            </tr>
+          ))}
+        </DataTable>
         <Pager path="/webhooks" params={params} page={pagination.page} hasMore={pagination.hasMore} total={total} />
       </section>
     </div>
