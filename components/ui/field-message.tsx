@@ -1,4 +1,7 @@
 // A field's error under the field, tied to its input for screen readers (errorProps).
+import type { InputHTMLAttributes, ReactNode } from "react";
+import { input, label } from "@/components/ui/classes";
+
 export const errorId = (inputId: string) => `${inputId}-error`;
 
 /** aria-invalid and aria-describedby for an input whose field has an error. */
@@ -11,4 +14,25 @@ export function FieldMessage({ inputId, message }: { inputId: string; message: s
       {message}
     </p>
   ) : null;
+}
+
+/** A labelled text input with its error under it; other input attributes pass through. */
+export function TextField({
+  id,
+  label: text,
+  message,
+  ...inputProps
+}: { id: string; label: ReactNode; message: string | undefined } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  "id" | "className"
+>) {
+  return (
+    <div>
+      <label htmlFor={id} className={label}>
+        {text}
+      </label>
+      <input id={id} className={input} {...inputProps} {...errorProps(id, message)} />
+      <FieldMessage inputId={id} message={message} />
+    </div>
+  );
 }

@@ -4,9 +4,9 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useToast } from "@/components/dashboard/toast";
 import { formStrings, useActionForm } from "@/components/dashboard/use-action-form";
-import { button, input, label } from "@/components/ui/classes";
+import { button } from "@/components/ui/classes";
 import { ConfirmButton } from "@/components/ui/confirm-button";
-import { errorProps, FieldMessage } from "@/components/ui/field-message";
+import { TextField } from "@/components/ui/field-message";
 import { addBlacklistAction, removeBlacklistAction } from "./actions";
 
 export function AddToBlacklist({ senderId }: { senderId: string }) {
@@ -20,33 +20,21 @@ export function AddToBlacklist({ senderId }: { senderId: string }) {
   });
   return (
     <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start" noValidate>
-      <div>
-        <label htmlFor="blacklist-phone" className={label}>
-          Phone number (E.164)
-        </label>
-        <input
-          id="blacklist-phone"
-          name="phoneNumber"
-          required
-          placeholder="+14155550123"
-          className={input}
-          {...errorProps("blacklist-phone", fields.phoneNumber)}
-        />
-        <FieldMessage inputId="blacklist-phone" message={fields.phoneNumber} />
-      </div>
-      <div>
-        <label htmlFor="blacklist-reason" className={label}>
-          Reason (optional)
-        </label>
-        <input
-          id="blacklist-reason"
-          name="reason"
-          maxLength={200}
-          className={input}
-          {...errorProps("blacklist-reason", fields.reason)}
-        />
-        <FieldMessage inputId="blacklist-reason" message={fields.reason} />
-      </div>
+      <TextField
+        id="blacklist-phone"
+        label="Phone number (E.164)"
+        name="phoneNumber"
+        required
+        placeholder="+14155550123"
+        message={fields.phoneNumber}
+      />
+      <TextField
+        id="blacklist-reason"
+        label="Reason (optional)"
+        name="reason"
+        maxLength={200}
+        message={fields.reason}
+      />
       <button type="submit" className={`${button} sm:mt-6`} disabled={pending}>
         {pending ? "Adding…" : "Add to blacklist"}
       </button>
