@@ -20,6 +20,7 @@ import { receiptResponse } from "@/lib/messaging/serializers";
 import { resolved, type Sender } from "@/lib/senders/service";
 import type { Version } from "../route-definition";
 import { type AnyRoute, ok, route } from "../route-definition";
+import { DELIVERY_ERRORS } from "./send-errors";
 
 const common = { versions: ["v2", "v3"], feature: "messaging", tag: "Orders", tokenScope: "any" } as const;
 
@@ -43,17 +44,7 @@ export const messagingOrderRoutes: AnyRoute[] = [
     summary: "Create an order and send it as an order-details message",
     body: OrderSendBody,
     response: OrderReceiptPublic,
-    errors: [
-      "ORDER_REFERENCE_EXISTS",
-      "RECIPIENT_BLACKLISTED",
-      "INSUFFICIENT_BALANCE",
-      "TEMPLATE_NOT_FOUND",
-      "TEMPLATE_NOT_APPROVED",
-      "SENDER_DISCONNECTED",
-      "PROVIDER_RATE_LIMITED",
-      "PROVIDER_REJECTED",
-      "PROVIDER_UNAVAILABLE",
-    ],
+    errors: ["ORDER_REFERENCE_EXISTS", ...DELIVERY_ERRORS],
     handler: async ({ principal, sender, body, version }) =>
       orderReceipt(await sendNewOrder(principal, resolved(sender), body), resolved(sender), version),
   }),
@@ -68,17 +59,7 @@ export const messagingOrderRoutes: AnyRoute[] = [
     summary: "Send an order again, or an order-status update when status is given (from the order's sender)",
     body: OrderFollowUpBody,
     response: OrderReceiptPublic,
-    errors: [
-      "RECIPIENT_BLACKLISTED",
-      "INSUFFICIENT_BALANCE",
-      "TEMPLATE_NOT_FOUND",
-      "TEMPLATE_NOT_APPROVED",
-      "SENDER_DISCONNECTED",
-      "PROVIDER_RATE_LIMITED",
-      "PROVIDER_REJECTED",
-      "PROVIDER_UNAVAILABLE",
-      "CONFLICT",
-    ],
+    errors: [...DELIVERY_ERRORS, "CONFLICT"],
     handler: async ({ principal, body, params, version }) => {
       const r = await followUpOrder(principal, params.orderUid ?? "", body);
       return orderReceipt(r, r.sender, version);

@@ -18,6 +18,7 @@ import { type AnyRoute, route } from "../route-definition";
 import { messagingOrderRoutes } from "./messaging-orders";
 import { messagingReportRoutes } from "./messaging-reports";
 import { messagingTemplateRoutes } from "./messaging-templates";
+import { DELIVERY_ERRORS } from "./send-errors";
 
 const send = {
   versions: ["v2", "v3"],
@@ -30,14 +31,7 @@ const send = {
 
 /** Domain codes a send can answer (docs/messaging.md). */
 const SEND_ERRORS = [
-  "RECIPIENT_BLACKLISTED",
-  "INSUFFICIENT_BALANCE",
-  "TEMPLATE_NOT_FOUND",
-  "TEMPLATE_NOT_APPROVED",
-  "SENDER_DISCONNECTED",
-  "PROVIDER_RATE_LIMITED",
-  "PROVIDER_REJECTED",
-  "PROVIDER_UNAVAILABLE",
+  ...DELIVERY_ERRORS,
   "CUSTOMER_SERVICE_WINDOW_CLOSED",
   "DIRECT_SEND_NOT_SUPPORTED_ON_TEMPLATE_SEND",
 ] as const satisfies readonly ErrorCode[];
