@@ -1,9 +1,9 @@
 // Fixed-window limits of spec 8.1, one budget per key across v2 and v3. Counters live
 // in memory on one instance, in Redis when REDIS_URL is set (shared by instances).
 import { createHash } from "node:crypto";
-import { Redis } from "ioredis";
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError } from "@/lib/core/errors";
+import { createLimiterStore } from "@/lib/core/limiter-store";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import type { LimitClass } from "./route-definition";
@@ -51,41 +51,21 @@ export type RateLimiter = {
   close(): Promise<void>;
 };
 
-const REDIS_READY_WAIT_MS = 1_000;
-
 /** One limiter set: an "instance" in the spec's sense. Several share Redis, never memory. */
 export function createRateLimiter(config: RateLimitConfig = rateLimitConfigFromEnv()): RateLimiter {
   const { limits, windowSeconds: window } = config;
-  let redis: Redis | undefined;
-  let ready: Promise<void> | undefined;
-  if (config.redisUrl) {
-    const client = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    let warned = false;
-    // The insurance limiter below takes over while Redis is away.
-    client.on("error", (error: Error) => {
+  let warned = false;
+  const store = createLimiterStore(config.redisUrl, {
+    onError: (error) => {
       if (!warned) log.warn({ err: error }, "rate limit store unavailable; counting in memory");
       warned = true;
-    });
-    client.on("ready", () => {
+    },
+    onReady: () => {
       warned = false;
-    });
-    // Commands are not queued while connecting: the first requests wait for the
-    // connection (briefly) instead of silently counting in memory.
-    ready = new Promise((resolve) => {
-      const timer = setTimeout(resolve, REDIS_READY_WAIT_MS);
-      timer.unref();
-      client.once("ready", () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-    redis = client;
-  }
-  const make = (policy: Policy): RateLimiterAbstract => {
-    const opts = { points: limits[policy], duration: window, keyPrefix: `${config.keyPrefix ?? "swb_rl"}_${policy}` };
-    const memory = new RateLimiterMemory(opts);
-    return redis ? new RateLimiterRedis({ ...opts, storeClient: redis, insuranceLimiter: memory }) : memory;
-  };
+    },
+  });
+  const make = (policy: Policy): RateLimiterAbstract =>
+    store.limiter({ points: limits[policy], duration: window, keyPrefix: `${config.keyPrefix ?? "swb_rl"}_${policy}` });
   const byPolicy: Record<Policy, RateLimiterAbstract> = {
     global: make("global"),
     send_ip: make("send_ip"),
@@ -94,10 +74,7 @@ export function createRateLimiter(config: RateLimitConfig = rateLimitConfigFromE
   };
 
   async function consume(cls: LimitClass, clientIp: string, presentedToken: string | undefined) {
-    if (ready) {
-      await ready;
-      ready = undefined;
-    }
+    await store.waitReady();
     // Tokens are counted by hash so no store ever holds one.
     const tokenKey = presentedToken ? createHash("sha256").update(presentedToken).digest("hex") : `ip:${clientIp}`;
     let tightest: { policy: Policy; res: RateLimiterRes } | undefined;
@@ -122,12 +99,7 @@ export function createRateLimiter(config: RateLimitConfig = rateLimitConfigFromE
     return { headers: headersFor(limits[tightest.policy], tightest.res.remainingPoints, tightest.res.msBeforeNext) };
   }
 
-  async function close() {
-    if (redis?.status === "ready") await redis.quit().catch(() => {});
-    else redis?.disconnect();
-  }
-
-  return { config, consume, close };
+  return { config, consume, close: store.close };
 }
 
 function headersFor(limit: number, remaining: number, msBeforeNext: number): Record<string, string> {

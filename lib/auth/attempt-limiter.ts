@@ -3,8 +3,8 @@
 // (counted) BEFORE the expensive or risky work, with rate-limiter-flexible's atomic
 // consume(), so parallel requests cannot all pass a read-then-count check.
 import { createHash } from "node:crypto";
-import { Redis } from "ioredis";
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
+import { createLimiterStore } from "@/lib/core/limiter-store";
 
 export type Budget = { points: number; windowSeconds: number };
 
@@ -27,35 +27,20 @@ export type AttemptLimiter<B extends string> = {
   close(): Promise<void>;
 };
 
-const REDIS_READY_WAIT_MS = 1_000;
-
 // Keys hold emails and addresses: stores only ever see their hash.
 const hashed = (key: string) => createHash("sha256").update(key).digest("hex");
 
 export function createAttemptLimiter<B extends string>(config: AttemptLimiterConfig<B>): AttemptLimiter<B> {
-  let redis: Redis | undefined;
-  let ready: Promise<void> | undefined;
-  if (config.redisUrl) {
-    const client = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    // The in-memory insurance limiter counts while Redis is away.
-    client.on("error", () => {});
-    ready = new Promise((resolve) => {
-      const timer = setTimeout(resolve, REDIS_READY_WAIT_MS);
-      timer.unref();
-      client.once("ready", () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-    redis = client;
-  }
+  const store = createLimiterStore(config.redisUrl);
   const limiters = new Map<B, RateLimiterAbstract>();
   for (const [name, budget] of Object.entries(config.budgets) as [B, Budget][]) {
-    const opts = { points: budget.points, duration: budget.windowSeconds, keyPrefix: `${config.keyPrefix}_${name}` };
-    const memory = new RateLimiterMemory(opts);
     limiters.set(
       name,
-      redis ? new RateLimiterRedis({ ...opts, storeClient: redis, insuranceLimiter: memory }) : memory,
+      store.limiter({
+        points: budget.points,
+        duration: budget.windowSeconds,
+        keyPrefix: `${config.keyPrefix}_${name}`,
+      }),
     );
   }
   const each = (keys: Partial<Record<B, string>>) =>
@@ -64,11 +49,7 @@ export function createAttemptLimiter<B extends string>(config: AttemptLimiterCon
       return limiter && key !== undefined ? [{ limiter, key: hashed(key) }] : [];
     });
 
-  async function waitReady() {
-    if (!ready) return;
-    await ready;
-    ready = undefined;
-  }
+  const waitReady = store.waitReady;
 
   async function reserve(keys: Partial<Record<B, string>>): Promise<LimitCheck> {
     await waitReady();
@@ -95,10 +76,5 @@ export function createAttemptLimiter<B extends string>(config: AttemptLimiterCon
     await Promise.allSettled(each(keys).map(({ limiter, key }) => limiter.delete(key)));
   }
 
-  async function close() {
-    if (redis?.status === "ready") await redis.quit().catch(() => {});
-    else redis?.disconnect();
-  }
-
-  return { reserve, refund, reset, close };
+  return { reserve, refund, reset, close: store.close };
 }
