@@ -9,9 +9,8 @@
 import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
-import { onWakeup } from "@/lib/db/wakeups";
 import { env } from "@/lib/env";
-import { onDeliveriesQueued } from "@/lib/events/signal";
+import { workerSleep } from "@/lib/events/signal";
 import { log } from "@/lib/log";
 import { MAX_ATTEMPTS } from "@/lib/messaging/dispatch";
 import { type OutgoingMessage, sendMessage } from "@/lib/messaging/send";
@@ -172,9 +171,7 @@ export function startChatbotWorker(options: ChatbotWorkerOptions = {}): { stop: 
   const pollMs = options.pollMs ?? Math.max(250, env().WORKER_POLL_MS);
   const batchSize = options.batchSize ?? 20;
   let stopped = false;
-  let wake: (() => void) | null = null;
-  const unsubscribe = onDeliveriesQueued(() => wake?.());
-  const unlisten = onWakeup("chatbots", () => wake?.());
+  const sleep = workerSleep("chatbots");
   const loop = (async () => {
     while (!stopped) {
       try {
@@ -183,23 +180,13 @@ export function startChatbotWorker(options: ChatbotWorkerOptions = {}): { stop: 
         log.error({ err: error }, "chatbot worker error");
       }
       if (stopped) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, pollMs);
-        function done() {
-          clearTimeout(timer);
-          wake = null;
-          resolve();
-        }
-        wake = done;
-      });
+      await sleep.pause(pollMs);
     }
   })();
   return {
     stop: async () => {
       stopped = true;
-      unsubscribe();
-      unlisten();
-      wake?.();
+      sleep.close();
       await loop;
     },
   };

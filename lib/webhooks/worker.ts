@@ -7,9 +7,8 @@
 // bulk batches, starts too).
 import { Webhook } from "standardwebhooks";
 import { decryptSecret } from "@/lib/crypto/secret-box";
-import { onWakeup } from "@/lib/db/wakeups";
 import { env } from "@/lib/env";
-import { onDeliveriesQueued } from "@/lib/events/signal";
+import { workerSleep } from "@/lib/events/signal";
 import { log } from "@/lib/log";
 import { parseRetryAfter, retryDelayMs } from "./backoff";
 import { closeSendAgent, type SendResult, sendWebhook } from "./send";
@@ -147,9 +146,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
     customerIds: options.customerIds ?? null,
   };
   let stopped = false;
-  let wake: (() => void) | undefined;
-  const unsubscribe = onDeliveriesQueued(() => wake?.());
-  const unlisten = onWakeup("deliveries", () => wake?.());
+  const sleep = workerSleep("deliveries");
+  const pause = sleep.pause;
   const inflight = new Set<Promise<void>>();
   const pending: Outcome[] = [];
   let flushing: Promise<void> = Promise.resolve();
@@ -206,17 +204,6 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
       await deactivateDestination(job.destinationId, `Endpoint answered 410 Gone on ${startedAt.toISOString()}`);
     }
   };
-
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        if (wake === done) wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
 
   // Claims are prefetched (up to one more `concurrency` worth waiting locally) so sending
   // never waits for the claim query. A prefetched job whose lease is too short to cover
@@ -286,9 +273,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
   return {
     stop: async () => {
       stopped = true;
-      unsubscribe();
-      unlisten();
-      wake?.();
+      sleep.close();
       await loop;
       await flushing;
       await closeSendAgent();
