@@ -1,7 +1,7 @@
 // Contact books, contacts, bulk upload, custom fields and blacklist: the input and public
 // shapes shared by the API, the dashboard forms and the OpenAPI document.
 import { z } from "zod";
-import { PageQuery } from "@/lib/core/pagination";
+import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 
 export const CONTACT_BOOK_STATUSES = ["ACTIVE", "INACTIVE"] as const;
 export const FIELD_TYPES = ["text", "number", "boolean", "date"] as const;
@@ -144,15 +144,6 @@ export const ContactBookListData = z.object({
   pagination: z.object({ page: z.number(), limit: z.number(), count: z.number(), hasMore: z.boolean() }),
 });
 
-const PageBlockShape = z.object({
-  page: z.number(),
-  limit: z.number(),
-  total: z.number(),
-  totalPages: z.number(),
-  count: z.number(),
-  hasMore: z.boolean(),
-});
-
 export const PublicContact = z.object({
   contactUid: z.string(),
   uid: z.string(),
@@ -168,7 +159,7 @@ export const ContactListData = z.object({
   contactBookUid: z.string(),
   contacts: z.array(PublicContact),
   items: z.array(PublicContact),
-  pagination: PageBlockShape,
+  pagination: PageBlockSchema,
 });
 
 export const BulkUploadReport = z.object({
@@ -235,5 +226,5 @@ export const BlacklistData = z.object({
   phoneNumberId: z.string().nullable(),
   entries: z.array(PublicBlacklistEntry),
   items: z.array(PublicBlacklistEntry),
-  pagination: PageBlockShape,
+  pagination: PageBlockSchema,
 });

@@ -2,7 +2,7 @@
 // update and reply bodies, and the public shapes. The API, the dashboard inbox and the
 // OpenAPI document import these.
 import { z } from "zod";
-import { PageQuery } from "@/lib/core/pagination";
+import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { TemplateRef } from "@/lib/messaging/schemas";
 
 export const CONVERSATION_STATUSES = ["OPEN", "CLOSED"] as const;
@@ -109,26 +109,17 @@ export const ConversationMessagePublic = z.object({
 });
 export type PublicConversationMessage = z.infer<typeof ConversationMessagePublic>;
 
-const PageBlockShape = z.object({
-  page: z.number(),
-  limit: z.number(),
-  total: z.number(),
-  totalPages: z.number(),
-  count: z.number(),
-  hasMore: z.boolean(),
-});
-
 export const ConversationListPublic = z.object({
   scope: z.enum(["sender", "user"]),
   senderId: z.string().nullable(),
   conversations: z.array(ConversationPublic),
   items: z.array(ConversationPublic),
-  pagination: PageBlockShape,
+  pagination: PageBlockSchema,
 });
 
 export const ConversationMessagesPublic = z.object({
   conversationUid: z.string(),
   messages: z.array(ConversationMessagePublic),
   items: z.array(ConversationMessagePublic),
-  pagination: PageBlockShape,
+  pagination: PageBlockSchema,
 });
