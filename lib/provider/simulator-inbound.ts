@@ -19,6 +19,22 @@ export const inboundWamid = () => `wamid.${randomBytes(24).toString("base64url")
 
 export function inboundTextChange(sender: ProviderSender, spec: InboundSpec): CallbackChange {
   const from = spec.from.replace(/\D/g, "");
+  return messagesChange(sender, {
+    contacts: [{ profile: { name: spec.name ?? `Contact ${from.slice(-4)}` }, wa_id: from }],
+    messages: [
+      {
+        from,
+        id: spec.id ?? inboundWamid(),
+        timestamp: String(Math.floor((spec.at ?? new Date()).getTime() / 1000)),
+        type: "text",
+        text: { body: spec.text },
+      },
+    ],
+  });
+}
+
+/** A `messages` change for the sender's number: `fields` (contacts, messages or statuses) under its metadata. */
+export function messagesChange(sender: ProviderSender, fields: Record<string, unknown>): CallbackChange {
   return {
     entryId: sender.wabaId ?? sender.phoneNumberId,
     field: "messages",
@@ -28,16 +44,7 @@ export function inboundTextChange(sender: ProviderSender, spec: InboundSpec): Ca
         display_phone_number: sender.phoneNumber.replace(/^\+/, ""),
         phone_number_id: sender.phoneNumberId,
       },
-      contacts: [{ profile: { name: spec.name ?? `Contact ${from.slice(-4)}` }, wa_id: from }],
-      messages: [
-        {
-          from,
-          id: spec.id ?? inboundWamid(),
-          timestamp: String(Math.floor((spec.at ?? new Date()).getTime() / 1000)),
-          type: "text",
-          text: { body: spec.text },
-        },
-      ],
+      ...fields,
     },
   };
 }

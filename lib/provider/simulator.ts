@@ -14,7 +14,7 @@ import {
   UNDELIVERABLE,
 } from "./error-codes";
 import { type CallbackChange, deliverCallback, envelopeFor } from "./simulator-callbacks";
-import { inboundTextChange } from "./simulator-inbound";
+import { inboundTextChange, messagesChange } from "./simulator-inbound";
 import { SimulatorLimits } from "./simulator-limits";
 import type {
   ProviderClient,
@@ -202,18 +202,7 @@ export class ProviderSimulator implements ProviderClient {
   }
 
   private enqueueStatus(sender: ProviderSender, statusValue: Record<string, unknown>): void {
-    this.enqueue({
-      entryId: sender.wabaId ?? sender.phoneNumberId,
-      field: "messages",
-      value: {
-        messaging_product: "whatsapp",
-        metadata: {
-          display_phone_number: sender.phoneNumber.replace(/^\+/, ""),
-          phone_number_id: sender.phoneNumberId,
-        },
-        statuses: [statusValue],
-      },
-    });
+    this.enqueue(messagesChange(sender, { statuses: [statusValue] }));
   }
 
   private enqueue(change: CallbackChange): void {
