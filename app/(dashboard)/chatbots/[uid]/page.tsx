@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { card, link } from "@/components/ui/classes";
+import { SubpageHeader } from "@/components/dashboard/page-header";
+import { card } from "@/components/ui/classes";
 import { toPublicChatbot } from "@/lib/chatbots/serializers";
 import { getChatbot } from "@/lib/chatbots/service";
 import { requirePrincipal } from "@/lib/dashboard/session";
@@ -18,11 +18,11 @@ export default async function ChatbotPage({ params }: Props) {
   const bot = toPublicChatbot(await getChatbot(p, undefined, uid));
   return (
     <div className="space-y-6">
-      <div>
-        <Link href={`/chatbots?sender=${encodeURIComponent(bot.senderId)}`} className={link}>
-          ← All chatbots
-        </Link>
-        <h1 className="mt-2 text-2xl font-semibold">{bot.name}</h1>
+      <SubpageHeader
+        backHref={`/chatbots?sender=${encodeURIComponent(bot.senderId)}`}
+        backLabel="All chatbots"
+        title={bot.name}
+      >
         <div className="mt-1 flex flex-wrap items-center gap-3 text-sm">
           <span>
             Sender <span className="font-mono">{bot.senderId}</span>
@@ -30,7 +30,7 @@ export default async function ChatbotPage({ params }: Props) {
           <span data-testid="chatbot-status">Status: {bot.status}</span>
           <StatusToggle uid={bot.chatbotUid} status={bot.status} />
         </div>
-      </div>
+      </SubpageHeader>
       <section className={card} aria-labelledby="cb-test">
         <h2 id="cb-test" className="mb-3 text-lg font-semibold">
           Test console

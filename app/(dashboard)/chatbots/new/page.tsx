@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { card, link } from "@/components/ui/classes";
+import { SubpageHeader } from "@/components/dashboard/page-header";
+import { card } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
@@ -16,16 +16,16 @@ export default async function NewChatbotPage({ searchParams }: { searchParams: P
   if (!sender) return <EmptyState title="No sender numbers yet" />;
   return (
     <div className="space-y-6">
-      <div>
-        <Link href={`/chatbots?sender=${encodeURIComponent(sender.phoneNumber)}`} className={link}>
-          ← All chatbots
-        </Link>
-        <h1 className="mt-2 text-2xl font-semibold">New chatbot</h1>
+      <SubpageHeader
+        backHref={`/chatbots?sender=${encodeURIComponent(sender.phoneNumber)}`}
+        backLabel="All chatbots"
+        title="New chatbot"
+      >
         <p className="text-sm text-slate-600 dark:text-slate-400">
           For sender <span className="font-mono">{sender.phoneNumber}</span>. It starts inactive: test it, then activate
           it.
         </p>
-      </div>
+      </SubpageHeader>
       <div className={card}>
         <ChatbotEditor senderPhone={sender.phoneNumber} />
       </div>

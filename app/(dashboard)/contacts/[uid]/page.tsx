@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { SubpageHeader } from "@/components/dashboard/page-header";
 import { Pager } from "@/components/dashboard/pager";
-import { buttonSecondary, card, input, label, link, table, td, th } from "@/components/ui/classes";
+import { buttonSecondary, card, input, label, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { getContactBook } from "@/lib/contacts/books";
 import { listContacts } from "@/lib/contacts/contacts";
@@ -32,15 +32,11 @@ export default async function ContactBookPage({ params, searchParams }: Props) {
   const fieldKeys = fields.map((f) => f.key);
   return (
     <div className="space-y-6">
-      <div>
-        <Link href="/contacts" className={link}>
-          ← All contact books
-        </Link>
-        <h1 className="mt-2 text-2xl font-semibold">{book.name}</h1>
+      <SubpageHeader backHref="/contacts" backLabel="All contact books" title={book.name}>
         <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="contact-count">
           {book.contactCount} contacts · {book.status}
         </p>
-      </div>
+      </SubpageHeader>
       <section className={card} aria-labelledby="edit-book">
         <h2 id="edit-book" className="mb-3 text-lg font-semibold">
           Book details

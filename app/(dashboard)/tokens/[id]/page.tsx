@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
+import { SubpageHeader } from "@/components/dashboard/page-header";
 import { UsageView } from "@/components/dashboard/usage-view";
-import { link } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { toPublicToken } from "@/lib/tokens/serializers";
@@ -22,17 +21,13 @@ export default async function TokenUsagePage({ params }: Props) {
   const usage = await usageFor(p, { tokenId: t.id });
   return (
     <div className="space-y-6">
-      <div>
-        <Link href="/tokens" className={link}>
-          ← All tokens
-        </Link>
-        <h1 className="mt-2 text-2xl font-semibold">{t.name}</h1>
+      <SubpageHeader backHref="/tokens" backLabel="All tokens" title={t.name}>
         <p className="mt-1 text-sm">
           <span className="font-mono">{t.prefix}…</span> ·{" "}
           {t.scope === "global" ? "Global" : `Number ${t.senderPhoneNumber}`} · {t.state}
           {t.expiresAt ? ` · stops working ${formatDateTime(t.expiresAt)}` : ""}
         </p>
-      </div>
+      </SubpageHeader>
       <UsageView usage={usage} />
     </div>
   );

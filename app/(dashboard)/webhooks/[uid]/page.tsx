@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { SubpageHeader } from "@/components/dashboard/page-header";
 import { Pager } from "@/components/dashboard/pager";
-import { card, link, table, td, th } from "@/components/ui/classes";
+import { card, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { pageBlock } from "@/lib/core/pagination";
@@ -36,16 +36,12 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   const back = sp.sender ? `/webhooks?sender=${encodeURIComponent(sp.sender)}` : "/webhooks";
   return (
     <div className="space-y-6">
-      <div>
-        <Link href={back} className={link}>
-          ← All webhooks
-        </Link>
-        <h1 className="mt-2 text-2xl font-semibold">{webhook.name}</h1>
+      <SubpageHeader backHref={back} backLabel="All webhooks" title={webhook.name}>
         <p className="break-all font-mono text-sm text-slate-600 dark:text-slate-400">{webhook.endpointUrl}</p>
         <p className="text-sm" data-testid="webhook-status">
           Status: {webhook.status}
         </p>
-      </div>
+      </SubpageHeader>
       <section className={card} aria-labelledby="edit-webhook">
         <h2 id="edit-webhook" className="mb-3 text-lg font-semibold">
           Settings

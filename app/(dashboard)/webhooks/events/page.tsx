@@ -1,8 +1,8 @@
 // The event catalog (GET /webhooks/events): every event key with the JSON Schema and an
 // example of the body its deliveries carry (lib/webhooks/payloads.ts).
 import type { Metadata } from "next";
-import Link from "next/link";
-import { card, link } from "@/components/ui/classes";
+import { SubpageHeader } from "@/components/dashboard/page-header";
+import { card } from "@/components/ui/classes";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { eventCatalog } from "@/lib/webhooks/catalog";
 
@@ -13,15 +13,11 @@ export default async function WebhookEventsPage() {
   const { groups } = eventCatalog();
   return (
     <div className="space-y-6">
-      <div>
-        <Link href="/webhooks" className={link}>
-          ← All webhooks
-        </Link>
-        <h1 className="mt-2 text-2xl font-semibold">Webhook events</h1>
+      <SubpageHeader backHref="/webhooks" backLabel="All webhooks" title="Webhook events">
         <p className="text-sm text-slate-600 dark:text-slate-400">
           Every event a destination can subscribe to, with an example body and its JSON Schema.
         </p>
-      </div>
+      </SubpageHeader>
       {groups.map((g) => (
         <section key={g.key} className={card} aria-labelledby={`group-${g.key}`}>
           <h2 id={`group-${g.key}`} className="text-lg font-semibold">

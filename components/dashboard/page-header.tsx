@@ -1,0 +1,27 @@
+// The heading of a dashboard page under a list: a link back to the list, the title, and
+// whatever the page says under it.
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { link } from "@/components/ui/classes";
+
+export function SubpageHeader({
+  backHref,
+  backLabel,
+  title,
+  children,
+}: {
+  backHref: string;
+  backLabel: string;
+  title: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <div>
+      <Link href={backHref} className={link}>
+        ← {backLabel}
+      </Link>
+      <h1 className="mt-2 text-2xl font-semibold">{title}</h1>
+      {children}
+    </div>
+  );
+}
