@@ -4,19 +4,11 @@
 // businessHours.timezone, ...), so a customer knows which rule to fix.
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
+import { hasNoControlChars } from "@/lib/core/storable-text";
 import { isTimeZone, LIMITS, MATCH_TYPES, minutesOf, patternError } from "./engine";
 
 export const CHATBOT_STATUSES = ["ACTIVE", "INACTIVE"] as const;
 export const ChatbotStatus = z.enum(CHATBOT_STATUSES, { error: "status must be ACTIVE or INACTIVE" });
-
-function hasNoControlChars(value: string, allowNewlines = false): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (allowNewlines && (code === 0x0a || code === 0x0d || code === 0x09)) continue;
-    if (code < 0x20 || code === 0x7f) return false;
-  }
-  return true;
-}
 
 const Name = z
   .string({ error: "name must be a string" })

@@ -30,3 +30,16 @@ export function storableValue<T>(value: T): { value: T; changed: boolean } {
   const cleaned = walk(value) as T;
   return { value: state.changed ? cleaned : value, changed: state.changed };
 }
+
+/**
+ * False when the text holds a control character (C0 or DEL; with `allowNewlines`, tab, CR
+ * and LF pass). Names and URLs have no place for them, and PostgreSQL text refuses NUL.
+ */
+export function hasNoControlChars(value: string, allowNewlines = false): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (allowNewlines && (code === 0x0a || code === 0x0d || code === 0x09)) continue;
+    if (code < 0x20 || code === 0x7f) return false;
+  }
+  return true;
+}

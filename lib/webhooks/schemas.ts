@@ -2,6 +2,7 @@
 // the public shapes. The API router, dashboard forms and the OpenAPI document use these.
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
+import { hasNoControlChars } from "@/lib/core/storable-text";
 import { EVENT_KEYS, isEventKey } from "./catalog";
 
 export const WEBHOOK_STATUSES = ["ACTIVE", "INACTIVE"] as const;
@@ -10,21 +11,12 @@ export const WebhookStatus = z.enum(WEBHOOK_STATUSES, { error: "status must be A
 export const TIMEOUT_MS = { min: 1_000, max: 30_000, default: 10_000 } as const;
 export const RETRY_MAX_ATTEMPTS = { min: 0, max: 10, default: 5 } as const;
 
-// PostgreSQL text refuses NUL, and control characters have no place in a name or URL.
-function hasNoControlChars(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) return false;
-  }
-  return true;
-}
-
 const Name = z
   .string({ error: "name must be a string" })
   .trim()
   .min(1, "name is required")
   .max(100, "name must be at most 100 characters")
-  .refine(hasNoControlChars, "name must not contain control characters");
+  .refine((v) => hasNoControlChars(v), "name must not contain control characters");
 
 // Only the shape here: the URL rules and the SSRF checks (WEBHOOK_ENDPOINT_INVALID,
 // WEBHOOK_ENDPOINT_REQUIRES_HTTPS) live in url-guard.ts, which the service calls.
@@ -32,7 +24,7 @@ const EndpointUrl = z
   .string({ error: "endpointUrl must be a string" })
   .trim()
   .min(1, "endpointUrl is required")
-  .refine(hasNoControlChars, "endpointUrl must not contain control characters")
+  .refine((v) => hasNoControlChars(v), "endpointUrl must not contain control characters")
   .describe("HTTPS receiver URL; must resolve to a public address");
 
 const Events = z
