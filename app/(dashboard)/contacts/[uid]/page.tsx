@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
+import { DataTable } from "@/components/dashboard/data-table";
 import { SubpageHeader } from "@/components/dashboard/page-header";
 import { Pager } from "@/components/dashboard/pager";
-import { buttonSecondary, card, input, label, table, td, th } from "@/components/ui/classes";
+import { buttonSecondary, card, input, label, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { getContactBook } from "@/lib/contacts/books";
 import { listContacts } from "@/lib/contacts/contacts";
@@ -64,40 +65,29 @@ export default async function ContactBookPage({ params, searchParams }: Props) {
             Search
           </button>
         </form>
-        {rows.length === 0 ? (
-          <EmptyState title="No contacts here yet">Upload a CSV or JSON file above.</EmptyState>
-        ) : (
-          <div className="overflow-x-auto">
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th className={th}>Phone number</th>
-                  <th className={th}>Name</th>
-                  <th className={th}>Email</th>
-                  {fieldKeys.map((k) => (
-                    <th key={k} className={th}>
-                      {k}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {rows.map((c) => (
-                  <tr key={c.uid} data-testid="contact-row">
-                    <td className={`${td} font-mono`}>{c.phoneNumber}</td>
-                    <td className={td}>{c.name ?? "—"}</td>
-                    <td className={td}>{c.email ?? "—"}</td>
-                    {fieldKeys.map((k) => (
-                      <td key={k} className={td}>
-                        {c.customFields[k] === undefined ? "—" : String(c.customFields[k])}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          columns={[
+            { key: "phone", label: "Phone number" },
+            { key: "name", label: "Name" },
+            { key: "email", label: "Email" },
+            ...fieldKeys.map((k) => ({ key: `field:${k}`, label: k })),
+          ]}
+          rowCount={rows.length}
+          empty={<EmptyState title="No contacts here yet">Upload a CSV or JSON file above.</EmptyState>}
+        >
+          {rows.map((c) => (
+            <tr key={c.uid} data-testid="contact-row">
+              <td className={`${td} font-mono`}>{c.phoneNumber}</td>
+              <td className={td}>{c.name ?? "—"}</td>
+              <td className={td}>{c.email ?? "—"}</td>
+              {fieldKeys.map((k) => (
+                <td key={k} className={td}>
+                  {c.customFields[k] === undefined ? "—" : String(c.customFields[k])}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </DataTable>
         <Pager
           path={`/contacts/${uid}`}
           params={sp}
