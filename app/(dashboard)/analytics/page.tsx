@@ -1,5 +1,6 @@
 // Delivery analytics by day and send route, and per template, for the chosen sender.
 import type { Metadata } from "next";
+import { CardSection } from "@/components/ui/card-section";
 import { card, muted, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { requirePrincipal } from "@/lib/dashboard/session";
@@ -28,10 +29,7 @@ export default async function AnalyticsPage({ searchParams }: Props) {
         {pct(delivery.totals.deliveryRate)}, read {pct(delivery.totals.readRate)}, failed{" "}
         {pct(delivery.totals.failureRate)}.
       </p>
-      <section className={card} aria-labelledby="by-day">
-        <h2 id="by-day" className="mb-3 text-lg font-semibold">
-          Delivery by day
-        </h2>
+      <CardSection id="by-day" title="Delivery by day">
         {delivery.byDay.length === 0 ? (
           <p className={muted}>No messages in this period.</p>
         ) : (
@@ -56,7 +54,7 @@ export default async function AnalyticsPage({ searchParams }: Props) {
           </ul>
         )}
         <p className={`${muted} mt-2`}>Green: read · blue: delivered · red: failed · grey: sent or pending.</p>
-      </section>
+      </CardSection>
       {delivery.bySendRoute ? (
         <section className={`${card} overflow-x-auto p-0`} aria-labelledby="by-route">
           <h2 id="by-route" className="px-4 pt-4 text-lg font-semibold">

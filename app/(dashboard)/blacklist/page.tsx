@@ -3,7 +3,8 @@
 import type { Metadata } from "next";
 import { DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
-import { buttonSecondary, card, input, label, muted, td } from "@/components/ui/classes";
+import { CardSection } from "@/components/ui/card-section";
+import { buttonSecondary, input, label, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { listBlacklist } from "@/lib/contacts/blacklist";
@@ -47,12 +48,9 @@ export default async function BlacklistPage({ searchParams }: { searchParams: Pr
           UNSUBSCRIBE…) is added here; START or UNSTOP takes them off.
         </p>
       </div>
-      <section className={card} aria-labelledby="blacklist-add">
-        <h2 id="blacklist-add" className="mb-3 text-lg font-semibold">
-          Add a number
-        </h2>
+      <CardSection id="blacklist-add" title="Add a number">
         <AddToBlacklist senderId={sender.phoneNumber} />
-      </section>
+      </CardSection>
       <section aria-labelledby="blacklist-entries">
         <h2 id="blacklist-entries" className="mb-3 text-lg font-semibold">
           Blacklisted numbers ({pagination.total})

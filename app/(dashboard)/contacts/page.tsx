@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Pager } from "@/components/dashboard/pager";
-import { buttonSecondary, card, input, label, link, table, td, th } from "@/components/ui/classes";
+import { CardSection } from "@/components/ui/card-section";
+import { buttonSecondary, input, label, link, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { listContactBooks } from "@/lib/contacts/books";
@@ -25,12 +26,9 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Contact books</h1>
-      <section className={card} aria-labelledby="new-book">
-        <h2 id="new-book" className="mb-3 text-lg font-semibold">
-          New contact book
-        </h2>
+      <CardSection id="new-book" title="New contact book">
         <BookForm />
-      </section>
+      </CardSection>
       <section aria-labelledby="books">
         <h2 id="books" className="mb-3 text-lg font-semibold">
           Books
@@ -96,10 +94,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
         )}
         <Pager path="/contacts" params={params} page={pagination.page} hasMore={pagination.hasMore} />
       </section>
-      <section className={card} aria-labelledby="custom-fields">
-        <h2 id="custom-fields" className="mb-3 text-lg font-semibold">
-          Custom fields
-        </h2>
+      <CardSection id="custom-fields" title="Custom fields">
         {fields.length === 0 ? (
           <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">No custom fields yet.</p>
         ) : (
@@ -112,7 +107,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
           </ul>
         )}
         <FieldForm />
-      </section>
+      </CardSection>
     </div>
   );
 }

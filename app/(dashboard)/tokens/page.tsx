@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { card, link, table, td, th } from "@/components/ui/classes";
+import { CardSection } from "@/components/ui/card-section";
+import { link, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { requirePrincipal } from "@/lib/dashboard/session";
@@ -25,12 +26,9 @@ export default async function TokensPage() {
           API usage of the whole account
         </Link>
       </div>
-      <section className={card} aria-labelledby="new-token">
-        <h2 id="new-token" className="mb-3 text-lg font-semibold">
-          Generate a token
-        </h2>
+      <CardSection id="new-token" title="Generate a token">
         <TokenForm senders={senders.map((s) => s.phoneNumber)} />
-      </section>
+      </CardSection>
       <section aria-labelledby="token-list">
         <h2 id="token-list" className="mb-3 text-lg font-semibold">
           Your tokens

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
-import { card, link, td } from "@/components/ui/classes";
+import { CardSection } from "@/components/ui/card-section";
+import { link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { pageBlock } from "@/lib/core/pagination";
@@ -46,16 +47,13 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           </Link>
         </p>
       </div>
-      <section className={card} aria-labelledby="new-webhook">
-        <h2 id="new-webhook" className="mb-3 text-lg font-semibold">
-          Add a destination
-        </h2>
+      <CardSection id="new-webhook" title="Add a destination">
         {sender.phoneNumberId ? (
           <WebhookCreate senderPhone={sender.phoneNumber} groups={[...EVENT_GROUPS]} />
         ) : (
           <p className="text-sm">This sender has not finished WhatsApp setup, so it cannot receive events yet.</p>
         )}
-      </section>
+      </CardSection>
       <section aria-labelledby="webhook-list">
         <h2 id="webhook-list" className="mb-3 text-lg font-semibold">
           Destinations

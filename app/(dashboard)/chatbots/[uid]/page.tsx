@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { SubpageHeader } from "@/components/dashboard/page-header";
+import { CardSection } from "@/components/ui/card-section";
 import { card } from "@/components/ui/classes";
 import { toPublicChatbot } from "@/lib/chatbots/serializers";
 import { getChatbot } from "@/lib/chatbots/service";
@@ -31,12 +32,9 @@ export default async function ChatbotPage({ params }: Props) {
           <StatusToggle uid={bot.chatbotUid} status={bot.status} />
         </div>
       </SubpageHeader>
-      <section className={card} aria-labelledby="cb-test">
-        <h2 id="cb-test" className="mb-3 text-lg font-semibold">
-          Test console
-        </h2>
+      <CardSection id="cb-test" title="Test console">
         <TestConsole uid={bot.chatbotUid} />
-      </section>
+      </CardSection>
       <section className={card} aria-label="Editor">
         <ChatbotEditor key={bot.updatedAt} senderPhone={bot.senderId} chatbot={bot} />
       </section>

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { DataTable } from "@/components/dashboard/data-table";
 import { SubpageHeader } from "@/components/dashboard/page-header";
 import { Pager } from "@/components/dashboard/pager";
-import { buttonSecondary, card, input, label, td } from "@/components/ui/classes";
+import { CardSection } from "@/components/ui/card-section";
+import { buttonSecondary, input, label, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { getContactBook } from "@/lib/contacts/books";
 import { listContacts } from "@/lib/contacts/contacts";
@@ -38,18 +39,12 @@ export default async function ContactBookPage({ params, searchParams }: Props) {
           {book.contactCount} contacts · {book.status}
         </p>
       </SubpageHeader>
-      <section className={card} aria-labelledby="edit-book">
-        <h2 id="edit-book" className="mb-3 text-lg font-semibold">
-          Book details
-        </h2>
+      <CardSection id="edit-book" title="Book details">
         <BookForm book={book} />
-      </section>
-      <section className={card} aria-labelledby="upload">
-        <h2 id="upload" className="mb-3 text-lg font-semibold">
-          Bulk upload
-        </h2>
+      </CardSection>
+      <CardSection id="upload" title="Bulk upload">
         <BulkUpload bookUid={uid} fields={fields.map((f) => ({ key: f.key, label: f.label, type: f.type }))} />
-      </section>
+      </CardSection>
       <section aria-labelledby="contacts">
         <h2 id="contacts" className="mb-3 text-lg font-semibold">
           Contacts

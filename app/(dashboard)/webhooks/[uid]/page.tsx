@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { SubpageHeader } from "@/components/dashboard/page-header";
 import { Pager } from "@/components/dashboard/pager";
+import { CardSection } from "@/components/ui/card-section";
 import { card, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
@@ -42,12 +43,9 @@ export default async function WebhookPage({ params, searchParams }: Props) {
           Status: {webhook.status}
         </p>
       </SubpageHeader>
-      <section className={card} aria-labelledby="edit-webhook">
-        <h2 id="edit-webhook" className="mb-3 text-lg font-semibold">
-          Settings
-        </h2>
+      <CardSection id="edit-webhook" title="Settings">
         <WebhookEdit senderPhone={sender.phoneNumber} webhook={webhook} groups={[...EVENT_GROUPS]} />
-      </section>
+      </CardSection>
       <section className={card} aria-labelledby="signing-secret">
         <h2 id="signing-secret" className="mb-1 text-lg font-semibold">
           Signing secret
