@@ -1,6 +1,7 @@
 "use client";
-import { formStrings, useAction, useActionForm } from "@/components/dashboard/use-action-form";
-import { button, buttonSecondary, label } from "@/components/ui/classes";
+import { ActionButton } from "@/components/dashboard/action-button";
+import { formStrings, useActionForm } from "@/components/dashboard/use-action-form";
+import { button, label } from "@/components/ui/classes";
 import { TextField } from "@/components/ui/field-message";
 import { addSenderAction, makeDefaultAction } from "./actions";
 
@@ -47,15 +48,11 @@ export function SenderForm({ simulated }: { simulated: boolean }) {
 }
 
 export function MakeDefaultButton({ phoneNumber }: { phoneNumber: string }) {
-  const { pending, run } = useAction();
   return (
-    <button
-      type="button"
-      className={buttonSecondary}
-      disabled={pending}
-      onClick={() => run(() => makeDefaultAction(phoneNumber), `${phoneNumber} is now the default`)}
-    >
-      Make default
-    </button>
+    <ActionButton
+      action={() => makeDefaultAction(phoneNumber)}
+      success={`${phoneNumber} is now the default`}
+      label="Make default"
+    />
   );
 }

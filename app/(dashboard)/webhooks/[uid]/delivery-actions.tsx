@@ -1,6 +1,6 @@
 "use client";
-import { useAction } from "@/components/dashboard/use-action-form";
-import { button, buttonSecondary } from "@/components/ui/classes";
+import { ActionButton } from "@/components/dashboard/action-button";
+import { button } from "@/components/ui/classes";
 import { redeliverAction, sendTestEventAction } from "../actions";
 
 export function DeliveryActions({
@@ -12,16 +12,13 @@ export function DeliveryActions({
   uid: string;
   deliveryId: string;
 }) {
-  const { pending, run } = useAction();
   return (
-    <button
-      type="button"
-      className={buttonSecondary}
-      disabled={pending}
-      onClick={() => run(() => redeliverAction(senderPhone, uid, deliveryId), "Queued for redelivery")}
-    >
-      {pending ? "Queuing…" : "Redeliver"}
-    </button>
+    <ActionButton
+      action={() => redeliverAction(senderPhone, uid, deliveryId)}
+      success="Queued for redelivery"
+      label="Redeliver"
+      pendingLabel="Queuing…"
+    />
   );
 }
 
@@ -34,16 +31,15 @@ export function TestEventButton({
   uid: string;
   disabled: boolean;
 }) {
-  const { pending, run } = useAction();
   return (
-    <button
-      type="button"
+    <ActionButton
+      action={() => sendTestEventAction(senderPhone, uid)}
+      success="Test event queued"
+      label="Send test event"
+      pendingLabel="Sending…"
       className={button}
-      disabled={pending || disabled}
+      disabled={disabled}
       title={disabled ? "Set the webhook ACTIVE to send events" : undefined}
-      onClick={() => run(() => sendTestEventAction(senderPhone, uid), "Test event queued")}
-    >
-      {pending ? "Sending…" : "Send test event"}
-    </button>
+    />
   );
 }
