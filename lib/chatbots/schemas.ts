@@ -4,18 +4,14 @@
 // businessHours.timezone, ...), so a customer knows which rule to fix.
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
+import { ResourceName } from "@/lib/core/resource-name";
 import { hasNoControlChars } from "@/lib/core/storable-text";
 import { isTimeZone, LIMITS, MATCH_TYPES, minutesOf, patternError } from "./engine";
 
 export const CHATBOT_STATUSES = ["ACTIVE", "INACTIVE"] as const;
 export const ChatbotStatus = z.enum(CHATBOT_STATUSES, { error: "status must be ACTIVE or INACTIVE" });
 
-const Name = z
-  .string({ error: "name must be a string" })
-  .trim()
-  .min(1, "name is required")
-  .max(100, "name must be at most 100 characters")
-  .refine((v) => hasNoControlChars(v), "name must not contain control characters");
+const Name = ResourceName;
 
 const ReplyText = z
   .string({ error: "text must be a string" })

@@ -2,6 +2,7 @@
 // the public shapes. The API router, dashboard forms and the OpenAPI document use these.
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
+import { ResourceName } from "@/lib/core/resource-name";
 import { hasNoControlChars } from "@/lib/core/storable-text";
 import { EVENT_KEYS, isEventKey } from "./catalog";
 
@@ -11,12 +12,7 @@ export const WebhookStatus = z.enum(WEBHOOK_STATUSES, { error: "status must be A
 export const TIMEOUT_MS = { min: 1_000, max: 30_000, default: 10_000 } as const;
 export const RETRY_MAX_ATTEMPTS = { min: 0, max: 10, default: 5 } as const;
 
-const Name = z
-  .string({ error: "name must be a string" })
-  .trim()
-  .min(1, "name is required")
-  .max(100, "name must be at most 100 characters")
-  .refine((v) => hasNoControlChars(v), "name must not contain control characters");
+const Name = ResourceName;
 
 // Only the shape here: the URL rules and the SSRF checks (WEBHOOK_ENDPOINT_INVALID,
 // WEBHOOK_ENDPOINT_REQUIRES_HTTPS) live in url-guard.ts, which the service calls.
