@@ -177,3 +177,105 @@ export async function runMain(main: () => Promise<void>): Promise<void> {
     process.exit(1);
   }
 }
+
+// ---- Interleaved comparisons, targets and the docs section (issue 15 item 2) ----
+
+/** Whether a flag (--name) is on the command line. */
+export const has = (name: string) => process.argv.slice(2).includes(`--${name}`);
+
+/** Rounds of an interleaved comparison: --rounds=N, else BENCH_ROUNDS, else 3. */
+export const roundsFlag = () => flag("rounds", Number(process.env.BENCH_ROUNDS ?? 3));
+
+/** One measured run of one side. */
+export type Run = { rps: number; p50: number; p99: number; non2xx: number; errors: number };
+
+/** autocannon's result as a Run (requests/s = answered 2xx over the run's duration). */
+export function toRun(r: AutocannonResult): Run {
+  return {
+    rps: Math.round(r["2xx"] / r.duration),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
+}
+
+export type Spread = { min: number; median: number; max: number };
+export function spread(values: number[]): Spread {
+  const s = [...values].sort((x, y) => x - y);
+  const mid = s.length / 2;
+  const median =
+    s.length === 0 ? Number.NaN : s.length % 2 ? (s[Math.floor(mid)] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+  return { min: s[0] ?? Number.NaN, median, max: s.at(-1) ?? Number.NaN };
+}
+/** "62% (58-66%)": median and range of ratios given as fractions. */
+export const pctSpread = (s: Spread) =>
+  `${Math.round(s.median * 100)}% (${Math.round(s.min * 100)}-${Math.round(s.max * 100)}%)`;
+
+export type Interleaved = { a: Run[]; b: Run[]; ratios: number[]; ratio: Spread };
+
+/**
+ * A, B, A, B, ... for `rounds` rounds, in the same run, so that the machine's load lands on
+ * both sides alike; the ratio of round i is a[i].rps / b[i].rps. Each side is warmed up once
+ * (2 s) before its first round.
+ */
+export async function interleave(
+  label: string,
+  rounds: number,
+  a: { name: string; run: () => Promise<Run>; warmUp?: () => Promise<unknown> },
+  b: { name: string; run: () => Promise<Run>; warmUp?: () => Promise<unknown> },
+): Promise<Interleaved> {
+  await a.warmUp?.();
+  await b.warmUp?.();
+  const out: Interleaved = { a: [], b: [], ratios: [], ratio: spread([]) };
+  for (let i = 0; i < rounds; i++) {
+    const ra = await a.run();
+    const rb = await b.run();
+    out.a.push(ra);
+    out.b.push(rb);
+    out.ratios.push(rb.rps > 0 ? ra.rps / rb.rps : 0);
+    console.log(
+      `  ${label} round ${i + 1}/${rounds}: ${a.name} ${ra.rps}/s (p99 ${ra.p99} ms), ${b.name} ${rb.rps}/s (p99 ${rb.p99} ms): ${Math.round((out.ratios.at(-1) ?? 0) * 100)}%`,
+    );
+  }
+  out.ratio = spread(out.ratios);
+  return out;
+}
+
+/** The median run of a side (by requests/s) and its p99 spread: what a table row shows. */
+export function summary(runs: Run[]): { rps: Spread; p99: Spread; non2xx: number; errors: number } {
+  return {
+    rps: spread(runs.map((r) => r.rps)),
+    p99: spread(runs.map((r) => r.p99)),
+    non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+  };
+}
+/** "812 (790-830)" */
+export const numSpread = (s: Spread) => `${Math.round(s.median)} (${Math.round(s.min)}-${Math.round(s.max)})`;
+
+/** One target of an issue, with what was measured and whether it was met. */
+export type Target = { what: string; goal: string; measured: string; met: boolean };
+
+/** Prints each target with met / not met; returns the same lines as Markdown bullets. */
+export function reportTargets(targets: Target[]): string[] {
+  const lines = targets.map((t) => `${t.what}: ${t.measured} (target ${t.goal}): ${t.met ? "met" : "not met"}`);
+  console.log(`\nTargets:\n${lines.map((l) => `  ${l}`).join("\n")}`);
+  return lines.map((l) => `- ${l.replace(/: (met|not met)$/, ": **$1**")}`);
+}
+
+/** The machine and its load, for the header of a docs section. */
+export function machineLine(loadBefore: string, loadAfter = loadAverages()): string {
+  const cpu = os.cpus()[0]?.model.trim() ?? "unknown CPU";
+  const date = new Date().toISOString().slice(0, 16).replace("T", " ");
+  return `${date} UTC; ${os.cpus().length} x ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, Node ${process.version}; load average (1 / 5 / 15 min) ${loadBefore} before, ${loadAfter} after (${os.cpus().length} cores, shared with other work)`;
+}
+
+/** Writes the section unless --no-write was given (then prints that it did not). */
+export function writeSectionUnlessDry(heading: string, section: string): void {
+  if (has("no-write")) console.log("--no-write: docs/benchmarks.md left as it was");
+  else writeBenchSection(heading, section);
+}
+
+/** Bench servers listen on 127.0.0.1:3400-3499 (BENCH_PORT_BASE moves the block). */
+export const benchPort = (offset: number) => Number(process.env.BENCH_PORT_BASE ?? 3400) + offset;

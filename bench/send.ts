@@ -6,32 +6,48 @@
 // while the simulator's signed status callbacks (3 per message) flow back into the same
 // server's provider endpoint. Writes the "Sends" section of docs/benchmarks.md.
 //
-// Flags: --duration=SECONDS (default 10), --connections=N (default 32).
+// The lean server and a bare node:http + pg baseline running the same statements
+// (bench/send-bare-server.ts) are measured INTERLEAVED (bench/harness.ts `interleave`);
+// prints each target (issue 15 item 3: >= 1,000 accepted/s, >= 60% of bare) with met / not met.
+//
+// Flags: --duration=SECONDS per run (default 5), --rounds=N (default 3), --connections=N
+// (default 32), --no-write. Ports 3410-3411 (BENCH_PORT_BASE).
 // BENCH_PG_URL: the server's admin URL (default postgresql://postgres@127.0.0.1:5432/postgres).
-import { randomInt } from "node:crypto";
-import os from "node:os";
 import pg from "pg";
 import {
   type AutocannonRequest,
+  autocannon,
   BENCH_SECRETS,
   benchDatabaseUrl,
+  benchPort,
   flag,
   freshDatabase,
+  type Interleaved,
+  interleave,
   loadAverages,
-  measureWithWarmUp,
+  machineLine,
   NO_RATE_LIMITS,
+  numSpread,
+  pctSpread,
+  reportTargets,
+  roundsFlag,
   runMain,
   sleep,
+  spread,
   startTs,
   stopChild,
+  summary,
+  type Target,
+  toRun,
   waitHttp,
-  writeBenchSection,
+  writeSectionUnlessDry,
 } from "./harness";
 
-const duration = flag("duration", 10);
+const duration = flag("duration", 5);
+const rounds = roundsFlag();
 const connections = flag("connections", 32);
 const DB_NAME = "switchboard_bench_send";
-const PORT = 3000 + randomInt(1000, 9000);
+const PORT = { lean: benchPort(10), bare: benchPort(11) };
 const SENDERS = 4;
 const dbUrl = benchDatabaseUrl(DB_NAME, "bench:send");
 
@@ -39,7 +55,6 @@ const childEnv: Record<string, string> = {
   PATH: process.env.PATH ?? "",
   HOME: process.env.HOME ?? "/tmp",
   DATABASE_URL: dbUrl,
-  PORT: String(PORT),
   ...NO_RATE_LIMITS,
   // The provider's upgraded tier per number (spec 8.3); four senders share the load.
   SIMULATOR_THROUGHPUT_PER_SECOND: "1000",
@@ -133,35 +148,64 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
+type Side = { name: string; base: string };
+
+async function measureSide(
+  side: Side,
+  s: Scenario,
+  headers: Record<string, string>,
+  senders: string[],
+  seconds: number,
+) {
+  let n = 0;
+  const requests = [
+    {
+      method: "POST",
+      path: s.path,
+      headers,
+      setupRequest: (r: AutocannonRequest) => ({
+        ...r,
+        body: JSON.stringify(s.body(senders[n++ % senders.length] ?? "")),
+      }),
+    },
+  ];
+  return toRun(await autocannon({ url: side.base, connections, duration: seconds, requests }));
+}
+
 async function main() {
+  const loadBefore = loadAverages();
   console.log(`bench:send: preparing ${DB_NAME}`);
   const { token, senders } = await prepare();
-  const server = startTs(["scripts/serve-api.ts"], childEnv);
-  const base = `http://127.0.0.1:${PORT}`;
-  await waitHttp(`${base}/api/v3/templates`);
+  const lean = startTs(["scripts/serve-api.ts"], { ...childEnv, PORT: String(PORT.lean) });
+  const bare = startTs(["bench/send-bare-server.ts"], {
+    ...childEnv,
+    PORT: String(PORT.bare),
+    BENCH_TOKEN: token,
+    BENCH_SENDERS: senders.join(","),
+  });
+  const leanSide = { name: "lean", base: `http://127.0.0.1:${PORT.lean}` };
+  const bareSide = { name: "bare", base: `http://127.0.0.1:${PORT.bare}` };
+  await waitHttp(`${leanSide.base}/api/v3/templates`);
+  await waitHttp(`${bareSide.base}/`);
   const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
-  const rows: string[] = [];
+  const results: { s: Scenario; r: Interleaved }[] = [];
   for (const s of SCENARIOS) {
-    let n = 0;
-    const requests = [
+    console.log(`${s.name}: lean vs bare, ${rounds} interleaved rounds of ${duration} s…`);
+    const r = await interleave(
+      s.key,
+      rounds,
       {
-        method: "POST",
-        path: s.path,
-        headers,
-        setupRequest: (r: AutocannonRequest) => ({
-          ...r,
-          body: JSON.stringify(s.body(senders[n++ % senders.length] ?? "")),
-        }),
+        name: "lean",
+        run: () => measureSide(leanSide, s, headers, senders, duration),
+        warmUp: () => measureSide(leanSide, s, headers, senders, 2),
       },
-    ];
-    const r = await measureWithWarmUp({ url: base, connections, duration, requests });
-    const accepted = r["2xx"] / r.duration;
-    console.log(
-      `${s.name}: ${Math.round(accepted)} accepted/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
+      {
+        name: "bare",
+        run: () => measureSide(bareSide, s, headers, senders, duration),
+        warmUp: () => measureSide(bareSide, s, headers, senders, 2),
+      },
     );
-    rows.push(
-      `| ${s.name} | **${Math.round(accepted)}** | ${r.latency.p50} | **${r.latency.p99}** | ${r.non2xx} | ${r.errors + r.timeouts} |`,
-    );
+    results.push({ s, r });
   }
   await sleep(2_000); // let the last callbacks land
   const c = new pg.Client({ connectionString: dbUrl });
@@ -174,42 +218,66 @@ async function main() {
   const retried = (await c.query<{ n: string }>(`SELECT count(*) AS n FROM "Message" WHERE "attempts" > 1`)).rows[0];
   const callbacks = (await c.query<{ n: string }>(`SELECT count(*) AS n FROM "ProviderCallback"`)).rows[0];
   await c.end();
-  await stopChild(server, 5_000);
+  await stopChild(lean, 5_000);
+  await stopChild(bare, 5_000);
 
-  const cpu = os.cpus()[0]?.model.trim() ?? "unknown CPU";
-  const section = `## Sends (\`npm run bench:send\`)
+  const targets: Target[] = [];
+  const rows: string[] = [];
+  for (const { s, r } of results) {
+    const a = summary(r.a);
+    const b = summary(r.b);
+    rows.push(
+      `| lean | ${s.name} | **${numSpread(a.rps)}** | ${numSpread(spread(r.a.map((x) => x.p50)))} | ${numSpread(a.p99)} | ${a.non2xx} | ${a.errors} |`,
+      `| bare | ${s.name} | ${numSpread(b.rps)} | ${numSpread(spread(r.b.map((x) => x.p50)))} | ${numSpread(b.p99)} | ${b.non2xx} | ${b.errors} |`,
+      `| **lean / bare** | ${s.name} | **${pctSpread(r.ratio)}** | | | | |`,
+    );
+    targets.push(
+      {
+        what: `${s.key}: lean accepted sends/s`,
+        goal: ">= 1,000/s",
+        measured: numSpread(a.rps),
+        met: a.rps.median >= 1000,
+      },
+      { what: `${s.key}: lean / bare`, goal: ">= 60%", measured: pctSpread(r.ratio), met: r.ratio.median >= 0.6 },
+    );
+  }
+  const targetLines = reportTargets(targets);
 
-Command: \`npm run bench:send\` (bench/send.ts), ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC.
-Machine: ${os.cpus().length} x ${cpu}, Node ${process.version}; PostgreSQL 15 on 127.0.0.1 (fresh database
-\`${DB_NAME}\`); autocannon, the lean server (\`scripts/serve-api.ts\`, the router on node:http) and PostgreSQL share
-the same cores. ${connections} connections, ${duration} s per scenario after a 2 s warm-up; ${SENDERS} senders of one customer
-(round robin), a new recipient per request, the simulator at the upgraded tier of 1,000 messages/s per number.
-Accepted = HTTP 200 with a provider message id. The simulator's signed status callbacks (sent, delivered, read)
-are posted back into the same process's provider endpoint during the run (stored; not processed here).
-Target: >= 1,000 accepted sends/s.
+  const heading = "## Sends (`npm run bench:send`)";
+  const section = `${heading}
 
-| scenario | accepted sends/s | p50 ms | p99 ms | non-2xx | errors |
-| --- | ---: | ---: | ---: | ---: | ---: |
+Command: \`npm run bench:send\` (bench/send.ts), ${machineLine(loadBefore)}.
+PostgreSQL 15 on 127.0.0.1 (fresh database \`${DB_NAME}\`); autocannon, both servers and PostgreSQL share the same cores.
+${connections} connections; ${SENDERS} senders of one customer (round robin), a new recipient per request, the simulator at the
+upgraded tier of 1,000 messages/s per number. Accepted = HTTP 200 with a provider message id. The simulator's signed
+status callbacks (sent, delivered, read) are posted into the same process's provider endpoint handler during the run
+(stored; not processed here).
+
+**Interleaved:** both servers run for the whole bench; per scenario, lean and bare take turns (A, B, A, B, ...) for
+${rounds} rounds of ${duration} s after a 2 s warm-up each. Each cell is the median over the rounds (min-max); the ratio is the
+median of the per-round ratios (min-max). **lean** = the router on node:http (\`scripts/serve-api.ts\`): token auth,
+rate limits (set out of reach), zod, the send service. **bare** = node:http + pg running the same statements
+(\`bench/send-bare-server.ts\`: at start it sends once per route and sender through the real router and records every
+statement that reached \`pg\`; each request replays them with its own recipient, fresh ids and timestamps, with the
+same in-process simulator call between them).
+
+| server | scenario | accepted sends/s | p50 ms | p99 ms | non-2xx | errors |
+| --- | --- | ---: | ---: | ---: | ---: | ---: |
 ${rows.join("\n")}
 
-Load average of the machine when the runs ended (other work shares these 2 cores): ${loadAverages()} (1 / 5 / 15 min).
+Targets (issue 15 item 3):
+
+${targetLines.join("\n")}
 
 After the runs: ${messages?.n ?? "?"} messages with a provider id, ${messages?.dupes ?? "?"} duplicate provider ids,
 ${retried?.n ?? "?"} sends retried after a simulated throughput error, ${callbacks?.n ?? "?"} signed callback batches stored.
 
-Where the time goes: a send runs four SQL statements (token, sender, blacklist, the message INSERT; templates,
-balances and rates are cached for 2-5 s per process, and a cached balance that looks too low is always re-read),
-all straight on the \`pg\` pool Prisma's adapter also uses (\`hotRows\` in lib/db.ts): through Prisma they cost
-~1 ms of CPU each and held one server process near 265 sends/s. What is left is mostly system time: about a third
-of the server's CPU profile is the \`writev\` system call (one per SQL statement and per HTTP response), and the
-server, PostgreSQL and autocannon share the 2 cores. Merging the token and sender look-ups into one statement
-was tried and saved no measurable CPU (1.5-1.8 ms per send in-process either way), so it was left out. So was
-a second lean-server process (node:cluster): no gain (800-970/s either way), because the 2 cores are already
-saturated by the server, PostgreSQL and autocannon together. Runs vary by about 20% with the machine's load
-(seen on 2026-11-23: 706-828 /send, 790-980 /messages). On a machine where the load generator and the database have
-their own cores, the router is stateless and scales out (rate limits move to Redis with REDIS_URL).
+Where the time goes: a lean send runs four to six SQL statements (token, sender, blacklist, the window for free-form
+text, the message INSERT with its conversation, the outcome UPDATE; templates, balances and rates are cached for 2-5 s
+per process), all straight on the \`pg\` pool Prisma's adapter also uses (\`hotRows\` in lib/db.ts). The server,
+PostgreSQL and autocannon share the 2 cores, so absolute rates follow the machine's load; the ratio does not.
 `;
-  writeBenchSection("## Sends (`npm run bench:send`)", section);
+  writeSectionUnlessDry(heading, section);
 }
 
 await runMain(main);
