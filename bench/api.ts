@@ -39,6 +39,7 @@ import {
   type Target,
   toRun,
   waitHttp,
+  warmUpSeconds,
   writeSectionUnlessDry,
 } from "./harness";
 
@@ -224,7 +225,7 @@ const runOf =
   async () =>
     toRun(await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers }));
 const warmUpOf = (url: string, headers?: Record<string, string>) => () =>
-  autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
+  autocannon({ url, connections: CONNECTIONS, duration: warmUpSeconds(), headers });
 
 /** Interleaved runs of two servers on one scenario. */
 async function compare(s: Scenario, a: Side, b: Side): Promise<Interleaved> {
@@ -307,14 +308,16 @@ async function main() {
   const off: Side = { name: "lean, usage off", base: `http://127.0.0.1:${PORT.leanOff}`, headers: auth };
   const bareSide: Side = { name: "bare", base: `http://127.0.0.1:${PORT.bare}` };
 
+  // The usage pair first, while both lean servers are equally fresh (a server warmed by minutes
+  // of other runs against one warmed for seconds measured up to 40% apart, 2026-11-23).
+  console.log(`Usage recording on vs off (scenario a), ${rounds} interleaved rounds…`);
+  const usageRun = await compare(SCENARIOS[0] as Scenario, lean, off);
   const comparisons: { s: Scenario; r: Interleaved }[] = [];
   if (!usageOnly)
     for (const s of SCENARIOS) {
       console.log(`${s.name}: lean vs bare, ${rounds} interleaved rounds of ${duration} s…`);
       comparisons.push({ s, r: await compare(s, lean, bareSide) });
     }
-  console.log(`Usage recording on vs off (scenario a), ${rounds} interleaved rounds…`);
-  const usageRun = await compare(SCENARIOS[0] as Scenario, lean, off);
 
   let noCache: Run | undefined;
   let plans: string[] = [];
@@ -394,7 +397,7 @@ function printAndWrite(
     `and ${(CONVERSATIONS * THREAD_MESSAGES).toLocaleString("en-US")} thread messages (docs/conversations.md), seeded with INSERT ... SELECT generate_series.`,
     "",
     `**Interleaved:** every server runs for the whole bench; per scenario, lean and its baseline take turns (A, B, A, B, ...)`,
-    `for ${rounds} rounds of ${duration} s at ${CONNECTIONS} connections, after a 2 s warm-up each, so the machine's load lands on both`,
+    `for ${rounds} rounds of ${duration} s at ${CONNECTIONS} connections, after a ${warmUpSeconds()} s warm-up each, so the machine's load lands on both`,
     "sides alike. Each cell is the median over the rounds (min-max); a ratio is the median of the per-round ratios (min-max).",
     "",
     "Scenarios: (a) `GET /api/v3/billing/messages` with defaults (page 1, limit 50, created_at DESC);",

@@ -186,6 +186,9 @@ export const has = (name: string) => process.argv.slice(2).includes(`--${name}`)
 /** Rounds of an interleaved comparison: --rounds=N, else BENCH_ROUNDS, else 3. */
 export const roundsFlag = () => flag("rounds", Number(process.env.BENCH_ROUNDS ?? 3));
 
+/** Seconds of warm-up per side before its first interleaved round: --warmup=S, default 3. */
+export const warmUpSeconds = () => flag("warmup", 3);
+
 /** One measured run of one side. */
 export type Run = { rps: number; p50: number; p99: number; non2xx: number; errors: number };
 
@@ -217,7 +220,7 @@ export type Interleaved = { a: Run[]; b: Run[]; ratios: number[]; ratio: Spread 
 /**
  * A, B, A, B, ... for `rounds` rounds, in the same run, so that the machine's load lands on
  * both sides alike; the ratio of round i is a[i].rps / b[i].rps. Each side is warmed up once
- * (2 s) before its first round.
+ * (warmUpSeconds) before its first round.
  */
 export async function interleave(
   label: string,

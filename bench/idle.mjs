@@ -6,7 +6,6 @@
 // figure, the date and the load average into docs/benchmarks.md.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
@@ -16,13 +15,8 @@ const SETTLE_S = Number(process.env.IDLE_SETTLE_S ?? 10);
 const TARGET = 1; // percent of one core
 const TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
+// Bench servers listen in 3400-3499 (BENCH_PORT_BASE moves the block; bench/harness.ts benchPort).
+const freePort = async () => Number(process.env.BENCH_PORT_BASE ?? 3400) + 40;
 
 /** utime + stime (ticks) and parent of every process, from /proc. */
 function snapshot() {

@@ -40,6 +40,7 @@ import {
   type Target,
   toRun,
   waitHttp,
+  warmUpSeconds,
   writeSectionUnlessDry,
 } from "./harness";
 
@@ -197,12 +198,12 @@ async function main() {
       {
         name: "lean",
         run: () => measureSide(leanSide, s, headers, senders, duration),
-        warmUp: () => measureSide(leanSide, s, headers, senders, 2),
+        warmUp: () => measureSide(leanSide, s, headers, senders, warmUpSeconds()),
       },
       {
         name: "bare",
         run: () => measureSide(bareSide, s, headers, senders, duration),
-        warmUp: () => measureSide(bareSide, s, headers, senders, 2),
+        warmUp: () => measureSide(bareSide, s, headers, senders, warmUpSeconds()),
       },
     );
     results.push({ s, r });
@@ -254,7 +255,7 @@ status callbacks (sent, delivered, read) are posted into the same process's prov
 (stored; not processed here).
 
 **Interleaved:** both servers run for the whole bench; per scenario, lean and bare take turns (A, B, A, B, ...) for
-${rounds} rounds of ${duration} s after a 2 s warm-up each. Each cell is the median over the rounds (min-max); the ratio is the
+${rounds} rounds of ${duration} s after a ${warmUpSeconds()} s warm-up each. Each cell is the median over the rounds (min-max); the ratio is the
 median of the per-round ratios (min-max). **lean** = the router on node:http (\`scripts/serve-api.ts\`): token auth,
 rate limits (set out of reach), zod, the send service. **bare** = node:http + pg running the same statements
 (\`bench/send-bare-server.ts\`: at start it sends once per route and sender through the real router and records every
