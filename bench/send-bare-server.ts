@@ -143,7 +143,7 @@ for (const path of Object.keys(bodies))
     recordings.set(`${path}|${senderId}`, rec);
     if (process.env.BENCH_CAPTURE_LOG && i === 0)
       for (const st of [...rec.before, { config: { text: "-- provider call" }, values: [] }, ...rec.after])
-        console.log(
+        console.error(
           `${path}: ${String(st.config.text).replace(/\s+/g, " ").slice(0, 240)} ${JSON.stringify(st.values).slice(0, 200)}`,
         );
   }
