@@ -15,11 +15,22 @@ function metadata(meta: Meta) {
   };
 }
 
+// The JSON text of each Response built by json(), so the lean node:http server writes the
+// text itself instead of reading the body back through web streams (lib/http/node-adapter.ts;
+// docs/benchmarks.md "Public API"). The Response keeps its own body for every other reader.
+const jsonTexts = new WeakMap<Response, string>();
+
+/** The JSON text a Response from json() was built with, if it is one. */
+export const jsonTextOf = (response: Response): string | undefined => jsonTexts.get(response);
+
 export function json(status: number, body: unknown, headers: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
+  const text = JSON.stringify(body);
+  const response = new Response(text, {
     status,
     headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
   });
+  jsonTexts.set(response, text);
+  return response;
 }
 
 export function successBody(meta: Meta, message: string, data: unknown, extra?: Record<string, unknown>) {

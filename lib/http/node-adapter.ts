@@ -2,6 +2,7 @@
 // handlers as Next, several times the throughput of a Next route handler (README "Architecture").
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { jsonTextOf } from "@/lib/api/envelope";
 
 export function toWebRequest(req: IncomingMessage, origin: string): Request {
   const headers = new Headers();
@@ -25,6 +26,12 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
     headers[key] = value;
   });
   res.writeHead(response.status, headers);
+  // The router's JSON answers: the text they were built from, without reading the body back.
+  const text = jsonTextOf(response);
+  if (text !== undefined) {
+    res.end(text);
+    return;
+  }
   if (!response.body) {
     res.end();
     return;
