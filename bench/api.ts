@@ -18,6 +18,8 @@ import {
   BENCH_SECRETS,
   benchDatabaseUrl,
   benchPort,
+  cpuCell,
+  cpuRatioCell,
   flag,
   freshDatabase,
   has,
@@ -211,7 +213,7 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-type Side = { name: string; base: string; headers?: Record<string, string> };
+type Side = { name: string; base: string; headers?: Record<string, string>; pid?: number };
 
 /** One measured run of one scenario on one server (after its check request answered 200). */
 async function check(side: Side, s: Scenario): Promise<string> {
@@ -234,8 +236,8 @@ async function compare(s: Scenario, a: Side, b: Side): Promise<Interleaved> {
   return interleave(
     `${s.key} ${a.name}/${b.name}`,
     rounds,
-    { name: a.name, run: runOf(ua, a.headers), warmUp: warmUpOf(ua, a.headers) },
-    { name: b.name, run: runOf(ub, b.headers), warmUp: warmUpOf(ub, b.headers) },
+    { name: a.name, run: runOf(ua, a.headers), warmUp: warmUpOf(ua, a.headers), pid: a.pid },
+    { name: b.name, run: runOf(ub, b.headers), warmUp: warmUpOf(ub, b.headers), pid: b.pid },
   );
 }
 
@@ -304,9 +306,14 @@ async function main() {
   const bare = start(["bench/api-bare-server.ts"], { PORT: String(PORT.bare), BENCH_CUSTOMER_ID: customerId });
   for (const port of [PORT.lean, PORT.leanOff]) await waitHttp(`http://127.0.0.1:${port}/api/v3/openapi.json`);
   await waitHttp(`http://127.0.0.1:${PORT.bare}/`);
-  const lean: Side = { name: "lean", base: `http://127.0.0.1:${PORT.lean}`, headers: auth };
-  const off: Side = { name: "lean, usage off", base: `http://127.0.0.1:${PORT.leanOff}`, headers: auth };
-  const bareSide: Side = { name: "bare", base: `http://127.0.0.1:${PORT.bare}` };
+  const lean: Side = { name: "lean", base: `http://127.0.0.1:${PORT.lean}`, headers: auth, pid: leanOn.pid };
+  const off: Side = {
+    name: "lean, usage off",
+    base: `http://127.0.0.1:${PORT.leanOff}`,
+    headers: auth,
+    pid: leanOff.pid,
+  };
+  const bareSide: Side = { name: "bare", base: `http://127.0.0.1:${PORT.bare}`, pid: bare.pid };
 
   // The usage pair first, while both lean servers are equally fresh (a server warmed by minutes
   // of other runs against one warmed for seconds measured up to 40% apart, 2026-11-23).
@@ -363,7 +370,7 @@ async function main() {
 
 function tableRows(name: string, scenario: string, runs: Run[]): string {
   const m = summary(runs);
-  return `| ${name} | ${scenario} | ${numSpread(m.rps)} | ${numSpread(spread(runs.map((r) => r.p50)))} | ${numSpread(m.p99)} | ${m.non2xx} | ${m.errors} |`;
+  return `| ${name} | ${scenario} | ${numSpread(m.rps)} | ${numSpread(spread(runs.map((r) => r.p50)))} | ${numSpread(m.p99)} | ${cpuCell(runs)} | ${m.non2xx} | ${m.errors} |`;
 }
 
 function printAndWrite(
@@ -376,16 +383,16 @@ function printAndWrite(
   loadBefore: string,
 ) {
   const lines = [
-    "| server | scenario | requests/s | p50 ms | p99 ms | non-2xx | errors |",
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    "| server | scenario | requests/s | p50 ms | p99 ms | server CPU ms / request | non-2xx | errors |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const { s, r } of comparisons) {
     lines.push(tableRows("lean", s.name, r.a), tableRows("bare", s.name, r.b));
-    lines.push(`| **lean / bare** | ${s.name} | **${pctSpread(r.ratio)}** | | | | |`);
+    lines.push(`| **lean / bare** | ${s.name} | **${pctSpread(r.ratio)}** | | | ${cpuRatioCell(r)} | | |`);
   }
   lines.push(tableRows("lean, usage on", "(a) defaults", usageRun.a));
   lines.push(tableRows("lean, usage off", "(a) defaults", usageRun.b));
-  lines.push(`| **on / off** | (a) defaults | **${pctSpread(usageRun.ratio)}** | | | | |`);
+  lines.push(`| **on / off** | (a) defaults | **${pctSpread(usageRun.ratio)}** | | | ${cpuRatioCell(usageRun)} | | |`);
   if (noCache) lines.push(tableRows("lean, no count cache (1 run)", "(a) defaults", [noCache]));
   const heading = "## Public API: billing messages and conversations (`npm run bench:api`)";
   const section = [
@@ -399,6 +406,9 @@ function printAndWrite(
     `**Interleaved:** every server runs for the whole bench; per scenario, lean and its baseline take turns (A, B, A, B, ...)`,
     `for ${rounds} rounds of ${duration} s at ${CONNECTIONS} connections, after a ${warmUpSeconds()} s warm-up each, so the machine's load lands on both`,
     "sides alike. Each cell is the median over the rounds (min-max); a ratio is the median of the per-round ratios (min-max).",
+    "Server CPU ms / request is the server process's user + system time over a run divided by its answered requests",
+    "(from /proc): it moves far less with the machine's load than requests/s. Its ratio row is the baseline's CPU per",
+    "request over lean's (the share of the baseline's efficiency lean keeps); PostgreSQL's own CPU is not in it.",
     "",
     "Scenarios: (a) `GET /api/v3/billing/messages` with defaults (page 1, limit 50, created_at DESC);",
     "(b) `?status=delivered&templateType=marketing&billable=payable&sortBy=rate`; (c) `?page=500`;",

@@ -190,7 +190,16 @@ export const roundsFlag = () => flag("rounds", Number(process.env.BENCH_ROUNDS ?
 export const warmUpSeconds = () => flag("warmup", 3);
 
 /** One measured run of one side. */
-export type Run = { rps: number; p50: number; p99: number; non2xx: number; errors: number };
+export type Run = {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  /** CPU time (user + system) of the server process per answered request, ms; set by `interleave` given a pid. */
+  cpuMs?: number;
+  requests?: number;
+};
 
 /** autocannon's result as a Run (requests/s = answered 2xx over the run's duration). */
 export function toRun(r: AutocannonResult): Run {
@@ -200,7 +209,19 @@ export function toRun(r: AutocannonResult): Run {
     p99: r.latency.p99,
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts,
+    requests: r["2xx"],
   };
+}
+
+/** CPU time (user + system) a process has used so far, ms (Linux /proc; 10 ms resolution). */
+export function cpuTimeMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 export type Spread = { min: number; median: number; max: number };
@@ -215,7 +236,24 @@ export function spread(values: number[]): Spread {
 export const pctSpread = (s: Spread) =>
   `${Math.round(s.median * 100)}% (${Math.round(s.min * 100)}-${Math.round(s.max * 100)}%)`;
 
-export type Interleaved = { a: Run[]; b: Run[]; ratios: number[]; ratio: Spread };
+export type Interleaved = {
+  a: Run[];
+  b: Run[];
+  ratios: number[];
+  ratio: Spread;
+  /** Per round: b's CPU per request / a's (how much of b's efficiency a keeps; load changes it far less than throughput). */
+  cpuRatios: number[];
+  cpuRatio?: Spread;
+};
+export type InterleaveSide = { name: string; run: () => Promise<Run>; warmUp?: () => Promise<unknown>; pid?: number };
+
+/** A run with the server's CPU per answered request, when its pid is known. */
+async function runWithCpu(side: InterleaveSide): Promise<Run> {
+  const before = side.pid ? cpuTimeMs(side.pid) : Number.NaN;
+  const run = await side.run();
+  if (side.pid && run.requests) run.cpuMs = (cpuTimeMs(side.pid) - before) / run.requests;
+  return run;
+}
 
 /**
  * A, B, A, B, ... for `rounds` rounds, in the same run, so that the machine's load lands on
@@ -225,25 +263,37 @@ export type Interleaved = { a: Run[]; b: Run[]; ratios: number[]; ratio: Spread 
 export async function interleave(
   label: string,
   rounds: number,
-  a: { name: string; run: () => Promise<Run>; warmUp?: () => Promise<unknown> },
-  b: { name: string; run: () => Promise<Run>; warmUp?: () => Promise<unknown> },
+  a: InterleaveSide,
+  b: InterleaveSide,
 ): Promise<Interleaved> {
   await a.warmUp?.();
   await b.warmUp?.();
-  const out: Interleaved = { a: [], b: [], ratios: [], ratio: spread([]) };
+  const out: Interleaved = { a: [], b: [], ratios: [], ratio: spread([]), cpuRatios: [] };
+  const cpu = (r: Run) => (r.cpuMs === undefined ? "" : `, ${r.cpuMs.toFixed(2)} ms CPU/request`);
   for (let i = 0; i < rounds; i++) {
-    const ra = await a.run();
-    const rb = await b.run();
+    const ra = await runWithCpu(a);
+    const rb = await runWithCpu(b);
     out.a.push(ra);
     out.b.push(rb);
     out.ratios.push(rb.rps > 0 ? ra.rps / rb.rps : 0);
+    if (ra.cpuMs && rb.cpuMs) out.cpuRatios.push(rb.cpuMs / ra.cpuMs);
     console.log(
-      `  ${label} round ${i + 1}/${rounds}: ${a.name} ${ra.rps}/s (p99 ${ra.p99} ms), ${b.name} ${rb.rps}/s (p99 ${rb.p99} ms): ${Math.round((out.ratios.at(-1) ?? 0) * 100)}%`,
+      `  ${label} round ${i + 1}/${rounds}: ${a.name} ${ra.rps}/s (p99 ${ra.p99} ms${cpu(ra)}), ${b.name} ${rb.rps}/s (p99 ${rb.p99} ms${cpu(rb)}): ${Math.round((out.ratios.at(-1) ?? 0) * 100)}%`,
     );
   }
   out.ratio = spread(out.ratios);
+  if (out.cpuRatios.length) out.cpuRatio = spread(out.cpuRatios);
   return out;
 }
+
+export /** Median CPU ms of the server per request over the rounds (min-max). */
+function cpuCell(runs: Run[]): string {
+  const cpu = runs.flatMap((r) => (r.cpuMs === undefined ? [] : [r.cpuMs]));
+  if (cpu.length === 0) return "";
+  const c = spread(cpu);
+  return `${c.median.toFixed(2)} (${c.min.toFixed(2)}-${c.max.toFixed(2)})`;
+}
+export const cpuRatioCell = (r: Interleaved) => (r.cpuRatio ? pctSpread(r.cpuRatio) : "");
 
 /** The median run of a side (by requests/s) and its p99 spread: what a table row shows. */
 export function summary(runs: Run[]): { rps: Spread; p99: Spread; non2xx: number; errors: number } {

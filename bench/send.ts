@@ -20,6 +20,8 @@ import {
   BENCH_SECRETS,
   benchDatabaseUrl,
   benchPort,
+  cpuCell,
+  cpuRatioCell,
   flag,
   freshDatabase,
   type Interleaved,
@@ -197,11 +199,13 @@ async function main() {
       rounds,
       {
         name: "lean",
+        pid: lean.pid,
         run: () => measureSide(leanSide, s, headers, senders, duration),
         warmUp: () => measureSide(leanSide, s, headers, senders, warmUpSeconds()),
       },
       {
         name: "bare",
+        pid: bare.pid,
         run: () => measureSide(bareSide, s, headers, senders, duration),
         warmUp: () => measureSide(bareSide, s, headers, senders, warmUpSeconds()),
       },
@@ -228,9 +232,9 @@ async function main() {
     const a = summary(r.a);
     const b = summary(r.b);
     rows.push(
-      `| lean | ${s.name} | **${numSpread(a.rps)}** | ${numSpread(spread(r.a.map((x) => x.p50)))} | ${numSpread(a.p99)} | ${a.non2xx} | ${a.errors} |`,
-      `| bare | ${s.name} | ${numSpread(b.rps)} | ${numSpread(spread(r.b.map((x) => x.p50)))} | ${numSpread(b.p99)} | ${b.non2xx} | ${b.errors} |`,
-      `| **lean / bare** | ${s.name} | **${pctSpread(r.ratio)}** | | | | |`,
+      `| lean | ${s.name} | **${numSpread(a.rps)}** | ${numSpread(spread(r.a.map((x) => x.p50)))} | ${numSpread(a.p99)} | ${cpuCell(r.a)} | ${a.non2xx} | ${a.errors} |`,
+      `| bare | ${s.name} | ${numSpread(b.rps)} | ${numSpread(spread(r.b.map((x) => x.p50)))} | ${numSpread(b.p99)} | ${cpuCell(r.b)} | ${b.non2xx} | ${b.errors} |`,
+      `| **lean / bare** | ${s.name} | **${pctSpread(r.ratio)}** | | | ${cpuRatioCell(r)} | | |`,
     );
     targets.push(
       {
@@ -256,14 +260,16 @@ status callbacks (sent, delivered, read) are posted into the same process's prov
 
 **Interleaved:** both servers run for the whole bench; per scenario, lean and bare take turns (A, B, A, B, ...) for
 ${rounds} rounds of ${duration} s after a ${warmUpSeconds()} s warm-up each. Each cell is the median over the rounds (min-max); the ratio is the
-median of the per-round ratios (min-max). **lean** = the router on node:http (\`scripts/serve-api.ts\`): token auth,
+median of the per-round ratios (min-max). Server CPU ms / request: the server process's user + system time per
+answered request (from /proc; it moves far less with the load than sends/s; the simulator and its in-process
+callbacks run inside both servers); its ratio row is bare's over lean's. **lean** = the router on node:http (\`scripts/serve-api.ts\`): token auth,
 rate limits (set out of reach), zod, the send service. **bare** = node:http + pg running the same statements
 (\`bench/send-bare-server.ts\`: at start it sends once per route and sender through the real router and records every
 statement that reached \`pg\`; each request replays them with its own recipient, fresh ids and timestamps, with the
 same in-process simulator call between them).
 
-| server | scenario | accepted sends/s | p50 ms | p99 ms | non-2xx | errors |
-| --- | --- | ---: | ---: | ---: | ---: | ---: |
+| server | scenario | accepted sends/s | p50 ms | p99 ms | server CPU ms / request | non-2xx | errors |
+| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join("\n")}
 
 Targets (issue 15 item 3):
