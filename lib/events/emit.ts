@@ -1,7 +1,7 @@
 // Emitting an event: one WebhookEvent (idempotent through dedupeKey, so a replayed
 // callback emits nothing new) plus one PENDING WebhookDelivery per ACTIVE destination of
 // the sender subscribed to the event key, in the caller's transaction.
-import type { Tx } from "@/lib/db";
+import { db, hotRows, type Tx } from "@/lib/db";
 import { NOW_UTC, newId } from "@/lib/db/sql";
 import { notifyExpression } from "@/lib/db/wakeups";
 
@@ -80,8 +80,7 @@ async function insertEvents(tx: Tx, inputs: EventInput[], withDeliveries: boolea
   }
   // One statement for the whole batch (the ingest's hot path): the join back to the input
   // (for a named destination) and the delivery ids only when a caller needs them.
-  const rows = await tx.$queryRawUnsafe<{ events: number; deliveries: string[] | null }[]>(
-    `WITH input AS (
+  const text = `WITH input AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
          AS t(id, "customerId", "senderId", type, "dedupeKey", payload, "destinationId")
      ), ev AS (
@@ -104,14 +103,11 @@ async function insertEvents(tx: Tx, inputs: EventInput[], withDeliveries: boolea
      )
      SELECT (SELECT count(*) FROM ev)::int AS events,
             (SELECT count(${notifyExpression("deliveries")}) FROM (SELECT 1 FROM dl LIMIT 1) AS one) AS notified,
-            ${withDeliveries ? `(SELECT array_agg(id) FROM dl)` : `NULL::text[]`} AS deliveries`,
-    ids,
-    customers,
-    senders,
-    types,
-    keys,
-    payloads,
-    destinations,
-  );
+            ${withDeliveries ? `(SELECT array_agg(id) FROM dl)` : `NULL::text[]`} AS deliveries`;
+  const values = [ids, customers, senders, types, keys, payloads, destinations];
+  type Row = { events: number; deliveries: string[] | null };
+  // Outside a transaction (every send's message.status.accepted, a new conversation) the
+  // statement goes straight to the pg pool: Prisma's per-statement CPU is most of it (see hotRows).
+  const rows = tx === db ? await hotRows<Row>({ text, values }) : await tx.$queryRawUnsafe<Row[]>(text, ...values);
   return { events: rows[0]?.events ?? 0, ids, deliveries: rows[0]?.deliveries ?? null };
 }
