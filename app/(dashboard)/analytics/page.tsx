@@ -1,5 +1,6 @@
 // Delivery analytics by day and send route, and per template, for the chosen sender.
 import type { Metadata } from "next";
+import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { CardSection } from "@/components/ui/card-section";
 import { card, muted, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -15,7 +16,8 @@ const pct = (n: number) => `${Math.round(n * 1000) / 10}%`;
 
 export default async function AnalyticsPage({ searchParams }: Props) {
   const p = await requirePrincipal();
-  const sender = await pageSender(p, (await searchParams).sender);
+  const requested = (await searchParams).sender;
+  const sender = await pageSender(p, requested);
   if (!sender) return <EmptyState title="No sender numbers yet">Analytics appear once messages are sent.</EmptyState>;
   const dateFrom = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
   const delivery = await deliveryAnalytics(p, sender, { dateFrom }, "v3");
@@ -24,6 +26,7 @@ export default async function AnalyticsPage({ searchParams }: Props) {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Analytics</h1>
+      <SenderInForce sender={senderInfo(sender)} chosen={Boolean(requested)} />
       <p className={muted}>
         Last 30 days for {sender.phoneNumber}: {delivery.totals.total} messages, delivered{" "}
         {pct(delivery.totals.deliveryRate)}, read {pct(delivery.totals.readRate)}, failed{" "}

@@ -5,7 +5,7 @@ import { DataTable, StatTiles, type TableColumn } from "@/components/dashboard/d
 import { Pager } from "@/components/dashboard/pager";
 import { buttonSecondary, card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
-import { formatDateTime } from "@/components/ui/format";
+import { formatDateTime, formatRate } from "@/components/ui/format";
 import { getBillingRecord, listBillingRecords } from "@/lib/billing/messages";
 import { type BillingSortField, PublicBillingRecord } from "@/lib/billing/schemas";
 import { billingTotals, costPerDay } from "@/lib/billing/totals";
@@ -123,7 +123,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
               <td className={td}>{r.status}</td>
               <td className={td}>{r.pricingCategory ?? "—"}</td>
               <td className={td}>{r.billingClass}</td>
-              <td className={td}>{r.rate.toFixed(4)}</td>
+              <td className={td}>{formatRate(r)}</td>
               <td className={td}>
                 <Link
                   href={`/billing${withParams(params, { record: r.billingUid })}`}
