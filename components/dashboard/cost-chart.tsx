@@ -98,7 +98,11 @@ export function CostChart({
       <figcaption className="mt-2 flex flex-wrap gap-3 text-xs">
         {categories.map((c) => (
           <span key={c} className="inline-flex items-center gap-1" data-testid="chart-legend-item" data-series={c}>
-            <span aria-hidden="true" className="inline-block h-3 w-3 rounded-sm" style={{ background: seriesColor(c) }} />
+            <span
+              aria-hidden="true"
+              className="inline-block h-3 w-3 rounded-sm"
+              style={{ background: seriesColor(c) }}
+            />
             {c}
           </span>
         ))}

@@ -4,7 +4,14 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useToast } from "@/components/dashboard/toast";
 import { button, input, label, table, td, th } from "@/components/ui/classes";
-import { customFieldOfColumn, guessMapping, mapRows, type ParsedFile, parseContactFile, previewCell } from "./parse-file";
+import {
+  customFieldOfColumn,
+  guessMapping,
+  mapRows,
+  type ParsedFile,
+  parseContactFile,
+  previewCell,
+} from "./parse-file";
 
 type Field = { key: string; label: string; type: string };
 type RowError = { index: number; error_code: string; message: string };
