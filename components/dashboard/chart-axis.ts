@@ -1,6 +1,7 @@
 // The value axis of the dashboard's bar charts: round ticks from zero (1, 2 or 5 times a
 // power of ten) with just enough decimals that no two labels read the same. All-zero
 // data gets one tick, 0, instead of three labels that all say 0.00.
+// See docs/dashboard.md.
 
 export type Axis = {
   /** Tick values from 0 up, the last one the top of the axis. */

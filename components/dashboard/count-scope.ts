@@ -2,6 +2,7 @@
 // read side by side: Billing counts billing records (every message the provider billed,
 // also those sent outside Switchboard, e.g. imported history), Analytics counts messages
 // sent through Switchboard. Both say which senders and which days.
+// See docs/dashboard.md.
 
 /** "all dates", "from 2026-10-25", "until 2026-11-23" or "2026-10-25 to 2026-11-23" (UTC days, inclusive). */
 export function periodLabel(dateFrom?: string, dateTo?: string): string {

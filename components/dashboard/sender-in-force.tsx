@@ -1,5 +1,6 @@
 // The one line that tells which sender a sender-scoped page (or the composer) acts on:
 // the one chosen in the header, or else the account's default (components/dashboard/sender-scope.ts).
+// See docs/dashboard.md.
 import type { ReactNode } from "react";
 
 export type SenderInForceInfo = { phoneNumber: string; displayName: string | null; isDefault: boolean };

@@ -1,6 +1,7 @@
 // Which dashboard pages act on one sender. On those, no ?sender= means the account's
 // default sender (lib/senders/dashboard-scope.ts pageSender), not "all senders"; the
 // header's switcher and the pages' SenderInForce line say so.
+// See docs/dashboard.md.
 
 /**
  * The pages that work on one sender at a time (a chatbot's own page shows its own sender,

@@ -1,6 +1,7 @@
 // One colour per series key, the same whatever else a filtered view holds: known keys
 // (pricing categories, request outcomes) have their own colour, any other key a colour
 // picked from its name. So "utility" is teal in every billing view.
+// See docs/dashboard.md.
 
 const PALETTE = ["#4338ca", "#0f766e", "#b45309", "#be123c", "#6d28d9", "#15803d", "#0369a1", "#a16207"];
 
