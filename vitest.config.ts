@@ -5,7 +5,13 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "test/**/*.test.ts", "app/**/*.test.ts"],
+    include: [
+      "lib/**/*.test.ts",
+      "scripts/**/*.test.ts",
+      "test/**/*.test.ts",
+      "app/**/*.test.ts",
+      "components/**/*.test.ts",
+    ],
     globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/setup.ts"],
     pool: "forks",

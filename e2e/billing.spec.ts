@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, generateToken, login, saveScreenshot } from "./helpers";
+import { DEMO_SENDER, expectAccessible, generateToken, login, saveScreenshot } from "./helpers";
 
 test("filter billing: table, totals and URL change; a reload shows the same view", async ({ page }) => {
   await login(page);
@@ -87,4 +87,72 @@ test("the ledger shows balance, credits and debits, with filters", async ({ page
   await expect(page).toHaveURL(/transactionType=credit/);
   await expectAccessible(page);
   await saveScreenshot(page, "ledger");
+});
+
+test("free records show Free in the Rate column and an all-zero cost chart has a plain 0 axis", async ({ page }) => {
+  await login(page);
+  await page.goto("/billing?billable=free");
+  await expect(page.getByTestId("billing-row").first()).toBeVisible();
+  for (const rate of await page.getByTestId("billing-row").locator("td:nth-child(7)").allTextContents()) {
+    expect(rate).toBe("Free");
+  }
+  // Free records cost nothing: one axis label, 0, not 0.00 three times.
+  await expect(page.getByTestId("total-cost")).toHaveText("0.0000");
+  await expect(page.getByTestId("axis-tick")).toHaveCount(1);
+  await expect(page.getByTestId("axis-tick")).toHaveText("0");
+  await expect(page.getByTestId("chart-all-zero")).toBeVisible();
+
+  await page.goto("/billing?billable=payable");
+  for (const rate of await page.getByTestId("billing-row").locator("td:nth-child(7)").allTextContents()) {
+    expect(rate).toMatch(/^\d+\.\d{4}$/);
+  }
+  const ticks = await page.getByTestId("axis-tick").allTextContents();
+  expect(ticks.length).toBeGreaterThan(1);
+  expect(new Set(ticks).size).toBe(ticks.length);
+  await expectAccessible(page);
+});
+
+test("a pricing category keeps its chart colour whatever the filters", async ({ page }) => {
+  await login(page);
+  const colourOf = async (series: string) =>
+    page
+      .locator(`[data-testid="chart-legend-item"][data-series="${series}"] span`)
+      .first()
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
+  await page.goto("/billing");
+  const legend = await page.getByTestId("chart-legend-item").allTextContents();
+  expect(legend.length).toBeGreaterThan(2);
+  const utility = await colourOf("utility");
+  const marketing = await colourOf("marketing");
+  expect(utility).not.toBe(marketing);
+
+  // Alone in the view, utility is still drawn in its own colour (not the first palette colour).
+  await page.goto("/billing?templateType=utility");
+  await expect(page.getByTestId("chart-legend-item")).toHaveText(["utility"]);
+  expect(await colourOf("utility")).toBe(utility);
+  const bar = page.locator('rect[data-series="utility"]').first();
+  expect(await bar.evaluate((el) => getComputedStyle(el).fill)).toBe(utility);
+  await page.goto("/billing?templateType=marketing");
+  expect(await colourOf("marketing")).toBe(marketing);
+});
+
+test("Analytics and Billing say what they count, and the billed figure matches Billing for the same scope", async ({
+  page,
+}) => {
+  await login(page);
+  await page.goto("/analytics");
+  await expect(page.getByTestId("analytics-scope")).toContainText("messages sent through Switchboard");
+  await expect(page.getByTestId("analytics-scope")).toContainText(DEMO_SENDER.phoneNumber);
+  const billed = (await page.getByTestId("analytics-billed").textContent()) ?? "";
+  expect(Number(billed.replaceAll(",", ""))).toBeGreaterThan(0);
+  await page.getByRole("link", { name: "Open them in Billing" }).click();
+  await expect(page).toHaveURL(/\/billing\?sender=%2B15550100001&dateFrom=\d{4}-\d{2}-\d{2}/);
+  await expect(page.getByTestId("total-messages")).toHaveText(billed);
+  await expect(page.getByTestId("billing-scope")).toContainText(`Sender ${DEMO_SENDER.phoneNumber}`);
+  await expect(page.getByTestId("billing-scope")).toContainText(/from \d{4}-\d{2}-\d{2}/);
+  await expect(page.getByTestId("billing-scope")).toContainText("also those not sent through Switchboard");
+
+  await page.goto("/billing");
+  await expect(page.getByTestId("billing-scope")).toContainText("All senders");
+  await expect(page.getByTestId("billing-scope")).toContainText("all dates");
 });

@@ -56,3 +56,47 @@ test("create a contact book and upload a file with one bad row", async ({ page }
   await page.goto(`/contacts?search=${encodeURIComponent(name)}`);
   await expect(page.getByTestId("book-row")).toHaveCount(1);
 });
+
+test("a JSON file in the API's shape keeps its custom fields: shown in the preview, mapped and stored", async ({
+  page,
+}) => {
+  await login(page);
+  await page.goto("/contacts");
+  const key = `plan_${Date.now()}`;
+  await page.getByLabel("Key (snake_case)").fill(key);
+  await page.getByLabel("Label", { exact: true }).fill(`Plan ${key}`);
+  await page.getByRole("button", { name: "Add field" }).click();
+  await expect(page.getByText(`Plan ${key} · text`)).toBeVisible();
+
+  const name = `E2E JSON book ${Date.now()}`;
+  await page.getByLabel("Book name").fill(name);
+  await page.getByRole("button", { name: "Create book" }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+
+  // The body of POST /api/v3/contact-books/{uid}/contacts/bulk, saved as a file.
+  const contacts = [
+    { phoneNumber: "+14155550181", name: "Grace Hopper", customFields: { [key]: "gold" } },
+    { phoneNumber: "+14155550182", name: "Edsger Dijkstra", customFields: { [key]: "silver", unknown_field: 1 } },
+  ];
+  await page.getByLabel("CSV or JSON file").setInputFiles({
+    name: "contacts.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify(contacts)),
+  });
+  const preview = page.getByRole("table", { name: "File preview" });
+  await expect(preview).toBeVisible();
+  await expect(preview).not.toContainText("[object Object]");
+  await expect(preview).toContainText("gold");
+  await expect(page.getByLabel(`Column “customFields.${key}”`)).toHaveValue(`custom:${key}`);
+  // A custom field the account does not have is named, not silently dropped.
+  await expect(page.getByLabel("Column “customFields.unknown_field”")).toHaveValue("");
+  await expect(page.getByText("No custom field “unknown_field” yet")).toBeVisible();
+  await page.getByRole("button", { name: "Upload 2 rows" }).click();
+
+  await expect(page.getByTestId("upload-report")).toContainText("created 2");
+  const table = page.getByTestId("contact-row");
+  await expect(table).toHaveCount(2);
+  await expect(table.filter({ hasText: "Grace Hopper" })).toContainText("gold");
+  await expect(table.filter({ hasText: "Edsger Dijkstra" })).toContainText("silver");
+  await expectAccessible(page);
+});

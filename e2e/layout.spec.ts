@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, login, saveScreenshot } from "./helpers";
+import { DEMO_SENDER, expectAccessible, login, saveScreenshot } from "./helpers";
 
 test("on a phone, in dark mode, the dashboard stays usable and accessible; the sender switcher writes the URL", async ({
   page,
@@ -25,4 +25,59 @@ test("on a phone, in dark mode, the dashboard stays usable and accessible; the s
   await expectAccessible(page);
   await page.getByRole("button", { name: "Light mode" }).click();
   await saveScreenshot(page, "phone-layout");
+});
+
+test("every sender-scoped page and the composer show the sender in force; the header names the default", async ({
+  page,
+}) => {
+  await login(page);
+  const switcher = page.getByLabel("Sender", { exact: true });
+  const scoped = ["/messages", "/analytics", "/webhooks", "/blacklist", "/chatbots", "/chatbots/new"];
+  for (const path of scoped) {
+    await page.goto(path);
+    await expect(page.getByTestId("sender-in-force").first(), path).toContainText(DEMO_SENDER.phoneNumber);
+    await expect(page.getByTestId("sender-in-force").first(), path).toContainText("default sender");
+    await expect(switcher.locator("option:checked"), path).toHaveText(`Default sender: ${DEMO_SENDER.phoneNumber}`);
+  }
+  // A webhook's page too.
+  await page.goto("/webhooks");
+  await page.getByTestId("webhook-row").first().getByRole("link").first().click();
+  await expect(page.getByTestId("sender-in-force")).toContainText(DEMO_SENDER.phoneNumber);
+
+  // The composer says which number sends.
+  await page.goto("/messages");
+  const composer = page.getByRole("form", { name: "Send a message" });
+  await expect(composer.getByTestId("sender-in-force")).toContainText(`Sends from: ${DEMO_SENDER.phoneNumber}`);
+});
+
+test("a sender chosen in the header is the one every sender-scoped page and the composer show", async ({ page }) => {
+  await login(page);
+  const switcher = page.getByLabel("Sender", { exact: true });
+  await page.goto("/messages");
+  const composer = page.getByRole("form", { name: "Send a message" });
+  const other = "+15550100002";
+  await switcher.selectOption(other);
+  await expect(page).toHaveURL(/sender=%2B15550100002/);
+  await expect(composer.getByTestId("sender-in-force-number")).toHaveText(other);
+  await expect(composer.getByTestId("sender-in-force")).toContainText("chosen in the header");
+  for (const path of ["/analytics", "/webhooks", "/blacklist", "/chatbots", "/chatbots/new"]) {
+    await page.goto(`${path}?sender=${encodeURIComponent(other)}`);
+    await expect(page.getByTestId("sender-in-force-number").first(), path).toHaveText(other);
+  }
+  // Where no sender means every sender, the page and the header say so.
+  await page.goto("/inbox");
+  await expect(page.getByTestId("sender-in-force")).toContainText("all senders");
+  await expect(switcher.locator("option:checked")).toHaveText("All senders");
+  await page.goto("/billing");
+  await expect(switcher.locator("option:checked")).toHaveText("All senders");
+});
+
+test("the app has a favicon", async ({ page, request }) => {
+  await page.goto("/login");
+  const href = await page.locator('link[rel="icon"]').first().getAttribute("href");
+  expect(href).toBeTruthy();
+  const icon = await request.get(href ?? "");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toContain("image/svg+xml");
+  expect(await icon.text()).toContain("<svg");
 });

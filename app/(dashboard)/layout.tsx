@@ -32,7 +32,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </Link>
           <div className="ml-auto flex flex-wrap items-center gap-2">
             <Suspense>
-              <SenderSwitcher senders={options} />
+              <SenderSwitcher
+                senders={options}
+                // listSenders orders as the default resolution does: the first is the default.
+                defaultSender={senders[0]?.phoneNumber ?? null}
+              />
             </Suspense>
             <ThemeToggle />
             <LogoutButton />

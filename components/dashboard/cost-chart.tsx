@@ -1,9 +1,10 @@
 // Cost per day stacked by pricing category, drawn as plain SVG on the server (no chart JS).
 // Other stacked series reuse it (API requests per hour, docs/tokens.md) with their own
 // value format and description.
+// Colours follow the series key and the axis is rounded (chart-axis.ts, series-colors.ts).
 import type { CostPerDay } from "@/lib/billing/totals";
-
-const COLORS = ["#4338ca", "#0f766e", "#b45309", "#be123c", "#6d28d9", "#15803d", "#0369a1", "#a16207"];
+import { axisTicks, tickLabel } from "./chart-axis";
+import { seriesColor } from "./series-colors";
 
 export function CostChart({
   data,
@@ -11,16 +12,19 @@ export function CostChart({
   format,
   description,
   empty = "No cost in this view.",
+  integer = false,
 }: {
   data: CostPerDay[];
   currency: string;
-  /** How a value reads (default: the currency with 2 or 4 decimals). */
-  format?: (value: number, precise: boolean) => string;
+  /** How a value reads in a bar's tooltip (default: the currency with 4 decimals). */
+  format?: (value: number) => string;
   /** The chart's accessible description (default: cost per day). */
   description?: string;
   empty?: string;
+  /** Whole-number values (counts): the axis never steps below 1. */
+  integer?: boolean;
 }) {
-  const show = format ?? ((v: number, precise: boolean) => (precise ? `${currency} ${v.toFixed(4)}` : v.toFixed(2)));
+  const show = format ?? ((v: number) => `${currency} ${v.toFixed(4)}`);
   const days = [...new Set(data.map((d) => d.day))].sort();
   const categories = [...new Set(data.map((d) => d.category ?? "uncategorised"))].sort();
   if (days.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">{empty}</p>;
@@ -31,12 +35,12 @@ export function CostChart({
     byDay.set(d.day, m);
   }
   const totals = days.map((day) => [...(byDay.get(day)?.values() ?? [])].reduce((a, b) => a + b, 0));
-  const max = Math.max(...totals, 0.0001);
+  const axis = axisTicks(Math.max(...totals, 0), { integer });
   const W = 720;
   const H = 220;
   const pad = { l: 56, r: 8, t: 8, b: 28 };
   const bw = (W - pad.l - pad.r) / days.length;
-  const y = (v: number) => pad.t + (H - pad.t - pad.b) * (1 - v / max);
+  const y = (v: number) => pad.t + (H - pad.t - pad.b) * (1 - v / axis.top);
   const total = totals.reduce((a, b) => a + b, 0);
   return (
     <figure>
@@ -49,18 +53,11 @@ export function CostChart({
           `Cost per day, ${days[0]} to ${days.at(-1)}, ${currency} ${total.toFixed(2)} in total, stacked by pricing category`
         }
       >
-        {[0, 0.5, 1].map((f) => (
-          <g key={f}>
-            <line
-              x1={pad.l}
-              x2={W - pad.r}
-              y1={y(max * f)}
-              y2={y(max * f)}
-              stroke="currentColor"
-              strokeOpacity="0.15"
-            />
-            <text x={pad.l - 4} y={y(max * f) + 4} textAnchor="end" fontSize="10" fill="currentColor">
-              {show(max * f, false)}
+        {axis.ticks.map((t) => (
+          <g key={t} data-testid="axis-tick">
+            <line x1={pad.l} x2={W - pad.r} y1={y(t)} y2={y(t)} stroke="currentColor" strokeOpacity="0.15" />
+            <text x={pad.l - 4} y={y(t) + 4} textAnchor="end" fontSize="10" fill="currentColor">
+              {tickLabel(t, axis)}
             </text>
           </g>
         ))}
@@ -69,7 +66,7 @@ export function CostChart({
           const x = pad.l + i * bw + bw * 0.1;
           return (
             <g key={day}>
-              {categories.map((c, ci) => {
+              {categories.map((c) => {
                 const v = byDay.get(day)?.get(c) ?? 0;
                 if (v <= 0) return null;
                 const top = y(acc + v);
@@ -82,9 +79,10 @@ export function CostChart({
                     y={top}
                     width={Math.max(1, bw * 0.8)}
                     height={h}
-                    fill={COLORS[ci % COLORS.length]}
+                    fill={seriesColor(c)}
+                    data-series={c}
                   >
-                    <title>{`${day} · ${c}: ${show(v, true)}`}</title>
+                    <title>{`${day} · ${c}: ${show(v)}`}</title>
                   </rect>
                 );
               })}
@@ -98,16 +96,17 @@ export function CostChart({
         })}
       </svg>
       <figcaption className="mt-2 flex flex-wrap gap-3 text-xs">
-        {categories.map((c, ci) => (
-          <span key={c} className="inline-flex items-center gap-1">
+        {categories.map((c) => (
+          <span key={c} className="inline-flex items-center gap-1" data-testid="chart-legend-item" data-series={c}>
             <span
               aria-hidden="true"
               className="inline-block h-3 w-3 rounded-sm"
-              style={{ background: COLORS[ci % COLORS.length] }}
+              style={{ background: seriesColor(c) }}
             />
             {c}
           </span>
         ))}
+        {axis.allZero && <span data-testid="chart-all-zero">Every value in this view is 0.</span>}
       </figcaption>
     </figure>
   );

@@ -1,10 +1,15 @@
 "use client";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { noSenderChoiceLabel } from "./sender-scope";
 
 export type SenderOption = { phoneNumber: string; label: string };
 
-/** All senders or one, kept in the URL as ?sender=<E.164> (page resets to 1). */
-export function SenderSwitcher({ senders }: { senders: SenderOption[] }) {
+/**
+ * One sender, or none chosen, kept in the URL as ?sender=<E.164> (page resets to 1). None
+ * chosen reads "All senders" on account-wide pages and "Default sender: ..." on pages that
+ * act on one sender (sender-scope.ts).
+ */
+export function SenderSwitcher({ senders, defaultSender }: { senders: SenderOption[]; defaultSender: string | null }) {
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
@@ -28,7 +33,7 @@ export function SenderSwitcher({ senders }: { senders: SenderOption[] }) {
         onChange={(e) => change(e.target.value)}
         className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-600 dark:bg-slate-900"
       >
-        <option value="">All senders</option>
+        <option value="">{noSenderChoiceLabel(pathname, defaultSender)}</option>
         {senders.map((s) => (
           <option key={s.phoneNumber} value={s.phoneNumber}>
             {s.label}

@@ -26,7 +26,8 @@ export function UsageView({ usage, tokenNames }: { usage: TokenUsage; tokenNames
         <CostChart
           data={series}
           currency=""
-          format={(v, precise) => (precise ? `${v} requests` : String(Math.round(v)))}
+          format={(v) => `${v} requests`}
+          integer
           description={`API requests per hour over 30 days: ${requests} requests, ${errors} errors`}
           empty="No API requests in the last 30 days."
         />

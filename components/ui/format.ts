@@ -15,3 +15,12 @@ export function formatMoney(value: number | string, currency = "USD"): string {
   const n = typeof value === "string" ? Number(value) : value;
   return `${currency} ${n.toFixed(4)}`;
 }
+
+/**
+ * A billing record's Rate cell: "Free" for a record in the free class (not charged, so
+ * the provider's list rate it may carry is no price; lib/billing/payable.ts), else the
+ * rate with 4 decimals.
+ */
+export function formatRate(record: { rate: number; billingClass: string }): string {
+  return record.billingClass === "free" ? "Free" : record.rate.toFixed(4);
+}

@@ -1,8 +1,12 @@
 // Delivery analytics by day and send route, and per template, for the chosen sender.
 import type { Metadata } from "next";
+import Link from "next/link";
+import { lastDaysFrom, periodLabel } from "@/components/dashboard/count-scope";
+import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { CardSection } from "@/components/ui/card-section";
-import { card, muted, table, td, th } from "@/components/ui/classes";
+import { card, link, muted, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
+import { billingTotals } from "@/lib/billing/totals";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { deliveryAnalytics, templateAnalytics } from "@/lib/reports/analytics";
 import { pageSender } from "@/lib/senders/dashboard-scope";
@@ -15,19 +19,35 @@ const pct = (n: number) => `${Math.round(n * 1000) / 10}%`;
 
 export default async function AnalyticsPage({ searchParams }: Props) {
   const p = await requirePrincipal();
-  const sender = await pageSender(p, (await searchParams).sender);
+  const requested = (await searchParams).sender;
+  const sender = await pageSender(p, requested);
   if (!sender) return <EmptyState title="No sender numbers yet">Analytics appear once messages are sent.</EmptyState>;
-  const dateFrom = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
-  const delivery = await deliveryAnalytics(p, sender, { dateFrom }, "v3");
-  const { templates } = await templateAnalytics(p, sender, { page: 1, limit: 20, dateFrom }, "v3");
+  const dateFrom = lastDaysFrom(30, new Date());
+  const [delivery, { templates }, billed] = await Promise.all([
+    deliveryAnalytics(p, sender, { dateFrom }, "v3"),
+    templateAnalytics(p, sender, { page: 1, limit: 20, dateFrom }, "v3"),
+    // The same sender and days as Billing counts them (its own function), to read side by side.
+    billingTotals(p, sender, { dateFrom }),
+  ]);
+  const billingHref = `/billing?${new URLSearchParams({ sender: sender.phoneNumber, dateFrom })}`;
   const max = Math.max(1, ...delivery.byDay.map((d) => d.total));
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Analytics</h1>
-      <p className={muted}>
-        Last 30 days for {sender.phoneNumber}: {delivery.totals.total} messages, delivered{" "}
-        {pct(delivery.totals.deliveryRate)}, read {pct(delivery.totals.readRate)}, failed{" "}
+      <SenderInForce sender={senderInfo(sender)} chosen={Boolean(requested)} />
+      <p className={muted} data-testid="analytics-scope">
+        Last 30 days ({periodLabel(dateFrom)}) for sender {sender.phoneNumber}:{" "}
+        <span data-testid="analytics-sent">{delivery.totals.total.toLocaleString("en-US")}</span> messages sent through
+        Switchboard, delivered {pct(delivery.totals.deliveryRate)}, read {pct(delivery.totals.readRate)}, failed{" "}
         {pct(delivery.totals.failureRate)}.
+      </p>
+      <p className={muted}>
+        Billing counts every message the provider billed for this sender in the same days, also those not sent through
+        Switchboard (such as imported history):{" "}
+        <span data-testid="analytics-billed">{billed.messages.toLocaleString("en-US")}</span> billing records.{" "}
+        <Link href={billingHref} className={link}>
+          Open them in Billing
+        </Link>
       </p>
       <CardSection id="by-day" title="Delivery by day">
         {delivery.byDay.length === 0 ? (

@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CostChart } from "@/components/dashboard/cost-chart";
+import { periodLabel } from "@/components/dashboard/count-scope";
 import { DataTable, StatTiles, type TableColumn } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
 import { buttonSecondary, card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
-import { formatDateTime } from "@/components/ui/format";
+import { formatDateTime, formatRate } from "@/components/ui/format";
 import { getBillingRecord, listBillingRecords } from "@/lib/billing/messages";
 import { type BillingSortField, PublicBillingRecord } from "@/lib/billing/schemas";
 import { billingTotals, costPerDay } from "@/lib/billing/totals";
@@ -75,9 +76,11 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
           Export CSV
         </a>
       </div>
-      <p className="text-sm text-slate-600 dark:text-slate-400">
+      <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="billing-scope">
         {sender ? `Sender ${sender.phoneNumber}` : "All senders"} ·{" "}
-        {list.scope === "user" ? "account-wide" : "one sender"}
+        {list.scope === "user" ? "account-wide" : "one sender"} · {periodLabel(query.dateFrom, query.dateTo)} · every
+        message the provider billed, also those not sent through Switchboard (Analytics counts only messages sent
+        through Switchboard).
       </p>
       {error && (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
@@ -91,7 +94,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
         label="Totals for the filtered set"
         title="Totals and the chart may lag new records by a few seconds"
         tiles={[
-          { label: "Messages", value: totals.messages.toLocaleString("en-US"), id: "total-messages" },
+          { label: "Billed messages", value: totals.messages.toLocaleString("en-US"), id: "total-messages" },
           { label: "Payable", value: totals.payable.toLocaleString("en-US"), id: "total-payable" },
           { label: "Cost (USD)", value: totals.cost.toFixed(4), id: "total-cost" },
         ]}
@@ -123,7 +126,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
               <td className={td}>{r.status}</td>
               <td className={td}>{r.pricingCategory ?? "—"}</td>
               <td className={td}>{r.billingClass}</td>
-              <td className={td}>{r.rate.toFixed(4)}</td>
+              <td className={td}>{formatRate(r)}</td>
               <td className={td}>
                 <Link
                   href={`/billing${withParams(params, { record: r.billingUid })}`}

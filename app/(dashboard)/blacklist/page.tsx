@@ -3,6 +3,7 @@
 import type { Metadata } from "next";
 import { DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
+import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -43,6 +44,7 @@ export default async function BlacklistPage({ searchParams }: { searchParams: Pr
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold">Blacklist</h1>
+        <SenderInForce sender={senderInfo(sender)} chosen={Boolean(params.sender)} />
         <p className={muted}>
           Numbers that sender {sender.phoneNumber} never messages. A contact who sends an opt-out keyword (STOP,
           UNSUBSCRIBE…) is added here; START or UNSTOP takes them off.

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
+import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { button, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
@@ -38,6 +39,7 @@ export default async function ChatbotsPage({ searchParams }: { searchParams: Pro
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold">Chatbots</h1>
+          <SenderInForce sender={senderInfo(sender)} chosen={Boolean(params.sender)} />
           <p className="text-sm text-slate-600 dark:text-slate-400">
             Automatic replies for sender <span className="font-mono">{sender.phoneNumber}</span>. At most one is active
             per sender; switch sender at the top.

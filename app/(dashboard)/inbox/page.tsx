@@ -2,6 +2,7 @@
 // reply box (docs/conversations.md "Dashboard"). The client side polls app/api/dashboard/conversations.
 import type { Metadata } from "next";
 import { Suspense } from "react";
+import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { pageSender } from "@/lib/senders/dashboard-scope";
@@ -15,12 +16,14 @@ type Props = { searchParams: Promise<RawSearchParams> };
 
 export default async function InboxPage({ searchParams }: Props) {
   const p = await requirePrincipal();
-  const { sender } = flatParams(await searchParams);
-  if (sender) await pageSender(p, sender); // an unknown sender is SENDER_NOT_FOUND, not an empty inbox
+  const { sender: requested } = flatParams(await searchParams);
+  // An unknown sender is SENDER_NOT_FOUND, not an empty inbox; none chosen: every sender.
+  const sender = requested ? await pageSender(p, requested) : undefined;
   const { templates } = await listTemplates(p, { page: 1, limit: 100, status: "APPROVED" }, "v3");
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">Inbox</h1>
+      <SenderInForce sender={sender ? senderInfo(sender) : null} chosen={Boolean(requested)} />
       <Suspense>
         <Inbox templates={templates.map((t) => ({ name: t.name, language: t.language, category: t.category }))} />
       </Suspense>

@@ -3,20 +3,25 @@
 // checks as the public API), then refreshes the log.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { SenderInForce, type SenderInForceInfo } from "@/components/dashboard/sender-in-force";
 import { button, card, input, label, muted } from "@/components/ui/classes";
 
 type TemplateOption = { name: string; language: string; category: string };
 type Receipt = { messageUid: string; messageId: string | null; status: string };
 
 export function Composer({
-  senderId,
+  sender,
+  senderChosen,
   setUp,
   templates,
 }: {
-  senderId: string;
+  sender: SenderInForceInfo;
+  /** Whether the sender was picked in the header rather than defaulted. */
+  senderChosen: boolean;
   setUp: boolean;
   templates: TemplateOption[];
 }) {
+  const senderId = sender.phoneNumber;
   const [mode, setMode] = useState<"template" | "session">(templates.length ? "template" : "session");
   const [to, setTo] = useState("");
   const [template, setTemplate] = useState(templates[0] ? `${templates[0].name}|${templates[0].language}` : "");
@@ -46,6 +51,7 @@ export function Composer({
   return (
     <form onSubmit={submit} className={`${card} space-y-4`} aria-label="Send a message">
       <h2 className="text-lg font-semibold">Send a message</h2>
+      <SenderInForce sender={sender} chosen={senderChosen} lead="Sends from" />
       {!setUp && <p className="text-sm text-amber-800 dark:text-amber-300">This sender has not finished setup.</p>}
       <fieldset className="flex gap-4">
         <legend className="sr-only">Message kind</legend>

@@ -1,5 +1,6 @@
 // Messages: the composer (template or session text from the chosen sender) and the live log.
 import type { Metadata } from "next";
+import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { EmptyState } from "@/components/ui/empty-state";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { pageSender } from "@/lib/senders/dashboard-scope";
@@ -14,16 +15,21 @@ type Props = { searchParams: Promise<{ sender?: string }> };
 
 export default async function MessagesPage({ searchParams }: Props) {
   const p = await requirePrincipal();
-  const sender = await pageSender(p, (await searchParams).sender);
+  const requested = (await searchParams).sender;
+  const sender = await pageSender(p, requested);
   if (!sender) {
     return <EmptyState title="No sender numbers yet">Connect a phone number before sending messages.</EmptyState>;
   }
   const { templates } = await listTemplates(p, { page: 1, limit: 100, status: "APPROVED" }, "v3");
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold">Messages</h1>
+      <div>
+        <h1 className="text-2xl font-semibold">Messages</h1>
+        <SenderInForce sender={senderInfo(sender)} chosen={Boolean(requested)} />
+      </div>
       <Composer
-        senderId={sender.phoneNumber}
+        sender={senderInfo(sender)}
+        senderChosen={Boolean(requested)}
         setUp={Boolean(sender.phoneNumberId)}
         templates={templates.map((t) => ({ name: t.name, language: t.language, category: t.category }))}
       />

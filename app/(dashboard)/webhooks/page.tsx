@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
+import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { CardSection } from "@/components/ui/card-section";
 import { link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -40,6 +41,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold">Webhooks</h1>
+        <SenderInForce sender={senderInfo(sender)} chosen={Boolean(params.sender)} />
         <p className="text-sm text-slate-600 dark:text-slate-400">
           Destinations for sender <span className="font-mono">{sender.phoneNumber}</span>. Switch sender at the top.{" "}
           <Link className={link} href="/webhooks/events">

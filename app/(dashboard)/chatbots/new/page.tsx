@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { SubpageHeader } from "@/components/dashboard/page-header";
+import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { card } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
@@ -21,6 +22,7 @@ export default async function NewChatbotPage({ searchParams }: { searchParams: P
         backLabel="All chatbots"
         title="New chatbot"
       >
+        <SenderInForce sender={senderInfo(sender)} chosen={Boolean(params.sender)} />
         <p className="text-sm text-slate-600 dark:text-slate-400">
           For sender <span className="font-mono">{sender.phoneNumber}</span>. It starts inactive: test it, then activate
           it.

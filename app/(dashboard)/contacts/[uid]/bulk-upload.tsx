@@ -4,7 +4,14 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useToast } from "@/components/dashboard/toast";
 import { button, input, label, table, td, th } from "@/components/ui/classes";
-import { guessMapping, mapRows, type ParsedFile, parseContactFile } from "./parse-file";
+import {
+  customFieldOfColumn,
+  guessMapping,
+  mapRows,
+  type ParsedFile,
+  parseContactFile,
+  previewCell,
+} from "./parse-file";
 
 type Field = { key: string; label: string; type: string };
 type RowError = { index: number; error_code: string; message: string };
@@ -76,6 +83,11 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
   });
 
   const hasPhone = Object.values(mapping).includes("phoneNumber");
+  const fieldKeys = new Set(fields.map((f) => f.key));
+  const unknownCustomField = (column: string) => {
+    const key = customFieldOfColumn(column);
+    return key && !fieldKeys.has(key) ? key : null;
+  };
   return (
     <div className="space-y-4">
       <div>
@@ -111,7 +123,7 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
                   <tr key={i}>
                     {file.columns.map((c) => (
                       <td key={c} className={td}>
-                        {String(r[c] ?? "")}
+                        {previewCell(r[c])}
                       </td>
                     ))}
                   </tr>
@@ -142,6 +154,11 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
                     </option>
                   ))}
                 </select>
+                {unknownCustomField(c) && (
+                  <p className="text-xs text-amber-800 dark:text-amber-300">
+                    No custom field “{unknownCustomField(c)}” yet: add it under Contacts to keep this column.
+                  </p>
+                )}
               </div>
             ))}
           </fieldset>

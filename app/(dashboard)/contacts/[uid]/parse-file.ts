@@ -1,17 +1,51 @@
 // Reads an uploaded CSV or JSON file into header + rows (papaparse loaded only when needed).
+// A JSON file may hold contacts in the API's own shape (POST .../contacts/bulk):
+// `customFields: {tier: "gold"}` becomes the column `customFields.tier`, mapped to the
+// custom field `tier` when the account has one, so nothing nested is lost or shown as
+// "[object Object]".
 export type ParsedFile = { columns: string[]; rows: Record<string, unknown>[] };
+
+/** The keys whose object value holds custom fields (the API's name, and a snake_case spelling). */
+const CUSTOM_FIELD_KEYS = new Set(["customFields", "custom_fields"]);
+const CUSTOM_PREFIX = "customFields.";
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** One JSON contact as flat columns: its custom fields become `customFields.<key>`. */
+export function flattenJsonContact(value: unknown): Record<string, unknown> {
+  if (!isPlainObject(value)) return {};
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (CUSTOM_FIELD_KEYS.has(key) && isPlainObject(v)) {
+      for (const [field, fv] of Object.entries(v)) out[`${CUSTOM_PREFIX}${field}`] = fv;
+    } else out[key] = v;
+  }
+  return out;
+}
+
+/** A cell of the preview table: text as is, other values as JSON (never "[object Object]"). */
+export function previewCell(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+export function parseJsonContacts(text: string): ParsedFile {
+  const data: unknown = JSON.parse(text);
+  const list = Array.isArray(data) ? data : (data as { contacts?: unknown })?.contacts;
+  if (!Array.isArray(list)) throw new Error("The JSON file must hold an array of contact objects");
+  const rows = list.map(flattenJsonContact);
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  return { columns, rows };
+}
 
 export async function parseContactFile(file: File): Promise<ParsedFile> {
   const text = await file.text();
-  if (file.name.toLowerCase().endsWith(".json") || text.trimStart().startsWith("[")) {
-    const data: unknown = JSON.parse(text);
-    const list = Array.isArray(data) ? data : (data as { contacts?: unknown })?.contacts;
-    if (!Array.isArray(list)) throw new Error("The JSON file must hold an array of contact objects");
-    const rows = list.map((r) =>
-      r && typeof r === "object" && !Array.isArray(r) ? (r as Record<string, unknown>) : {},
-    );
-    const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-    return { columns, rows };
+  const trimmed = text.trimStart();
+  if (file.name.toLowerCase().endsWith(".json") || trimmed.startsWith("[") || trimmed.startsWith("{")) {
+    return parseJsonContacts(text);
   }
   const Papa = (await import("papaparse")).default;
   const result = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: "greedy" });
@@ -31,10 +65,19 @@ const ALIASES: Record<string, string> = {
   mail: "email",
 };
 
+/** The custom field a JSON column such as `customFields.tier` carries, else null. */
+export const customFieldOfColumn = (column: string): string | null =>
+  column.startsWith(CUSTOM_PREFIX) ? column.slice(CUSTOM_PREFIX.length) : null;
+
 /** A first guess at each column's target: a built-in field, a custom field key, or ignore. */
 export function guessMapping(columns: string[], fieldKeys: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const c of columns) {
+    const key = customFieldOfColumn(c);
+    if (key !== null) {
+      out[c] = fieldKeys.includes(key) ? `custom:${key}` : "";
+      continue;
+    }
     const norm = c.trim().toLowerCase().replace(/\s+/g, "_");
     if (ALIASES[norm]) out[c] = ALIASES[norm];
     else if (fieldKeys.includes(norm)) out[c] = `custom:${norm}`;

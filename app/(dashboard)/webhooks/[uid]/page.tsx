@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { SubpageHeader } from "@/components/dashboard/page-header";
 import { Pager } from "@/components/dashboard/pager";
+import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { CardSection } from "@/components/ui/card-section";
 import { card, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -38,6 +39,7 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   return (
     <div className="space-y-6">
       <SubpageHeader backHref={back} backLabel="All webhooks" title={webhook.name}>
+        <SenderInForce sender={senderInfo(sender)} chosen={Boolean(sp.sender)} />
         <p className="break-all font-mono text-sm text-slate-600 dark:text-slate-400">{webhook.endpointUrl}</p>
         <p className="text-sm" data-testid="webhook-status">
           Status: {webhook.status}
