@@ -3,7 +3,7 @@
 // delivery worker and the reconnect-queue safety net (sends queued while a sender was
 // reconnecting go out once it is connected, even when no request drained them), the
 // send reconciliation (sends interrupted mid-flight become "unknown") and the chatbot
-// worker (bot replies from the outbox).
+// worker (bot replies from the outbox) and the webhook recovery worker.
 // `npm run worker` (scripts/worker.ts) runs the same standalone.
 export type Background = { stop: () => Promise<void> };
 
@@ -34,9 +34,21 @@ export async function startBackgroundWork(options: BackgroundOptions = {}): Prom
   const chatbots = options.callbacksOnly
     ? { stop: async () => {} }
     : startChatbotWorker({ customerIds: options.customerIds });
+  // Webhook recoveries (docs/webhook-recovery.md): re-queue a window's failed deliveries.
+  const { startRecoveryWorker } = await import("@/lib/webhooks/recovery-worker");
+  const recoveries = options.callbacksOnly
+    ? { stop: async () => {} }
+    : startRecoveryWorker({ customerIds: options.customerIds });
   return {
     stop: async () => {
-      await Promise.allSettled([stopDrainer(), stopReconciler(), processor.stop(), worker.stop(), chatbots.stop()]);
+      await Promise.allSettled([
+        stopDrainer(),
+        stopReconciler(),
+        processor.stop(),
+        worker.stop(),
+        chatbots.stop(),
+        recoveries.stop(),
+      ]);
     },
   };
 }

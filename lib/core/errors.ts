@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   WEBHOOK_ENDPOINT_INVALID: 400,
   WEBHOOK_ENDPOINT_REQUIRES_HTTPS: 400,
   WEBHOOK_NOT_FOUND: 404,
+  /** The recovery job does not exist for this webhook (docs/webhook-recovery.md). */
+  WEBHOOK_RECOVERY_NOT_FOUND: 404,
   DIRECT_SEND_NOT_SUPPORTED_ON_TEMPLATE_SEND: 400,
   // Messaging (docs/messaging.md).
   /** The recipient is on the sender's blacklist. */

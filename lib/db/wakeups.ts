@@ -13,6 +13,8 @@ export const CHANNELS = {
   deliveries: "switchboard_deliveries",
   chatbots: "switchboard_chatbots",
   reconnect: "switchboard_reconnect",
+  /** A webhook recovery job was queued (docs/webhook-recovery.md). */
+  recoveries: "switchboard_recoveries",
 } as const;
 export type Channel = keyof typeof CHANNELS;
 

@@ -12,10 +12,12 @@ import { requirePrincipal } from "@/lib/dashboard/session";
 import { pageSender } from "@/lib/senders/dashboard-scope";
 import { EVENT_GROUPS } from "@/lib/webhooks/catalog";
 import { listDeliveries } from "@/lib/webhooks/deliveries";
+import { latestRecovery, toPublicRecovery } from "@/lib/webhooks/recovery";
 import { DeliveryListQuery } from "@/lib/webhooks/schemas";
 import { toPublicDelivery, toPublicWebhook } from "@/lib/webhooks/serializers";
 import { getWebhook } from "@/lib/webhooks/service";
 import { DeliveryActions, TestEventButton } from "./delivery-actions";
+import { RecoveryPanel } from "./recovery-panel";
 import { SecretRotate } from "./secret-rotate";
 import { WebhookEdit } from "./webhook-edit";
 
@@ -32,7 +34,10 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   const webhook = toPublicWebhook(await getWebhook(p, sender, uid));
   const parsed = DeliveryListQuery.safeParse(sp);
   const query = parsed.success ? parsed.data : DeliveryListQuery.parse({});
-  const { deliveries, total } = await listDeliveries(p, sender, uid, query);
+  const [{ deliveries, total }, recovery] = await Promise.all([
+    listDeliveries(p, sender, uid, query),
+    latestRecovery(p, sender, uid),
+  ]);
   const rows = deliveries.map(toPublicDelivery);
   const pagination = pageBlock(query.page, query.limit, total, rows.length);
   const back = sp.sender ? `/webhooks?sender=${encodeURIComponent(sp.sender)}` : "/webhooks";
@@ -61,6 +66,14 @@ export default async function WebhookPage({ params, searchParams }: Props) {
         </p>
         <SecretRotate senderPhone={sender.phoneNumber} uid={uid} />
       </section>
+      <CardSection id="recover-deliveries" title="Recover failed deliveries">
+        <RecoveryPanel
+          senderPhone={sender.phoneNumber}
+          uid={uid}
+          latest={recovery ? toPublicRecovery(recovery) : null}
+          disabled={webhook.status !== "ACTIVE"}
+        />
+      </CardSection>
       <section aria-labelledby="deliveries">
         <div className="mb-3 flex flex-wrap items-center gap-3">
           <h2 id="deliveries" className="text-lg font-semibold">

@@ -1,0 +1,20 @@
+"use server";
+// Starts a recovery of failed deliveries from the webhook page (docs/webhook-recovery.md),
+// with the same schema and service as POST /webhooks/{uid}/recover.
+import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
+import { requirePrincipal } from "@/lib/dashboard/session";
+import { actionSender } from "@/lib/senders/dashboard-scope";
+import { startRecovery, toPublicRecovery } from "@/lib/webhooks/recovery";
+import { RecoverBody, type RecoveryPublic } from "@/lib/webhooks/recovery-schemas";
+
+export async function startRecoveryAction(
+  senderPhone: string,
+  uid: string,
+  raw: unknown,
+): Promise<ActionResult<RecoveryPublic>> {
+  const p = await requirePrincipal();
+  return runAction(async () => {
+    const job = await startRecovery(p, await actionSender(p, senderPhone), uid, RecoverBody.parse(raw));
+    return toPublicRecovery(job);
+  }, raw);
+}

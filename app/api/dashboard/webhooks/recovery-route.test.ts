@@ -1,0 +1,70 @@
+// The recovery panel's polling handler (app/api/dashboard/webhooks/[uid]/recoveries/[recoveryUid])
+// on a real database: the signed-in customer reads its job's progress; another customer's
+// session gets WEBHOOK_NOT_FOUND, an unknown job WEBHOOK_RECOVERY_NOT_FOUND, no session 401.
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { Principal } from "@/lib/auth/principal";
+import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
+
+const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined }));
+vi.mock("@/lib/dashboard/session", async () => {
+  const { ApiError } = await import("@/lib/core/errors");
+  return {
+    requireApiPrincipal: async () => {
+      if (!session.principal) throw new ApiError("UNAUTHORIZED", "Sign in to continue");
+      return session.principal;
+    },
+  };
+});
+
+const { GET } = await import("./[uid]/recoveries/[recoveryUid]/route");
+
+const principalOf = (t: TestCustomer): Principal =>
+  ({ customerId: t.customer.id, plan: "pro", via: "session", userId: "u", scopedSenderId: null }) as Principal;
+const read = (t: TestCustomer, uid: string, recoveryUid: string) =>
+  GET(
+    new Request(
+      `http://dash.test/api/dashboard/webhooks/${uid}/recoveries/${recoveryUid}?sender=${encodeURIComponent(t.sender.phoneNumber)}`,
+      {
+        headers: { Host: "dash.test" },
+      },
+    ),
+    { params: Promise.resolve({ uid, recoveryUid }) },
+  );
+
+let a: TestCustomer;
+let b: TestCustomer;
+let uid: string;
+let job: string;
+beforeAll(async () => {
+  [a, b] = await Promise.all([createTestCustomer(), createTestCustomer()]);
+  const hook = await call("POST", "/api/v3/webhooks", {
+    token: a.globalToken,
+    body: { webhook: { name: "dash", endpointUrl: "https://example.com/in", events: ["message.status.sent"] } },
+  });
+  uid = hook.body.data.webhookUid;
+  const res = await call("POST", `/api/v3/webhooks/${uid}/recover`, {
+    token: a.globalToken,
+    body: { since: new Date(Date.now() - 3600_000).toISOString() },
+  });
+  job = res.body.data.recoveryUid;
+});
+
+describe("dashboard recovery progress", () => {
+  it("answers the job to its customer only", async () => {
+    session.principal = principalOf(a);
+    const mine = await read(a, uid, job);
+    expect(mine.status).toBe(200);
+    expect((await mine.json()).recovery).toMatchObject({ recoveryUid: job, webhookUid: uid, status: "QUEUED" });
+    const unknown = await read(a, uid, "rcv_nosuch");
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error_code).toBe("WEBHOOK_RECOVERY_NOT_FOUND");
+
+    session.principal = principalOf(b);
+    const theirs = await read(b, uid, job);
+    expect(theirs.status).toBe(404);
+    expect((await theirs.json()).error_code).toBe("WEBHOOK_NOT_FOUND");
+
+    session.principal = undefined;
+    expect((await read(a, uid, job)).status).toBe(401);
+  });
+});
