@@ -45,6 +45,11 @@ function unseal(response: unknown): StoredResponse {
 
 function stable(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
+  // A Date (or anything with toJSON) has no own keys: hash what it serialises to, so two
+  // bodies that differ only in a parsed date never share a fingerprint.
+  if (value && typeof value === "object" && typeof (value as { toJSON?: unknown }).toJSON === "function") {
+    return JSON.stringify(value);
+  }
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
