@@ -1,6 +1,7 @@
 // What a health check answers (docs/deployment.md "Health checks"): the process is up and
-// its database answers a query within a few seconds. Every process answers it: the API
-// instances at GET /api/health (lib/http/health.ts), the workers on WORKER_HEALTH_PORT.
+// its database answers a query within a few seconds; nothing internal, since the API
+// instances answer it on their public port. Every process answers it: the API instances
+// at GET /api/health (lib/http/health.ts), the workers on WORKER_HEALTH_PORT.
 import { hotRows } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -9,8 +10,6 @@ export type ProcessRole = "api" | "app" | "worker";
 export type Health = {
   status: "ok" | "unavailable";
   role: ProcessRole;
-  pid: number;
-  uptimeSeconds: number;
   checks: { database: "ok" | "failed" };
 };
 
@@ -21,8 +20,6 @@ export async function checkHealth(role: ProcessRole): Promise<Health> {
   return {
     status: database === "ok" ? "ok" : "unavailable",
     role,
-    pid: process.pid,
-    uptimeSeconds: Math.round(process.uptime()),
     checks: { database },
   };
 }
