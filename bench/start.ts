@@ -20,7 +20,8 @@ const RUNS = Number(process.env.BENCH_START_RUNS ?? 3);
 const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 5);
 const PORT = Number(process.env.BENCH_START_PORT ?? 3550);
 const CLI_TARGET_MS = 1_000;
-const READY_TIMEOUT_MS = 600_000; // the unmeasured first start may run `next build`
+const READY_TIMEOUT_MS = 120_000;
+const FIRST_START_TIMEOUT_MS = 3_600_000; // the unmeasured first start may run `next build`
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-bench-start-"));
 const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn" };
@@ -42,11 +43,22 @@ async function answers(url: string): Promise<number> {
 }
 
 /** Starts the app; resolves with the milliseconds until the API and the dashboard answer. */
-async function startApp(args: string[]): Promise<{ child: ChildProcess; readyMs: number }> {
+async function startApp(
+  args: string[],
+  timeoutMs = READY_TIMEOUT_MS,
+): Promise<{ child: ChildProcess; readyMs: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: root, env: childEnv, stdio: ["ignore", "ignore", "inherit"] });
+  // Its own process group: stopping it stops what it started (a build, Next) too.
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: childEnv,
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  live.add(child);
+  child.once("exit", () => live.delete(child));
   const base = `http://127.0.0.1:${PORT}`;
-  while (performance.now() - started < READY_TIMEOUT_MS) {
+  while (performance.now() - started < timeoutMs) {
     if (child.exitCode !== null) throw new Error(`${args.join(" ")} exited with ${child.exitCode}`);
     // The front server listens before Next: ready when both answer (not 502 "starting").
     if ((await answers(`${base}/api/health`)) === 200) {
@@ -55,15 +67,26 @@ async function startApp(args: string[]): Promise<{ child: ChildProcess; readyMs:
     }
     await sleep(50);
   }
-  child.kill("SIGKILL");
-  throw new Error(`${args.join(" ")} was not ready after ${READY_TIMEOUT_MS / 1000} s`);
+  killGroup(child, "SIGKILL");
+  throw new Error(`${args.join(" ")} was not ready after ${timeoutMs / 1000} s`);
+}
+
+const live = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of live) killGroup(child, "SIGKILL");
+});
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {} // gone already
 }
 
 async function stopApp(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  child.kill("SIGTERM"); // the supervisor stops Next itself
+  const timer = setTimeout(() => killGroup(child, "SIGKILL"), 20_000);
   await exited;
   clearTimeout(timer);
   await sleep(500); // the port and the data folder's lock are free again
@@ -84,7 +107,7 @@ const TSX_SUPERVISOR = ["--import", "tsx", "scripts/supervisor.ts"];
 async function main() {
   console.log(`Data folder ${dataDir}, port ${PORT}; load average ${loadAverages()}`);
   console.log("First start (unmeasured: builds what is stale, migrates, seeds the demo)…");
-  const first = await startApp(APP);
+  const first = await startApp(APP, FIRST_START_TIMEOUT_MS);
   await stopApp(first.child);
 
   const compiled: number[] = [];
