@@ -107,6 +107,14 @@ describe.runIf(onPostgres)("two API instances and two workers on one PostgreSQL 
     }
     for (const name of ["api-1", "api-2"])
       apis.push(await startProcess(name, "serve-api", [], { ...env, PORT: "0" }, START_MS));
+    // Ready to share budgets: each instance's rate-limit windows count in Redis.
+    for (const p of apis) {
+      await waitFor(
+        async () => (await (await fetch(`${p.base}/api/health`)).json()).rateLimits === "redis",
+        START_MS,
+        `${p.name} counting in Redis`,
+      );
+    }
   }, 6 * START_MS);
 
   afterAll(async () => {
@@ -143,7 +151,12 @@ describe.runIf(onPostgres)("two API instances and two workers on one PostgreSQL 
     for (const p of apis) {
       const health = await fetch(`${p.base}/api/health`);
       expect(health.status).toBe(200);
-      expect(await health.json()).toMatchObject({ status: "ok", role: "api", checks: { database: "ok" } });
+      expect(await health.json()).toMatchObject({
+        status: "ok",
+        role: "api",
+        checks: { database: "ok" },
+        rateLimits: "redis",
+      });
     }
     for (const p of workers) {
       const health = await fetch(`${p.base}/healthz`);

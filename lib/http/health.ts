@@ -2,6 +2,7 @@
 // health server a worker opens on WORKER_HEALTH_PORT (docs/deployment.md "Health checks"):
 // 200 {status: "ok", ...} when the database answers, else 503. No token, no rate limit.
 import http from "node:http";
+import { rateLimitStore } from "@/lib/api/rate-limit";
 import { checkHealth, type ProcessRole } from "@/lib/health/check";
 import type { Mount } from "./lean-server";
 
@@ -12,7 +13,11 @@ async function healthResponse(role: ProcessRole, method: string): Promise<Respon
     return new Response("Method Not Allowed", { status: 405, headers: { Allow: "GET, HEAD" } });
   }
   const health = await checkHealth(role);
-  return new Response(method === "HEAD" ? null : JSON.stringify(health), {
+  // API instances say where their rate-limit windows count: "redis" (shared by instances),
+  // "memory" (no REDIS_URL), "redis-unavailable" (counting alone until Redis is back). It
+  // does not fail the check: every instance would go out of the load balancer with Redis.
+  const body = role === "worker" ? health : { ...health, rateLimits: await rateLimitStore() };
+  return new Response(method === "HEAD" ? null : JSON.stringify(body), {
     status: health.status === "ok" ? 200 : 503,
     headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
   });
