@@ -68,6 +68,8 @@ const ObjectSchema = z.object({
   WORKER_CONCURRENCY: positiveInt(64),
   WORKER_POLL_MS: positiveInt(10_000),
   WORKER_LEASE_MARGIN_MS: positiveInt(10_000),
+  /** `npm run worker` answers GET /healthz on this port (docs/deployment.md); 0 = a free port; unset = none. */
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   // Messaging provider (lib/provider). No access token configured = the built-in simulator.
   PROVIDER_MODE: z.enum(["auto", "simulator", "http"]).default("auto"),
   PROVIDER_BASE_URL: z.url().default("https://graph.facebook.com"),

@@ -1,6 +1,6 @@
-// `npm run cli` / `npm run worker`: runs the compiled bundle (scripts/build-server.mjs),
+// `npm run cli` / `npm run worker` / `npm run serve:api`: runs the compiled bundle (scripts/build-server.mjs),
 // building it first on a fresh clone or after a source change (no transpiler at run time).
-// Usage: node scripts/run.mjs <supervisor|worker|cli> [args...]
+// Usage: node scripts/run.mjs <supervisor|worker|cli|serve-api> [args...]
 import module from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";

@@ -92,8 +92,8 @@ next.on("exit", (code) => void stop(code ?? 0));
 
 if (!dev) {
   const { createFrontServer } = await import("@/lib/http/front-server");
-  const { mounts } = await import("@/lib/http/mounts");
-  front = createFrontServer(mounts, { host: "127.0.0.1", port: nextPort });
+  const { mountsFor } = await import("@/lib/http/mounts");
+  front = createFrontServer(mountsFor("app"), { host: "127.0.0.1", port: nextPort });
   try {
     await new Promise<void>((resolve, reject) => {
       front?.once("error", reject);

@@ -1,6 +1,7 @@
 // npm run worker: the provider-callback processor and the webhook delivery worker as a
 // standalone process (server mode, DATABASE_URL set; several may run at once).
-// Settings: WORKER_CONCURRENCY, WORKER_POLL_MS, WORKER_LEASE_MARGIN_MS, WEBHOOK_RETRY_BASE_MS.
+// Settings: WORKER_CONCURRENCY, WORKER_POLL_MS, WORKER_LEASE_MARGIN_MS, WEBHOOK_RETRY_BASE_MS;
+// WORKER_HEALTH_PORT: answer GET /healthz there (docs/deployment.md "Health checks").
 // Flags: --deliveries-only (no callback processing), --callbacks-only (no deliveries),
 // --customer <id> (repeatable: deliver
 // only for those customers).
@@ -8,6 +9,7 @@ import { parseArgs } from "node:util";
 import { startBackgroundWork } from "@/lib/background";
 import { disconnectDb } from "@/lib/db";
 import { EnvError, env } from "@/lib/env";
+import { startHealthServer } from "@/lib/http/health";
 import { log } from "@/lib/log";
 
 try {
@@ -33,6 +35,12 @@ const background = await startBackgroundWork({
   customerIds: values.customer,
 });
 log.info({ pid: process.pid }, "worker started");
+const healthPort = env().WORKER_HEALTH_PORT;
+const health = healthPort === undefined ? undefined : await startHealthServer(healthPort, "worker");
+const healthAddress = health?.address();
+if (healthAddress && typeof healthAddress === "object") {
+  console.log(`worker health on http://127.0.0.1:${healthAddress.port}/healthz`);
+}
 console.log("worker ready");
 
 let stopping = false;
@@ -40,6 +48,7 @@ async function stop() {
   if (stopping) return;
   stopping = true;
   log.info("worker stopping: letting in-flight deliveries finish");
+  health?.close();
   await background.stop();
   await disconnectDb().catch(() => {});
   process.exit(0);

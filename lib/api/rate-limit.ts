@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError } from "@/lib/core/errors";
-import { createLimiterStore } from "@/lib/core/limiter-store";
+import { createLimiterStore, type LimiterStoreState } from "@/lib/core/limiter-store";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import type { LimitClass } from "./route-definition";
@@ -48,6 +48,8 @@ export type RateLimiter = {
    * (details limit, windowSeconds, retryAfterSeconds, policy) when any window is exhausted.
    */
   consume(cls: LimitClass, clientIp: string, presentedToken: string | undefined): Promise<RateLimitOutcome>;
+  /** Where the windows count now (after the first, brief wait for Redis). */
+  store(): Promise<LimiterStoreState>;
   close(): Promise<void>;
 };
 
@@ -99,7 +101,12 @@ export function createRateLimiter(config: RateLimitConfig = rateLimitConfigFromE
     return { headers: headersFor(limits[tightest.policy], tightest.res.remainingPoints, tightest.res.msBeforeNext) };
   }
 
-  return { config, consume, close: store.close };
+  async function storeState() {
+    await store.waitReady();
+    return store.state();
+  }
+
+  return { config, consume, store: storeState, close: store.close };
 }
 
 function headersFor(limit: number, remaining: number, msBeforeNext: number): Record<string, string> {
@@ -118,6 +125,12 @@ export async function resetRateLimiters(): Promise<void> {
   const previous = shared;
   shared = undefined;
   await previous?.close();
+}
+
+/** Where this process's rate-limit windows count (its health check says so, docs/deployment.md). */
+export function rateLimitStore(): Promise<LimiterStoreState> {
+  shared ??= createRateLimiter();
+  return shared.store();
 }
 
 export function consumeRateLimits(

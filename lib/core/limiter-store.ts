@@ -10,8 +10,12 @@ export type LimiterStore = {
   limiter(opts: { points: number; duration: number; keyPrefix: string }): RateLimiterAbstract;
   /** Waits (briefly, the first time only) for the Redis connection before counting. */
   waitReady(): Promise<void>;
+  /** Where counts go now: memory (no Redis configured), redis, or memory because Redis is away. */
+  state(): LimiterStoreState;
   close(): Promise<void>;
 };
+
+export type LimiterStoreState = "memory" | "redis" | "redis-unavailable";
 
 const REDIS_READY_WAIT_MS = 1_000;
 
@@ -55,5 +59,10 @@ export function createLimiterStore(
     else redis?.disconnect();
   }
 
-  return { limiter, waitReady, close };
+  function state(): LimiterStoreState {
+    if (!redis) return "memory";
+    return redis.status === "ready" ? "redis" : "redis-unavailable";
+  }
+
+  return { limiter, waitReady, state, close };
 }

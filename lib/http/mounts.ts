@@ -1,5 +1,8 @@
-// Everything the lean server serves: the public API and the provider callback endpoint.
+// Everything the lean server serves: the health endpoint, the public API and the provider
+// callback endpoint.
+import type { ProcessRole } from "@/lib/health/check";
 import { handleProviderWebhook } from "@/lib/provider/callbacks/handler";
+import { healthMount } from "./health";
 import { apiMount, type Mount } from "./lean-server";
 
 export const providerMount: Mount = {
@@ -7,4 +10,7 @@ export const providerMount: Mount = {
   handle: (request) => handleProviderWebhook(request),
 };
 
-export const mounts: Mount[] = [providerMount, apiMount];
+/** The mounts of one process; its GET /api/health names its role (docs/deployment.md). */
+export const mountsFor = (role: ProcessRole): Mount[] => [healthMount(role), providerMount, apiMount];
+
+export const mounts: Mount[] = mountsFor("api");

@@ -1,0 +1,207 @@
+// npm run bench:start: how fast production starts and how fast the operator CLI answers
+// (issue 15 item 4; docs/benchmarks.md "Start-up and the operator CLI").
+// On a built clone (a first, unmeasured `npm start` builds what is stale, migrates and
+// seeds a fresh data folder), it times, interleaved A, B, A, B:
+//   A: `npm start` as shipped (node scripts/start.mjs: the compiled supervisor bundle),
+//   B: the supervisor through tsx (transpiling at start, as production ran before),
+// from spawn to ready (GET /api/health 200 and the dashboard answering). Then, with the app
+// up, the CLI: `npm run -s cli -- --help`, `node .build/server/cli.mjs --help`, a read-only
+// command on the running app's database (`callbacks:dead --limit 1 --json`), and tsx's
+// `scripts/cli.ts --help` for comparison. Prints each target with met / not met and the
+// load average, and writes the figures into docs/benchmarks.md.
+// Options (env): BENCH_START_RUNS (3), BENCH_CLI_RUNS (5), BENCH_START_PORT (3550).
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { loadAverages, root, writeBenchSection } from "./harness";
+
+const RUNS = Number(process.env.BENCH_START_RUNS ?? 3);
+const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 5);
+const PORT = Number(process.env.BENCH_START_PORT ?? 3550);
+const CLI_TARGET_MS = 1_000;
+const READY_TIMEOUT_MS = 120_000;
+const FIRST_START_TIMEOUT_MS = 3_600_000; // the unmeasured first start may run `next build`
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-bench-start-"));
+const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn" };
+// The embedded database, as a fresh clone's `npm start` runs it.
+for (const name of ["DATABASE_URL", "REDIS_URL", "NODE_ENV"]) delete childEnv[name];
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const seconds = (ms: number) => (ms / 1000).toFixed(2);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function answers(url: string): Promise<number> {
+  try {
+    const r = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(5_000) });
+    await r.arrayBuffer();
+    return r.status;
+  } catch {
+    return 0;
+  }
+}
+
+/** Starts the app; resolves with the milliseconds until the API and the dashboard answer. */
+async function startApp(
+  args: string[],
+  timeoutMs = READY_TIMEOUT_MS,
+): Promise<{ child: ChildProcess; readyMs: number }> {
+  const started = performance.now();
+  // Its own process group: stopping it stops what it started (a build, Next) too.
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: childEnv,
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  live.add(child);
+  child.once("exit", () => live.delete(child));
+  const base = `http://127.0.0.1:${PORT}`;
+  while (performance.now() - started < timeoutMs) {
+    if (child.exitCode !== null) throw new Error(`${args.join(" ")} exited with ${child.exitCode}`);
+    // The front server listens before Next: ready when both answer (not 502 "starting").
+    if ((await answers(`${base}/api/health`)) === 200) {
+      const page = await answers(`${base}/login`);
+      if (page > 0 && page < 500) return { child, readyMs: performance.now() - started };
+    }
+    await sleep(50);
+  }
+  killGroup(child, "SIGKILL");
+  throw new Error(`${args.join(" ")} was not ready after ${timeoutMs / 1000} s`);
+}
+
+const live = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of live) killGroup(child, "SIGKILL");
+});
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {} // gone already
+}
+
+async function stopApp(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM"); // the supervisor stops Next itself
+  const timer = setTimeout(() => killGroup(child, "SIGKILL"), 20_000);
+  await exited;
+  clearTimeout(timer);
+  await sleep(500); // the port and the data folder's lock are free again
+}
+
+/** Milliseconds of one command run to completion (it must succeed). */
+function timeCommand(cmd: string, args: string[]): number {
+  const started = performance.now();
+  const r = spawnSync(cmd, args, { cwd: root, env: childEnv, encoding: "utf8" });
+  const ms = performance.now() - started;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.status}):\n${r.stdout}${r.stderr}`);
+  return ms;
+}
+
+const APP = ["scripts/start.mjs"];
+const TSX_SUPERVISOR = ["--import", "tsx", "scripts/supervisor.ts"];
+
+async function main() {
+  console.log(`Data folder ${dataDir}, port ${PORT}; load average ${loadAverages()}`);
+  console.log("First start (unmeasured: builds what is stale, migrates, seeds the demo)…");
+  const first = await startApp(APP, FIRST_START_TIMEOUT_MS);
+  await stopApp(first.child);
+
+  const compiled: number[] = [];
+  const transpiled: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    for (const [label, args, into] of [
+      ["npm start (compiled)", APP, compiled],
+      ["supervisor via tsx", TSX_SUPERVISOR, transpiled],
+    ] as const) {
+      const { child, readyMs } = await startApp([...args]);
+      into.push(readyMs);
+      console.log(`  run ${i + 1}: ${label} ready in ${seconds(readyMs)} s`);
+      await stopApp(child);
+    }
+  }
+
+  console.log("CLI, with the app running…");
+  const { child } = await startApp(APP);
+  const cli: [string, string, string[]][] = [
+    ["`npm run -s cli -- --help`", "npm", ["run", "-s", "cli", "--", "--help"]],
+    ["`node .build/server/cli.mjs --help`", process.execPath, [".build/server/cli.mjs", "--help"]],
+    [
+      "`node .build/server/cli.mjs callbacks:dead --limit 1 --json` (database)",
+      process.execPath,
+      [".build/server/cli.mjs", "callbacks:dead", "--limit", "1", "--json"],
+    ],
+    [
+      "`npm run -s cli -- callbacks:dead --limit 1 --json` (database)",
+      "npm",
+      ["run", "-s", "cli", "--", "callbacks:dead", "--limit", "1", "--json"],
+    ],
+    [
+      "tsx `scripts/cli.ts --help` (before: transpiled at start)",
+      process.execPath,
+      ["--import", "tsx", "scripts/cli.ts", "--help"],
+    ],
+  ];
+  const cliMedians: [string, number, boolean][] = [];
+  try {
+    for (const [label, cmd, args] of cli) {
+      timeCommand(cmd, args); // warm the file cache
+      const times = Array.from({ length: CLI_RUNS }, () => timeCommand(cmd, args));
+      const hasTarget = !label.startsWith("tsx");
+      cliMedians.push([label, median(times), hasTarget]);
+      console.log(`  ${label}: median ${seconds(median(times))} s`);
+    }
+  } finally {
+    await stopApp(child);
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+
+  const load = loadAverages();
+  const startMet = median(compiled) < median(transpiled);
+  const lines = [
+    `Start-up target: \`npm start\` (compiled) ready faster than the supervisor through tsx: median ${seconds(median(compiled))} s vs ${seconds(median(transpiled))} s: ${startMet ? "met" : "not met"}`,
+    ...cliMedians
+      .filter(([, , hasTarget]) => hasTarget)
+      .map(
+        ([label, ms]) =>
+          `CLI target < ${CLI_TARGET_MS / 1000} s: ${label} median ${seconds(ms)} s: ${ms < CLI_TARGET_MS ? "met" : "not met"}`,
+      ),
+  ];
+  console.log(`\n${lines.join("\n")}\nLoad average (1 / 5 / 15 min): ${load} on ${os.cpus().length} cores`);
+
+  const date = new Date().toISOString().slice(0, 16).replace("T", " ");
+  writeBenchSection(
+    "## Start-up and the operator CLI",
+    `## Start-up and the operator CLI
+
+\`npm run bench:start\` (bench/start.ts), ${date} UTC, load average ${load} (1 / 5 / 15 min) on
+${os.cpus().length} cores; the targets are for a quiet machine. A built clone, embedded database, a data folder
+migrated and seeded by a first unmeasured start. Ready = \`GET /api/health\` answers 200 and
+the dashboard answers. Start-ups interleaved (A, B, A, B), ${RUNS} each; CLI medians of ${CLI_RUNS} runs
+with the app running (the database commands use its embedded database).
+
+| what | median | runs | target |
+| --- | --- | --- | --- |
+| \`npm start\` (compiled supervisor) to ready | ${seconds(median(compiled))} s | ${compiled.map(seconds).join(", ")} | faster than tsx: ${startMet ? "met" : "not met"} |
+| supervisor through tsx to ready | ${seconds(median(transpiled))} s | ${transpiled.map(seconds).join(", ")} | (baseline) |
+${cliMedians
+  .map(
+    ([label, ms, hasTarget]) =>
+      `| ${label} | ${seconds(ms)} s | ${CLI_RUNS} | ${hasTarget ? `< 1 s: ${ms < CLI_TARGET_MS ? "met" : "not met"}` : "(baseline)"} |`,
+  )
+  .join("\n")}
+`,
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    process.exit(1);
+  },
+);
