@@ -1,7 +1,7 @@
 // npm run bench:all: every bench:* script in sequence (docs/benchmarks.md "Running them all"),
 // each writing its section of docs/benchmarks.md, then one summary of every target printed
 // with met / not met and how long each script took. Arguments after `--` go to every script
-// that takes them (--rounds=N, --duration=S, --warmup=S, --no-write); --skip=idle,memory leaves scripts out.
+// that takes them (--rounds=N, --duration=S, --warmup=S, --no-write); --skip=idle,memory,start leaves scripts out.
 // bench:api runs with --reuse: its 1M-record database is seeded once and kept.
 import { spawn } from "node:child_process";
 import os from "node:os";
@@ -15,6 +15,7 @@ const SCRIPTS = [
   ["events", shared.filter((a) => !a.startsWith("--duration"))],
   ["memory", []],
   ["idle", []],
+  ["start", []],
 ];
 
 const summary = [];
