@@ -49,6 +49,7 @@ export const billingRoutes: AnyRoute[] = [
     ...common,
     path: "/billing/history/:senderId",
     paramNotFound: { senderId: "SENDER_NOT_FOUND" },
+    errors: ["SENDER_NOT_ALLOWED"],
     summary: "Billing history of one sender (the path senderId is its phone number)",
     query: BillingHistoryQuery,
     response: BillingHistoryData,

@@ -21,6 +21,7 @@ import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/messagin
 import { SendReceipt } from "@/lib/messaging/schemas";
 import { receiptResponse } from "@/lib/messaging/serializers";
 import { type AnyRoute, ok, route } from "../route-definition";
+import { DELIVERY_ERRORS } from "./send-errors";
 
 const common = {
   versions: ["v2", "v3"],
@@ -110,13 +111,12 @@ export const conversationRoutes: AnyRoute[] = [
     response: SendReceipt,
     errors: [
       "CONVERSATION_NOT_FOUND",
+      "WHATSAPP_SETUP_INCOMPLETE",
       "CUSTOMER_SERVICE_WINDOW_CLOSED",
-      "RECIPIENT_BLACKLISTED",
-      "INSUFFICIENT_BALANCE",
-      "SENDER_DISCONNECTED",
-      "PROVIDER_RATE_LIMITED",
-      "PROVIDER_REJECTED",
-      "PROVIDER_UNAVAILABLE",
+      // Idempotency-Key is honoured by the handler itself (the scope is the conversation).
+      "IDEMPOTENCY_KEY_REUSED",
+      "IDEMPOTENCY_KEY_IN_PROGRESS",
+      ...DELIVERY_ERRORS,
     ],
     handler: async ({ principal, sender, params, body, version, request }) => {
       const uid = uidOf(params);

@@ -43,7 +43,6 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     summary: "Read a template by uid or name (?language when a name has several)",
     query: TemplateGetQuery,
     response: PublicTemplate,
-    errors: ["TEMPLATE_NOT_FOUND"],
     handler: async ({ principal, params, query, version }) =>
       ok(
         "Template retrieved",

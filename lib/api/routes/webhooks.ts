@@ -123,6 +123,8 @@ export const webhookRoutes: AnyRoute[] = [
       "Rotate the signing secret (the new one is returned once, here); the previous one keeps signing for gracePeriodSeconds",
     body: RotateSecretBody,
     response: WebhookPublic,
+    responseExtra: { signingSecret: z.string().describe("The new signing secret, shown once: store it now") },
+    errors: ["CONFLICT"],
     handler: async ({ principal, sender, params, body }) => {
       const uid = uidOf(params);
       const { webhook, signingSecret } = await rotateSigningSecret(
