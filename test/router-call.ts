@@ -24,8 +24,15 @@ export type CallResult = {
   body: any;
 };
 
-/** One answer as a recorder sees it: the request's method and path, the status and JSON body. */
-export type RecordedAnswer = { method: string; path: string; status: number; body: unknown };
+/** One answer as a recorder sees it: the request's method, path, query and body, the status and JSON body. */
+export type RecordedAnswer = {
+  method: string;
+  path: string;
+  status: number;
+  body: unknown;
+  query?: CallOptions["query"];
+  request?: unknown;
+};
 
 const recorders = new Set<(answer: RecordedAnswer) => void>();
 
@@ -70,6 +77,7 @@ export async function callWith(
   const request = buildRequest(method, path, options);
   const result = await readResult(await handle(request, { clientIp: options.ip ?? randomIp() }));
   const pathname = new URL(request.url).pathname;
-  for (const record of recorders) record({ method, path: pathname, status: result.status, body: result.body });
+  const answer = { method, path: pathname, status: result.status, body: result.body };
+  for (const record of recorders) record({ ...answer, query: options.query, request: options.body });
   return result;
 }

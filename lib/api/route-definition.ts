@@ -40,6 +40,13 @@ export type RawResult = { status?: number; raw: unknown; headers?: Record<string
 
 type Schema = z.ZodType;
 
+/** T with every array and object read-only: examples are declared `as const`. */
+type DeepReadonly<T> = T extends readonly (infer E)[]
+  ? readonly DeepReadonly<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
 /**
  * The example of an operation in the OpenAPI document (docs/openapi.md), typed against the
  * route's own schemas so that tsc refuses a wrong one; lib/api/openapi-examples.test.ts
@@ -49,13 +56,13 @@ export type RouteExample<Q extends Schema, B extends Schema, R extends Schema> =
   /** A value per path parameter (":webhookUid" → webhookUid). */
   params?: Readonly<Record<string, string>>;
   /** Query parameters worth showing (a subset of the query schema). */
-  query?: Partial<z.input<Q>>;
+  query?: DeepReadonly<Partial<z.input<Q>>>;
   /** The JSON request body, on routes with a body. */
-  request?: z.input<B>;
+  request?: DeepReadonly<z.input<B>>;
   /** The success envelope's message; the summary when absent. */
   message?: string;
   /** The success envelope's data; on provider-style routes the bare body answered. */
-  response: z.output<R>;
+  response: DeepReadonly<z.output<R>>;
   /** Top-level siblings of data (the route's responseExtra, e.g. signingSecret). */
   extra?: Readonly<Record<string, unknown>>;
 };

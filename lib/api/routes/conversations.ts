@@ -21,6 +21,7 @@ import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/messagin
 import { SendReceipt } from "@/lib/messaging/schemas";
 import { receiptResponse } from "@/lib/messaging/serializers";
 import { type AnyRoute, ok, route } from "../route-definition";
+import * as examples from "./conversations-examples";
 import { DELIVERY_ERRORS } from "./send-errors";
 
 const common = {
@@ -42,6 +43,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "GET",
     path: "/conversations",
+    example: examples.getConversations,
     summary: "List conversations, newest activity first (filters senderId, status, unread, search)",
     query: ConversationListQuery,
     response: ConversationListPublic,
@@ -62,6 +64,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "GET",
     path: "/conversations/:conversationUid",
+    example: examples.getConversationsByConversationUid,
     summary: "Read one conversation (window state, unread count, last message)",
     query: ConversationSenderQuery,
     response: ConversationPublic,
@@ -73,6 +76,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "POST",
     path: "/conversations/:conversationUid",
+    example: examples.postConversationsByConversationUid,
     summary: "Update a conversation: {conversation: {status?: OPEN|CLOSED, markRead?: true}}",
     body: ConversationUpdateBody,
     response: ConversationPublic,
@@ -86,6 +90,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "GET",
     path: "/conversations/:conversationUid/messages",
+    example: examples.getConversationsByConversationUidMessages,
     summary: "The conversation's messages, newest first (inbound, outbound with live status, notes)",
     query: ConversationMessagesQuery,
     response: ConversationMessagesPublic,
@@ -105,6 +110,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "POST",
     path: "/conversations/:conversationUid/messages",
+    example: examples.postConversationsByConversationUidMessages,
     limit: "send",
     summary: "Reply in the conversation: text inside the customer service window, else a template",
     body: ConversationReplyBody,
