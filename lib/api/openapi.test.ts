@@ -106,7 +106,12 @@ describe("the document of the real table", () => {
     const untyped: string[] = [];
     const walk = (node: unknown, at: string) => {
       if (!node || typeof node !== "object") return;
-      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`));
+      if (Array.isArray(node)) {
+        node.forEach((n, i) => {
+          walk(n, `${at}/${i}`);
+        });
+        return;
+      }
       const schema = node as Record<string, unknown>;
       if (/\/(properties\/[^/]+|items|data)$/.test(at) && Object.keys(schema).length === 0) untyped.push(at);
       const open = schema.type === "object" && !schema.properties && !schema.additionalProperties;
