@@ -1,6 +1,7 @@
 // npm test: every test, the way CI runs it on a fresh clone. Plain Node (no dependencies):
-// installs what is missing, then lint + typecheck + the import boundary check, the unit and integration suite on
-// embedded PGlite and on the local PostgreSQL server, and the Playwright end-to-end tests.
+// installs what is missing, then lint + typecheck + the import boundary check + the OpenAPI
+// lint, the unit and integration suite on embedded PGlite and on the local PostgreSQL
+// server, and the Playwright end-to-end tests.
 // Flags: --no-e2e, --only=pglite|postgres|e2e|lint|lock
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -52,6 +53,10 @@ if (want("lint")) {
   if (!run("lint (biome)", bin("biome"), ["check", "."])) failures.push("lint");
   if (!run("typecheck (tsc)", bin("tsc"), ["--noEmit"])) failures.push("typecheck");
   if (!run("import boundaries (dependency-cruiser)", "node", ["scripts/check-imports.mjs"])) failures.push("imports");
+  // The OpenAPI document lints with zero errors and zero warnings (docs/openapi.md).
+  if (!run("OpenAPI lint (redocly)", bin("tsx"), ["scripts/lint-openapi.ts"], { LOG_LEVEL: "silent" })) {
+    failures.push("openapi lint");
+  }
 }
 // The lock file installs with `npm ci` as a deployment pipeline or a container build runs
 // it on a fresh clone: package.json and package-lock.json alone, in an empty folder, a real

@@ -1,10 +1,11 @@
 // Test fixtures: each test file creates its own customer (no shared fixed ids) and calls
-// the real router in-process.
+// the real router in-process (test/router-call.ts).
 import { randomBytes } from "node:crypto";
 import { handleApiRequest } from "@/lib/api/router";
 import { db } from "@/lib/db";
 import type { Plan } from "@/lib/generated/prisma/client";
 import { issueToken } from "@/lib/tokens/service";
+import { type CallOptions, type CallResult, callWith } from "./router-call";
 
 let phoneSeq = 0;
 /** A unique E.164 number per call (unique across test files and runs). */
@@ -42,42 +43,9 @@ export async function createTestCustomer(options: { plan?: Plan; name?: string }
   return { customer, sender, otherSender, incompleteSender, globalToken, scopedToken };
 }
 
-export type CallOptions = {
-  token?: string;
-  query?: Record<string, string | number | boolean>;
-  body?: unknown;
-  /** Raw body text (sent as is, e.g. malformed JSON). */
-  rawBody?: string;
-  headers?: Record<string, string>;
-  ip?: string;
-};
-
-export type CallResult = {
-  status: number;
-  headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
-  body: any;
-};
+export type { CallOptions, CallResult } from "./router-call";
 
 /** Calls the API router in-process: call("GET", "/api/v3/billing/messages", {...}). */
-export async function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
-  const url = new URL(path, "http://localhost");
-  for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  let body: string | undefined;
-  if (options.rawBody !== undefined) body = options.rawBody;
-  else if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers["Content-Type"] ??= "application/json";
-  }
-  const response = await handleApiRequest(new Request(url, { method, headers, body }), {
-    clientIp: options.ip ?? `10.${randomBytes(3).join(".")}`,
-  });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {}
-  return { status: response.status, headers: response.headers, body: parsed };
+export function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+  return callWith(handleApiRequest, method, path, options);
 }

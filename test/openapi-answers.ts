@@ -20,6 +20,33 @@ export function templateOf(doc: OpenApiDocument, method: string, path: string): 
     .sort((a, b) => score(b) - score(a))[0];
 }
 
+/**
+ * What the answers lack: per operation of the document (method and path template), a
+ * line naming it when no answer was a success (2xx) or none an error (4xx/5xx).
+ */
+export function missingAnswers(doc: OpenApiDocument, answers: readonly Answer[]): string[] {
+  const seen = new Map<string, { success: boolean; error: boolean }>();
+  for (const a of answers) {
+    const template = templateOf(doc, a.method, a.path);
+    if (!template) continue;
+    const key = `${a.method.toUpperCase()} ${template}`;
+    const entry = seen.get(key) ?? { success: false, error: false };
+    if (a.status >= 200 && a.status < 300) entry.success = true;
+    if (a.status >= 400) entry.error = true;
+    seen.set(key, entry);
+  }
+  return Object.entries(doc.paths).flatMap(([template, item]) =>
+    Object.keys(item).flatMap((method) => {
+      const key = `${method.toUpperCase()} ${template}`;
+      const entry = seen.get(key);
+      const lacks = [!entry?.success ? "no success answer" : "", !entry?.error ? "no error answer" : ""].filter(
+        Boolean,
+      );
+      return lacks.length ? [`${key}: ${lacks.join(", ")}`] : [];
+    }),
+  );
+}
+
 export function answerValidator(doc: OpenApiDocument) {
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
   const compiled = new Map<string, ValidateFunction>();

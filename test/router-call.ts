@@ -1,10 +1,46 @@
 // Calls any router function in-process (the table-independent router tests build their
-// own with createRouter) the way test/factory.ts `call` calls the real one.
+// own with createRouter) the way test/factory.ts `call` calls the real one. Every answer
+// goes to the recorders a test registers (recordAnswers), which is how
+// lib/api/openapi-answers.test.ts validates every answer against the OpenAPI document.
 import { randomBytes } from "node:crypto";
 import type { RequestInfo } from "@/lib/api/router";
-import type { CallOptions, CallResult } from "./factory";
 
 export type Handle = (request: Request, info?: RequestInfo) => Promise<Response>;
+
+export type CallOptions = {
+  token?: string;
+  query?: Record<string, string | number | boolean>;
+  body?: unknown;
+  /** Raw body text (sent as is, e.g. malformed JSON). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  ip?: string;
+};
+
+export type CallResult = {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+  body: any;
+};
+
+/** One answer as a recorder sees it: the request's method, path, query and body, the status and JSON body. */
+export type RecordedAnswer = {
+  method: string;
+  path: string;
+  status: number;
+  body: unknown;
+  query?: CallOptions["query"];
+  request?: unknown;
+};
+
+const recorders = new Set<(answer: RecordedAnswer) => void>();
+
+/** Sends every later answer of `call`/`callWith` to `recorder`; returns the function that stops it. */
+export function recordAnswers(recorder: (answer: RecordedAnswer) => void): () => void {
+  recorders.add(recorder);
+  return () => recorders.delete(recorder);
+}
 
 /** A fresh client address per call unless the test pins one. */
 export const randomIp = () => `10.${randomBytes(3).join(".")}`;
@@ -38,5 +74,10 @@ export async function callWith(
   path: string,
   options: CallOptions = {},
 ): Promise<CallResult> {
-  return readResult(await handle(buildRequest(method, path, options), { clientIp: options.ip ?? randomIp() }));
+  const request = buildRequest(method, path, options);
+  const result = await readResult(await handle(request, { clientIp: options.ip ?? randomIp() }));
+  const pathname = new URL(request.url).pathname;
+  const answer = { method, path: pathname, status: result.status, body: result.body };
+  for (const record of recorders) record({ ...answer, query: options.query, request: options.body });
+  return result;
 }

@@ -1,12 +1,16 @@
-// The document describes the real answers: answers of the real router, success and error,
-// are validated against the response schema of their operation and status (Ajv, JSON
-// Schema 2020-12), and a planted mismatch is caught.
-import { describe, expect, it } from "vitest";
+// The document describes the real answers (docs/openapi.md): every answer this file gets
+// from the real router is recorded (test/router-call.ts recordAnswers) and validated against
+// the response schema of its operation and status (Ajv, JSON Schema 2020-12), and every
+// operation of the document, computed from the document, must have answered both a success
+// and an error. Planted mismatches prove the validation fails when a schema is wrong.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { call, createTestCustomer } from "@/test/factory";
+import { ApiError } from "@/lib/core/errors";
+import { contactWrites } from "@/test/conversation-fixtures";
+import { call, createTestCustomer, uniquePhone } from "@/test/factory";
 import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
-import { answerValidator } from "@/test/openapi-answers";
-import { callWith } from "@/test/router-call";
+import { answerValidator, missingAnswers } from "@/test/openapi-answers";
+import { callWith, type RecordedAnswer, recordAnswers } from "@/test/router-call";
 import { buildOpenApiDocument } from "./openapi";
 import { ok, route } from "./route-definition";
 import { routes } from "./route-table";
@@ -57,72 +61,205 @@ describe("a planted mismatch", () => {
     expect(validate({ method: "POST", path: "/api/v3/webhooks", status: 200, body: withoutSecret })).not.toEqual([]);
   });
 
-  it("fails on an undocumented status", () => {
+  it("fails on an undocumented status or error code", () => {
     expect(validate({ method: "GET", path: "/api/v3/billing/messages", status: 418, body: {} })).toEqual([
       "GET /api/{version}/billing/messages 418: status not documented",
     ]);
+    // A code the route cannot answer is not in its enum.
+    const body = {
+      success: false,
+      message: "x",
+      error_code: "WEBHOOK_ENDPOINT_INVALID",
+      details: {},
+      metadata: { apiVersion: "v3", requestId: "req_1" },
+    };
+    expect(validate({ method: "GET", path: "/api/v3/billing/messages", status: 400, body })).not.toEqual([]);
+  });
+
+  it("the coverage check names an operation without a success or an error", () => {
+    const answers: RecordedAnswer[] = [
+      { method: "GET", path: "/api/v3/billing/messages", status: 200, body: {} },
+      { method: "GET", path: "/api/v3/billing/messages", status: 401, body: {} },
+      { method: "GET", path: "/api/v3/billing/history", status: 401, body: {} },
+    ];
+    const missing = missingAnswers(doc, answers);
+    expect(missing).not.toContainEqual(expect.stringContaining("GET /api/{version}/billing/messages"));
+    expect(missing).toContain("GET /api/{version}/billing/history: no success answer");
+    expect(missing).toContain("POST /api/{version}/webhooks: no success answer, no error answer");
   });
 });
 
-describe("every operation", () => {
-  it("answers a documented, schema-valid error", async () => {
-    const problems: string[] = [];
-    for (const { template, method, op } of operations) {
-      const path = concrete(template, op["x-versions"].at(-1) ?? "v3");
-      // Without a token (the public document: a method it does not allow).
-      const m = op.security.length === 0 ? "POST" : method;
-      const res = await call(m, path, m === "POST" ? { body: {} } : {});
-      if (res.status < 400) problems.push(`${m} ${path}: expected an error, got ${res.status}`);
-      if (op.security.length === 0) {
-        expect(res.status).toBe(405);
-        continue;
-      }
-      problems.push(...validate({ method: m, path, ...res }));
-    }
-    expect(problems).toEqual([]);
-  });
-
-  it("documents only the codes the route derives, not every code at every status", () => {
+describe("the error codes of an operation", () => {
+  it("are only those the route can answer", () => {
     const billing = doc.paths["/api/{version}/billing/messages"]?.get;
     expect(JSON.stringify(billing?.responses)).not.toMatch(/WEBHOOK_ENDPOINT_INVALID|RECIPIENT_BLACKLISTED/);
+    // No path parameter, no phone number id: its only 404 is an unknown senderId; no operation is 405.
+    expect(billing?.responses["404"]?.description).toBe("Not found: SENDER_NOT_FOUND");
+    expect(Object.keys(billing?.responses ?? {})).not.toContain("405");
+    // A sender resolved without requiring setup never answers WHATSAPP_SETUP_INCOMPLETE.
+    expect(billing?.responses["403"]?.description).not.toMatch(/WHATSAPP_SETUP_INCOMPLETE|TOKEN_SCOPE_NOT_ALLOWED/);
+    expect(billing?.responses["403"]?.description).toMatch(/SENDER_NOT_ALLOWED/);
     const webhookCreate = doc.paths["/api/{version}/webhooks"]?.post;
     expect(webhookCreate?.responses["400"]?.description).toMatch(/WEBHOOK_ENDPOINT_INVALID/);
     const history = doc.paths["/api/{version}/billing/history/{senderId}"]?.get;
     expect(history?.parameters.filter((p) => p.name === "senderId")).toHaveLength(1);
+    const template = doc.paths["/api/{version}/templates/{identifier}"]?.get;
+    expect(template?.responses["404"]?.description).toMatch(/NOT_FOUND/);
+    expect(template?.responses["404"]?.description).not.toMatch(/TEMPLATE_NOT_FOUND/);
   });
 });
 
-describe("success answers", () => {
-  it("every GET without path parameters answers a schema-valid success", async () => {
-    const t = await messagingCustomer();
-    const problems: string[] = [];
+describe("every operation answers as documented", () => {
+  const answers: RecordedAnswer[] = [];
+  let stop: () => void = () => {};
+  beforeAll(() => {
+    stop = recordAnswers((a) => answers.push(a));
+  });
+  afterAll(() => stop());
+
+  /** Calls, and names the answer when its status is not the expected one. */
+  async function expectStatus(status: number, method: string, path: string, options: Parameters<typeof call>[2]) {
+    const res = await call(method, path, options);
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body).slice(0, 300)}`).toBe(status);
+    return res;
+  }
+
+  it("errors: without a token, with ids that name nothing, with an empty body", async () => {
+    const t = await createTestCustomer();
     for (const { template, method, op } of operations) {
-      if (method !== "GET" || /\{(?!version)/.test(template)) continue;
       const path = concrete(template, op["x-versions"].at(-1) ?? "v3");
-      const res = await call(method, path, { token: t.globalToken, query: { senderId: t.sender.phoneNumber } });
-      if (res.status >= 400)
-        problems.push(`${method} ${path}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-      problems.push(...validate({ method, path, ...res }));
+      if (op.security.length > 0) {
+        expect((await call(method, path, method === "POST" ? { body: {} } : {})).status, path).toBe(401);
+      }
+      if (/\{(?!version)/.test(template) && op.security.length > 0) {
+        const res = await call(method, path, { token: t.globalToken });
+        expect(res.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+      }
+      if (op.requestBody) {
+        const res = await call(method, path, {
+          token: t.globalToken,
+          rawBody: "{",
+          headers: { "Content-Type": "application/json" },
+        });
+        expect(res.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+      }
     }
-    expect(problems).toEqual([]);
+    // The public document: only a refused rate limit can fail it.
+    const limited = createRouter(routes, {
+      rateLimiter: {
+        consume: async () => {
+          throw new ApiError("RATE_LIMITED", "Too many requests", {}, { "Retry-After": "60" });
+        },
+      },
+    });
+    expect((await callWith(limited, "GET", "/api/v3/openapi.json")).status).toBe(429);
   });
 
-  it("the provider-compatible sends answer the provider's shape, success and error", async () => {
-    const t = await messagingCustomer();
-    const body = { to: recipient(), type: "template", template: { name: "spring_sale", language: { code: "en" } } };
-    const paths = ["/api/v3/messages", `/api/v3/${t.sender.phoneNumberId}/messages`];
-    for (const path of paths) {
-      const sent = await call("POST", path, { token: t.globalToken, body });
-      expect(sent.status).toBe(200);
-      expect(validate({ method: "POST", path, ...sent })).toEqual([]);
-      const bad = await call("POST", path, { token: t.globalToken, body: { to: recipient(), type: "text" } });
-      expect(bad.status).toBe(400);
-      expect(validate({ method: "POST", path, ...bad })).toEqual([]);
-    }
+  it("the document itself", async () => {
+    await expectStatus(200, "GET", "/api/v3/openapi.json", {});
+    await expectStatus(200, "GET", "/api/v2/openapi.json", {});
   });
 
-  it("order send, follow-up, list and read validate", async () => {
+  it("billing", async () => {
     const t = await messagingCustomer();
+    const token = t.globalToken;
+    await expectStatus(200, "GET", "/api/v3/billing/messages", { token });
+    await expectStatus(200, "GET", "/api/v3/billing/history", { token, query: { senderId: t.sender.phoneNumber } });
+    await expectStatus(200, "GET", `/api/v3/billing/history/${encodeURIComponent(t.sender.phoneNumber)}`, { token });
+    await expectStatus(403, "GET", "/api/v3/billing/messages", {
+      token: t.scopedToken,
+      query: { senderId: t.otherSender.phoneNumber },
+    });
+  });
+
+  it("webhooks: catalog, create, list, read, update, rotate, test, deliveries, redeliver", async () => {
+    const t = await createTestCustomer();
+    const token = t.globalToken;
+    await expectStatus(200, "GET", "/api/v3/webhooks/events", { token });
+    const webhook = { name: "Log", endpointUrl: "https://example.com/in", events: ["message.status.read"] };
+    const created = await expectStatus(200, "POST", "/api/v3/webhooks", { token, body: { webhook } });
+    const uid = created.body.data.webhookUid as string;
+    await expectStatus(400, "POST", "/api/v3/webhooks", {
+      token,
+      body: { webhook: { ...webhook, endpointUrl: "ftp://example.com" } },
+    });
+    await expectStatus(200, "GET", "/api/v2/webhooks", { token });
+    await expectStatus(200, "GET", `/api/v3/webhooks/${uid}`, { token });
+    await expectStatus(404, "GET", "/api/v3/webhooks/wh_nope", { token });
+    await expectStatus(200, "POST", `/api/v3/webhooks/${uid}`, { token, body: { webhook: { name: "Audit" } } });
+    await expectStatus(200, "POST", `/api/v3/webhooks/${uid}/secret/rotate`, { token, body: {} });
+    const test = await expectStatus(200, "POST", `/api/v3/webhooks/${uid}/test`, { token });
+    const deliveryId = test.body.data.deliveryId as string;
+    await expectStatus(200, "GET", `/api/v3/webhooks/${uid}/deliveries`, { token });
+    await expectStatus(200, "POST", `/api/v3/webhooks/${uid}/deliveries/${deliveryId}/redeliver`, { token });
+    await expectStatus(404, "POST", `/api/v3/webhooks/${uid}/deliveries/nope/redeliver`, { token });
+  });
+
+  it("contact books, contacts, fields and the blacklist", async () => {
+    const t = await createTestCustomer();
+    const token = t.globalToken;
+    const book = await expectStatus(201, "POST", "/api/v3/contact-books", {
+      token,
+      body: { contactBook: { name: "VIP" } },
+    });
+    const uid = book.body.data.uid as string;
+    await expectStatus(200, "GET", "/api/v3/contact-books", { token });
+    await expectStatus(200, "GET", `/api/v3/contact-books/${uid}`, { token });
+    await expectStatus(200, "POST", `/api/v3/contact-books/${uid}`, { token, body: { contactBook: { name: "VIPs" } } });
+    await expectStatus(201, "POST", "/api/v3/contact-fields", {
+      token,
+      body: { field: { key: "city", label: "City", type: "text" } },
+    });
+    await expectStatus(200, "GET", "/api/v3/contact-fields", { token });
+    const phone = uniquePhone();
+    await expectStatus(200, "POST", `/api/v3/contact-books/${uid}/contacts/bulk`, {
+      token,
+      body: { contacts: [{ phoneNumber: phone, name: "Ada", customFields: { city: "Paris" } }, { phoneNumber: "12" }] },
+    });
+    await expectStatus(200, "GET", `/api/v3/contact-books/${uid}/contacts`, { token });
+    await expectStatus(403, "GET", "/api/v3/contact-books", { token: t.scopedToken });
+    await expectStatus(200, "POST", "/api/v3/blacklist", { token, body: { phoneNumber: phone, reason: "asked" } });
+    await expectStatus(200, "GET", "/api/v3/blacklist", { token });
+    await expectStatus(200, "POST", "/api/v3/blacklist/remove", { token, body: { phoneNumber: phone } });
+  });
+
+  it("chatbots: create, list, read, update, test", async () => {
+    const t = await messagingCustomer();
+    const token = t.globalToken;
+    const chatbot = {
+      name: "Front desk",
+      rules: [{ match: { type: "keyword", value: "hours" }, reply: { type: "text", text: "Open 9 to 5" } }],
+    };
+    const created = await expectStatus(201, "POST", "/api/v3/chatbots", { token, body: { chatbot } });
+    const uid = created.body.data.chatbotUid as string;
+    await expectStatus(200, "GET", "/api/v3/chatbots", { token });
+    await expectStatus(200, "GET", `/api/v3/chatbots/${uid}`, { token });
+    await expectStatus(404, "GET", "/api/v3/chatbots/cb_nope", { token });
+    await expectStatus(200, "POST", `/api/v3/chatbots/${uid}`, { token, body: { chatbot: { name: "Desk" } } });
+    await expectStatus(200, "POST", `/api/v3/chatbots/${uid}/test`, { token, body: { text: "hours?" } });
+  });
+
+  it("sends: template, chat, provider-compatible, orders", async () => {
+    const t = await messagingCustomer();
+    const token = t.globalToken;
+    const template = { name: "spring_sale", language: { code: "en" } };
+    await expectStatus(200, "POST", "/api/v3/send", {
+      token,
+      body: { to: recipient(), template: { name: "order_update", language: "en" } },
+    });
+    await expectStatus(400, "POST", "/api/v3/send", {
+      token,
+      body: { to: recipient(), template: { name: "order_update", language: "en" }, category: "utility" },
+    });
+    const engaged = uniquePhone();
+    await contactWrites(t.sender, engaged);
+    await expectStatus(200, "POST", "/api/v3/chat", { token, body: { to: engaged, text: "Hello" } });
+    await expectStatus(400, "POST", "/api/v3/chat", { token, body: { to: recipient(), text: "Hello" } });
+    const provider = { to: recipient(), type: "template", template };
+    for (const path of ["/api/v3/messages", `/api/v3/${t.sender.phoneNumberId}/messages`]) {
+      await expectStatus(200, "POST", path, { token, body: provider });
+      await expectStatus(400, "POST", path, { token, body: { to: recipient(), type: "text" } });
+    }
     const order = {
       currency: "usd",
       items: [{ name: "Mug", quantity: 1, amount: 8 }],
@@ -130,64 +267,70 @@ describe("success answers", () => {
       shipping: 2,
       discount: 0,
     };
-    const created = await call("POST", "/api/v3/orders/send", {
-      token: t.globalToken,
-      body: { to: recipient(), order },
-    });
-    expect(created.status).toBe(200);
-    const uid = created.body.data.order.orderUid;
-    const answers = [
-      { method: "POST", path: "/api/v3/orders/send", ...created },
-      {
-        method: "POST",
-        path: `/api/v3/orders/${uid}/send`,
-        ...(await call("POST", `/api/v3/orders/${uid}/send`, { token: t.globalToken, body: { status: "shipped" } })),
-      },
-      { method: "GET", path: "/api/v3/orders", ...(await call("GET", "/api/v3/orders", { token: t.globalToken })) },
-      {
-        method: "GET",
-        path: `/api/v2/orders/${uid}`,
-        ...(await call("GET", `/api/v2/orders/${uid}`, { token: t.globalToken })),
-      },
-      {
-        method: "GET",
-        path: "/api/v3/orders/nope",
-        ...(await call("GET", "/api/v3/orders/nope", { token: t.globalToken })),
-      },
-    ];
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 404]);
-    for (const a of answers) expect(validate(a)).toEqual([]);
+    const sent = await expectStatus(200, "POST", "/api/v3/orders/send", { token, body: { to: recipient(), order } });
+    const orderUid = sent.body.data.order.orderUid as string;
+    await expectStatus(200, "POST", `/api/v3/orders/${orderUid}/send`, { token, body: { status: "shipped" } });
+    await expectStatus(200, "GET", "/api/v3/orders", { token });
+    await expectStatus(200, "GET", `/api/v2/orders/${orderUid}`, { token });
+    await expectStatus(404, "GET", "/api/v3/orders/nope", { token });
   });
 
-  it("reports with sent messages validate on v2 and v3", async () => {
+  it("templates and reports", async () => {
     const t = await messagingCustomer();
-    const body = { to: recipient(), type: "template", template: { name: "spring_sale", language: { code: "en" } } };
-    expect((await call("POST", "/api/v3/messages", { token: t.globalToken, body })).status).toBe(200);
-    const problems: string[] = [];
+    const token = t.globalToken;
+    await expectStatus(200, "GET", "/api/v2/templates", { token });
+    await expectStatus(200, "GET", "/api/v3/templates", { token });
+    await expectStatus(200, "GET", `/api/v3/templates/${t.template.id}`, { token });
+    await expectStatus(200, "GET", "/api/v2/templates/spring_sale", { token });
+    await expectStatus(404, "GET", "/api/v3/templates/no_such_template", { token });
+    const template = {
+      name: "shipping_notice",
+      language: "en_US",
+      category: "utility",
+      components: [{ type: "BODY", text: "Shipped {{1}}" }],
+    };
+    await expectStatus(201, "POST", "/api/v3/templates", { token, body: { template } });
+    await expectStatus(409, "POST", "/api/v3/templates", { token, body: { template } });
+    await expectStatus(200, "POST", "/api/v3/templates/sync", { token, body: {} });
+    await expectStatus(200, "POST", "/api/v3/send", {
+      token,
+      body: { to: recipient(), template: { name: "order_update", language: "en" } },
+    });
     for (const version of ["v2", "v3"]) {
       for (const report of ["messages", "analytics/delivery", "analytics/templates"]) {
-        const path = `/api/${version}/reports/${report}`;
-        const res = await call("GET", path, { token: t.globalToken });
-        if (res.status !== 200) problems.push(`${path}: ${res.status}`);
-        if (report === "messages" && res.body.data?.messages?.length !== 1) problems.push(`${path}: no message row`);
-        problems.push(...validate({ method: "GET", path, ...res }));
+        await expectStatus(200, "GET", `/api/${version}/reports/${report}`, { token });
       }
     }
-    expect(problems).toEqual([]);
+    await expectStatus(400, "GET", "/api/v3/reports/messages", { token, query: { dateFrom: "yesterday" } });
   });
 
-  it("billing history, webhook and template answers validate", async () => {
+  it("conversations: list, read, update, messages, reply", async () => {
     const t = await messagingCustomer();
-    const answers = [
-      { method: "GET", path: `/api/v3/billing/history/${encodeURIComponent(t.sender.phoneNumber)}` },
-      { method: "GET", path: "/api/v3/webhooks/events" },
-      { method: "GET", path: "/api/v2/templates" },
-      { method: "POST", path: "/api/v3/templates/sync" },
-    ];
-    for (const a of answers) {
-      const res = await call(a.method, a.path, { token: t.globalToken, ...(a.method === "POST" ? { body: {} } : {}) });
-      expect(res.status, `${a.method} ${a.path}`).toBe(200);
-      expect(validate({ ...a, ...res })).toEqual([]);
-    }
+    const token = t.globalToken;
+    await contactWrites(t.sender, uniquePhone(), "Hi there");
+    const list = await expectStatus(200, "GET", "/api/v3/conversations", { token });
+    const uid = list.body.data.conversations[0].conversationUid as string;
+    await expectStatus(200, "GET", `/api/v3/conversations/${uid}`, { token });
+    await expectStatus(200, "GET", `/api/v3/conversations/${uid}/messages`, { token });
+    await expectStatus(200, "POST", `/api/v3/conversations/${uid}/messages`, {
+      token,
+      body: { message: { type: "text", text: { body: "Hello back" } } },
+    });
+    await expectStatus(200, "POST", `/api/v3/conversations/${uid}`, {
+      token,
+      body: { conversation: { markRead: true } },
+    });
+    await expectStatus(404, "GET", "/api/v3/conversations/nope", { token });
+  });
+
+  // Last: every answer above, validated, and every operation of the document answered.
+  it("every answer is valid, and every operation answered a success and an error", () => {
+    expect(answers.length).toBeGreaterThan(operations.length);
+    expect(answers.flatMap((a) => validate(a))).toEqual([]);
+    expect(
+      missingAnswers(doc, answers),
+      "Each operation needs a 2xx and an error answer here: call the new route in " +
+        "lib/api/openapi-answers.test.ts (docs/openapi.md, 'Adding a route')",
+    ).toEqual([]);
   });
 });

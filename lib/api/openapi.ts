@@ -12,7 +12,10 @@ export type OpenApiParameter = {
   required: boolean;
   description?: string;
   schema: Json;
+  example?: unknown;
 };
+
+type MediaType = { schema: Json; example?: unknown };
 
 export type OpenApiOperation = {
   operationId: string;
@@ -20,7 +23,7 @@ export type OpenApiOperation = {
   description?: string;
   tags: string[];
   parameters: OpenApiParameter[];
-  requestBody?: { required: boolean; content: { "application/json": { schema: Json } } };
+  requestBody?: { required: boolean; content: { "application/json": MediaType } };
   security: Record<string, string[]>[];
   responses: Record<string, Json>;
   "x-versions": string[];
@@ -103,29 +106,38 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /**
- * The codes this route can answer: those the router derives from its definition (see
- * router.ts: auth, token scope, sender, feature, query/body, idempotency, paramNotFound)
- * plus the route's own domain `errors`.
+ * The codes this route can answer, and only those: what the router derives from its
+ * definition (router.ts: the rate limit, auth, token scope, sender resolution, feature,
+ * body reading and parsing, path parameters, idempotency) plus the route's own domain
+ * `errors` (docs/openapi.md). A wrong method is the path's 405, not an operation's answer.
  */
 export function errorCodesOf(route: AnyRoute): ErrorCode[] {
-  const codes = new Set<ErrorCode>(["NOT_FOUND", "METHOD_NOT_ALLOWED", "RATE_LIMITED", "REQUEST_FAILED"]);
+  // Any request may be limited, fail unexpectedly, or carry a query the database cannot store.
+  const codes = new Set<ErrorCode>(["RATE_LIMITED", "REQUEST_FAILED", "VALIDATION_FAILED"]);
   if (route.auth !== "public") {
     for (const c of ["MISSING_AUTH_TOKEN", "INVALID_AUTH_TOKEN", "CUSTOMER_TOKEN_REQUIRED"] as const) codes.add(c);
   }
   if (route.tokenScope === "global") codes.add("TOKEN_SCOPE_NOT_ALLOWED");
-  if (route.sender === "resolve" || route.sender === "phoneNumberId" || route.paramNotFound?.senderId) {
-    for (const c of ["SENDER_NOT_FOUND", "SENDER_NOT_ALLOWED", "WHATSAPP_SETUP_INCOMPLETE"] as const) codes.add(c);
+  if (route.sender === "resolve") {
+    const options = route.senderOptions ?? {};
+    codes.add("SENDER_NOT_FOUND");
+    codes.add(options.scopeError ?? "TOKEN_SCOPE_NOT_ALLOWED");
+    if (options.requireSetup !== false) codes.add("WHATSAPP_SETUP_INCOMPLETE");
+  }
+  if (route.sender === "phoneNumberId") {
+    // An id that cannot be a phone number id is no route; another account's is SENDER_NOT_FOUND.
+    for (const c of ["NOT_FOUND", "SENDER_NOT_FOUND", "TOKEN_SCOPE_NOT_ALLOWED"] as const) codes.add(c);
   }
   if (route.feature) codes.add("FEATURE_NOT_AVAILABLE");
-  if (route.query || route.body || route.sender === "resolve") codes.add("VALIDATION_FAILED");
-  if (route.method === "POST") {
-    for (const c of ["VALIDATION_FAILED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_CONTENT_TYPE"] as const) codes.add(c);
-  }
+  if (route.method === "POST") codes.add("PAYLOAD_TOO_LARGE");
+  if (route.body) codes.add("UNSUPPORTED_CONTENT_TYPE");
+  // A path parameter with a malformed percent-encoding or a NUL byte names nothing.
+  for (const name of pathParamNames(route.path)) codes.add(route.paramNotFound?.[name] ?? "NOT_FOUND");
+  if (pathParamNames(route.path).length > 0) codes.add("NOT_FOUND");
   if (route.idempotent) {
     codes.add("IDEMPOTENCY_KEY_REUSED");
     codes.add("IDEMPOTENCY_KEY_IN_PROGRESS");
   }
-  for (const code of Object.values(route.paramNotFound ?? {})) if (code) codes.add(code);
   for (const code of route.errors ?? []) codes.add(code);
   return [...codes];
 }
@@ -175,6 +187,19 @@ function errorResponse(status: number, list: string[], provider: boolean): Json 
   };
 }
 
+/** The example success answer: the route's example data in the envelope, or the bare body. */
+function successExample(route: AnyRoute, bare: boolean): unknown {
+  const example = route.example;
+  if (!example || bare) return example?.response;
+  return {
+    success: true,
+    message: example.message ?? route.summary,
+    data: example.response,
+    ...example.extra,
+    metadata: { apiVersion: route.versions.at(-1) ?? "v3", requestId: "req_3f2a9c", processingTimeMs: 12 },
+  };
+}
+
 function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOperation {
   // Per-version bodies: the newest version's schema names every field (the notes say which is v3 only).
   const body = bodySchema(route, route.versions[route.versions.length - 1] ?? "v3");
@@ -187,7 +212,13 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
       schema: { type: "string", enum: [...route.versions] },
     },
     ...pathParamNames(route.path).map(
-      (name): OpenApiParameter => ({ name, in: "path", required: true, schema: { type: "string" } }),
+      (name): OpenApiParameter => ({
+        name,
+        in: "path",
+        required: true,
+        schema: { type: "string" },
+        ...(route.example?.params?.[name] !== undefined ? { example: route.example.params[name] } : {}),
+      }),
     ),
   ];
   if (route.query) {
@@ -199,12 +230,14 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
       // A path parameter also accepted in the query (senderId) is declared once, in the path.
       if (inPath.has(name)) continue;
       const { description, ...rest } = schema;
+      const example = (route.example?.query as Record<string, unknown> | undefined)?.[name];
       parameters.push({
         name,
         in: "query",
         required: required.has(name),
         ...(typeof description === "string" ? { description } : {}),
         schema: rest,
+        ...(example !== undefined ? { example } : {}),
       });
     }
   }
@@ -234,12 +267,14 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
   // answer the provider's own body (route.response describes it).
   const bare = route.path === "/openapi.json";
   const provider = route.errorStyle === "provider";
-  const successSchema = bare ? { type: "object" } : provider ? data : envelope;
+  const successSchema = bare || provider ? data : envelope;
+  const success: MediaType = { schema: successSchema };
+  if (route.example) success.example = successExample(route, bare || provider);
   const responses: Record<string, Json> = {
     [String(route.successStatus ?? 200)]: {
       description: bare ? "This OpenAPI document" : provider ? "Success (the provider's response body)" : "Success",
       headers: successHeaders,
-      content: { "application/json": { schema: successSchema } },
+      content: { "application/json": success },
     },
   };
   for (const [status, list] of routeCodesByStatus(route)) {
@@ -272,7 +307,12 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
       ? {
           requestBody: {
             required: true,
-            content: { "application/json": { schema: jsonSchemaOf(body, "input", defs) } },
+            content: {
+              "application/json": {
+                schema: jsonSchemaOf(body, "input", defs),
+                ...(route.example?.request !== undefined ? { example: route.example.request } : {}),
+              },
+            },
           },
         }
       : {}),

@@ -40,7 +40,34 @@ export type RawResult = { status?: number; raw: unknown; headers?: Record<string
 
 type Schema = z.ZodType;
 
-export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema> = {
+/** T with every array and object read-only: examples are declared `as const`. */
+type DeepReadonly<T> = T extends readonly (infer E)[]
+  ? readonly DeepReadonly<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/**
+ * The example of an operation in the OpenAPI document (docs/openapi.md), typed against the
+ * route's own schemas so that tsc refuses a wrong one; lib/api/openapi-examples.test.ts
+ * also parses each with its schema.
+ */
+export type RouteExample<Q extends Schema, B extends Schema, R extends Schema> = {
+  /** A value per path parameter (":webhookUid" → webhookUid). */
+  params?: Readonly<Record<string, string>>;
+  /** Query parameters worth showing (a subset of the query schema). */
+  query?: DeepReadonly<Partial<z.input<Q>>>;
+  /** The JSON request body, on routes with a body. */
+  request?: DeepReadonly<z.input<B>>;
+  /** The success envelope's message; the summary when absent. */
+  message?: string;
+  /** The success envelope's data; on provider-style routes the bare body answered. */
+  response: DeepReadonly<z.output<R>>;
+  /** Top-level siblings of data (the route's responseExtra, e.g. signingSecret). */
+  extra?: Readonly<Record<string, unknown>>;
+};
+
+export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema, R extends Schema = Schema> = {
   method: "GET" | "POST";
   /** Below the version prefix, e.g. "/webhooks/:webhookUid". */
   path: string;
@@ -82,7 +109,12 @@ export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema> = {
    * Schema of data in the success envelope, for the OpenAPI document; on provider-style
    * routes (errorStyle "provider") the schema of the bare body they answer.
    */
-  response?: Schema;
+  response?: R;
+  /**
+   * The example request and success answer of the OpenAPI document (docs/openapi.md): every
+   * route has one (lib/api/openapi-examples.test.ts names a route without).
+   */
+  example?: RouteExample<Q, B, R>;
   /** The status of a success answer (201 for creates that say so); 200 when absent. */
   successStatus?: 200 | 201;
   /** Top-level siblings of data the handler returns in `extra` (e.g. signingSecret). */
@@ -106,11 +138,13 @@ export function bodySchema(route: AnyRoute, version: Version): Schema | undefine
 const isSchema = (value: object): value is Schema => "safeParse" in value;
 
 // Erases the schema generics so that routes of different shapes share one table.
-export type AnyRoute = RouteDef<Schema, Schema>;
+export type AnyRoute = RouteDef<Schema, Schema, Schema>;
 
-export function route<Q extends Schema = z.ZodUndefined, B extends Schema = z.ZodUndefined>(
-  def: RouteDef<Q, B>,
-): AnyRoute {
+export function route<
+  Q extends Schema = z.ZodUndefined,
+  B extends Schema = z.ZodUndefined,
+  R extends Schema = z.ZodUnknown,
+>(def: RouteDef<Q, B, R>): AnyRoute {
   return def as unknown as AnyRoute;
 }
 

@@ -43,7 +43,11 @@ export const PublicTemplate = z.object({
   category: z.string(),
   status: z.string(),
   quality: z.string().nullable(),
-  components: z.array(z.unknown()),
+  components: z.array(
+    z
+      .looseObject({ type: z.string().describe("HEADER, BODY, FOOTER or BUTTONS") })
+      .describe("A template component in the provider's shape (text, format, buttons, example...)"),
+  ),
   rejectionReason: z.string().nullable(),
   providerTemplateId: z.string().nullable(),
   createdAt: z.string(),

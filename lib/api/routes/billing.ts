@@ -11,6 +11,7 @@ import {
 } from "@/lib/billing/schemas";
 import { resolveSender } from "@/lib/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
+import * as examples from "./billing-examples";
 
 const senderOptions = { scopeError: "SENDER_NOT_ALLOWED", useDefault: false, requireSetup: false } as const;
 
@@ -26,6 +27,7 @@ export const billingRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/billing/messages",
+    example: examples.getBillingMessages,
     summary: "List message billing records (one sender, or all the account's senders)",
     sender: "resolve",
     senderOptions,
@@ -37,6 +39,7 @@ export const billingRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/billing/history",
+    example: examples.getBillingHistory,
     summary: "Billing history: the ledger of debits, credits, refunds and adjustments",
     sender: "resolve",
     senderOptions,
@@ -48,7 +51,9 @@ export const billingRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/billing/history/:senderId",
+    example: examples.getBillingHistoryBySenderId,
     paramNotFound: { senderId: "SENDER_NOT_FOUND" },
+    errors: ["SENDER_NOT_ALLOWED"],
     summary: "Billing history of one sender (the path senderId is its phone number)",
     query: BillingHistoryQuery,
     response: BillingHistoryData,

@@ -11,6 +11,7 @@ import {
 import { toPublicBlacklistEntry } from "@/lib/contacts/serializers";
 import type { Sender } from "@/lib/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
+import * as examples from "./blacklist-examples";
 
 const common = {
   versions: ["v2", "v3"],
@@ -31,6 +32,7 @@ export const blacklistRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/blacklist",
+    example: examples.postBlacklist,
     idempotent: "blacklist.add",
     summary: "Add a number to the resolved sender's blacklist (idempotent)",
     body: BlacklistAddBody,
@@ -43,6 +45,7 @@ export const blacklistRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/blacklist/remove",
+    example: examples.postBlacklistRemove,
     summary: "Remove a number from the resolved sender's blacklist",
     body: BlacklistRemoveBody,
     response: BlacklistRemoveData,

@@ -19,6 +19,7 @@ import { ApiError } from "@/lib/core/errors";
 import { pageBlock } from "@/lib/core/pagination";
 import type { Sender } from "@/lib/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
+import * as examples from "./chatbots-examples";
 
 const common = {
   versions: ["v2", "v3"],
@@ -46,6 +47,7 @@ export const chatbotRoutes: AnyRoute[] = [
     ...anySender,
     method: "GET",
     path: "/chatbots",
+    example: examples.getChatbots,
     summary: "List chatbots (senderId and status filters; all senders for a global token without senderId)",
     query: ChatbotListQuery,
     response: ChatbotListPublic,
@@ -67,6 +69,7 @@ export const chatbotRoutes: AnyRoute[] = [
     senderOptions: { requireSetup: false },
     method: "POST",
     path: "/chatbots",
+    example: examples.postChatbots,
     idempotent: "chatbot.create",
     summary: "Create a chatbot for a sender (INACTIVE unless status says otherwise)",
     body: ChatbotCreateBody,
@@ -81,6 +84,7 @@ export const chatbotRoutes: AnyRoute[] = [
     ...anySender,
     method: "GET",
     path: "/chatbots/:chatbotUid",
+    example: examples.getChatbotsByChatbotUid,
     summary: "Read a chatbot",
     query: ChatbotSenderQuery,
     response: ChatbotPublic,
@@ -92,6 +96,7 @@ export const chatbotRoutes: AnyRoute[] = [
     ...anySender,
     method: "POST",
     path: "/chatbots/:chatbotUid",
+    example: examples.postChatbotsByChatbotUid,
     summary: "Update a chatbot (at least one field); at most one ACTIVE chatbot per sender",
     body: ChatbotUpdateBody,
     response: ChatbotPublic,
@@ -103,6 +108,7 @@ export const chatbotRoutes: AnyRoute[] = [
     ...anySender,
     method: "POST",
     path: "/chatbots/:chatbotUid/test",
+    example: examples.postChatbotsByChatbotUidTest,
     summary: "Dry run: which rule would answer a text, and what the bot would send (sends nothing)",
     body: ChatbotTestBody,
     response: ChatbotTestPublic,

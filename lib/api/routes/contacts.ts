@@ -30,6 +30,7 @@ import {
 } from "@/lib/contacts/serializers";
 import { resolved } from "@/lib/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
+import * as examples from "./contacts-examples";
 
 const common = {
   versions: ["v2", "v3"],
@@ -45,6 +46,7 @@ export const contactRoutes: AnyRoute[] = [
     ...globalOnly,
     method: "GET",
     path: "/contact-books",
+    example: examples.getContactBooks,
     summary: "List contact books (status and search filters)",
     query: ContactBookListQuery,
     response: ContactBookListData,
@@ -58,6 +60,7 @@ export const contactRoutes: AnyRoute[] = [
     ...globalOnly,
     method: "POST",
     path: "/contact-books",
+    example: examples.postContactBooks,
     idempotent: "contact-book.create",
     summary: "Create a contact book",
     body: ContactBookCreateBody,
@@ -72,6 +75,7 @@ export const contactRoutes: AnyRoute[] = [
     ...globalOnly,
     method: "GET",
     path: "/contact-books/:contactBookUid",
+    example: examples.getContactBooksByContactBookUid,
     summary: "Read a contact book",
     response: PublicContactBook,
     handler: async ({ principal, params }) =>
@@ -81,6 +85,7 @@ export const contactRoutes: AnyRoute[] = [
     ...globalOnly,
     method: "POST",
     path: "/contact-books/:contactBookUid",
+    example: examples.postContactBooksByContactBookUid,
     summary: "Update a contact book (at least one field)",
     body: ContactBookUpdateBody,
     response: PublicContactBook,
@@ -93,6 +98,7 @@ export const contactRoutes: AnyRoute[] = [
     ...globalOnly,
     method: "GET",
     path: "/contact-books/:contactBookUid/contacts",
+    example: examples.getContactBooksByContactBookUidContacts,
     summary: "List the contacts of a book (search and pagination)",
     query: ContactListQuery,
     response: ContactListData,
@@ -107,6 +113,7 @@ export const contactRoutes: AnyRoute[] = [
     ...globalOnly,
     method: "POST",
     path: "/contact-books/:contactBookUid/contacts/bulk",
+    example: examples.postContactBooksByContactBookUidContactsBulk,
     idempotent: "contacts.bulk",
     summary: "Bulk upload contacts (upsert by phone number, at most 5,000 rows)",
     // 5,000 rows with names, emails and custom fields outgrow the default 1 MiB.
@@ -126,6 +133,7 @@ export const contactRoutes: AnyRoute[] = [
     ...globalOnly,
     method: "GET",
     path: "/contact-fields",
+    example: examples.getContactFields,
     summary: "List custom contact field definitions",
     response: ContactFieldListData,
     handler: async ({ principal }) => {
@@ -137,6 +145,7 @@ export const contactRoutes: AnyRoute[] = [
     ...globalOnly,
     method: "POST",
     path: "/contact-fields",
+    example: examples.postContactFields,
     idempotent: "contact-field.create",
     summary: "Create a custom contact field definition",
     body: ContactFieldCreateBody,
@@ -153,6 +162,7 @@ export const contactRoutes: AnyRoute[] = [
     sender: "resolve",
     method: "GET",
     path: "/blacklist",
+    example: examples.getBlacklist,
     summary: "List the resolved sender's message blacklist",
     query: BlacklistQuery,
     response: BlacklistData,

@@ -21,6 +21,8 @@ import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/messagin
 import { SendReceipt } from "@/lib/messaging/schemas";
 import { receiptResponse } from "@/lib/messaging/serializers";
 import { type AnyRoute, ok, route } from "../route-definition";
+import * as examples from "./conversations-examples";
+import { DELIVERY_ERRORS } from "./send-errors";
 
 const common = {
   versions: ["v2", "v3"],
@@ -41,6 +43,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "GET",
     path: "/conversations",
+    example: examples.getConversations,
     summary: "List conversations, newest activity first (filters senderId, status, unread, search)",
     query: ConversationListQuery,
     response: ConversationListPublic,
@@ -61,6 +64,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "GET",
     path: "/conversations/:conversationUid",
+    example: examples.getConversationsByConversationUid,
     summary: "Read one conversation (window state, unread count, last message)",
     query: ConversationSenderQuery,
     response: ConversationPublic,
@@ -72,6 +76,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "POST",
     path: "/conversations/:conversationUid",
+    example: examples.postConversationsByConversationUid,
     summary: "Update a conversation: {conversation: {status?: OPEN|CLOSED, markRead?: true}}",
     body: ConversationUpdateBody,
     response: ConversationPublic,
@@ -85,6 +90,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "GET",
     path: "/conversations/:conversationUid/messages",
+    example: examples.getConversationsByConversationUidMessages,
     summary: "The conversation's messages, newest first (inbound, outbound with live status, notes)",
     query: ConversationMessagesQuery,
     response: ConversationMessagesPublic,
@@ -104,19 +110,19 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "POST",
     path: "/conversations/:conversationUid/messages",
+    example: examples.postConversationsByConversationUidMessages,
     limit: "send",
     summary: "Reply in the conversation: text inside the customer service window, else a template",
     body: ConversationReplyBody,
     response: SendReceipt,
     errors: [
       "CONVERSATION_NOT_FOUND",
+      "WHATSAPP_SETUP_INCOMPLETE",
       "CUSTOMER_SERVICE_WINDOW_CLOSED",
-      "RECIPIENT_BLACKLISTED",
-      "INSUFFICIENT_BALANCE",
-      "SENDER_DISCONNECTED",
-      "PROVIDER_RATE_LIMITED",
-      "PROVIDER_REJECTED",
-      "PROVIDER_UNAVAILABLE",
+      // Idempotency-Key is honoured by the handler itself (the scope is the conversation).
+      "IDEMPOTENCY_KEY_REUSED",
+      "IDEMPOTENCY_KEY_IN_PROGRESS",
+      ...DELIVERY_ERRORS,
     ],
     handler: async ({ principal, sender, params, body, version, request }) => {
       const uid = uidOf(params);

@@ -1,6 +1,7 @@
 // GET /api/{v2,v3}/openapi.json: the OpenAPI 3.1 document of the whole table (public).
 // The table is passed in (a thunk, read on the first request) rather than imported, so the
 // table and this file do not import each other.
+import { z } from "zod";
 import { env } from "@/lib/env";
 import { buildOpenApiDocument, type OpenApiDocument } from "../openapi";
 import { type AnyRoute, route } from "../route-definition";
@@ -16,6 +17,15 @@ export function publicServerUrl(): string {
   return base ? base.replace(/\/+$/, "") : "/";
 }
 
+/** The parts of the document a client reads first (the whole is OpenAPI 3.1's own schema). */
+const OpenApiDocumentShape = z.looseObject({
+  openapi: z.literal("3.1.0"),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  servers: z.array(z.object({ url: z.string() })),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+  components: z.looseObject({}),
+});
+
 export function docsRoutes(table: () => readonly AnyRoute[]): AnyRoute[] {
   let cached: Omit<OpenApiDocument, "servers"> | undefined;
   return [
@@ -27,6 +37,16 @@ export function docsRoutes(table: () => readonly AnyRoute[]): AnyRoute[] {
       tag: "Documentation",
       auth: "public",
       limit: "global",
+      response: OpenApiDocumentShape,
+      example: {
+        response: {
+          openapi: "3.1.0",
+          info: { title: "Switchboard public API", version: "3.0.0" },
+          servers: [{ url: "https://api.switchboard.example" }],
+          paths: { "/api/{version}/webhooks": { get: { operationId: "getWebhooks" } } },
+          components: { schemas: {} },
+        },
+      },
       handler: async () => {
         cached ??= buildOpenApiDocument(table());
         const document = { ...cached, servers: [{ url: publicServerUrl() }] };

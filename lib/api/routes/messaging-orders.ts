@@ -20,6 +20,7 @@ import { receiptResponse } from "@/lib/messaging/serializers";
 import { resolved, type Sender } from "@/lib/senders/service";
 import type { Version } from "../route-definition";
 import { type AnyRoute, ok, route } from "../route-definition";
+import * as examples from "./messaging-orders-examples";
 import { DELIVERY_ERRORS } from "./send-errors";
 
 const common = { versions: ["v2", "v3"], feature: "messaging", tag: "Orders", tokenScope: "any" } as const;
@@ -38,6 +39,7 @@ export const messagingOrderRoutes: AnyRoute[] = [
     ...common,
     method: "POST",
     path: "/orders/send",
+    example: examples.postOrdersSend,
     limit: "send",
     sender: "resolve",
     idempotent: "orders",
@@ -52,6 +54,7 @@ export const messagingOrderRoutes: AnyRoute[] = [
     ...common,
     method: "POST",
     path: "/orders/:orderUid/send",
+    example: examples.postOrdersByOrderUidSend,
     paramNotFound: { orderUid: "ORDER_NOT_FOUND" },
     limit: "send",
     sender: "none",
@@ -69,6 +72,7 @@ export const messagingOrderRoutes: AnyRoute[] = [
     ...common,
     method: "GET",
     path: "/orders",
+    example: examples.getOrders,
     limit: "global",
     sender: "resolve",
     senderOptions: { useDefault: false, requireSetup: false },
@@ -85,6 +89,7 @@ export const messagingOrderRoutes: AnyRoute[] = [
     ...common,
     method: "GET",
     path: "/orders/:orderUid",
+    example: examples.getOrdersByOrderUid,
     paramNotFound: { orderUid: "ORDER_NOT_FOUND" },
     limit: "global",
     sender: "resolve",

@@ -13,6 +13,7 @@ import {
   TemplateAnalyticsQuery,
 } from "@/lib/reports/schemas";
 import { type AnyRoute, ok, route } from "../route-definition";
+import * as examples from "./messaging-reports-examples";
 
 const common = {
   versions: ["v2", "v3"],
@@ -29,6 +30,7 @@ export const messagingReportRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/reports/messages",
+    example: examples.getReportsMessages,
     summary: "Message log with delivery status (v3 adds send route and Direct Send fields and filters)",
     query: MessageReportQuery,
     response: MessageReportPublic,
@@ -41,6 +43,7 @@ export const messagingReportRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/reports/analytics/delivery",
+    example: examples.getReportsAnalyticsDelivery,
     summary: "Delivery, read and failure rates by day (v3: also by send route)",
     query: DeliveryAnalyticsQuery,
     response: DeliveryAnalyticsPublic,
@@ -55,6 +58,7 @@ export const messagingReportRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/reports/analytics/templates",
+    example: examples.getReportsAnalyticsTemplates,
     summary: "Per-template delivery and read rates (v3: provider template id)",
     query: TemplateAnalyticsQuery,
     response: TemplateAnalyticsPublic,

@@ -13,6 +13,7 @@ import {
 import { toPublicTemplate } from "@/lib/templates/serializers";
 import { createTemplate, getTemplate, listTemplates, syncTemplates } from "@/lib/templates/service";
 import { type AnyRoute, ok, route } from "../route-definition";
+import * as examples from "./messaging-templates-examples";
 
 const common = {
   versions: ["v2", "v3"],
@@ -27,6 +28,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     ...common,
     method: "GET",
     path: "/templates",
+    example: examples.getTemplates,
     summary: "List message templates (status, category, language, search; v3: source)",
     query: TemplateListQuery,
     response: TemplateListPublic,
@@ -40,10 +42,10 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     ...common,
     method: "GET",
     path: "/templates/:identifier",
+    example: examples.getTemplatesByIdentifier,
     summary: "Read a template by uid or name (?language when a name has several)",
     query: TemplateGetQuery,
     response: PublicTemplate,
-    errors: ["TEMPLATE_NOT_FOUND"],
     handler: async ({ principal, params, query, version }) =>
       ok(
         "Template retrieved",
@@ -54,6 +56,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     ...common,
     method: "POST",
     path: "/templates",
+    example: examples.postTemplates,
     idempotent: "template.create",
     sender: "resolve",
     summary: "Create a template (submitted to the provider for review; X-Service-Template-Uid)",
@@ -74,6 +77,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     ...common,
     method: "POST",
     path: "/templates/sync",
+    example: examples.postTemplatesSync,
     sender: "resolve",
     summary: "Sync the sender's business account templates from the provider",
     response: TemplateSyncPublic,

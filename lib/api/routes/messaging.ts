@@ -15,6 +15,7 @@ import { sendChat, sendProviderMessage, sendTemplate } from "@/lib/messaging/sen
 import { providerResponse, receiptResponse } from "@/lib/messaging/serializers";
 import { resolved } from "@/lib/senders/service";
 import { type AnyRoute, route } from "../route-definition";
+import * as examples from "./messaging-examples";
 import { messagingOrderRoutes } from "./messaging-orders";
 import { messagingReportRoutes } from "./messaging-reports";
 import { messagingTemplateRoutes } from "./messaging-templates";
@@ -50,6 +51,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...send,
     path: "/send",
+    example: examples.postSend,
     sender: "resolve",
     idempotent: "send",
     summary: "Send an approved template message (acceptance receipt)",
@@ -63,6 +65,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...send,
     path: "/chat",
+    example: examples.postChat,
     sender: "resolve",
     idempotent: "chat",
     summary: "Send a session message; on v3 optionally Direct Send (category, ttlSeconds)",
@@ -76,6 +79,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...providerSend,
     path: "/messages",
+    example: examples.postMessages,
     sender: "resolve",
     summary: "Provider-compatible send (provider request, response and error bodies)",
     handler: async ({ principal, sender, body }) =>
@@ -85,6 +89,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...providerSend,
     path: "/:phoneNumberId/messages",
+    example: examples.postByPhoneNumberIdMessages,
     sender: "phoneNumberId",
     summary: "Provider-compatible send for the sender with this phone number id",
     handler: async ({ principal, sender, body }) =>

@@ -26,6 +26,7 @@ import {
 import { toPublicDelivery, toPublicWebhook } from "@/lib/webhooks/serializers";
 import { createWebhook, getWebhook, listWebhooks, rotateSigningSecret, updateWebhook } from "@/lib/webhooks/service";
 import { type AnyRoute, ok, route } from "../route-definition";
+import * as examples from "./webhooks-examples";
 
 const common = {
   versions: ["v2", "v3"],
@@ -58,6 +59,7 @@ export const webhookRoutes: AnyRoute[] = [
     sender: "none",
     method: "GET",
     path: "/webhooks/events",
+    example: examples.getWebhooksEvents,
     summary: "The event catalog: every event key a webhook can subscribe to",
     response: CatalogPublic,
     handler: async () => ok("Webhook events retrieved", eventCatalog()),
@@ -66,6 +68,7 @@ export const webhookRoutes: AnyRoute[] = [
     ...scoped,
     method: "POST",
     path: "/webhooks",
+    example: examples.postWebhooks,
     summary: "Create a webhook destination (the signing secret is returned once, here)",
     // A replay answers the same body, signingSecret included (docs/idempotency.md).
     idempotent: "webhook.create",
@@ -82,6 +85,7 @@ export const webhookRoutes: AnyRoute[] = [
     ...scoped,
     method: "GET",
     path: "/webhooks",
+    example: examples.getWebhooks,
     summary: "List the sender's webhook destinations (status and event filters)",
     query: WebhookListQuery,
     response: WebhookListPublic,
@@ -96,6 +100,7 @@ export const webhookRoutes: AnyRoute[] = [
     ...scoped,
     method: "GET",
     path: "/webhooks/:webhookUid",
+    example: examples.getWebhooksByWebhookUid,
     summary: "Read a webhook destination (no secrets)",
     query: SenderQuery,
     response: WebhookPublic,
@@ -106,6 +111,7 @@ export const webhookRoutes: AnyRoute[] = [
     ...scoped,
     method: "POST",
     path: "/webhooks/:webhookUid",
+    example: examples.postWebhooksByWebhookUid,
     summary: "Update a webhook destination (at least one field; never rotates the signing secret)",
     body: WebhookUpdateBody,
     response: WebhookPublic,
@@ -119,10 +125,13 @@ export const webhookRoutes: AnyRoute[] = [
     ...scoped,
     method: "POST",
     path: "/webhooks/:webhookUid/secret/rotate",
+    example: examples.postWebhooksByWebhookUidSecretRotate,
     summary:
       "Rotate the signing secret (the new one is returned once, here); the previous one keeps signing for gracePeriodSeconds",
     body: RotateSecretBody,
     response: WebhookPublic,
+    responseExtra: { signingSecret: z.string().describe("The new signing secret, shown once: store it now") },
+    errors: ["CONFLICT"],
     handler: async ({ principal, sender, params, body }) => {
       const uid = uidOf(params);
       const { webhook, signingSecret } = await rotateSigningSecret(
@@ -138,6 +147,7 @@ export const webhookRoutes: AnyRoute[] = [
     ...scoped,
     method: "GET",
     path: "/webhooks/:webhookUid/deliveries",
+    example: examples.getWebhooksByWebhookUidDeliveries,
     summary: "The delivery log of a webhook destination, newest first, with every attempt",
     query: DeliveryListQuery,
     response: DeliveryListPublic,
@@ -153,6 +163,7 @@ export const webhookRoutes: AnyRoute[] = [
     ...scoped,
     method: "POST",
     path: "/webhooks/:webhookUid/deliveries/:deliveryId/redeliver",
+    example: examples.postWebhooksByWebhookUidDeliveriesByDeliveryIdRedeliver,
     summary: "Queue a delivery again now (same webhook-id)",
     response: DeliveryPublic,
     handler: async ({ principal, sender, params }) => {
@@ -164,6 +175,7 @@ export const webhookRoutes: AnyRoute[] = [
     ...scoped,
     method: "POST",
     path: "/webhooks/:webhookUid/test",
+    example: examples.postWebhooksByWebhookUidTest,
     summary: "Send a signed webhook.test event to this destination",
     response: TestEventPublic,
     handler: async ({ principal, sender, params }) =>
