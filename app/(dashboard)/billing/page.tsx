@@ -107,6 +107,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
           Billing records
         </h2>
         <DataTable
+          label="Billing records"
           columns={[
             ...COLUMNS.map(sortableColumn),
             { key: "details", label: <span className="sr-only">Details</span> },
