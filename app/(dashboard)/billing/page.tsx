@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CostChart } from "@/components/dashboard/cost-chart";
+import { CsvExportLink } from "@/components/dashboard/csv-export-link";
 import { DataTable, StatTiles, type TableColumn } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
-import { buttonSecondary, card, link, td } from "@/components/ui/classes";
+import { card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { getBillingRecord, listBillingRecords } from "@/lib/billing/messages";
@@ -71,9 +72,9 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
         >
           Ledger
         </Link>
-        <a href={`/api/dashboard/billing/export${exportQs}`} className={`${buttonSecondary} ml-auto`} download>
-          Export CSV
-        </a>
+        <div className="ml-auto">
+          <CsvExportLink href={`/api/dashboard/billing/export${exportQs}`} totalRows={totals.messages} />
+        </div>
       </div>
       <p className="text-sm text-slate-600 dark:text-slate-400">
         {sender ? `Sender ${sender.phoneNumber}` : "All senders"} ·{" "}
