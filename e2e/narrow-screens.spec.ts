@@ -92,9 +92,21 @@ const STATIC_ROUTES = new Set(ROUTES.filter((r) => !r.split("/").some(isDynamic)
 const DYNAMIC_ROUTES = ROUTES.filter((r) => r.split("/").some(isDynamic));
 
 test.describe("every dashboard page at 390 px: no sideways scroll, no serious or critical axe violation", () => {
-  test.beforeEach(async ({ page }) => {
-    await page.setViewportSize({ width: 390, height: 844 });
+  // One signed-in phone-sized page per worker (signed in again after a failure): one test per page.
+  let page: Page;
+  let senders: string[] = [];
+
+  test.beforeAll(async ({ browser }) => {
+    page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await login(page);
+    senders = await page
+      .getByLabel("Sender", { exact: true })
+      .locator("option")
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+  });
+
+  test.afterAll(async () => {
+    await page.close();
   });
 
   test("the page list comes from app/(dashboard) and includes the detail pages", () => {
@@ -103,23 +115,19 @@ test.describe("every dashboard page at 390 px: no sideways scroll, no serious or
   });
 
   for (const route of STATIC_ROUTES) {
-    test(route, async ({ page }) => {
+    test(route, async () => {
       expect(await problemsOn(page, route)).toEqual([]);
     });
   }
 
   for (const pattern of DYNAMIC_ROUTES) {
-    test(`${pattern} with a real id`, async ({ page }) => {
-      const senders = await page
-        .getByLabel("Sender", { exact: true })
-        .locator("option")
-        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+    test(`${pattern} with a real id`, async () => {
       const url = await realUrlFor(page, pattern, STATIC_ROUTES, senders);
       expect(await problemsOn(page, url)).toEqual([]);
     });
   }
 
-  test("a conversation thread and the billing record drawer", async ({ page }) => {
+  test("a conversation thread and the billing record drawer", async () => {
     const problems: string[] = [];
     for (const url of await extraViews(page)) problems.push(...(await problemsOn(page, url)));
     expect(problems).toEqual([]);
