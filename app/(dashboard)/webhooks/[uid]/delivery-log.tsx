@@ -10,7 +10,7 @@ import { ScrollRegion } from "@/components/ui/scroll-region";
 import type { Principal } from "@/lib/auth/principal";
 import { pageBlock } from "@/lib/core/pagination";
 import { withParams } from "@/lib/dashboard/search-params";
-import type { Sender } from "@/lib/generated/prisma/client";
+import type { Sender } from "@/lib/senders/service";
 import { listDeliveries } from "@/lib/webhooks/deliveries";
 import { getDeliveryDetail } from "@/lib/webhooks/delivery-detail";
 import { DELIVERY_STATUSES, DeliveryListQuery } from "@/lib/webhooks/schemas";
