@@ -97,7 +97,9 @@ test.describe("every dashboard page at 390 px: no sideways scroll, no serious or
   let senders: string[] = [];
 
   test.beforeAll(async ({ browser }) => {
-    page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    // AxeBuilder needs a page of an explicit context (browser.newContext()).
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    page = await context.newPage();
     await login(page);
     senders = await page
       .getByLabel("Sender", { exact: true })
@@ -106,7 +108,7 @@ test.describe("every dashboard page at 390 px: no sideways scroll, no serious or
   });
 
   test.afterAll(async () => {
-    await page.close();
+    await page.context().close();
   });
 
   test("the page list comes from app/(dashboard) and includes the detail pages", () => {
