@@ -2,6 +2,7 @@
 // the page renders.
 import type { ReactNode } from "react";
 import { card, table, th } from "@/components/ui/classes";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 /** Figures over the listed set, each with a test id. */
 export function StatTiles({
@@ -29,14 +30,19 @@ export function StatTiles({
 
 export type TableColumn = { key: string; label: ReactNode; ariaSort?: "ascending" | "descending" };
 
-/** A table of `rows` (the page's <tr> elements) under these column heads; `empty` when there are none. */
+/**
+ * A table of `rows` (the page's <tr> elements) under these column heads; `empty` when there
+ * are none. `label` names its scroll region (it scrolls sideways on a narrow screen).
+ */
 export function DataTable({
+  label,
   columns,
   rowCount,
   empty,
   testId,
   children,
 }: {
+  label: string;
   columns: TableColumn[];
   rowCount: number;
   empty: ReactNode;
@@ -45,7 +51,7 @@ export function DataTable({
 }) {
   if (rowCount === 0) return empty;
   return (
-    <div className="overflow-x-auto">
+    <ScrollRegion label={label}>
       <table className={table} data-testid={testId}>
         <thead>
           <tr>
@@ -58,6 +64,6 @@ export function DataTable({
         </thead>
         <tbody className="divide-y divide-slate-100 dark:divide-slate-800">{children}</tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -3,6 +3,7 @@
 import { CostChart } from "@/components/dashboard/cost-chart";
 import { card, table, td, th } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import type { TokenUsage } from "@/lib/tokens/usage";
 
 export function UsageView({ usage, tokenNames }: { usage: TokenUsage; tokenNames?: Map<string, string> }) {
@@ -39,7 +40,7 @@ export function UsageView({ usage, tokenNames }: { usage: TokenUsage; tokenNames
         {usage.recent.length === 0 ? (
           <p className="text-sm">No requests recorded yet.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <ScrollRegion label="Recent requests">
             <table className={table}>
               <thead>
                 <tr>
@@ -68,7 +69,7 @@ export function UsageView({ usage, tokenNames }: { usage: TokenUsage; tokenNames
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
       </section>
     </div>

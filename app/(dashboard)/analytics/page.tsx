@@ -7,6 +7,7 @@ import { CardSection } from "@/components/ui/card-section";
 import { card, link, muted, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { billingTotals } from "@/lib/billing/totals";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { deliveryAnalytics, templateAnalytics } from "@/lib/reports/analytics";
 import { pageSender } from "@/lib/senders/dashboard-scope";
@@ -76,65 +77,69 @@ export default async function AnalyticsPage({ searchParams }: Props) {
         <p className={`${muted} mt-2`}>Green: read · blue: delivered · red: failed · grey: sent or pending.</p>
       </CardSection>
       {delivery.bySendRoute ? (
-        <section className={`${card} overflow-x-auto p-0`} aria-labelledby="by-route">
+        <section className={`${card} p-0`} aria-labelledby="by-route">
           <h2 id="by-route" className="px-4 pt-4 text-lg font-semibold">
             By send route
           </h2>
-          <table className={table}>
-            <thead>
-              <tr>
-                <th className={th}>Route</th>
-                <th className={th}>Messages</th>
-                <th className={th}>Delivered</th>
-                <th className={th}>Read</th>
-                <th className={th}>Failed</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {delivery.bySendRoute.map((r) => (
-                <tr key={r.sendRoute}>
-                  <td className={td}>{r.sendRoute}</td>
-                  <td className={td}>{r.total}</td>
-                  <td className={td}>{pct(r.deliveryRate)}</td>
-                  <td className={td}>{pct(r.readRate)}</td>
-                  <td className={td}>{pct(r.failureRate)}</td>
+          <ScrollRegion label="By send route">
+            <table className={table}>
+              <thead>
+                <tr>
+                  <th className={th}>Route</th>
+                  <th className={th}>Messages</th>
+                  <th className={th}>Delivered</th>
+                  <th className={th}>Read</th>
+                  <th className={th}>Failed</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {delivery.bySendRoute.map((r) => (
+                  <tr key={r.sendRoute}>
+                    <td className={td}>{r.sendRoute}</td>
+                    <td className={td}>{r.total}</td>
+                    <td className={td}>{pct(r.deliveryRate)}</td>
+                    <td className={td}>{pct(r.readRate)}</td>
+                    <td className={td}>{pct(r.failureRate)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
         </section>
       ) : null}
-      <section className={`${card} overflow-x-auto p-0`} aria-labelledby="by-template">
+      <section className={`${card} p-0`} aria-labelledby="by-template">
         <h2 id="by-template" className="px-4 pt-4 text-lg font-semibold">
           By template
         </h2>
         {templates.length === 0 ? (
           <p className={`${muted} p-4`}>No template messages in this period.</p>
         ) : (
-          <table className={table}>
-            <thead>
-              <tr>
-                <th className={th}>Template</th>
-                <th className={th}>Messages</th>
-                <th className={th}>Delivered</th>
-                <th className={th}>Read</th>
-                <th className={th}>Failed</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {templates.map((t) => (
-                <tr key={`${String(t.templateName)}|${String(t.language)}`}>
-                  <td className={`${td} font-mono`}>
-                    {String(t.templateName)} <span className={muted}>({String(t.language)})</span>
-                  </td>
-                  <td className={td}>{Number(t.total)}</td>
-                  <td className={td}>{pct(Number(t.deliveryRate))}</td>
-                  <td className={td}>{pct(Number(t.readRate))}</td>
-                  <td className={td}>{pct(Number(t.failureRate))}</td>
+          <ScrollRegion label="By template">
+            <table className={table}>
+              <thead>
+                <tr>
+                  <th className={th}>Template</th>
+                  <th className={th}>Messages</th>
+                  <th className={th}>Delivered</th>
+                  <th className={th}>Read</th>
+                  <th className={th}>Failed</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {templates.map((t) => (
+                  <tr key={`${String(t.templateName)}|${String(t.language)}`}>
+                    <td className={`${td} font-mono`}>
+                      {String(t.templateName)} <span className={muted}>({String(t.language)})</span>
+                    </td>
+                    <td className={td}>{Number(t.total)}</td>
+                    <td className={td}>{pct(Number(t.deliveryRate))}</td>
+                    <td className={td}>{pct(Number(t.readRate))}</td>
+                    <td className={td}>{pct(Number(t.failureRate))}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
         )}
       </section>
     </div>

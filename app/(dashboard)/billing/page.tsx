@@ -2,9 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CostChart } from "@/components/dashboard/cost-chart";
 import { periodLabel } from "@/components/dashboard/count-scope";
+import { CsvExportLink } from "@/components/dashboard/csv-export-link";
 import { DataTable, StatTiles, type TableColumn } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
-import { buttonSecondary, card, link, td } from "@/components/ui/classes";
+import { card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime, formatRate } from "@/components/ui/format";
 import { getBillingRecord, listBillingRecords } from "@/lib/billing/messages";
@@ -72,9 +73,9 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
         >
           Ledger
         </Link>
-        <a href={`/api/dashboard/billing/export${exportQs}`} className={`${buttonSecondary} ml-auto`} download>
-          Export CSV
-        </a>
+        <div className="ml-auto">
+          <CsvExportLink href={`/api/dashboard/billing/export${exportQs}`} totalRows={totals.messages} />
+        </div>
       </div>
       <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="billing-scope">
         {sender ? `Sender ${sender.phoneNumber}` : "All senders"} ·{" "}
@@ -110,6 +111,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
           Billing records
         </h2>
         <DataTable
+          label="Billing records"
           columns={[
             ...COLUMNS.map(sortableColumn),
             { key: "details", label: <span className="sr-only">Details</span> },

@@ -70,6 +70,7 @@ export default async function BlacklistPage({ searchParams }: { searchParams: Pr
           </button>
         </form>
         <DataTable
+          label="Blacklisted numbers"
           columns={COLUMNS}
           rowCount={rows.length}
           empty={<EmptyState title={params.search ? "No number matches" : "No blacklisted numbers"} />}

@@ -50,6 +50,7 @@ export default async function ChatbotsPage({ searchParams }: { searchParams: Pro
         </Link>
       </div>
       <DataTable
+        label="Chatbots"
         columns={[
           { key: "name", label: "Name" },
           { key: "status", label: "Status" },

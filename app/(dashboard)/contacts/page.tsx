@@ -5,6 +5,7 @@ import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, link, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { listContactBooks } from "@/lib/contacts/books";
 import { listContactFields } from "@/lib/contacts/fields";
 import { ContactBookListQuery } from "@/lib/contacts/schemas";
@@ -58,7 +59,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
         {rows.length === 0 ? (
           <EmptyState title="No contact books match">Create one above, or clear the filters.</EmptyState>
         ) : (
-          <div className="overflow-x-auto">
+          <ScrollRegion label="Contact books">
             <table className={table}>
               <thead>
                 <tr>
@@ -90,7 +91,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
         <Pager path="/contacts" params={params} page={pagination.page} hasMore={pagination.hasMore} />
       </section>

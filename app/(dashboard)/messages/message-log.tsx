@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { card, muted, table, td, th } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 type Row = {
   messageUid: string;
@@ -37,7 +38,7 @@ export function MessageLog({ senderId }: { senderId: string }) {
     staleTime: 0,
   });
   return (
-    <section className={`${card} overflow-x-auto p-0`} aria-labelledby="log-title">
+    <section className={`${card} p-0`} aria-labelledby="log-title">
       <h2 id="log-title" className="px-4 pt-4 text-lg font-semibold">
         Recent messages
       </h2>
@@ -45,37 +46,39 @@ export function MessageLog({ senderId }: { senderId: string }) {
       {isError ? <p className="p-4 text-sm text-red-700">Could not load messages.</p> : null}
       {data && data.messages.length === 0 ? <p className={`${muted} p-4`}>No messages yet.</p> : null}
       {data && data.messages.length > 0 ? (
-        <table className={table}>
-          <thead>
-            <tr>
-              <th className={th}>Sent</th>
-              <th className={th}>Recipient</th>
-              <th className={th}>Content</th>
-              <th className={th}>Route</th>
-              <th className={th}>Status</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-            {data.messages.map((m) => (
-              <tr key={m.messageUid} data-testid="message-row">
-                <td className={td}>{formatDateTime(m.createdAt)}</td>
-                <td className={`${td} font-mono`}>{m.recipient}</td>
-                <td className={td}>{m.templateName ?? m.type}</td>
-                <td className={td}>{m.sendRoute}</td>
-                <td className={td}>
-                  <span
-                    className={`rounded px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[m.status] ?? "bg-slate-100 dark:bg-slate-800"}`}
-                  >
-                    {m.status}
-                  </span>
-                  {m.errorMessage && m.status === "failed" ? (
-                    <span className={`${muted} ml-2`}>{m.errorMessage}</span>
-                  ) : null}
-                </td>
+        <ScrollRegion label="Recent messages">
+          <table className={table}>
+            <thead>
+              <tr>
+                <th className={th}>Sent</th>
+                <th className={th}>Recipient</th>
+                <th className={th}>Content</th>
+                <th className={th}>Route</th>
+                <th className={th}>Status</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+              {data.messages.map((m) => (
+                <tr key={m.messageUid} data-testid="message-row">
+                  <td className={td}>{formatDateTime(m.createdAt)}</td>
+                  <td className={`${td} font-mono`}>{m.recipient}</td>
+                  <td className={td}>{m.templateName ?? m.type}</td>
+                  <td className={td}>{m.sendRoute}</td>
+                  <td className={td}>
+                    <span
+                      className={`rounded px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[m.status] ?? "bg-slate-100 dark:bg-slate-800"}`}
+                    >
+                      {m.status}
+                    </span>
+                    {m.errorMessage && m.status === "failed" ? (
+                      <span className={`${muted} ml-2`}>{m.errorMessage}</span>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
       ) : null}
     </section>
   );

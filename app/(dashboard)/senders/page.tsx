@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { card, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { providerMode } from "@/lib/provider/client";
 import { listSenders } from "@/lib/senders/service";
@@ -24,7 +25,7 @@ export default async function SendersPage() {
           Add your first phone number above: it becomes the default sender.
         </EmptyState>
       ) : (
-        <div className={`${card} overflow-x-auto p-0`}>
+        <ScrollRegion label="Sender numbers" className={`${card} p-0`}>
           <table className={table}>
             <thead>
               <tr>
@@ -64,7 +65,7 @@ export default async function SendersPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </div>
   );

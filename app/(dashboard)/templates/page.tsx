@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { card, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { listTemplates } from "@/lib/templates/service";
 
@@ -25,7 +26,7 @@ export default async function TemplatesPage() {
       {templates.length === 0 ? (
         <EmptyState title="No templates yet">Create templates with POST /api/v3/templates.</EmptyState>
       ) : (
-        <div className={`${card} overflow-x-auto p-0`}>
+        <ScrollRegion label="Templates" className={`${card} p-0`}>
           <table className={table}>
             <caption className="sr-only">{pagination.total} templates</caption>
             <thead>
@@ -60,7 +61,7 @@ export default async function TemplatesPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </div>
   );

@@ -4,6 +4,7 @@ import { CardSection } from "@/components/ui/card-section";
 import { link, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { listSenders } from "@/lib/senders/service";
 import { toPublicToken } from "@/lib/tokens/serializers";
@@ -36,7 +37,7 @@ export default async function TokensPage() {
         {rows.length === 0 ? (
           <EmptyState title="No tokens yet">Generate one above to call the API.</EmptyState>
         ) : (
-          <div className="overflow-x-auto">
+          <ScrollRegion label="Tokens">
             <table className={table}>
               <thead>
                 <tr>
@@ -82,7 +83,7 @@ export default async function TokensPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
       </section>
     </div>

@@ -61,6 +61,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           Destinations
         </h2>
         <DataTable
+          label="Webhooks"
           columns={[
             { key: "name", label: "Name" },
             { key: "endpoint", label: "Endpoint" },

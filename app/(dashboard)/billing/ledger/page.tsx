@@ -67,6 +67,7 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
         </form>
       </section>
       <DataTable
+        label="Ledger entries"
         columns={COLUMNS}
         rowCount={history.transactions.length}
         empty={<EmptyState title="No ledger entries match" />}

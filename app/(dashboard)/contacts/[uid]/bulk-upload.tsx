@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useToast } from "@/components/dashboard/toast";
 import { button, input, label, table, td, th } from "@/components/ui/classes";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import {
   customFieldOfColumn,
   guessMapping,
@@ -107,7 +108,7 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
           <p className="text-sm">
             {file.rows.length} rows, {file.columns.length} columns. Preview of the first rows:
           </p>
-          <div className="overflow-x-auto">
+          <ScrollRegion label="File preview">
             <table className={table} aria-label="File preview">
               <thead>
                 <tr>
@@ -130,7 +131,7 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
           <fieldset className="grid gap-3 sm:grid-cols-3">
             <legend className={label}>Map columns to contact fields</legend>
             {file.columns.map((c) => (

@@ -61,6 +61,7 @@ export default async function ContactBookPage({ params, searchParams }: Props) {
           </button>
         </form>
         <DataTable
+          label="Contacts"
           columns={[
             { key: "phone", label: "Phone number" },
             { key: "name", label: "Name" },

@@ -1,22 +1,18 @@
 import type { Metadata } from "next";
 import { SubpageHeader } from "@/components/dashboard/page-header";
-import { Pager } from "@/components/dashboard/pager";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { CardSection } from "@/components/ui/card-section";
-import { card, table, td, th } from "@/components/ui/classes";
+import { card } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { pageBlock } from "@/lib/core/pagination";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { pageSender } from "@/lib/senders/dashboard-scope";
 import { EVENT_GROUPS } from "@/lib/webhooks/catalog";
-import { listDeliveries } from "@/lib/webhooks/deliveries";
 import { latestRecovery, toPublicRecovery } from "@/lib/webhooks/recovery";
-import { DeliveryListQuery } from "@/lib/webhooks/schemas";
-import { toPublicDelivery, toPublicWebhook } from "@/lib/webhooks/serializers";
+import { toPublicWebhook } from "@/lib/webhooks/serializers";
 import { getWebhook } from "@/lib/webhooks/service";
-import { DeliveryActions, TestEventButton } from "./delivery-actions";
+import { DeliveryLog } from "./delivery-log";
 import { RecoveryPanel } from "./recovery-panel";
 import { SecretRotate } from "./secret-rotate";
 import { WebhookEdit } from "./webhook-edit";
@@ -32,14 +28,7 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   const sender = await pageSender(p, sp.sender);
   if (!sender) return <EmptyState title="No sender numbers yet" />;
   const webhook = toPublicWebhook(await getWebhook(p, sender, uid));
-  const parsed = DeliveryListQuery.safeParse(sp);
-  const query = parsed.success ? parsed.data : DeliveryListQuery.parse({});
-  const [{ deliveries, total }, recovery] = await Promise.all([
-    listDeliveries(p, sender, uid, query),
-    latestRecovery(p, sender, uid),
-  ]);
-  const rows = deliveries.map(toPublicDelivery);
-  const pagination = pageBlock(query.page, query.limit, total, rows.length);
+  const recovery = await latestRecovery(p, sender, uid);
   const back = sp.sender ? `/webhooks?sender=${encodeURIComponent(sp.sender)}` : "/webhooks";
   return (
     <div className="space-y-6">
@@ -74,67 +63,7 @@ export default async function WebhookPage({ params, searchParams }: Props) {
           disabled={webhook.status !== "ACTIVE"}
         />
       </CardSection>
-      <section aria-labelledby="deliveries">
-        <div className="mb-3 flex flex-wrap items-center gap-3">
-          <h2 id="deliveries" className="text-lg font-semibold">
-            Delivery log
-          </h2>
-          <TestEventButton senderPhone={sender.phoneNumber} uid={uid} disabled={webhook.status !== "ACTIVE"} />
-        </div>
-        {rows.length === 0 ? (
-          <EmptyState title="No deliveries yet">Send a test event to see one here.</EmptyState>
-        ) : (
-          <div className="overflow-x-auto">
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th className={th}>Event</th>
-                  <th className={th}>Status</th>
-                  <th className={th}>Status code</th>
-                  <th className={th}>Latency</th>
-                  <th className={th}>Attempts</th>
-                  <th className={th}>Response</th>
-                  <th className={th}>Created</th>
-                  <th className={th}>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {rows.map((d) => {
-                  const last = d.attemptLog.at(-1);
-                  return (
-                    <tr key={d.deliveryId} data-testid="delivery-row">
-                      <td className={`${td} font-mono text-xs`}>{d.eventType}</td>
-                      <td className={td}>{d.status}</td>
-                      <td className={td}>{d.lastStatusCode ?? last?.statusCode ?? "—"}</td>
-                      <td className={td}>{last ? `${last.latencyMs} ms` : "—"}</td>
-                      <td className={td}>{d.attempts}</td>
-                      <td className={`${td} max-w-xs`}>
-                        <span className="line-clamp-2 break-all font-mono text-xs">
-                          {last?.responseExcerpt ?? last?.error ?? d.lastError ?? "—"}
-                        </span>
-                      </td>
-                      <td className={td}>{formatDateTime(d.createdAt)}</td>
-                      <td className={td}>
-                        <DeliveryActions senderPhone={sender.phoneNumber} uid={uid} deliveryId={d.deliveryId} />
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pager
-          path={`/webhooks/${uid}`}
-          params={sp}
-          page={pagination.page}
-          hasMore={pagination.hasMore}
-          total={total}
-          totalPages={pagination.totalPages}
-        />
-      </section>
+      <DeliveryLog p={p} sender={sender} uid={uid} params={sp} active={webhook.status === "ACTIVE"} />
     </div>
   );
 }

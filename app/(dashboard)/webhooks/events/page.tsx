@@ -32,13 +32,13 @@ export default async function WebhookEventsPage() {
                 </p>
                 <details className="mt-1">
                   <summary className="cursor-pointer text-sm">Example body</summary>
-                  <pre className="overflow-x-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800">
+                  <pre className="whitespace-pre-wrap break-all rounded bg-slate-100 p-2 text-xs dark:bg-slate-800">
                     {JSON.stringify(e.example, null, 2)}
                   </pre>
                 </details>
                 <details className="mt-1">
                   <summary className="cursor-pointer text-sm">JSON Schema</summary>
-                  <pre className="overflow-x-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800">
+                  <pre className="whitespace-pre-wrap break-all rounded bg-slate-100 p-2 text-xs dark:bg-slate-800">
                     {JSON.stringify(e.schema, null, 2)}
                   </pre>
                 </details>

@@ -1,0 +1,81 @@
+// One delivery opened from the log: payload, request headers and every attempt
+// (lib/webhooks/delivery-detail.ts).
+import Link from "next/link";
+import { card, link, table, td, th } from "@/components/ui/classes";
+import { formatDateTime } from "@/components/ui/format";
+import { ScrollRegion } from "@/components/ui/scroll-region";
+import type { DeliveryDetail } from "@/lib/webhooks/delivery-detail";
+
+const pre = "whitespace-pre-wrap break-all rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-800";
+
+export function DeliveryDetailPanel({ detail, closeHref }: { detail: DeliveryDetail; closeHref: string }) {
+  return (
+    <section className={`${card} space-y-4`} aria-labelledby="delivery-detail" data-testid="delivery-detail">
+      <div className="flex flex-wrap items-baseline gap-3">
+        <h3 id="delivery-detail" className="text-base font-semibold">
+          Delivery <span className="break-all font-mono text-sm">{detail.deliveryId}</span>
+        </h3>
+        <Link href={closeHref} scroll={false} className={`${link} ml-auto text-sm`}>
+          Close
+        </Link>
+      </div>
+      <p className="text-sm">
+        {detail.eventType} · {detail.status.toLowerCase()} · {detail.attempts} attempt{detail.attempts === 1 ? "" : "s"}
+        {detail.nextAttemptAt ? ` · next attempt ${formatDateTime(detail.nextAttemptAt)}` : ""}
+      </p>
+      <div>
+        <h4 className="mb-1 text-sm font-semibold">Payload</h4>
+        <pre className={pre} data-testid="delivery-payload">
+          {JSON.stringify(detail.payload, null, 2)}
+        </pre>
+      </div>
+      <div>
+        <h4 className="mb-1 text-sm font-semibold">Request headers</h4>
+        <dl className="space-y-1 text-xs" data-testid="delivery-headers">
+          {detail.requestHeaders.map((h) => (
+            <div key={h.name} className="grid gap-x-2 sm:grid-cols-[12rem_1fr]">
+              <dt className="font-mono font-semibold">{h.name}</dt>
+              <dd className="break-all font-mono">
+                {h.value}
+                {h.note ? <span className="ml-2 font-sans text-slate-600 dark:text-slate-400">({h.note})</span> : null}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+      <div>
+        <h4 className="mb-1 text-sm font-semibold">Attempts</h4>
+        {detail.attemptLog.length === 0 ? (
+          <p className="text-sm">No attempt yet.</p>
+        ) : (
+          <ScrollRegion label="Attempts">
+            <table className={table} data-testid="delivery-attempts">
+              <thead>
+                <tr>
+                  <th className={th}>#</th>
+                  <th className={th}>Time</th>
+                  <th className={th}>Status code</th>
+                  <th className={th}>Duration</th>
+                  <th className={th}>Response</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {detail.attemptLog.map((a) => (
+                  <tr key={`${a.attempt}-${a.startedAt}`} data-testid="attempt-row">
+                    <td className={td}>{a.attempt}</td>
+                    <td className={td}>{formatDateTime(a.startedAt)}</td>
+                    <td className={td}>{a.statusCode ?? "—"}</td>
+                    <td className={td}>{a.latencyMs} ms</td>
+                    <td className={`${td} min-w-48`}>
+                      <pre className={pre}>{a.responseExcerpt ?? a.error ?? "—"}</pre>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
+        )}
+      </div>
+    </section>
+  );
+}

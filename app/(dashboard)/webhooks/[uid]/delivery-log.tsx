@@ -1,0 +1,118 @@
+// The delivery log of one webhook: a status filter, refresh, one row per delivery (its
+// last attempt at a glance) and, for the delivery opened with ?delivery=, its payload,
+// headers and every attempt (docs/event-pipeline.md "Delivery log").
+import Link from "next/link";
+import { Pager } from "@/components/dashboard/pager";
+import { link, table, td, th } from "@/components/ui/classes";
+import { EmptyState } from "@/components/ui/empty-state";
+import { formatDateTime } from "@/components/ui/format";
+import { ScrollRegion } from "@/components/ui/scroll-region";
+import type { Principal } from "@/lib/auth/principal";
+import { pageBlock } from "@/lib/core/pagination";
+import { withParams } from "@/lib/dashboard/search-params";
+import type { Sender } from "@/lib/senders/service";
+import { listDeliveries } from "@/lib/webhooks/deliveries";
+import { getDeliveryDetail } from "@/lib/webhooks/delivery-detail";
+import { DELIVERY_STATUSES, DeliveryListQuery } from "@/lib/webhooks/schemas";
+import { toPublicDelivery } from "@/lib/webhooks/serializers";
+import { DeliveryActions, TestEventButton } from "./delivery-actions";
+import { DeliveryDetailPanel } from "./delivery-detail-panel";
+import { DeliveryLogControls } from "./delivery-log-controls";
+
+type Props = {
+  p: Principal;
+  sender: Sender;
+  uid: string;
+  params: Record<string, string>;
+  active: boolean;
+};
+
+export async function DeliveryLog({ p, sender, uid, params, active }: Props) {
+  const parsed = DeliveryListQuery.safeParse(params);
+  const query = parsed.success ? parsed.data : DeliveryListQuery.parse({});
+  const [{ deliveries, total }, detail] = await Promise.all([
+    listDeliveries(p, sender, uid, query),
+    params.delivery ? getDeliveryDetail(p, sender, uid, params.delivery).catch(() => null) : Promise.resolve(null),
+  ]);
+  const rows = deliveries.map(toPublicDelivery);
+  const pagination = pageBlock(query.page, query.limit, total, rows.length);
+  const path = `/webhooks/${uid}`;
+  const { delivery: _open, ...listParams } = params;
+  return (
+    <section aria-labelledby="deliveries" className="space-y-3">
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 id="deliveries" className="text-lg font-semibold">
+          Delivery log
+        </h2>
+        <TestEventButton senderPhone={sender.phoneNumber} uid={uid} disabled={!active} />
+      </div>
+      <DeliveryLogControls statuses={DELIVERY_STATUSES} />
+      {detail ? <DeliveryDetailPanel detail={detail} closeHref={`${path}${withParams(listParams, {})}`} /> : null}
+      {rows.length === 0 ? (
+        <EmptyState title={query.status ? `No ${query.status.toLowerCase()} deliveries` : "No deliveries yet"}>
+          {query.status ? "Choose another status." : "Send a test event to see one here."}
+        </EmptyState>
+      ) : (
+        <ScrollRegion label="Deliveries">
+          <table className={table}>
+            <thead>
+              <tr>
+                <th className={th}>Event</th>
+                <th className={th}>Status</th>
+                <th className={th}>Status code</th>
+                <th className={th}>Duration</th>
+                <th className={th}>Attempts</th>
+                <th className={th}>Response</th>
+                <th className={th}>Created</th>
+                <th className={th}>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+              {rows.map((d) => {
+                const last = d.attemptLog.at(-1);
+                return (
+                  <tr key={d.deliveryId} data-testid="delivery-row">
+                    <td className={`${td} font-mono text-xs`}>{d.eventType}</td>
+                    <td className={td}>{d.status}</td>
+                    <td className={td}>{d.lastStatusCode ?? last?.statusCode ?? "—"}</td>
+                    <td className={td}>{last ? `${last.latencyMs} ms` : "—"}</td>
+                    <td className={td}>{d.attempts}</td>
+                    <td className={`${td} max-w-xs`}>
+                      <span className="line-clamp-2 break-all font-mono text-xs">
+                        {last?.responseExcerpt ?? last?.error ?? d.lastError ?? "—"}
+                      </span>
+                    </td>
+                    <td className={td}>{formatDateTime(d.createdAt)}</td>
+                    <td className={td}>
+                      <div className="flex flex-wrap items-center gap-2">
+                        <Link
+                          href={`${path}${withParams(listParams, { delivery: d.deliveryId })}`}
+                          scroll={false}
+                          className={link}
+                          aria-label={`Details of delivery ${d.deliveryId}`}
+                        >
+                          Details
+                        </Link>
+                        <DeliveryActions senderPhone={sender.phoneNumber} uid={uid} deliveryId={d.deliveryId} />
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </ScrollRegion>
+      )}
+      <Pager
+        path={path}
+        params={listParams}
+        page={pagination.page}
+        hasMore={pagination.hasMore}
+        total={total}
+        totalPages={pagination.totalPages}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,137 @@
+// Every dashboard page at a phone's width (390 px): no sideways page scroll and no serious
+// or critical axe violation (issue 13). The page list comes from app/(dashboard), so a new
+// page is covered without editing this file; a detail page ([uid], [id]) is visited with a
+// real id taken from a link on its list page, and the test fails if no such link exists.
+import fs from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import { login } from "./helpers";
+
+const DASHBOARD_DIR = path.join(process.cwd(), "app", "(dashboard)");
+
+/** Route patterns of every page.tsx under app/(dashboard), e.g. "/webhooks/[uid]". */
+function dashboardRoutes(dir = DASHBOARD_DIR, prefix = ""): string[] {
+  const routes: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isFile() && entry.name === "page.tsx") routes.push(prefix || "/");
+    if (!entry.isDirectory()) continue;
+    // Route groups "(x)" add no segment; private folders "_x" hold no routes.
+    if (entry.name.startsWith("_")) continue;
+    const segment = entry.name.startsWith("(") ? "" : `/${entry.name}`;
+    routes.push(...dashboardRoutes(path.join(dir, entry.name), prefix + segment));
+  }
+  return routes.sort();
+}
+
+const isDynamic = (segment: string) => segment.startsWith("[");
+
+/** Links on a page whose path has the given shape. */
+async function linksLike(page: Page, url: string, shape: RegExp): Promise<string[]> {
+  await page.goto(url);
+  const hrefs = await page.locator("main a[href]").evaluateAll((as) =>
+    as.map((a) => {
+      const u = new URL((a as HTMLAnchorElement).href);
+      return { path: u.pathname, href: u.pathname + u.search };
+    }),
+  );
+  return hrefs.filter((h) => shape.test(h.path)).map((h) => h.href);
+}
+
+/**
+ * A real URL for a detail route: the first link on the parent list page (for the default
+ * sender, else for each other sender) whose path has the same shape and is not a static
+ * sibling page (e.g. /chatbots/new).
+ */
+async function realUrlFor(page: Page, pattern: string, staticRoutes: Set<string>, senders: string[]) {
+  const segments = pattern.split("/");
+  const at = segments.findIndex(isDynamic);
+  const parent = segments.slice(0, at).join("/") || "/";
+  const shape = new RegExp(`^${segments.map((s) => (isDynamic(s) ? "[^/]+" : s)).join("/")}$`);
+  for (const query of ["", ...senders.map((s) => `?sender=${encodeURIComponent(s)}`)]) {
+    const found = (await linksLike(page, parent + query, shape)).find((h) => !staticRoutes.has(h.split("?")[0] ?? h));
+    if (found) return found;
+  }
+  throw new Error(`no link to ${pattern} on ${parent} for any sender: the page list cannot cover it`);
+}
+
+/** Views that are the same page in another state but show more: a thread, a drawer, a delivery. */
+async function extraViews(page: Page): Promise<string[]> {
+  await page.goto("/inbox");
+  const thread = await page.locator('main a[href*="c="]').first().getAttribute("href");
+  await page.goto("/billing");
+  const record = await page
+    .getByRole("link", { name: /^Details of message/ })
+    .first()
+    .getAttribute("href");
+  expect(thread, "a conversation on /inbox").toBeTruthy();
+  expect(record, "a billing record on /billing").toBeTruthy();
+  return [thread as string, record as string];
+}
+
+async function problemsOn(page: Page, url: string): Promise<string[]> {
+  await page.goto(url);
+  await expect(page.locator("main")).toBeVisible();
+  await page.waitForLoadState("load");
+  const problems: string[] = [];
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  if (scrollWidth > clientWidth) problems.push(`${url}: page scrolls sideways (${scrollWidth} > ${clientWidth})`);
+  const results = await new AxeBuilder({ page }).analyze();
+  for (const v of results.violations) {
+    if (v.impact !== "serious" && v.impact !== "critical") continue;
+    problems.push(`${url}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  }
+  return problems;
+}
+
+const ROUTES = dashboardRoutes();
+const STATIC_ROUTES = new Set(ROUTES.filter((r) => !r.split("/").some(isDynamic)));
+const DYNAMIC_ROUTES = ROUTES.filter((r) => r.split("/").some(isDynamic));
+
+test.describe("every dashboard page at 390 px: no sideways scroll, no serious or critical axe violation", () => {
+  // One signed-in phone-sized page per worker (signed in again after a failure): one test per page.
+  let page: Page;
+  let senders: string[] = [];
+
+  test.beforeAll(async ({ browser }) => {
+    // AxeBuilder needs a page of an explicit context (browser.newContext()).
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    page = await context.newPage();
+    await login(page);
+    senders = await page
+      .getByLabel("Sender", { exact: true })
+      .locator("option")
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+  });
+
+  test.afterAll(async () => {
+    await page.context().close();
+  });
+
+  test("the page list comes from app/(dashboard) and includes the detail pages", () => {
+    expect(ROUTES).toContain("/billing");
+    expect(ROUTES).toContain("/webhooks/[uid]");
+  });
+
+  for (const route of STATIC_ROUTES) {
+    test(route, async () => {
+      expect(await problemsOn(page, route)).toEqual([]);
+    });
+  }
+
+  for (const pattern of DYNAMIC_ROUTES) {
+    test(`${pattern} with a real id`, async () => {
+      const url = await realUrlFor(page, pattern, STATIC_ROUTES, senders);
+      expect(await problemsOn(page, url)).toEqual([]);
+    });
+  }
+
+  test("a conversation thread and the billing record drawer", async () => {
+    const problems: string[] = [];
+    for (const url of await extraViews(page)) problems.push(...(await problemsOn(page, url)));
+    expect(problems).toEqual([]);
+  });
+});
