@@ -6,8 +6,8 @@ import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-forc
 import { CardSection } from "@/components/ui/card-section";
 import { card, link, muted, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
-import { billingTotals } from "@/lib/billing/totals";
 import { ScrollRegion } from "@/components/ui/scroll-region";
+import { billingTotals } from "@/lib/billing/totals";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { deliveryAnalytics, templateAnalytics } from "@/lib/reports/analytics";
 import { pageSender } from "@/lib/senders/dashboard-scope";
