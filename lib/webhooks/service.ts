@@ -10,6 +10,7 @@ import { skipTake } from "@/lib/core/pagination";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { db, type Tx } from "@/lib/db";
 import type { Prisma, Sender } from "@/lib/generated/prisma/client";
+import { resetHealth } from "./breaker";
 import type { WebhookCreateInput, WebhookListQuery, WebhookPatch } from "./schemas";
 import type { WebhookRow } from "./serializers";
 import { validateEndpointUrl } from "./url-guard";
@@ -103,6 +104,9 @@ function toUpdateData(
   if (patch.status !== undefined) {
     data.status = patch.status;
     data.inactiveReason = patch.status === "INACTIVE" ? "Set INACTIVE by the customer" : null;
+    data.disabledAt = null;
+    // Re-enabling resets the circuit breaker; deliveries ramp up again (docs/event-pipeline.md "Endpoint health").
+    if (patch.status === "ACTIVE") Object.assign(data, resetHealth(new Date()));
   }
   if (patch.timeoutMs !== undefined) data.timeoutMs = patch.timeoutMs;
   if (patch.retryEnabled !== undefined) data.retryEnabled = patch.retryEnabled;

@@ -8,9 +8,12 @@ import { EVENT_KEYS } from "./catalog";
 
 const PUBLIC_FIELDS = [
   "createdAt",
+  "disabledAt",
+  "disabledReason",
   "endpointUrl",
   "events",
   "hasVerificationToken",
+  "health",
   "maxDeliveriesPerSecond",
   "name",
   "phoneNumber",
