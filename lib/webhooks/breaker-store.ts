@@ -106,7 +106,12 @@ async function recordSuccesses(destinationIds: string[], now: Date): Promise<voi
        WHERE id = ANY($1::text[]) AND "breakerState" = 'CLOSED' AND ("consecutiveFailures" > 0 OR "failingSince" IS NOT NULL)`,
       destinationIds,
     );
-    if (closed.length > 0) await releasePending(tx, closed.map((r) => r.id), now);
+    if (closed.length > 0)
+      await releasePending(
+        tx,
+        closed.map((r) => r.id),
+        now,
+      );
   });
 }
 

@@ -49,7 +49,8 @@ const OPERATIONAL_EVENTS: CatalogEvent[] = [
   },
   {
     key: "webhook.delivery.exhausted",
-    description: "A delivery to one of your webhook destinations gave up after its retries (sent to your other destinations).",
+    description:
+      "A delivery to one of your webhook destinations gave up after its retries (sent to your other destinations).",
   },
 ];
 
@@ -86,7 +87,7 @@ export const EVENT_GROUPS: readonly CatalogGroup[] = [
     key: "webhook",
     name: "Endpoint health",
     description:
-      "Operational events about your webhook destinations, delivered to your other active destinations that subscribe to them (docs/event-pipeline.md \"Endpoint health\").",
+      'Operational events about your webhook destinations, delivered to your other active destinations that subscribe to them (docs/event-pipeline.md "Endpoint health").',
     events: OPERATIONAL_EVENTS,
   },
 ];

@@ -282,7 +282,7 @@ export const WebhookHealthPublic = z
       recoveryRampSeconds: z.number().int(),
     }),
   })
-  .describe("Endpoint health: the destination's circuit breaker (docs/event-pipeline.md \"Endpoint health\")");
+  .describe('Endpoint health: the destination\'s circuit breaker (docs/event-pipeline.md "Endpoint health")');
 
 export const WebhookPublic = z.object({
   webhookUid: z.string(),

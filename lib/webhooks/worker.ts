@@ -224,7 +224,15 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
     const startedAt = new Date();
     const r = await attempt(job);
     const next = nextStep(job, r, s);
-    queueOutcome({ deliveryId: job.id, destinationId: job.destinationId, lease: job.lease, attempt: job.attempts + 1, startedAt, ...r, ...next });
+    queueOutcome({
+      deliveryId: job.id,
+      destinationId: job.destinationId,
+      lease: job.lease,
+      attempt: job.attempts + 1,
+      startedAt,
+      ...r,
+      ...next,
+    });
     if (r.statusCode === 410) {
       await flush();
       await deactivateDestination(job.destinationId, `Endpoint answered 410 Gone on ${startedAt.toISOString()}`);
