@@ -95,6 +95,8 @@ describe("event catalog", () => {
       "template.quality_update",
       "conversation.created",
       "conversation.closed",
+      "webhook.endpoint.disabled",
+      "webhook.delivery.exhausted",
     ];
     expect([...eventKeys].sort()).toEqual([...expected].sort());
     expect([...EVENT_KEYS].sort()).toEqual([...expected].sort());

@@ -14,7 +14,9 @@ import { listDeliveries } from "@/lib/webhooks/deliveries";
 import { DeliveryListQuery } from "@/lib/webhooks/schemas";
 import { toPublicDelivery, toPublicWebhook } from "@/lib/webhooks/serializers";
 import { getWebhook } from "@/lib/webhooks/service";
+import { DisabledBanner, disabledOf } from "../disabled-banner";
 import { DeliveryActions, TestEventButton } from "./delivery-actions";
+import { EndpointHealth } from "./endpoint-health";
 import { SecretRotate } from "./secret-rotate";
 import { WebhookEdit } from "./webhook-edit";
 
@@ -43,6 +45,8 @@ export default async function WebhookPage({ params, searchParams }: Props) {
           Status: {webhook.status}
         </p>
       </SubpageHeader>
+      <DisabledBanner senderPhone={sender.phoneNumber} webhooks={disabledOf([webhook])} detailQuery={null} />
+      <EndpointHealth health={webhook.health} />
       <CardSection id="edit-webhook" title="Settings">
         <WebhookEdit senderPhone={sender.phoneNumber} webhook={webhook} groups={[...EVENT_GROUPS]} />
       </CardSection>
