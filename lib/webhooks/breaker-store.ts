@@ -89,30 +89,31 @@ export type HealthOutcome = AttemptResult & {
   status: "SUCCEEDED" | "FAILED" | "PENDING";
 };
 
-/** Destinations whose attempts all succeeded: one statement closes the breakers and ends the streaks that were open. */
+/**
+ * Destinations whose attempts all succeeded: one statement (the hot path: it writes nothing
+ * for a healthy destination) ends their streaks and closes the breakers that were not
+ * closed; those closed now have their held deliveries released.
+ */
 async function recordSuccesses(destinationIds: string[], now: Date): Promise<void> {
-  await db.$transaction(async (tx) => {
-    const closed = await tx.$queryRawUnsafe<{ id: string }[]>(
-      `UPDATE "WebhookDestination" SET "breakerState" = 'CLOSED', "consecutiveFailures" = 0, "failingSince" = NULL,
-         "breakerOpenedAt" = NULL, "breakerOpenCount" = 0, "nextProbeAt" = NULL, "probeDeliveryId" = NULL,
-         "probeUntil" = NULL, "breakerClosedAt" = $2::timestamp(3)
-       WHERE id = ANY($1::text[]) AND "breakerState" <> 'CLOSED'
-       RETURNING id`,
-      destinationIds,
-      ts(now),
+  const closed = await db.$queryRawUnsafe<{ id: string }[]>(
+    `WITH changed AS (
+       UPDATE "WebhookDestination" SET "consecutiveFailures" = 0, "failingSince" = NULL,
+         "breakerState" = 'CLOSED', "breakerOpenedAt" = NULL, "breakerOpenCount" = 0, "nextProbeAt" = NULL,
+         "probeDeliveryId" = NULL, "probeUntil" = NULL,
+         "breakerClosedAt" = CASE WHEN "breakerState" <> 'CLOSED' THEN $2::timestamp(3) ELSE "breakerClosedAt" END
+       WHERE id = ANY($1::text[])
+         AND ("breakerState" <> 'CLOSED' OR "consecutiveFailures" > 0 OR "failingSince" IS NOT NULL)
+       RETURNING id, "breakerClosedAt" = $2::timestamp(3) AS "closedNow")
+     SELECT id FROM changed WHERE "closedNow"`,
+    destinationIds,
+    ts(now),
+  );
+  if (closed.length > 0)
+    await releasePending(
+      db,
+      closed.map((r) => r.id),
+      now,
     );
-    await tx.$executeRawUnsafe(
-      `UPDATE "WebhookDestination" SET "consecutiveFailures" = 0, "failingSince" = NULL
-       WHERE id = ANY($1::text[]) AND "breakerState" = 'CLOSED' AND ("consecutiveFailures" > 0 OR "failingSince" IS NOT NULL)`,
-      destinationIds,
-    );
-    if (closed.length > 0)
-      await releasePending(
-        tx,
-        closed.map((r) => r.id),
-        now,
-      );
-  });
 }
 
 /** One destination with failures among its results: the transitions under its row lock. */
