@@ -96,6 +96,13 @@ describe("circuit breaker (fake clock)", () => {
     expect(held.every((x) => x.status === "PENDING" && x.attempts === 0)).toBe(true);
     expect(held.every((x) => x.nextAttemptAt.getTime() === at(30_010).getTime())).toBe(true);
 
+    // Saving an ACTIVE destination (status ACTIVE again) keeps its breaker: only re-enabling resets it.
+    const saved = await call("POST", `/api/v3/webhooks/${d}`, {
+      token: t.globalToken,
+      body: { webhook: { status: "ACTIVE" } },
+    });
+    expect(saved.body.data.health).toMatchObject({ breakerState: "OPEN", consecutiveFailures: 5 });
+
     // While open nothing may be attempted.
     expect(await admitDelivery(job(d, g), at(20_000))).toEqual({ decision: "wait", until: at(30_010) });
 

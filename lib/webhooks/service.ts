@@ -105,8 +105,6 @@ function toUpdateData(
     data.status = patch.status;
     data.inactiveReason = patch.status === "INACTIVE" ? "Set INACTIVE by the customer" : null;
     data.disabledAt = null;
-    // Re-enabling resets the circuit breaker; deliveries ramp up again (docs/event-pipeline.md "Endpoint health").
-    if (patch.status === "ACTIVE") Object.assign(data, resetHealth(new Date()));
   }
   if (patch.timeoutMs !== undefined) data.timeoutMs = patch.timeoutMs;
   if (patch.retryEnabled !== undefined) data.retryEnabled = patch.retryEnabled;
@@ -133,6 +131,14 @@ export async function updateWebhook(
   const endpointUrl = patch.endpointUrl !== undefined ? await validateEndpointUrl(patch.endpointUrl) : undefined;
   const data = toUpdateData(patch, endpointUrl);
   return db.$transaction(async (tx) => {
+    if (patch.status === "ACTIVE") {
+      // Re-enabling an INACTIVE destination resets its circuit breaker; deliveries ramp up
+      // again (docs/event-pipeline.md "Endpoint health"). An ACTIVE one keeps its breaker.
+      await tx.webhookDestination.updateMany({
+        where: { id: uid, ...scope, status: "INACTIVE" },
+        data: resetHealth(new Date()),
+      });
+    }
     const { count } = await tx.webhookDestination.updateMany({ where: { id: uid, ...scope }, data });
     if (count === 0) throw webhookNotFound(uid);
     if (patch.status === "INACTIVE") {
