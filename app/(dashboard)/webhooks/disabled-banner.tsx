@@ -7,8 +7,7 @@ import { ActionButton } from "@/components/dashboard/action-button";
 import { link } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
 import { updateWebhookAction } from "./actions";
-
-export type DisabledWebhook = { uid: string; name: string; disabledAt: string; disabledReason: string | null };
+import type { DisabledWebhook } from "./disabled-webhooks";
 
 export function DisabledBanner({
   senderPhone,
@@ -53,14 +52,5 @@ export function DisabledBanner({
         ))}
       </ul>
     </div>
-  );
-}
-
-/** The disabled destinations among public webhooks (disabledAt set by the service). */
-export function disabledOf(
-  webhooks: { uid: string; name: string; disabledAt: string | null; disabledReason: string | null }[],
-): DisabledWebhook[] {
-  return webhooks.flatMap((w) =>
-    w.disabledAt ? [{ uid: w.uid, name: w.name, disabledAt: w.disabledAt, disabledReason: w.disabledReason }] : [],
   );
 }

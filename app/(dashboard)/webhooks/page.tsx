@@ -14,7 +14,8 @@ import { EVENT_GROUPS } from "@/lib/webhooks/catalog";
 import { WebhookListQuery } from "@/lib/webhooks/schemas";
 import { toPublicWebhook } from "@/lib/webhooks/serializers";
 import { listWebhooks } from "@/lib/webhooks/service";
-import { DisabledBanner, disabledOf } from "./disabled-banner";
+import { DisabledBanner } from "./disabled-banner";
+import { disabledOf } from "./disabled-webhooks";
 import { WebhookCreate } from "./webhook-create";
 
 export const metadata: Metadata = { title: "Webhooks · Switchboard" };
