@@ -164,6 +164,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
   const inflight = new Set<Promise<void>>();
   const pending: Outcome[] = [];
   let flushing: Promise<void> = Promise.resolve();
+  let health: Promise<void> = Promise.resolve();
 
   // Results are written in bulk: at once when many are waiting, else within a few ms.
   let flushTimer: NodeJS.Timeout | undefined;
@@ -172,14 +173,15 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
     flushTimer = undefined;
     const batch = pending.splice(0, pending.length);
     if (batch.length === 0) return flushing;
-    flushing = flushing
-      .then(() => recordOutcomes(batch))
-      .then(() =>
-        recordHealth(batch.map(toHealthOutcome), s.clock()).catch((error) =>
-          log.error({ err: error, count: batch.length }, "failed to record endpoint health"),
-        ),
-      )
-      .catch((error) => log.error({ err: error, count: batch.length }, "failed to record delivery attempts"));
+    const written = flushing.then(() => recordOutcomes(batch));
+    flushing = written.catch((error) =>
+      log.error({ err: error, count: batch.length }, "failed to record delivery attempts"),
+    );
+    // The breakers learn of the results once they are written, on their own chain, so a
+    // slow health write never delays the next results (breaker-store.ts).
+    health = Promise.all([health, written])
+      .then(() => recordHealth(batch.map(toHealthOutcome), s.clock()))
+      .catch((error) => log.error({ err: error, count: batch.length }, "failed to record endpoint health"));
     return flushing;
   };
   const queueOutcome = (o: Outcome) => {
@@ -310,6 +312,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
       sleep.close();
       await loop;
       await flushing;
+      await health;
       await closeSendAgent();
     },
   };
