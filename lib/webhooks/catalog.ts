@@ -41,6 +41,19 @@ const CONVERSATION_EVENTS: CatalogEvent[] = [
   { key: "conversation.closed", description: "A conversation was closed from the API or the dashboard." },
 ];
 
+const OPERATIONAL_EVENTS: CatalogEvent[] = [
+  {
+    key: "webhook.endpoint.disabled",
+    description:
+      "One of your webhook destinations was disabled after 5 days of failed deliveries (sent to your other destinations).",
+  },
+  {
+    key: "webhook.delivery.exhausted",
+    description:
+      "A delivery to one of your webhook destinations gave up after its retries (sent to your other destinations).",
+  },
+];
+
 export const EVENT_GROUPS: readonly CatalogGroup[] = [
   {
     key: "message.status",
@@ -69,6 +82,13 @@ export const EVENT_GROUPS: readonly CatalogGroup[] = [
     name: "Conversations",
     description: "The inbox's threads with your contacts (docs/conversations.md).",
     events: CONVERSATION_EVENTS,
+  },
+  {
+    key: "webhook",
+    name: "Endpoint health",
+    description:
+      'Operational events about your webhook destinations, delivered to your other active destinations that subscribe to them (docs/event-pipeline.md "Endpoint health").',
+    events: OPERATIONAL_EVENTS,
   },
 ];
 

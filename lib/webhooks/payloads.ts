@@ -86,6 +86,31 @@ export const ConversationClosedData = z.object({
   closedBy: z.string().nullable(),
 });
 
+const OperationalBase = {
+  webhookUid: z.string().describe("The destination in trouble (not the one receiving this event)"),
+  name: z.string(),
+  endpointUrl: z.string(),
+  phoneNumber: z.string().describe("The sender phone number that destination belongs to"),
+};
+export const EndpointDisabledData = z.object({
+  ...OperationalBase,
+  status: z.literal("INACTIVE"),
+  disabledAt: Iso,
+  reason: z.string(),
+  failingSince: Iso.nullable().describe("The first failure of the streak; no success since"),
+  consecutiveFailures: z.number().int(),
+});
+export const DeliveryExhaustedData = z.object({
+  ...OperationalBase,
+  deliveryId: z.string().describe("The delivery that gave up (its webhook-id)"),
+  eventId: z.string(),
+  eventType: z.string(),
+  attempts: z.number().int(),
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  failedAt: Iso,
+});
+
 const AT = "2026-11-23T10:15:00.000Z";
 const base = (type: string) => ({
   id: "evt_01jexample000000000000000",
@@ -203,6 +228,43 @@ export function payloadEntries(): Record<string, PayloadEntry> {
     example: {
       ...base("conversation.closed"),
       data: { ...convo, status: "CLOSED", closedAt: AT, closedBy: "agent@example.com" },
+    },
+  };
+  const trouble = {
+    webhookUid: "cm3webhook00001",
+    name: "Order system",
+    endpointUrl: "https://orders.example.com/hooks",
+    phoneNumber: "+15550100001",
+  };
+  out["webhook.endpoint.disabled"] = {
+    schema: envelope("webhook.endpoint.disabled", EndpointDisabledData),
+    example: {
+      ...base("webhook.endpoint.disabled"),
+      data: {
+        ...trouble,
+        status: "INACTIVE",
+        disabledAt: AT,
+        reason:
+          "Disabled automatically: every delivery attempt failed since 2026-11-18T10:14:00.000Z (5 days without a success)",
+        failingSince: "2026-11-18T10:14:00.000Z",
+        consecutiveFailures: 212,
+      },
+    },
+  };
+  out["webhook.delivery.exhausted"] = {
+    schema: envelope("webhook.delivery.exhausted", DeliveryExhaustedData),
+    example: {
+      ...base("webhook.delivery.exhausted"),
+      data: {
+        ...trouble,
+        deliveryId: "msg_0f3c2a9d8b7e4c1a9f0e2d3c4b5a6978",
+        eventId: "evt_01jexample000000000000001",
+        eventType: "message.status.delivered",
+        attempts: 6,
+        lastStatusCode: 503,
+        lastError: "HTTP 503",
+        failedAt: AT,
+      },
     },
   };
   return out;

@@ -261,6 +261,29 @@ export const RotateSecretBody = z.object({
 export type RotateSecretBody = z.output<typeof RotateSecretBody>;
 
 // Public shapes (OpenAPI "data" schemas). Nothing secret has a field here.
+export const WebhookHealthPublic = z
+  .object({
+    breakerState: z
+      .enum(["CLOSED", "OPEN", "HALF_OPEN"])
+      .describe("CLOSED: delivering; OPEN: paused until nextProbeAt; HALF_OPEN: one probe delivery in flight"),
+    consecutiveFailures: z.number().int().describe("Failed attempts since the last success"),
+    failingSince: z.string().nullable().describe("The first failure since the last success (null: healthy)"),
+    breakerOpenedAt: z.string().nullable(),
+    nextProbeAt: z.string().nullable().describe("When the open breaker lets one probe delivery through"),
+    recoveringUntil: z
+      .string()
+      .nullable()
+      .describe("Deliveries ramp up (1, 2, 4, ... per second) until then after the breaker closed"),
+    thresholds: z.object({
+      failuresToOpen: z.number().int(),
+      probeBackoffMinSeconds: z.number().int(),
+      probeBackoffMaxSeconds: z.number().int(),
+      disableAfterSeconds: z.number().int(),
+      recoveryRampSeconds: z.number().int(),
+    }),
+  })
+  .describe('Endpoint health: the destination\'s circuit breaker (docs/event-pipeline.md "Endpoint health")');
+
 export const WebhookPublic = z.object({
   webhookUid: z.string(),
   uid: z.string(),
@@ -281,6 +304,12 @@ export const WebhookPublic = z.object({
     .string()
     .nullable()
     .describe("Until then every delivery is signed with the previous secret too (null: one signature)"),
+  disabledAt: z
+    .string()
+    .nullable()
+    .describe("When the service disabled the destination (5 days of failures, or 410 Gone); null otherwise"),
+  disabledReason: z.string().nullable().describe("Why the service disabled it (null unless disabledAt is set)"),
+  health: WebhookHealthPublic,
   createdAt: z.string(),
   updatedAt: z.string(),
 });

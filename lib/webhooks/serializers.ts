@@ -1,6 +1,7 @@
 // Public shapes of webhook destinations and deliveries (spec 2.3). Every field is named
 // here, so a new column never leaks and the secrets have no path out.
 import type { Sender, WebhookAttempt, WebhookDelivery, WebhookDestination } from "@/lib/generated/prisma/client";
+import { BREAKER, publicThresholds } from "./breaker";
 import type { DeliveryPublic, WebhookPublic } from "./schemas";
 
 export type WebhookRow = WebhookDestination & { sender: Pick<Sender, "phoneNumber" | "phoneNumberId"> };
@@ -26,8 +27,24 @@ export function toPublicWebhook(row: WebhookRow): WebhookPublic {
       row.previousSigningSecretEnc && row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date()
         ? row.previousSecretExpiresAt.toISOString()
         : null,
+    disabledAt: row.status === "INACTIVE" ? (row.disabledAt?.toISOString() ?? null) : null,
+    disabledReason: row.status === "INACTIVE" && row.disabledAt ? row.inactiveReason : null,
+    health: toPublicHealth(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function toPublicHealth(row: WebhookDestination, now = new Date()): WebhookPublic["health"] {
+  const rampEnds = row.breakerClosedAt ? new Date(row.breakerClosedAt.getTime() + BREAKER.recoveryRampMs) : null;
+  return {
+    breakerState: row.breakerState,
+    consecutiveFailures: row.consecutiveFailures,
+    failingSince: row.failingSince?.toISOString() ?? null,
+    breakerOpenedAt: row.breakerOpenedAt?.toISOString() ?? null,
+    nextProbeAt: row.breakerState === "OPEN" ? (row.nextProbeAt?.toISOString() ?? null) : null,
+    recoveringUntil: rampEnds && rampEnds > now ? rampEnds.toISOString() : null,
+    thresholds: publicThresholds(),
   };
 }
 

@@ -10,6 +10,7 @@ import { skipTake } from "@/lib/core/pagination";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { db, type Tx } from "@/lib/db";
 import type { Prisma, Sender } from "@/lib/generated/prisma/client";
+import { resetHealth } from "./breaker";
 import type { WebhookCreateInput, WebhookListQuery, WebhookPatch } from "./schemas";
 import type { WebhookRow } from "./serializers";
 import { validateEndpointUrl } from "./url-guard";
@@ -103,6 +104,7 @@ function toUpdateData(
   if (patch.status !== undefined) {
     data.status = patch.status;
     data.inactiveReason = patch.status === "INACTIVE" ? "Set INACTIVE by the customer" : null;
+    data.disabledAt = null;
   }
   if (patch.timeoutMs !== undefined) data.timeoutMs = patch.timeoutMs;
   if (patch.retryEnabled !== undefined) data.retryEnabled = patch.retryEnabled;
@@ -129,6 +131,14 @@ export async function updateWebhook(
   const endpointUrl = patch.endpointUrl !== undefined ? await validateEndpointUrl(patch.endpointUrl) : undefined;
   const data = toUpdateData(patch, endpointUrl);
   return db.$transaction(async (tx) => {
+    if (patch.status === "ACTIVE") {
+      // Re-enabling an INACTIVE destination resets its circuit breaker; deliveries ramp up
+      // again (docs/event-pipeline.md "Endpoint health"). An ACTIVE one keeps its breaker.
+      await tx.webhookDestination.updateMany({
+        where: { id: uid, ...scope, status: "INACTIVE" },
+        data: resetHealth(new Date()),
+      });
+    }
     const { count } = await tx.webhookDestination.updateMany({ where: { id: uid, ...scope }, data });
     if (count === 0) throw webhookNotFound(uid);
     if (patch.status === "INACTIVE") {

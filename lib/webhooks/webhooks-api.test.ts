@@ -8,9 +8,12 @@ import { EVENT_KEYS } from "./catalog";
 
 const PUBLIC_FIELDS = [
   "createdAt",
+  "disabledAt",
+  "disabledReason",
   "endpointUrl",
   "events",
   "hasVerificationToken",
+  "health",
   "maxDeliveriesPerSecond",
   "name",
   "phoneNumber",
@@ -92,6 +95,8 @@ describe("event catalog", () => {
       "template.quality_update",
       "conversation.created",
       "conversation.closed",
+      "webhook.endpoint.disabled",
+      "webhook.delivery.exhausted",
     ];
     expect([...eventKeys].sort()).toEqual([...expected].sort());
     expect([...EVENT_KEYS].sort()).toEqual([...expected].sort());

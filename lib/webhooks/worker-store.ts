@@ -22,6 +22,10 @@ export type Claimed = {
   previousSigningSecretEnc: string | null;
   /** The destination's throughput cap (null: none). */
   maxDeliveriesPerSecond: number | null;
+  /** The destination's circuit breaker at claim time (docs/event-pipeline.md "Endpoint health"). */
+  breakerState: "CLOSED" | "OPEN" | "HALF_OPEN";
+  /** When the breaker last closed, epoch ms (null: never): deliveries ramp up after it. */
+  breakerClosedAtMs: number | null;
   /** The event's payload as sent (null if the event is gone). */
   body: string | null;
 };
@@ -44,7 +48,8 @@ export async function claimDue(limit: number, leaseMarginMs: number, customerIds
      RETURNING w.id, w."eventId", w.attempts, w."lockedUntil"::text AS lease, d.id AS "destinationId",
        d.status::text AS "destinationStatus", d."endpointUrl", d."timeoutMs", d."retryEnabled", d."retryMaxAttempts",
        d."verificationHeaderKey", d."verificationTokenEnc", d."signingSecretEnc",
-       d."maxDeliveriesPerSecond",
+       d."maxDeliveriesPerSecond", d."breakerState"::text AS "breakerState",
+       (EXTRACT(EPOCH FROM d."breakerClosedAt") * 1000)::float8 AS "breakerClosedAtMs",
        CASE WHEN d."previousSecretExpiresAt" > ${NOW_UTC} THEN d."previousSigningSecretEnc" END AS "previousSigningSecretEnc",
        (SELECT e.payload::text FROM "WebhookEvent" AS e WHERE e.id = w."eventId") AS body`,
     ...(customerIds ? [limit, leaseMarginMs, customerIds] : [limit, leaseMarginMs]),
@@ -88,6 +93,8 @@ export async function markStarted(jobs: { id: string; lease: string; needMs: num
 
 export type Outcome = {
   deliveryId: string;
+  /** The delivery's destination (its breaker counts the result: breaker-store.ts). */
+  destinationId: string;
   lease: string;
   attempt: number;
   startedAt: Date;
@@ -135,7 +142,7 @@ export async function deactivateDestination(destinationId: string, reason: strin
   await db.$transaction([
     db.webhookDestination.updateMany({
       where: { id: destinationId },
-      data: { status: "INACTIVE", inactiveReason: reason },
+      data: { status: "INACTIVE", inactiveReason: reason, disabledAt: new Date() },
     }),
     db.webhookDelivery.updateMany({
       where: { destinationId, status: "PENDING" },

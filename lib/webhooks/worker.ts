@@ -11,6 +11,8 @@ import { env } from "@/lib/env";
 import { workerSleep } from "@/lib/events/signal";
 import { log } from "@/lib/log";
 import { parseRetryAfter, retryDelayMs } from "./backoff";
+import { deliveryCap } from "./breaker";
+import { admitDelivery, holdDelivery, recordHealth } from "./breaker-store";
 import { closeSendAgent, type SendResult, sendWebhook } from "./send";
 import { assertDeliverableUrl } from "./url-guard";
 import {
@@ -42,6 +44,8 @@ export type DeliveryWorkerOptions = {
   random?: () => number;
   /** Only deliveries of these customers' destinations (a dedicated worker; isolated tests). */
   customerIds?: string[] | null;
+  /** The endpoint-health clock (breaker.ts); tests may pin it. */
+  clock?: () => Date;
 };
 type Settings = Required<DeliveryWorkerOptions>;
 
@@ -122,6 +126,14 @@ export function nextStep(job: Claimed, r: SendResult, s: Pick<Settings, "retryBa
   return { status: "PENDING" as const, delayMs };
 }
 
+const toHealthOutcome = (o: Outcome) => ({
+  deliveryId: o.deliveryId,
+  destinationId: o.destinationId,
+  ok: o.status === "SUCCEEDED",
+  at: o.startedAt,
+  status: o.status,
+});
+
 /** How long an idle worker on a slow poll sleeps: until the next delivery falls due, at most `pollMs`. */
 async function idleMs(pollMs: number, customerIds: string[] | null): Promise<number> {
   try {
@@ -144,6 +156,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
     leaseMarginMs: options.leaseMarginMs ?? e.WORKER_LEASE_MARGIN_MS,
     random: options.random ?? Math.random,
     customerIds: options.customerIds ?? null,
+    clock: options.clock ?? (() => new Date()),
   };
   let stopped = false;
   const sleep = workerSleep("deliveries");
@@ -151,6 +164,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
   const inflight = new Set<Promise<void>>();
   const pending: Outcome[] = [];
   let flushing: Promise<void> = Promise.resolve();
+  let health: Promise<void> = Promise.resolve();
 
   // Results are written in bulk: at once when many are waiting, else within a few ms.
   let flushTimer: NodeJS.Timeout | undefined;
@@ -159,9 +173,15 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
     flushTimer = undefined;
     const batch = pending.splice(0, pending.length);
     if (batch.length === 0) return flushing;
-    flushing = flushing
-      .then(() => recordOutcomes(batch))
-      .catch((error) => log.error({ err: error, count: batch.length }, "failed to record delivery attempts"));
+    const written = flushing.then(() => recordOutcomes(batch));
+    flushing = written.catch((error) =>
+      log.error({ err: error, count: batch.length }, "failed to record delivery attempts"),
+    );
+    // The breakers learn of the results once they are written, on their own chain, so a
+    // slow health write never delays the next results (breaker-store.ts).
+    health = Promise.all([health, written])
+      .then(() => recordHealth(batch.map(toHealthOutcome), s.clock()))
+      .catch((error) => log.error({ err: error, count: batch.length }, "failed to record endpoint health"));
     return flushing;
   };
   const queueOutcome = (o: Outcome) => {
@@ -189,8 +209,16 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
 
   const run = async (job: Claimed) => {
     if (job.destinationStatus !== "ACTIVE") return cancelDelivery(job.id);
-    // The destination's cap (maxDeliveriesPerSecond) is counted in the database, so it holds across workers.
-    if (job.maxDeliveriesPerSecond !== null && !(await takeRateSlot(job.destinationId, job.maxDeliveriesPerSecond))) {
+    // An open breaker holds the delivery back unsent, freeing this worker (docs/event-pipeline.md "Endpoint health").
+    if (job.breakerState !== "CLOSED") {
+      const admission = await admitDelivery(job, s.clock());
+      if (admission.decision === "wait") return holdDelivery(job.id, job.lease, admission.until);
+    }
+    // The destination's cap (maxDeliveriesPerSecond, and the ramp after its breaker closed) is counted in the
+    // database, so it holds across workers.
+    const closedAt = job.breakerClosedAtMs === null ? null : new Date(job.breakerClosedAtMs);
+    const cap = deliveryCap(job.maxDeliveriesPerSecond, closedAt, s.clock());
+    if (cap !== null && !(await takeRateSlot(job.destinationId, cap))) {
       return deferToNextSecond(job.id, job.lease);
     }
     // Lease lost or run down: not ours to send (claimed again once it expires).
@@ -198,7 +226,15 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
     const startedAt = new Date();
     const r = await attempt(job);
     const next = nextStep(job, r, s);
-    queueOutcome({ deliveryId: job.id, lease: job.lease, attempt: job.attempts + 1, startedAt, ...r, ...next });
+    queueOutcome({
+      deliveryId: job.id,
+      destinationId: job.destinationId,
+      lease: job.lease,
+      attempt: job.attempts + 1,
+      startedAt,
+      ...r,
+      ...next,
+    });
     if (r.statusCode === 410) {
       await flush();
       await deactivateDestination(job.destinationId, `Endpoint answered 410 Gone on ${startedAt.toISOString()}`);
@@ -276,6 +312,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
       sleep.close();
       await loop;
       await flushing;
+      await health;
       await closeSendAgent();
     },
   };

@@ -15,6 +15,8 @@ import { EVENT_GROUPS } from "@/lib/webhooks/catalog";
 import { WebhookListQuery } from "@/lib/webhooks/schemas";
 import { toPublicWebhook } from "@/lib/webhooks/serializers";
 import { listWebhooks } from "@/lib/webhooks/service";
+import { DisabledBanner } from "./disabled-banner";
+import { disabledOf } from "./disabled-webhooks";
 import { WebhookCreate } from "./webhook-create";
 
 export const metadata: Metadata = { title: "Webhooks · Switchboard" };
@@ -37,6 +39,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
   const pagination = pageBlock(query.page, query.limit, total, webhooks.length);
   const rows = webhooks.map(toPublicWebhook);
   const qs = params.sender ? `?sender=${encodeURIComponent(params.sender)}` : "";
+  // Every destination the service disabled, not only this page's (docs/event-pipeline.md "Endpoint health").
+  const inactive = await listWebhooks(p, sender, { status: "INACTIVE", page: 1, limit: 100 });
+  const disabled = disabledOf(inactive.webhooks.map(toPublicWebhook));
   return (
     <div className="space-y-6">
       <div>
@@ -49,6 +54,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           </Link>
         </p>
       </div>
+      <DisabledBanner senderPhone={sender.phoneNumber} webhooks={disabled} detailQuery={qs} />
       <CardSection id="new-webhook" title="Add a destination">
         {sender.phoneNumberId ? (
           <WebhookCreate senderPhone={sender.phoneNumber} groups={[...EVENT_GROUPS]} />
@@ -83,7 +89,12 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
               </td>
               <td className={`${td} max-w-xs truncate font-mono`}>{w.endpointUrl}</td>
               <td className={td}>{w.events.length}</td>
-              <td className={td}>{w.status}</td>
+              <td className={td}>
+                {w.status}
+                {w.status === "ACTIVE" && w.health.breakerState !== "CLOSED"
+                  ? ` (breaker ${w.health.breakerState})`
+                  : ""}
+              </td>
               <td className={td}>{formatDateTime(w.createdAt)}</td>
             </tr>
           ))}

@@ -14,6 +14,9 @@ import { toPublicWebhook } from "@/lib/webhooks/serializers";
 import { getWebhook } from "@/lib/webhooks/service";
 import { DeliveryLog } from "./delivery-log";
 import { RecoveryPanel } from "./recovery-panel";
+import { DisabledBanner } from "../disabled-banner";
+import { disabledOf } from "../disabled-webhooks";
+import { EndpointHealth } from "./endpoint-health";
 import { SecretRotate } from "./secret-rotate";
 import { WebhookEdit } from "./webhook-edit";
 
@@ -39,6 +42,8 @@ export default async function WebhookPage({ params, searchParams }: Props) {
           Status: {webhook.status}
         </p>
       </SubpageHeader>
+      <DisabledBanner senderPhone={sender.phoneNumber} webhooks={disabledOf([webhook])} detailQuery={null} />
+      <EndpointHealth health={webhook.health} />
       <CardSection id="edit-webhook" title="Settings">
         <WebhookEdit senderPhone={sender.phoneNumber} webhook={webhook} groups={[...EVENT_GROUPS]} />
       </CardSection>
