@@ -12,11 +12,11 @@ import { EVENT_GROUPS } from "@/lib/webhooks/catalog";
 import { latestRecovery, toPublicRecovery } from "@/lib/webhooks/recovery";
 import { toPublicWebhook } from "@/lib/webhooks/serializers";
 import { getWebhook } from "@/lib/webhooks/service";
-import { DeliveryLog } from "./delivery-log";
-import { RecoveryPanel } from "./recovery-panel";
 import { DisabledBanner } from "../disabled-banner";
 import { disabledOf } from "../disabled-webhooks";
+import { DeliveryLog } from "./delivery-log";
 import { EndpointHealth } from "./endpoint-health";
+import { RecoveryPanel } from "./recovery-panel";
 import { SecretRotate } from "./secret-rotate";
 import { WebhookEdit } from "./webhook-edit";
 
