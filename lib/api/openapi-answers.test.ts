@@ -193,6 +193,15 @@ describe("every operation answers as documented", () => {
     await expectStatus(200, "GET", `/api/v3/webhooks/${uid}/deliveries`, { token });
     await expectStatus(200, "POST", `/api/v3/webhooks/${uid}/deliveries/${deliveryId}/redeliver`, { token });
     await expectStatus(404, "POST", `/api/v3/webhooks/${uid}/deliveries/nope/redeliver`, { token });
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const recovery = await expectStatus(200, "POST", `/api/v3/webhooks/${uid}/recover`, { token, body: { since } });
+    const recoveryUid = recovery.body.data.recoveryUid as string;
+    await expectStatus(400, "POST", `/api/v3/webhooks/${uid}/recover`, {
+      token,
+      body: { since: "2999-01-01T00:00:00Z" },
+    });
+    await expectStatus(200, "GET", `/api/v3/webhooks/${uid}/recoveries/${recoveryUid}`, { token });
+    await expectStatus(404, "GET", `/api/v3/webhooks/${uid}/recoveries/nope`, { token });
   });
 
   it("contact books, contacts, fields and the blacklist", async () => {

@@ -8,6 +8,7 @@ import { getRecovery, startRecovery, toPublicRecovery } from "@/lib/webhooks/rec
 import { RecoverBody, RecoveryPublic } from "@/lib/webhooks/recovery-schemas";
 import { isWellFormedId, SenderQuery } from "@/lib/webhooks/schemas";
 import { type AnyRoute, ok, route } from "../route-definition";
+import * as examples from "./webhook-recovery-examples";
 
 const scoped = {
   versions: ["v2", "v3"],
@@ -41,6 +42,7 @@ export const webhookRecoveryRoutes: AnyRoute[] = [
     idempotent: "webhook.recover",
     body: RecoverBody,
     response: RecoveryPublic,
+    example: examples.postWebhooksByWebhookUidRecover,
     handler: async ({ principal, sender, params, body }) => {
       const job = await startRecovery(principal, need(sender), idOf(params, "webhookUid"), body);
       return ok("Webhook recovery queued", toPublicRecovery(job));
@@ -54,6 +56,7 @@ export const webhookRecoveryRoutes: AnyRoute[] = [
     paramNotFound: { webhookUid: "WEBHOOK_NOT_FOUND", recoveryUid: "WEBHOOK_RECOVERY_NOT_FOUND" },
     query: SenderQuery,
     response: RecoveryPublic,
+    example: examples.getWebhooksByWebhookUidRecoveriesByRecoveryUid,
     handler: async ({ principal, sender, params }) => {
       const job = await getRecovery(principal, need(sender), idOf(params, "webhookUid"), idOf(params, "recoveryUid"));
       return ok("Webhook recovery retrieved", toPublicRecovery(job));
