@@ -102,7 +102,7 @@ describe("connectSender", () => {
     const created = await createTemplate(p, sender, {
       name: "first_notice",
       language: "en_US",
-      category: "utility",
+      category: "UTILITY",
       components: [{ type: "BODY", text: "Your order {{1}} is ready" }],
     });
     expect(created.status).toBe("PENDING");
