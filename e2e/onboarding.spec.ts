@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, saveScreenshot } from "./helpers";
+import { contactWrites, expectAccessible, saveScreenshot } from "./helpers";
 
 // A new self-serve account, guided by the checklist on the dashboard home: adds a sender
 // (simulator mode: a simulated phone number id at once, on a business account that has the
@@ -24,6 +24,8 @@ test("a new account is guided by the checklist to a sender, a token and a delive
   const row = page.getByRole("row").filter({ hasText: phone });
   await expect(row).toContainText("default");
   await expect(row).toContainText("Complete");
+  const phoneNumberId = (await row.getByRole("cell").nth(2).textContent())?.trim() ?? "";
+  expect(phoneNumberId).toMatch(/^9\d{14}$/);
   await expectAccessible(page);
 
   await page.goto("/");
@@ -38,14 +40,22 @@ test("a new account is guided by the checklist to a sender, a token and a delive
   await expect(page.getByTestId("onboarding-progress")).toHaveText("2 of 4");
   await page.getByTestId("step-message").getByRole("link", { name: "Send a first message" }).click();
   await expect(page).toHaveURL(/\/messages/);
-  // No template of its own yet: the provider's approved sample is there to send.
+  // No template of its own yet: the provider's approved sample is offered. (A new account has
+  // no credit, and a template is a paid message: the first message is a free reply.)
   await expect(page.getByLabel("Template", { exact: true })).toHaveValue("hello_world|en_US");
   const recipient = `+1415558${stamp.slice(-4)}`;
+  // A customer writes to the new number: the customer service window opens (docs/conversations.md).
+  await contactWrites(page, recipient, "Hi, is this the new support number?", {
+    phoneNumber: phone,
+    phoneNumberId,
+    wabaId: null,
+  });
+  await page.getByRole("radio", { name: "Session message" }).check();
   await page.getByLabel("Recipient (E.164)").fill(recipient);
+  await page.getByRole("textbox", { name: "Message", exact: true }).fill("Yes, welcome! How can we help?");
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Accepted:" })).toBeVisible();
   const sent = page.getByTestId("message-row").filter({ hasText: recipient });
-  await expect(sent).toContainText("hello_world");
   // The simulator's signed status callbacks move it on: delivered, then read (e2e read rate 1).
   await expect(sent.getByText(/^(delivered|read)$/)).toBeVisible({ timeout: 30_000 });
   // Delivered, as the API tells it with the account's new token.
