@@ -8,6 +8,7 @@ import { DEMO_EMAIL, DEMO_PASSWORD } from "../lib/demo/constants";
 import { signProviderBody } from "../lib/provider/callbacks/signature";
 import { envelopeFor } from "../lib/provider/simulator-callbacks";
 import { inboundTextChange } from "../lib/provider/simulator-inbound";
+import type { ProviderSender } from "../lib/provider/types";
 
 export { DEMO_EMAIL, DEMO_PASSWORD };
 
@@ -62,7 +63,7 @@ export function signForApp(body: string): string {
   return signProviderBody(body, typeof secret === "string" && secret ? secret : undefined);
 }
 
-export async function contactWrites(page: Page, from: string, text = "Hello", sender = DEMO_SENDER) {
+export async function contactWrites(page: Page, from: string, text = "Hello", sender: ProviderSender = DEMO_SENDER) {
   const body = envelopeFor([inboundTextChange(sender, { from, text })]);
   const response = await page.request.post("/api/provider/webhook", {
     data: body,

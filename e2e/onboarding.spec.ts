@@ -1,11 +1,13 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, saveScreenshot } from "./helpers";
+import { contactWrites, expectAccessible, saveScreenshot } from "./helpers";
 
 // A new self-serve account, guided by the checklist on the dashboard home: adds a sender
-// (simulator mode: a simulated phone number id at once) and creates a token, the
-// checklist counting each step. (The first-message step is not covered yet: a new account
-// has no approved template to send from the composer.)
-test("a new account is guided by the checklist to a sender and a token", async ({ page }) => {
+// (simulator mode: a simulated phone number id at once, on a business account that has the
+// provider's approved sample template hello_world), creates a token, sends a first message
+// from the composer and sees it delivered, the checklist counting each step.
+test("a new account is guided by the checklist to a sender, a token and a delivered first message", async ({
+  page,
+}) => {
   const stamp = String(Date.now());
   await page.goto("/signup");
   await page.getByLabel("Company name").fill("Onboarding Co");
@@ -22,6 +24,8 @@ test("a new account is guided by the checklist to a sender and a token", async (
   const row = page.getByRole("row").filter({ hasText: phone });
   await expect(row).toContainText("default");
   await expect(row).toContainText("Complete");
+  const phoneNumberId = (await row.getByRole("cell").nth(2).textContent())?.trim() ?? "";
+  expect(phoneNumberId).toMatch(/^9\d{14}$/);
   await expectAccessible(page);
 
   await page.goto("/");
@@ -34,7 +38,42 @@ test("a new account is guided by the checklist to a sender and a token", async (
 
   await page.goto("/");
   await expect(page.getByTestId("onboarding-progress")).toHaveText("2 of 4");
-  await expect(page.getByTestId("step-message").getByRole("link", { name: "Send a first message" })).toBeVisible();
+  await page.getByTestId("step-message").getByRole("link", { name: "Send a first message" }).click();
+  await expect(page).toHaveURL(/\/messages/);
+  // No template of its own yet: the provider's approved sample is offered. (A new account has
+  // no credit, and a template is a paid message: the first message is a free reply.)
+  await expect(page.getByLabel("Template", { exact: true })).toHaveValue("hello_world|en_US");
+  const recipient = `+1415558${stamp.slice(-4)}`;
+  // A customer writes to the new number: the customer service window opens (docs/conversations.md).
+  await contactWrites(page, recipient, "Hi, is this the new support number?", {
+    phoneNumber: phone,
+    phoneNumberId,
+    wabaId: null,
+  });
+  await page.getByRole("radio", { name: "Session message" }).check();
+  await page.getByLabel("Recipient (E.164)").fill(recipient);
+  await page.getByRole("textbox", { name: "Message", exact: true }).fill("Yes, welcome! How can we help?");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Accepted:" })).toBeVisible();
+  const sent = page.getByTestId("message-row").filter({ hasText: recipient });
+  // The simulator's signed status callbacks move it on: delivered, then read (e2e read rate 1).
+  await expect(sent.getByText(/^(delivered|read)$/)).toBeVisible({ timeout: 30_000 });
+  // Delivered, as the API tells it with the account's new token.
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get(`/api/v3/reports/messages?recipient=${encodeURIComponent(recipient)}`, {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        const body = await res.json();
+        return body.data?.messages?.[0]?.deliveredAt ?? null;
+      },
+      { timeout: 30_000 },
+    )
+    .toMatch(/^\d{4}-\d\d-\d\dT/);
+
+  await page.goto("/");
+  await expect(page.getByTestId("onboarding-progress")).toHaveText("3 of 4");
   await expectAccessible(page);
   await saveScreenshot(page, "onboarding-checklist");
 });

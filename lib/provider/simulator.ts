@@ -13,6 +13,7 @@ import {
   THROUGHPUT_EXCEEDED,
   UNDELIVERABLE,
 } from "./error-codes";
+import { sampleTemplate } from "./sample-template";
 import { type CallbackChange, deliverCallback, envelopeFor } from "./simulator-callbacks";
 import { inboundTextChange, messagesChange } from "./simulator-inbound";
 import { SimulatorLimits } from "./simulator-limits";
@@ -125,8 +126,10 @@ export class ProviderSimulator implements ProviderClient {
     return { ok: true, messageId, waId: to };
   }
 
+  /** The business account's templates: the provider's approved sample first, then its own. */
   async listTemplates(sender: ProviderSender): Promise<ProviderTemplate[]> {
-    return [...(this.templates.get(sender.wabaId ?? "") ?? [])];
+    const own = this.templates.get(sender.wabaId ?? "") ?? [];
+    return sender.wabaId ? [sampleTemplate(sender.wabaId), ...own] : [...own];
   }
 
   async createTemplate(sender: ProviderSender, input: ProviderTemplateInput): Promise<ProviderTemplate> {

@@ -5,8 +5,10 @@ import type { Principal } from "@/lib/auth/principal";
 import { createCustomer } from "@/lib/customers/service";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
+import { processPendingCallbacks } from "@/lib/events/ingest/process-batch";
 import { setProvider } from "@/lib/provider/client";
 import { createHttpClient } from "@/lib/provider/http-client";
+import { createTemplate, listTemplates } from "@/lib/templates/service";
 import { uniquePhone } from "@/test/factory";
 import { connectSender, makeDefaultSender } from "./self-serve";
 
@@ -70,5 +72,48 @@ describe("connectSender", () => {
     const made = await connectSender(p, { phoneNumber: phone, phoneNumberId: id });
     expect(made).toMatchObject({ phoneNumber: phone, phoneNumberId: id, isDefault: true });
     expect(asked.at(-1)).toBe(`https://graph.example.test/v21.0/${id}?fields=display_phone_number`);
+  });
+
+  it("in simulator mode puts the customer's senders on one business account with the provider's approved sample template", async () => {
+    const a = await createCustomer({ name: "Sample A" });
+    const b = await createCustomer({ name: "Sample B" });
+    const first = await connectSender(principal(a.id), { phoneNumber: uniquePhone() });
+    const second = await connectSender(principal(a.id), { phoneNumber: uniquePhone() });
+    const other = await connectSender(principal(b.id), { phoneNumber: uniquePhone() });
+    expect(first.wabaId).toMatch(/^8\d{14}$/);
+    expect(second.wabaId).toBe(first.wabaId);
+    expect(other.wabaId).not.toBe(first.wabaId);
+    // Each account sees its own hello_world, approved, and nothing of the other's.
+    for (const [customer, waba] of [
+      [a, first.wabaId],
+      [b, other.wabaId],
+    ] as const) {
+      const { templates } = await listTemplates(principal(customer.id), { page: 1, limit: 100 }, "v3");
+      expect(templates.map((t) => [t.name, t.language, t.status, t.wabaId])).toEqual([
+        ["hello_world", "en_US", "APPROVED", waba],
+      ]);
+    }
+  });
+
+  it("in simulator mode a template the account creates is approved through the signed template status callback", async () => {
+    const c = await createCustomer({ name: "Review" });
+    const p = principal(c.id);
+    const sender = await connectSender(p, { phoneNumber: uniquePhone() });
+    const created = await createTemplate(p, sender, {
+      name: "first_notice",
+      language: "en_US",
+      category: "UTILITY",
+      components: [{ type: "BODY", text: "Your order {{1}} is ready" }],
+    });
+    expect(created.status).toBe("PENDING");
+    await expect
+      .poll(
+        async () => {
+          await processPendingCallbacks(200);
+          return (await db.template.findUniqueOrThrow({ where: { id: created.id } })).status;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe("APPROVED");
   });
 });

@@ -108,8 +108,11 @@ describe("POST /templates", () => {
     await db.template.deleteMany({ where: { customerId: t.customer.id, name: "welcome" } });
     const res = await call("POST", "/api/v3/templates/sync", { token: t.globalToken });
     expect(res.status).toBe(200);
-    expect(res.body.data.synced).toBe(1);
+    // The account's own template and the provider's approved sample every account has.
+    expect(res.body.data.synced).toBe(2);
     const back = await call("GET", "/api/v3/templates/welcome", { token: t.globalToken });
     expect(back.body.data.category).toBe("MARKETING");
+    const sample = await call("GET", "/api/v3/templates/hello_world", { token: t.globalToken });
+    expect(sample.body.data).toMatchObject({ name: "hello_world", language: "en_US", status: "APPROVED" });
   });
 });
