@@ -40,7 +40,8 @@ export default defineConfig({
     // What `npm start` runs: the compiled supervisor (built by scripts/run.mjs when stale).
     command: "node scripts/run.mjs supervisor",
     url: `http://localhost:${port}/login`,
-    timeout: 180_000,
+    // First start migrates and seeds the demo (50k billing records): ~60 s quiet, longer on a busy machine.
+    timeout: 300_000,
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
