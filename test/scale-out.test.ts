@@ -6,7 +6,7 @@
 // reply sent once (counted at the provider) and the unread counts right.
 // Needs the PostgreSQL server and Redis (TEST_REDIS_URL, default db 9 of the local server):
 // it runs in `TEST_DB=postgres` (npm test's PostgreSQL step); embedded PGlite is one process
-// by design (docs/deployment.md), so the PGlite run leaves it out and says so.
+// by design (docs/deployment.md), so vitest.config.ts leaves it out of the PGlite run.
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -22,11 +22,9 @@ import { messagingCustomer } from "./messaging-fixtures";
 import { buildServerBundle, type ServerProcess, startProcess, stopProcess } from "./server-processes";
 import { type Receiver, startReceiver } from "./webhook-receiver";
 
-const onPostgres = inject("databaseKind") === "postgres";
-if (!onPostgres) {
-  console.info(
-    "scale-out test not run on PGlite: it needs the PostgreSQL server and Redis (it runs with TEST_DB=postgres)",
-  );
+// vitest.config.ts includes this file only in the PostgreSQL run; run alone, it says why.
+if (inject("databaseKind") !== "postgres") {
+  throw new Error("the scale-out test needs the PostgreSQL server and Redis: run it with TEST_DB=postgres");
 }
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379/9";
@@ -46,7 +44,7 @@ const SETTLE_MS = 120_000;
 
 type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
 
-describe.runIf(onPostgres)("two API instances and two workers on one PostgreSQL and Redis", () => {
+describe("two API instances and two workers on one PostgreSQL and Redis", () => {
   let provider: FakeProvider;
   let receiver: Receiver;
   let t: Customer;
