@@ -5,9 +5,6 @@ import { defineCommand } from "./command";
 import { CallbacksDeadArgs, CallbacksRetryArgs } from "./schemas";
 
 export const callbacksDeadCommand = defineCommand({
-  name: "callbacks:dead",
-  usage: "[--limit N]",
-  summary: "List provider callbacks that failed to apply after every retry (oldest first)",
   options: { limit: { type: "string" } },
   schema: CallbacksDeadArgs,
   run: async ({ limit }) => {
@@ -31,9 +28,6 @@ export const callbacksDeadCommand = defineCommand({
 });
 
 export const callbacksRetryCommand = defineCommand({
-  name: "callbacks:retry",
-  usage: "CALLBACK_ID | --all",
-  summary: "Apply dead provider callbacks again (one, or every one listed by callbacks:dead)",
   options: { all: { type: "boolean" } },
   positionals: ["CALLBACK_ID"],
   schema: CallbacksRetryArgs,
