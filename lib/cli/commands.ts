@@ -74,13 +74,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "callbacks:dead",
     usage: "[--limit N]",
     summary: "List provider callbacks that failed to apply after every retry (oldest first)",
-    load: () => import("./callbacks-command").then((m) => m.callbacksDeadCommand),
+    load: () => import("./callbacks-dead-command").then((m) => m.callbacksDeadCommand),
   },
   {
     name: "callbacks:retry",
     usage: "CALLBACK_ID | --all",
     summary: "Apply dead provider callbacks again (one, or every one listed by callbacks:dead)",
-    load: () => import("./callbacks-command").then((m) => m.callbacksRetryCommand),
+    load: () => import("./callbacks-retry-command").then((m) => m.callbacksRetryCommand),
   },
   {
     name: "simulate:inbound",
