@@ -1,6 +1,8 @@
 // The operator CLI end to end: each call spawns `tsx scripts/cli.ts ... --json` against the
 // test database, the way an operator runs `npm run -s cli -- ...`.
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
@@ -13,11 +15,12 @@ const root = path.resolve(import.meta.dirname, "..");
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
-function cli(...args: string[]): Promise<Run> {
+function spawnCli(args: string[], options: { nodeArgs?: string[]; env?: Record<string, string> } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["scripts/cli.ts", ...args], {
+    const tsx = path.join(root, "node_modules/.bin/tsx");
+    const child = spawn(tsx, [...(options.nodeArgs ?? []), "scripts/cli.ts", ...args], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), LOG_LEVEL: "silent" },
+      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), LOG_LEVEL: "silent", ...options.env },
     });
     let stdout = "";
     let stderr = "";
@@ -31,6 +34,28 @@ function cli(...args: string[]): Promise<Run> {
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+const cli = (...args: string[]) => spawnCli(args);
+
+/** Runs the CLI and returns what it printed and the modules it loaded (test/load-recorder.mjs). */
+async function cliLoads(...args: string[]): Promise<Run & { modules: string[] }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-loads-"));
+  const file = path.join(dir, "modules.txt");
+  try {
+    const run = await spawnCli(args, {
+      nodeArgs: ["--import", "./test/load-recorder.mjs"],
+      env: { LOAD_RECORD_FILE: file },
+    });
+    const modules = fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+    return { ...run, modules };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Modules of the database layer, the Prisma client, the drivers, zod and the services. */
+const DATABASE_CODE =
+  /\/lib\/(db|env|generated|customers|senders|tokens|events)\b|node_modules\/(@prisma|pg|@electric-sql|zod)\//;
 
 /** The same entry point in-process (fast): for the many bad-input cases. */
 async function cliInProcess(...args: string[]): Promise<Run> {
@@ -275,6 +300,31 @@ describe("operator CLI", { timeout: 180_000 }, () => {
     const none = await cliInProcess();
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("Usage:");
+  });
+
+  it("answers --help, a command's --help and an unknown command without loading database code", async () => {
+    const help = await cliLoads("--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("callbacks:dead");
+    const commandHelp = await cliLoads("token:rotate", "--help");
+    expect(commandHelp.code).toBe(0);
+    expect(commandHelp.stdout).toContain("Usage: npm run -s cli -- token:rotate TOKEN_ID [--grace-hours N]");
+    const unknown = await cliLoads("customer:delete");
+    expect(unknown.code).toBe(2);
+    for (const run of [help, commandHelp, unknown]) {
+      expect(run.modules.some((m) => m.endsWith("/lib/cli/run.ts"))).toBe(true); // the recorder works
+      expect(run.modules.filter((m) => DATABASE_CODE.test(m))).toEqual([]);
+    }
+    // A command that reads the database loads its own module and the client, not the others'.
+    const dead = await cliLoads("callbacks:dead", "--limit", "1", "--json");
+    expect(dead.stderr).toBe("");
+    expect(dead.code).toBe(0);
+    expect(dead.modules.some((m) => m.endsWith("/lib/db.ts"))).toBe(true);
+    expect(dead.modules.some((m) => m.endsWith("/lib/cli/callbacks-dead-command.ts"))).toBe(true);
+    expect(dead.modules.filter((m) => /\/lib\/cli\/(token|user|sender|demo|simulate)-/.test(m))).toEqual([]);
+    expect(dead.modules.filter((m) => /\/lib\/events\/ingest\/process-batch|@electric-sql\/pglite/.test(m))).toEqual(
+      [],
+    );
   });
 
   it("prints a human summary without --json and the token only once", async () => {

@@ -1,29 +1,19 @@
-// The shape of an operator CLI command: its flags (node:util parseArgs), a zod schema that
-// validates them, and a run function. Errors name the flag or argument they are about.
+// The shape of an operator CLI command's implementation: its flags (node:util parseArgs),
+// a zod schema that validates them, and a run function. Errors name the flag or argument
+// they are about. Its name, usage line and summary live in the command table
+// (lib/cli/commands.ts), which the help text reads without loading any command.
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { z } from "zod";
 import { errorAnswer } from "@/lib/core/error-answer";
+import { CliInputError } from "./input-error";
 
-/** Bad input: the message starts with the argument it is about (e.g. "--phone: ..."). */
-export class CliInputError extends Error {
-  constructor(
-    readonly argument: string | undefined,
-    message: string,
-  ) {
-    super(argument ? `${argument}: ${message}` : message);
-    this.name = "CliInputError";
-  }
-}
+export { CliInputError };
 
 export type CliOutput = { json: Record<string, unknown>; text: string };
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
 export type CommandSpec<S extends z.ZodType> = {
-  name: string;
-  /** One line for the usage text, e.g. "--name N [--plan starter|pro]". */
-  usage: string;
-  summary: string;
   /** Flags in kebab-case; the schema sees them in camelCase. */
   options?: Options;
   /** Names of positional arguments, in order (e.g. ["TOKEN_ID"]); the schema sees camelCase. */
@@ -32,10 +22,7 @@ export type CommandSpec<S extends z.ZodType> = {
   run: (input: z.infer<S>) => Promise<CliOutput>;
 };
 
-export type CliCommand = {
-  name: string;
-  usage: string;
-  summary: string;
+export type CommandImplementation = {
   /** Parses and validates argv (no database access); returns the function that runs it. */
   prepare: (argv: string[]) => () => Promise<CliOutput>;
 };
@@ -75,7 +62,7 @@ export function cliInputErrorFrom(
   return field ? new CliInputError(flagOf(field.path), field.message) : new CliInputError(undefined, answer.message);
 }
 
-export function defineCommand<S extends z.ZodType>(spec: CommandSpec<S>): CliCommand {
+export function defineCommand<S extends z.ZodType>(spec: CommandSpec<S>): CommandImplementation {
   const positionalNames = spec.positionals ?? [];
   const flagFor = new Map<string, string>();
   for (const name of Object.keys(spec.options ?? {})) flagFor.set(camel(name), `--${name}`);
@@ -86,9 +73,6 @@ export function defineCommand<S extends z.ZodType>(spec: CommandSpec<S>): CliCom
     return key ? (flagFor.get(key) ?? `--${kebab(key)}`) : undefined;
   };
   return {
-    name: spec.name,
-    usage: spec.usage,
-    summary: spec.summary,
     prepare(argv) {
       let parsed: ReturnType<typeof parseArgs>;
       try {

@@ -7,9 +7,6 @@ import { defineCommand } from "./command";
 import { DemoSeedArgs } from "./schemas";
 
 export const demoSeedCommand = defineCommand({
-  name: "demo:seed",
-  usage: "[--billing-records N]",
-  summary: "Create or complete the demo account (idempotent; default 50000 billing records)",
   options: { "billing-records": { type: "string" } },
   schema: DemoSeedArgs,
   run: async ({ billingRecords }) => {

@@ -1,11 +1,12 @@
 // Dispatches `npm run -s cli -- <command> [flags] [--json]`: validates input before touching
 // the database, connects (DATABASE_URL, the running app's embedded socket, or .data/ opened
 // here), runs the command, and always closes what it opened so the process can exit.
-import { disconnectDb, getDb } from "@/lib/db";
-import { closeOwnedEmbedded } from "@/lib/db/url";
-import { EnvError, env } from "@/lib/env";
-import { CliInputError, type CliOutput } from "./command";
+// Only the command table is loaded up front: the help text and an unknown command load no
+// command, no zod and no database code; the command that runs is imported, then the
+// environment and the database client (docs/benchmarks.md "Start-up and the operator CLI").
+import type { CliOutput } from "./command";
 import { COMMANDS } from "./commands";
+import { CliInputError } from "./input-error";
 
 export type Io = { out: (text: string) => void; err: (text: string) => void };
 
@@ -31,27 +32,28 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     (name ? io.out : io.err)(`${usage()}\n`);
     return name ? 0 : 2;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     io.err(`Unknown command "${name}".\n\n${usage()}\n`);
     return 2;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
-    io.out(`Usage: npm run -s cli -- ${command.name} ${command.usage} [--json]\n  ${command.summary}\n`);
+    io.out(`Usage: npm run -s cli -- ${entry.name} ${entry.usage} [--json]\n  ${entry.summary}\n`);
     return 0;
   }
+  const [command, { EnvError, env }] = await Promise.all([entry.load(), import("@/lib/env")]);
   // Every failure, before or after connecting, is reported here: bad input (the flag it is
   // about, exit 2, with the usage line while the input was still being read), or anything
   // else (exit 1; the operator's terminal is the log, so the message is printed).
   const fail = (error: unknown, reading: boolean) => {
     const input = error instanceof CliInputError;
     const message = error instanceof Error ? error.message : String(error);
-    io.err(`${command.name}: ${message}\n`);
+    io.err(`${entry.name}: ${message}\n`);
     if (json) {
       const argument = input ? (error.argument ?? null) : null;
       io.out(`${JSON.stringify({ error: { argument, message } })}\n`);
     }
-    if (input && reading) io.err(`Usage: npm run -s cli -- ${command.name} ${command.usage} [--json]\n`);
+    if (input && reading) io.err(`Usage: npm run -s cli -- ${entry.name} ${entry.usage} [--json]\n`);
     return input ? 2 : 1;
   };
   let execute: () => Promise<CliOutput>;
@@ -62,6 +64,8 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     if (error instanceof CliInputError || error instanceof EnvError) return fail(error, true);
     throw error;
   }
+  const { disconnectDb, getDb } = await import("@/lib/db");
+  const { closeOwnedEmbedded } = await import("@/lib/db/url");
   try {
     await getDb();
     const result = await execute();

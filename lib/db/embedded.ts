@@ -7,8 +7,6 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { pinExtendedProtocol } from "./pglite-queue";
 import { listenWithPassword } from "./socket-auth";
 
@@ -103,6 +101,13 @@ export async function startEmbedded(
     release = acquireLock(dataDir);
   }
   try {
+    // Loaded here, not at the top: a process that only connects to a running app's socket
+    // (the operator CLI, db:migrate) never loads PGlite (docs/benchmarks.md "Start-up and
+    // the operator CLI").
+    const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
+      import("@electric-sql/pglite"),
+      import("@electric-sql/pglite-socket"),
+    ]);
     const db = dataDir ? await PGlite.create(path.join(dataDir, "pgdata")) : await PGlite.create();
     const host = "127.0.0.1";
     const server = new PGLiteSocketServer({ db, host, maxConnections: options.maxConnections ?? 32 });

@@ -1,0 +1,35 @@
+// rates:set (README "Operator CLI").
+import { setRate } from "@/lib/billing/rate-card";
+import { defineCommand } from "./command";
+import { requireCustomer } from "./require-customer";
+import { RatesSetArgs } from "./schemas";
+
+export const ratesSet = defineCommand({
+  options: {
+    category: { type: "string" },
+    rate: { type: "string" },
+    customer: { type: "string" },
+    currency: { type: "string" },
+  },
+  schema: RatesSetArgs,
+  run: async (input) => {
+    if (input.customer) await requireCustomer(input.customer);
+    const row = await setRate({
+      category: input.category,
+      rate: Number(input.rate),
+      customerId: input.customer,
+      currency: input.currency,
+    });
+    return {
+      json: {
+        rateCardId: row.id,
+        scope: row.scope,
+        customerId: row.customerId,
+        pricingCategory: row.pricingCategory,
+        rate: row.rate.toString(),
+        currency: row.currency,
+      },
+      text: `Rate for ${row.pricingCategory} (${row.scope}): ${row.rate.toString()} ${row.currency}`,
+    };
+  },
+});

@@ -1,0 +1,53 @@
+// sender:add and sender:default (README "Operator CLI").
+import { addSender, setDefaultSender } from "@/lib/senders/admin";
+import { defineCommand } from "./command";
+import { requireCustomer } from "./require-customer";
+import { SenderAddArgs, SenderDefaultArgs } from "./schemas";
+
+export const senderAdd = defineCommand({
+  options: {
+    customer: { type: "string" },
+    phone: { type: "string" },
+    "phone-number-id": { type: "string" },
+    "waba-id": { type: "string" },
+    "display-name": { type: "string" },
+    default: { type: "boolean" },
+  },
+  schema: SenderAddArgs,
+  run: async (input) => {
+    await requireCustomer(input.customer);
+    const sender = await addSender({
+      customerId: input.customer,
+      phoneNumber: input.phone,
+      phoneNumberId: input.phoneNumberId,
+      wabaId: input.wabaId,
+      displayName: input.displayName,
+      isDefault: input.default,
+    });
+    const setup = sender.phoneNumberId ? "" : " (setup incomplete: no provider phone number id)";
+    return {
+      json: {
+        senderId: sender.id,
+        customerId: sender.customerId,
+        phoneNumber: sender.phoneNumber,
+        phoneNumberId: sender.phoneNumberId,
+        isDefault: sender.isDefault,
+        setupComplete: sender.phoneNumberId !== null,
+      },
+      text: `Added sender ${sender.phoneNumber}${sender.isDefault ? " (default)" : ""}${setup}: ${sender.id}`,
+    };
+  },
+});
+
+export const senderDefault = defineCommand({
+  options: { customer: { type: "string" }, phone: { type: "string" } },
+  schema: SenderDefaultArgs,
+  run: async (input) => {
+    await requireCustomer(input.customer);
+    const sender = await setDefaultSender(input.customer, input.phone);
+    return {
+      json: { senderId: sender.id, customerId: sender.customerId, phoneNumber: sender.phoneNumber, isDefault: true },
+      text: `Default sender of ${sender.customerId}: ${sender.phoneNumber} (${sender.id})`,
+    };
+  },
+});

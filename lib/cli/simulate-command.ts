@@ -1,0 +1,16 @@
+// simulate:inbound (README "Operator CLI").
+import { simulateInbound } from "@/lib/conversations/simulate-inbound";
+import { defineCommand } from "./command";
+import { SimulateInboundArgs } from "./schemas";
+
+export const simulateInboundCommand = defineCommand({
+  options: { sender: { type: "string" }, from: { type: "string" }, text: { type: "string" }, name: { type: "string" } },
+  schema: SimulateInboundArgs,
+  run: async (input) => {
+    const r = await simulateInbound(input);
+    return {
+      json: { ...r },
+      text: `${r.from} wrote to ${r.senderId} (${r.messageId})${r.conversationUid ? `: conversation ${r.conversationUid}` : ""}`,
+    };
+  },
+});

@@ -1,0 +1,113 @@
+// token:create, token:revoke and token:rotate (README "Operator CLI").
+import { db } from "@/lib/db";
+import { issueToken, revokeToken, rotateToken } from "@/lib/tokens/service";
+import { defineCommand } from "./command";
+import { CliInputError } from "./input-error";
+import { requireCustomer } from "./require-customer";
+import { TokenCreateArgs, TokenRevokeArgs, TokenRotateArgs } from "./schemas";
+
+export const tokenCreate = defineCommand({
+  options: {
+    customer: { type: "string" },
+    sender: { type: "string" },
+    name: { type: "string" },
+    "expires-in-days": { type: "string" },
+  },
+  schema: TokenCreateArgs,
+  run: async (input) => {
+    await requireCustomer(input.customer);
+    let sender: { id: string; phoneNumber: string } | null = null;
+    if (input.sender) {
+      sender = await db.sender.findFirst({
+        where: { customerId: input.customer, phoneNumber: input.sender },
+        select: { id: true, phoneNumber: true },
+      });
+      if (!sender) throw new CliInputError("--sender", `${input.sender} is not a sender of customer ${input.customer}`);
+    }
+    const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
+    const { token, record } = await issueToken({
+      customerId: input.customer,
+      name: input.name,
+      senderId: sender?.id ?? null,
+      expiresAt,
+    });
+    const scope = sender ? `number-scoped to ${sender.phoneNumber}` : "global";
+    return {
+      json: {
+        tokenId: record.id,
+        token,
+        prefix: record.prefix,
+        name: record.name,
+        customerId: input.customer,
+        senderId: sender?.id ?? null,
+        senderPhoneNumber: sender?.phoneNumber ?? null,
+        scope: sender ? "number" : "global",
+        expiresAt: record.expiresAt?.toISOString() ?? null,
+      },
+      text: [
+        `Created ${scope} token "${record.name}" (${record.id}).`,
+        "Copy it now; it is not shown again:",
+        "",
+        `  ${token}`,
+        "",
+      ].join("\n"),
+    };
+  },
+});
+
+export const tokenRevoke = defineCommand({
+  positionals: ["TOKEN_ID"],
+  schema: TokenRevokeArgs,
+  run: async ({ tokenId }) => {
+    // An operator acts for whichever customer owns the token.
+    const owner = await db.apiToken.findUnique({
+      where: { id: tokenId },
+      select: { customerId: true, revokedAt: true },
+    });
+    if (!owner?.customerId) throw new CliInputError("TOKEN_ID", `no customer token with id ${tokenId}`);
+    const token = await revokeToken({ customerId: owner.customerId }, tokenId);
+    return {
+      json: {
+        tokenId: token.id,
+        customerId: token.customerId,
+        revokedAt: token.revokedAt?.toISOString() ?? null,
+        alreadyRevoked: owner.revokedAt !== null,
+      },
+      text: owner.revokedAt ? `Token ${token.id} was already revoked.` : `Revoked token ${token.id}.`,
+    };
+  },
+});
+
+export const tokenRotate = defineCommand({
+  positionals: ["TOKEN_ID"],
+  options: { "grace-hours": { type: "string" } },
+  schema: TokenRotateArgs,
+  run: async ({ tokenId, graceHours }) => {
+    const owner = await db.apiToken.findUnique({ where: { id: tokenId }, select: { customerId: true } });
+    if (!owner?.customerId) throw new CliInputError("TOKEN_ID", `no customer token with id ${tokenId}`);
+    const { token, successor, previous } = await rotateToken({ customerId: owner.customerId }, tokenId, {
+      graceHours,
+    });
+    const oldStops = previous.expiresAt?.toISOString() ?? null;
+    return {
+      json: {
+        tokenId: successor.id,
+        token,
+        prefix: successor.prefix,
+        name: successor.name,
+        customerId: successor.customerId,
+        senderId: successor.senderId,
+        expiresAt: successor.expiresAt?.toISOString() ?? null,
+        previousTokenId: previous.id,
+        previousExpiresAt: oldStops,
+      },
+      text: [
+        `Rotated token "${successor.name}": successor ${successor.id}; ${previous.id} stops working at ${oldStops}.`,
+        "Copy the new token now; it is not shown again:",
+        "",
+        `  ${token}`,
+        "",
+      ].join("\n"),
+    };
+  },
+});
