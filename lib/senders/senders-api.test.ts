@@ -2,9 +2,18 @@
 // (simulated phone number id, hello_world synced), make default (exactly one), validation,
 // Idempotency-Key replay, tenant isolation and number-scoped token limits.
 import { randomBytes } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { resetEnvCache } from "@/lib/env";
+import { setProvider } from "@/lib/provider/client";
 import { call, createTestCustomer, uniquePhone } from "@/test/factory";
+import { providerKnows } from "@/test/provider-stub";
+
+afterEach(() => {
+  delete process.env.PROVIDER_MODE;
+  resetEnvCache();
+  setProvider(undefined);
+});
 
 const key = () => ({ "Idempotency-Key": `snd-${randomBytes(6).toString("hex")}` });
 const defaults = (customerId: string) =>
@@ -82,6 +91,30 @@ describe("POST /senders", () => {
     }
     expect(await db.sender.count({ where: { customerId: t.customer.id } })).toBe(before);
     expect(await defaults(t.customer.id)).toEqual([{ phoneNumber: t.sender.phoneNumber }]);
+  });
+
+  it("with a provider, the phone number id is required and must be that number's", async () => {
+    const t = await createTestCustomer();
+    const phoneNumber = uniquePhone();
+    const id = `7${Date.now()}`;
+    providerKnows(id, phoneNumber.slice(1));
+    const refused = [
+      { phoneNumber },
+      { phoneNumber, phoneNumberId: "000111" },
+      { phoneNumber: uniquePhone(), phoneNumberId: id },
+    ];
+    for (const sender of refused) {
+      const res = await call("POST", "/api/v3/senders", { token: t.globalToken, body: { sender } });
+      expect(res.status, JSON.stringify(sender)).toBe(400);
+      expect(res.body.details.fields[0].path).toBe("body.sender.phoneNumberId");
+    }
+    expect(await db.sender.count({ where: { customerId: t.customer.id } })).toBe(3);
+    const res = await call("POST", "/api/v3/senders", {
+      token: t.globalToken,
+      body: { sender: { phoneNumber, phoneNumberId: id } },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ phoneNumber, phoneNumberId: id, isDefault: false });
   });
 
   it("replays the first answer for the same Idempotency-Key: one sender", async () => {
