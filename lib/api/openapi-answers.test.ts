@@ -232,6 +232,17 @@ describe("every operation answers as documented", () => {
     await expectStatus(200, "POST", "/api/v3/blacklist/remove", { token, body: { phoneNumber: phone } });
   });
 
+  it("senders: list, connect, make default", async () => {
+    const t = await createTestCustomer();
+    const token = t.globalToken;
+    await expectStatus(200, "GET", "/api/v3/senders", { token });
+    const phoneNumber = uniquePhone();
+    await expectStatus(201, "POST", "/api/v3/senders", { token, body: { sender: { phoneNumber } } });
+    await expectStatus(400, "POST", "/api/v3/senders", { token, body: { sender: { phoneNumber } } });
+    await expectStatus(200, "POST", `/api/v3/senders/${encodeURIComponent(phoneNumber)}/default`, { token });
+    await expectStatus(404, "POST", `/api/v3/senders/${encodeURIComponent(uniquePhone())}/default`, { token });
+  });
+
   it("chatbots: create, list, read, update, test", async () => {
     const t = await messagingCustomer();
     const token = t.globalToken;

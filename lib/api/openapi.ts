@@ -378,6 +378,7 @@ const HEADERS: Record<string, Json> = {
 /** One line per tag, shown by the reference page (docs/*.md say more). */
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Billing: "Prices, the ledger and per-sender billing history",
+  Senders: "The account's sender numbers: list, connect, make default",
   "Contact books": "Contact books, contacts, custom fields and the blacklist",
   Webhooks: "Webhook destinations, the event catalog, deliveries and test events",
   Chatbots: "Keyword chatbots of a sender",

@@ -9,6 +9,7 @@ import { contactRoutes } from "./routes/contacts";
 import { conversationRoutes } from "./routes/conversations";
 import { docsRoutes } from "./routes/docs";
 import { messagingRoutes } from "./routes/messaging";
+import { senderRoutes } from "./routes/senders";
 import { webhookRecoveryRoutes } from "./routes/webhook-recovery";
 import { webhookRoutes } from "./routes/webhooks";
 
@@ -16,6 +17,7 @@ export const routes: readonly AnyRoute[] = [
   ...billingRoutes,
   ...contactRoutes,
   ...blacklistRoutes,
+  ...senderRoutes,
   ...webhookRoutes,
   ...webhookRecoveryRoutes,
   ...chatbotRoutes,

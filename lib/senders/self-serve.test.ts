@@ -7,9 +7,9 @@ import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { processPendingCallbacks } from "@/lib/events/ingest/process-batch";
 import { setProvider } from "@/lib/provider/client";
-import { createHttpClient } from "@/lib/provider/http-client";
 import { createTemplate, listTemplates } from "@/lib/templates/service";
 import { uniquePhone } from "@/test/factory";
+import { providerKnows } from "@/test/provider-stub";
 import { connectSender, makeDefaultSender } from "./self-serve";
 
 const principal = (customerId: string): Principal => ({ customerId, plan: "pro", via: "session" });
@@ -19,28 +19,6 @@ afterEach(() => {
   resetEnvCache();
   setProvider(undefined);
 });
-
-/** Provider mode against a Graph API that knows one id: 1234 is +{digits}. */
-function providerKnows(id: string, digits: string) {
-  process.env.PROVIDER_MODE = "http";
-  resetEnvCache();
-  const asked: string[] = [];
-  setProvider(
-    createHttpClient({
-      baseUrl: "https://graph.example.test",
-      apiVersion: "v21.0",
-      timeoutMs: 1000,
-      tokenFor: () => "test-token",
-      fetch: (async (url: string) => {
-        asked.push(String(url));
-        return String(url).includes(`/${id}?`)
-          ? Response.json({ display_phone_number: `+${digits.slice(0, 1)} ${digits.slice(1)}`, id })
-          : Response.json({ error: { message: "Unsupported get request", code: 100 } }, { status: 400 });
-      }) as typeof fetch,
-    }),
-  );
-  return asked;
-}
 
 describe("connectSender", () => {
   it("in simulator mode gives any E.164 number a simulated phone number id at once; the first is the default", async () => {

@@ -2,16 +2,19 @@
 import { revalidatePath } from "next/cache";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
 import { requirePrincipal } from "@/lib/dashboard/session";
+import { SenderConnectFields } from "@/lib/senders/schemas";
 import { connectSender, makeDefaultSender } from "@/lib/senders/self-serve";
 
 export async function addSenderAction(raw: Record<string, string>): Promise<ActionResult<{ phoneNumber: string }>> {
   const p = await requirePrincipal();
   const result = await runAction(async () => {
-    const sender = await connectSender(p, {
-      phoneNumber: raw.phone ?? "",
-      phoneNumberId: raw.phoneNumberId,
+    // The API's input schema (lib/senders/schemas.ts); the checkbox posts "on".
+    const input = SenderConnectFields.parse({
+      phoneNumber: raw.phoneNumber ?? "",
+      phoneNumberId: raw.phoneNumberId || undefined,
       makeDefault: raw.makeDefault === "on",
     });
+    const sender = await connectSender(p, input);
     return { phoneNumber: sender.phoneNumber };
   }, raw);
   if (result.ok) revalidatePath("/", "layout");

@@ -20,10 +20,10 @@ export function SenderForm({ simulated }: { simulated: boolean }) {
       <TextField
         id="sender-phone"
         label="Phone number (E.164)"
-        name="phone"
+        name="phoneNumber"
         required
         placeholder="+15550001234"
-        message={fields.phone}
+        message={fields.phoneNumber ?? fields.phone}
       />
       <TextField
         id="sender-pnid"

@@ -1,0 +1,81 @@
+// A customer's senders (issue 13 item 6; docs/messaging.md "Senders"): list, connect and make
+// default, the same services as the dashboard (lib/senders/self-serve.ts) and the operator
+// CLI. Connecting and changing the default act on the whole account: global tokens only.
+import { ApiError } from "@/lib/core/errors";
+import { SenderInputError } from "@/lib/senders/admin";
+import { PublicSender, SenderCreateBody, SenderListData } from "@/lib/senders/schemas";
+import { connectSender, makeDefaultSender } from "@/lib/senders/self-serve";
+import { toPublicSender } from "@/lib/senders/serializers";
+import { findSenderByPhone, listSenders } from "@/lib/senders/service";
+import { type AnyRoute, ok, route } from "../route-definition";
+import * as examples from "./senders-examples";
+
+const common = {
+  versions: ["v2", "v3"],
+  limit: "global",
+  tag: "Senders",
+  sender: "none",
+  paramNotFound: { senderId: "SENDER_NOT_FOUND" },
+} as const;
+
+/** The service names its fields as the dashboard form does; the API names them by their body path, as zod refusals are. */
+const BODY_FIELD = {
+  phone: "body.sender.phoneNumber",
+  phoneNumberId: "body.sender.phoneNumberId",
+  customer: "body.sender",
+} as const;
+
+function asBodyError(error: unknown): unknown {
+  if (!(error instanceof SenderInputError)) return error;
+  const path = BODY_FIELD[error.field];
+  return new ApiError("VALIDATION_FAILED", `${path}: ${error.message}`, { fields: [{ path, message: error.message }] });
+}
+
+export const senderRoutes: AnyRoute[] = [
+  route({
+    ...common,
+    method: "GET",
+    path: "/senders",
+    example: examples.getSenders,
+    summary: "List the account's senders, the default first (a number-scoped token sees its own only)",
+    response: SenderListData,
+    handler: async ({ principal }) => {
+      const senders = (await listSenders(principal)).map(toPublicSender);
+      return ok("Senders retrieved", { senders, items: senders });
+    },
+  }),
+  route({
+    ...common,
+    tokenScope: "global",
+    method: "POST",
+    path: "/senders",
+    example: examples.postSenders,
+    summary: "Connect a sender (simulator: a simulated phone number id at once; provider: the id is checked)",
+    idempotent: "sender.create",
+    body: SenderCreateBody,
+    response: PublicSender,
+    successStatus: 201,
+    handler: async ({ principal, body }) => {
+      const sender = await connectSender(principal, body.sender).catch((error: unknown) => {
+        throw asBodyError(error);
+      });
+      return { status: 201, ...ok("Sender connected", toPublicSender(sender)) };
+    },
+  }),
+  route({
+    ...common,
+    tokenScope: "global",
+    method: "POST",
+    path: "/senders/:senderId/default",
+    example: examples.postSendersBySenderIdDefault,
+    summary: "Make a sender (by its phone number) the account's default; the others stop being default",
+    response: PublicSender,
+    errors: ["SENDER_NOT_FOUND"],
+    handler: async ({ principal, params }) => {
+      const requested = params.senderId ?? "";
+      const known = await findSenderByPhone(principal, requested);
+      if (!known) throw new ApiError("SENDER_NOT_FOUND", `Sender ${requested} is not connected to this account`);
+      return ok("Default sender set", toPublicSender(await makeDefaultSender(principal, known.phoneNumber)));
+    },
+  }),
+];
