@@ -12,3 +12,27 @@ for (const path of ["/messages", "/templates", "/analytics", "/docs/api"]) {
     await saveScreenshot(page, `page${path.replaceAll("/", "-")}`);
   });
 }
+
+// The API reference is not a dashboard page (e2e/narrow-screens.spec.ts lists those), so
+// its phone-width check lives here: at 390 px, in light and in dark mode, the page does
+// not scroll sideways and axe finds nothing serious or critical (the reference's theme
+// fixes: app/docs/api/reference-css.ts).
+for (const colorScheme of ["light", "dark"] as const) {
+  test(`/docs/api at 390 px in ${colorScheme} mode: no sideways scroll, accessible`, async ({ browser }) => {
+    // AxeBuilder needs a page of an explicit context (browser.newContext()).
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme });
+    const page = await context.newPage();
+    await login(page);
+    await page.goto("/docs/api");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible({ timeout: 30_000 });
+    await page.waitForLoadState("load");
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+    }));
+    expect(scrollWidth, "page scrolls sideways").toBeLessThanOrEqual(clientWidth);
+    await expectAccessible(page);
+    await saveScreenshot(page, `page-docs-api-390-${colorScheme}`);
+    await context.close();
+  });
+}

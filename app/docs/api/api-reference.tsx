@@ -4,6 +4,7 @@
 // bundle is served by /docs/api/reference.js; every feature that would call out of the
 // machine (fonts, telemetry, the AI agent, MCP, the hosted toolbar) is switched off.
 import { useEffect, useRef } from "react";
+import { REFERENCE_CSS } from "./reference-css";
 
 type ScalarApp = { destroy?: () => void };
 type ScalarGlobal = { createApiReference: (el: HTMLElement, config: Record<string, unknown>) => ScalarApp };
@@ -20,6 +21,8 @@ const CONFIG = {
   hideClientButton: false,
   defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
   authentication: { preferredSecurityScheme: "bearerAuth" },
+  // Contrast-safe colours and fixes for Scalar markup axe flags: reference-css.ts.
+  customCss: REFERENCE_CSS,
 };
 
 export function ApiReference() {

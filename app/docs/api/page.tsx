@@ -1,6 +1,6 @@
 // The API reference: the OpenAPI document the API serves (/api/v3/openapi.json), rendered
 // by a maintained OpenAPI renderer (api-reference.tsx) rather than markup of our own. The
-// renderer's title (the document's info.title) is the page's h1.
+// renderer's title (the document's info.title) is the page's h1, and its <main> the page's.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ApiReference } from "./api-reference";
@@ -11,7 +11,7 @@ export default function ApiReferencePage() {
   return (
     <div className="[--scalar-custom-header-height:3rem]">
       <header className="sticky top-0 z-20 flex h-12 items-center gap-4 border-b border-slate-200 bg-white px-4 text-sm dark:border-slate-800 dark:bg-slate-950">
-        <p className="font-semibold">Switchboard API reference</p>
+        <p className="min-w-0 truncate font-semibold">Switchboard API reference</p>
         <a className="text-blue-700 underline dark:text-blue-400" href="/api/v3/openapi.json">
           openapi.json
         </a>
@@ -19,9 +19,8 @@ export default function ApiReferencePage() {
           Dashboard
         </Link>
       </header>
-      <main>
-        <ApiReference />
-      </main>
+      {/* Scalar renders its own <main> landmark around the reference. */}
+      <ApiReference />
     </div>
   );
 }
