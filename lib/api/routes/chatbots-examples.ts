@@ -2,6 +2,32 @@
 // each against its route's schemas (RouteExample in route-definition.ts) and
 // lib/api/openapi-examples.test.ts parses it with them. Taken from real answers of the router.
 
+/** One chatbot as the API answers it; the examples below differ from it only where shown. */
+const chatbot = {
+  chatbotUid: "cbt_mwtr9dy580d00daf32ad1db4ff17",
+  uid: "cbt_mwtr9dy580d00daf32ad1db4ff17",
+  senderId: "+18245137827",
+  phoneNumberId: "1045901813505644",
+  name: "Front desk",
+  status: "INACTIVE",
+  rules: [
+    {
+      match: {
+        type: "keyword",
+        value: "hours",
+      },
+      reply: {
+        text: "Open 9 to 5",
+        type: "text",
+      },
+    },
+  ],
+  fallbackReply: null,
+  businessHours: null,
+  createdAt: "2026-11-23T21:05:51.587Z",
+  updatedAt: "2026-11-23T21:05:51.587Z",
+} as const;
+
 /** GET /chatbots */
 export const getChatbots = {
   message: "Chatbots retrieved",
@@ -10,54 +36,12 @@ export const getChatbots = {
     scope: "user",
     chatbots: [
       {
-        chatbotUid: "cbt_mwtr9dy580d00daf32ad1db4ff17",
-        uid: "cbt_mwtr9dy580d00daf32ad1db4ff17",
-        senderId: "+18245137827",
-        phoneNumberId: "1045901813505644",
-        name: "Front desk",
-        status: "INACTIVE",
-        rules: [
-          {
-            match: {
-              type: "keyword",
-              value: "hours",
-            },
-            reply: {
-              text: "Open 9 to 5",
-              type: "text",
-            },
-          },
-        ],
-        fallbackReply: null,
-        businessHours: null,
-        createdAt: "2026-11-23T21:05:51.587Z",
-        updatedAt: "2026-11-23T21:05:51.587Z",
+        ...chatbot,
       },
     ],
     items: [
       {
-        chatbotUid: "cbt_mwtr9dy580d00daf32ad1db4ff17",
-        uid: "cbt_mwtr9dy580d00daf32ad1db4ff17",
-        senderId: "+18245137827",
-        phoneNumberId: "1045901813505644",
-        name: "Front desk",
-        status: "INACTIVE",
-        rules: [
-          {
-            match: {
-              type: "keyword",
-              value: "hours",
-            },
-            reply: {
-              text: "Open 9 to 5",
-              type: "text",
-            },
-          },
-        ],
-        fallbackReply: null,
-        businessHours: null,
-        createdAt: "2026-11-23T21:05:51.587Z",
-        updatedAt: "2026-11-23T21:05:51.587Z",
+        ...chatbot,
       },
     ],
     pagination: {
@@ -92,28 +76,7 @@ export const postChatbots = {
   },
   message: "Chatbot created",
   response: {
-    chatbotUid: "cbt_mwtr9dy580d00daf32ad1db4ff17",
-    uid: "cbt_mwtr9dy580d00daf32ad1db4ff17",
-    senderId: "+18245137827",
-    phoneNumberId: "1045901813505644",
-    name: "Front desk",
-    status: "INACTIVE",
-    rules: [
-      {
-        match: {
-          type: "keyword",
-          value: "hours",
-        },
-        reply: {
-          text: "Open 9 to 5",
-          type: "text",
-        },
-      },
-    ],
-    fallbackReply: null,
-    businessHours: null,
-    createdAt: "2026-11-23T21:05:51.587Z",
-    updatedAt: "2026-11-23T21:05:51.587Z",
+    ...chatbot,
   },
 } as const;
 
@@ -124,28 +87,7 @@ export const getChatbotsByChatbotUid = {
   },
   message: "Chatbot retrieved",
   response: {
-    chatbotUid: "cbt_mwtr9dy580d00daf32ad1db4ff17",
-    uid: "cbt_mwtr9dy580d00daf32ad1db4ff17",
-    senderId: "+18245137827",
-    phoneNumberId: "1045901813505644",
-    name: "Front desk",
-    status: "INACTIVE",
-    rules: [
-      {
-        match: {
-          type: "keyword",
-          value: "hours",
-        },
-        reply: {
-          text: "Open 9 to 5",
-          type: "text",
-        },
-      },
-    ],
-    fallbackReply: null,
-    businessHours: null,
-    createdAt: "2026-11-23T21:05:51.587Z",
-    updatedAt: "2026-11-23T21:05:51.587Z",
+    ...chatbot,
   },
 } as const;
 
@@ -161,27 +103,8 @@ export const postChatbotsByChatbotUid = {
   },
   message: "Chatbot updated",
   response: {
-    chatbotUid: "cbt_mwtr9dy580d00daf32ad1db4ff17",
-    uid: "cbt_mwtr9dy580d00daf32ad1db4ff17",
-    senderId: "+18245137827",
-    phoneNumberId: "1045901813505644",
+    ...chatbot,
     name: "Desk",
-    status: "INACTIVE",
-    rules: [
-      {
-        match: {
-          type: "keyword",
-          value: "hours",
-        },
-        reply: {
-          text: "Open 9 to 5",
-          type: "text",
-        },
-      },
-    ],
-    fallbackReply: null,
-    businessHours: null,
-    createdAt: "2026-11-23T21:05:51.587Z",
     updatedAt: "2026-11-23T21:05:51.884Z",
   },
 } as const;

@@ -2,6 +2,26 @@
 // each against its route's schemas (RouteExample in route-definition.ts) and
 // lib/api/openapi-examples.test.ts parses it with them. Taken from real answers of the router.
 
+/** One conversation as the API answers it; the examples below differ from it only where shown. */
+const conversation = {
+  conversationUid: "conv_55fef5a63b9d9beba6aa7cf7",
+  uid: "conv_55fef5a63b9d9beba6aa7cf7",
+  senderId: "+18249845275",
+  phoneNumberId: "10211970536442072",
+  contactPhoneNumber: "+18246194658",
+  contactName: "Contact 4658",
+  status: "OPEN",
+  unreadCount: 1,
+  lastMessageAt: "2026-11-23T21:05:57.000Z",
+  lastInboundAt: "2026-11-23T21:05:57.000Z",
+  windowExpiresAt: "2026-11-24T21:05:57.000Z",
+  windowOpen: true,
+  lastMessagePreview: "Hi there",
+  blacklisted: false,
+  createdAt: "2026-11-23T21:05:57.921Z",
+  updatedAt: "2026-11-23T21:05:57.921Z",
+} as const;
+
 /** GET /conversations */
 export const getConversations = {
   message: "Conversations retrieved",
@@ -10,42 +30,12 @@ export const getConversations = {
     senderId: null,
     conversations: [
       {
-        conversationUid: "conv_55fef5a63b9d9beba6aa7cf7",
-        uid: "conv_55fef5a63b9d9beba6aa7cf7",
-        senderId: "+18249845275",
-        phoneNumberId: "10211970536442072",
-        contactPhoneNumber: "+18246194658",
-        contactName: "Contact 4658",
-        status: "OPEN",
-        unreadCount: 1,
-        lastMessageAt: "2026-11-23T21:05:57.000Z",
-        lastInboundAt: "2026-11-23T21:05:57.000Z",
-        windowExpiresAt: "2026-11-24T21:05:57.000Z",
-        windowOpen: true,
-        lastMessagePreview: "Hi there",
-        blacklisted: false,
-        createdAt: "2026-11-23T21:05:57.921Z",
-        updatedAt: "2026-11-23T21:05:57.921Z",
+        ...conversation,
       },
     ],
     items: [
       {
-        conversationUid: "conv_55fef5a63b9d9beba6aa7cf7",
-        uid: "conv_55fef5a63b9d9beba6aa7cf7",
-        senderId: "+18249845275",
-        phoneNumberId: "10211970536442072",
-        contactPhoneNumber: "+18246194658",
-        contactName: "Contact 4658",
-        status: "OPEN",
-        unreadCount: 1,
-        lastMessageAt: "2026-11-23T21:05:57.000Z",
-        lastInboundAt: "2026-11-23T21:05:57.000Z",
-        windowExpiresAt: "2026-11-24T21:05:57.000Z",
-        windowOpen: true,
-        lastMessagePreview: "Hi there",
-        blacklisted: false,
-        createdAt: "2026-11-23T21:05:57.921Z",
-        updatedAt: "2026-11-23T21:05:57.921Z",
+        ...conversation,
       },
     ],
     pagination: {
@@ -66,22 +56,7 @@ export const getConversationsByConversationUid = {
   },
   message: "Conversation retrieved",
   response: {
-    conversationUid: "conv_55fef5a63b9d9beba6aa7cf7",
-    uid: "conv_55fef5a63b9d9beba6aa7cf7",
-    senderId: "+18249845275",
-    phoneNumberId: "10211970536442072",
-    contactPhoneNumber: "+18246194658",
-    contactName: "Contact 4658",
-    status: "OPEN",
-    unreadCount: 1,
-    lastMessageAt: "2026-11-23T21:05:57.000Z",
-    lastInboundAt: "2026-11-23T21:05:57.000Z",
-    windowExpiresAt: "2026-11-24T21:05:57.000Z",
-    windowOpen: true,
-    lastMessagePreview: "Hi there",
-    blacklisted: false,
-    createdAt: "2026-11-23T21:05:57.921Z",
-    updatedAt: "2026-11-23T21:05:57.921Z",
+    ...conversation,
   },
 } as const;
 
@@ -97,21 +72,10 @@ export const postConversationsByConversationUid = {
   },
   message: "Conversation updated",
   response: {
-    conversationUid: "conv_55fef5a63b9d9beba6aa7cf7",
-    uid: "conv_55fef5a63b9d9beba6aa7cf7",
-    senderId: "+18249845275",
-    phoneNumberId: "10211970536442072",
-    contactPhoneNumber: "+18246194658",
-    contactName: "Contact 4658",
-    status: "OPEN",
+    ...conversation,
     unreadCount: 0,
     lastMessageAt: "2026-11-23T21:05:58.552Z",
-    lastInboundAt: "2026-11-23T21:05:57.000Z",
-    windowExpiresAt: "2026-11-24T21:05:57.000Z",
-    windowOpen: true,
     lastMessagePreview: "Hello back",
-    blacklisted: false,
-    createdAt: "2026-11-23T21:05:57.921Z",
     updatedAt: "2026-11-23T21:05:58.698Z",
   },
 } as const;
