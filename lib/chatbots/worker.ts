@@ -174,13 +174,14 @@ export function startChatbotWorker(options: ChatbotWorkerOptions = {}): { stop: 
   const sleep = workerSleep("chatbots");
   const loop = (async () => {
     while (!stopped) {
+      const since = sleep.epoch();
       try {
         if ((await sendDueReplies({ ...options, batchSize })) >= batchSize) continue;
       } catch (error) {
         log.error({ err: error }, "chatbot worker error");
       }
       if (stopped) break;
-      await sleep.pause(pollMs);
+      await sleep.pause(pollMs, since);
     }
   })();
   return {

@@ -1,5 +1,7 @@
 // In-process wake-up: the callback processor tells a delivery worker living in the same
 // process that deliveries were queued, so it need not wait for its next poll.
+
+import { type WakeableSleep, wakeableSleep } from "@/lib/core/wakeable-sleep";
 import { type Channel, onWakeup } from "@/lib/db/wakeups";
 
 type Listener = () => void;
@@ -14,36 +16,28 @@ export function deliveriesQueued(): void {
   for (const listener of listeners) listener();
 }
 
-export type WorkerSleep = {
-  /** Sleeps `ms`, or less when woken. */
-  pause(ms: number): Promise<void>;
+export type WorkerSleep = Pick<WakeableSleep, "epoch" | "pause"> & {
   /** Stops listening and ends the current pause (the worker's stop). */
   close(): void;
 };
 
 /**
  * A background worker's sleep (docs/architecture.md "Background work"): a pause ends early
- * when deliveries are queued in this process or `channel` is notified.
+ * when `channel` is notified, and, unless `inProcess` is false, when deliveries are queued
+ * in this process. Pass the epoch noted before a pass to `pause` so a wake-up during the
+ * pass is not lost (lib/core/wakeable-sleep.ts).
  */
-export function workerSleep(channel: Channel): WorkerSleep {
-  let wake: (() => void) | undefined;
-  const unsubscribe = onDeliveriesQueued(() => wake?.());
-  const unlisten = onWakeup(channel, () => wake?.());
+export function workerSleep(channel: Channel, options: { inProcess?: boolean } = {}): WorkerSleep {
+  const sleep = wakeableSleep();
+  const unsubscribe = options.inProcess === false ? () => {} : onDeliveriesQueued(sleep.wake);
+  const unlisten = onWakeup(channel, sleep.wake);
   return {
-    pause: (ms) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(done, ms);
-        function done() {
-          clearTimeout(timer);
-          if (wake === done) wake = undefined;
-          resolve();
-        }
-        wake = done;
-      }),
+    epoch: sleep.epoch,
+    pause: sleep.pause,
     close: () => {
       unsubscribe();
       unlisten();
-      wake?.();
+      sleep.wake();
     },
   };
 }

@@ -2,9 +2,8 @@
 // under a lease and runs them batch by batch (recovery-store.ts). It sleeps until a job is
 // queued (NOTIFY on the "recoveries" channel, lib/db/wakeups.ts) or the safety poll.
 // Started beside the delivery worker (lib/background.ts); several may run at once.
-import { onWakeup } from "@/lib/db/wakeups";
 import { env } from "@/lib/env";
-import { deliveriesQueued } from "@/lib/events/signal";
+import { deliveriesQueued, workerSleep } from "@/lib/events/signal";
 import { log } from "@/lib/log";
 import { claimRecoveries, failRecovery, releaseRecovery, runRecoveryBatch } from "./recovery-store";
 
@@ -61,45 +60,22 @@ export async function runDueRecoveries(options: RecoveryWorkerOptions = {}): Pro
   return jobs.length;
 }
 
-/**
- * Sleeps until a recovery is queued (NOTIFY "recoveries") or `ms` pass. Unlike workerSleep
- * (lib/events/signal.ts) it ignores the in-process "deliveries queued" signal, which fires
- * on every processed callback batch and never means a recovery is waiting.
- */
-function recoverySleep() {
-  let wake: (() => void) | undefined;
-  const unlisten = onWakeup("recoveries", () => wake?.());
-  return {
-    pause: (ms: number) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(done, ms);
-        function done() {
-          clearTimeout(timer);
-          if (wake === done) wake = undefined;
-          resolve();
-        }
-        wake = done;
-      }),
-    close: () => {
-      unlisten();
-      wake?.();
-    },
-  };
-}
-
 export function startRecoveryWorker(options: RecoveryWorkerOptions = {}): { stop: () => Promise<void> } {
   const pollMs = options.pollMs ?? Math.max(250, env().WORKER_POLL_MS);
   let stopped = false;
-  const sleep = recoverySleep();
+  // Only NOTIFY "recoveries": the in-process "deliveries queued" signal fires on every
+  // processed callback batch and never means a recovery is waiting.
+  const sleep = workerSleep("recoveries", { inProcess: false });
   const loop = (async () => {
     while (!stopped) {
+      const since = sleep.epoch();
       try {
         if ((await runDueRecoveries({ ...options, shouldStop: () => stopped })) > 0) continue;
       } catch (error) {
         log.error({ err: error }, "webhook recovery worker error");
       }
       if (stopped) break;
-      await sleep.pause(pollMs);
+      await sleep.pause(pollMs, since);
     }
   })();
   return {

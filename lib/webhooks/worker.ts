@@ -282,6 +282,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
   const loop = (async () => {
     while (!stopped) {
       await sweep();
+      const since = sleep.epoch();
       let claimed = 0;
       const want = 2 * s.concurrency - inflight.size - ready.length;
       if (want >= threshold) {
@@ -297,9 +298,9 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
       }
       if (stopped) break;
       if (claimed > 0 && 2 * s.concurrency - inflight.size - ready.length >= threshold) continue;
-      if (inflight.size > 0) await Promise.race([nextSlot(), pause(claimed === 0 ? s.pollMs : 1000)]);
+      if (inflight.size > 0) await Promise.race([nextSlot(), pause(claimed === 0 ? s.pollMs : 1000, since)]);
       // Idle: sleep until NOTIFY, the next retry falls due, or the safety poll.
-      else await pause(claimed === 0 && s.pollMs > 1_000 ? await idleMs(s.pollMs, s.customerIds) : s.pollMs);
+      else await pause(claimed === 0 && s.pollMs > 1_000 ? await idleMs(s.pollMs, s.customerIds) : s.pollMs, since);
     }
     ready.length = 0; // unsent prefetched jobs: their leases expire and they are claimed again
     await Promise.allSettled(inflight);

@@ -3,6 +3,7 @@
 // runs in the same process, by NOTIFY from any process (lib/db/wakeups.ts), and by a slow
 // safety poll (WORKER_POLL_MS). Two loops overlap one batch's
 // database round trips with the next batch's parsing.
+import { wakeableSleep } from "@/lib/core/wakeable-sleep";
 import { onWakeup } from "@/lib/db/wakeups";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
@@ -15,31 +16,19 @@ export function startCallbackProcessor(options: CallbackProcessorOptions = {}): 
   const batchSize = options.batchSize ?? 100;
   const pollMs = options.pollMs ?? env().WORKER_POLL_MS;
   let stopped = false;
-  const wakers = new Set<() => void>();
-  const wakeAll = () => {
-    for (const w of [...wakers]) w();
-  };
-  const unsubscribe = onCallbackStored(wakeAll);
-  const unlisten = onWakeup("callbacks", wakeAll);
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakers.delete(done);
-        resolve();
-      }
-      wakers.add(done);
-    });
+  const sleep = wakeableSleep();
+  const unsubscribe = onCallbackStored(sleep.wake);
+  const unlisten = onWakeup("callbacks", sleep.wake);
   const loop = async () => {
     while (!stopped) {
+      const since = sleep.epoch();
       try {
         const r = await processPendingCallbacks(batchSize);
         if (r.callbacks >= batchSize) continue;
       } catch (error) {
         log.error({ err: error }, "callback processor error");
       }
-      if (!stopped) await sleep(pollMs);
+      if (!stopped) await sleep.pause(pollMs, since);
     }
   };
   const loops = Array.from({ length: Math.max(1, options.loops ?? 2) }, loop);
@@ -48,7 +37,7 @@ export function startCallbackProcessor(options: CallbackProcessorOptions = {}): 
       stopped = true;
       unsubscribe();
       unlisten();
-      wakeAll();
+      sleep.wake();
       await Promise.all(loops);
     },
   };
