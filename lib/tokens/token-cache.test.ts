@@ -78,9 +78,7 @@ describe("verified-token cache", () => {
     // so the hits below are hits.
     await tokenChangesPropagated();
     await cached(c.scopedToken);
-    expect((await verifyToken(c.scopedToken, new Date(start.getTime() + 2 * HOUR - 1_000))).record.id).toBe(
-      record.id,
-    );
+    expect((await verifyToken(c.scopedToken, new Date(start.getTime() + 2 * HOUR - 1_000))).record.id).toBe(record.id);
     // The expiry is checked against the time of each request, on a hit too: the entry was
     // there (a hit), and the answer is still 401.
     const before = stats();
@@ -103,7 +101,9 @@ describe("verified-token cache", () => {
 
   it("a customer suspended, deleted or moved to another plan by another connection is seen once propagated", async () => {
     await cached(c.globalToken);
-    await otherConnection((db) => db.query(`UPDATE "Customer" SET "plan" = 'starter' WHERE "id" = $1`, [c.customer.id]));
+    await otherConnection((db) =>
+      db.query(`UPDATE "Customer" SET "plan" = 'starter' WHERE "id" = $1`, [c.customer.id]),
+    );
     await tokenChangesPropagated();
     expect((await verifyToken(c.globalToken)).principal.plan).toBe("starter");
 
