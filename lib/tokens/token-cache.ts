@@ -52,6 +52,15 @@ export function tokenCache(): VerifiedCache<VerifiedToken> {
   return state.cache;
 }
 
+/** Benchmarks only (bench/api-lean-entry.ts): maxEntries 0 turns the cache off (every request looks up). */
+export function configureTokenCache(options: { maxEntries: number }): void {
+  state.cache = new VerifiedCache<VerifiedToken>({
+    maxEntries: options.maxEntries,
+    maxAgeMs: TOKEN_CACHE_MAX_AGE_MS,
+    live: () => isListening("tokens"),
+  });
+}
+
 /** In-process invalidation, right after a service here committed a change to tokens or customers. */
 export function invalidateVerifiedTokens(): void {
   state.cache.invalidateAll();
