@@ -4,7 +4,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/core/errors";
 import { db, hotRows } from "@/lib/db";
 import { type ApiToken, type Customer, Prisma } from "@/lib/generated/prisma/client";
-import { invalidateVerifiedTokens, tokenCache } from "./token-cache";
+import { invalidateVerifiedTokens, tokenCache, type VerifiedToken } from "./token-cache";
 import { generateTokenString, hashToken, looksLikeToken, visiblePrefix } from "./token-string";
 
 export const LAST_USED_THROTTLE_MS = 60_000;
@@ -32,7 +32,7 @@ export async function issueToken(input: IssueTokenInput): Promise<{ token: strin
   return { token, record };
 }
 
-export type VerifiedToken = { principal: Principal; record: ApiToken };
+export type { VerifiedToken };
 
 /**
  * Resolves a presented token to a principal, or throws the contract's code:

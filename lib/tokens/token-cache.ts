@@ -7,11 +7,14 @@
 // costs one look-up per token). While the LISTEN connection is down the cache neither
 // serves nor stores, and the reconnection clears it (lib/db/wakeups.ts).
 import { randomUUID } from "node:crypto";
+import type { Principal } from "@/lib/auth/principal";
 import { hotRows } from "@/lib/db";
 import { CHANNELS, isListening, onNotification } from "@/lib/db/wakeups";
-import { Prisma } from "@/lib/generated/prisma/client";
-import type { VerifiedToken } from "./service";
+import { type ApiToken, Prisma } from "@/lib/generated/prisma/client";
 import { VerifiedCache } from "./verified-cache";
+
+/** What verifyToken answers (lib/tokens/service.ts) and this cache holds. */
+export type VerifiedToken = { principal: Principal; record: ApiToken };
 
 export const TOKEN_CACHE_MAX_ENTRIES = 10_000;
 export const TOKEN_CACHE_MAX_AGE_MS = 60_000;
