@@ -75,7 +75,13 @@ function scheduleReconnect() {
 
 function connect(): Promise<void> {
   state.connecting ??= (async () => {
-    const client = new pg.Client({ connectionString: await databaseUrl() });
+    // Keep-alive: a peer that vanished without closing (a cut network) is noticed, and the
+    // token cache stops serving (isListening); its 60 s maximum age bounds the wait meanwhile.
+    const client = new pg.Client({
+      connectionString: await databaseUrl(),
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     const lost = (err?: Error) => {
       if (state.client !== client) return;
       state.client = undefined;

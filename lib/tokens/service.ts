@@ -137,7 +137,8 @@ export type RotatedToken = { token: string; successor: ApiToken; previous: ApiTo
  * Rotation with overlap (docs/tokens.md): issues a successor with the same name, scope
  * and sender (shown once) and lets the old token work for `graceHours` more (0 to 7
  * days), never past an expiry it already had. verifyToken needs no change: the grace
- * is the old row's expiresAt (checked on every cache hit too). The successor keeps the old token's own expiry, if any.
+ * is the old row's expiresAt (checked on every cache hit too). The successor keeps the
+ * old token's own expiry, if any.
  */
 export async function rotateToken(
   p: Pick<Principal, "customerId">,
