@@ -10,6 +10,7 @@ import { runCli } from "@/lib/cli/run";
 import { db } from "@/lib/db";
 import { verifyToken } from "@/lib/tokens/service";
 import { createTestCustomer, uniquePhone } from "./factory";
+import { tokenChangesPropagated } from "./token-propagation";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -164,6 +165,8 @@ describe("operator CLI", { timeout: 180_000 }, () => {
     const revoked = await cliJson("token:revoke", str(global.tokenId));
     expect(revoked).toMatchObject({ tokenId: global.tokenId, alreadyRevoked: false });
     expect(str(revoked.revokedAt)).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    // The CLI is another process: its change reaches this process's token cache by NOTIFY.
+    await tokenChangesPropagated();
     await expect(verifyToken(token)).rejects.toMatchObject({ code: "INVALID_AUTH_TOKEN" });
     const twice = await cliInProcess("token:revoke", str(global.tokenId), "--json");
     expect(JSON.parse(twice.stdout)).toMatchObject({ alreadyRevoked: true });
@@ -173,6 +176,7 @@ describe("operator CLI", { timeout: 180_000 }, () => {
     // Rotation: a successor with the same scope, printed once; the old token works for the grace.
     const rotated = await cliJson("token:rotate", str(scoped.tokenId), "--grace-hours", "2");
     expect(rotated).toMatchObject({ previousTokenId: scoped.tokenId, senderId: a.senderId, customerId });
+    await tokenChangesPropagated();
     const graceEnd = Date.parse(str(rotated.previousExpiresAt));
     expect(graceEnd - Date.now()).toBeGreaterThan(2 * 3_600_000 - 60_000);
     expect(graceEnd - Date.now()).toBeLessThanOrEqual(2 * 3_600_000);

@@ -9,6 +9,7 @@ import { issueToken, revokeToken } from "@/lib/tokens/service";
 import { generateTokenString, hashToken, visiblePrefix } from "@/lib/tokens/token-string";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
 import { callWith } from "@/test/router-call";
+import { tokenChangesPropagated } from "@/test/token-propagation";
 import { ok, route } from "./route-definition";
 import { createRouter } from "./router";
 
@@ -207,6 +208,7 @@ describe("authentication", () => {
     const s = await createTestCustomer();
     expect((await call("GET", "/api/v3/things", { token: s.globalToken })).status).toBe(200);
     await db.customer.update({ where: { id: s.customer.id }, data: { status: "SUSPENDED" } });
+    await tokenChangesPropagated(); // a direct update reaches the token cache by NOTIFY
     expectError(await call("GET", "/api/v3/things", { token: s.globalToken }), 401, "INVALID_AUTH_TOKEN");
   });
 

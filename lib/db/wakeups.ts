@@ -15,6 +15,8 @@ export const CHANNELS = {
   reconnect: "switchboard_reconnect",
   /** A webhook recovery job was queued (docs/webhook-recovery.md). */
   recoveries: "switchboard_recoveries",
+  /** An ApiToken or Customer row that verifyToken reads changed (docs/tokens.md "Verified-token cache"). */
+  tokens: "switchboard_tokens",
 } as const;
 export type Channel = keyof typeof CHANNELS;
 
@@ -28,10 +30,13 @@ export function notifyStatement(channel: Channel): Prisma.Sql {
   return Prisma.sql`SELECT ${Prisma.raw(notifyExpression(channel))}`;
 }
 
-type Listener = () => void;
+/** The notification's payload, or undefined after a (re)connection (anything may have changed). */
+type Listener = (payload: string | undefined) => void;
 type State = {
   listeners: Map<string, Set<Listener>>;
   client?: pg.Client;
+  /** Channels whose LISTEN has completed on `client` (cleared with it). */
+  listening?: Set<string>;
   connecting?: Promise<void>;
   retryTimer?: NodeJS.Timeout;
   retryMs: number;
@@ -42,10 +47,10 @@ const g = globalThis as { __switchboardWakeups?: State };
 g.__switchboardWakeups ??= { listeners: new Map(), retryMs: 250, chain: Promise.resolve() };
 const state: State = g.__switchboardWakeups;
 
-function fire(channel: string) {
+function fire(channel: string, payload?: string) {
   for (const listener of state.listeners.get(channel) ?? []) {
     try {
-      listener();
+      listener(payload);
     } catch (error) {
       log.warn({ err: error, channel }, "wake-up listener failed");
     }
@@ -70,7 +75,13 @@ function scheduleReconnect() {
 
 function connect(): Promise<void> {
   state.connecting ??= (async () => {
-    const client = new pg.Client({ connectionString: await databaseUrl() });
+    // Keep-alive: a peer that vanished without closing (a cut network) is noticed, and the
+    // token cache stops serving (isListening); its 60 s maximum age bounds the wait meanwhile.
+    const client = new pg.Client({
+      connectionString: await databaseUrl(),
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     const lost = (err?: Error) => {
       if (state.client !== client) return;
       state.client = undefined;
@@ -80,9 +91,14 @@ function connect(): Promise<void> {
     };
     client.on("error", lost);
     client.on("end", () => lost());
-    client.on("notification", (n) => fire(n.channel));
+    client.on("notification", (n) => fire(n.channel, n.payload ?? ""));
     await client.connect();
-    for (const channel of state.listeners.keys()) await client.query(`LISTEN ${channel}`);
+    const listening = new Set<string>();
+    for (const channel of state.listeners.keys()) {
+      await client.query(`LISTEN ${channel}`);
+      listening.add(channel);
+    }
+    state.listening = listening;
     state.client = client;
     state.retryMs = 250;
     // Anything written while no one listened (start-up, a reconnect) is picked up now.
@@ -98,21 +114,36 @@ function connect(): Promise<void> {
   return state.connecting;
 }
 
-function serial(client: pg.Client, sql: string) {
-  state.chain = state.chain.then(() => client.query(sql)).catch(() => {});
+function serial(client: pg.Client, sql: string, done?: () => void) {
+  state.chain = state.chain
+    .then(() => client.query(sql))
+    .then(() => done?.())
+    .catch(() => {});
 }
 
 /**
  * Calls `listener` after every commit that notified `channel` (from any process), and
  * once after each (re)connection of the listening client. Returns the unsubscribe.
  */
-export function onWakeup(channel: Channel, listener: Listener): () => void {
+export function onWakeup(channel: Channel, listener: () => void): () => void {
+  return onNotification(channel, () => listener());
+}
+
+/**
+ * As onWakeup, with the notification's payload; `undefined` after each (re)connection
+ * (notifications sent while no one listened are lost: treat it as "anything changed").
+ */
+export function onNotification(channel: Channel, listener: Listener): () => void {
   const name = CHANNELS[channel];
   let set = state.listeners.get(name);
   if (!set) {
     set = new Set();
     state.listeners.set(name, set);
-    if (state.client) serial(state.client, `LISTEN ${name}`);
+    const client = state.client;
+    if (client)
+      serial(client, `LISTEN ${name}`, () => {
+        if (state.client === client) state.listening?.add(name);
+      });
   }
   set.add(listener);
   if (!state.client && !state.connecting && !state.retryTimer) void connect();
@@ -121,10 +152,21 @@ export function onWakeup(channel: Channel, listener: Listener): () => void {
     current?.delete(listener);
     if (current?.size === 0) {
       state.listeners.delete(name);
+      state.listening?.delete(name);
       if (state.client) serial(state.client, `UNLISTEN ${name}`);
     }
     if (state.listeners.size === 0) void closeWakeups();
   };
+}
+
+/**
+ * True while a notification on `channel` committed from now on is sure to reach this
+ * process: the listening connection is up and its LISTEN has completed. A connection that
+ * drops makes it false at once (its "error"/"end" event), until the reconnection's
+ * listeners have run.
+ */
+export function isListening(channel: Channel): boolean {
+  return state.client !== undefined && state.listening?.has(CHANNELS[channel]) === true;
 }
 
 /** Resolves once the listening connection is up (tests; start-up). */

@@ -5,6 +5,7 @@ import { createCustomer } from "@/lib/customers/service";
 import { db } from "@/lib/db";
 import { addSender } from "@/lib/senders/admin";
 import { uniquePhone } from "@/test/factory";
+import { tokenChangesPropagated } from "@/test/token-propagation";
 import { issueToken, LAST_USED_THROTTLE_MS, revokeToken, verifyToken } from "./service";
 import { generateTokenString, hashToken } from "./token-string";
 
@@ -114,7 +115,10 @@ describe("verifyToken", () => {
 
   it("rejects tokens of a suspended customer", async () => {
     const { customer, token } = await customerWithToken();
+    await verifyToken(token);
+    // A direct update (as another process would make): the cache hears of it by NOTIFY.
     await db.customer.update({ where: { id: customer.id }, data: { status: "SUSPENDED" } });
+    await tokenChangesPropagated();
     expect(await codeOf(verifyToken(token))).toBe("INVALID_AUTH_TOKEN");
   });
 

@@ -4,6 +4,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/core/errors";
 import { db, hotRows } from "@/lib/db";
 import { type ApiToken, type Customer, Prisma } from "@/lib/generated/prisma/client";
+import { invalidateVerifiedTokens, tokenCache, type VerifiedToken } from "./token-cache";
 import { generateTokenString, hashToken, looksLikeToken, visiblePrefix } from "./token-string";
 
 export const LAST_USED_THROTTLE_MS = 60_000;
@@ -31,41 +32,51 @@ export async function issueToken(input: IssueTokenInput): Promise<{ token: strin
   return { token, record };
 }
 
-export type VerifiedToken = { principal: Principal; record: ApiToken };
+export type { VerifiedToken };
 
 /**
  * Resolves a presented token to a principal, or throws the contract's code:
  * INVALID_AUTH_TOKEN (unknown, revoked, expired, inactive customer) or
  * CUSTOMER_TOKEN_REQUIRED (a token that belongs to no customer account).
+ * Verified tokens are cached by hash (lib/tokens/token-cache.ts, docs/tokens.md
+ * "Verified-token cache"); the expiry is checked against `now` on every hit.
  */
 export async function verifyToken(presented: string, now = new Date()): Promise<VerifiedToken> {
-  const invalid = () => new ApiError("INVALID_AUTH_TOKEN", "The API token is invalid, expired or revoked");
-  if (!looksLikeToken(presented)) throw invalid();
-  // Every API request runs this: plain pg, not the ORM (see hotRows).
+  if (!looksLikeToken(presented)) throw invalidToken();
+  const hash = hashToken(presented);
+  const cache = tokenCache();
+  let verified = cache.get(hash);
+  if (verified?.record.expiresAt && verified.record.expiresAt <= now) {
+    cache.delete(hash);
+    verified = undefined;
+  }
+  if (!verified) {
+    const ticket = cache.ticket();
+    verified = await lookUpToken(hash, now);
+    cache.store(hash, verified, ticket);
+  }
+  await touchLastUsed(verified.record, now);
+  return { record: { ...verified.record }, principal: { ...verified.principal } };
+}
+
+const invalidToken = () => new ApiError("INVALID_AUTH_TOKEN", "The API token is invalid, expired or revoked");
+
+/** The database look-up of verifyToken: one statement (token + customer). */
+async function lookUpToken(hash: string, now: Date): Promise<VerifiedToken> {
+  // Every cache miss runs this: plain pg, not the ORM (see hotRows).
   const [found] = await hotRows<
     ApiToken & { customerStatus: Customer["status"] | null; plan: Customer["plan"] | null }
   >(
     Prisma.sql`SELECT t.*, c."status" AS "customerStatus", c."plan" AS "plan"
       FROM "ApiToken" t LEFT JOIN "Customer" c ON c."id" = t."customerId"
-      WHERE t."hash" = ${hashToken(presented)}`,
+      WHERE t."hash" = ${hash}`,
   );
-  if (!found || found.revokedAt || (found.expiresAt && found.expiresAt <= now)) throw invalid();
+  if (!found || found.revokedAt || (found.expiresAt && found.expiresAt <= now)) throw invalidToken();
   const { customerStatus, plan, ...record } = found;
   if (record.kind !== "CUSTOMER" || !record.customerId || !plan) {
     throw new ApiError("CUSTOMER_TOKEN_REQUIRED", "This token does not belong to a customer account");
   }
-  if (customerStatus !== "ACTIVE") throw invalid();
-  if (!record.lastUsedAt || now.getTime() - record.lastUsedAt.getTime() >= LAST_USED_THROTTLE_MS) {
-    // At most one write per token per minute. The condition in the WHERE keeps concurrent
-    // requests from all writing; a failed update must not fail the request.
-    const stale = new Date(now.getTime() - LAST_USED_THROTTLE_MS);
-    await db.apiToken
-      .updateMany({
-        where: { id: record.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: stale } }] },
-        data: { lastUsedAt: now },
-      })
-      .catch(() => {});
-  }
+  if (customerStatus !== "ACTIVE") throw invalidToken();
   return {
     record,
     principal: {
@@ -76,6 +87,25 @@ export async function verifyToken(presented: string, now = new Date()): Promise<
       scopedSenderId: record.senderId,
     },
   };
+}
+
+/**
+ * At most one lastUsedAt write per token per minute (per process; the condition in the
+ * WHERE keeps concurrent requests and other processes from all writing). `record` is the
+ * cached one: it remembers the write, so the next minute's hits write nothing. The column
+ * is left out of the change notification (docs/tokens.md). A failed update must not fail
+ * the request.
+ */
+async function touchLastUsed(record: ApiToken, now: Date): Promise<void> {
+  if (record.lastUsedAt && now.getTime() - record.lastUsedAt.getTime() < LAST_USED_THROTTLE_MS) return;
+  record.lastUsedAt = now;
+  const stale = new Date(now.getTime() - LAST_USED_THROTTLE_MS);
+  await db.apiToken
+    .updateMany({
+      where: { id: record.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: stale } }] },
+      data: { lastUsedAt: now },
+    })
+    .catch(() => {});
 }
 
 export async function listTokens(p: Principal) {
@@ -92,6 +122,7 @@ export async function revokeToken(p: Pick<Principal, "customerId">, tokenId: str
     where: { id: tokenId, customerId: p.customerId, revokedAt: null },
     data: { revokedAt: new Date() },
   });
+  invalidateVerifiedTokens();
   const token = await db.apiToken.findFirst({ where: { id: tokenId, customerId: p.customerId } });
   if (!token) throw new ApiError("NOT_FOUND", "Token not found");
   return token;
@@ -106,7 +137,8 @@ export type RotatedToken = { token: string; successor: ApiToken; previous: ApiTo
  * Rotation with overlap (docs/tokens.md): issues a successor with the same name, scope
  * and sender (shown once) and lets the old token work for `graceHours` more (0 to 7
  * days), never past an expiry it already had. verifyToken needs no change: the grace
- * is the old row's expiresAt. The successor keeps the old token's own expiry, if any.
+ * is the old row's expiresAt (checked on every cache hit too). The successor keeps the
+ * old token's own expiry, if any.
  */
 export async function rotateToken(
   p: Pick<Principal, "customerId">,
@@ -122,7 +154,7 @@ export async function rotateToken(
   const now = options.now ?? new Date();
   const graceEnd = new Date(now.getTime() + graceHours * 3_600_000);
   const token = generateTokenString();
-  return db.$transaction(async (tx) => {
+  const rotated = await db.$transaction(async (tx) => {
     const old = await tx.apiToken.findFirst({ where: { id: tokenId, customerId: p.customerId } });
     if (!old) throw new ApiError("NOT_FOUND", "Token not found");
     if (old.revokedAt || (old.expiresAt && old.expiresAt <= now)) {
@@ -146,6 +178,8 @@ export async function rotateToken(
     });
     return { token, successor, previous };
   });
+  invalidateVerifiedTokens();
+  return rotated;
 }
 
 /** One token of this customer (dashboard detail page); null for anyone else's. */
