@@ -9,6 +9,9 @@
 // and < 1 s at 2,000/s) with met / not met; each delivery rate runs --rounds times (default 3,
 // the p99 reported as median (min-max)). Writes the figures into docs/benchmarks.md (its
 // "Event pipeline" section; not with --no-write). Ports 3420-3421 (BENCH_PORT_BASE).
+// --only=delivery: only the delivery runs (b), no docs written. Each delivery run also
+// prints the CPU ms per delivery of the delivery worker process and of its PostgreSQL
+// backends (application_name bench-deliverer).
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -19,7 +22,9 @@ import { Pool } from "undici";
 import {
   benchDatabaseUrl,
   benchPort,
+  cpuTimeMs,
   freshDatabase,
+  load1,
   loadAverages,
   machineLine,
   numSpread,
@@ -45,6 +50,8 @@ const DELIVERY_RATES = (process.env.BENCH_DELIVERY_RATES ?? "2000,500").split(",
 // p99 lag targets per offered rate (issue 15 item 3).
 const LAG_TARGET_MS: Record<number, number> = { 500: 250, 2000: 1000 };
 const rounds = roundsFlag();
+// --only=delivery: skip ingest and processing (a, a2) and leave docs/benchmarks.md alone.
+const deliveryOnly = process.argv.slice(2).includes("--only=delivery");
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DELIVERY_CONCURRENCY = Number(process.env.BENCH_DELIVERY_CONCURRENCY ?? 128);
 const APP_SECRET = "bench_app_secret";
@@ -176,8 +183,15 @@ async function ingest(label: string, origin: string, phoneNumberId: string) {
 }
 
 /** Offers `offered` statuses/s (POSTs of 10) for DELIVERY_SECONDS; measures receipts. */
-async function deliveryRun(pool: Pool, pnid: string, offered: number, received: Map<string, number>) {
+async function deliveryRun(
+  pool: Pool,
+  pnid: string,
+  offered: number,
+  received: Map<string, number>,
+  delivererPid: number,
+) {
   received.clear();
+  const cpu0 = { worker: cpuTimeMs(delivererPid), pg: await delivererBackendsCpu(new Map()) };
   const sentAt = new Map<string, number>();
   const postsPerSecond = offered / 10;
   const totalPosts = Math.round(postsPerSecond * DELIVERY_SECONDS);
@@ -201,6 +215,9 @@ async function deliveryRun(pool: Pool, pnid: string, offered: number, received: 
   const expected = totalPosts * 10;
   const deadline = Date.now() + 120_000;
   while (received.size < expected && Date.now() < deadline) await sleep(100);
+  const perDelivery = (ms: number) => (received.size > 0 ? (ms / received.size).toFixed(3) : "n/a");
+  const workerCpu = perDelivery(cpuTimeMs(delivererPid) - cpu0.worker);
+  const pgCpu = perDelivery(sumCpu(await delivererBackendsCpu(cpu0.pg)) - sumCpu(cpu0.pg));
   const lags = [...received.entries()].map(([k, at]) => at - (sentAt.get(k) ?? at)).sort((x, y) => x - y);
   const pct = (p: number) => Math.round(lags[Math.min(lags.length - 1, Math.floor((lags.length * p) / 100))] ?? 0);
   const span = (Math.max(...received.values()) - (loadStart + performance.timeOrigin)) / 1000;
@@ -212,26 +229,31 @@ async function deliveryRun(pool: Pool, pnid: string, offered: number, received: 
     p99: pct(99),
     max: Math.round(lags.at(-1) ?? 0),
     backlog: `${backlogCallbacks * 10} statuses unapplied, ${backlogDeliveries} deliveries pending`,
+    cpu: `CPU per delivery ${workerCpu} ms in the worker, ${pgCpu} ms in its PostgreSQL backends`,
   };
   console.log(
-    `(b) ${offered}/s offered: ${r.delivered}/${expected} delivered, ${r.rate} deliveries/s, lag p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms; when the load ended: ${r.backlog}`,
+    `(b) ${offered}/s offered: ${r.delivered}/${expected} delivered, ${r.rate} deliveries/s, lag p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms; when the load ended: ${r.backlog}; ${r.cpu}; load ${load1()}`,
   );
   return r;
 }
 
+/** CPU ms so far of each PostgreSQL backend of the delivery worker (those in `seen` kept: a backend that ended keeps its last figure). */
+async function delivererBackendsCpu(seen: Map<number, number>): Promise<Map<number, number>> {
+  const out = new Map(seen);
+  const rows = (await pgc.query(`SELECT pid FROM pg_stat_activity WHERE application_name = 'bench-deliverer'`)).rows;
+  for (const { pid } of rows as { pid: number }[]) {
+    const ms = cpuTimeMs(pid);
+    if (!Number.isNaN(ms)) out.set(pid, ms);
+  }
+  return out;
+}
+const sumCpu = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+
 const loadAtStart = loadAverages();
 const targets: Target[] = [];
 
-async function main() {
-  const { db, customer, sender } = await setup();
-  const pnid = sender.phoneNumberId ?? "";
-
-  // (a) ingest through the lean server
-  const leanPort = benchPort(20);
-  const lean = start(["scripts/serve-api.ts"], { PORT: String(leanPort) });
-  await waitHttp(
-    `http://127.0.0.1:${leanPort}/api/provider/webhook?hub.mode=subscribe&hub.challenge=ok&hub.verify_token=x`,
-  );
+/** (a) ingest through the lean server (and next start when built). */
+async function ingestAll(leanPort: number, pnid: string) {
   const ingestRows: Row[] = [];
   const a = await ingest("lean server", `http://127.0.0.1:${leanPort}`, pnid);
   ingestRows.push([
@@ -269,14 +291,10 @@ async function main() {
     console.log("(a) next start: skipped (no .next build)");
   }
   results.push({ title: "Ingest (a)", rows: ingestRows });
+}
 
-  // (a2) processing the stored backlog with one worker process
-  const backlog = await count(`SELECT count(*) AS n FROM "ProviderCallback" WHERE "processedAt" IS NULL`);
-  // Two worker processes so both cores serve them: one applies callbacks, one delivers.
-  const worker = start(["scripts/worker.ts", "--callbacks-only"]);
-  const deliverer = start(["scripts/worker.ts", "--deliveries-only"], {
-    WORKER_CONCURRENCY: String(DELIVERY_CONCURRENCY),
-  });
+/** (a2) the stored backlog applied by the callback worker, timed from its first batch. */
+async function processBacklog(backlog: number) {
   const unprocessed = () => count(`SELECT count(*) AS n FROM "ProviderCallback" WHERE "processedAt" IS NULL`);
   // The clock starts with the first processed batch (the worker's start-up is not counted).
   let left = backlog;
@@ -306,7 +324,30 @@ async function main() {
       ],
     ],
   });
+}
 
+async function main() {
+  const { db, customer, sender } = await setup();
+  const pnid = sender.phoneNumberId ?? "";
+
+  // (a) ingest through the lean server
+  const leanPort = benchPort(20);
+  const lean = start(["scripts/serve-api.ts"], { PORT: String(leanPort) });
+  await waitHttp(
+    `http://127.0.0.1:${leanPort}/api/provider/webhook?hub.mode=subscribe&hub.challenge=ok&hub.verify_token=x`,
+  );
+  if (!deliveryOnly) await ingestAll(leanPort, pnid);
+  const backlog = await count(`SELECT count(*) AS n FROM "ProviderCallback" WHERE "processedAt" IS NULL`);
+  // Two worker processes so both cores serve them: one applies callbacks, one delivers.
+  const worker = start(["scripts/worker.ts", "--callbacks-only"]);
+  const deliverer = start(["scripts/worker.ts", "--deliveries-only"], {
+    WORKER_CONCURRENCY: String(DELIVERY_CONCURRENCY),
+    ...(process.env.TMP_DELIVERER_IMPORT ? { NODE_OPTIONS: `--import ${process.env.TMP_DELIVERER_IMPORT}` } : {}),
+    DATABASE_URL: `${dbUrl}${dbUrl.includes("?") ? "&" : "?"}application_name=bench-deliverer`,
+  });
+  console.log(`delivery worker pid ${deliverer.pid}`);
+  if (!deliveryOnly) await processBacklog(backlog);
+  else await sleep(3000); // the workers' start-up
   // (b) delivery under a steady load: one destination subscribed to message.status.sent
   const received = new Map<string, number>();
   const receiver = http.createServer((req, res) => {
@@ -342,11 +383,11 @@ async function main() {
   for (const offered of DELIVERY_RATES) {
     const p99s: number[] = [];
     for (let round = 1; round <= rounds; round++) {
-      const r = await deliveryRun(pool, pnid, offered, received);
+      const r = await deliveryRun(pool, pnid, offered, received, deliverer.pid ?? 0);
       p99s.push(r.p99);
       deliveryRows.push([
         `${offered.toLocaleString("en-US")} statuses/s offered for ${DELIVERY_SECONDS} s (round ${round}/${rounds})`,
-        `${r.delivered} of ${r.expected} delivered; **${r.rate.toLocaleString("en-US")} deliveries/s**; lag p50 ${r.p50} ms, **p99 ${r.p99} ms**, max ${r.max} ms; backlog when the load ended: ${r.backlog}`,
+        `${r.delivered} of ${r.expected} delivered; **${r.rate.toLocaleString("en-US")} deliveries/s**; lag p50 ${r.p50} ms, **p99 ${r.p99} ms**, max ${r.max} ms; backlog when the load ended: ${r.backlog}; ${r.cpu}`,
       ]);
       await sleep(2000);
     }
@@ -371,7 +412,9 @@ async function main() {
   await stop(lean);
   await pgc.end();
   await db.$disconnect();
-  writeDocs(reportTargets(targets));
+  const targetLines = reportTargets(targets);
+  if (deliveryOnly) console.log("--only=delivery: docs/benchmarks.md left as it was");
+  else writeDocs(targetLines);
 }
 
 function writeDocs(targetLines: string[]) {
