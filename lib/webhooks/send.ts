@@ -1,6 +1,8 @@
 // One HTTP attempt to a customer endpoint: POST, no redirects followed (a 3xx is a
 // failure), the whole exchange bounded by timeoutMs, and at most EXCERPT_BYTES of the
-// answer kept. Connections go through the SSRF-guarded DNS lookup.
+// answer kept. Connections go through the SSRF-guarded DNS lookup, kept alive per
+// destination origin (the Agent holds one pool per origin).
+import { EventEmitter } from "node:events";
 import { Agent, request } from "undici";
 import { guardedLookup } from "./url-guard";
 
@@ -26,18 +28,63 @@ export async function closeSendAgent(): Promise<void> {
   await a?.close().catch(() => {});
 }
 
-async function readExcerpt(body: AsyncIterable<Buffer> & { destroy?: () => void }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= EXCERPT_BYTES) {
-      body.destroy?.();
-      break;
-    }
+/**
+ * The bound on one whole exchange: an EventEmitter signal (undici accepts one) that one
+ * shared timer fires, instead of an AbortSignal.timeout per request, whose timer and
+ * EventTarget were a visible share of a delivery's CPU (docs/event-pipeline.md). It fires
+ * at most SWEEP_MS after the deadline.
+ */
+class Deadline extends EventEmitter {
+  aborted = false;
+  reason: Error | undefined;
+  constructor(readonly at: number) {
+    super();
   }
-  return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8");
+  fire(timeoutMs: number) {
+    this.aborted = true;
+    this.reason = Object.assign(new Error(`Timed out after ${timeoutMs} ms`), { name: "TimeoutError" });
+    this.emit("abort");
+  }
+}
+const SWEEP_MS = 10;
+const open = new Map<Deadline, number>();
+let sweeper: NodeJS.Timeout | undefined;
+function sweep() {
+  const now = performance.now();
+  for (const [deadline, timeoutMs] of open) {
+    if (deadline.at > now) continue;
+    open.delete(deadline);
+    deadline.fire(timeoutMs);
+  }
+  if (open.size === 0 && sweeper) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
+function deadlineIn(timeoutMs: number): Deadline {
+  const deadline = new Deadline(performance.now() + timeoutMs);
+  open.set(deadline, timeoutMs);
+  sweeper ??= setInterval(sweep, SWEEP_MS).unref();
+  return deadline;
+}
+
+/** Up to EXCERPT_BYTES of the answer (the rest is not read). */
+function readExcerpt(body: NodeJS.ReadableStream & { destroy: () => void }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => resolve(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8"));
+    body.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= EXCERPT_BYTES) {
+        body.destroy();
+        done();
+      }
+    });
+    body.on("end", done);
+    body.on("error", reject);
+  });
 }
 
 export async function sendWebhook(
@@ -47,7 +94,7 @@ export async function sendWebhook(
   timeoutMs: number,
 ): Promise<SendResult> {
   const started = performance.now();
-  const signal = AbortSignal.timeout(timeoutMs);
+  const signal = deadlineIn(timeoutMs);
   const latency = () => Math.round(performance.now() - started);
   try {
     const res = await request(url, {
@@ -82,5 +129,7 @@ export async function sendWebhook(
       responseExcerpt: null,
       retryAfter: null,
     };
+  } finally {
+    open.delete(signal);
   }
 }
