@@ -46,7 +46,7 @@ const DB_NAME = "switchboard_bench_events";
 const INGEST_SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 10);
 const DELIVERY_SECONDS = Number(process.env.BENCH_DELIVERY_SECONDS ?? 10);
 // Offered statuses (= deliveries) per second, one run each: the target, and half of it.
-const DELIVERY_RATES = (process.env.BENCH_DELIVERY_RATES ?? "2000,500").split(",").map(Number);
+const DELIVERY_RATES = (process.env.BENCH_DELIVERY_RATES ?? "2000,500").split(",").filter(Boolean).map(Number);
 // p99 lag targets per offered rate (issue 15 item 3).
 const LAG_TARGET_MS: Record<number, number> = { 500: 250, 2000: 1000 };
 const rounds = roundsFlag();
@@ -237,6 +237,51 @@ async function deliveryRun(
   return r;
 }
 
+const DRAIN_DELIVERIES = Number(process.env.BENCH_DRAIN_DELIVERIES ?? 10_000);
+let drainSeq = 0;
+
+/**
+ * (b0) Inserts `n` PENDING deliveries at once (events with the receiver's body shape) and
+ * times the delivery worker draining them: its throughput alone and its CPU per delivery,
+ * with no callback processing or ingest competing for the cores.
+ */
+async function drainRun(
+  n: number,
+  delivererPid: number,
+  destinationId: string,
+  customerId: string,
+  received: Map<string, number>,
+) {
+  received.clear();
+  drainSeq += 1;
+  const cpu0 = { worker: cpuTimeMs(delivererPid), pg: await delivererBackendsCpu(new Map()) };
+  const t0 = performance.now();
+  await pgc.query(
+    `WITH ev AS (
+       INSERT INTO "WebhookEvent" (id, "customerId", type, payload)
+       SELECT 'evt_drain_' || $3 || '_' || g, $1, 'message.status.sent',
+         jsonb_build_object('id', 'evt_drain_' || $3 || '_' || g, 'type', 'message.status.sent',
+           'data', jsonb_build_object('messageId', 'drain-' || $3 || '-' || g, 'status', 'sent'))
+       FROM generate_series(1, $2::int) AS g RETURNING id)
+     INSERT INTO "WebhookDelivery" (id, "eventId", "destinationId", "updatedAt")
+     SELECT 'dlv_' || ev.id, ev.id, $4, now() AT TIME ZONE 'UTC' FROM ev`,
+    [customerId, n, drainSeq, destinationId],
+  );
+  await pgc.query(`NOTIFY switchboard_deliveries`);
+  const deadline = Date.now() + 120_000;
+  while (received.size < n && Date.now() < deadline) await sleep(20);
+  const secs = (performance.now() - t0) / 1000;
+  const perDelivery = (ms: number) => (received.size > 0 ? (ms / received.size).toFixed(3) : "n/a");
+  const workerCpu = perDelivery(cpuTimeMs(delivererPid) - cpu0.worker);
+  const pgCpu = perDelivery(sumCpu(await delivererBackendsCpu(cpu0.pg)) - sumCpu(cpu0.pg));
+  const r = {
+    rate: Math.round(received.size / secs),
+    cpu: `${received.size} of ${n} delivered in ${secs.toFixed(1)} s; CPU per delivery ${workerCpu} ms in the worker, ${pgCpu} ms in its PostgreSQL backends`,
+  };
+  console.log(`(b0) drain: ${r.rate} deliveries/s; ${r.cpu}; load ${load1()}`);
+  return r;
+}
+
 /** CPU ms so far of each PostgreSQL backend of the delivery worker (those in `seen` kept: a backend that ended keeps its last figure). */
 async function delivererBackendsCpu(seen: Map<number, number>): Promise<Map<number, number>> {
   const out = new Map(seen);
@@ -368,7 +413,7 @@ async function main() {
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   const { encryptSecret } = await import("@/lib/crypto/secret-box");
-  await db.webhookDestination.create({
+  const destination = await db.webhookDestination.create({
     data: {
       customerId: customer.id,
       senderId: sender.id,
@@ -380,6 +425,15 @@ async function main() {
   });
   const pool = new Pool(`http://127.0.0.1:${leanPort}`, { connections: CONNECTIONS });
   const deliveryRows: Row[] = [];
+  // (b0) the delivery worker alone: a backlog of deliveries drained as fast as it can.
+  for (let round = 1; round <= rounds; round++) {
+    const d = await drainRun(DRAIN_DELIVERIES, deliverer.pid ?? 0, destination.id, customer.id, received);
+    deliveryRows.push([
+      `a backlog of ${DRAIN_DELIVERIES.toLocaleString("en-US")} deliveries drained (round ${round}/${rounds})`,
+      `**${d.rate.toLocaleString("en-US")} deliveries/s**; ${d.cpu}`,
+    ]);
+    await sleep(1000);
+  }
   for (const offered of DELIVERY_RATES) {
     const p99s: number[] = [];
     for (let round = 1; round <= rounds; round++) {
