@@ -2,8 +2,13 @@
 // failure), the whole exchange bounded by timeoutMs, and at most EXCERPT_BYTES of the
 // answer kept. Connections go through the SSRF-guarded DNS lookup, kept alive per
 // destination origin (the Agent holds one pool per origin).
-import { EventEmitter } from "node:events";
-import { Agent, request } from "undici";
+//
+// The request goes through undici's dispatch API with a small handler rather than
+// `request()` (a response stream, an AbortSignal timer and a header object per attempt),
+// and one shared timer enforces every deadline: both were a visible share of a
+// delivery's CPU (docs/event-pipeline.md "Delivery worker").
+import type { Dispatcher } from "undici";
+import { Agent } from "undici";
 import { guardedLookup } from "./url-guard";
 
 export const EXCERPT_BYTES = 2048;
@@ -28,108 +33,129 @@ export async function closeSendAgent(): Promise<void> {
   await a?.close().catch(() => {});
 }
 
-/**
- * The bound on one whole exchange: an EventEmitter signal (undici accepts one) that one
- * shared timer fires, instead of an AbortSignal.timeout per request, whose timer and
- * EventTarget were a visible share of a delivery's CPU (docs/event-pipeline.md). It fires
- * at most SWEEP_MS after the deadline.
- */
-class Deadline extends EventEmitter {
-  aborted = false;
-  reason: Error | undefined;
-  constructor(readonly at: number) {
-    super();
-  }
-  fire(timeoutMs: number) {
-    this.aborted = true;
-    this.reason = Object.assign(new Error(`Timed out after ${timeoutMs} ms`), { name: "TimeoutError" });
-    this.emit("abort");
-  }
-}
+// ---- deadlines: one timer for all requests in flight (fires at most SWEEP_MS late) ----
 const SWEEP_MS = 10;
-const open = new Map<Deadline, number>();
+const deadlines = new Map<() => void, number>();
 let sweeper: NodeJS.Timeout | undefined;
 function sweep() {
   const now = performance.now();
-  for (const [deadline, timeoutMs] of open) {
-    if (deadline.at > now) continue;
-    open.delete(deadline);
-    deadline.fire(timeoutMs);
+  for (const [expire, at] of deadlines) {
+    if (at > now) continue;
+    deadlines.delete(expire);
+    expire();
   }
-  if (open.size === 0 && sweeper) {
+  if (deadlines.size === 0 && sweeper) {
     clearInterval(sweeper);
     sweeper = undefined;
   }
 }
-function deadlineIn(timeoutMs: number): Deadline {
-  const deadline = new Deadline(performance.now() + timeoutMs);
-  open.set(deadline, timeoutMs);
+function setDeadline(expire: () => void, timeoutMs: number): void {
+  deadlines.set(expire, performance.now() + timeoutMs);
   sweeper ??= setInterval(sweep, SWEEP_MS).unref();
-  return deadline;
 }
 
-/** Up to EXCERPT_BYTES of the answer (the rest is not read). */
-function readExcerpt(body: NodeJS.ReadableStream & { destroy: () => void }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = () => resolve(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8"));
-    body.on("data", (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= EXCERPT_BYTES) {
-        body.destroy();
-        done();
-      }
-    });
-    body.on("end", done);
-    body.on("error", reject);
-  });
+// ---- the target's origin and path, parsed once per URL ----
+const targets = new Map<string, { origin: string; path: string }>();
+function target(url: string): { origin: string; path: string } {
+  let t = targets.get(url);
+  if (!t) {
+    const u = new URL(url);
+    t = { origin: u.origin, path: `${u.pathname}${u.search}` };
+    if (targets.size > 5000) targets.clear();
+    targets.set(url, t);
+  }
+  return t;
 }
 
-export async function sendWebhook(
+function headerValue(raw: Buffer[] | string[] | null, name: string): string | null {
+  if (!raw) return null;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = raw[i];
+    if (key && key.length === name.length && key.toString().toLowerCase() === name) return String(raw[i + 1]);
+  }
+  return null;
+}
+
+export function sendWebhook(
   url: string,
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
 ): Promise<SendResult> {
   const started = performance.now();
-  const signal = deadlineIn(timeoutMs);
   const latency = () => Math.round(performance.now() - started);
-  try {
-    const res = await request(url, {
-      method: "POST",
-      headers,
-      body,
-      dispatcher: dispatcher(),
-      signal,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    const excerpt = await readExcerpt(res.body);
-    const retryAfter = res.headers["retry-after"];
-    return {
-      statusCode: res.statusCode,
-      latencyMs: latency(),
-      error: res.statusCode >= 200 && res.statusCode < 300 ? null : `HTTP ${res.statusCode}`,
-      responseExcerpt: excerpt,
-      retryAfter: Array.isArray(retryAfter) ? (retryAfter[0] ?? null) : (retryAfter ?? null),
-    };
-  } catch (error) {
-    const timedOut = signal.aborted || (error as { name?: string }).name === "TimeoutError";
-    const message = timedOut
-      ? `Timed out after ${timeoutMs} ms`
-      : error instanceof Error
-        ? error.message
-        : String(error);
-    return {
+  return new Promise<SendResult>((resolve) => {
+    let settled = false;
+    let abort: ((reason?: Error) => void) | undefined;
+    let statusCode = 0;
+    let retryAfter: string | null = null;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const failed = (message: string) => ({
       statusCode: null,
       latencyMs: latency(),
       error: message.slice(0, 500),
       responseExcerpt: null,
       retryAfter: null,
+    });
+    const settle = (result: SendResult) => {
+      if (settled) return;
+      settled = true;
+      deadlines.delete(expire);
+      resolve(result);
     };
-  } finally {
-    open.delete(signal);
-  }
+    const answered = () =>
+      settle({
+        statusCode,
+        latencyMs: latency(),
+        error: statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`,
+        responseExcerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8"),
+        retryAfter,
+      });
+    const timeoutError = () => Object.assign(new Error(`Timed out after ${timeoutMs} ms`), { name: "TimeoutError" });
+    // The deadline answers at once; the request is cut as soon as it has a connection.
+    function expire() {
+      settle(failed(`Timed out after ${timeoutMs} ms`));
+      abort?.(timeoutError());
+    }
+    const handler: Dispatcher.DispatchHandler = {
+      onConnect(abortRequest) {
+        abort = abortRequest;
+        if (settled) abortRequest(timeoutError());
+      },
+      onHeaders(code, rawHeaders) {
+        if (code < 200) return true; // informational (100 Continue): the answer follows
+        statusCode = code;
+        retryAfter = headerValue(rawHeaders as Buffer[] | null, "retry-after");
+        return true;
+      },
+      onData(chunk) {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= EXCERPT_BYTES) {
+          // The rest of the answer is not read: the connection is dropped.
+          answered();
+          abort?.();
+          return false;
+        }
+        return true;
+      },
+      onComplete() {
+        answered();
+      },
+      onError(error) {
+        settle(failed(error instanceof Error ? error.message : String(error)));
+      },
+    };
+    setDeadline(expire, timeoutMs);
+    try {
+      const { origin, path } = target(url);
+      dispatcher().dispatch(
+        { origin, path, method: "POST", headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+        handler,
+      );
+    } catch (error) {
+      settle(failed(error instanceof Error ? error.message : String(error)));
+    }
+  });
 }
