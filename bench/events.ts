@@ -387,7 +387,6 @@ async function main() {
   const worker = start(["scripts/worker.ts", "--callbacks-only"]);
   const deliverer = start(["scripts/worker.ts", "--deliveries-only"], {
     WORKER_CONCURRENCY: String(DELIVERY_CONCURRENCY),
-    ...(process.env.TMP_DELIVERER_IMPORT ? { NODE_OPTIONS: `--import ${process.env.TMP_DELIVERER_IMPORT}` } : {}),
     DATABASE_URL: `${dbUrl}${dbUrl.includes("?") ? "&" : "?"}application_name=bench-deliverer`,
   });
   console.log(`delivery worker pid ${deliverer.pid}`);
@@ -456,7 +455,7 @@ async function main() {
       });
   }
   results.push({
-    title: "Delivery (b): one subscribed destination, lag from provider POST to receipt",
+    title: "Delivery (b0, b): one subscribed destination, lag from provider POST to receipt",
     rows: deliveryRows,
   });
   await pool.close();
@@ -482,7 +481,10 @@ function writeDocs(targetLines: string[]) {
     "delivery >= 2,000 deliveries/s; callback-to-delivery p99 < 250 ms at 500 statuses/s and < 1 s at 2,000/s.",
     "Each delivery rate runs several times (rounds); the lag is from the provider POST to the receiver's receipt.",
     "There is no bare baseline here: the targets are absolute, so they only mean something on a quiet machine.",
-    "The delivery runs report where the backlog sat when the offered load ended.",
+    "The delivery runs report where the backlog sat when the offered load ended. The drain (b0) times the",
+    `delivery worker alone on a backlog of ${DRAIN_DELIVERIES.toLocaleString("en-US")} deliveries inserted at once (no ingest or callback processing`,
+    "competing). Every delivery run gives the CPU ms per delivery of the worker process and of its PostgreSQL",
+    "backends (/proc, user + system), which the machine's load disturbs less than the rates.",
     "",
     "Targets (issue 15 item 3):",
     "",
