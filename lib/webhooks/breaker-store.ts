@@ -2,7 +2,7 @@
 // on the WebhookDestination row; every change runs under that row's lock (FOR UPDATE), so
 // workers sharing a destination see one breaker and never let two probes through. The
 // transitions themselves are pure (breaker.ts); every function takes `now`.
-import { db, hotRows, type Tx } from "@/lib/db";
+import { db, hotPrepared, type Tx } from "@/lib/db";
 import { ts } from "@/lib/db/sql";
 import { type Admission, type AttemptResult, admit, afterAttempts, BREAKER, disabledReason } from "./breaker";
 import { emitDeliveryExhausted, emitEndpointDisabled } from "./operational-events";
@@ -95,8 +95,8 @@ export type HealthOutcome = AttemptResult & {
  * closed; those closed now have their held deliveries released.
  */
 async function recordSuccesses(destinationIds: string[], now: Date): Promise<void> {
-  // After every batch of results: plain pg (hotRows), like the worker's other hot statements.
-  const closed = await hotRows<{ id: string }>({
+  // After every batch of results: plain pg, prepared (hotPrepared), like the worker's other hot statements.
+  const closed = await hotPrepared<{ id: string }>("webhook_successes", {
     text: `WITH changed AS (
        UPDATE "WebhookDestination" SET "consecutiveFailures" = 0, "failingSince" = NULL,
          "breakerState" = 'CLOSED', "breakerOpenedAt" = NULL, "breakerOpenCount" = 0, "nextProbeAt" = NULL,

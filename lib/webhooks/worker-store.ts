@@ -3,10 +3,12 @@
 // state, each fenced by the lease it was claimed with). The statements every delivery
 // passes through (claim, start, outcome, rate slot) run on plain pg (`hotRows`), not the
 // ORM: its per-statement CPU was a large share of a delivery's (docs/event-pipeline.md).
-import { db, hotRows } from "@/lib/db";
+import { db, hotPrepared, hotRows } from "@/lib/db";
 import { NOW_UTC, newIds } from "@/lib/db/sql";
 
 const run = <T>(text: string, values: unknown[]) => hotRows<T>({ text, values });
+/** The statements run for every batch: prepared once per connection (hotPrepared). */
+const runPrepared = <T>(name: string, text: string, values: unknown[]) => hotPrepared<T>(name, { text, values });
 
 export type Claimed = {
   id: string;
@@ -39,7 +41,8 @@ export async function claimDue(limit: number, leaseMarginMs: number, customerIds
   const scope = customerIds
     ? `AND "destinationId" IN (SELECT id FROM "WebhookDestination" WHERE "customerId" = ANY($3::text[]))`
     : "";
-  return run<Claimed>(
+  return runPrepared<Claimed>(
+    customerIds ? "webhook_claim_scoped" : "webhook_claim",
     `WITH due AS MATERIALIZED (
        SELECT id FROM "WebhookDelivery"
        WHERE status = 'PENDING' AND "nextAttemptAt" <= ${NOW_UTC}
@@ -82,7 +85,8 @@ export async function nextDueInMs(customerIds: string[] | null): Promise<number 
  */
 export async function markStarted(jobs: { id: string; lease: string; needMs: number }[]): Promise<Set<string>> {
   if (jobs.length === 0) return new Set();
-  const rows = await run<{ id: string }>(
+  const rows = await runPrepared<{ id: string }>(
+    "webhook_start",
     `UPDATE "WebhookDelivery" AS w SET attempts = w.attempts + 1, "updatedAt" = ${NOW_UTC}
      FROM unnest($1::text[], $2::text[], $3::int4[]) AS s(id, lease, need)
      WHERE w.id = s.id AND w."lockedUntil" = s.lease::timestamp(3)
@@ -113,7 +117,8 @@ export type Outcome = {
 export async function recordOutcomes(outcomes: Outcome[]): Promise<void> {
   if (outcomes.length === 0) return;
   const col = <T>(f: (o: Outcome) => T) => outcomes.map(f);
-  await run(
+  await runPrepared(
+    "webhook_outcomes",
     `WITH input AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int4[], $5::text[], $6::int4[], $7::int4[], $8::text[], $9::text[], $10::text[], $11::int4[])
          AS t(aid, did, lease, attempt, started, code, latency, error, excerpt, status, delay)
