@@ -27,11 +27,24 @@ export type WorkerSleep = {
  */
 export function workerSleep(channel: Channel): WorkerSleep {
   let wake: (() => void) | undefined;
-  const unsubscribe = onDeliveriesQueued(() => wake?.());
-  const unlisten = onWakeup(channel, () => wake?.());
+  // A wake-up that comes while the worker is not paused (busy with a claim query) is kept
+  // for its next pause, which then ends at once: otherwise work queued during that query
+  // waited for the safety poll (10 s lags in bench:events, docs/event-pipeline.md).
+  let missed = false;
+  const poke = () => {
+    if (wake) wake();
+    else missed = true;
+  };
+  const unsubscribe = onDeliveriesQueued(poke);
+  const unlisten = onWakeup(channel, poke);
   return {
     pause: (ms) =>
       new Promise<void>((resolve) => {
+        if (missed) {
+          missed = false;
+          resolve();
+          return;
+        }
         const timer = setTimeout(done, ms);
         function done() {
           clearTimeout(timer);

@@ -16,13 +16,22 @@ export function startCallbackProcessor(options: CallbackProcessorOptions = {}): 
   const pollMs = options.pollMs ?? env().WORKER_POLL_MS;
   let stopped = false;
   const wakers = new Set<() => void>();
+  // A wake-up while every loop is busy is kept for the next sleep (which then ends at once):
+  // otherwise a callback stored during the last batch waited for the safety poll.
+  let missed = false;
   const wakeAll = () => {
+    if (wakers.size === 0) missed = true;
     for (const w of [...wakers]) w();
   };
   const unsubscribe = onCallbackStored(wakeAll);
   const unlisten = onWakeup("callbacks", wakeAll);
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (missed) {
+        missed = false;
+        resolve();
+        return;
+      }
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);

@@ -1,0 +1,31 @@
+// A worker's sleep keeps a wake-up that came while it was busy (docs/event-pipeline.md
+// "Delivery worker"): the next pause ends at once instead of waiting for the safety poll.
+import { describe, expect, it } from "vitest";
+import { deliveriesQueued, workerSleep } from "./signal";
+
+describe("workerSleep", () => {
+  it("ends a pause when deliveries are queued", async () => {
+    const sleep = workerSleep("deliveries");
+    const started = Date.now();
+    const paused = sleep.pause(10_000);
+    setTimeout(deliveriesQueued, 20);
+    await paused;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    sleep.close();
+  });
+
+  it("keeps a wake-up that came between pauses for the next pause", async () => {
+    const sleep = workerSleep("deliveries");
+    // The listening connection wakes every worker once when it connects: let that pass first.
+    await sleep.pause(5_000);
+    deliveriesQueued(); // while busy: no pause in progress
+    const started = Date.now();
+    await sleep.pause(10_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // consumed: the pause after it sleeps its time
+    const again = Date.now();
+    await sleep.pause(200);
+    expect(Date.now() - again).toBeGreaterThanOrEqual(150);
+    sleep.close();
+  });
+});
