@@ -16,8 +16,13 @@ describe("workerSleep", () => {
 
   it("keeps a wake-up that came between pauses for the next pause", async () => {
     const sleep = workerSleep("deliveries");
-    // The listening connection wakes every worker once when it connects: let that pass first.
-    await sleep.pause(5_000);
+    // The listening connection wakes every worker when it (re)connects: wait until a pause
+    // runs its full time, so no such wake-up is still on its way.
+    for (let i = 0; i < 20; i++) {
+      const t = Date.now();
+      await sleep.pause(300);
+      if (Date.now() - t >= 250) break;
+    }
     deliveriesQueued(); // while busy: no pause in progress
     const started = Date.now();
     await sleep.pause(10_000);
