@@ -9,6 +9,9 @@
 // and < 1 s at 2,000/s) with met / not met; each delivery rate runs --rounds times (default 3,
 // the p99 reported as median (min-max)). Writes the figures into docs/benchmarks.md (its
 // "Event pipeline" section; not with --no-write). Ports 3420-3421 (BENCH_PORT_BASE).
+// --only=delivery: only the delivery runs (b), no docs written. Each delivery run also
+// prints the CPU ms per delivery of the delivery worker process and of its PostgreSQL
+// backends (application_name bench-deliverer).
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -19,7 +22,9 @@ import { Pool } from "undici";
 import {
   benchDatabaseUrl,
   benchPort,
+  cpuTimeMs,
   freshDatabase,
+  load1,
   loadAverages,
   machineLine,
   numSpread,
@@ -41,10 +46,12 @@ const DB_NAME = "switchboard_bench_events";
 const INGEST_SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 10);
 const DELIVERY_SECONDS = Number(process.env.BENCH_DELIVERY_SECONDS ?? 10);
 // Offered statuses (= deliveries) per second, one run each: the target, and half of it.
-const DELIVERY_RATES = (process.env.BENCH_DELIVERY_RATES ?? "2000,500").split(",").map(Number);
+const DELIVERY_RATES = (process.env.BENCH_DELIVERY_RATES ?? "2000,500").split(",").filter(Boolean).map(Number);
 // p99 lag targets per offered rate (issue 15 item 3).
 const LAG_TARGET_MS: Record<number, number> = { 500: 250, 2000: 1000 };
 const rounds = roundsFlag();
+// --only=delivery: skip ingest and processing (a, a2) and leave docs/benchmarks.md alone.
+const deliveryOnly = process.argv.slice(2).includes("--only=delivery");
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DELIVERY_CONCURRENCY = Number(process.env.BENCH_DELIVERY_CONCURRENCY ?? 128);
 const APP_SECRET = "bench_app_secret";
@@ -176,8 +183,15 @@ async function ingest(label: string, origin: string, phoneNumberId: string) {
 }
 
 /** Offers `offered` statuses/s (POSTs of 10) for DELIVERY_SECONDS; measures receipts. */
-async function deliveryRun(pool: Pool, pnid: string, offered: number, received: Map<string, number>) {
+async function deliveryRun(
+  pool: Pool,
+  pnid: string,
+  offered: number,
+  received: Map<string, number>,
+  delivererPid: number,
+) {
   received.clear();
+  const cpu0 = { worker: cpuTimeMs(delivererPid), pg: await delivererBackendsCpu(new Map()) };
   const sentAt = new Map<string, number>();
   const postsPerSecond = offered / 10;
   const totalPosts = Math.round(postsPerSecond * DELIVERY_SECONDS);
@@ -201,6 +215,9 @@ async function deliveryRun(pool: Pool, pnid: string, offered: number, received: 
   const expected = totalPosts * 10;
   const deadline = Date.now() + 120_000;
   while (received.size < expected && Date.now() < deadline) await sleep(100);
+  const perDelivery = (ms: number) => (received.size > 0 ? (ms / received.size).toFixed(3) : "n/a");
+  const workerCpu = perDelivery(cpuTimeMs(delivererPid) - cpu0.worker);
+  const pgCpu = perDelivery(sumCpu(await delivererBackendsCpu(cpu0.pg)) - sumCpu(cpu0.pg));
   const lags = [...received.entries()].map(([k, at]) => at - (sentAt.get(k) ?? at)).sort((x, y) => x - y);
   const pct = (p: number) => Math.round(lags[Math.min(lags.length - 1, Math.floor((lags.length * p) / 100))] ?? 0);
   const span = (Math.max(...received.values()) - (loadStart + performance.timeOrigin)) / 1000;
@@ -212,26 +229,76 @@ async function deliveryRun(pool: Pool, pnid: string, offered: number, received: 
     p99: pct(99),
     max: Math.round(lags.at(-1) ?? 0),
     backlog: `${backlogCallbacks * 10} statuses unapplied, ${backlogDeliveries} deliveries pending`,
+    cpu: `CPU per delivery ${workerCpu} ms in the worker, ${pgCpu} ms in its PostgreSQL backends`,
   };
   console.log(
-    `(b) ${offered}/s offered: ${r.delivered}/${expected} delivered, ${r.rate} deliveries/s, lag p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms; when the load ended: ${r.backlog}`,
+    `(b) ${offered}/s offered: ${r.delivered}/${expected} delivered, ${r.rate} deliveries/s, lag p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms; when the load ended: ${r.backlog}; ${r.cpu}; load ${load1()}`,
   );
   return r;
 }
 
+const DRAIN_DELIVERIES = Number(process.env.BENCH_DRAIN_DELIVERIES ?? 10_000);
+let drainSeq = 0;
+
+/**
+ * (b0) Inserts `n` PENDING deliveries at once (events with the receiver's body shape) and
+ * times the delivery worker draining them: its throughput alone and its CPU per delivery,
+ * with no callback processing or ingest competing for the cores.
+ */
+async function drainRun(
+  n: number,
+  delivererPid: number,
+  destinationId: string,
+  customerId: string,
+  received: Map<string, number>,
+) {
+  received.clear();
+  drainSeq += 1;
+  const cpu0 = { worker: cpuTimeMs(delivererPid), pg: await delivererBackendsCpu(new Map()) };
+  const t0 = performance.now();
+  await pgc.query(
+    `WITH ev AS (
+       INSERT INTO "WebhookEvent" (id, "customerId", type, payload)
+       SELECT 'evt_drain_' || $3 || '_' || g, $1, 'message.status.sent',
+         jsonb_build_object('id', 'evt_drain_' || $3 || '_' || g, 'type', 'message.status.sent',
+           'data', jsonb_build_object('messageId', 'drain-' || $3 || '-' || g, 'status', 'sent'))
+       FROM generate_series(1, $2::int) AS g RETURNING id)
+     INSERT INTO "WebhookDelivery" (id, "eventId", "destinationId", "updatedAt")
+     SELECT 'dlv_' || ev.id, ev.id, $4, now() AT TIME ZONE 'UTC' FROM ev`,
+    [customerId, n, drainSeq, destinationId],
+  );
+  await pgc.query(`NOTIFY switchboard_deliveries`);
+  const deadline = Date.now() + 120_000;
+  while (received.size < n && Date.now() < deadline) await sleep(20);
+  const secs = (performance.now() - t0) / 1000;
+  const perDelivery = (ms: number) => (received.size > 0 ? (ms / received.size).toFixed(3) : "n/a");
+  const workerCpu = perDelivery(cpuTimeMs(delivererPid) - cpu0.worker);
+  const pgCpu = perDelivery(sumCpu(await delivererBackendsCpu(cpu0.pg)) - sumCpu(cpu0.pg));
+  const r = {
+    rate: Math.round(received.size / secs),
+    cpu: `${received.size} of ${n} delivered in ${secs.toFixed(1)} s; CPU per delivery ${workerCpu} ms in the worker, ${pgCpu} ms in its PostgreSQL backends`,
+  };
+  console.log(`(b0) drain: ${r.rate} deliveries/s; ${r.cpu}; load ${load1()}`);
+  return r;
+}
+
+/** CPU ms so far of each PostgreSQL backend of the delivery worker (those in `seen` kept: a backend that ended keeps its last figure). */
+async function delivererBackendsCpu(seen: Map<number, number>): Promise<Map<number, number>> {
+  const out = new Map(seen);
+  const rows = (await pgc.query(`SELECT pid FROM pg_stat_activity WHERE application_name = 'bench-deliverer'`)).rows;
+  for (const { pid } of rows as { pid: number }[]) {
+    const ms = cpuTimeMs(pid);
+    if (!Number.isNaN(ms)) out.set(pid, ms);
+  }
+  return out;
+}
+const sumCpu = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+
 const loadAtStart = loadAverages();
 const targets: Target[] = [];
 
-async function main() {
-  const { db, customer, sender } = await setup();
-  const pnid = sender.phoneNumberId ?? "";
-
-  // (a) ingest through the lean server
-  const leanPort = benchPort(20);
-  const lean = start(["scripts/serve-api.ts"], { PORT: String(leanPort) });
-  await waitHttp(
-    `http://127.0.0.1:${leanPort}/api/provider/webhook?hub.mode=subscribe&hub.challenge=ok&hub.verify_token=x`,
-  );
+/** (a) ingest through the lean server (and next start when built). */
+async function ingestAll(leanPort: number, pnid: string) {
   const ingestRows: Row[] = [];
   const a = await ingest("lean server", `http://127.0.0.1:${leanPort}`, pnid);
   ingestRows.push([
@@ -269,14 +336,10 @@ async function main() {
     console.log("(a) next start: skipped (no .next build)");
   }
   results.push({ title: "Ingest (a)", rows: ingestRows });
+}
 
-  // (a2) processing the stored backlog with one worker process
-  const backlog = await count(`SELECT count(*) AS n FROM "ProviderCallback" WHERE "processedAt" IS NULL`);
-  // Two worker processes so both cores serve them: one applies callbacks, one delivers.
-  const worker = start(["scripts/worker.ts", "--callbacks-only"]);
-  const deliverer = start(["scripts/worker.ts", "--deliveries-only"], {
-    WORKER_CONCURRENCY: String(DELIVERY_CONCURRENCY),
-  });
+/** (a2) the stored backlog applied by the callback worker, timed from its first batch. */
+async function processBacklog(backlog: number) {
   const unprocessed = () => count(`SELECT count(*) AS n FROM "ProviderCallback" WHERE "processedAt" IS NULL`);
   // The clock starts with the first processed batch (the worker's start-up is not counted).
   let left = backlog;
@@ -306,7 +369,29 @@ async function main() {
       ],
     ],
   });
+}
 
+async function main() {
+  const { db, customer, sender } = await setup();
+  const pnid = sender.phoneNumberId ?? "";
+
+  // (a) ingest through the lean server
+  const leanPort = benchPort(20);
+  const lean = start(["scripts/serve-api.ts"], { PORT: String(leanPort) });
+  await waitHttp(
+    `http://127.0.0.1:${leanPort}/api/provider/webhook?hub.mode=subscribe&hub.challenge=ok&hub.verify_token=x`,
+  );
+  if (!deliveryOnly) await ingestAll(leanPort, pnid);
+  const backlog = await count(`SELECT count(*) AS n FROM "ProviderCallback" WHERE "processedAt" IS NULL`);
+  // Two worker processes so both cores serve them: one applies callbacks, one delivers.
+  const worker = start(["scripts/worker.ts", "--callbacks-only"]);
+  const deliverer = start(["scripts/worker.ts", "--deliveries-only"], {
+    WORKER_CONCURRENCY: String(DELIVERY_CONCURRENCY),
+    DATABASE_URL: `${dbUrl}${dbUrl.includes("?") ? "&" : "?"}application_name=bench-deliverer`,
+  });
+  console.log(`delivery worker pid ${deliverer.pid}`);
+  if (!deliveryOnly) await processBacklog(backlog);
+  else await sleep(3000); // the workers' start-up
   // (b) delivery under a steady load: one destination subscribed to message.status.sent
   const received = new Map<string, number>();
   const receiver = http.createServer((req, res) => {
@@ -327,7 +412,7 @@ async function main() {
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   const { encryptSecret } = await import("@/lib/crypto/secret-box");
-  await db.webhookDestination.create({
+  const destination = await db.webhookDestination.create({
     data: {
       customerId: customer.id,
       senderId: sender.id,
@@ -339,14 +424,23 @@ async function main() {
   });
   const pool = new Pool(`http://127.0.0.1:${leanPort}`, { connections: CONNECTIONS });
   const deliveryRows: Row[] = [];
+  // (b0) the delivery worker alone: a backlog of deliveries drained as fast as it can.
+  for (let round = 1; round <= rounds; round++) {
+    const d = await drainRun(DRAIN_DELIVERIES, deliverer.pid ?? 0, destination.id, customer.id, received);
+    deliveryRows.push([
+      `a backlog of ${DRAIN_DELIVERIES.toLocaleString("en-US")} deliveries drained (round ${round}/${rounds})`,
+      `**${d.rate.toLocaleString("en-US")} deliveries/s**; ${d.cpu}`,
+    ]);
+    await sleep(1000);
+  }
   for (const offered of DELIVERY_RATES) {
     const p99s: number[] = [];
     for (let round = 1; round <= rounds; round++) {
-      const r = await deliveryRun(pool, pnid, offered, received);
+      const r = await deliveryRun(pool, pnid, offered, received, deliverer.pid ?? 0);
       p99s.push(r.p99);
       deliveryRows.push([
         `${offered.toLocaleString("en-US")} statuses/s offered for ${DELIVERY_SECONDS} s (round ${round}/${rounds})`,
-        `${r.delivered} of ${r.expected} delivered; **${r.rate.toLocaleString("en-US")} deliveries/s**; lag p50 ${r.p50} ms, **p99 ${r.p99} ms**, max ${r.max} ms; backlog when the load ended: ${r.backlog}`,
+        `${r.delivered} of ${r.expected} delivered; **${r.rate.toLocaleString("en-US")} deliveries/s**; lag p50 ${r.p50} ms, **p99 ${r.p99} ms**, max ${r.max} ms; backlog when the load ended: ${r.backlog}; ${r.cpu}`,
       ]);
       await sleep(2000);
     }
@@ -361,7 +455,7 @@ async function main() {
       });
   }
   results.push({
-    title: "Delivery (b): one subscribed destination, lag from provider POST to receipt",
+    title: "Delivery (b0, b): one subscribed destination, lag from provider POST to receipt",
     rows: deliveryRows,
   });
   await pool.close();
@@ -371,7 +465,9 @@ async function main() {
   await stop(lean);
   await pgc.end();
   await db.$disconnect();
-  writeDocs(reportTargets(targets));
+  const targetLines = reportTargets(targets);
+  if (deliveryOnly) console.log("--only=delivery: docs/benchmarks.md left as it was");
+  else writeDocs(targetLines);
 }
 
 function writeDocs(targetLines: string[]) {
@@ -385,7 +481,10 @@ function writeDocs(targetLines: string[]) {
     "delivery >= 2,000 deliveries/s; callback-to-delivery p99 < 250 ms at 500 statuses/s and < 1 s at 2,000/s.",
     "Each delivery rate runs several times (rounds); the lag is from the provider POST to the receiver's receipt.",
     "There is no bare baseline here: the targets are absolute, so they only mean something on a quiet machine.",
-    "The delivery runs report where the backlog sat when the offered load ended.",
+    "The delivery runs report where the backlog sat when the offered load ended. The drain (b0) times the",
+    `delivery worker alone on a backlog of ${DRAIN_DELIVERIES.toLocaleString("en-US")} deliveries inserted at once (no ingest or callback processing`,
+    "competing). Every delivery run gives the CPU ms per delivery of the worker process and of its PostgreSQL",
+    "backends (/proc, user + system), which the machine's load disturbs less than the rates.",
     "",
     "Targets (issue 15 item 3):",
     "",

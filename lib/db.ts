@@ -87,3 +87,36 @@ export async function hotRows<T>(query: { text: string; values: unknown[] }): Pr
   const result = await pool.query({ text: query.text, values: query.values.map(hotValue), types: hotTypes });
   return result.rows as T[];
 }
+
+const clientNumbers = new WeakMap<pg.PoolClient, number>();
+let lastClientNumber = 0;
+
+/**
+ * As hotRows, for a statement run many times a second (the delivery worker's claim, start
+ * and outcome writes): prepared once per connection under `name`, so PostgreSQL parses and
+ * plans it once, not on every run. The name carries the connection's number, so the pool's
+ * connections never collide where they share one backend (the embedded PGlite server).
+ */
+export async function hotPrepared<T>(name: string, query: { text: string; values: unknown[] }): Promise<T[]> {
+  if (!holder.pool) await getDb();
+  const client = await (holder.pool as pg.Pool).connect();
+  let number = clientNumbers.get(client);
+  if (number === undefined) {
+    lastClientNumber += 1;
+    number = lastClientNumber;
+    clientNumbers.set(client, number);
+  }
+  try {
+    const result = await client.query({
+      name: `${name}_${number}`,
+      text: query.text,
+      values: query.values.map(hotValue),
+      types: hotTypes,
+    });
+    client.release();
+    return result.rows as T[];
+  } catch (error) {
+    client.release(error as Error); // as pool.query does: a failed connection is not reused
+    throw error;
+  }
+}

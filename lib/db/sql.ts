@@ -9,6 +9,13 @@ export function newId(prefix = "c"): string {
   return `${prefix}${Date.now().toString(36)}${randomBytes(10).toString("hex")}`;
 }
 
+/** `count` ids as newId makes them, from one draw of randomness (bulk inserts). */
+export function newIds(prefix: string, count: number): string[] {
+  const time = Date.now().toString(36);
+  const hex = randomBytes(10 * count).toString("hex");
+  return Array.from({ length: count }, (_, i) => `${prefix}${time}${hex.slice(i * 20, i * 20 + 20)}`);
+}
+
 /** ISO text for a `::timestamp(3)` cast (the zone suffix is ignored: the value is UTC). */
 export function ts(date: Date | null | undefined): string | null {
   return date ? date.toISOString() : null;

@@ -2,7 +2,7 @@
 // on the WebhookDestination row; every change runs under that row's lock (FOR UPDATE), so
 // workers sharing a destination see one breaker and never let two probes through. The
 // transitions themselves are pure (breaker.ts); every function takes `now`.
-import { db, type Tx } from "@/lib/db";
+import { db, hotPrepared, type Tx } from "@/lib/db";
 import { ts } from "@/lib/db/sql";
 import { type Admission, type AttemptResult, admit, afterAttempts, BREAKER, disabledReason } from "./breaker";
 import { emitDeliveryExhausted, emitEndpointDisabled } from "./operational-events";
@@ -95,8 +95,9 @@ export type HealthOutcome = AttemptResult & {
  * closed; those closed now have their held deliveries released.
  */
 async function recordSuccesses(destinationIds: string[], now: Date): Promise<void> {
-  const closed = await db.$queryRawUnsafe<{ id: string }[]>(
-    `WITH changed AS (
+  // After every batch of results: plain pg, prepared (hotPrepared), like the worker's other hot statements.
+  const closed = await hotPrepared<{ id: string }>("webhook_successes", {
+    text: `WITH changed AS (
        UPDATE "WebhookDestination" SET "consecutiveFailures" = 0, "failingSince" = NULL,
          "breakerState" = 'CLOSED', "breakerOpenedAt" = NULL, "breakerOpenCount" = 0, "nextProbeAt" = NULL,
          "probeDeliveryId" = NULL, "probeUntil" = NULL,
@@ -105,9 +106,8 @@ async function recordSuccesses(destinationIds: string[], now: Date): Promise<voi
          AND ("breakerState" <> 'CLOSED' OR "consecutiveFailures" > 0 OR "failingSince" IS NOT NULL)
        RETURNING id, "breakerClosedAt" = $2::timestamp(3) AS "closedNow")
      SELECT id FROM changed WHERE "closedNow"`,
-    destinationIds,
-    ts(now),
-  );
+    values: [destinationIds, ts(now)],
+  });
   if (closed.length > 0)
     await releasePending(
       db,

@@ -1,8 +1,14 @@
 // The delivery queue's SQL: claiming due deliveries under a lease, and writing attempt
 // results in bulk (one statement for many: the attempt rows and the deliveries' next
-// state, each fenced by the lease it was claimed with).
-import { db } from "@/lib/db";
-import { NOW_UTC, newId } from "@/lib/db/sql";
+// state, each fenced by the lease it was claimed with). The statements every delivery
+// passes through (claim, start, outcome, rate slot) run on plain pg (`hotRows`), not the
+// ORM: its per-statement CPU was a large share of a delivery's (docs/event-pipeline.md).
+import { db, hotPrepared, hotRows } from "@/lib/db";
+import { NOW_UTC, newIds } from "@/lib/db/sql";
+
+const run = <T>(text: string, values: unknown[]) => hotRows<T>({ text, values });
+/** The statements run for every batch: prepared once per connection (hotPrepared). */
+const runPrepared = <T>(name: string, text: string, values: unknown[]) => hotPrepared<T>(name, { text, values });
 
 export type Claimed = {
   id: string;
@@ -35,7 +41,8 @@ export async function claimDue(limit: number, leaseMarginMs: number, customerIds
   const scope = customerIds
     ? `AND "destinationId" IN (SELECT id FROM "WebhookDestination" WHERE "customerId" = ANY($3::text[]))`
     : "";
-  return db.$queryRawUnsafe<Claimed[]>(
+  return runPrepared<Claimed>(
+    customerIds ? "webhook_claim_scoped" : "webhook_claim",
     `WITH due AS MATERIALIZED (
        SELECT id FROM "WebhookDelivery"
        WHERE status = 'PENDING' AND "nextAttemptAt" <= ${NOW_UTC}
@@ -52,7 +59,7 @@ export async function claimDue(limit: number, leaseMarginMs: number, customerIds
        (EXTRACT(EPOCH FROM d."breakerClosedAt") * 1000)::float8 AS "breakerClosedAtMs",
        CASE WHEN d."previousSecretExpiresAt" > ${NOW_UTC} THEN d."previousSigningSecretEnc" END AS "previousSigningSecretEnc",
        (SELECT e.payload::text FROM "WebhookEvent" AS e WHERE e.id = w."eventId") AS body`,
-    ...(customerIds ? [limit, leaseMarginMs, customerIds] : [limit, leaseMarginMs]),
+    customerIds ? [limit, leaseMarginMs, customerIds] : [limit, leaseMarginMs],
   );
 }
 
@@ -78,15 +85,14 @@ export async function nextDueInMs(customerIds: string[] | null): Promise<number 
  */
 export async function markStarted(jobs: { id: string; lease: string; needMs: number }[]): Promise<Set<string>> {
   if (jobs.length === 0) return new Set();
-  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+  const rows = await runPrepared<{ id: string }>(
+    "webhook_start",
     `UPDATE "WebhookDelivery" AS w SET attempts = w.attempts + 1, "updatedAt" = ${NOW_UTC}
      FROM unnest($1::text[], $2::text[], $3::int4[]) AS s(id, lease, need)
      WHERE w.id = s.id AND w."lockedUntil" = s.lease::timestamp(3)
        AND w."lockedUntil" > ${NOW_UTC} + (s.need * interval '1 millisecond')
      RETURNING w.id`,
-    jobs.map((j) => j.id),
-    jobs.map((j) => j.lease),
-    jobs.map((j) => j.needMs),
+    [jobs.map((j) => j.id), jobs.map((j) => j.lease), jobs.map((j) => j.needMs)],
   );
   return new Set(rows.map((r) => r.id));
 }
@@ -111,7 +117,8 @@ export type Outcome = {
 export async function recordOutcomes(outcomes: Outcome[]): Promise<void> {
   if (outcomes.length === 0) return;
   const col = <T>(f: (o: Outcome) => T) => outcomes.map(f);
-  await db.$executeRawUnsafe(
+  await runPrepared(
+    "webhook_outcomes",
     `WITH input AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int4[], $5::text[], $6::int4[], $7::int4[], $8::text[], $9::text[], $10::text[], $11::int4[])
          AS t(aid, did, lease, attempt, started, code, latency, error, excerpt, status, delay)
@@ -123,17 +130,19 @@ export async function recordOutcomes(outcomes: Outcome[]): Promise<void> {
        "lastError" = i.error, "nextAttemptAt" = ${NOW_UTC} + (i.delay * interval '1 millisecond'), "lockedUntil" = NULL,
        "updatedAt" = ${NOW_UTC}
      FROM input AS i WHERE w.id = i.did AND w."lockedUntil" = i.lease::timestamp(3)`,
-    col(() => newId("att_")),
-    col((o) => o.deliveryId),
-    col((o) => o.lease),
-    col((o) => o.attempt),
-    col((o) => o.startedAt.toISOString()),
-    col((o) => o.statusCode),
-    col((o) => o.latencyMs),
-    col((o) => o.error),
-    col((o) => o.responseExcerpt),
-    col((o) => o.status),
-    col((o) => o.delayMs),
+    [
+      newIds("att_", outcomes.length),
+      col((o) => o.deliveryId),
+      col((o) => o.lease),
+      col((o) => o.attempt),
+      col((o) => o.startedAt.toISOString()),
+      col((o) => o.statusCode),
+      col((o) => o.latencyMs),
+      col((o) => o.error),
+      col((o) => o.responseExcerpt),
+      col((o) => o.status),
+      col((o) => o.delayMs),
+    ],
   );
 }
 
@@ -172,26 +181,24 @@ export async function dropExpiredPreviousSecrets(now: Date = new Date()): Promis
  * workers (one row per destination and second): true when this delivery may start now.
  */
 export async function takeRateSlot(destinationId: string, cap: number): Promise<boolean> {
-  const rows = await db.$queryRawUnsafe<{ count: number }[]>(
+  const rows = await run<{ count: number }>(
     `INSERT INTO "WebhookRateSlot" ("destinationId", second, count)
      VALUES ($1, floor(extract(epoch from clock_timestamp()))::bigint, 1)
      ON CONFLICT ("destinationId", second) DO UPDATE SET count = "WebhookRateSlot".count + 1
        WHERE "WebhookRateSlot".count < $2
      RETURNING count`,
-    destinationId,
-    cap,
+    [destinationId, cap],
   );
   return rows.length > 0;
 }
 
 /** A capped delivery over its second's budget: released unsent (no attempt counted) until the next second. */
 export async function deferToNextSecond(id: string, lease: string): Promise<void> {
-  await db.$executeRawUnsafe(
+  await run(
     `UPDATE "WebhookDelivery" SET "lockedUntil" = NULL, "updatedAt" = ${NOW_UTC},
        "nextAttemptAt" = date_trunc('second', ${NOW_UTC}) + interval '1 second'
      WHERE id = $1 AND "lockedUntil" = $2::timestamp(3)`,
-    id,
-    lease,
+    [id, lease],
   );
 }
 

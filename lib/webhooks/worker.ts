@@ -5,7 +5,6 @@
 // counted in `attempts` before its request goes out (so one cut short by a kill counts),
 // and every finished attempt writes a WebhookAttempt row (results are written in small
 // bulk batches, starts too).
-import { Webhook } from "standardwebhooks";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { env } from "@/lib/env";
 import { workerSleep } from "@/lib/events/signal";
@@ -14,6 +13,7 @@ import { parseRetryAfter, retryDelayMs } from "./backoff";
 import { deliveryCap } from "./breaker";
 import { admitDelivery, holdDelivery, recordHealth } from "./breaker-store";
 import { closeSendAgent, type SendResult, sendWebhook } from "./send";
+import { signingKey, signWith } from "./signing";
 import { assertDeliverableUrl } from "./url-guard";
 import {
   type Claimed,
@@ -49,15 +49,26 @@ export type DeliveryWorkerOptions = {
 };
 type Settings = Required<DeliveryWorkerOptions>;
 
-const signers = new Map<string, Webhook>();
-function signerFor(enc: string): Webhook {
-  let signer = signers.get(enc);
-  if (!signer) {
-    signer = new Webhook(decryptSecret(enc));
-    if (signers.size > 1000) signers.clear();
-    signers.set(enc, signer);
+// Decrypted once per stored (encrypted) value: signing keys and verification tokens.
+const keys = new Map<string, Buffer>();
+function keyFor(enc: string): Buffer {
+  let key = keys.get(enc);
+  if (!key) {
+    key = signingKey(decryptSecret(enc));
+    if (keys.size > 1000) keys.clear();
+    keys.set(enc, key);
   }
-  return signer;
+  return key;
+}
+const tokens = new Map<string, string>();
+function tokenFor(enc: string): string {
+  let token = tokens.get(enc);
+  if (token === undefined) {
+    token = decryptSecret(enc);
+    if (tokens.size > 1000) tokens.clear();
+    tokens.set(enc, token);
+  }
+  return token;
 }
 
 // The URL rules are re-checked at delivery time (cached briefly); guardedLookup in
@@ -81,9 +92,9 @@ export function signatures(
   now: Date,
   body: string,
 ): string {
-  const current = signerFor(job.signingSecretEnc).sign(job.id, now, body);
+  const current = signWith(keyFor(job.signingSecretEnc), job.id, now, body);
   if (!job.previousSigningSecretEnc) return current;
-  return `${current} ${signerFor(job.previousSigningSecretEnc).sign(job.id, now, body)}`;
+  return `${current} ${signWith(keyFor(job.previousSigningSecretEnc), job.id, now, body)}`;
 }
 
 function buildHeaders(job: Claimed, body: string): Record<string, string> {
@@ -96,7 +107,7 @@ function buildHeaders(job: Claimed, body: string): Record<string, string> {
     "webhook-signature": signatures(job, now, body),
   };
   if (job.verificationHeaderKey && job.verificationTokenEnc) {
-    headers[job.verificationHeaderKey.toLowerCase()] = decryptSecret(job.verificationTokenEnc);
+    headers[job.verificationHeaderKey.toLowerCase()] = tokenFor(job.verificationTokenEnc);
   }
   return headers;
 }
