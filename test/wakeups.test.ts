@@ -39,6 +39,19 @@ describe("wake-ups", () => {
     stop();
   });
 
+  it("calls a listener added to a live connection once when it starts listening (catch-up for work written before)", async () => {
+    const keepAlive = onWakeup("reconnect", () => {});
+    await wakeupsReady();
+    await new Promise((r) => setTimeout(r, 100)); // the connection's own start-up calls are done
+    let calls = 0;
+    const stop = onWakeup("reconnect", () => calls++);
+    await expect.poll(() => calls, { timeout: 5_000 }).toBe(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(calls).toBe(1);
+    stop();
+    keepAlive();
+  });
+
   it("applies a callback stored elsewhere long before the processor's 60 s poll", async () => {
     await getDb();
     const processor = startCallbackProcessor({ pollMs: 60_000, loops: 1 });

@@ -122,8 +122,9 @@ function serial(client: pg.Client, sql: string, done?: () => void) {
 }
 
 /**
- * Calls `listener` after every commit that notified `channel` (from any process), and
- * once after each (re)connection of the listening client. Returns the unsubscribe.
+ * Calls `listener` after every commit that notified `channel` (from any process), once
+ * when it starts listening, and once after each reconnection of the listening client.
+ * Returns the unsubscribe.
  */
 export function onWakeup(channel: Channel, listener: () => void): () => void {
   return onNotification(channel, () => listener());
@@ -136,14 +137,27 @@ export function onWakeup(channel: Channel, listener: () => void): () => void {
 export function onNotification(channel: Channel, listener: Listener): () => void {
   const name = CHANNELS[channel];
   let set = state.listeners.get(name);
+  const client = state.client;
+  // A listener added to a live connection gets the start-up call a (re)connection gives the
+  // others (anything written before it listened is picked up), once its LISTEN is in place.
+  const started = () => {
+    if (state.client !== client || !state.listeners.get(name)?.has(listener)) return;
+    try {
+      listener(undefined);
+    } catch (error) {
+      log.warn({ err: error, channel: name }, "wake-up listener failed");
+    }
+  };
   if (!set) {
     set = new Set();
     state.listeners.set(name, set);
-    const client = state.client;
     if (client)
       serial(client, `LISTEN ${name}`, () => {
         if (state.client === client) state.listening?.add(name);
+        started();
       });
+  } else if (client) {
+    state.chain = state.chain.then(started);
   }
   set.add(listener);
   if (!state.client && !state.connecting && !state.retryTimer) void connect();
