@@ -92,7 +92,9 @@ export async function buildServer(root) {
     const { wasm } = await import(QUERY_COMPILER_BASE64);
     fs.writeFileSync(path.join(outdir, QUERY_COMPILER_FILE), Buffer.from(wasm, "base64"));
   }
-  const inputs = [...Object.keys(result.metafile.inputs), "package.json", "tsconfig.json", "scripts/build-server.mjs"];
+  // Files only: the query compiler's stand-in module is no file (package.json pins its version).
+  const files = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith("query-compiler-file:"));
+  const inputs = [...files, "package.json", "tsconfig.json", "scripts/build-server.mjs"];
   fs.writeFileSync(path.join(outdir, "inputs.json"), JSON.stringify(inputs));
   return outdir;
 }
