@@ -10,6 +10,34 @@ import path from "node:path";
 export const ENTRIES = ["supervisor", "worker", "cli", "serve-api"];
 const OUT = ".build/server";
 
+// The Prisma client's query compiler is WebAssembly shipped as a 2.5 MB JavaScript string
+// (base64) that every process parses before its first query (~60 ms of CPU in every
+// command that uses Prisma, e.g. `token:create`; docs/benchmarks.md "the operator CLI
+// before and after"). The bundle reads the same bytes from a file written beside it instead.
+// Node 20 cannot cache the compiled module itself (v8.serialize keeps no WebAssembly code).
+const QUERY_COMPILER_BASE64 = "@prisma/client/runtime/query_compiler_bg.postgresql.wasm-base64.mjs";
+const QUERY_COMPILER_FILE = "query-compiler.wasm";
+/** Whether the last build imports it (a Prisma version without that file needs no copy). */
+let queryCompilerUsed = false;
+const queryCompilerFromFile = {
+  name: "prisma-query-compiler-file",
+  setup(build) {
+    build.onResolve(
+      { filter: /^@prisma\/client\/runtime\/query_compiler_bg\.postgresql\.wasm-base64\.mjs$/ },
+      (args) => {
+        queryCompilerUsed = true;
+        return { path: args.path, namespace: "query-compiler-file" };
+      },
+    );
+    build.onLoad({ filter: /.*/, namespace: "query-compiler-file" }, () => ({
+      // The generated client decodes `wasm` from base64: encoding 2 MB costs ~2 ms.
+      contents: `import fs from "node:fs";
+export const wasm = fs.readFileSync(new URL("./${QUERY_COMPILER_FILE}", import.meta.url)).toString("base64");`,
+      loader: "js",
+    }));
+  },
+};
+
 const mtime = (p) => {
   try {
     return fs.statSync(p).mtimeMs;
@@ -32,6 +60,7 @@ export async function buildServer(root) {
   const esbuild = await import("esbuild");
   const outdir = path.join(root, OUT);
   fs.rmSync(outdir, { recursive: true, force: true });
+  queryCompilerUsed = false;
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(ENTRIES.map((e) => [e, `scripts/${e}.ts`])),
@@ -47,6 +76,7 @@ export async function buildServer(root) {
     logLevel: "warning",
     tsconfig: path.join(root, "tsconfig.json"),
     plugins: [
+      queryCompilerFromFile,
       {
         name: "packages-external",
         setup(build) {
@@ -58,7 +88,13 @@ export async function buildServer(root) {
       },
     ],
   });
-  const inputs = [...Object.keys(result.metafile.inputs), "package.json", "tsconfig.json", "scripts/build-server.mjs"];
+  if (queryCompilerUsed) {
+    const { wasm } = await import(QUERY_COMPILER_BASE64);
+    fs.writeFileSync(path.join(outdir, QUERY_COMPILER_FILE), Buffer.from(wasm, "base64"));
+  }
+  // Files only: the query compiler's stand-in module is no file (package.json pins its version).
+  const files = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith("query-compiler-file:"));
+  const inputs = [...files, "package.json", "tsconfig.json", "scripts/build-server.mjs"];
   fs.writeFileSync(path.join(outdir, "inputs.json"), JSON.stringify(inputs));
   return outdir;
 }

@@ -2,21 +2,9 @@
 
 import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { normalizeCategory, PRICING_CATEGORIES } from "./pricing-categories";
 
-export const PRICING_CATEGORIES = [
-  "marketing",
-  "marketing_lite",
-  "utility",
-  "authentication",
-  "authentication_international",
-  "service",
-  "referral_conversion",
-] as const;
-
-/** The provider spells some categories with a hyphen; we store underscores, lower-case. */
-export function normalizeCategory(category: string): string {
-  return category.trim().toLowerCase().replace(/-/g, "_");
-}
+export { normalizeCategory, PRICING_CATEGORIES };
 
 export async function setRate(input: { category: string; rate: number; customerId?: string; currency?: string }) {
   const pricingCategory = normalizeCategory(input.category);

@@ -3,7 +3,8 @@
 // here), runs the command, and always closes what it opened so the process can exit.
 // Only the command table is loaded up front: the help text and an unknown command load no
 // command, no zod and no database code; the command that runs is imported, then the
-// environment and the database client (docs/benchmarks.md "Start-up and the operator CLI").
+// environment and the database pool; the Prisma client only if the command uses it
+// (docs/benchmarks.md "Start-up and the operator CLI").
 import type { CliOutput } from "./command";
 import { COMMANDS } from "./commands";
 import { CliInputError } from "./input-error";
@@ -64,10 +65,12 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     if (error instanceof CliInputError || error instanceof EnvError) return fail(error, true);
     throw error;
   }
-  const { disconnectDb, getDb } = await import("@/lib/db");
+  // The pool only: a command that uses the Prisma client (lib/db.ts) creates it on this pool
+  // when it first uses it; one that only runs hotRows never loads Prisma.
+  const { connectPool, disconnectDb } = await import("@/lib/db/pool");
   const { closeOwnedEmbedded } = await import("@/lib/db/url");
   try {
-    await getDb();
+    await connectPool();
     const result = await execute();
     io.out(json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
     return 0;

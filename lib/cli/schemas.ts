@@ -1,7 +1,7 @@
 // Input schemas of the operator CLI; each message completes "--flag: <message>".
 import { z } from "zod";
-import { normalizeCategory, PRICING_CATEGORIES } from "@/lib/billing/rate-card";
-import { E164, normalizePhone } from "@/lib/senders/service";
+import { normalizeCategory, PRICING_CATEGORIES } from "@/lib/billing/pricing-categories";
+import { E164, normalizePhone } from "@/lib/senders/phone";
 
 const id = z.string().trim().min(1, "must not be empty");
 const phone = z

@@ -4,16 +4,10 @@ import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/core/errors";
 import { db, hotRows } from "@/lib/db";
 import { Prisma, type Sender } from "@/lib/generated/prisma/client";
+import { E164, normalizePhone } from "./phone";
 
 export type { Sender };
-
-/** "+1 555..." / "1555..." / " 1555..." (a "+" decoded as a space in a query) to E.164. */
-export function normalizePhone(raw: string): string {
-  const digits = raw.replace(/[\s()-]/g, "").replace(/^\+/, "");
-  return `+${digits}`;
-}
-
-export const E164 = /^\+[1-9]\d{6,14}$/;
+export { E164, normalizePhone };
 
 export async function listSenders(p: Principal): Promise<Sender[]> {
   return db.sender.findMany({

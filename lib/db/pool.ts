@@ -1,0 +1,115 @@
+// The process's PostgreSQL connections: one pg pool, shared by hotRows (below) and the Prisma
+// client (lib/db.ts, created on that pool when first used). This module loads no Prisma code,
+// so a code path that only runs hotRows (the operator CLI's read commands) never loads the
+// generated client or its WebAssembly query compiler, about a third of such a command's time
+// (docs/benchmarks.md "the operator CLI before and after").
+import pg from "pg";
+import { env } from "@/lib/env";
+import { resolveDatabaseUrl } from "./url";
+
+/** What lib/db.ts keeps beside the pool; typed here only as far as closing it needs. */
+type Client = { $disconnect(): Promise<void> };
+export type DbHolder = { pool?: pg.Pool; url?: string; ready?: Promise<pg.Pool>; client?: Client };
+
+// Next.js may evaluate these modules more than once; keep one pool (and client) per process.
+const g = globalThis as { __switchboardDb?: DbHolder };
+g.__switchboardDb ??= {};
+export const holder: DbHolder = g.__switchboardDb;
+
+function openPool(url: string): pg.Pool {
+  holder.url = url;
+  holder.pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection that drops (server restart, the embedded socket closing) must not
+  // crash the process. The logger (pino) is loaded only then: a CLI command never needs it.
+  holder.pool.on("error", (err) => {
+    void import("@/lib/log").then(({ log }) => log.warn({ err }, "idle database connection failed"));
+  });
+  holder.ready = Promise.resolve(holder.pool);
+  return holder.pool;
+}
+
+/** Connects on first use (resolving the embedded server when DATABASE_URL is unset). */
+export function connectPool(): Promise<pg.Pool> {
+  holder.ready ??= resolveDatabaseUrl().then(({ url }) => holder.pool ?? openPool(url));
+  return holder.ready;
+}
+
+/** The pool, synchronously: after connectPool() once, or at once with DATABASE_URL. */
+export function poolNow(): pg.Pool {
+  if (holder.pool) return holder.pool;
+  // With DATABASE_URL (a server, or the embedded socket the app's supervisor hands to Next
+  // and to tests) no look-up is needed; otherwise await connectPool() (or getDb()) first.
+  const url = env().DATABASE_URL;
+  if (!url) throw new Error("Database not connected yet: await getDb() during start-up");
+  return openPool(url);
+}
+
+/** Closes the Prisma client (if one was created) and the pool. */
+export async function disconnectDb(): Promise<void> {
+  await holder.client?.$disconnect();
+  await holder.pool?.end().catch(() => {});
+  holder.client = undefined;
+  holder.pool = undefined;
+  holder.url = undefined;
+  holder.ready = undefined;
+}
+
+// Columns are `timestamp(3)` without time zone holding UTC (Prisma's convention); pg would
+// read them as local time. numeric and int8 stay strings, as with pg's defaults.
+const UTC_TIMESTAMP = pg.types.builtins.TIMESTAMP;
+const hotTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === UTC_TIMESTAMP
+      ? (value: string) => new Date(`${value.replace(" ", "T")}Z`)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** Dates go in as UTC (pg would send local time with an offset that timestamp drops). */
+const hotValue = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
+
+/**
+ * Runs a statement (a Prisma.sql value, or `{ text, values }` with $1, $2...) straight on the
+ * shared pg pool. For the few statements every request runs (token, sender, billing list,
+ * blacklist, message insert, provider callback store) where Prisma's per-statement CPU (~1 ms
+ * against ~0.15 ms for pg, docs/benchmarks.md) is most of a request, and for the operator
+ * CLI's reads, which then load no Prisma code at all. Rows come back as pg parses them:
+ * timestamps as Date, numeric and int8 as string.
+ */
+export async function hotRows<T>(query: { text: string; values: unknown[] }): Promise<T[]> {
+  const pool = holder.pool ?? (await connectPool());
+  const result = await pool.query({ text: query.text, values: query.values.map(hotValue), types: hotTypes });
+  return result.rows as T[];
+}
+
+const clientNumbers = new WeakMap<pg.PoolClient, number>();
+let lastClientNumber = 0;
+
+/**
+ * As hotRows, for a statement run many times a second (the delivery worker's claim, start
+ * and outcome writes): prepared once per connection under `name`, so PostgreSQL parses and
+ * plans it once, not on every run. The name carries the connection's number, so the pool's
+ * connections never collide where they share one backend (the embedded PGlite server).
+ */
+export async function hotPrepared<T>(name: string, query: { text: string; values: unknown[] }): Promise<T[]> {
+  const pool = holder.pool ?? (await connectPool());
+  const client = await pool.connect();
+  let number = clientNumbers.get(client);
+  if (number === undefined) {
+    lastClientNumber += 1;
+    number = lastClientNumber;
+    clientNumbers.set(client, number);
+  }
+  try {
+    const result = await client.query({
+      name: `${name}_${number}`,
+      text: query.text,
+      values: query.values.map(hotValue),
+      types: hotTypes,
+    });
+    client.release();
+    return result.rows as T[];
+  } catch (error) {
+    client.release(error as Error); // as pool.query does: a failed connection is not reused
+    throw error;
+  }
+}
