@@ -2,8 +2,7 @@
 // (docs/tokens.md "Verified-token cache"), for tests that change rows in the database
 // directly or in another process and then call the API. Deterministic: no sleeps.
 import type { Socket } from "node:net";
-import pg from "pg";
-import { inject } from "vitest";
+import type pg from "pg";
 import { isListening, wakeupsReady } from "@/lib/db/wakeups";
 import { tokenCache, tokenCacheSynced } from "@/lib/tokens/token-cache";
 
@@ -27,15 +26,4 @@ export function cutListenConnection(): void {
   const client = state?.client as unknown as { connection: { stream: Socket } } | undefined;
   if (!client) throw new Error("no LISTEN connection to cut");
   client.connection.stream.destroy();
-}
-
-/** Another process's connection (the CLI, another API instance, an operator's psql). */
-export async function otherConnection<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: inject("databaseUrl") });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
 }

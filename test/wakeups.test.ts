@@ -1,24 +1,13 @@
 // Background work wakes on NOTIFY (lib/db/wakeups.ts): a callback stored by another
 // process is applied while the processor sleeps on a long safety poll, on PGlite (the
 // socket relays the notification) and on PostgreSQL.
-import pg from "pg";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { db, getDb } from "@/lib/db";
 import { CHANNELS, closeWakeups, notifyExpression, onWakeup, wakeupsReady } from "@/lib/db/wakeups";
 import { startCallbackProcessor } from "@/lib/events/ingest/processor";
+import { otherConnection } from "./other-connection";
 
 afterAll(closeWakeups);
-
-/** Another process's connection (the lean server, Next, a second API instance). */
-async function otherProcess<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: inject("databaseUrl") });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
 
 describe("wake-ups", () => {
   it("delivers a committed NOTIFY to a listener and none for a rolled-back one", async () => {
@@ -26,7 +15,7 @@ describe("wake-ups", () => {
     const stop = onWakeup("chatbots", () => woken++);
     await wakeupsReady();
     const before = woken;
-    await otherProcess(async (c) => {
+    await otherConnection(async (c) => {
       await c.query("BEGIN");
       await c.query(`SELECT ${notifyExpression("chatbots")}`);
       await c.query("ROLLBACK");
@@ -34,7 +23,7 @@ describe("wake-ups", () => {
     });
     await new Promise((r) => setTimeout(r, 300));
     expect(woken).toBe(before);
-    await otherProcess((c) => c.query(`SELECT ${notifyExpression("chatbots")}`));
+    await otherConnection((c) => c.query(`SELECT ${notifyExpression("chatbots")}`));
     await expect.poll(() => woken, { timeout: 2_000 }).toBe(before + 1);
     stop();
   });
@@ -63,7 +52,7 @@ describe("wake-ups", () => {
       const id = `cb_wake_${Date.now()}`;
       const body = JSON.stringify({ object: "whatsapp_business_account", entry: [] });
       const storedAt = Date.now();
-      await otherProcess((c) =>
+      await otherConnection((c) =>
         c.query(
           `WITH stored AS (INSERT INTO "ProviderCallback" (id, body, "receivedAt") VALUES ($1, $2, now() AT TIME ZONE 'UTC') RETURNING 1)
            SELECT ${notifyExpression("callbacks")} FROM stored`,

@@ -6,12 +6,8 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeWakeups, isListening, onWakeup } from "@/lib/db/wakeups";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
-import {
-  cutListenConnection,
-  otherConnection,
-  tokenCacheListening,
-  tokenChangesPropagated,
-} from "@/test/token-propagation";
+import { otherConnection } from "@/test/other-connection";
+import { cutListenConnection, tokenCacheListening, tokenChangesPropagated } from "@/test/token-propagation";
 import { revokeToken, rotateToken, verifyToken } from "./service";
 import { tokenCache } from "./token-cache";
 import { hashToken } from "./token-string";
