@@ -6,8 +6,10 @@ import { runCli } from "@/lib/cli/run";
 // Prisma client's query compiler (WebAssembly) again in the background for speed the command
 // never lives to use. Its baseline code (Liftoff) only: about a fifth less CPU for a command
 // that uses Prisma (docs/benchmarks.md "the operator CLI before and after"). Set before any
-// WebAssembly is compiled (the database code loads with the command).
-v8.setFlagsFromString("--liftoff-only");
+// WebAssembly is compiled (the database code loads with the command). Not for demo:seed, the
+// one long command: it may run the embedded PGlite (WebAssembly too) in this process for
+// seconds, where optimised code pays off.
+if (process.argv[2] !== "demo:seed") v8.setFlagsFromString("--liftoff-only");
 
 process.exitCode = await runCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { inputErrorFrom } from "@/lib/core/errors";
-import { db, hotRows } from "@/lib/db";
+import { db, hotPrepared, hotRows } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 describe("database", () => {
@@ -41,4 +41,25 @@ describe("a NUL byte that reaches the database", () => {
     }
     expect(inputErrorFrom(new Error("connection refused"))).toBeUndefined();
   });
+});
+
+describe("hotPrepared", () => {
+  const embedded = (process.env.TEST_DB ?? "pglite") === "pglite";
+
+  it(
+    embedded
+      ? "runs unnamed on the embedded database, whose one session every process shares (no names to collide or pile up)"
+      : "prepares on a PostgreSQL server's own connection and answers the same as hotRows",
+    async () => {
+      const name = `probe_${Date.now()}`;
+      const statement = { text: "SELECT $1::int + 1 AS n", values: [41] };
+      for (let i = 0; i < 3; i++) expect(await hotPrepared<{ n: number }>(name, statement)).toEqual([{ n: 42 }]);
+      const [{ named }] = await hotRows<{ named: number }>({
+        text: "SELECT count(*)::int AS named FROM pg_prepared_statements WHERE name LIKE $1",
+        values: [`${name}%`],
+      });
+      // A server's pg_prepared_statements lists this session's only: the pool's connection may differ.
+      if (embedded) expect(named).toBe(0);
+    },
+  );
 });

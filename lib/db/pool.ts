@@ -51,6 +51,7 @@ export async function disconnectDb(): Promise<void> {
   holder.client = undefined;
   holder.pool = undefined;
   holder.url = undefined;
+  prepared.server = undefined;
   holder.ready = undefined;
 }
 
@@ -81,23 +82,44 @@ export async function hotRows<T>(query: { text: string; values: unknown[] }): Pr
   return result.rows as T[];
 }
 
-const clientNumbers = new WeakMap<pg.PoolClient, number>();
-let lastClientNumber = 0;
+/** Per process (on globalThis, as the pool): each pooled connection's number for hotPrepared's names. */
+type Prepared = { numbers: WeakMap<pg.PoolClient, number>; last: number; server?: Promise<boolean> };
+const gp = globalThis as { __switchboardPrepared?: Prepared };
+gp.__switchboardPrepared ??= { numbers: new WeakMap(), last: 0 };
+const prepared: Prepared = gp.__switchboardPrepared;
+
+/**
+ * Whether named statements are safe: on a PostgreSQL server each connection is its own
+ * session, and a statement prepared on it goes away with it. The embedded PGlite runs every
+ * connection of every process in one session, where names would collide and prepared
+ * statements would pile up as the pool replaces idle connections: there hotPrepared
+ * runs its statements unnamed, as hotRows does.
+ */
+function serverPrepares(pool: pg.Pool): Promise<boolean> {
+  prepared.server ??= pool
+    .query<{ v: string }>("SELECT version() AS v")
+    .then((r) => !/PGlite/i.test(r.rows[0]?.v ?? ""))
+    .catch((error) => {
+      prepared.server = undefined;
+      throw error;
+    });
+  return prepared.server;
+}
 
 /**
  * As hotRows, for a statement run many times a second (the delivery worker's claim, start
- * and outcome writes): prepared once per connection under `name`, so PostgreSQL parses and
- * plans it once, not on every run. The name carries the connection's number, so the pool's
- * connections never collide where they share one backend (the embedded PGlite server).
+ * and outcome writes): on a PostgreSQL server, prepared once per connection under `name`
+ * (with the connection's number), so PostgreSQL parses and plans it once, not on every run.
  */
 export async function hotPrepared<T>(name: string, query: { text: string; values: unknown[] }): Promise<T[]> {
   const pool = holder.pool ?? (await connectPool());
+  if (!(await serverPrepares(pool))) return hotRows<T>(query);
   const client = await pool.connect();
-  let number = clientNumbers.get(client);
+  let number = prepared.numbers.get(client);
   if (number === undefined) {
-    lastClientNumber += 1;
-    number = lastClientNumber;
-    clientNumbers.set(client, number);
+    prepared.last += 1;
+    number = prepared.last;
+    prepared.numbers.set(client, number);
   }
   try {
     const result = await client.query({

@@ -92,11 +92,16 @@ function connect(): Promise<void> {
     client.on("error", lost);
     client.on("end", () => lost());
     client.on("notification", (n) => fire(n.channel, n.payload ?? ""));
-    await client.connect();
     const listening = new Set<string>();
-    for (const channel of state.listeners.keys()) {
-      await client.query(`LISTEN ${channel}`);
-      listening.add(channel);
+    try {
+      await client.connect();
+      for (const channel of state.listeners.keys()) {
+        await client.query(`LISTEN ${channel}`);
+        listening.add(channel);
+      }
+    } catch (error) {
+      client.end().catch(() => {}); // not kept: the retry opens a new one
+      throw error;
     }
     state.listening = listening;
     state.client = client;
@@ -118,7 +123,12 @@ function serial(client: pg.Client, sql: string, done?: () => void) {
   state.chain = state.chain
     .then(() => client.query(sql))
     .then(() => done?.())
-    .catch(() => {});
+    .catch((error) => {
+      // The channel stays unheard (the token cache then serves nothing) until the connection
+      // is replaced: end it, and the reconnection listens again.
+      log.warn({ err: error, sql }, "wake-up LISTEN/UNLISTEN failed; reconnecting");
+      if (state.client === client) client.end().catch(() => {});
+    });
 }
 
 /**
