@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import { DEMO_EMAIL, DEMO_PASSWORD } from "../lib/demo/constants";
 import { signProviderBody } from "../lib/provider/callbacks/signature";
 import { envelopeFor } from "../lib/provider/simulator-callbacks";
@@ -18,6 +18,18 @@ export async function login(page: Page, email = DEMO_EMAIL, password = DEMO_PASS
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/billing/);
+}
+
+/**
+ * Resolves once React has hydrated this element (its props are attached). Typing into a
+ * controlled input before then is lost: hydration puts the state's value back.
+ */
+export async function hydrated(element: Locator): Promise<void> {
+  await expect
+    .poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps$"))), {
+      timeout: 15_000,
+    })
+    .toBe(true);
 }
 
 export async function expectAccessible(page: Page): Promise<void> {

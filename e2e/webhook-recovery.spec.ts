@@ -1,7 +1,7 @@
 // Recovery of failed deliveries in the dashboard (docs/webhook-recovery.md): start one from
 // the webhook page and watch its progress bar fill as the background job re-queues them.
 import { expect, test } from "@playwright/test";
-import { expectAccessible, login, saveScreenshot } from "./helpers";
+import { expectAccessible, hydrated, login, saveScreenshot } from "./helpers";
 
 test("start a recovery of failed deliveries and watch its progress until every one is re-queued", async ({ page }) => {
   await login(page);
@@ -28,6 +28,7 @@ test("start a recovery of failed deliveries and watch its progress until every o
 
   // A window that starts in the future is refused under its field.
   const since = page.getByLabel("Since");
+  await hydrated(since); // the page was just reloaded
   const defaultSince = await since.inputValue();
   await since.fill("2999-01-01T00:00");
   await page.getByRole("button", { name: "Recover failed deliveries" }).click();
