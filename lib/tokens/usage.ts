@@ -3,9 +3,8 @@
 // written in batches (one multi-row INSERT, one upsert of the hourly counts) every
 // FLUSH_INTERVAL_MS or FLUSH_ROWS rows, so no request waits for a write.
 import type { Principal } from "@/lib/auth/principal";
-import { db } from "@/lib/db";
+import { db, hotRows } from "@/lib/db";
 import { env } from "@/lib/env";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 
 export const FLUSH_INTERVAL_MS = 1_000;
@@ -83,35 +82,38 @@ export async function flushUsage(): Promise<void> {
 }
 
 async function writeBatch(rows: UsageRow[]): Promise<void> {
-  const hours = new Map<
-    string,
-    { tokenId: string; customerId: string; hour: Date; requests: number; errors: number }
-  >();
-  for (const r of rows) {
-    const hour = new Date(Math.floor(r.at.getTime() / HOUR_MS) * HOUR_MS);
-    const key = `${r.tokenId}|${hour.getTime()}`;
-    const h = hours.get(key) ?? { tokenId: r.tokenId, customerId: r.customerId, hour, requests: 0, errors: 0 };
-    h.requests++;
-    if (r.status >= 400) h.errors++;
-    hours.set(key, h);
-  }
-  const values = rows.map(
-    (r) =>
-      Prisma.sql`(${r.customerId}, ${r.tokenId}, ${r.at}, ${r.method}, ${r.path}, ${r.status}, ${r.latencyMs}, ${r.clientIp}, ${r.requestId})`,
-  );
-  const counts = [...hours.values()].map(
-    (h) => Prisma.sql`(${h.tokenId}, ${h.hour}, ${h.customerId}, ${h.requests}, ${h.errors})`,
-  );
-  await db.$transaction([
-    db.$executeRaw`INSERT INTO "ApiRequestLog"
-      ("customerId", "tokenId", "at", "method", "path", "status", "latencyMs", "clientIp", "requestId")
-      VALUES ${Prisma.join(values)}`,
-    db.$executeRaw`INSERT INTO "ApiUsageHour" ("tokenId", "hour", "customerId", "requests", "errors")
-      VALUES ${Prisma.join(counts)}
+  // One statement on plain pg for the whole batch: the rows as nine arrays (unnest), the log
+  // insert and the hourly upsert in one atomic statement. Through Prisma, a 500-row batch's
+  // 4,500 parameters cost the API ~0.1 ms of CPU per request (docs/benchmarks.md).
+  const col = <T>(pick: (r: UsageRow) => T) => rows.map(pick);
+  await hotRows({
+    text: `WITH input AS (
+        SELECT "customerId", "tokenId", at::timestamptz AT TIME ZONE 'UTC' AS at, method, path, status, "latencyMs",
+          "clientIp", "requestId"
+        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::text[])
+          AS t("customerId", "tokenId", at, method, path, status, "latencyMs", "clientIp", "requestId")
+      ), logged AS (
+        INSERT INTO "ApiRequestLog" ("customerId", "tokenId", "at", "method", "path", "status", "latencyMs", "clientIp", "requestId")
+        SELECT "customerId", "tokenId", at, method, path, status, "latencyMs", "clientIp", "requestId" FROM input
+      )
+      INSERT INTO "ApiUsageHour" ("tokenId", "hour", "customerId", "requests", "errors")
+      SELECT "tokenId", date_trunc('hour', at), min("customerId"), count(*)::int, (count(*) FILTER (WHERE status >= 400))::int
+      FROM input GROUP BY "tokenId", date_trunc('hour', at)
       ON CONFLICT ("tokenId", "hour") DO UPDATE SET
         "requests" = "ApiUsageHour"."requests" + EXCLUDED."requests",
         "errors" = "ApiUsageHour"."errors" + EXCLUDED."errors"`,
-  ]);
+    values: [
+      col((r) => r.customerId),
+      col((r) => r.tokenId),
+      col((r) => r.at.toISOString()),
+      col((r) => r.method),
+      col((r) => r.path),
+      col((r) => r.status),
+      col((r) => Math.round(r.latencyMs)),
+      col((r) => r.clientIp),
+      col((r) => r.requestId),
+    ],
+  });
   const now = Date.now();
   if (now - state.lastPrune >= PRUNE_EVERY_MS) {
     state.lastPrune = now;
