@@ -92,6 +92,9 @@ export async function buildServer(root) {
     const { wasm } = await import(QUERY_COMPILER_BASE64);
     fs.writeFileSync(path.join(outdir, QUERY_COMPILER_FILE), Buffer.from(wasm, "base64"));
   }
+  // esbuild's service process would otherwise live as long as the caller (npm start's parent),
+  // answering pings: CPU an idle app should not spend (docs/benchmarks.md "Idle CPU").
+  await esbuild.stop();
   // Files only: the query compiler's stand-in module is no file (package.json pins its version).
   const files = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith("query-compiler-file:"));
   const inputs = [...files, "package.json", "tsconfig.json", "scripts/build-server.mjs"];

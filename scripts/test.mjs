@@ -29,6 +29,12 @@ ensureInstalled(root);
 const bin = (name) => path.join(root, "node_modules/.bin", name);
 const counts = { passed: 0, failed: 0 };
 const failures = [];
+// Named again at the very end, where a CI log's tail shows them.
+const failedTests = [];
+const firstLine = (messages) =>
+  String(messages?.[0] ?? "")
+    .split("\n")
+    .find((l) => l.trim()) ?? "";
 
 function vitest(kind) {
   const report = path.join(os.tmpdir(), `switchboard-vitest-${kind}-${process.pid}.json`);
@@ -44,6 +50,16 @@ function vitest(kind) {
     const r = JSON.parse(fs.readFileSync(report, "utf8"));
     counts.passed += r.numPassedTests;
     counts.failed += r.numFailedTests;
+    for (const file of r.testResults ?? []) {
+      const failed = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+      for (const t of failed)
+        failedTests.push(
+          `${kind}: ${path.relative(root, file.name)} › ${t.fullName}\n    ${firstLine(t.failureMessages)}`,
+        );
+      // A file that fails outside its tests (a hook, an import) has no failed assertion.
+      if (file.status === "failed" && failed.length === 0)
+        failedTests.push(`${kind}: ${path.relative(root, file.name)}\n    ${firstLine([file.message])}`);
+    }
     fs.rmSync(report, { force: true });
   }
   if (!ok) failures.push(`vitest (${kind})`);
@@ -96,11 +112,25 @@ if (want("e2e") && fs.existsSync(path.join(root, "scripts/e2e.mjs"))) {
     const r = JSON.parse(fs.readFileSync(report, "utf8"));
     counts.passed += r.stats?.expected ?? 0;
     counts.failed += (r.stats?.unexpected ?? 0) + (r.stats?.flaky ?? 0);
+    const walk = (suite) => {
+      for (const spec of suite.specs ?? []) {
+        for (const t of spec.tests ?? []) {
+          if (t.status === "unexpected" || t.status === "flaky") {
+            failedTests.push(
+              `e2e: ${spec.file}:${spec.line} › ${spec.title} (${t.status})\n    ${firstLine(t.results?.map((x) => x.error?.message))}`,
+            );
+          }
+        }
+      }
+      for (const child of suite.suites ?? []) walk(child);
+    };
+    for (const suite of r.suites ?? []) walk(suite);
     fs.rmSync(report, { force: true });
   }
   if (!ok) failures.push("e2e");
 }
 
+if (failedTests.length) console.log(`\nFailed tests:\n${failedTests.map((t) => `  ${t}`).join("\n")}`);
 console.log(`\n${failures.length ? `Failed steps: ${failures.join(", ")}` : "All steps passed."}`);
 console.log(`${counts.passed} passed, ${counts.failed} failed`);
 process.exit(failures.length || counts.failed ? 1 : 0);
