@@ -97,7 +97,7 @@ const section = [
   "## Idle CPU of `npm start` (`npm run bench:idle`)",
   "",
   "The app started as `npm start` starts it (compiled supervisor, embedded PGlite, background work on",
-  "LISTEN/NOTIFY with a 10 s safety poll, Next) on a fresh data folder; after it answers and settles for",
+  "LISTEN/NOTIFY with a 30 s safety poll, Next) on a fresh data folder; after it answers and settles for",
   `${SETTLE_S} s, the CPU time of its whole process tree (from \`/proc\`) over ${WINDOW_S} s. Target: under ${TARGET}% of one core.`,
   "",
   "| Date (UTC) | Idle CPU (% of one core) | Target | Ready after (incl. any build) | Load average (1/5/15 min) |",

@@ -66,7 +66,9 @@ const ObjectSchema = z.object({
   WEBHOOK_RETRY_BASE_MS: positiveInt(1_000),
   WEBHOOK_RETRY_MAX_DELAY_MS: positiveInt(3_600_000),
   WORKER_CONCURRENCY: positiveInt(64),
-  WORKER_POLL_MS: positiveInt(10_000),
+  // The safety poll behind LISTEN/NOTIFY (docs/architecture.md "Background work"): 30 s keeps an
+  // idle app under 1% of a core (docs/benchmarks.md "Idle CPU").
+  WORKER_POLL_MS: positiveInt(30_000),
   WORKER_LEASE_MARGIN_MS: positiveInt(10_000),
   /** `npm run worker` answers GET /healthz on this port (docs/deployment.md); 0 = a free port; unset = none. */
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).optional(),

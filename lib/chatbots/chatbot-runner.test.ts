@@ -12,7 +12,7 @@ import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
 import { HANDOFF_MS } from "./engine";
 import { claimReplies } from "./outbox";
 import { decideChatbotReplies } from "./runner";
-import { deliverReply, replyMessageId, sendDueReplies } from "./worker";
+import { deliverReply, replyMessageId, sendDueReplies, startChatbotWorker } from "./worker";
 
 type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
 let t: Customer;
@@ -222,6 +222,25 @@ describe("attempts", () => {
       attempts: 2,
       messageId: replyMessageId(first?.id ?? "", 2),
     });
+  });
+});
+
+describe("the worker loop", () => {
+  it("wakes for a retry it scheduled instead of waiting for the safety poll", async () => {
+    const contact = uniquePhone();
+    getSimulator()?.injectErrors(t.sender.phoneNumberId ?? "", [131056]);
+    // A 10-minute poll: only the retry's own due time can send the reply within the wait.
+    const worker = startChatbotWorker({ customerIds: [t.customer.id], pollMs: 600_000, retryBaseMs: 300 });
+    try {
+      await says(contact, "hours");
+      // The processor's wake-up is in-process only for the delivery worker: NOTIFY wakes this one.
+      await expect.poll(async () => (await outbox(contact))[0]?.attempts ?? 0, { timeout: 20_000 }).toBe(1);
+      await expect.poll(async () => (await outbox(contact))[0]?.status, { timeout: 20_000 }).toBe("SENT");
+      expect(toProvider(contact)).toHaveLength(1);
+      expect((await outbox(contact))[0]?.attempts).toBe(2);
+    } finally {
+      await worker.stop();
+    }
   });
 });
 

@@ -26,6 +26,8 @@ export type ChatbotWorkerOptions = {
   retryBaseMs?: number;
   /** Only these customers' replies (isolated tests). */
   customerIds?: string[] | null;
+  /** Told of each retry a pass schedules (the loop wakes for it rather than wait for the poll). */
+  onRetryScheduled?: (delayMs: number) => void;
 };
 
 /** Claims beyond this are given up (FAILED), so a reply that keeps failing stops. */
@@ -161,6 +163,7 @@ export async function sendDueReplies(options: ChatbotWorkerOptions = {}): Promis
           : { status: "PENDING", error: "internal error", delayMs: options.retryBaseMs ?? 1_000 };
       }
       if (!(await finishReply(row, outcome))) log.warn({ replyId: row.id }, "chatbot reply lease lost");
+      else if (outcome.status === "PENDING") options.onRetryScheduled?.(outcome.delayMs);
     }),
   );
   return rows.length;
@@ -172,16 +175,22 @@ export function startChatbotWorker(options: ChatbotWorkerOptions = {}): { stop: 
   const batchSize = options.batchSize ?? 20;
   let stopped = false;
   const sleep = workerSleep("chatbots");
+  // The earliest retry this worker scheduled: it wakes for it instead of waiting for the poll.
+  let retryAt = Number.POSITIVE_INFINITY;
+  const onRetryScheduled = (delayMs: number) => {
+    retryAt = Math.min(retryAt, Date.now() + delayMs);
+  };
   const loop = (async () => {
     while (!stopped) {
       const since = sleep.epoch();
+      if (retryAt <= Date.now()) retryAt = Number.POSITIVE_INFINITY;
       try {
-        if ((await sendDueReplies({ ...options, batchSize })) >= batchSize) continue;
+        if ((await sendDueReplies({ ...options, batchSize, onRetryScheduled })) >= batchSize) continue;
       } catch (error) {
         log.error({ err: error }, "chatbot worker error");
       }
       if (stopped) break;
-      await sleep.pause(pollMs, since);
+      await sleep.pause(Math.max(5, Math.min(pollMs, retryAt - Date.now())), since);
     }
   })();
   return {
