@@ -233,7 +233,7 @@ describe("the worker loop", () => {
     const worker = startChatbotWorker({ customerIds: [t.customer.id], pollMs: 600_000, retryBaseMs: 300 });
     try {
       await says(contact, "hours");
-      // The processor's wake-up is in-process only for the delivery worker: NOTIFY wakes this one.
+      // The outbox row's NOTIFY wakes the worker; its first attempt meets the injected rate limit.
       await expect.poll(async () => (await outbox(contact))[0]?.attempts ?? 0, { timeout: 20_000 }).toBe(1);
       await expect.poll(async () => (await outbox(contact))[0]?.status, { timeout: 20_000 }).toBe("SENT");
       expect(toProvider(contact)).toHaveLength(1);
