@@ -147,7 +147,8 @@ describe("delivery worker", () => {
     expect(attempt?.statusCode).toBeNull();
     expect(attempt?.error).toMatch(/Timed out after 1000 ms/);
     expect(attempt?.latencyMs).toBeGreaterThanOrEqual(950);
-    expect(attempt?.latencyMs).toBeLessThan(2500);
+    // Cut well before the receiver's answer at 4 s (the margin is for a loaded machine's timers).
+    expect(attempt?.latencyMs).toBeLessThan(3500);
   });
 
   it("does not follow redirects", async () => {
