@@ -68,7 +68,13 @@ const ObjectSchema = z.object({
   WORKER_CONCURRENCY: positiveInt(64),
   // The safety poll behind LISTEN/NOTIFY (docs/architecture.md "Background work"): 30 s keeps an
   // idle app under 1% of a core (docs/benchmarks.md "Idle CPU").
-  WORKER_POLL_MS: positiveInt(30_000),
+  // At most the longest timer Node keeps (a longer one fires at once).
+  WORKER_POLL_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1)
+    .default(30_000),
   WORKER_LEASE_MARGIN_MS: positiveInt(10_000),
   /** `npm run worker` answers GET /healthz on this port (docs/deployment.md); 0 = a free port; unset = none. */
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).optional(),

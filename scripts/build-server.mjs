@@ -61,40 +61,43 @@ export async function buildServer(root) {
   const outdir = path.join(root, OUT);
   fs.rmSync(outdir, { recursive: true, force: true });
   queryCompilerUsed = false;
-  const result = await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: Object.fromEntries(ENTRIES.map((e) => [e, `scripts/${e}.ts`])),
-    outdir,
-    outExtension: { ".js": ".mjs" },
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    sourcemap: true,
-    metafile: true,
-    logLevel: "warning",
-    tsconfig: path.join(root, "tsconfig.json"),
-    plugins: [
-      queryCompilerFromFile,
-      {
-        name: "packages-external",
-        setup(build) {
-          // Bare package imports stay imports; `@/…` (the project) and relative paths are bundled.
-          build.onResolve({ filter: /^[^./]/ }, (args) =>
-            args.path.startsWith("@/") || path.isAbsolute(args.path) ? undefined : { path: args.path, external: true },
-          );
+  const result = await esbuild
+    .build({
+      absWorkingDir: root,
+      entryPoints: Object.fromEntries(ENTRIES.map((e) => [e, `scripts/${e}.ts`])),
+      outdir,
+      outExtension: { ".js": ".mjs" },
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      sourcemap: true,
+      metafile: true,
+      logLevel: "warning",
+      tsconfig: path.join(root, "tsconfig.json"),
+      plugins: [
+        queryCompilerFromFile,
+        {
+          name: "packages-external",
+          setup(build) {
+            // Bare package imports stay imports; `@/…` (the project) and relative paths are bundled.
+            build.onResolve({ filter: /^[^./]/ }, (args) =>
+              args.path.startsWith("@/") || path.isAbsolute(args.path)
+                ? undefined
+                : { path: args.path, external: true },
+            );
+          },
         },
-      },
-    ],
-  });
+      ],
+    })
+    // esbuild's service process would otherwise live as long as the caller (npm start's parent),
+    // answering pings: CPU an idle app should not spend (docs/benchmarks.md "Idle CPU").
+    .finally(() => esbuild.stop());
   if (queryCompilerUsed) {
     const { wasm } = await import(QUERY_COMPILER_BASE64);
     fs.writeFileSync(path.join(outdir, QUERY_COMPILER_FILE), Buffer.from(wasm, "base64"));
   }
-  // esbuild's service process would otherwise live as long as the caller (npm start's parent),
-  // answering pings: CPU an idle app should not spend (docs/benchmarks.md "Idle CPU").
-  await esbuild.stop();
   // Files only: the query compiler's stand-in module is no file (package.json pins its version).
   const files = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith("query-compiler-file:"));
   const inputs = [...files, "package.json", "tsconfig.json", "scripts/build-server.mjs"];

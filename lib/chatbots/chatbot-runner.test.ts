@@ -3,6 +3,7 @@
 // sending through the normal send path to the provider simulator.
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { wakeableSleep } from "@/lib/core/wakeable-sleep";
 import { db } from "@/lib/db";
 import { processPendingCallbacks } from "@/lib/events/ingest/process-batch";
 import { getSimulator } from "@/lib/provider/client";
@@ -228,14 +229,23 @@ describe("attempts", () => {
 describe("the worker loop", () => {
   it("wakes for a retry it scheduled instead of waiting for the safety poll", async () => {
     const contact = uniquePhone();
+    await says(contact, "hours"); // the reply is in the outbox, due now
     getSimulator()?.injectErrors(t.sender.phoneNumberId ?? "", [131056]);
-    // A 10-minute poll: only the retry's own due time can send the reply within the wait.
-    const worker = startChatbotWorker({ customerIds: [t.customer.id], pollMs: 600_000, retryBaseMs: 300 });
+    // A 10-minute poll and a sleep that no NOTIFY ends (other test files share the database):
+    // only the retry's own due time can send the reply within the wait.
+    const quiet = wakeableSleep();
+    const sleep = { epoch: quiet.epoch, pause: quiet.pause, close: quiet.wake };
+    const retries: number[] = [];
+    const worker = startChatbotWorker({
+      customerIds: [t.customer.id],
+      pollMs: 600_000,
+      retryBaseMs: 300,
+      sleep,
+      onRetryScheduled: (ms) => retries.push(ms),
+    });
     try {
-      await says(contact, "hours");
-      // The outbox row's NOTIFY wakes the worker; its first attempt meets the injected rate limit.
-      await expect.poll(async () => (await outbox(contact))[0]?.attempts ?? 0, { timeout: 20_000 }).toBe(1);
       await expect.poll(async () => (await outbox(contact))[0]?.status, { timeout: 20_000 }).toBe("SENT");
+      expect(retries).toHaveLength(1); // the first attempt met the injected rate limit
       expect(toProvider(contact)).toHaveLength(1);
       expect((await outbox(contact))[0]?.attempts).toBe(2);
     } finally {

@@ -10,7 +10,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { workerSleep } from "@/lib/events/signal";
+import { type WorkerSleep, workerSleep } from "@/lib/events/signal";
 import { log } from "@/lib/log";
 import { MAX_ATTEMPTS } from "@/lib/messaging/dispatch";
 import { type OutgoingMessage, sendMessage } from "@/lib/messaging/send";
@@ -28,6 +28,8 @@ export type ChatbotWorkerOptions = {
   customerIds?: string[] | null;
   /** Told of each retry a pass schedules (the loop wakes for it rather than wait for the poll). */
   onRetryScheduled?: (delayMs: number) => void;
+  /** The loop's sleep (default: woken by NOTIFY on "chatbots"); a test gives one nothing else wakes. */
+  sleep?: WorkerSleep;
 };
 
 /** Claims beyond this are given up (FAILED), so a reply that keeps failing stops. */
@@ -150,7 +152,8 @@ export async function sendDueReplies(options: ChatbotWorkerOptions = {}): Promis
     options.leaseMs ?? sendLeaseMs(),
     options.customerIds ?? null,
   );
-  await Promise.all(
+  // Settled, not Promise.all: every row's retry is reported before the pass ends, even when one row fails.
+  const done = await Promise.allSettled(
     rows.map(async (row) => {
       let outcome: ReplyOutcome;
       try {
@@ -166,6 +169,8 @@ export async function sendDueReplies(options: ChatbotWorkerOptions = {}): Promis
       else if (outcome.status === "PENDING") options.onRetryScheduled?.(outcome.delayMs);
     }),
   );
+  const failed = done.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
   return rows.length;
 }
 
@@ -174,11 +179,12 @@ export function startChatbotWorker(options: ChatbotWorkerOptions = {}): { stop: 
   const pollMs = options.pollMs ?? Math.max(250, env().WORKER_POLL_MS);
   const batchSize = options.batchSize ?? 20;
   let stopped = false;
-  const sleep = workerSleep("chatbots");
+  const sleep = options.sleep ?? workerSleep("chatbots");
   // The earliest retry this worker scheduled: it wakes for it instead of waiting for the poll.
   let retryAt = Number.POSITIVE_INFINITY;
   const onRetryScheduled = (delayMs: number) => {
     retryAt = Math.min(retryAt, Date.now() + delayMs);
+    options.onRetryScheduled?.(delayMs);
   };
   const loop = (async () => {
     while (!stopped) {
