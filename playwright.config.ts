@@ -18,7 +18,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [["list"]],
+  // npm test reads the JSON report (PLAYWRIGHT_JSON_OUTPUT_NAME) to count and name failures.
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
   use: {
     baseURL: `http://localhost:${port}`,
     trace: "off",
