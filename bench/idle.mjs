@@ -159,7 +159,7 @@ let text = fs.readFileSync(doc, "utf8");
 const start = text.indexOf("## Idle CPU of `npm start`");
 if (start >= 0) {
   const next = text.indexOf("\n## ", start + 1);
-  text = text.slice(0, start) + section + (next >= 0 ? text.slice(next + 1) : "");
+  text = text.slice(0, start) + section + (next >= 0 ? `\n${text.slice(next + 1)}` : "");
 } else text = `${text.trimEnd()}\n\n${section}`;
 fs.writeFileSync(doc, text);
 console.log("Wrote docs/benchmarks.md");
