@@ -29,6 +29,9 @@ const isDynamic = (segment: string) => segment.startsWith("[");
 /** Links on a page whose path has the given shape. */
 async function linksLike(page: Page, url: string, shape: RegExp): Promise<string[]> {
   await page.goto(url);
+  // The dashboard's loading skeleton (app/(dashboard)/loading.tsx) has no heading: wait for the
+  // page itself before reading its links (CI once read the skeleton and found none).
+  await page.locator("main h1").first().waitFor({ state: "visible" });
   const hrefs = await page.locator("main a[href]").evaluateAll((as) =>
     as.map((a) => {
       const u = new URL((a as HTMLAnchorElement).href);
