@@ -9,7 +9,7 @@ const ABOVE_DOMAINS = "^(lib/(api|dashboard|http|cli)/|app/|components/)";
 /** Next, next-auth and React: the dashboard's framework. */
 const NEXT = "^node_modules/(next|next-auth|react|react-dom)/";
 const TESTS = "\\.test\\.tsx?$";
-const DB = "^(lib/db\\.ts$|lib/db/|lib/generated/prisma/)";
+const DB = "^(lib/db/|lib/generated/prisma/)";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -29,10 +29,17 @@ module.exports = {
       to: { path: "^(lib/(?!core/)|app/|components/|test/|node_modules/(next|react|next-auth|@prisma)/)" },
     },
     {
+      name: "db-imports-only-core",
+      severity: "error",
+      comment: "lib/db (the data layer) stands on lib/core alone: it imports no domain and nothing above.",
+      from: { path: "^lib/db/", pathNot: TESTS },
+      to: { path: "^(lib/(?!core/|db/|generated/)|app/|components/|test/)" },
+    },
+    {
       name: "domain-not-above",
       severity: "error",
       comment:
-        "A domain (and what it stands on: lib/core, lib/db, lib/env, lib/log, lib/crypto) never imports lib/api, lib/dashboard, lib/http, lib/cli, app/, components/, next/*, next-auth or React.",
+        "A domain (and what it stands on: lib/core, lib/db, lib/core/env, lib/core/log, lib/core/crypto) never imports lib/api, lib/dashboard, lib/http, lib/cli, app/, components/, next/*, next-auth or React.",
       from: { path: "^lib/", pathNot: `^lib/(api|dashboard|http|cli|generated)/|${TESTS}` },
       to: { path: [ABOVE_DOMAINS, NEXT] },
     },

@@ -7,10 +7,10 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { getToken } from "next-auth/jwt";
 import { errorBody } from "@/lib/api/envelope";
+import { env } from "@/lib/core/env";
 import { errorAnswer } from "@/lib/core/error-answer";
 import { ApiError } from "@/lib/core/errors";
 import { servedOverHttps } from "@/lib/dashboard/secure-cookies";
-import { env } from "@/lib/env";
 
 /** The first path segment of every page under app/(dashboard) ("" is the home page). */
 export const DASHBOARD_SECTIONS = [

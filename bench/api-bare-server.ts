@@ -1,15 +1,15 @@
 // The bare baseline for bench/api.ts: node:http + pg running the very SQL the services run
 // (billingListSql with the same shared count; the conversation list with its shared count,
-// and the conversation look-up plus thread page of lib/conversations), and nothing else (no
+// and the conversation look-up plus thread page of lib/domains/conversations), and nothing else (no
 // router, no auth, no Prisma, no envelope). PORT, DATABASE_URL, BENCH_CUSTOMER_ID.
 import http from "node:http";
 import pg from "pg";
-import type { Principal } from "@/lib/auth/principal";
-import { cachedCount } from "@/lib/billing/count-cache";
-import { billingListSql } from "@/lib/billing/messages";
-import { BillingMessagesQuery } from "@/lib/billing/schemas";
-import { conversationByUidSql, conversationListSql, threadSql } from "@/lib/conversations/list-sql";
-import { pageTotal } from "@/lib/conversations/service";
+import type { Principal } from "@/lib/domains/auth/principal";
+import { cachedCount } from "@/lib/domains/billing/count-cache";
+import { billingListSql } from "@/lib/domains/billing/messages";
+import { BillingMessagesQuery } from "@/lib/domains/billing/schemas";
+import { conversationByUidSql, conversationListSql, threadSql } from "@/lib/domains/conversations/list-sql";
+import { pageTotal } from "@/lib/domains/conversations/service";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const principal: Principal = { customerId: process.env.BENCH_CUSTOMER_ID ?? "", plan: "pro", via: "token" };

@@ -92,7 +92,7 @@ async function prepareDatabase(): Promise<{ customerId: string; token: string }>
   if (!customerId) customerId = await seed(c);
   const conversations = await c.query(`SELECT 1 FROM "Conversation" WHERE "customerId" = $1 LIMIT 1`, [customerId]);
   if (conversations.rowCount === 0) await seedConversations(c, customerId);
-  const { issueToken } = await import("@/lib/tokens/service");
+  const { issueToken } = await import("@/lib/domains/tokens/service");
   const { token } = await issueToken({ customerId, name: "bench" });
   await c.end();
   return { customerId, token };
@@ -254,8 +254,8 @@ async function compare(s: Scenario, a: Side, b: Side): Promise<Interleaved> {
 }
 
 async function explainPlans(customerId: string): Promise<string[]> {
-  const { billingListSql } = await import("@/lib/billing/messages");
-  const { BillingMessagesQuery } = await import("@/lib/billing/schemas");
+  const { billingListSql } = await import("@/lib/domains/billing/messages");
+  const { BillingMessagesQuery } = await import("@/lib/domains/billing/schemas");
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   const out: string[] = [];
@@ -279,11 +279,11 @@ async function explainPlans(customerId: string): Promise<string[]> {
 /** CPU per operation in this process (8 concurrent callers): where a lean request's time goes. */
 async function cpuBreakdown(customerId: string, token: string): Promise<string[]> {
   const { db } = await import("@/lib/db");
-  const { verifyToken } = await import("@/lib/tokens/service");
-  const { configureTokenCache, TOKEN_CACHE_MAX_ENTRIES } = await import("@/lib/tokens/token-cache");
+  const { verifyToken } = await import("@/lib/domains/tokens/service");
+  const { configureTokenCache, TOKEN_CACHE_MAX_ENTRIES } = await import("@/lib/domains/tokens/token-cache");
   const { wakeupsReady } = await import("@/lib/db/wakeups");
-  const { billingListSql } = await import("@/lib/billing/messages");
-  const { BillingMessagesQuery } = await import("@/lib/billing/schemas");
+  const { billingListSql } = await import("@/lib/domains/billing/messages");
+  const { BillingMessagesQuery } = await import("@/lib/domains/billing/schemas");
   const pool = new pg.Pool({ connectionString: dbUrl, max: 10 });
   const sql = billingListSql({ customerId, plan: "pro", via: "token" }, undefined, BillingMessagesQuery.parse({}));
   const ops: [string, () => Promise<unknown>][] = [
@@ -486,7 +486,7 @@ function printAndWrite(
     "verified-token cache (docs/tokens.md; a miss adds the token look-up in `verifyToken`), plus the router, zod,",
     "the rate limiter, usage recording and the Web Request/Response adapters; the bare",
     "baseline runs the page's statements only. All statements go straight to the `pg` pool that Prisma's adapter also",
-    "uses (`hotRows` in lib/db.ts).",
+    "uses (`hotRows` in lib/db/index.ts).",
     "",
     "How the list stays fast at 1M rows: (1) every filter and sort has an index that starts with the customer",
     "and ends in (sort column, id), and the ORDER BY is (column, id) in one direction, so one ascending index serves",
@@ -495,7 +495,7 @@ function printAndWrite(
     "COUNT(*) but is not run per request: a partial page gives the total for free, and the count of one",
     "(customer, filter set) is shared by all requests: fresh for 5 s, then served stale while one background",
     "recount runs (never older than 60 s), computed once under concurrency, and recounted whenever it contradicts",
-    'the page just read (`lib/billing/count-cache.ts`). The "no count cache" row shows what an exact COUNT(*) on',
+    'the page just read (`lib/domains/billing/count-cache.ts`). The "no count cache" row shows what an exact COUNT(*) on',
     "every request costs at this size.",
   ].join("\n");
   if (only) console.log([...lines, "", `--only=${[...only].join(",")}: docs/benchmarks.md left as it was`].join("\n"));

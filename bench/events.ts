@@ -74,7 +74,7 @@ Object.assign(process.env, childEnv);
 const start = (args: string[], extraEnv: Record<string, string> = {}) => startTs(args, { ...childEnv, ...extraEnv });
 
 // ---- provider payloads ----
-const { signProviderBody } = await import("@/lib/provider/callbacks/signature");
+const { signProviderBody } = await import("@/lib/domains/provider/callbacks/signature");
 let seq = 0;
 type Batch = { raw: string; signature: string; keys: string[] };
 function statusBatch(phoneNumberId: string, status: "sent" | "delivered"): Batch {
@@ -152,7 +152,7 @@ async function setup() {
   await freshDatabase(DB_NAME, dbUrl);
   await pgc.connect();
   const { db } = await import("@/lib/db");
-  const { setRate } = await import("@/lib/billing/rate-card");
+  const { setRate } = await import("@/lib/domains/billing/rate-card");
   const customer = await db.customer.create({ data: { name: "Bench" } });
   const sender = await db.sender.create({
     data: {
@@ -411,7 +411,7 @@ async function main() {
     });
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  const { encryptSecret } = await import("@/lib/crypto/secret-box");
+  const { encryptSecret } = await import("@/lib/core/crypto/secret-box");
   const destination = await db.webhookDestination.create({
     data: {
       customerId: customer.id,
@@ -491,7 +491,7 @@ function writeDocs(targetLines: string[]) {
     ...targetLines,
     "",
     "A status counts as ingested when its POST was answered 200 and the raw callback row is",
-    "committed (the endpoint stores, then answers; processing is asynchronous, see lib/events).",
+    "committed (the endpoint stores, then answers; processing is asynchronous, see lib/domains/events).",
     "",
     ...results.flatMap((r) => [
       `### ${r.title}`,

@@ -93,7 +93,7 @@ function postChunked(port: number, urlPath: string, headers: Record<string, stri
 async function main() {
   await freshDatabase();
   const { db } = await import("@/lib/db");
-  const { issueToken } = await import("@/lib/tokens/service");
+  const { issueToken } = await import("@/lib/domains/tokens/service");
   const customer = await db.customer.create({ data: { name: "Bench memory" } });
   const { token } = await issueToken({ customerId: customer.id, name: "bench" });
   const book = await db.contactBook.create({ data: { customerId: customer.id, name: "Bench" } });

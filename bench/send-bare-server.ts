@@ -15,8 +15,8 @@ import http from "node:http";
 import pg from "pg";
 import { handleApiRequest } from "@/lib/api/router";
 import { getDb } from "@/lib/db";
-import { getProvider } from "@/lib/provider/client";
-import type { ProviderMessagePayload, ProviderSender, SendHints } from "@/lib/provider/types";
+import { getProvider } from "@/lib/domains/provider/client";
+import type { ProviderMessagePayload, ProviderSender, SendHints } from "@/lib/domains/provider/types";
 
 type Statement = { config: Record<string, unknown>; values: unknown[] };
 type ProviderCall = { sender: ProviderSender; payload: ProviderMessagePayload; hints?: SendHints; messageId: string };

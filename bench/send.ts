@@ -109,12 +109,12 @@ async function prepare(): Promise<{ token: string; senders: string[] }> {
      WHERE s."customerId" = $1`,
     customer.id,
   );
-  const { setRate } = await import("@/lib/billing/rate-card");
+  const { setRate } = await import("@/lib/domains/billing/rate-card");
   await setRate({ category: "utility", rate: 0.0125, customerId: customer.id });
   await db.billingTransaction.create({
     data: { customerId: customer.id, type: "credit", amount: 1_000_000, description: "bench credit" },
   });
-  const { issueToken } = await import("@/lib/tokens/service");
+  const { issueToken } = await import("@/lib/domains/tokens/service");
   const { token } = await issueToken({ customerId: customer.id, name: "bench" });
   const { disconnectDb } = await import("@/lib/db");
   await disconnectDb();
@@ -281,7 +281,7 @@ ${retried?.n ?? "?"} sends retried after a simulated throughput error, ${callbac
 
 Where the time goes: a lean send runs four to six SQL statements (token, sender, blacklist, the window for free-form
 text, the message INSERT with its conversation, the outcome UPDATE; templates, balances and rates are cached for 2-5 s
-per process), all straight on the \`pg\` pool Prisma's adapter also uses (\`hotRows\` in lib/db.ts). The server,
+per process), all straight on the \`pg\` pool Prisma's adapter also uses (\`hotRows\` in lib/db/index.ts). The server,
 PostgreSQL and autocannon share the 2 cores, so absolute rates follow the machine's load; the ratio does not.
 `;
   writeSectionUnlessDry(heading, section);

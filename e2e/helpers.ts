@@ -4,11 +4,11 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page } from "@playwright/test";
-import { DEMO_EMAIL, DEMO_PASSWORD } from "../lib/demo/constants";
-import { signProviderBody } from "../lib/provider/callbacks/signature";
-import { envelopeFor } from "../lib/provider/simulator-callbacks";
-import { inboundTextChange } from "../lib/provider/simulator-inbound";
-import type { ProviderSender } from "../lib/provider/types";
+import { DEMO_EMAIL, DEMO_PASSWORD } from "../lib/domains/demo/constants";
+import { signProviderBody } from "../lib/domains/provider/callbacks/signature";
+import { envelopeFor } from "../lib/domains/provider/simulator-callbacks";
+import { inboundTextChange } from "../lib/domains/provider/simulator-inbound";
+import type { ProviderSender } from "../lib/domains/provider/types";
 
 export { DEMO_EMAIL, DEMO_PASSWORD };
 
@@ -59,7 +59,7 @@ export async function generateToken(page: Page, name: string, scope = ""): Promi
  * provider endpoint (as `simulate:inbound` sends), which opens the customer service window.
  * Resolves once the endpoint stored it; the app's processor applies it within a moment.
  */
-/** The demo's default sender (lib/demo/seed.ts DEMO_SENDERS[0]). */
+/** The demo's default sender (lib/domains/demo/seed.ts DEMO_SENDERS[0]). */
 export const DEMO_SENDER = { phoneNumber: "+15550100001", phoneNumberId: "109990000000001", wabaId: "209990000000001" };
 
 /**

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
-import { envelopeFor } from "../lib/provider/simulator-callbacks";
-import { inboundTextChange } from "../lib/provider/simulator-inbound";
+import { envelopeFor } from "../lib/domains/provider/simulator-callbacks";
+import { inboundTextChange } from "../lib/domains/provider/simulator-inbound";
 import { DEMO_EMAIL, DEMO_SENDER, expectAccessible, login, saveScreenshot, signForApp } from "./helpers";
 
 // The inbox from the browser: inbound messages arrive as signed provider callbacks through

@@ -19,23 +19,23 @@ export type BackgroundOptions = {
 export async function startBackgroundWork(options: BackgroundOptions = {}): Promise<Background> {
   const { getDb } = await import("@/lib/db");
   await getDb();
-  const { startCallbackProcessor } = await import("@/lib/events/ingest/processor");
-  const { startDeliveryWorker } = await import("@/lib/webhooks/worker");
+  const { startCallbackProcessor } = await import("@/lib/domains/events/ingest/processor");
+  const { startDeliveryWorker } = await import("@/lib/domains/webhooks/worker");
   const processor = options.deliveriesOnly ? { stop: async () => {} } : startCallbackProcessor();
   const worker = options.callbacksOnly
     ? { stop: async () => {} }
     : startDeliveryWorker({ customerIds: options.customerIds });
-  const { startReconnectDrainer } = await import("@/lib/messaging/reconnect-queue");
+  const { startReconnectDrainer } = await import("@/lib/domains/messaging/reconnect-queue");
   const stopDrainer = options.callbacksOnly ? async () => {} : startReconnectDrainer();
-  const { startSendReconciler } = await import("@/lib/messaging/send-reconciler");
+  const { startSendReconciler } = await import("@/lib/domains/messaging/send-reconciler");
   const stopReconciler = options.callbacksOnly ? async () => {} : startSendReconciler();
   // Chatbot replies (docs/chatbots.md): the outbox rows the callback processor wrote.
-  const { startChatbotWorker } = await import("@/lib/chatbots/worker");
+  const { startChatbotWorker } = await import("@/lib/domains/chatbots/worker");
   const chatbots = options.callbacksOnly
     ? { stop: async () => {} }
     : startChatbotWorker({ customerIds: options.customerIds });
   // Webhook recoveries (docs/webhook-recovery.md): re-queue a window's failed deliveries.
-  const { startRecoveryWorker } = await import("@/lib/webhooks/recovery-worker");
+  const { startRecoveryWorker } = await import("@/lib/domains/webhooks/recovery-worker");
   const recoveries = options.callbacksOnly
     ? { stop: async () => {} }
     : startRecoveryWorker({ customerIds: options.customerIds });

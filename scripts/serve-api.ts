@@ -2,11 +2,11 @@
 // the public API, the provider callback endpoint and GET /api/health. Several may run on
 // one database and Redis (docs/deployment.md).
 import type { AddressInfo } from "node:net";
+import { EnvError, env } from "@/lib/core/env";
 import { disconnectDb, getDb } from "@/lib/db";
-import { EnvError, env } from "@/lib/env";
+import { flushUsage } from "@/lib/domains/tokens/usage";
 import { createLeanServer } from "@/lib/http/lean-server";
 import { mounts } from "@/lib/http/mounts";
-import { flushUsage } from "@/lib/tokens/usage";
 
 try {
   env();

@@ -5,10 +5,10 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { loadOrCreateLocalSecrets } from "@/lib/crypto/local-secrets";
+import { loadOrCreateLocalSecrets } from "@/lib/core/crypto/local-secrets";
+import { EnvError, embeddedDataDir, env, provideDefaults } from "@/lib/core/env";
 import { startEmbedded } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
-import { EnvError, embeddedDataDir, env, provideDefaults } from "@/lib/env";
 
 const dev = process.argv.includes("--dev");
 // The project root: this file runs from scripts/ (tsx) or from .build/server/ (the bundle).
@@ -49,9 +49,9 @@ if (!e.DATABASE_URL) {
   const applied = await migrate(embedded.url);
   if (applied.length) console.log(`Migrated the embedded database (${applied.length} migration(s)).`);
   process.env.DATABASE_URL = embedded.url;
-  const { resetEnvCache } = await import("@/lib/env");
+  const { resetEnvCache } = await import("@/lib/core/env");
   resetEnvCache();
-  const { seedDemoOnFirstRun } = await import("@/lib/demo/first-run");
+  const { seedDemoOnFirstRun } = await import("@/lib/domains/demo/first-run");
   await seedDemoOnFirstRun(e.DATA_DIR);
   childEnv.DATABASE_URL = embedded.url;
   childEnv.SWITCHBOARD_EMBEDDED = "1";

@@ -7,10 +7,10 @@
 // only for those customers).
 import { parseArgs } from "node:util";
 import { startBackgroundWork } from "@/lib/background";
+import { EnvError, env } from "@/lib/core/env";
+import { log } from "@/lib/core/log";
 import { disconnectDb } from "@/lib/db";
-import { EnvError, env } from "@/lib/env";
 import { startHealthServer } from "@/lib/http/health";
-import { log } from "@/lib/log";
 
 try {
   env();

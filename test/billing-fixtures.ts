@@ -2,8 +2,8 @@
 // NULL categories, boundary timestamps) for one customer across its two senders, and
 // ledger entries; plus plain-JS versions of the filters and sorts to check the API against.
 import { randomBytes } from "node:crypto";
-import { PRICING_CATEGORIES } from "@/lib/billing/rate-card";
 import { db } from "@/lib/db";
+import { PRICING_CATEGORIES } from "@/lib/domains/billing/rate-card";
 import type { Sender } from "@/lib/generated/prisma/client";
 
 export type SeedRecord = {

@@ -5,10 +5,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { verifyPassword } from "@/lib/auth/password";
 import { runCli } from "@/lib/cli/run";
 import { db } from "@/lib/db";
-import { verifyToken } from "@/lib/tokens/service";
+import { verifyPassword } from "@/lib/domains/auth/password";
+import { verifyToken } from "@/lib/domains/tokens/service";
 import { createTestCustomer, uniquePhone } from "./factory";
 import { tokenChangesPropagated } from "./token-propagation";
 

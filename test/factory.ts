@@ -3,8 +3,8 @@
 import { randomBytes } from "node:crypto";
 import { handleApiRequest } from "@/lib/api/router";
 import { db } from "@/lib/db";
+import { issueToken } from "@/lib/domains/tokens/service";
 import type { Plan } from "@/lib/generated/prisma/client";
-import { issueToken } from "@/lib/tokens/service";
 import { type CallOptions, type CallResult, callWith } from "./router-call";
 
 let phoneSeq = 0;

@@ -23,32 +23,36 @@ const CLEAN: Record<string, string> = {
   "node_modules/next/package.json": JSON.stringify({ name: "next", version: "16.0.0" }),
   "node_modules/next/navigation.js": "export const redirect = () => {};\n",
   "lib/core/errors.ts": "export class ApiError extends Error {}\n",
-  "lib/db.ts": "export const db = {};\nexport async function hotRows() { return []; }\n",
-  "lib/webhooks/service.ts":
+  "lib/db/index.ts": "export const db = {};\nexport async function hotRows() { return []; }\n",
+  "lib/domains/webhooks/service.ts":
     'import { ApiError } from "@/lib/core/errors";\nimport { db } from "@/lib/db";\nexport const svc = [ApiError, db];\n',
-  "lib/api/router.ts": 'import { svc } from "@/lib/webhooks/service";\nexport const router = svc;\n',
+  "lib/api/router.ts": 'import { svc } from "@/lib/domains/webhooks/service";\nexport const router = svc;\n',
   "app/webhooks/page.tsx":
-    'import { svc } from "@/lib/webhooks/service";\nexport default function Page() { return String(svc); }\n',
+    'import { svc } from "@/lib/domains/webhooks/service";\nexport default function Page() { return String(svc); }\n',
 };
 
 // One violation per rule, each in a file of its own.
 const PLANTED: Record<string, { files: Record<string, string>; rule: string; edge: string }> = {
   "a domain imports the router": {
-    files: { "lib/messaging/send.ts": 'import { router } from "@/lib/api/router";\nexport const s = router;\n' },
+    files: {
+      "lib/domains/messaging/send.ts": 'import { router } from "@/lib/api/router";\nexport const s = router;\n',
+    },
     rule: "domain-not-above",
-    edge: "lib/messaging/send.ts → lib/api/router.ts",
+    edge: "lib/domains/messaging/send.ts → lib/api/router.ts",
   },
   "a domain imports next/*": {
-    files: { "lib/contacts/service.ts": 'import { redirect } from "next/navigation";\nexport const r = redirect;\n' },
+    files: {
+      "lib/domains/contacts/service.ts": 'import { redirect } from "next/navigation";\nexport const r = redirect;\n',
+    },
     rule: "domain-not-above",
-    edge: "lib/contacts/service.ts → node_modules/next/navigation.js",
+    edge: "lib/domains/contacts/service.ts → node_modules/next/navigation.js",
   },
   "a page queries the database": {
     files: {
       "app/billing/page.tsx": 'import { hotRows } from "@/lib/db";\nexport default function P() { return hotRows; }\n',
     },
     rule: "routes-and-pages-hold-no-queries",
-    edge: "app/billing/page.tsx → lib/db.ts",
+    edge: "app/billing/page.tsx → lib/db/index.ts",
   },
   "a route file imports the Prisma client": {
     files: {
@@ -69,18 +73,23 @@ const PLANTED: Record<string, { files: Record<string, string>; rule: string; edg
     rule: "cli-not-servers",
     edge: "lib/cli/run.ts → lib/api/router.ts",
   },
+  "the data layer imports a domain": {
+    files: { "lib/db/cache.ts": 'import { svc } from "@/lib/domains/webhooks/service";\nexport const c = svc;\n' },
+    rule: "db-imports-only-core",
+    edge: "lib/db/cache.ts → lib/domains/webhooks/service.ts",
+  },
   "the core imports a domain": {
-    files: { "lib/core/cache.ts": 'import { svc } from "@/lib/webhooks/service";\nexport const c = svc;\n' },
+    files: { "lib/core/cache.ts": 'import { svc } from "@/lib/domains/webhooks/service";\nexport const c = svc;\n' },
     rule: "core-imports-nothing-above",
-    edge: "lib/core/cache.ts → lib/webhooks/service.ts",
+    edge: "lib/core/cache.ts → lib/domains/webhooks/service.ts",
   },
   "two files import each other (one dynamically)": {
     files: {
-      "lib/reports/a.ts": 'import { b } from "./b";\nexport const a = () => b;\n',
-      "lib/reports/b.ts": 'export const b = async () => (await import("./a")).a;\n',
+      "lib/domains/reports/a.ts": 'import { b } from "./b";\nexport const a = () => b;\n',
+      "lib/domains/reports/b.ts": 'export const b = async () => (await import("./a")).a;\n',
     },
     rule: "no-circular",
-    edge: "lib/reports/a.ts → lib/reports/b.ts → lib/reports/a.ts",
+    edge: "lib/domains/reports/a.ts → lib/domains/reports/b.ts → lib/domains/reports/a.ts",
   },
 };
 

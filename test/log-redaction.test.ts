@@ -3,15 +3,15 @@ import { Writable } from "node:stream";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ok, route } from "@/lib/api/route-definition";
 import { createRouter } from "@/lib/api/router";
-import { redactUrl } from "@/lib/log";
+import { redactUrl } from "@/lib/core/log";
 import { createTestCustomer, type TestCustomer } from "./factory";
 import { callWith } from "./router-call";
 
 const captured = vi.hoisted(() => ({ lines: [] as string[] }));
 
 // The real logger (same redaction), writing where the test can read it.
-vi.mock("@/lib/log", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("@/lib/log")>();
+vi.mock("@/lib/core/log", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("@/lib/core/log")>();
   const sink = new Writable({
     write(chunk, _encoding, done) {
       captured.lines.push(String(chunk));
@@ -92,7 +92,7 @@ describe("log redaction", () => {
 
 describe("scrubSecrets", () => {
   it("masks token and signing-secret shapes anywhere in a line", async () => {
-    const { scrubSecrets } = await vi.importActual<typeof import("@/lib/log")>("@/lib/log");
+    const { scrubSecrets } = await vi.importActual<typeof import("@/lib/core/log")>("@/lib/core/log");
     const line = `{"msg":"failed for swb_live_AbCdEfGh1234567890","err":{"stack":"x whsec_QUJDREVGR0hJSktMTU5PUA== y"}}`;
     expect(scrubSecrets(line)).toBe(`{"msg":"failed for swb_live_[redacted]","err":{"stack":"x whsec_[redacted] y"}}`);
   });

@@ -1,8 +1,8 @@
 // Shared set-up for the messaging tests: a customer with credit and approved templates.
 import { randomBytes } from "node:crypto";
 import { db } from "@/lib/db";
+import type { Sender } from "@/lib/domains/senders/service";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { Sender } from "@/lib/senders/service";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { createTestCustomer, uniquePhone } from "@/test/factory";
 

@@ -1,8 +1,8 @@
-// Provider mode against a stubbed Graph API (lib/provider/http-client.ts): the self-serve
-// sender checks (lib/senders/self-serve.ts) ask it whose number a phone number id is.
-import { resetEnvCache } from "@/lib/env";
-import { setProvider } from "@/lib/provider/client";
-import { createHttpClient } from "@/lib/provider/http-client";
+// Provider mode against a stubbed Graph API (lib/domains/provider/http-client.ts): the self-serve
+// sender checks (lib/domains/senders/self-serve.ts) ask it whose number a phone number id is.
+import { resetEnvCache } from "@/lib/core/env";
+import { setProvider } from "@/lib/domains/provider/client";
+import { createHttpClient } from "@/lib/domains/provider/http-client";
 
 /** Provider mode against a Graph API that knows one id: 1234 is +{digits}. */
 export function providerKnows(id: string, digits: string) {

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { routes } from "@/lib/api/route-table";
 import { handleApiRequest } from "@/lib/api/router";
-import { generateTokenString } from "@/lib/tokens/token-string";
+import { generateTokenString } from "@/lib/domains/tokens/token-string";
 import { createTestCustomer, type TestCustomer } from "./factory";
 import { randomIp, readResult } from "./router-call";
 

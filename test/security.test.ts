@@ -4,9 +4,9 @@ import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type AnyRoute, VERSIONS } from "@/lib/api/route-definition";
 import { routes } from "@/lib/api/route-table";
-import { PLAN_FEATURES } from "@/lib/auth/principal";
-import { issueToken, revokeToken } from "@/lib/tokens/service";
-import { generateTokenString } from "@/lib/tokens/token-string";
+import { PLAN_FEATURES } from "@/lib/domains/auth/principal";
+import { issueToken, revokeToken } from "@/lib/domains/tokens/service";
+import { generateTokenString } from "@/lib/domains/tokens/token-string";
 import { type CallResult, call, createTestCustomer, type TestCustomer } from "./factory";
 
 const label = (r: AnyRoute) => `${r.method} ${r.path}`;

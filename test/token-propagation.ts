@@ -4,7 +4,7 @@
 import type { Socket } from "node:net";
 import type pg from "pg";
 import { isListening, wakeupsReady } from "@/lib/db/wakeups";
-import { tokenCache, tokenCacheSynced } from "@/lib/tokens/token-cache";
+import { tokenCache, tokenCacheSynced } from "@/lib/domains/tokens/token-cache";
 
 /**
  * Resolves once every change committed before the call has reached the cache (a marker

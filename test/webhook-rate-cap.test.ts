@@ -4,8 +4,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { emitEvents } from "@/lib/events/emit";
-import { startDeliveryWorker } from "@/lib/webhooks/worker";
+import { emitEvents } from "@/lib/domains/events/emit";
+import { startDeliveryWorker } from "@/lib/domains/webhooks/worker";
 import { waitFor } from "./events-helpers";
 import { call, createTestCustomer, type TestCustomer } from "./factory";
 import { type Receiver, startReceiver } from "./webhook-receiver";

@@ -4,9 +4,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { emitEvents } from "@/lib/events/emit";
-import { retryDelayMs } from "@/lib/webhooks/backoff";
-import { startDeliveryWorker } from "@/lib/webhooks/worker";
+import { emitEvents } from "@/lib/domains/events/emit";
+import { retryDelayMs } from "@/lib/domains/webhooks/backoff";
+import { startDeliveryWorker } from "@/lib/domains/webhooks/worker";
 import { createDestination, waitFor } from "./events-helpers";
 import { createTestCustomer } from "./factory";
 import { type Behaviour, type Receiver, startReceiver } from "./webhook-receiver";
@@ -172,7 +172,7 @@ describe("delivery worker", () => {
   it("sets the destination INACTIVE on 410 and cancels its other pending deliveries", async () => {
     const { destination } = await scenario("/gone", () => ({ status: 410, delayMs: 50 }), { retryEnabled: true }, 3);
     const rows = await settled(destination.id, 3);
-    // The worker deactivates right after it records the 410 outcome (lib/webhooks/worker.ts).
+    // The worker deactivates right after it records the 410 outcome (lib/domains/webhooks/worker.ts).
     const after = await waitFor(
       async () => {
         const d = await db.webhookDestination.findUniqueOrThrow({ where: { id: destination.id } });

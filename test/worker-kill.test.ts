@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { afterAll, expect, inject, it } from "vitest";
 import { db } from "@/lib/db";
-import { emitEvents } from "@/lib/events/emit";
+import { emitEvents } from "@/lib/domains/events/emit";
 import { createDestination, waitFor } from "./events-helpers";
 import { createTestCustomer } from "./factory";
 import { startReceiver } from "./webhook-receiver";

@@ -6,7 +6,7 @@ import { Providers } from "@/components/dashboard/providers";
 import { SenderSwitcher } from "@/components/dashboard/sender-switcher";
 import { ThemeToggle } from "@/components/dashboard/theme-toggle";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { listSenders } from "@/lib/senders/service";
+import { listSenders } from "@/lib/domains/senders/service";
 
 export const dynamic = "force-dynamic";
 

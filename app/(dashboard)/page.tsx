@@ -3,12 +3,12 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { card } from "@/components/ui/classes";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { onboardingProgress } from "@/lib/onboarding/progress";
+import { onboardingProgress } from "@/lib/domains/onboarding/progress";
 
 export const metadata: Metadata = { title: "Get started · Switchboard" };
 
 // The dashboard home: the first-run checklist until every step is done (progress from the
-// account's own data, lib/onboarding/progress.ts), then Billing as before.
+// account's own data, lib/domains/onboarding/progress.ts), then Billing as before.
 export default async function Home() {
   const p = await requirePrincipal();
   const progress = await onboardingProgress(p);

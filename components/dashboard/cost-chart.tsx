@@ -2,7 +2,7 @@
 // Other stacked series reuse it (API requests per hour, docs/tokens.md) with their own
 // value format and description.
 // Colours follow the series key and the axis is rounded (chart-axis.ts, series-colors.ts).
-import type { CostPerDay } from "@/lib/billing/totals";
+import type { CostPerDay } from "@/lib/domains/billing/totals";
 import { axisTicks, tickLabel } from "./chart-axis";
 import { seriesColor } from "./series-colors";
 

@@ -1,5 +1,5 @@
 // Which dashboard pages act on one sender. On those, no ?sender= means the account's
-// default sender (lib/senders/dashboard-scope.ts pageSender), not "all senders"; the
+// default sender (lib/domains/senders/dashboard-scope.ts pageSender), not "all senders"; the
 // header's switcher and the pages' SenderInForce line say so.
 // See docs/dashboard.md.
 

@@ -4,7 +4,7 @@ import { CostChart } from "@/components/dashboard/cost-chart";
 import { card, table, td, th } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
 import { ScrollRegion } from "@/components/ui/scroll-region";
-import type { TokenUsage } from "@/lib/tokens/usage";
+import type { TokenUsage } from "@/lib/domains/tokens/usage";
 
 export function UsageView({ usage, tokenNames }: { usage: TokenUsage; tokenNames?: Map<string, string> }) {
   const series = usage.hours.flatMap((h) => {

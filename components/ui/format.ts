@@ -18,7 +18,7 @@ export function formatMoney(value: number | string, currency = "USD"): string {
 
 /**
  * A billing record's Rate cell: "Free" for a record in the free class (not charged, so
- * the provider's list rate it may carry is no price; lib/billing/payable.ts), else the
+ * the provider's list rate it may carry is no price; lib/domains/billing/payable.ts), else the
  * rate with 4 decimals.
  */
 export function formatRate(record: { rate: number; billingClass: string }): string {

@@ -2,9 +2,9 @@
 // envelopes, and it is served on v2 and v3 without a token.
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { resetEnvCache } from "@/lib/core/env";
 import { ERROR_STATUS } from "@/lib/core/errors";
 import { PageQuery } from "@/lib/core/pagination";
-import { resetEnvCache } from "@/lib/env";
 import { call } from "@/test/factory";
 import { callWith } from "@/test/router-call";
 import { buildOpenApiDocument, type OpenApiDocument, openApiPath, pathParamNames } from "./openapi";

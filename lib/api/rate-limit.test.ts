@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { resetEnvCache } from "@/lib/env";
+import { resetEnvCache } from "@/lib/core/env";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
 import { callWith, randomIp } from "@/test/router-call";
 import { createRateLimiter, type RateLimiter, resetRateLimiters } from "./rate-limit";

@@ -2,10 +2,10 @@
 // in memory on one instance, in Redis when REDIS_URL is set (shared by instances).
 import { createHash } from "node:crypto";
 import { type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
+import { env } from "@/lib/core/env";
 import { ApiError } from "@/lib/core/errors";
 import { createLimiterStore, type LimiterStoreState } from "@/lib/core/limiter-store";
-import { env } from "@/lib/env";
-import { log } from "@/lib/log";
+import { log } from "@/lib/core/log";
 import type { LimitClass } from "./route-definition";
 
 export type Policy = "global" | "send_ip" | "send_token" | "reports_ip";

@@ -4,8 +4,8 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ApiError } from "@/lib/core/errors";
+import { log } from "@/lib/core/log";
 import { MAX_INPUT_DEPTH } from "@/lib/core/storable-input";
-import { log } from "@/lib/log";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
 import { callWith, randomIp } from "@/test/router-call";
 import { ok, route } from "./route-definition";
@@ -117,7 +117,7 @@ describe("the body is read after the rate limit and authentication", () => {
     expect(text.length).toBeGreaterThan(1024);
     expect(text.length).toBeLessThan(BIG);
     process.env.API_BODY_LIMIT_BYTES = "1024";
-    const { resetEnvCache } = await import("@/lib/env");
+    const { resetEnvCache } = await import("@/lib/core/env");
     resetEnvCache();
     try {
       // Token in the body: the body is read before authentication, at the default limit.

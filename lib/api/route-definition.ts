@@ -1,10 +1,10 @@
 // A route is a definition: what it needs, and the one service call it makes. The router
 // (router.ts) does everything else once for every route.
 import type { z } from "zod";
-import type { Feature, Principal } from "@/lib/auth/principal";
 import type { ErrorCode } from "@/lib/core/errors";
 import type { Version } from "@/lib/core/version";
-import type { ResolveOptions, Sender } from "@/lib/senders/service";
+import type { Feature, Principal } from "@/lib/domains/auth/principal";
+import type { ResolveOptions, Sender } from "@/lib/domains/senders/service";
 
 export { VERSIONS, type Version } from "@/lib/core/version";
 
@@ -79,7 +79,7 @@ export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema, R ext
   /** "global": number-scoped tokens get TOKEN_SCOPE_NOT_ALLOWED. */
   tokenScope?: "global" | "any";
   /**
-   * How a sender is resolved (see lib/senders): "resolve" from senderId or the token,
+   * How a sender is resolved (see lib/domains/senders): "resolve" from senderId or the token,
    * "phoneNumberId" from the path parameter of that name.
    */
   sender?: "none" | "resolve" | "phoneNumberId";
@@ -99,7 +99,7 @@ export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema, R ext
   /** One schema, or one per version when a version changes the rules (Direct Send). */
   body?: B | Readonly<Record<Version, B>>;
   /**
-   * Honours Idempotency-Key (lib/messaging/idempotency): the router stores the first answer
+   * Honours Idempotency-Key (lib/domains/messaging/idempotency): the router stores the first answer
    * of a key and replays it. The value names the operation; routes sharing it share keys.
    */
   idempotent?: string;

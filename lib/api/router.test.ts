@@ -2,11 +2,11 @@
 // depending on the domain routes.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { resetEnvCache } from "@/lib/core/env";
 import { PageQuery } from "@/lib/core/pagination";
 import { db } from "@/lib/db";
-import { resetEnvCache } from "@/lib/env";
-import { issueToken, revokeToken } from "@/lib/tokens/service";
-import { generateTokenString, hashToken, visiblePrefix } from "@/lib/tokens/token-string";
+import { issueToken, revokeToken } from "@/lib/domains/tokens/service";
+import { generateTokenString, hashToken, visiblePrefix } from "@/lib/domains/tokens/token-string";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
 import { callWith } from "@/test/router-call";
 import { tokenChangesPropagated } from "@/test/token-propagation";

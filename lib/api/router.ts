@@ -2,16 +2,16 @@
 // Next's /api/v2 and /api/v3 route files and the lean node:http server mount it.
 import { randomFillSync } from "node:crypto";
 import type { z } from "zod";
-import { hasFeature, type Principal } from "@/lib/auth/principal";
+import { env } from "@/lib/core/env";
 import { errorAnswer, validationError } from "@/lib/core/error-answer";
 import { ApiError } from "@/lib/core/errors";
+import { log, redactUrl } from "@/lib/core/log";
 import { assertStorableInput } from "@/lib/core/storable-input";
-import { env } from "@/lib/env";
-import { log, redactUrl } from "@/lib/log";
-import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/messaging/idempotency";
-import { resolveSender, resolveSenderByPhoneNumberId, type Sender } from "@/lib/senders/service";
-import { verifyToken } from "@/lib/tokens/service";
-import { recordUsage } from "@/lib/tokens/usage";
+import { hasFeature, type Principal } from "@/lib/domains/auth/principal";
+import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/domains/messaging/idempotency";
+import { resolveSender, resolveSenderByPhoneNumberId, type Sender } from "@/lib/domains/senders/service";
+import { verifyToken } from "@/lib/domains/tokens/service";
+import { recordUsage } from "@/lib/domains/tokens/usage";
 import { errorBody, json, type Meta, providerErrorBody, successBody } from "./envelope";
 import { consumeRateLimits, type RateLimiter } from "./rate-limit";
 import { type BodyInput, bearerToken, readJsonInput, TOKEN_FIELDS, tokenFrom } from "./request-body";
@@ -245,7 +245,7 @@ function headOnly(request: Request, response: Response): Response {
 }
 
 /**
- * Idempotency-Key on a route flagged `idempotent` (lib/messaging/idempotency): the same
+ * Idempotency-Key on a route flagged `idempotent` (lib/domains/messaging/idempotency): the same
  * operation, scope (the sender, else the path ids) and body replay the first answer, its
  * top-level extras (webhook create's signingSecret) included (docs/idempotency.md).
  */

@@ -1,5 +1,5 @@
 // customer:create (README "Operator CLI").
-import { createCustomer } from "@/lib/customers/service";
+import { createCustomer } from "@/lib/domains/customers/service";
 import { defineCommand } from "./command";
 import { CustomerCreateArgs } from "./schemas";
 

@@ -1,8 +1,9 @@
-// demo:seed: the idempotent demo account (lib/demo/seed.ts). Newly issued tokens are printed
+// demo:seed: the idempotent demo account (lib/domains/demo/seed.ts). Newly issued tokens are printed
 // once and also kept in <DATA_DIR>/demo-credentials.json.
-import { demoCredentials, formatDemoCredentials, writeDemoCredentials } from "@/lib/demo/credentials";
-import { seedDemo } from "@/lib/demo/seed";
-import { env } from "@/lib/env";
+
+import { env } from "@/lib/core/env";
+import { demoCredentials, formatDemoCredentials, writeDemoCredentials } from "@/lib/domains/demo/credentials";
+import { seedDemo } from "@/lib/domains/demo/seed";
 import { defineCommand } from "./command";
 import { DemoSeedArgs } from "./schemas";
 

@@ -1,5 +1,5 @@
 // rates:set (README "Operator CLI").
-import { setRate } from "@/lib/billing/rate-card";
+import { setRate } from "@/lib/domains/billing/rate-card";
 import { defineCommand } from "./command";
 import { requireCustomer } from "./require-customer";
 import { RatesSetArgs } from "./schemas";

@@ -1,5 +1,5 @@
 // The customer an operator's --customer flag names, or the flag's error.
-import { findCustomer } from "@/lib/customers/service";
+import { findCustomer } from "@/lib/domains/customers/service";
 import { CliInputError } from "./input-error";
 
 export async function requireCustomer(id: string) {

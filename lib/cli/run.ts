@@ -42,7 +42,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     io.out(`Usage: npm run -s cli -- ${entry.name} ${entry.usage} [--json]\n  ${entry.summary}\n`);
     return 0;
   }
-  const [command, { EnvError, env }] = await Promise.all([entry.load(), import("@/lib/env")]);
+  const [command, { EnvError, env }] = await Promise.all([entry.load(), import("@/lib/core/env")]);
   // Every failure, before or after connecting, is reported here: bad input (the flag it is
   // about, exit 2, with the usage line while the input was still being read), or anything
   // else (exit 1; the operator's terminal is the log, so the message is printed).
@@ -65,7 +65,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     if (error instanceof CliInputError || error instanceof EnvError) return fail(error, true);
     throw error;
   }
-  // The pool only: a command that uses the Prisma client (lib/db.ts) creates it on this pool
+  // The pool only: a command that uses the Prisma client (lib/db/index.ts) creates it on this pool
   // when it first uses it; one that only runs hotRows never loads Prisma.
   const { connectPool, disconnectDb } = await import("@/lib/db/pool");
   const { closeOwnedEmbedded } = await import("@/lib/db/url");

@@ -1,7 +1,7 @@
 // Input schemas of the operator CLI; each message completes "--flag: <message>".
 import { z } from "zod";
-import { normalizeCategory, PRICING_CATEGORIES } from "@/lib/billing/pricing-categories";
-import { E164, normalizePhone } from "@/lib/senders/phone";
+import { normalizeCategory, PRICING_CATEGORIES } from "@/lib/domains/billing/pricing-categories";
+import { E164, normalizePhone } from "@/lib/domains/senders/phone";
 
 const id = z.string().trim().min(1, "must not be empty");
 const phone = z

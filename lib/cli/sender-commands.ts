@@ -1,5 +1,5 @@
 // sender:add and sender:default (README "Operator CLI").
-import { addSender, setDefaultSender } from "@/lib/senders/admin";
+import { addSender, setDefaultSender } from "@/lib/domains/senders/admin";
 import { defineCommand } from "./command";
 import { requireCustomer } from "./require-customer";
 import { SenderAddArgs, SenderDefaultArgs } from "./schemas";

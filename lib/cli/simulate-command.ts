@@ -1,5 +1,5 @@
 // simulate:inbound (README "Operator CLI").
-import { simulateInbound } from "@/lib/conversations/simulate-inbound";
+import { simulateInbound } from "@/lib/domains/conversations/simulate-inbound";
 import { defineCommand } from "./command";
 import { SimulateInboundArgs } from "./schemas";
 

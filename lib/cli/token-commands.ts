@@ -1,6 +1,6 @@
 // token:create, token:revoke and token:rotate (README "Operator CLI").
 import { db } from "@/lib/db";
-import { issueToken, revokeToken, rotateToken } from "@/lib/tokens/service";
+import { issueToken, revokeToken, rotateToken } from "@/lib/domains/tokens/service";
 import { defineCommand } from "./command";
 import { CliInputError } from "./input-error";
 import { requireCustomer } from "./require-customer";

@@ -1,5 +1,5 @@
 // user:create (README "Operator CLI").
-import { createUser } from "@/lib/users/service";
+import { createUser } from "@/lib/domains/users/service";
 import { defineCommand } from "./command";
 import { requireCustomer } from "./require-customer";
 import { UserCreateArgs } from "./schemas";

@@ -1,7 +1,7 @@
 // Where fixed-window counters live: in this process's memory (one instance), or in Redis
 // (shared by instances) with an in-memory insurance limiter that counts while Redis is away.
 // Used by the API's rate limits (lib/api/rate-limit.ts) and the dashboard's attempt budgets
-// (lib/auth/attempt-limiter.ts).
+// (lib/domains/auth/attempt-limiter.ts).
 import { Redis } from "ioredis";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from "rate-limiter-flexible";
 

@@ -2,8 +2,8 @@
 // the message, the wire code, and the field errors keyed by the form field they are about.
 import { unstable_rethrow } from "next/navigation";
 import { errorAnswer, type FieldError } from "@/lib/core/error-answer";
+import { log } from "@/lib/core/log";
 import { findInputProblem } from "@/lib/core/storable-input";
-import { log } from "@/lib/log";
 
 export type ActionResult<T = undefined> =
   | { ok: true; data: T }

@@ -1,10 +1,10 @@
 // The billing explorer's view state lives in the URL: ?sender= (the layout's switcher) is
 // the API's senderId; every other key is named as in spec 4.1, so a link reopens the view.
 
-import type { Principal } from "@/lib/auth/principal";
-import { BillingExportQuery, BillingHistoryQuery, BillingMessagesQuery } from "@/lib/billing/schemas";
 import { ApiError } from "@/lib/core/errors";
-import { resolveSender, type Sender } from "@/lib/senders/service";
+import type { Principal } from "@/lib/domains/auth/principal";
+import { BillingExportQuery, BillingHistoryQuery, BillingMessagesQuery } from "@/lib/domains/billing/schemas";
+import { resolveSender, type Sender } from "@/lib/domains/senders/service";
 
 const withSender = (params: Record<string, string>) => {
   const { sender, record: _record, ...rest } = params;

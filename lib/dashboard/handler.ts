@@ -2,9 +2,10 @@
 // session auth, and errors answered by the one errorAnswer
 // (lib/core/error-answer.ts) as { message, error_code, details }; anything unexpected is a
 // logged 500 saying nothing internal.
-import type { Principal } from "@/lib/auth/principal";
+
 import { errorAnswer } from "@/lib/core/error-answer";
-import { log } from "@/lib/log";
+import { log } from "@/lib/core/log";
+import type { Principal } from "@/lib/domains/auth/principal";
 import { guardMutation } from "./request-guard";
 import { requireApiPrincipal } from "./session";
 

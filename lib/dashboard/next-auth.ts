@@ -1,9 +1,9 @@
 // next-auth options: Credentials provider, JWT sessions carrying the user and customer ids.
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { attemptLogin } from "@/lib/auth/credentials";
-import { LoginInput } from "@/lib/auth/schemas";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
+import { attemptLogin } from "@/lib/domains/auth/credentials";
+import { LoginInput } from "@/lib/domains/auth/schemas";
 import { servedOverHttps } from "./secure-cookies";
 
 export const WRONG_CREDENTIALS = "Wrong email or password. Check both and try again.";

@@ -3,9 +3,9 @@
 // Origin), as JSON (a cross-site form can send text/plain without a preflight), and of a
 // bounded size. The JSON itself goes through the same input rules as the public API.
 import { readAtMost, TooLargeError } from "@/lib/core/bounded-read";
+import { env } from "@/lib/core/env";
 import { ApiError } from "@/lib/core/errors";
 import { assertStorableInput } from "@/lib/core/storable-input";
-import { env } from "@/lib/env";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

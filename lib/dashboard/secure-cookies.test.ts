@@ -1,7 +1,7 @@
 // Issue 10 item 7: next-auth's cookies are Secure when the dashboard is served over HTTPS,
 // directly (NEXTAUTH_URL https) or behind a trusted TLS-terminating proxy.
 import { afterEach, describe, expect, it } from "vitest";
-import { resetEnvCache } from "@/lib/env";
+import { resetEnvCache } from "@/lib/core/env";
 import { authOptions } from "./next-auth";
 import { servedOverHttps } from "./secure-cookies";
 

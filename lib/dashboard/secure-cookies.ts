@@ -1,7 +1,7 @@
 // Whether the dashboard is served over HTTPS, so next-auth's cookies are `Secure` (and
 // carry the __Secure-/__Host- prefixes). One rule for the three places that must agree on
 // the cookie names: the next-auth route, getServerSession and the proxy's getToken.
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 
 type HeaderSource = { get(name: string): string | null };
 

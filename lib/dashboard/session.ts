@@ -1,13 +1,13 @@
 // The Next.js side of the dashboard session: reads the next-auth session and hands its ids
-// to lib/auth/session-principal.ts; pages redirect to /login, dashboard handlers get a 401.
+// to lib/domains/auth/session-principal.ts; pages redirect to /login, dashboard handlers get a 401.
 
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { cache } from "react";
-import type { Principal } from "@/lib/auth/principal";
-import { principalForSession, type SessionIds } from "@/lib/auth/session-principal";
 import { ApiError } from "@/lib/core/errors";
+import type { Principal } from "@/lib/domains/auth/principal";
+import { principalForSession, type SessionIds } from "@/lib/domains/auth/session-principal";
 import { authOptions } from "./next-auth";
 import { servedOverHttps } from "./secure-cookies";
 

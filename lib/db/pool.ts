@@ -1,13 +1,13 @@
 // The process's PostgreSQL connections: one pg pool, shared by hotRows (below) and the Prisma
-// client (lib/db.ts, created on that pool when first used). This module loads no Prisma code,
+// client (lib/db/index.ts, created on that pool when first used). This module loads no Prisma code,
 // so a code path that only runs hotRows (the operator CLI's read commands) never loads the
 // generated client or its WebAssembly query compiler, about a third of such a command's time
 // (docs/benchmarks.md "the operator CLI before and after").
 import pg from "pg";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { resolveDatabaseUrl } from "./url";
 
-/** What lib/db.ts keeps beside the pool; typed here only as far as closing it needs. */
+/** What lib/db/index.ts keeps beside the pool; typed here only as far as closing it needs. */
 type Client = { $disconnect(): Promise<void> };
 export type DbHolder = { pool?: pg.Pool; url?: string; ready?: Promise<pg.Pool>; client?: Client };
 
@@ -22,7 +22,7 @@ function openPool(url: string): pg.Pool {
   // An idle connection that drops (server restart, the embedded socket closing) must not
   // crash the process. The logger (pino) is loaded only then: a CLI command never needs it.
   holder.pool.on("error", (err) => {
-    void import("@/lib/log").then(({ log }) => log.warn({ err }, "idle database connection failed"));
+    void import("@/lib/core/log").then(({ log }) => log.warn({ err }, "idle database connection failed"));
   });
   holder.ready = Promise.resolve(holder.pool);
   return holder.pool;

@@ -1,6 +1,6 @@
 // Where the database is: DATABASE_URL (server), else the embedded PGlite served by the
 // running app, else this process opens the data folder itself.
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { type EmbeddedServer, findRunningEmbedded, startEmbedded } from "./embedded";
 import { migrate } from "./migrate";
 

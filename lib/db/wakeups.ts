@@ -5,8 +5,8 @@
 // safety poll (WORKER_POLL_MS). Embedded mode: lib/db/pglite-queue.ts relays a
 // notification to every connection of the PGlite socket (PGlite has one session).
 import pg from "pg";
+import { log } from "@/lib/core/log";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { log } from "@/lib/log";
 
 export const CHANNELS = {
   callbacks: "switchboard_callbacks",

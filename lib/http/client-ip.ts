@@ -1,4 +1,4 @@
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 
 /** The key of clients whose address is not known (every such client shares one budget). */
 export const UNKNOWN_CLIENT = "unknown";

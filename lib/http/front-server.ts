@@ -6,8 +6,8 @@
 // away from bypassed. Here the X-Forwarded-* headers Next sees are always ours.
 import http from "node:http";
 import { pipeline } from "node:stream";
-import { env } from "@/lib/env";
-import { log } from "@/lib/log";
+import { env } from "@/lib/core/env";
+import { log } from "@/lib/core/log";
 import { clientIpFrom } from "./client-ip";
 import { leanRequestListener, type Mount } from "./lean-server";
 

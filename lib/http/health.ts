@@ -3,7 +3,7 @@
 // 200 {status: "ok", ...} when the database answers, else 503. No token, no rate limit.
 import http from "node:http";
 import { rateLimitStore } from "@/lib/api/rate-limit";
-import { checkHealth, type ProcessRole } from "@/lib/health/check";
+import { checkHealth, type ProcessRole } from "@/lib/domains/health/check";
 import type { Mount } from "./lean-server";
 
 export const HEALTH_PATH = "/api/health";

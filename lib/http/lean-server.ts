@@ -3,7 +3,7 @@
 import http from "node:http";
 import { handleApiRequest } from "@/lib/api/router";
 import { errorAnswer } from "@/lib/core/error-answer";
-import { log } from "@/lib/log";
+import { log } from "@/lib/core/log";
 import { clientIpFrom } from "./client-ip";
 import { sendWebResponse, toWebRequest } from "./node-adapter";
 

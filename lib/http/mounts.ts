@@ -1,7 +1,7 @@
 // Everything the lean server serves: the health endpoint, the public API and the provider
 // callback endpoint.
-import type { ProcessRole } from "@/lib/health/check";
-import { handleProviderWebhook } from "@/lib/provider/callbacks/handler";
+import type { ProcessRole } from "@/lib/domains/health/check";
+import { handleProviderWebhook } from "@/lib/domains/provider/callbacks/handler";
 import { healthMount } from "./health";
 import { apiMount, type Mount } from "./lean-server";
 

@@ -1,8 +1,8 @@
 "use server";
 import { headers } from "next/headers";
-import { SignupInput } from "@/lib/auth/schemas";
-import { signUp } from "@/lib/customers/signup";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
+import { SignupInput } from "@/lib/domains/auth/schemas";
+import { signUp } from "@/lib/domains/customers/signup";
 import { clientIpFrom } from "@/lib/http/client-ip";
 
 export async function signUpAction(raw: Record<string, string>): Promise<ActionResult> {

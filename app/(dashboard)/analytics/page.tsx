@@ -7,10 +7,10 @@ import { CardSection } from "@/components/ui/card-section";
 import { card, link, muted, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ScrollRegion } from "@/components/ui/scroll-region";
-import { billingTotals } from "@/lib/billing/totals";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { deliveryAnalytics, templateAnalytics } from "@/lib/reports/analytics";
-import { pageSender } from "@/lib/senders/dashboard-scope";
+import { billingTotals } from "@/lib/domains/billing/totals";
+import { deliveryAnalytics, templateAnalytics } from "@/lib/domains/reports/analytics";
+import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 
 export const metadata: Metadata = { title: "Analytics · Switchboard" };
 export const dynamic = "force-dynamic";

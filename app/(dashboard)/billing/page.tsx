@@ -8,13 +8,13 @@ import { Pager } from "@/components/dashboard/pager";
 import { card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime, formatRate } from "@/components/ui/format";
-import { getBillingRecord, listBillingRecords } from "@/lib/billing/messages";
-import { type BillingSortField, PublicBillingRecord } from "@/lib/billing/schemas";
-import { billingTotals, costPerDay } from "@/lib/billing/totals";
 import { aggregateKey, sharedAggregate } from "@/lib/dashboard/aggregate-cache";
 import { billingSender, parseMessagesView } from "@/lib/dashboard/billing-view";
 import { flatParams, type RawSearchParams, withParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
+import { getBillingRecord, listBillingRecords } from "@/lib/domains/billing/messages";
+import { type BillingSortField, PublicBillingRecord } from "@/lib/domains/billing/schemas";
+import { billingTotals, costPerDay } from "@/lib/domains/billing/totals";
 import { BillingFiltersForm } from "./filters-form";
 import { RecordDrawer } from "./record-drawer";
 

@@ -2,12 +2,12 @@
 // The blacklist page's add and remove: the same zod bodies and services as POST /blacklist
 // and POST /blacklist/remove, on the sender the page shows.
 import { revalidatePath } from "next/cache";
-import { addBlacklistEntry, removeBlacklistEntry } from "@/lib/contacts/blacklist";
-import { BlacklistAddBody, BlacklistRemoveBody } from "@/lib/contacts/schemas";
 import { ApiError } from "@/lib/core/errors";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { pageSender } from "@/lib/senders/dashboard-scope";
+import { addBlacklistEntry, removeBlacklistEntry } from "@/lib/domains/contacts/blacklist";
+import { BlacklistAddBody, BlacklistRemoveBody } from "@/lib/domains/contacts/schemas";
+import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 
 async function senderOf(phone: string) {
   const p = await requirePrincipal();

@@ -8,12 +8,12 @@ import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { listBlacklist } from "@/lib/contacts/blacklist";
-import { BlacklistQuery } from "@/lib/contacts/schemas";
-import { toPublicBlacklistEntry } from "@/lib/contacts/serializers";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { pageSender } from "@/lib/senders/dashboard-scope";
+import { listBlacklist } from "@/lib/domains/contacts/blacklist";
+import { BlacklistQuery } from "@/lib/domains/contacts/schemas";
+import { toPublicBlacklistEntry } from "@/lib/domains/contacts/serializers";
+import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { AddToBlacklist, RemoveFromBlacklist } from "./blacklist-forms";
 
 export const metadata: Metadata = { title: "Blacklist · Switchboard" };

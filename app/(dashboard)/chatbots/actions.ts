@@ -1,12 +1,12 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import type { Decision } from "@/lib/chatbots/engine";
-import { ChatbotCreateInput, ChatbotPatch, ChatbotTestBody } from "@/lib/chatbots/schemas";
-import { createChatbot, testChatbot, updateChatbot } from "@/lib/chatbots/service";
 import { ApiError } from "@/lib/core/errors";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { resolveSender } from "@/lib/senders/service";
+import type { Decision } from "@/lib/domains/chatbots/engine";
+import { ChatbotCreateInput, ChatbotPatch, ChatbotTestBody } from "@/lib/domains/chatbots/schemas";
+import { createChatbot, testChatbot, updateChatbot } from "@/lib/domains/chatbots/service";
+import { resolveSender } from "@/lib/domains/senders/service";
 
 export async function createChatbotAction(senderPhone: string, raw: unknown): Promise<ActionResult<{ uid: string }>> {
   const p = await requirePrincipal();

@@ -1,14 +1,14 @@
 "use client";
 // The chatbot editor: rules in order (move up/down), match type, reply, hand-off, the
 // fallback and business hours. The form is checked with the API's own zod schema
-// (lib/chatbots/schemas.ts) before it is sent, and again by the server action.
+// (lib/domains/chatbots/schemas.ts) before it is sent, and again by the server action.
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { useToast } from "@/components/dashboard/toast";
 import { button, buttonSecondary, card, input, label } from "@/components/ui/classes";
 import { FormAlert } from "@/components/ui/form-alert";
-import { MATCH_TYPES, type MatchType } from "@/lib/chatbots/engine";
-import { ChatbotCreateInput, type ChatbotPublic } from "@/lib/chatbots/schemas";
+import { MATCH_TYPES, type MatchType } from "@/lib/domains/chatbots/engine";
+import { ChatbotCreateInput, type ChatbotPublic } from "@/lib/domains/chatbots/schemas";
 import { createChatbotAction, updateChatbotAction } from "./actions";
 import { emptyReply, type ReplyDraft, ReplyFields, replyDraftOf, replyOf } from "./reply-fields";
 

@@ -6,13 +6,13 @@ import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-forc
 import { button, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { ChatbotListQuery } from "@/lib/chatbots/schemas";
-import { toPublicChatbot } from "@/lib/chatbots/serializers";
-import { listChatbots } from "@/lib/chatbots/service";
 import { pageBlock } from "@/lib/core/pagination";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { pageSender } from "@/lib/senders/dashboard-scope";
+import { ChatbotListQuery } from "@/lib/domains/chatbots/schemas";
+import { toPublicChatbot } from "@/lib/domains/chatbots/serializers";
+import { listChatbots } from "@/lib/domains/chatbots/service";
+import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 
 export const metadata: Metadata = { title: "Chatbots · Switchboard" };
 

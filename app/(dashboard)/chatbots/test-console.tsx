@@ -3,7 +3,7 @@
 // It runs the same dry run as POST /chatbots/{uid}/test: nothing is sent.
 import { useState, useTransition } from "react";
 import { button, input, label } from "@/components/ui/classes";
-import type { Decision } from "@/lib/chatbots/engine";
+import type { Decision } from "@/lib/domains/chatbots/engine";
 import { testChatbotAction } from "./actions";
 
 function describeReply(reply: Decision["reply"]): string {

@@ -1,10 +1,10 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { createContactBook, updateContactBook } from "@/lib/contacts/books";
-import { createContactField } from "@/lib/contacts/fields";
-import { ContactBookFields, ContactBookPatch, ContactFieldCreateBody } from "@/lib/contacts/schemas";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
 import { requirePrincipal } from "@/lib/dashboard/session";
+import { createContactBook, updateContactBook } from "@/lib/domains/contacts/books";
+import { createContactField } from "@/lib/domains/contacts/fields";
+import { ContactBookFields, ContactBookPatch, ContactFieldCreateBody } from "@/lib/domains/contacts/schemas";
 
 export async function createBookAction(raw: Record<string, string>): Promise<ActionResult<{ uid: string }>> {
   const p = await requirePrincipal();

@@ -6,12 +6,12 @@ import { buttonSecondary, input, label, link, table, td, th } from "@/components
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { ScrollRegion } from "@/components/ui/scroll-region";
-import { listContactBooks } from "@/lib/contacts/books";
-import { listContactFields } from "@/lib/contacts/fields";
-import { ContactBookListQuery } from "@/lib/contacts/schemas";
-import { toPublicContactBook, toPublicContactField } from "@/lib/contacts/serializers";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
+import { listContactBooks } from "@/lib/domains/contacts/books";
+import { listContactFields } from "@/lib/domains/contacts/fields";
+import { ContactBookListQuery } from "@/lib/domains/contacts/schemas";
+import { toPublicContactBook, toPublicContactField } from "@/lib/domains/contacts/serializers";
 import { BookForm } from "./book-form";
 import { FieldForm } from "./field-form";
 

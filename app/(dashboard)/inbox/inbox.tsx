@@ -7,8 +7,8 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Pager } from "@/components/dashboard/pager";
 import { input, label, muted } from "@/components/ui/classes";
-import type { PublicConversation } from "@/lib/conversations/schemas";
 import type { PageBlock } from "@/lib/core/pagination";
+import type { PublicConversation } from "@/lib/domains/conversations/schemas";
 import { type TemplateOption, Thread } from "./thread";
 import { dayLabel, timeOf } from "./thread-format";
 

@@ -5,8 +5,8 @@ import { Suspense } from "react";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { pageSender } from "@/lib/senders/dashboard-scope";
-import { listTemplates } from "@/lib/templates/service";
+import { pageSender } from "@/lib/domains/senders/dashboard-scope";
+import { listTemplates } from "@/lib/domains/templates/service";
 import { Inbox } from "./inbox";
 
 export const metadata: Metadata = { title: "Inbox · Switchboard" };

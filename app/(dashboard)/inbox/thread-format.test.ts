@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PublicConversationMessage } from "@/lib/conversations/schemas";
+import type { PublicConversationMessage } from "@/lib/domains/conversations/schemas";
 import { bubbleText, dayLabel, senderLabel, ticksOf, windowRemaining, withDaySeparators } from "./thread-format";
 
 const NOW = Date.parse("2026-11-23T18:00:00Z");

@@ -1,6 +1,6 @@
 // Pure helpers of the inbox thread: day separators, the window's remaining time, the
 // status ticks and who sent a message. Dates in UTC, as everywhere in the dashboard.
-import type { PublicConversationMessage } from "@/lib/conversations/schemas";
+import type { PublicConversationMessage } from "@/lib/domains/conversations/schemas";
 
 export type ThreadItem =
   | { kind: "day"; key: string; label: string }

@@ -8,7 +8,7 @@ import Link from "next/link";
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { button, buttonSecondary, card, input, label, muted } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
-import type { PublicConversation, PublicConversationMessage } from "@/lib/conversations/schemas";
+import type { PublicConversation, PublicConversationMessage } from "@/lib/domains/conversations/schemas";
 import {
   bubbleText,
   isWindowOpen,

@@ -3,8 +3,8 @@ import type { Metadata } from "next";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { EmptyState } from "@/components/ui/empty-state";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { pageSender } from "@/lib/senders/dashboard-scope";
-import { listTemplates } from "@/lib/templates/service";
+import { pageSender } from "@/lib/domains/senders/dashboard-scope";
+import { listTemplates } from "@/lib/domains/templates/service";
 import { Composer } from "./composer";
 import { MessageLog } from "./message-log";
 

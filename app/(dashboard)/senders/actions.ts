@@ -2,13 +2,13 @@
 import { revalidatePath } from "next/cache";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { SenderConnectFields } from "@/lib/senders/schemas";
-import { connectSender, makeDefaultSender } from "@/lib/senders/self-serve";
+import { SenderConnectFields } from "@/lib/domains/senders/schemas";
+import { connectSender, makeDefaultSender } from "@/lib/domains/senders/self-serve";
 
 export async function addSenderAction(raw: Record<string, string>): Promise<ActionResult<{ phoneNumber: string }>> {
   const p = await requirePrincipal();
   const result = await runAction(async () => {
-    // The API's input schema (lib/senders/schemas.ts); the checkbox posts "on".
+    // The API's input schema (lib/domains/senders/schemas.ts); the checkbox posts "on".
     const input = SenderConnectFields.parse({
       phoneNumber: raw.phoneNumber ?? "",
       phoneNumberId: raw.phoneNumberId || undefined,

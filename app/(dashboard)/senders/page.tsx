@@ -4,8 +4,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { providerMode } from "@/lib/provider/client";
-import { listSenders } from "@/lib/senders/service";
+import { providerMode } from "@/lib/domains/provider/client";
+import { listSenders } from "@/lib/domains/senders/service";
 import { MakeDefaultButton, SenderForm } from "./sender-form";
 
 export const metadata: Metadata = { title: "Senders · Switchboard" };

@@ -5,7 +5,7 @@ import { button, label } from "@/components/ui/classes";
 import { TextField } from "@/components/ui/field-message";
 import { addSenderAction, makeDefaultAction } from "./actions";
 
-/** Connect a number (lib/senders/self-serve.ts): simulated ids in simulator mode, checked ids with a provider. */
+/** Connect a number (lib/domains/senders/self-serve.ts): simulated ids in simulator mode, checked ids with a provider. */
 export function SenderForm({ simulated }: { simulated: boolean }) {
   const { onSubmit, pending, fields } = useActionForm({
     action: (data) => addSenderAction(formStrings(data)),

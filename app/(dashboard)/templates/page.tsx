@@ -5,7 +5,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { listTemplates } from "@/lib/templates/service";
+import { listTemplates } from "@/lib/domains/templates/service";
 
 export const metadata: Metadata = { title: "Templates · Switchboard" };
 export const dynamic = "force-dynamic";

@@ -2,9 +2,9 @@
 import { revalidatePath } from "next/cache";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { createTokenFor } from "@/lib/tokens/create-for-principal";
-import { TokenCreateInput, TokenRotateInput } from "@/lib/tokens/schemas";
-import { revokeToken, rotateToken } from "@/lib/tokens/service";
+import { createTokenFor } from "@/lib/domains/tokens/create-for-principal";
+import { TokenCreateInput, TokenRotateInput } from "@/lib/domains/tokens/schemas";
+import { revokeToken, rotateToken } from "@/lib/domains/tokens/service";
 
 export async function createTokenAction(raw: Record<string, string>): Promise<ActionResult<{ token: string }>> {
   const p = await requirePrincipal();

@@ -2,10 +2,10 @@
 import { revalidatePath } from "next/cache";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { actionSender } from "@/lib/senders/dashboard-scope";
-import { redeliver, sendTestEvent } from "@/lib/webhooks/deliveries";
-import { RotateSecretBody, WebhookCreateInput, WebhookPatch } from "@/lib/webhooks/schemas";
-import { createWebhook, rotateSigningSecret, updateWebhook } from "@/lib/webhooks/service";
+import { actionSender } from "@/lib/domains/senders/dashboard-scope";
+import { redeliver, sendTestEvent } from "@/lib/domains/webhooks/deliveries";
+import { RotateSecretBody, WebhookCreateInput, WebhookPatch } from "@/lib/domains/webhooks/schemas";
+import { createWebhook, rotateSigningSecret, updateWebhook } from "@/lib/domains/webhooks/service";
 
 export async function createWebhookAction(
   senderPhone: string,

@@ -1,5 +1,5 @@
 "use client";
-import type { CatalogGroup } from "@/lib/webhooks/catalog";
+import type { CatalogGroup } from "@/lib/domains/webhooks/catalog";
 
 /** Checkboxes grouped by the catalog's groups; each group can be toggled at once. */
 export function EventPicker({

@@ -5,7 +5,7 @@ import { useActionForm } from "@/components/dashboard/use-action-form";
 import { button, link } from "@/components/ui/classes";
 import { FormAlert } from "@/components/ui/form-alert";
 import { SecretOnce } from "@/components/ui/secret-once";
-import type { CatalogGroup } from "@/lib/webhooks/catalog";
+import type { CatalogGroup } from "@/lib/domains/webhooks/catalog";
 import { createWebhookAction } from "./actions";
 import { newWebhookValues, WebhookFields, webhookBody } from "./webhook-fields";
 

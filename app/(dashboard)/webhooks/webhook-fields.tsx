@@ -1,12 +1,17 @@
 "use client";
 // The one field set of the webhook create and edit forms. A new webhook starts from the
-// create schema's defaults (lib/webhooks/schemas.ts); each field shows its own error, the
+// create schema's defaults (lib/domains/webhooks/schemas.ts); each field shows its own error, the
 // service's included (e.g. an endpoint URL the URL guard refuses).
 import type { ReactNode } from "react";
 import { input, label } from "@/components/ui/classes";
 import { errorProps, FieldMessage } from "@/components/ui/field-message";
-import type { CatalogGroup } from "@/lib/webhooks/catalog";
-import { RETRY_MAX_ATTEMPTS, TIMEOUT_MS, type WebhookPublic, webhookCreateDefaults } from "@/lib/webhooks/schemas";
+import type { CatalogGroup } from "@/lib/domains/webhooks/catalog";
+import {
+  RETRY_MAX_ATTEMPTS,
+  TIMEOUT_MS,
+  type WebhookPublic,
+  webhookCreateDefaults,
+} from "@/lib/domains/webhooks/schemas";
 import { EventPicker } from "./event-picker";
 
 export type WebhookFormValues = {

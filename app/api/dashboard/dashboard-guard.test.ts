@@ -1,8 +1,8 @@
 // Issue 10 items 1, 3, 4 and 7 on the dashboard's route handlers: mutations only from our
 // own pages, as JSON, with bounded bodies and the same input rules as the public API.
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import { createContactBook } from "@/lib/contacts/books";
+import type { Principal } from "@/lib/domains/auth/principal";
+import { createContactBook } from "@/lib/domains/contacts/books";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
 
 const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined, asked: 0 }));

@@ -1,15 +1,15 @@
 // Billing (v3 only, spec 4.1 and 4.2): message billing records and the money ledger.
 // A number-scoped token reads only its own sender (SENDER_NOT_ALLOWED otherwise); a
 // global token without senderId reads the whole account (scope "user").
-import { listBillingHistory } from "@/lib/billing/history";
-import { listBillingRecords } from "@/lib/billing/messages";
+import { listBillingHistory } from "@/lib/domains/billing/history";
+import { listBillingRecords } from "@/lib/domains/billing/messages";
 import {
   BillingHistoryData,
   BillingHistoryQuery,
   BillingMessagesData,
   BillingMessagesQuery,
-} from "@/lib/billing/schemas";
-import { resolveSender } from "@/lib/senders/service";
+} from "@/lib/domains/billing/schemas";
+import { resolveSender } from "@/lib/domains/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
 import * as examples from "./billing-examples";
 

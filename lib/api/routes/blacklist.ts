@@ -1,15 +1,15 @@
 // Adding and removing blacklist numbers (docs/conversations.md "Opt-out and the
 // blacklist"); the listing is GET /blacklist in contacts.ts. Sender-scoped as webhooks:
 // senderId in the body, or the number-scoped token's sender.
-import { addBlacklistEntry, removeBlacklistEntry } from "@/lib/contacts/blacklist";
+import { addBlacklistEntry, removeBlacklistEntry } from "@/lib/domains/contacts/blacklist";
 import {
   BlacklistAddBody,
   BlacklistRemoveBody,
   BlacklistRemoveData,
   PublicBlacklistEntry,
-} from "@/lib/contacts/schemas";
-import { toPublicBlacklistEntry } from "@/lib/contacts/serializers";
-import type { Sender } from "@/lib/senders/service";
+} from "@/lib/domains/contacts/schemas";
+import { toPublicBlacklistEntry } from "@/lib/domains/contacts/serializers";
+import type { Sender } from "@/lib/domains/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
 import * as examples from "./blacklist-examples";
 

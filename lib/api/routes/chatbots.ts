@@ -2,6 +2,9 @@
 // the dry-run test. Sender-scoped as webhooks: senderId (query on GET, body on POST) or a
 // number-scoped token; a global token without senderId reaches all the account's senders
 // (create: the default sender). There is no DELETE (spec 3.1): deactivate instead.
+
+import { ApiError } from "@/lib/core/errors";
+import { pageBlock } from "@/lib/core/pagination";
 import {
   ChatbotCreateBody,
   ChatbotListPublic,
@@ -12,12 +15,10 @@ import {
   ChatbotTestPublic,
   ChatbotUpdateBody,
   isWellFormedId,
-} from "@/lib/chatbots/schemas";
-import { toPublicChatbot } from "@/lib/chatbots/serializers";
-import { createChatbot, getChatbot, listChatbots, testChatbot, updateChatbot } from "@/lib/chatbots/service";
-import { ApiError } from "@/lib/core/errors";
-import { pageBlock } from "@/lib/core/pagination";
-import type { Sender } from "@/lib/senders/service";
+} from "@/lib/domains/chatbots/schemas";
+import { toPublicChatbot } from "@/lib/domains/chatbots/serializers";
+import { createChatbot, getChatbot, listChatbots, testChatbot, updateChatbot } from "@/lib/domains/chatbots/service";
+import type { Sender } from "@/lib/domains/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
 import * as examples from "./chatbots-examples";
 

@@ -1,10 +1,10 @@
 // Contact books, contacts, bulk upload, custom fields (global token only) and the
 // resolved sender's blacklist (number-scoped tokens allowed). Thin: parse, call, shape.
-import { listBlacklist } from "@/lib/contacts/blacklist";
-import { createContactBook, getContactBook, listContactBooks, updateContactBook } from "@/lib/contacts/books";
-import { bulkUploadContacts } from "@/lib/contacts/bulk-upload";
-import { listContacts } from "@/lib/contacts/contacts";
-import { createContactField, listContactFields } from "@/lib/contacts/fields";
+import { listBlacklist } from "@/lib/domains/contacts/blacklist";
+import { createContactBook, getContactBook, listContactBooks, updateContactBook } from "@/lib/domains/contacts/books";
+import { bulkUploadContacts } from "@/lib/domains/contacts/bulk-upload";
+import { listContacts } from "@/lib/domains/contacts/contacts";
+import { createContactField, listContactFields } from "@/lib/domains/contacts/fields";
 import {
   BlacklistData,
   BlacklistQuery,
@@ -21,14 +21,14 @@ import {
   ContactListQuery,
   PublicContactBook,
   PublicContactField,
-} from "@/lib/contacts/schemas";
+} from "@/lib/domains/contacts/schemas";
 import {
   toPublicBlacklistEntry,
   toPublicContact,
   toPublicContactBook,
   toPublicContactField,
-} from "@/lib/contacts/serializers";
-import { resolved } from "@/lib/senders/service";
+} from "@/lib/domains/contacts/serializers";
+import { resolved } from "@/lib/domains/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
 import * as examples from "./contacts-examples";
 

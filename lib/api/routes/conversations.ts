@@ -3,7 +3,8 @@
 // token; a global token without senderId sees every sender of the account. Another
 // sender's or customer's uid is CONVERSATION_NOT_FOUND. The reply is a send route.
 
-import { replyToConversation } from "@/lib/conversations/reply";
+import { pageBlock } from "@/lib/core/pagination";
+import { replyToConversation } from "@/lib/domains/conversations/reply";
 import {
   ConversationListPublic,
   ConversationListQuery,
@@ -13,13 +14,17 @@ import {
   ConversationReplyBody,
   ConversationSenderQuery,
   ConversationUpdateBody,
-} from "@/lib/conversations/schemas";
-import { toPublicConversation, toPublicThreadMessage } from "@/lib/conversations/serializers";
-import { getConversation, listConversations, listThread, updateConversation } from "@/lib/conversations/service";
-import { pageBlock } from "@/lib/core/pagination";
-import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/messaging/idempotency";
-import { SendReceipt } from "@/lib/messaging/schemas";
-import { receiptResponse } from "@/lib/messaging/serializers";
+} from "@/lib/domains/conversations/schemas";
+import { toPublicConversation, toPublicThreadMessage } from "@/lib/domains/conversations/serializers";
+import {
+  getConversation,
+  listConversations,
+  listThread,
+  updateConversation,
+} from "@/lib/domains/conversations/service";
+import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/domains/messaging/idempotency";
+import { SendReceipt } from "@/lib/domains/messaging/schemas";
+import { receiptResponse } from "@/lib/domains/messaging/serializers";
 import { type AnyRoute, ok, route } from "../route-definition";
 import * as examples from "./conversations-examples";
 import { DELIVERY_ERRORS } from "./send-errors";

@@ -2,7 +2,7 @@
 // The table is passed in (a thunk, read on the first request) rather than imported, so the
 // table and this file do not import each other.
 import { z } from "zod";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { buildOpenApiDocument, type OpenApiDocument } from "../openapi";
 import { type AnyRoute, route } from "../route-definition";
 

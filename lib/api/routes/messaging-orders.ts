@@ -7,7 +7,7 @@ import {
   OrderReceiptPublic,
   OrderSendBody,
   PublicOrder,
-} from "@/lib/messaging/orders/schemas";
+} from "@/lib/domains/messaging/orders/schemas";
 import {
   followUpOrder,
   getOrder,
@@ -15,9 +15,9 @@ import {
   type OrderSend,
   sendNewOrder,
   toPublicOrder,
-} from "@/lib/messaging/orders/service";
-import { receiptResponse } from "@/lib/messaging/serializers";
-import { resolved, type Sender } from "@/lib/senders/service";
+} from "@/lib/domains/messaging/orders/service";
+import { receiptResponse } from "@/lib/domains/messaging/serializers";
+import { resolved, type Sender } from "@/lib/domains/senders/service";
 import type { Version } from "../route-definition";
 import { type AnyRoute, ok, route } from "../route-definition";
 import * as examples from "./messaging-orders-examples";

@@ -1,9 +1,9 @@
 // Reports (limit class "reports"): the message log and the delivery and template analytics.
 // A global token without senderId reads all senders (scope user); a number-scoped token
 // reads its own sender only.
-import { deliveryAnalytics, templateAnalytics } from "@/lib/reports/analytics";
-import { scopeBlock } from "@/lib/reports/filters";
-import { listMessageReport, toPublicMessageReport } from "@/lib/reports/messages";
+import { deliveryAnalytics, templateAnalytics } from "@/lib/domains/reports/analytics";
+import { scopeBlock } from "@/lib/domains/reports/filters";
+import { listMessageReport, toPublicMessageReport } from "@/lib/domains/reports/messages";
 import {
   DeliveryAnalyticsPublic,
   DeliveryAnalyticsQuery,
@@ -11,7 +11,7 @@ import {
   MessageReportQuery,
   TemplateAnalyticsPublic,
   TemplateAnalyticsQuery,
-} from "@/lib/reports/schemas";
+} from "@/lib/domains/reports/schemas";
 import { type AnyRoute, ok, route } from "../route-definition";
 import * as examples from "./messaging-reports-examples";
 

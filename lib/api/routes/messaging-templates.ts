@@ -1,7 +1,7 @@
 // Templates: list (v3 adds source, correctCategory and the source filter), read by uid or
 // name, create (X-Service-Template-Uid) and sync from the provider.
 
-import { resolved } from "@/lib/senders/service";
+import { resolved } from "@/lib/domains/senders/service";
 import {
   PublicTemplate,
   TemplateCreateBody,
@@ -9,9 +9,9 @@ import {
   TemplateListPublic,
   TemplateListQuery,
   TemplateSyncPublic,
-} from "@/lib/templates/schemas";
-import { toPublicTemplate } from "@/lib/templates/serializers";
-import { createTemplate, getTemplate, listTemplates, syncTemplates } from "@/lib/templates/service";
+} from "@/lib/domains/templates/schemas";
+import { toPublicTemplate } from "@/lib/domains/templates/serializers";
+import { createTemplate, getTemplate, listTemplates, syncTemplates } from "@/lib/domains/templates/service";
 import { type AnyRoute, ok, route } from "../route-definition";
 import * as examples from "./messaging-templates-examples";
 

@@ -10,10 +10,10 @@ import {
   ProviderSendResponse,
   SendBodies,
   SendReceipt,
-} from "@/lib/messaging/schemas";
-import { sendChat, sendProviderMessage, sendTemplate } from "@/lib/messaging/send-requests";
-import { providerResponse, receiptResponse } from "@/lib/messaging/serializers";
-import { resolved } from "@/lib/senders/service";
+} from "@/lib/domains/messaging/schemas";
+import { sendChat, sendProviderMessage, sendTemplate } from "@/lib/domains/messaging/send-requests";
+import { providerResponse, receiptResponse } from "@/lib/domains/messaging/serializers";
+import { resolved } from "@/lib/domains/senders/service";
 import { type AnyRoute, route } from "../route-definition";
 import * as examples from "./messaging-examples";
 import { messagingOrderRoutes } from "./messaging-orders";

@@ -1,12 +1,12 @@
 // A customer's senders (issue 13 item 6; docs/messaging.md "Senders"): list, connect and make
-// default, the same services as the dashboard (lib/senders/self-serve.ts) and the operator
+// default, the same services as the dashboard (lib/domains/senders/self-serve.ts) and the operator
 // CLI. Connecting and changing the default act on the whole account: global tokens only.
 import { ApiError } from "@/lib/core/errors";
-import { SenderInputError } from "@/lib/senders/admin";
-import { PublicSender, SenderCreateBody, SenderListData } from "@/lib/senders/schemas";
-import { connectSender, makeDefaultSender } from "@/lib/senders/self-serve";
-import { toPublicSender } from "@/lib/senders/serializers";
-import { findSenderByPhone, listSenders } from "@/lib/senders/service";
+import { SenderInputError } from "@/lib/domains/senders/admin";
+import { PublicSender, SenderCreateBody, SenderListData } from "@/lib/domains/senders/schemas";
+import { connectSender, makeDefaultSender } from "@/lib/domains/senders/self-serve";
+import { toPublicSender } from "@/lib/domains/senders/serializers";
+import { findSenderByPhone, listSenders } from "@/lib/domains/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
 import * as examples from "./senders-examples";
 

@@ -3,10 +3,10 @@
 // its progress. Sender-scoped like every webhook route; another account's webhook is
 // WEBHOOK_NOT_FOUND, an unknown job WEBHOOK_RECOVERY_NOT_FOUND.
 import { ApiError } from "@/lib/core/errors";
-import type { Sender } from "@/lib/senders/service";
-import { getRecovery, startRecovery, toPublicRecovery } from "@/lib/webhooks/recovery";
-import { RecoverBody, RecoveryPublic } from "@/lib/webhooks/recovery-schemas";
-import { isWellFormedId, SenderQuery } from "@/lib/webhooks/schemas";
+import type { Sender } from "@/lib/domains/senders/service";
+import { getRecovery, startRecovery, toPublicRecovery } from "@/lib/domains/webhooks/recovery";
+import { RecoverBody, RecoveryPublic } from "@/lib/domains/webhooks/recovery-schemas";
+import { isWellFormedId, SenderQuery } from "@/lib/domains/webhooks/schemas";
 import { type AnyRoute, ok, route } from "../route-definition";
 import * as examples from "./webhook-recovery-examples";
 

@@ -5,9 +5,9 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/core/errors";
 import { pageBlock } from "@/lib/core/pagination";
-import type { Sender } from "@/lib/senders/service";
-import { eventCatalog } from "@/lib/webhooks/catalog";
-import { listDeliveries, redeliver, sendTestEvent } from "@/lib/webhooks/deliveries";
+import type { Sender } from "@/lib/domains/senders/service";
+import { eventCatalog } from "@/lib/domains/webhooks/catalog";
+import { listDeliveries, redeliver, sendTestEvent } from "@/lib/domains/webhooks/deliveries";
 import {
   CatalogPublic,
   DeliveryListPublic,
@@ -22,9 +22,15 @@ import {
   WebhookListQuery,
   WebhookPublic,
   WebhookUpdateBody,
-} from "@/lib/webhooks/schemas";
-import { toPublicDelivery, toPublicWebhook } from "@/lib/webhooks/serializers";
-import { createWebhook, getWebhook, listWebhooks, rotateSigningSecret, updateWebhook } from "@/lib/webhooks/service";
+} from "@/lib/domains/webhooks/schemas";
+import { toPublicDelivery, toPublicWebhook } from "@/lib/domains/webhooks/serializers";
+import {
+  createWebhook,
+  getWebhook,
+  listWebhooks,
+  rotateSigningSecret,
+  updateWebhook,
+} from "@/lib/domains/webhooks/service";
 import { type AnyRoute, ok, route } from "../route-definition";
 import * as examples from "./webhooks-examples";
 

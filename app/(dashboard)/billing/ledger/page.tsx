@@ -6,11 +6,11 @@ import { Pager } from "@/components/dashboard/pager";
 import { card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { listBillingHistory } from "@/lib/billing/history";
-import { BILLING_CLASSES, TEMPLATE_TYPES, TRANSACTION_TYPES } from "@/lib/billing/schemas";
 import { billingSender, parseHistoryView } from "@/lib/dashboard/billing-view";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
+import { listBillingHistory } from "@/lib/domains/billing/history";
+import { BILLING_CLASSES, TEMPLATE_TYPES, TRANSACTION_TYPES } from "@/lib/domains/billing/schemas";
 
 export const metadata: Metadata = { title: "Ledger · Switchboard" };
 

@@ -5,7 +5,7 @@ import { card } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { pageSender } from "@/lib/senders/dashboard-scope";
+import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { ChatbotEditor } from "../chatbot-editor";
 
 export const metadata: Metadata = { title: "New chatbot · Switchboard" };

@@ -5,13 +5,13 @@ import { Pager } from "@/components/dashboard/pager";
 import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
-import { getContactBook } from "@/lib/contacts/books";
-import { listContacts } from "@/lib/contacts/contacts";
-import { listContactFields } from "@/lib/contacts/fields";
-import { ContactListQuery } from "@/lib/contacts/schemas";
-import { toPublicContact, toPublicContactBook } from "@/lib/contacts/serializers";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
+import { getContactBook } from "@/lib/domains/contacts/books";
+import { listContacts } from "@/lib/domains/contacts/contacts";
+import { listContactFields } from "@/lib/domains/contacts/fields";
+import { ContactListQuery } from "@/lib/domains/contacts/schemas";
+import { toPublicContact, toPublicContactBook } from "@/lib/domains/contacts/serializers";
 import { BookForm } from "../book-form";
 import { BulkUpload } from "./bulk-upload";
 

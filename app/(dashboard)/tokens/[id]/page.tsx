@@ -4,9 +4,9 @@ import { SubpageHeader } from "@/components/dashboard/page-header";
 import { UsageView } from "@/components/dashboard/usage-view";
 import { formatDateTime } from "@/components/ui/format";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { toPublicToken } from "@/lib/tokens/serializers";
-import { findToken } from "@/lib/tokens/service";
-import { usageFor } from "@/lib/tokens/usage";
+import { toPublicToken } from "@/lib/domains/tokens/serializers";
+import { findToken } from "@/lib/domains/tokens/service";
+import { usageFor } from "@/lib/domains/tokens/usage";
 
 export const metadata: Metadata = { title: "API token usage · Switchboard" };
 

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { SubpageHeader } from "@/components/dashboard/page-header";
 import { UsageView } from "@/components/dashboard/usage-view";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { listTokens } from "@/lib/tokens/service";
-import { usageFor } from "@/lib/tokens/usage";
+import { listTokens } from "@/lib/domains/tokens/service";
+import { usageFor } from "@/lib/domains/tokens/usage";
 
 export const metadata: Metadata = { title: "API usage · Switchboard" };
 

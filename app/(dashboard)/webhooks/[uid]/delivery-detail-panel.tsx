@@ -1,10 +1,10 @@
 // One delivery opened from the log: payload, request headers and every attempt
-// (lib/webhooks/delivery-detail.ts).
+// (lib/domains/webhooks/delivery-detail.ts).
 import Link from "next/link";
 import { card, link, table, td, th } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
 import { ScrollRegion } from "@/components/ui/scroll-region";
-import type { DeliveryDetail } from "@/lib/webhooks/delivery-detail";
+import type { DeliveryDetail } from "@/lib/domains/webhooks/delivery-detail";
 
 const pre = "whitespace-pre-wrap break-all rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-800";
 

@@ -3,7 +3,7 @@
 import { CardSection } from "@/components/ui/card-section";
 import { muted } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
-import type { WebhookPublic } from "@/lib/webhooks/schemas";
+import type { WebhookPublic } from "@/lib/domains/webhooks/schemas";
 
 const STATE_TEXT: Record<WebhookPublic["health"]["breakerState"], string> = {
   CLOSED: "Closed: delivering normally",

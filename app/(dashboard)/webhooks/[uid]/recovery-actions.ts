@@ -3,9 +3,9 @@
 // with the same schema and service as POST /webhooks/{uid}/recover.
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { actionSender } from "@/lib/senders/dashboard-scope";
-import { startRecovery, toPublicRecovery } from "@/lib/webhooks/recovery";
-import { RecoverBody, type RecoveryPublic } from "@/lib/webhooks/recovery-schemas";
+import { actionSender } from "@/lib/domains/senders/dashboard-scope";
+import { startRecovery, toPublicRecovery } from "@/lib/domains/webhooks/recovery";
+import { RecoverBody, type RecoveryPublic } from "@/lib/domains/webhooks/recovery-schemas";
 
 export async function startRecoveryAction(
   senderPhone: string,

@@ -8,7 +8,7 @@ import { useToast } from "@/components/dashboard/toast";
 import { buttonSecondary, muted } from "@/components/ui/classes";
 import { TextField } from "@/components/ui/field-message";
 import { formatDateTime } from "@/components/ui/format";
-import type { RecoveryPublic } from "@/lib/webhooks/recovery-schemas";
+import type { RecoveryPublic } from "@/lib/domains/webhooks/recovery-schemas";
 import { startRecoveryAction } from "./recovery-actions";
 
 const DONE = new Set(["COMPLETED", "FAILED"]);

@@ -4,8 +4,8 @@ import { useActionForm } from "@/components/dashboard/use-action-form";
 import { button, input, label } from "@/components/ui/classes";
 import { errorProps, FieldMessage } from "@/components/ui/field-message";
 import { FormAlert } from "@/components/ui/form-alert";
-import type { CatalogGroup } from "@/lib/webhooks/catalog";
-import type { WebhookPublic } from "@/lib/webhooks/schemas";
+import type { CatalogGroup } from "@/lib/domains/webhooks/catalog";
+import type { WebhookPublic } from "@/lib/domains/webhooks/schemas";
 import { updateWebhookAction } from "../actions";
 import { WebhookFields, webhookBody, webhookValues } from "../webhook-fields";
 

@@ -1,10 +1,10 @@
 // The event catalog (GET /webhooks/events): every event key with the JSON Schema and an
-// example of the body its deliveries carry (lib/webhooks/payloads.ts).
+// example of the body its deliveries carry (lib/domains/webhooks/payloads.ts).
 import type { Metadata } from "next";
 import { SubpageHeader } from "@/components/dashboard/page-header";
 import { card } from "@/components/ui/classes";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import { eventCatalog } from "@/lib/webhooks/catalog";
+import { eventCatalog } from "@/lib/domains/webhooks/catalog";
 
 export const metadata: Metadata = { title: "Webhook events · Switchboard" };
 

@@ -3,8 +3,8 @@
 // signed-in user, the window refusal, another customer's uid, and the mutation guard.
 import { randomBytes } from "node:crypto";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
+import type { Principal } from "@/lib/domains/auth/principal";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
@@ -48,7 +48,7 @@ beforeAll(async () => {
   await contactWrites(t.sender, older, "first", { at: new Date(Date.now() - 60_000) });
   await contactWrites(t.sender, newer, "second");
   // A template to someone who never wrote: a conversation with no window.
-  const { sendFromComposer } = await import("@/lib/messaging/composer");
+  const { sendFromComposer } = await import("@/lib/domains/messaging/composer");
   await sendFromComposer(session.principal, {
     mode: "template",
     senderId: t.sender.phoneNumber,

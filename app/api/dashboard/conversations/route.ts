@@ -1,10 +1,11 @@
 // GET: the inbox list (unread first, then newest) with the unread badge; polled by the inbox.
-import { inboxPage } from "@/lib/conversations/inbox";
-import { ConversationListQuery } from "@/lib/conversations/schemas";
-import { toPublicConversation } from "@/lib/conversations/serializers";
+
 import { pageBlock } from "@/lib/core/pagination";
 import { dashboardHandler } from "@/lib/dashboard/handler";
-import { pageSender } from "@/lib/senders/dashboard-scope";
+import { inboxPage } from "@/lib/domains/conversations/inbox";
+import { ConversationListQuery } from "@/lib/domains/conversations/schemas";
+import { toPublicConversation } from "@/lib/domains/conversations/serializers";
+import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 
 export const dynamic = "force-dynamic";
 

@@ -1,11 +1,11 @@
 // GET: the message log for the dashboard (polled); POST: the composer's send.
 import { dashboardHandler } from "@/lib/dashboard/handler";
 import { readDashboardJson } from "@/lib/dashboard/request-guard";
-import { sendFromComposer } from "@/lib/messaging/composer";
-import { ComposerBody } from "@/lib/messaging/schemas";
-import { listMessageReport, toPublicMessageReport } from "@/lib/reports/messages";
-import { MessageReportQuery } from "@/lib/reports/schemas";
-import { pageSender } from "@/lib/senders/dashboard-scope";
+import { sendFromComposer } from "@/lib/domains/messaging/composer";
+import { ComposerBody } from "@/lib/domains/messaging/schemas";
+import { listMessageReport, toPublicMessageReport } from "@/lib/domains/reports/messages";
+import { MessageReportQuery } from "@/lib/domains/reports/schemas";
+import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 // on a real database: the signed-in customer reads its job's progress; another customer's
 // session gets WEBHOOK_NOT_FOUND, an unknown job WEBHOOK_RECOVERY_NOT_FOUND, no session 401.
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
+import type { Principal } from "@/lib/domains/auth/principal";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
 
 const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined }));

@@ -1,7 +1,8 @@
 // GET: the explorer's filtered set as CSV, streamed batch by batch (fine for a million rows).
-import { streamBillingCsv } from "@/lib/billing/csv";
+
 import { billingSender, parseExportView } from "@/lib/dashboard/billing-view";
 import { dashboardHandler } from "@/lib/dashboard/handler";
+import { streamBillingCsv } from "@/lib/domains/billing/csv";
 
 export const dynamic = "force-dynamic";
 

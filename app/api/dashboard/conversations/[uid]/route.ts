@@ -1,13 +1,13 @@
 // GET: one conversation and its latest messages, oldest first (polled by the open thread);
 // POST: {conversation: {status?, markRead?}} (close, reopen, mark read).
 
-import { dashboardSentBy } from "@/lib/conversations/inbox";
-import { ConversationUpdateBody } from "@/lib/conversations/schemas";
-import { toPublicConversation, toPublicThreadMessage } from "@/lib/conversations/serializers";
-import { listThread, updateConversation } from "@/lib/conversations/service";
 import { PageQuery } from "@/lib/core/pagination";
 import { dashboardHandler } from "@/lib/dashboard/handler";
 import { readDashboardJson } from "@/lib/dashboard/request-guard";
+import { dashboardSentBy } from "@/lib/domains/conversations/inbox";
+import { ConversationUpdateBody } from "@/lib/domains/conversations/schemas";
+import { toPublicConversation, toPublicThreadMessage } from "@/lib/domains/conversations/serializers";
+import { listThread, updateConversation } from "@/lib/domains/conversations/service";
 
 export const dynamic = "force-dynamic";
 

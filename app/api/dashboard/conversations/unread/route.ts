@@ -1,7 +1,8 @@
 // GET: conversations with unread messages, for the navigation's badge (polled).
-import { unreadConversations } from "@/lib/conversations/service";
+
 import { dashboardHandler } from "@/lib/dashboard/handler";
-import { pageSender } from "@/lib/senders/dashboard-scope";
+import { unreadConversations } from "@/lib/domains/conversations/service";
+import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 
 export const dynamic = "force-dynamic";
 

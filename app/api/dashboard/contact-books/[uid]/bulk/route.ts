@@ -1,8 +1,9 @@
 // POST: one chunk of a dashboard bulk upload, through the same service as the public API.
-import { bulkUploadContacts } from "@/lib/contacts/bulk-upload";
-import { BULK_BODY_LIMIT_BYTES, BulkUploadBody } from "@/lib/contacts/schemas";
+
 import { dashboardHandler } from "@/lib/dashboard/handler";
 import { readDashboardJson } from "@/lib/dashboard/request-guard";
+import { bulkUploadContacts } from "@/lib/domains/contacts/bulk-upload";
+import { BULK_BODY_LIMIT_BYTES, BulkUploadBody } from "@/lib/domains/contacts/schemas";
 
 export const dynamic = "force-dynamic";
 

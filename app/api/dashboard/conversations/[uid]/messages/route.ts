@@ -1,11 +1,12 @@
 // POST: a reply from the inbox (text inside the window, else a template) through the same
 // service as POST /conversations/{uid}/messages, sent by the signed-in user.
-import { dashboardSentBy } from "@/lib/conversations/inbox";
-import { replyToConversation } from "@/lib/conversations/reply";
-import { ConversationReplyBody } from "@/lib/conversations/schemas";
+
 import { dashboardHandler } from "@/lib/dashboard/handler";
 import { readDashboardJson } from "@/lib/dashboard/request-guard";
-import { toReceipt } from "@/lib/messaging/serializers";
+import { dashboardSentBy } from "@/lib/domains/conversations/inbox";
+import { replyToConversation } from "@/lib/domains/conversations/reply";
+import { ConversationReplyBody } from "@/lib/domains/conversations/schemas";
+import { toReceipt } from "@/lib/domains/messaging/serializers";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 // GET: one recovery job's progress (docs/webhook-recovery.md), polled by the webhook page's
 // recovery panel; ?sender= names the sender that owns the webhook.
 import { dashboardHandler } from "@/lib/dashboard/handler";
-import { pageSender } from "@/lib/senders/dashboard-scope";
-import { getRecovery, toPublicRecovery } from "@/lib/webhooks/recovery";
-import { webhookNotFound } from "@/lib/webhooks/service";
+import { pageSender } from "@/lib/domains/senders/dashboard-scope";
+import { getRecovery, toPublicRecovery } from "@/lib/domains/webhooks/recovery";
+import { webhookNotFound } from "@/lib/domains/webhooks/service";
 
 export const dynamic = "force-dynamic";
 

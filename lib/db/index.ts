@@ -1,0 +1,36 @@
+// The only module that creates the Prisma client. One adapter (adapter-pg) for both
+// modes: a PostgreSQL server, or embedded PGlite served on a loopback socket. The client
+// runs on the process's pg pool (lib/db/pool.ts), which hotRows shares; a module that
+// needs only hotRows imports lib/db/pool.ts and loads no Prisma code.
+import { PrismaPg } from "@prisma/adapter-pg";
+import type pg from "pg";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { connectPool, holder, poolNow } from "./pool";
+
+export { disconnectDb, hotPrepared, hotRows } from "./pool";
+
+export type Db = PrismaClient;
+export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+
+export function createClient(url: string, max = 10): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max }) });
+}
+
+/** The process's client, created on first use on the shared pool (one set of connections). */
+function clientOn(pool: pg.Pool): PrismaClient {
+  holder.client ??= new PrismaClient({ adapter: new PrismaPg(pool) });
+  return holder.client as PrismaClient;
+}
+
+/** Connects on first use (resolving the embedded server when DATABASE_URL is unset). */
+export function getDb(): Promise<PrismaClient> {
+  return connectPool().then(clientOn);
+}
+
+/** The connected client; after `await getDb()` (or connectPool()) once, synchronous use is fine. */
+export const db: PrismaClient = new Proxy({} as PrismaClient, {
+  get(_target, prop) {
+    const client = clientOn(poolNow());
+    return Reflect.get(client, prop, client);
+  },
+});

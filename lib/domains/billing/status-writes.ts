@@ -1,0 +1,223 @@
+// Provider statuses -> BillingRecord upserts (by provider message id) and one ledger debit
+// per payable message (the payable rule: payable.ts; pricing: pricing.ts and the rate card;
+// status order: status-machine.ts). Runs inside the caller's transaction (the event ingest,
+// lib/domains/events/ingest/statuses.ts); the record rows are locked (FOR UPDATE, in messageId
+// order) before they are read, and every insert is guarded by a unique key, so two
+// processors handling the same message at once cannot double-debit. The writes are
+// set-based (lib/db/bulk.ts): one statement per table per batch, whatever its size (the
+// ingest throughput of docs/benchmarks.md rests on it).
+import type { Tx } from "@/lib/db";
+import { type Column, insertIgnore, updateMany } from "@/lib/db/bulk";
+import { NOW_UTC, newId } from "@/lib/db/sql";
+import type { ProviderStatusT } from "@/lib/domains/provider/callbacks/schemas";
+import type { BillingRecord } from "@/lib/generated/prisma/client";
+import { rateFor } from "./rate-card";
+import {
+  applyStatus,
+  batchOrder,
+  initialState,
+  type RecordState,
+  settleBillingClass,
+  type Transition,
+} from "./status-machine";
+
+/** The sender a status arrived for (the provider phone number id of the callback). */
+export type RecordSender = { id: string; customerId: string; phoneNumber: string; phoneNumberId: string | null };
+export type StatusItem = { sender: RecordSender; update: ProviderStatusT };
+/** A billing record as the status application sees it (rate as exact numeric text). */
+export type BillingRow = RecordState & {
+  id: string;
+  messageId: string;
+  sender: RecordSender;
+  rate: string;
+  currency: string;
+};
+type Row = BillingRow;
+/** A status that moved a record: the record after the batch, and the move. */
+export type AppliedStatus = { row: BillingRow; t: Transition };
+
+const STATE_COLUMNS: Column<Row>[] = [
+  { name: "id", type: "text", get: (r) => r.id },
+  { name: "status", type: "text", get: (r) => r.status },
+  { name: "recipientId", type: "text", get: (r) => r.recipientId },
+  { name: "billable", type: "bool", get: (r) => r.billable },
+  { name: "billingClass", type: "text", get: (r) => r.billingClass },
+  { name: "pricingModel", type: "text", get: (r) => r.pricingModel },
+  { name: "pricingCategory", type: "text", get: (r) => r.pricingCategory },
+  { name: "templateType", type: "text", get: (r) => r.templateType },
+  { name: "pricingType", type: "text", get: (r) => r.pricingType },
+  { name: "rate", type: "numeric", get: (r) => r.rate },
+  { name: "conversationId", type: "text", get: (r) => r.conversationId },
+  { name: "conversationOriginType", type: "text", get: (r) => r.conversationOriginType },
+  { name: "errorCode", type: "int", get: (r) => r.errorCode },
+  { name: "errorTitle", type: "text", get: (r) => r.errorTitle },
+  { name: "sentAt", type: "timestamp", get: (r) => r.sentAt },
+  { name: "deliveredAt", type: "timestamp", get: (r) => r.deliveredAt },
+  { name: "readAt", type: "timestamp", get: (r) => r.readAt },
+  { name: "failedAt", type: "timestamp", get: (r) => r.failedAt },
+];
+
+const INSERT_COLUMNS: Column<Row>[] = [
+  ...STATE_COLUMNS,
+  { name: "customerId", type: "text", get: (r) => r.sender.customerId },
+  { name: "senderId", type: "text", get: (r) => r.sender.id },
+  { name: "phoneNumberId", type: "text", get: (r) => r.sender.phoneNumberId ?? "" },
+  { name: "senderPhoneNumber", type: "text", get: (r) => r.sender.phoneNumber },
+  { name: "messageId", type: "text", get: (r) => r.messageId },
+  { name: "messageTimestamp", type: "timestamp", get: (r) => r.messageTimestamp },
+];
+
+type Debit = { id: string; row: Row };
+const DEBIT_COLUMNS: Column<Debit>[] = [
+  { name: "id", type: "text", get: (d) => d.id },
+  { name: "customerId", type: "text", get: (d) => d.row.sender.customerId },
+  { name: "senderId", type: "text", get: (d) => d.row.sender.id },
+  { name: "billingRecordId", type: "text", get: (d) => d.row.id },
+  { name: "idempotencyKey", type: "text", get: (d) => `debit:${d.row.id}` },
+  { name: "amount", type: "numeric", get: (d) => d.row.rate },
+  { name: "currency", type: "text", get: (d) => d.row.currency },
+  { name: "description", type: "text", get: (d) => `Message ${d.row.messageId}` },
+  { name: "templateType", type: "text", get: (d) => d.row.templateType },
+  { name: "billingClass", type: "text", get: (d) => d.row.billingClass },
+  { name: "pricingCategory", type: "text", get: (d) => d.row.pricingCategory },
+];
+
+const snapshot = (r: Row) => JSON.stringify(STATE_COLUMNS.map((c) => c.get(r)));
+
+function fromRecord(record: BillingRecord, sender: RecordSender): Row {
+  return {
+    ...record,
+    rate: record.rate.toString(),
+    sender,
+    billingClass: record.billingClass === "payable" ? "payable" : "free",
+    templateType: record.templateType as Row["templateType"],
+  };
+}
+
+/**
+ * Applies all statuses of one batch to their billing records and writes the debits of the
+ * records that became payable; returns the status moves (for the caller's events).
+ */
+export async function applyStatuses(tx: Tx, items: StatusItem[]): Promise<AppliedStatus[]> {
+  if (items.length === 0) return [];
+  const groups = new Map<string, StatusItem[]>();
+  for (const item of items) {
+    const list = groups.get(item.update.id) ?? [];
+    list.push(item);
+    groups.set(item.update.id, list);
+  }
+  for (const list of groups.values()) list.sort((a, b) => batchOrder(a.update, b.update));
+  const messageIds = [...groups.keys()].sort();
+  const rates = new Map<string, Promise<string>>();
+  const rateOf = (customerId: string, category: string) => {
+    const key = `${customerId}|${category}`;
+    let rate = rates.get(key);
+    if (!rate) {
+      rate = rateFor(customerId, category, tx).then((d) => d.toString());
+      rates.set(key, rate);
+    }
+    return rate;
+  };
+
+  const transitions: AppliedStatus[] = [];
+  const debits: Debit[] = [];
+  const updates: Row[] = [];
+
+  // Applies a message's statuses to its row; collects events, debit and whether it changed.
+  const apply = async (row: Row, list: StatusItem[], isNew: boolean) => {
+    const before = snapshot(row);
+    const categoryBefore = row.pricingCategory;
+    let fresh = isNew;
+    for (const { update } of list) {
+      const t = applyStatus(row, update, fresh);
+      fresh = false;
+      if (t) transitions.push({ row, t });
+    }
+    if (row.pricingCategory && (isNew || row.pricingCategory !== categoryBefore || row.rate === "0")) {
+      row.rate = row.billable ? await rateOf(row.sender.customerId, row.pricingCategory) : "0";
+    }
+    settleBillingClass(row);
+    const changed = snapshot(row) !== before;
+    // A payable record has exactly one debit: every change re-asserts it, and the unique
+    // idempotency key ignores it when it exists (also mends records that became payable
+    // under an earlier rule without their debit).
+    if (row.billingClass === "payable" && (isNew || changed)) debits.push({ id: newId("txn_"), row });
+    return changed;
+  };
+
+  const existing = await lockAndLoad(tx, messageIds, groups);
+  const inserts: Row[] = [];
+  for (const messageId of messageIds) {
+    const list = groups.get(messageId) ?? [];
+    const found = existing.get(messageId);
+    if (found) {
+      if (await apply(found, list, false)) updates.push(found);
+      continue;
+    }
+    const first = list[0];
+    if (!first) continue;
+    const row: Row = {
+      ...initialState(first.update),
+      id: newId("bill_"),
+      messageId,
+      sender: first.sender,
+      rate: "0",
+      currency: "USD",
+    };
+    const before = transitions.length;
+    await apply(row, list, true);
+    if (transitions.length > before) inserts.push(row);
+  }
+
+  const inserted = await insertIgnore<Row, { messageId: string }>(
+    tx,
+    "BillingRecord",
+    inserts,
+    INSERT_COLUMNS,
+    `"messageId"`,
+    `"messageId"`,
+    {
+      createdAt: NOW_UTC,
+      updatedAt: NOW_UTC,
+    },
+  );
+  if (inserted.length < inserts.length) {
+    // Another processor created some of these meanwhile: redo those messages against the stored rows.
+    const won = new Set(inserted.map((r) => r.messageId));
+    const lost = new Set(inserts.filter((r) => !won.has(r.messageId)).map((r) => r.messageId));
+    dropWhere(transitions, (x) => lost.has(x.row.messageId));
+    dropWhere(debits, (d) => lost.has(d.row.messageId));
+    const again = await lockAndLoad(tx, [...lost].sort(), groups);
+    for (const [messageId, row] of again) if (await apply(row, groups.get(messageId) ?? [], false)) updates.push(row);
+  }
+  await updateMany(tx, "BillingRecord", "id", updates, STATE_COLUMNS, { updatedAt: NOW_UTC });
+  await insertIgnore(tx, "BillingTransaction", debits, DEBIT_COLUMNS, `"idempotencyKey"`, "id", {
+    type: `'debit'::"TransactionType"`,
+    createdAt: NOW_UTC,
+  });
+  return transitions;
+}
+
+function dropWhere<T>(list: T[], predicate: (x: T) => boolean) {
+  for (let i = list.length - 1; i >= 0; i--) if (predicate(list[i] as T)) list.splice(i, 1);
+}
+
+async function lockAndLoad(tx: Tx, messageIds: string[], groups: Map<string, StatusItem[]>) {
+  const out = new Map<string, Row>();
+  if (messageIds.length === 0) return out;
+  const locked = await tx.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT id FROM "BillingRecord" WHERE "messageId" = ANY($1::text[]) ORDER BY "messageId" FOR UPDATE`,
+    messageIds,
+  );
+  if (locked.length === 0) return out;
+  const records = await tx.billingRecord.findMany({
+    where: { id: { in: locked.map((r) => r.id) } },
+    include: { sender: true },
+  });
+  for (const record of records) {
+    const item = groups.get(record.messageId)?.[0];
+    const sender: RecordSender = item && item.sender.id === record.senderId ? item.sender : record.sender;
+    out.set(record.messageId, fromRecord(record, sender));
+  }
+  return out;
+}

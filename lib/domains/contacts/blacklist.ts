@@ -1,0 +1,83 @@
+// A sender's message blacklist: the paginated listing, and the helpers the messaging
+// code uses to add numbers and to check a recipient before sending.
+
+import { ApiError } from "@/lib/core/errors";
+import { type PageBlock, pageBlock, skipTake } from "@/lib/core/pagination";
+import { db, hotRows } from "@/lib/db";
+import type { Principal } from "@/lib/domains/auth/principal";
+import { normalizePhone, type Sender } from "@/lib/domains/senders/service";
+import { type BlacklistEntry, Prisma } from "@/lib/generated/prisma/client";
+import type { BlacklistInput } from "./schemas";
+import { phoneSearchTerm } from "./search";
+
+export type BlacklistPage = { entries: BlacklistEntry[]; pagination: PageBlock };
+
+/** The resolved sender's entries (the sender already passed the principal's scope). */
+export async function listBlacklist(p: Principal, sender: Sender, query: BlacklistInput): Promise<BlacklistPage> {
+  const where: Prisma.BlacklistEntryWhereInput = { customerId: p.customerId, senderId: sender.id };
+  const term = query.search ? phoneSearchTerm(query.search) : "";
+  if (term) where.phoneNumber = { contains: term };
+  const [total, entries] = await Promise.all([
+    db.blacklistEntry.count({ where }),
+    db.blacklistEntry.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "asc" }], ...skipTake(query) }),
+  ]);
+  return { entries, pagination: pageBlock(query.page, query.limit, total, entries.length) };
+}
+
+/** Adds (or keeps) a number on a sender's blacklist; the sender must be the customer's. */
+export async function addToBlacklist(
+  customerId: string,
+  senderId: string,
+  phone: string,
+  reason?: string | null,
+): Promise<BlacklistEntry> {
+  const phoneNumber = normalizePhone(phone);
+  const sender = await db.sender.findFirst({ where: { id: senderId, customerId }, select: { id: true } });
+  if (!sender) throw new ApiError("SENDER_NOT_FOUND", "Sender not found for this customer");
+  return db.blacklistEntry.upsert({
+    where: { senderId_phoneNumber: { senderId: sender.id, phoneNumber } },
+    create: { customerId, senderId: sender.id, phoneNumber, reason: reason ?? null },
+    update: reason === undefined ? {} : { reason },
+  });
+}
+
+/**
+ * POST /blacklist (and the dashboard): adds the number to the resolved sender's blacklist.
+ * Idempotent: an existing entry stays (its reason changes only when one is given).
+ */
+export async function addBlacklistEntry(
+  p: Principal,
+  sender: Sender,
+  input: { phoneNumber: string; reason?: string },
+  source: "api" | "dashboard" = p.via === "session" ? "dashboard" : "api",
+): Promise<BlacklistEntry> {
+  const phoneNumber = normalizePhone(input.phoneNumber);
+  await db.blacklistEntry.createMany({
+    data: [{ customerId: p.customerId, senderId: sender.id, phoneNumber, reason: input.reason ?? null, source }],
+    skipDuplicates: true,
+  });
+  if (input.reason !== undefined) {
+    await db.blacklistEntry.updateMany({
+      where: { customerId: p.customerId, senderId: sender.id, phoneNumber },
+      data: { reason: input.reason },
+    });
+  }
+  return db.blacklistEntry.findFirstOrThrow({ where: { customerId: p.customerId, senderId: sender.id, phoneNumber } });
+}
+
+/** POST /blacklist/remove: whether the number was on the sender's blacklist. */
+export async function removeBlacklistEntry(p: Principal, sender: Sender, phone: string): Promise<boolean> {
+  const { count } = await db.blacklistEntry.deleteMany({
+    where: { customerId: p.customerId, senderId: sender.id, phoneNumber: normalizePhone(phone) },
+  });
+  return count > 0;
+}
+
+export async function isBlacklisted(customerId: string, senderId: string, phone: string): Promise<boolean> {
+  // Checked on every send: plain pg, not the ORM (see hotRows).
+  const hits = await hotRows<{ id: string }>(
+    Prisma.sql`SELECT "id" FROM "BlacklistEntry"
+      WHERE "customerId" = ${customerId} AND "senderId" = ${senderId} AND "phoneNumber" = ${normalizePhone(phone)} LIMIT 1`,
+  );
+  return hits.length > 0;
+}

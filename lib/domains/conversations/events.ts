@@ -1,0 +1,54 @@
+// conversation.created and conversation.closed (catalog group "Conversations"), emitted
+// through the event pipeline like every other event (dedupe keys make them once-only).
+import type { Tx } from "@/lib/db";
+import { newId } from "@/lib/db/sql";
+import { type EventInput, type EventSender, emitEvents } from "@/lib/domains/events/emit";
+
+export type ConversationEventRow = {
+  id: string;
+  contactPhoneNumber: string;
+  contactName: string | null;
+  createdAt: Date;
+};
+
+export function createdEvent(sender: EventSender, c: ConversationEventRow, origin: "inbound" | "outbound"): EventInput {
+  return {
+    sender,
+    type: "conversation.created",
+    dedupeKey: `conversation.created:${c.id}`,
+    createdAt: c.createdAt,
+    data: {
+      conversationUid: c.id,
+      contactPhoneNumber: c.contactPhoneNumber,
+      contactName: c.contactName,
+      status: "OPEN",
+      origin,
+      createdAt: c.createdAt.toISOString(),
+    },
+  };
+}
+
+export function closedEvent(
+  sender: EventSender,
+  c: ConversationEventRow,
+  closedAt: Date,
+  by: string | null,
+): EventInput {
+  return {
+    sender,
+    type: "conversation.closed",
+    // One event per closing (a conversation can be reopened and closed again).
+    dedupeKey: `conversation.closed:${c.id}:${closedAt.getTime()}:${newId("")}`,
+    createdAt: closedAt,
+    data: {
+      conversationUid: c.id,
+      contactPhoneNumber: c.contactPhoneNumber,
+      contactName: c.contactName,
+      status: "CLOSED",
+      closedAt: closedAt.toISOString(),
+      closedBy: by,
+    },
+  };
+}
+
+export const emitConversationEvents = (tx: Tx, events: EventInput[]) => emitEvents(tx, events);

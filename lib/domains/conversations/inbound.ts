@@ -1,0 +1,157 @@
+// Inbound messages into conversations, inside the callback processor's transaction
+// (lib/domains/events/ingest): the conversation is created or found by (sender, contact), the
+// message is stored once per provider message id (a replayed callback stores and counts
+// nothing), and for each new message the conversation's unread count, window
+// (lastInboundAt + 24 h), preview and status (a new message reopens it) are refreshed.
+// Opt-out and opt-in keywords are applied here too (opt-out.ts).
+import type { Tx } from "@/lib/db";
+import { NOW_UTC } from "@/lib/db/sql";
+import type { EventInput, EventSender } from "@/lib/domains/events/emit";
+import { contentOf, previewOf } from "./content";
+import { createdEvent } from "./events";
+import { newConversationUid, newThreadMessageUid } from "./ids";
+import { applyOptKeywords } from "./opt-out";
+
+export type InboundMessage = {
+  sender: EventSender;
+  /** The provider message id. */
+  id: string;
+  /** E.164 */
+  contact: string;
+  contactName: string | null;
+  at: Date;
+  type: string;
+  /** The provider message object ({type, <type>: {...}, ...}). */
+  body: Record<string, unknown>;
+};
+
+export type InboundApplied = {
+  /** Provider message id -> conversation uid, for every message (new or replayed). */
+  conversationOf: Map<string, string>;
+  /** conversation.created for the conversations this batch created. */
+  events: EventInput[];
+};
+
+const keyOf = (senderId: string, contact: string) => `${senderId}|${contact}`;
+const iso = (d: Date) => d.toISOString();
+
+export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<InboundApplied> {
+  const applied: InboundApplied = { conversationOf: new Map(), events: [] };
+  if (items.length === 0) return applied;
+  // 1. Conversations: create the missing ones (first message of a contact), then lock all in id order.
+  const firsts = new Map<string, InboundMessage>();
+  for (const m of [...items].sort((a, b) => a.at.getTime() - b.at.getTime())) {
+    const key = keyOf(m.sender.id, m.contact);
+    if (!firsts.has(key)) firsts.set(key, m);
+  }
+  const newcomers = [...firsts.values()];
+  const created = await tx.$queryRawUnsafe<{ id: string; senderId: string; contactPhoneNumber: string }[]>(
+    `INSERT INTO "Conversation" ("id", "customerId", "senderId", "contactPhoneNumber", "contactName", "lastMessageAt",
+       "createdAt", "updatedAt")
+     SELECT t.id, t.customer, t.sender, t.contact, t.name, t.at::timestamp(3), ${NOW_UTC}, ${NOW_UTC}
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+       AS t(id, customer, sender, contact, name, at)
+     ON CONFLICT ("senderId", "contactPhoneNumber") DO NOTHING
+     RETURNING "id", "senderId", "contactPhoneNumber"`,
+    newcomers.map(() => newConversationUid()),
+    newcomers.map((m) => m.sender.customerId),
+    newcomers.map((m) => m.sender.id),
+    newcomers.map((m) => m.contact),
+    newcomers.map((m) => m.contactName),
+    newcomers.map((m) => iso(m.at)),
+  );
+  const createdKeys = new Set(created.map((c) => keyOf(c.senderId, c.contactPhoneNumber)));
+  const rows = await tx.$queryRawUnsafe<
+    { id: string; senderId: string; contactPhoneNumber: string; createdAt: Date }[]
+  >(
+    `SELECT c."id", c."senderId", c."contactPhoneNumber", c."createdAt" FROM "Conversation" c
+     JOIN unnest($1::text[], $2::text[]) AS k(sender, contact)
+       ON c."senderId" = k.sender AND c."contactPhoneNumber" = k.contact
+     ORDER BY c."id" FOR UPDATE OF c`,
+    newcomers.map((m) => m.sender.id),
+    newcomers.map((m) => m.contact),
+  );
+  const convOf = new Map(rows.map((r) => [keyOf(r.senderId, r.contactPhoneNumber), r]));
+  for (const m of items) {
+    const c = convOf.get(keyOf(m.sender.id, m.contact));
+    if (c) applied.conversationOf.set(m.id, c.id);
+  }
+  for (const key of createdKeys) {
+    const c = convOf.get(key);
+    const first = firsts.get(key);
+    if (c && first) {
+      applied.events.push(
+        createdEvent(
+          first.sender,
+          {
+            id: c.id,
+            contactPhoneNumber: first.contact,
+            contactName: first.contactName,
+            createdAt: new Date(c.createdAt),
+          },
+          "inbound",
+        ),
+      );
+    }
+  }
+
+  // 2. The messages, once per provider message id.
+  const unique = [...new Map(items.map((m) => [m.id, m])).values()]
+    .filter((m) => applied.conversationOf.has(m.id))
+    .sort((a, b) => a.at.getTime() - b.at.getTime());
+  const stored = await tx.$queryRawUnsafe<{ providerMessageId: string }[]>(
+    `INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "content",
+       "providerMessageId", "sentBy", "sentByLabel", "createdAt")
+     SELECT t.id, t.customer, t.conv, 'inbound', t.type, t.content::jsonb, t.pmid, 'contact', t.name, t.at::timestamp(3)
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+       AS t(id, customer, conv, type, content, pmid, name, at)
+     ON CONFLICT ("providerMessageId") DO NOTHING
+     RETURNING "providerMessageId"`,
+    unique.map(() => newThreadMessageUid()),
+    unique.map((m) => m.sender.customerId),
+    unique.map((m) => applied.conversationOf.get(m.id) ?? ""),
+    unique.map((m) => m.type),
+    unique.map((m) => JSON.stringify(contentOf(m.type, m.body))),
+    unique.map((m) => m.id),
+    unique.map((m) => m.contactName),
+    unique.map((m) => iso(m.at)),
+  );
+  const fresh = new Set(stored.map((s) => s.providerMessageId));
+  const news = unique.filter((m) => fresh.has(m.id));
+  if (news.length === 0) return applied;
+
+  // 3. Per conversation: unread count, window, preview of the latest message, name, reopen.
+  type Bump = { id: string; n: number; last: InboundMessage; name: string | null };
+  const bumps = new Map<string, Bump>();
+  for (const m of news) {
+    const id = applied.conversationOf.get(m.id) ?? "";
+    const b = bumps.get(id) ?? { id, n: 0, last: m, name: null };
+    b.n += 1;
+    if (m.at.getTime() >= b.last.at.getTime()) b.last = m;
+    b.name = m.contactName ?? b.name;
+    bumps.set(id, b);
+  }
+  const list = [...bumps.values()];
+  await tx.$executeRawUnsafe(
+    `UPDATE "Conversation" AS c SET
+       "unreadCount" = c."unreadCount" + s.n, "unread" = true,
+       "lastInboundAt" = GREATEST(c."lastInboundAt", s.at::timestamp(3)),
+       "windowExpiresAt" = GREATEST(c."lastInboundAt", s.at::timestamp(3)) + interval '24 hours',
+       "lastMessagePreview" = CASE WHEN s.at::timestamp(3) >= c."lastMessageAt" THEN s.preview ELSE c."lastMessagePreview" END,
+       "lastMessageAt" = GREATEST(c."lastMessageAt", s.at::timestamp(3)),
+       "contactName" = COALESCE(s.name, c."contactName"),
+       "status" = 'OPEN', "closedAt" = NULL, "updatedAt" = ${NOW_UTC}
+     FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[], $5::text[]) AS s(id, n, at, preview, name)
+     WHERE c."id" = s.id`,
+    list.map((b) => b.id),
+    list.map((b) => b.n),
+    list.map((b) => iso(b.last.at)),
+    list.map((b) => previewOf(b.last.type, b.last.body)),
+    list.map((b) => b.name),
+  );
+  await applyOptKeywords(
+    tx,
+    news.map((m) => ({ ...m, conversationId: applied.conversationOf.get(m.id) ?? "" })),
+  );
+  return applied;
+}

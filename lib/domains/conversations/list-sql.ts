@@ -1,0 +1,97 @@
+// The SQL of the conversation list and the thread, built in one place so that the index
+// test (conversation-indexes.test.ts) explains exactly what the services run. Every list
+// is one range scan of a Conversation index (see prisma/schema.prisma) in its order; the
+// page is cut from the ids first (a deferred join), then its rows are read by primary key.
+
+import { type PageInput, skipTake } from "@/lib/core/pagination";
+import type { Principal } from "@/lib/domains/auth/principal";
+import { phoneSearchTerm } from "@/lib/domains/contacts/search";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { ConversationStatus, ListOrder } from "./schemas";
+
+export type ListFilters = { status?: ConversationStatus; unread?: boolean; search?: string };
+
+/** The sender a principal may see: the resolved sender, else the token's own (if bound). */
+export function senderScope(p: Principal, senderId: string | undefined): string | undefined {
+  return senderId ?? p.scopedSenderId ?? undefined;
+}
+
+function listWhere(p: Principal, senderId: string | undefined, f: ListFilters): Prisma.Sql {
+  const parts: Prisma.Sql[] = [Prisma.sql`c."customerId" = ${p.customerId}`];
+  const scope = senderScope(p, senderId);
+  if (scope) parts.push(Prisma.sql`c."senderId" = ${scope}`);
+  if (f.status) parts.push(Prisma.sql`c."status" = ${f.status}::"ConversationStatus"`);
+  if (f.unread) parts.push(Prisma.sql`c."unread" = true`);
+  const term = f.search?.trim();
+  if (term) {
+    const phone = phoneSearchTerm(term);
+    const like = `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    parts.push(
+      phone && /^\+?\d+$/.test(phone)
+        ? Prisma.sql`c."contactPhoneNumber" LIKE ${`%${phone.replace(/^\+/, "")}%`}`
+        : Prisma.sql`(c."contactName" ILIKE ${like} OR c."contactPhoneNumber" LIKE ${like})`,
+    );
+  }
+  return Prisma.join(parts, " AND ");
+}
+
+const ORDER: Record<ListOrder, Prisma.Sql> = {
+  recent: Prisma.sql`c."lastMessageAt" DESC, c."id" DESC`,
+  inbox: Prisma.sql`c."unread" DESC, c."lastMessageAt" DESC, c."id" DESC`,
+};
+
+export function conversationListSql(
+  p: Principal,
+  senderId: string | undefined,
+  f: ListFilters & PageInput,
+  order: ListOrder,
+): { ids: Prisma.Sql; page: Prisma.Sql; count: Prisma.Sql } {
+  const where = listWhere(p, senderId, f);
+  const { skip, take } = skipTake(f);
+  const ids = Prisma.sql`SELECT c."id" FROM "Conversation" c WHERE ${where}
+    ORDER BY ${ORDER[order]} LIMIT ${take} OFFSET ${skip}`;
+  const page = Prisma.sql`SELECT ${CONVERSATION_COLUMNS} FROM (${ids}) ids
+    JOIN "Conversation" c ON c."id" = ids."id" JOIN "Sender" s ON s."id" = c."senderId"
+    ORDER BY ${ORDER[order]}`;
+  const count = Prisma.sql`SELECT count(*)::int AS total FROM "Conversation" c WHERE ${where}`;
+  return { ids, page, count };
+}
+
+/** One conversation by uid within the principal's (and the resolved sender's) scope. */
+export function conversationByUidSql(p: Principal, senderId: string | undefined, uid: string): Prisma.Sql {
+  const scope = senderScope(p, senderId);
+  return Prisma.sql`SELECT ${CONVERSATION_COLUMNS} FROM "Conversation" c JOIN "Sender" s ON s."id" = c."senderId"
+    WHERE c."id" = ${uid} AND c."customerId" = ${p.customerId}
+    ${scope ? Prisma.sql`AND c."senderId" = ${scope}` : Prisma.empty}`;
+}
+
+export const CONVERSATION_COLUMNS = Prisma.sql`c."id", c."customerId", c."senderId", c."contactPhoneNumber",
+  c."contactName", c."status"::text AS "status", c."unreadCount", c."lastMessageAt", c."lastInboundAt",
+  c."windowExpiresAt", c."lastMessagePreview", c."closedAt", c."createdAt", c."updatedAt",
+  s."phoneNumber" AS "senderPhoneNumber", s."phoneNumberId",
+  EXISTS (SELECT 1 FROM "BlacklistEntry" b
+    WHERE b."senderId" = c."senderId" AND b."phoneNumber" = c."contactPhoneNumber") AS "blacklisted"`;
+
+/** A thread page, newest first, with each outbound entry's Message and delivery record. */
+export function threadSql(
+  customerId: string,
+  conversationId: string,
+  q: PageInput,
+): { ids: Prisma.Sql; page: Prisma.Sql; count: Prisma.Sql } {
+  const { skip, take } = skipTake(q);
+  const ids = Prisma.sql`SELECT e."id" FROM "ConversationMessage" e
+    WHERE e."conversationId" = ${conversationId} AND e."customerId" = ${customerId}
+    ORDER BY e."createdAt" DESC, e."id" DESC LIMIT ${take} OFFSET ${skip}`;
+  const page = Prisma.sql`SELECT e."id", e."conversationId", e."direction", e."type", e."content", e."providerMessageId",
+      e."messageId", e."sentBy", e."sentByLabel", e."createdAt",
+      m."payload" AS "outPayload", m."status" AS "outStatus", m."providerMessageId" AS "outProviderMessageId",
+      m."errorCode" AS "outErrorCode", m."errorMessage" AS "outErrorMessage",
+      b."status" AS "deliveryStatus", b."errorCode" AS "deliveryErrorCode", b."errorTitle" AS "deliveryErrorTitle"
+    FROM (${ids}) ids JOIN "ConversationMessage" e ON e."id" = ids."id"
+    LEFT JOIN "Message" m ON m."id" = e."messageId"
+    LEFT JOIN "BillingRecord" b ON b."messageId" = m."providerMessageId"
+    ORDER BY e."createdAt" DESC, e."id" DESC`;
+  const count = Prisma.sql`SELECT count(*)::int AS total FROM "ConversationMessage" e
+    WHERE e."conversationId" = ${conversationId} AND e."customerId" = ${customerId}`;
+  return { ids, page, count };
+}

@@ -1,0 +1,61 @@
+// Every outbound message joins its conversation in the statement that stores it (see
+// lib/domains/messaging/message-store.ts): the conversation is upserted by (sender, contact) and a
+// thread entry links the Message row, whose payload and live status the thread reads.
+import { db } from "@/lib/db";
+import type { EventSender } from "@/lib/domains/events/emit";
+import { deliveriesQueued } from "@/lib/domains/events/signal";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { previewOf } from "./content";
+import { createdEvent, emitConversationEvents } from "./events";
+import { newConversationUid } from "./ids";
+import type { SentByKind } from "./schemas";
+
+export type SentBy = { by: Exclude<SentByKind, "contact" | "system">; label?: string | null };
+
+export type OutboundThread = {
+  messageId: string;
+  customerId: string;
+  senderId: string;
+  recipient: string;
+  payload: { type: string; [key: string]: unknown };
+  sentBy: SentBy;
+  /** ISO time of the message row. */
+  at: string;
+};
+
+/**
+ * CTEs `conv` and `entry` to follow `WITH m AS (INSERT INTO "Message" ...)`; the statement
+ * then selects `conv.id, conv.created`. One round trip for message, conversation and entry.
+ */
+export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
+  const at = Prisma.sql`${t.at}::timestamptz AT TIME ZONE 'UTC'`;
+  const preview = previewOf(t.payload.type, t.payload);
+  return Prisma.sql`conv AS (
+      INSERT INTO "Conversation" ("id", "customerId", "senderId", "contactPhoneNumber", "lastMessageAt",
+        "lastMessagePreview", "createdAt", "updatedAt")
+      VALUES (${newConversationUid()}, ${t.customerId}, ${t.senderId}, ${t.recipient}, ${at}, ${preview}, ${at}, ${at})
+      ON CONFLICT ("senderId", "contactPhoneNumber") DO UPDATE SET
+        "lastMessageAt" = GREATEST("Conversation"."lastMessageAt", EXCLUDED."lastMessageAt"),
+        "lastMessagePreview" = EXCLUDED."lastMessagePreview", "updatedAt" = EXCLUDED."updatedAt"
+      RETURNING "id", "contactPhoneNumber", "contactName", "createdAt", (xmax = 0) AS created
+    ), entry AS (
+      INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "messageId",
+        "sentBy", "sentByLabel", "createdAt")
+      SELECT ${t.messageId}, ${t.customerId}, conv."id", 'outbound', ${t.payload.type}, ${t.messageId},
+        ${t.sentBy.by}, ${t.sentBy.label ?? null}, ${at} FROM conv
+    )`;
+}
+
+export type ThreadOutcome = {
+  id: string;
+  contactPhoneNumber: string;
+  contactName: string | null;
+  createdAt: Date;
+  created: boolean;
+};
+
+/** After the insert: a conversation this message created is announced (conversation.created). */
+export async function announceIfCreated(sender: EventSender, outcome: ThreadOutcome | undefined): Promise<void> {
+  if (!outcome?.created) return;
+  if ((await emitConversationEvents(db, [createdEvent(sender, outcome, "outbound")])) > 0) deliveriesQueued();
+}

@@ -1,0 +1,125 @@
+// One zod module for conversations (docs/conversations.md): list and thread queries, the
+// update and reply bodies, and the public shapes. The API, the dashboard inbox and the
+// OpenAPI document import these.
+import { z } from "zod";
+import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
+import { TemplateRef } from "@/lib/domains/messaging/schemas";
+
+export const CONVERSATION_STATUSES = ["OPEN", "CLOSED"] as const;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+export const SENT_BY = ["contact", "api", "dashboard", "chatbot", "system"] as const;
+export type SentByKind = (typeof SENT_BY)[number];
+export const DIRECTIONS = ["inbound", "outbound", "system"] as const;
+export type Direction = (typeof DIRECTIONS)[number];
+/** How a list is ordered: newest activity first (API), or unread first, then newest (the inbox). */
+export const LIST_ORDERS = ["recent", "inbox"] as const;
+export type ListOrder = (typeof LIST_ORDERS)[number];
+
+const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : v);
+
+const SenderIdField = z
+  .string()
+  .optional()
+  .describe("Sender phone number; omitted: the token's sender, or (global token) every sender of the account");
+
+export const ConversationListQuery = PageQuery.extend({
+  senderId: SenderIdField,
+  status: z
+    .preprocess(blankAsAbsent, z.preprocess(upper, z.enum(CONVERSATION_STATUSES)).optional())
+    .describe("OPEN or CLOSED"),
+  unread: z
+    .preprocess(blankAsAbsent, z.enum(["true", "false"]).optional())
+    .transform((v) => v === "true")
+    .describe("true: only conversations with unread messages"),
+  search: z
+    .preprocess(blankAsAbsent, z.string().trim().max(100).optional())
+    .describe("Part of the contact's phone number or name (case-insensitive)"),
+});
+export type ConversationListInput = z.infer<typeof ConversationListQuery>;
+
+export const ConversationSenderQuery = z.object({ senderId: SenderIdField });
+
+export const ConversationMessagesQuery = PageQuery.extend({ senderId: SenderIdField });
+export type ConversationMessagesInput = z.infer<typeof ConversationMessagesQuery>;
+
+export const ConversationUpdateBody = z.object({
+  senderId: SenderIdField,
+  conversation: z
+    .object({
+      status: z.preprocess(upper, z.enum(CONVERSATION_STATUSES)).optional().describe("OPEN or CLOSED"),
+      markRead: z.literal(true).optional().describe("true: set unreadCount to 0"),
+    })
+    .refine((c) => c.status !== undefined || c.markRead !== undefined, {
+      message: "at least one of status, markRead is required",
+    }),
+});
+export type ConversationPatch = z.infer<typeof ConversationUpdateBody>["conversation"];
+
+const TextReply = z.object({
+  type: z.literal("text"),
+  text: z.object({ body: z.string().trim().min(1).max(4096), previewUrl: z.boolean().optional() }),
+});
+const TemplateReply = z.object({ type: z.literal("template"), template: TemplateRef });
+export const ReplyMessage = z.discriminatedUnion("type", [TextReply, TemplateReply]);
+export type ReplyMessageInput = z.infer<typeof ReplyMessage>;
+
+export const ConversationReplyBody = z.object({
+  senderId: SenderIdField,
+  message: ReplyMessage.describe(
+    '{type: "text", text: {body}} or {type: "template", template: {name, language, components?}}',
+  ),
+});
+
+// Public shapes (data of the success envelope).
+
+export const ConversationPublic = z.object({
+  conversationUid: z.string(),
+  uid: z.string(),
+  senderId: z.string().describe("Sender phone number (E.164)"),
+  phoneNumberId: z.string().nullable(),
+  contactPhoneNumber: z.string(),
+  contactName: z.string().nullable(),
+  status: z.enum(CONVERSATION_STATUSES),
+  unreadCount: z.number().int(),
+  lastMessageAt: z.string(),
+  lastInboundAt: z.string().nullable(),
+  windowExpiresAt: z.string().nullable(),
+  windowOpen: z.boolean(),
+  lastMessagePreview: z.string(),
+  blacklisted: z.boolean().describe("The contact is on this sender's blacklist: sends are refused"),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PublicConversation = z.infer<typeof ConversationPublic>;
+
+export const ConversationMessagePublic = z.object({
+  messageUid: z.string(),
+  conversationUid: z.string(),
+  direction: z.enum(DIRECTIONS),
+  type: z.string(),
+  content: z.record(z.string(), z.unknown()).describe("The type's object, e.g. {text: {body}}"),
+  status: z.string().describe("received (inbound), note (system), else accepted|queued|sent|delivered|read|failed"),
+  providerMessageId: z.string().nullable(),
+  sentBy: z.enum(SENT_BY),
+  sentByLabel: z.string().nullable(),
+  errorCode: z.number().int().nullable(),
+  errorMessage: z.string().nullable(),
+  timestamp: z.string(),
+});
+export type PublicConversationMessage = z.infer<typeof ConversationMessagePublic>;
+
+export const ConversationListPublic = z.object({
+  scope: z.enum(["sender", "user"]),
+  senderId: z.string().nullable(),
+  conversations: z.array(ConversationPublic),
+  items: z.array(ConversationPublic),
+  pagination: PageBlockSchema,
+});
+
+export const ConversationMessagesPublic = z.object({
+  conversationUid: z.string(),
+  messages: z.array(ConversationMessagePublic),
+  items: z.array(ConversationMessagePublic),
+  pagination: PageBlockSchema,
+});

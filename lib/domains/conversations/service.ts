@@ -1,0 +1,152 @@
+// Conversations for the API and the dashboard inbox: list, read, thread, update (status,
+// mark read). Every function takes the Principal first and the resolved sender's id (or
+// undefined: every sender the principal may see); the tenant is in every WHERE.
+
+import { ApiError } from "@/lib/core/errors";
+import type { PageInput } from "@/lib/core/pagination";
+import { SwrCache } from "@/lib/core/swr-cache";
+import { db, hotRows } from "@/lib/db";
+import type { Principal } from "@/lib/domains/auth/principal";
+import { deliveriesQueued } from "@/lib/domains/events/signal";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { closedEvent, emitConversationEvents } from "./events";
+import { conversationByUidSql, conversationListSql, type ListFilters, senderScope, threadSql } from "./list-sql";
+import type { ConversationPatch, ListOrder } from "./schemas";
+import type { ConversationRow, ThreadRow } from "./serializers";
+
+export type ConversationPage = { conversations: ConversationRow[]; total: number };
+export type ThreadPage = { conversation: ConversationRow; messages: ThreadRow[]; total: number };
+
+/** Conversation uids are conv_<hex>; anything else cannot exist. */
+export const isConversationUid = (uid: string) => /^conv_[0-9a-f]{1,64}$/.test(uid);
+
+export const conversationNotFound = (uid: string) =>
+  new ApiError("CONVERSATION_NOT_FOUND", "Conversation not found for this account and sender", {
+    conversationUid: uid,
+  });
+
+// An exact COUNT(*) over 100,000 conversations costs ~10 ms of database time per request
+// (docs/benchmarks.md): as billing does (lib/domains/billing/count-cache.ts), a partial page states
+// the total itself, and a full page reuses a count shared for a few seconds, recounted when
+// it contradicts the page just read.
+const counts = new SwrCache<number>({ ttlMs: 5_000, maxStaleMs: 60_000, maxEntries: 2_000 });
+
+/** Tests and benchmarks: ttlMs 0 counts on every full page. */
+export const configureConversationCounts = (ttlMs: number) =>
+  counts.configure({ ttlMs, maxStaleMs: Math.max(ttlMs, 60_000), maxEntries: 2_000 });
+
+/** The total of a page: exact from a partial page, else the shared count (see above). */
+export async function pageTotal(
+  key: string,
+  page: PageInput,
+  rows: number,
+  count: () => Promise<number>,
+): Promise<number> {
+  const offset = (page.page - 1) * page.limit;
+  const seen = rows > 0 ? offset + rows : 0;
+  if ((rows > 0 && rows < page.limit) || (rows === 0 && page.page === 1)) return seen;
+  const n = await counts.get(key, count, (v) => (rows > 0 ? v >= seen : v <= offset));
+  return Math.max(n, seen);
+}
+
+const countOf = async (sql: Prisma.Sql) => (await hotRows<{ total: number }>(sql))[0]?.total ?? 0;
+
+/** The list: "recent" (newest activity first, the API) or "inbox" (unread first, then newest). */
+export async function listConversations(
+  p: Principal,
+  senderId: string | undefined,
+  q: ListFilters & PageInput,
+  order: ListOrder = "recent",
+): Promise<ConversationPage> {
+  const { page, count } = conversationListSql(p, senderId, q, order);
+  const conversations = await hotRows<ConversationRow>(page);
+  const key = JSON.stringify(["list", p.customerId, senderScope(p, senderId) ?? null, q.status, q.unread, q.search]);
+  return { conversations, total: await pageTotal(key, q, conversations.length, () => countOf(count)) };
+}
+
+export async function getConversation(
+  p: Principal,
+  senderId: string | undefined,
+  uid: string,
+): Promise<ConversationRow> {
+  if (!isConversationUid(uid)) throw conversationNotFound(uid);
+  const [row] = await hotRows<ConversationRow>(conversationByUidSql(p, senderId, uid));
+  if (!row) throw conversationNotFound(uid);
+  return row;
+}
+
+/** A thread page, newest first (the inbox reverses it for display). */
+export async function listThread(
+  p: Principal,
+  senderId: string | undefined,
+  uid: string,
+  q: PageInput,
+): Promise<ThreadPage> {
+  if (!isConversationUid(uid)) throw conversationNotFound(uid);
+  const { page, count } = threadSql(p.customerId, uid, q);
+  // The page carries the customer in its WHERE, so it may run beside the scope check; its
+  // rows are used only when the conversation is in scope.
+  const pending = hotRows<ThreadRow>(page);
+  pending.catch(() => {});
+  const conversation = await getConversation(p, senderId, uid);
+  const messages = await pending;
+  // A thread grows while it is read: its count is never shared.
+  const offset = (q.page - 1) * q.limit;
+  const partial = (messages.length > 0 && messages.length < q.limit) || (messages.length === 0 && q.page === 1);
+  const total = partial ? (messages.length > 0 ? offset + messages.length : 0) : await countOf(count);
+  return { conversation, messages, total };
+}
+
+/** Conversations with unread messages (the inbox badge): one index range scan. */
+export async function unreadConversations(p: Principal, senderId?: string): Promise<number> {
+  const scope = senderScope(p, senderId);
+  const [row] = await hotRows<{ total: number }>(
+    Prisma.sql`SELECT count(*)::int AS total FROM "Conversation"
+      WHERE "customerId" = ${p.customerId} ${scope ? Prisma.sql`AND "senderId" = ${scope}` : Prisma.empty}
+      AND "unread" = true`,
+  );
+  return row?.total ?? 0;
+}
+
+/**
+ * Applies {status?, markRead?}. Closing an OPEN conversation emits conversation.closed;
+ * every write carries the tenant and sender scope, then the row is read back.
+ */
+export async function updateConversation(
+  p: Principal,
+  senderId: string | undefined,
+  uid: string,
+  patch: ConversationPatch,
+  actor: string | null = null,
+): Promise<ConversationRow> {
+  if (!isConversationUid(uid)) throw conversationNotFound(uid);
+  const scope = senderScope(p, senderId);
+  const where = { id: uid, customerId: p.customerId, ...(scope ? { senderId: scope } : {}) };
+  const now = new Date();
+  const emitted = await db.$transaction(async (tx) => {
+    if (patch.markRead) await tx.conversation.updateMany({ where, data: { unreadCount: 0, unread: false } });
+    if (patch.status === "OPEN") {
+      await tx.conversation.updateMany({
+        where: { ...where, status: "CLOSED" },
+        data: { status: "OPEN", closedAt: null },
+      });
+    }
+    if (patch.status !== "CLOSED") return 0;
+    const { count } = await tx.conversation.updateMany({
+      where: { ...where, status: "OPEN" },
+      data: { status: "CLOSED", closedAt: now },
+    });
+    if (count === 0) return 0;
+    const c = await tx.conversation.findFirstOrThrow({ where, include: { sender: true } });
+    return emitConversationEvents(tx, [closedEvent(c.sender, c, now, actor)]);
+  });
+  if (emitted > 0) deliveriesQueued();
+  return getConversation(p, senderId, uid);
+}
+
+export const markConversationRead = (p: Principal, senderId: string | undefined, uid: string) =>
+  updateConversation(p, senderId, uid, { markRead: true });
+export const closeConversation = (p: Principal, senderId: string | undefined, uid: string, actor?: string | null) =>
+  updateConversation(p, senderId, uid, { status: "CLOSED" }, actor ?? null);
+export const reopenConversation = (p: Principal, senderId: string | undefined, uid: string) =>
+  updateConversation(p, senderId, uid, { status: "OPEN" });

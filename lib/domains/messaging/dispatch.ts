@@ -1,0 +1,102 @@
+// Hands a message to the provider. Throughput signals (130429, 131057) are retried here
+// with exponential backoff and full jitter; the provider refused those requests, so a retry
+// cannot create a duplicate. The pair limit (131056) needs seconds to clear and goes back to
+// the client as a 429 with Retry-After. An ambiguous outcome is never resent.
+
+import { log } from "@/lib/core/log";
+import { getProvider } from "@/lib/domains/provider/client";
+import { PAIR_RATE_LIMIT } from "@/lib/domains/provider/error-codes";
+import type { ProviderMessagePayload, ProviderRefused, ProviderSender } from "@/lib/domains/provider/types";
+import type { Message } from "@/lib/generated/prisma/client";
+import { emitAccepted } from "./accepted-event";
+import { MessagingError } from "./errors";
+import { completeMessage, SENDING } from "./message-store";
+
+export const MAX_ATTEMPTS = 4;
+const BASE_DELAY_MS = 200;
+const PAIR_RETRY_AFTER_SECONDS = 6;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Full jitter over an exponential ceiling, never below a quarter of the base. */
+export const backoffMs = (attempt: number) => BASE_DELAY_MS / 4 + Math.random() * BASE_DELAY_MS * 2 ** (attempt - 1);
+
+export type ProviderCall =
+  | { ok: true; providerMessageId: string; attempts: number }
+  | { ok: false; refusal: ProviderRefused; attempts: number };
+
+/** Calls the provider, retrying throughput signals; never throws for a refusal. */
+export async function callProvider(
+  sender: ProviderSender,
+  payload: ProviderMessagePayload,
+  pricingCategory: string | null,
+): Promise<ProviderCall> {
+  const provider = getProvider();
+  let attempts = 0;
+  for (;;) {
+    attempts += 1;
+    const outcome = await provider.sendMessage(sender, payload, { pricingCategory });
+    if (outcome.ok) return { ok: true, providerMessageId: outcome.messageId, attempts };
+    const retry =
+      outcome.retryable && !outcome.ambiguous && outcome.code !== PAIR_RATE_LIMIT && attempts < MAX_ATTEMPTS;
+    if (!retry) return { ok: false, refusal: outcome, attempts };
+    await sleep(backoffMs(attempts));
+  }
+}
+
+/** The columns a provider outcome sets on the message. */
+export function outcomeColumns(result: ProviderCall) {
+  if (result.ok) {
+    return {
+      providerMessageId: result.providerMessageId,
+      status: "accepted",
+      queued: false,
+      attempts: result.attempts,
+    };
+  }
+  const r = result.refusal;
+  return {
+    status: r.ambiguous ? "unknown" : "failed",
+    queued: false,
+    attempts: result.attempts,
+    errorCode: r.code || null,
+    errorMessage: r.message.slice(0, 500),
+  };
+}
+
+/**
+ * Sends an already stored message (the reconnect queue claimed it as "sending") and
+ * completes it with the outcome, as a direct send does (message-store.ts).
+ */
+export async function dispatchStored(message: Message, sender: ProviderSender): Promise<Message> {
+  const result = await callProvider(
+    sender,
+    message.payload as unknown as ProviderMessagePayload,
+    message.pricingCategory,
+  );
+  const updated = await completeMessage({ ...message, status: SENDING }, outcomeColumns(result));
+  if (!result.ok) throw refusalError(result.refusal, message.id, result.attempts);
+  await emitAccepted(updated, sender);
+  return updated;
+}
+
+export function refusalError(r: ProviderRefused, messageUid: string, attempts: number): MessagingError {
+  const details = { messageUid, providerCode: r.code || null, attempts };
+  if (r.ambiguous) {
+    log.warn({ messageUid, error: r.message }, "ambiguous provider outcome");
+    return new MessagingError(
+      "PROVIDER_UNAVAILABLE",
+      "The provider did not confirm the message; read the message report before resending",
+      details,
+    );
+  }
+  if (r.retryable) {
+    const retryAfter = r.code === PAIR_RATE_LIMIT ? PAIR_RETRY_AFTER_SECONDS : 1;
+    return new MessagingError(
+      "PROVIDER_RATE_LIMITED",
+      `${r.message}; the message was not sent, retry after ${retryAfter} s`,
+      { ...details, retryAfterSeconds: retryAfter },
+      { "Retry-After": String(retryAfter) },
+    );
+  }
+  return new MessagingError("PROVIDER_REJECTED", r.message, details);
+}

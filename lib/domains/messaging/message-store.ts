@@ -1,0 +1,165 @@
+// Writes a message row with one raw statement on plain pg (the hot path of every send:
+// Prisma's per-statement CPU costs more than the insert itself, see hotRows) and returns
+// the row as Prisma would. A send writes its row ("sending") before the provider call and
+// completes it after (completeMessage); rows a crash left "sending" are reconciled.
+// The same statement files it in its conversation.
+
+import { log } from "@/lib/core/log";
+import { hotRows } from "@/lib/db";
+import {
+  announceIfCreated,
+  outboundThreadSql,
+  type SentBy,
+  type ThreadOutcome,
+} from "@/lib/domains/conversations/outbound";
+import type { EventSender } from "@/lib/domains/events/emit";
+import { type Message, Prisma } from "@/lib/generated/prisma/client";
+
+export type NewMessage = Omit<
+  Message,
+  | "createdAt"
+  | "updatedAt"
+  | "payload"
+  | "status"
+  | "queued"
+  | "attempts"
+  | "errorCode"
+  | "errorMessage"
+  | "providerMessageId"
+> & {
+  payload: unknown;
+  status: string;
+  queued: boolean;
+  attempts?: number;
+  errorCode?: number | null;
+  errorMessage?: string | null;
+  providerMessageId?: string | null;
+};
+
+/** Who sent the message and from which sender: the message joins its conversation (lib/domains/conversations). */
+export type ThreadContext = { sender: EventSender; sentBy: SentBy };
+
+export async function insertMessage(m: NewMessage, thread: ThreadContext): Promise<Message> {
+  const now = new Date();
+  const row: Message = {
+    ...m,
+    payload: m.payload as Prisma.JsonValue,
+    attempts: m.attempts ?? 0,
+    errorCode: m.errorCode ?? null,
+    errorMessage: m.errorMessage ?? null,
+    providerMessageId: m.providerMessageId ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // Timestamps are timestamp(3) holding UTC, written from the ISO text like Prisma does.
+  const at = now.toISOString();
+  const conversation = outboundThreadSql({
+    messageId: row.id,
+    customerId: row.customerId,
+    senderId: row.senderId,
+    recipient: row.recipient,
+    payload: m.payload as { type: string },
+    sentBy: thread.sentBy,
+    at,
+  });
+  const [outcome] = await hotRows<ThreadOutcome>(Prisma.sql`
+    WITH m AS (INSERT INTO "Message" ("id", "customerId", "senderId", "providerMessageId", "recipient", "type", "templateName",
+      "templateLanguage", "pricingCategory", "sendRoute", "directSendCategory", "directSendTemplateName", "ttlSeconds",
+      "metaTemplateId", "status", "queued", "attempts", "errorCode", "errorMessage", "payload", "createdAt", "updatedAt")
+    VALUES (${row.id}, ${row.customerId}, ${row.senderId}, ${row.providerMessageId}, ${row.recipient}, ${row.type},
+      ${row.templateName}, ${row.templateLanguage}, ${row.pricingCategory}, ${row.sendRoute}, ${row.directSendCategory},
+      ${row.directSendTemplateName}, ${row.ttlSeconds}::int, ${row.metaTemplateId}, ${row.status}, ${row.queued},
+      ${row.attempts}::int, ${row.errorCode}::int, ${row.errorMessage}, ${JSON.stringify(m.payload)}::jsonb,
+      ${at}::timestamptz AT TIME ZONE 'UTC', ${at}::timestamptz AT TIME ZONE 'UTC') RETURNING "id"),
+    ${conversation}
+    SELECT conv."id", conv."contactPhoneNumber", conv."contactName", conv."createdAt", conv.created FROM conv`);
+  await announceIfCreated(thread.sender, outcome);
+  return row;
+}
+
+/** The columns a send's outcome sets (dispatch.ts outcomeColumns). */
+export type OutcomeColumns = {
+  status: string;
+  queued: boolean;
+  attempts: number;
+  providerMessageId?: string | null;
+  errorCode?: number | null;
+  errorMessage?: string | null;
+};
+
+const COMPLETE_TRIES = 3;
+// Outcomes this process could not write yet: retried by reconcileStaleSends before any row
+// of theirs is given up as "unknown".
+const unwritten = new Map<string, OutcomeColumns>();
+
+async function writeOutcome(id: string, c: OutcomeColumns): Promise<boolean> {
+  const at = new Date().toISOString();
+  const rows = await hotRows<{ id: string }>(Prisma.sql`
+    UPDATE "Message" SET "status" = ${c.status}, "queued" = ${c.queued}, "attempts" = ${c.attempts}::int,
+      "providerMessageId" = ${c.providerMessageId ?? null}, "errorCode" = ${c.errorCode ?? null}::int,
+      "errorMessage" = ${c.errorMessage ?? null}, "updatedAt" = ${at}::timestamptz AT TIME ZONE 'UTC'
+    WHERE "id" = ${id} AND "status" IN (${SENDING}, 'unknown')
+    RETURNING "id"`);
+  return rows.length > 0;
+}
+
+/**
+ * Completes a row written before its provider call (status "sending") with the outcome.
+ * Never throws: after the provider accepted, the client gets its receipt whatever the
+ * database does; an outcome that cannot be written now is retried a few times here and
+ * then by the background reconciliation (reconcileStaleSends).
+ */
+export async function completeMessage(row: Message, c: OutcomeColumns): Promise<Message> {
+  const done: Message = {
+    ...row,
+    ...c,
+    providerMessageId: c.providerMessageId ?? null,
+    errorCode: c.errorCode ?? null,
+    errorMessage: c.errorMessage ?? null,
+    updatedAt: new Date(),
+  };
+  for (let attempt = 1; attempt <= COMPLETE_TRIES; attempt++) {
+    try {
+      await writeOutcome(row.id, c);
+      unwritten.delete(row.id);
+      return done;
+    } catch (error) {
+      if (attempt === COMPLETE_TRIES) {
+        log.error({ err: error, messageUid: row.id }, "send outcome not recorded yet; the reconciliation retries it");
+        if (unwritten.size < 100_000) unwritten.set(row.id, c);
+      } else await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
+  return done;
+}
+
+export const SENDING = "sending";
+
+/**
+ * Background reconciliation: first writes the outcomes this process still holds, then
+ * marks rows left "sending" for longer than `olderThanMs` (their process stopped between
+ * the provider call and the completion) as "unknown" (spec 7.5 point 4: the provider may
+ * have the message; read the report before resending).
+ */
+export async function reconcileStaleSends(olderThanMs: number): Promise<{ written: number; unknown: number }> {
+  let written = 0;
+  for (const [id, c] of [...unwritten]) {
+    try {
+      if (await writeOutcome(id, c)) written += 1;
+      unwritten.delete(id);
+    } catch (error) {
+      log.warn({ err: error, messageUid: id }, "send outcome still not recorded");
+    }
+  }
+  const cutoff = new Date(Date.now() - olderThanMs).toISOString();
+  const held = [...unwritten.keys()];
+  const rows = await hotRows<{ id: string }>(Prisma.sql`
+    UPDATE "Message" SET "status" = 'unknown',
+      "errorMessage" = 'No provider outcome was recorded (the send was interrupted); read the message report before resending',
+      "updatedAt" = now() AT TIME ZONE 'UTC'
+    WHERE "status" = ${SENDING} AND "createdAt" < ${cutoff}::timestamptz AT TIME ZONE 'UTC'
+      AND NOT ("id" = ANY(${held}::text[]))
+    RETURNING "id"`);
+  if (rows.length > 0) log.warn({ count: rows.length }, "interrupted sends marked unknown");
+  return { written, unknown: rows.length };
+}

@@ -1,0 +1,45 @@
+// Our send bodies -> the provider's message body (Cloud API shape).
+import type { ProviderMessagePayload } from "@/lib/domains/provider/types";
+import type { ChatInput, ProviderMessageInput, SendInput } from "./schemas";
+
+const digits = (e164: string) => e164.replace(/^\+/, "");
+const base = (to: string) => ({
+  messaging_product: "whatsapp" as const,
+  recipient_type: "individual" as const,
+  to: digits(to),
+});
+
+export function templatePayload(body: SendInput): ProviderMessagePayload {
+  return {
+    ...base(body.to),
+    type: "template",
+    template: {
+      name: body.template.name,
+      language: { code: body.template.language },
+      ...(body.template.components.length ? { components: body.template.components } : {}),
+    },
+  };
+}
+
+export function chatPayload(body: ChatInput): ProviderMessagePayload {
+  if (body.type === "text") {
+    return { ...base(body.to), type: "text", text: { body: body.text ?? "", preview_url: body.previewUrl ?? false } };
+  }
+  if (body.type === "location") return { ...base(body.to), type: "location", location: body.location };
+  const media = body.media;
+  return {
+    ...base(body.to),
+    type: body.type,
+    [body.type]: {
+      link: media?.link,
+      ...(media?.caption && body.type !== "audio" ? { caption: media.caption } : {}),
+      ...(media?.filename && body.type === "document" ? { filename: media.filename } : {}),
+    },
+  };
+}
+
+/** The provider-compatible body as it goes to the provider (our own fields removed). */
+export function providerPayload(body: ProviderMessageInput): ProviderMessagePayload {
+  const { senderId: _s, category: _c, ttl_seconds: _t, ...rest } = body;
+  return { ...rest, messaging_product: "whatsapp", to: digits(body.to), type: body.type };
+}

@@ -1,0 +1,197 @@
+// Send bodies (POST /send, /chat, /messages, /{phoneNumberId}/messages) and the receipt:
+// shared by the API, the dashboard composer and the OpenAPI document.
+import { z } from "zod";
+import type { CodedIssueParams } from "@/lib/core/coded-issue";
+import type { Version } from "@/lib/core/version";
+import { E164, normalizePhone } from "@/lib/domains/senders/service";
+
+export const SEND_ROUTES = ["send", "chat", "messages", "orders", "chatbot"] as const;
+export type SendRoute = (typeof SEND_ROUTES)[number];
+export const DIRECT_SEND_CATEGORIES = ["utility", "authentication"] as const;
+export type DirectSendCategory = (typeof DIRECT_SEND_CATEGORIES)[number];
+export const CHAT_TYPES = ["text", "image", "document", "audio", "video", "location"] as const;
+export const MEDIA_TYPES = ["image", "document", "audio", "video", "sticker"] as const;
+
+export const Recipient = z
+  .union([z.string(), z.number()])
+  .transform((v) => normalizePhone(String(v).trim()))
+  .pipe(z.string().regex(E164, "must be a phone number in E.164 format, e.g. +14155550123"))
+  .describe("Recipient phone number (E.164)");
+
+const SenderIdField = z.string().optional().describe("Sender phone number; omitted: the token's or default sender");
+const lower = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : v);
+export const DirectSendCategoryField = z.preprocess(lower, z.enum(DIRECT_SEND_CATEGORIES));
+export const TtlSeconds = z.number().int().min(30).max(2_592_000).describe("Message time-to-live in seconds");
+
+export const TemplateRef = z.object({
+  name: z.string().trim().min(1).max(512),
+  language: z.string().trim().min(2).max(15).default("en"),
+  components: z.array(z.record(z.string(), z.unknown())).max(30).default([]).describe("Provider template components"),
+});
+
+/** POST /send: an approved template. Direct Send fields are only recognised to be refused on v3. */
+export const SendBody = z.object({
+  senderId: SenderIdField,
+  to: Recipient,
+  template: TemplateRef,
+  category: z.unknown().optional().describe("Direct Send field: not supported here (v3 answers 400)"),
+  directSend: z.unknown().optional().describe("Direct Send field: not supported here (v3 answers 400)"),
+  ttlSeconds: z.unknown().optional().describe("Direct Send field: not supported here (v3 answers 400)"),
+});
+export type SendInput = z.infer<typeof SendBody>;
+
+const DIRECT_SEND_FIELDS = ["category", "directSend", "ttlSeconds"] as const;
+
+const v3OnlyDirectSend = (path: string) => (b: { category?: unknown }, ctx: z.RefinementCtx) => {
+  if (b.category !== undefined)
+    ctx.addIssue({ code: "custom", path: [path], message: "Direct Send is available on /api/v3 only" });
+};
+
+export const MediaField = z.object({
+  link: z.url(),
+  caption: z.string().max(1024).optional(),
+  filename: z.string().max(240).optional(),
+});
+
+/** POST /chat: a session message; on v3 optionally Direct Send (category, ttlSeconds). */
+export const ChatBody = z
+  .object({
+    senderId: SenderIdField,
+    to: Recipient,
+    type: z.enum(CHAT_TYPES).default("text"),
+    text: z.string().min(1).max(4096).optional().describe("Text body (type text)"),
+    previewUrl: z.boolean().optional(),
+    media: MediaField.optional().describe("Media (types image, document, audio, video)"),
+    location: z
+      .object({
+        latitude: z.number().min(-90).max(90),
+        longitude: z.number().min(-180).max(180),
+        name: z.string().max(200).optional(),
+        address: z.string().max(500).optional(),
+      })
+      .optional(),
+    category: DirectSendCategoryField.optional().describe("v3 Direct Send: utility or authentication"),
+    ttlSeconds: TtlSeconds.optional().describe("v3 Direct Send: time-to-live"),
+  })
+  .superRefine((b, ctx) => {
+    if (b.type === "text" && !b.text)
+      ctx.addIssue({ code: "custom", path: ["text"], message: "text is required for type text" });
+    if ((MEDIA_TYPES as readonly string[]).includes(b.type) && !b.media)
+      ctx.addIssue({ code: "custom", path: ["media"], message: `media is required for type ${b.type}` });
+    if (b.type === "location" && !b.location)
+      ctx.addIssue({ code: "custom", path: ["location"], message: "location is required for type location" });
+    if (b.category && b.type !== "text")
+      ctx.addIssue({ code: "custom", path: ["category"], message: "Direct Send supports type text only" });
+    if (b.ttlSeconds !== undefined && !b.category)
+      ctx.addIssue({
+        code: "custom",
+        path: ["ttlSeconds"],
+        message: "ttlSeconds applies to Direct Send (set category)",
+      });
+  });
+export type ChatInput = z.infer<typeof ChatBody>;
+
+/** POST /messages and /{phoneNumberId}/messages: the provider's own message body. */
+export const ProviderMessageBody = z
+  .looseObject({
+    senderId: SenderIdField,
+    messaging_product: z.literal("whatsapp").default("whatsapp"),
+    recipient_type: z.literal("individual").optional(),
+    to: Recipient,
+    type: z.string().min(1).default("text"),
+    text: z.object({ body: z.string().min(1).max(4096), preview_url: z.boolean().optional() }).optional(),
+    template: z
+      .looseObject({
+        name: z.string().min(1).max(512),
+        language: z.looseObject({ code: z.string().min(2).max(15) }),
+        components: z.array(z.record(z.string(), z.unknown())).optional(),
+      })
+      .optional(),
+    category: DirectSendCategoryField.optional().describe("v3 Direct Send (provider-native category), type text"),
+    ttl_seconds: TtlSeconds.optional(),
+  })
+  .superRefine((b, ctx) => {
+    const part = (b as Record<string, unknown>)[b.type];
+    if (!part || typeof part !== "object")
+      ctx.addIssue({ code: "custom", path: [b.type], message: `Param ${b.type} is required for type ${b.type}` });
+    if (b.category && b.type !== "text")
+      ctx.addIssue({ code: "custom", path: ["category"], message: "Direct Send supports type text only" });
+  });
+export type ProviderMessageInput = z.infer<typeof ProviderMessageBody>;
+
+/**
+ * The Direct Send rule per API version (docs/messaging.md): v2 ignores the Direct Send fields of
+ * POST /send and refuses category on /chat and /messages; v3 refuses them on /send (a
+ * template send) and accepts them on /chat and /messages.
+ */
+export const SendBodies = {
+  v2: SendBody,
+  v3: SendBody.superRefine((b, ctx) => {
+    const used = DIRECT_SEND_FIELDS.filter((f) => b[f] !== undefined);
+    if (used.length === 0) return;
+    const params: CodedIssueParams = {
+      errorCode: "DIRECT_SEND_NOT_SUPPORTED_ON_TEMPLATE_SEND",
+      details: { fields: used },
+    };
+    ctx.addIssue({
+      code: "custom",
+      path: [],
+      message: "Direct Send is not available on template sends; use POST /api/v3/chat with category",
+      params,
+    });
+  }),
+} as const satisfies Record<Version, z.ZodType>;
+export const ChatBodies = {
+  v2: ChatBody.superRefine(v3OnlyDirectSend("category")),
+  v3: ChatBody,
+} as const satisfies Record<Version, z.ZodType>;
+export const ProviderMessageBodies = {
+  v2: ProviderMessageBody.superRefine(v3OnlyDirectSend("category")),
+  v3: ProviderMessageBody,
+} as const satisfies Record<Version, z.ZodType>;
+
+export const DirectSendInfo = z.object({
+  category: z.enum(DIRECT_SEND_CATEGORIES),
+  templateName: z.string(),
+  metaTemplateId: z.string().nullable(),
+  ttlSeconds: z.number().nullable(),
+});
+
+/** The provider's own send answer (POST /messages, /{phoneNumberId}/messages; docs/messaging.md). */
+export const ProviderSendResponse = z.object({
+  messaging_product: z.literal("whatsapp"),
+  contacts: z.array(z.object({ input: z.string(), wa_id: z.string() })),
+  messages: z.array(z.object({ id: z.string(), message_status: z.enum(["accepted", "queued"]) })),
+});
+
+export const SendReceipt = z.object({
+  messageUid: z.string().describe("Local message id"),
+  messageId: z.string().nullable().describe("Provider message id; null while queued"),
+  status: z.enum(["accepted", "queued"]),
+  queued: z.boolean(),
+  senderId: z.string(),
+  phoneNumberId: z.string().nullable(),
+  recipient: z.string(),
+  type: z.string(),
+  sendRoute: z.enum(SEND_ROUTES),
+  template: z.object({ name: z.string(), language: z.string(), category: z.string().nullable() }).nullable(),
+  createdAt: z.string(),
+  directSend: DirectSendInfo.optional().describe("v3 /chat only, when Direct Send was requested"),
+});
+
+/** The dashboard composer: a template or a session text from one sender (same rules as the API). */
+export const ComposerBody = z.discriminatedUnion("mode", [
+  z.object({
+    mode: z.literal("template"),
+    senderId: z.string().min(1, "Pick a sender"),
+    to: Recipient,
+    template: TemplateRef,
+  }),
+  z.object({
+    mode: z.literal("session"),
+    senderId: z.string().min(1, "Pick a sender"),
+    to: Recipient,
+    text: z.string().trim().min(1, "Write a message").max(4096),
+  }),
+]);
+export type ComposerInput = z.infer<typeof ComposerBody>;

@@ -1,0 +1,253 @@
+// The built-in provider: accepts sends with provider-style ids (wamid.*), answers the
+// throughput limits with the provider's error codes, and afterwards posts signed status
+// callbacks (sent, delivered, read with pricing by category; a share fails) to our own
+// provider webhook. The default whenever no provider credentials are configured.
+import { randomBytes } from "node:crypto";
+import { env } from "@/lib/core/env";
+import { isFreeForm, WINDOW_CLOSED_PROVIDER_CODE, windowOpenForNumber } from "@/lib/domains/conversations/window";
+import {
+  CODE_TITLES,
+  isRetryableCode,
+  numericId,
+  PAIR_RATE_LIMIT,
+  THROUGHPUT_EXCEEDED,
+  UNDELIVERABLE,
+} from "./error-codes";
+import { sampleTemplate } from "./sample-template";
+import { type CallbackChange, deliverCallback, envelopeFor } from "./simulator-callbacks";
+import { inboundTextChange, messagesChange } from "./simulator-inbound";
+import { SimulatorLimits } from "./simulator-limits";
+import type {
+  ProviderClient,
+  ProviderMessagePayload,
+  ProviderSender,
+  ProviderSendOutcome,
+  ProviderTemplate,
+  ProviderTemplateInput,
+  SendHints,
+} from "./types";
+
+export type SimulatorOptions = {
+  throughputPerSecond: number;
+  statusDelayMs: number;
+  failureRate: number;
+  readRate: number;
+  /** Share of delivered messages the simulated contact answers (a signed inbound callback). */
+  replyRate: number;
+};
+
+export type SimulatedMessage = { messageId: string; phoneNumberId: string; to: string; type: string; category: string };
+
+const FLUSH_MS = 25;
+/** What simulated contacts answer (never an opt-out keyword). */
+const CONTACT_REPLIES = [
+  "Thanks!",
+  "Got it, thank you 👍",
+  "When will it arrive?",
+  "Can I change the delivery address?",
+  "Perfect, see you then",
+  "Who is this?",
+  "Is there a discount code?",
+];
+const BATCH = 100;
+
+export function simulatorOptionsFromEnv(): SimulatorOptions {
+  const e = env();
+  return {
+    throughputPerSecond: e.SIMULATOR_THROUGHPUT_PER_SECOND,
+    statusDelayMs: e.SIMULATOR_STATUS_DELAY_MS,
+    failureRate: e.SIMULATOR_FAILURE_RATE,
+    readRate: e.SIMULATOR_READ_RATE,
+    replyRate: e.SIMULATOR_REPLY_RATE,
+  };
+}
+
+const wamid = () => `wamid.${randomBytes(24).toString("base64url")}`;
+const jitter = (ms: number) => Math.round(ms * (0.7 + Math.random() * 0.6));
+const unixNow = () => String(Math.floor(Date.now() / 1000));
+
+export class ProviderSimulator implements ProviderClient {
+  readonly kind = "simulator" as const;
+  readonly limits: SimulatorLimits;
+  /** Accepted messages, newest last (bounded): what the "provider" really received. */
+  readonly accepted: SimulatedMessage[] = [];
+  private readonly faults = new Map<string, number[]>();
+  private readonly forced = new Map<string, "failed" | "read" | "delivered">();
+  private readonly templates = new Map<string, ProviderTemplate[]>();
+  private pending: CallbackChange[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
+
+  /** No real numbers here: in simulator mode the service assigns ids (lib/domains/senders/self-serve.ts). */
+  async phoneNumberOf(_phoneNumberId: string): Promise<string | null> {
+    return null;
+  }
+
+  constructor(public options: SimulatorOptions = simulatorOptionsFromEnv()) {
+    this.limits = new SimulatorLimits(options.throughputPerSecond);
+  }
+
+  /** Test hook: the next sends from this number are refused with these provider codes, in order. */
+  injectErrors(phoneNumberId: string, codes: number[]): void {
+    this.faults.set(phoneNumberId, [...(this.faults.get(phoneNumberId) ?? []), ...codes]);
+  }
+
+  /** Test hook: messages to this recipient end in the given status instead of a random one. */
+  forceOutcome(recipient: string, outcome: "failed" | "read" | "delivered" | undefined): void {
+    const key = recipient.replace(/^\+/, "");
+    if (outcome) this.forced.set(key, outcome);
+    else this.forced.delete(key);
+  }
+
+  acceptedTo(recipient: string): SimulatedMessage[] {
+    const to = recipient.replace(/^\+/, "");
+    return this.accepted.filter((m) => m.to === to);
+  }
+
+  async sendMessage(
+    sender: ProviderSender,
+    payload: ProviderMessagePayload,
+    hints: SendHints = {},
+  ): Promise<ProviderSendOutcome> {
+    const to = payload.to.replace(/^\+/, "");
+    const injected = this.faults.get(sender.phoneNumberId)?.shift();
+    if (injected !== undefined) return refusal(injected);
+    const verdict = this.limits.check(sender.phoneNumberId, to);
+    if (verdict === "throughput") return refusal(THROUGHPUT_EXCEEDED);
+    if (verdict === "pair") return refusal(PAIR_RATE_LIMIT);
+
+    // Like the provider, a free-form message outside the customer service window is
+    // accepted and then fails with 131047 (docs/conversations.md).
+    const outsideWindow = isFreeForm(payload) && !(await windowOpenForNumber(sender.phoneNumberId, `+${to}`));
+    const messageId = wamid();
+    const category = (hints.pricingCategory ?? "service").toLowerCase();
+    this.accepted.push({ messageId, phoneNumberId: sender.phoneNumberId, to, type: payload.type, category });
+    if (this.accepted.length > 20_000) this.accepted.splice(0, 10_000);
+    this.scheduleStatuses(sender, messageId, to, category, outsideWindow);
+    return { ok: true, messageId, waId: to };
+  }
+
+  /** The business account's templates: the provider's approved sample first, then its own. */
+  async listTemplates(sender: ProviderSender): Promise<ProviderTemplate[]> {
+    const own = this.templates.get(sender.wabaId ?? "") ?? [];
+    return sender.wabaId ? [sampleTemplate(sender.wabaId), ...own] : [...own];
+  }
+
+  async createTemplate(sender: ProviderSender, input: ProviderTemplateInput): Promise<ProviderTemplate> {
+    const created: ProviderTemplate = { ...input, id: numericId(), status: "PENDING" };
+    const waba = sender.wabaId ?? "";
+    this.templates.set(waba, [...(this.templates.get(waba) ?? []), created]);
+    // Review takes a moment; then the provider reports the verdict through a callback.
+    setTimeout(
+      () => {
+        created.status = "APPROVED";
+        this.enqueue({
+          entryId: waba,
+          field: "message_template_status_update",
+          value: {
+            event: "APPROVED",
+            message_template_id: created.id,
+            message_template_name: created.name,
+            message_template_language: created.language,
+            reason: "NONE",
+          },
+        });
+      },
+      jitter(this.options.statusDelayMs * 2),
+    ).unref();
+    return { ...created };
+  }
+
+  private scheduleStatuses(
+    sender: ProviderSender,
+    messageId: string,
+    to: string,
+    category: string,
+    outsideWindow = false,
+  ): void {
+    const base = this.options.statusDelayMs;
+    const forced = this.forced.get(to);
+    const fails = forced ? forced === "failed" : Math.random() < this.options.failureRate;
+    const reads = forced ? forced === "read" : Math.random() < this.options.readRate;
+    const billable = category !== "service";
+    const pricing = {
+      billable,
+      pricing_model: "PMP",
+      category,
+      type: billable ? "regular" : "free_customer_service",
+    };
+    const conversation = { id: randomBytes(16).toString("hex"), origin: { type: category } };
+    const status = (name: string, extra: Record<string, unknown> = {}) => ({
+      id: messageId,
+      status: name,
+      timestamp: unixNow(),
+      recipient_id: to,
+      ...extra,
+    });
+    const at = (ms: number, build: () => Record<string, unknown>) =>
+      setTimeout(() => this.enqueueStatus(sender, build()), jitter(ms)).unref();
+
+    if (outsideWindow || fails) {
+      const code = outsideWindow ? WINDOW_CLOSED_PROVIDER_CODE : UNDELIVERABLE;
+      at(base, () =>
+        status("failed", {
+          errors: [{ code, title: CODE_TITLES[code], message: CODE_TITLES[code] }],
+        }),
+      );
+      return;
+    }
+    at(base, () => status("sent", { pricing, conversation }));
+    at(base * 3, () => status("delivered", { pricing, conversation }));
+    if (reads) at(base * 8, () => status("read", { pricing }));
+    if (Math.random() < this.options.replyRate) {
+      const text = CONTACT_REPLIES[Math.floor(Math.random() * CONTACT_REPLIES.length)] ?? "Thanks!";
+      setTimeout(() => this.enqueue(inboundTextChange(sender, { from: to, text })), jitter(base * 12)).unref();
+    }
+  }
+
+  private enqueueStatus(sender: ProviderSender, statusValue: Record<string, unknown>): void {
+    this.enqueue(messagesChange(sender, { statuses: [statusValue] }));
+  }
+
+  private enqueue(change: CallbackChange): void {
+    this.pending.push(change);
+    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS).unref();
+  }
+
+  /** Sends what is due as signed batches (statuses of one number merge into one change). */
+  flush(): void {
+    this.flushTimer = undefined;
+    const due = this.pending;
+    this.pending = [];
+    const merged: CallbackChange[] = [];
+    const byNumber = new Map<string, CallbackChange>();
+    for (const change of due) {
+      const value = change.value as { metadata?: { phone_number_id?: string }; statuses?: unknown[] };
+      // Status-only changes of one number merge; an inbound message travels in its own change.
+      const inbound = "messages" in change.value;
+      const number = change.field === "messages" && !inbound ? value.metadata?.phone_number_id : undefined;
+      const open = number ? byNumber.get(number) : undefined;
+      if (open && number) {
+        const statuses = (open.value.statuses as unknown[]) ?? [];
+        statuses.push(...(value.statuses ?? []));
+        if (statuses.length >= BATCH) byNumber.delete(number);
+        continue;
+      }
+      const copy = { ...change, value: { ...change.value, statuses: [...(value.statuses ?? [])] } };
+      if (change.field !== "messages" || inbound) delete (copy.value as { statuses?: unknown }).statuses;
+      merged.push(copy);
+      if (number) byNumber.set(number, copy);
+    }
+    for (let i = 0; i < merged.length; i += BATCH) void deliverCallback(envelopeFor(merged.slice(i, i + BATCH)));
+  }
+}
+
+function refusal(code: number): ProviderSendOutcome {
+  return {
+    ok: false,
+    code,
+    message: CODE_TITLES[code] ?? `Provider error ${code}`,
+    retryable: isRetryableCode(code),
+    ambiguous: false,
+    httpStatus: 400,
+  };
+}

@@ -1,0 +1,66 @@
+// One interface for the messaging provider (Meta WhatsApp Cloud API style), implemented by
+// the HTTP client (http-client.ts) and the built-in simulator (simulator.ts).
+
+/** The sender as the provider knows it. */
+export type ProviderSender = {
+  phoneNumberId: string;
+  phoneNumber: string;
+  wabaId: string | null;
+};
+
+/** A Cloud API message body: { messaging_product, to, type, <type>: {...} }. */
+export type ProviderMessagePayload = {
+  messaging_product: "whatsapp";
+  recipient_type?: "individual";
+  to: string;
+  type: string;
+  [key: string]: unknown;
+};
+
+/** What only the simulator reads (the real provider knows the category from the template). */
+export type SendHints = { pricingCategory?: string | null };
+
+export type ProviderAccepted = { ok: true; messageId: string; waId: string };
+export type ProviderRefused = {
+  ok: false;
+  /** Provider error code (130429, 131056, 131057, 132001, ...); 0 when none came back. */
+  code: number;
+  message: string;
+  /** A retry of the same request may succeed (throughput signals, 5xx). */
+  retryable: boolean;
+  /** The request may have reached the provider (timeout, connection reset): never resend blindly. */
+  ambiguous: boolean;
+  httpStatus?: number;
+};
+export type ProviderSendOutcome = ProviderAccepted | ProviderRefused;
+
+export type ProviderTemplate = {
+  id: string;
+  name: string;
+  language: string;
+  category: string;
+  status: string;
+  components: unknown[];
+  qualityScore?: string | null;
+  correctCategory?: string | null;
+};
+
+export type ProviderTemplateInput = {
+  name: string;
+  language: string;
+  category: string;
+  components: unknown[];
+};
+
+export type ProviderClient = {
+  readonly kind: "simulator" | "http";
+  sendMessage(sender: ProviderSender, payload: ProviderMessagePayload, hints?: SendHints): Promise<ProviderSendOutcome>;
+  listTemplates(sender: ProviderSender): Promise<ProviderTemplate[]>;
+  createTemplate(sender: ProviderSender, input: ProviderTemplateInput): Promise<ProviderTemplate>;
+  /**
+   * The provider's phone number behind a phone number id (digits only), or null when the
+   * provider does not know the id for our access token. The simulator answers null: in
+   * simulator mode the service assigns the id itself (lib/domains/senders/self-serve.ts).
+   */
+  phoneNumberOf(phoneNumberId: string): Promise<string | null>;
+};

@@ -1,0 +1,147 @@
+// Report queries: message log (filters; v3 adds sendRoute and directSendCategory) and the
+// delivery and template analytics.
+import { z } from "zod";
+import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
+import { DIRECT_SEND_CATEGORIES, SEND_ROUTES } from "@/lib/domains/messaging/schemas";
+
+const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const lower = (v: unknown) => (typeof v === "string" ? (v.trim() === "" ? undefined : v.trim().toLowerCase()) : v);
+
+const DateOnly = z.preprocess(
+  blankAsAbsent,
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
+    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "must be a real date")
+    .optional(),
+);
+const Text = (max: number) => z.preprocess(blankAsAbsent, z.string().trim().max(max).optional());
+
+// "sending": written, its provider call not yet answered (lib/domains/messaging/send.ts).
+export const MESSAGE_STATUSES = [
+  "queued",
+  "sending",
+  "accepted",
+  "sent",
+  "delivered",
+  "read",
+  "failed",
+  "unknown",
+] as const;
+
+const DateRange = {
+  senderId: Text(32).describe("Sender phone number; omitted with a global token: all senders"),
+  dateFrom: DateOnly.describe("From this day (UTC), YYYY-MM-DD"),
+  dateTo: DateOnly.describe("Up to and including this day (UTC), YYYY-MM-DD"),
+};
+
+function orderedDates<T extends { dateFrom?: string; dateTo?: string }>(q: T, ctx: z.RefinementCtx) {
+  if (q.dateFrom && q.dateTo && q.dateFrom > q.dateTo)
+    ctx.addIssue({ code: "custom", path: ["dateTo"], message: "dateTo is before dateFrom" });
+}
+
+export const MessageReportQuery = PageQuery.extend({
+  ...DateRange,
+  status: z.preprocess(lower, z.enum(MESSAGE_STATUSES).optional()),
+  recipient: Text(32),
+  messageId: Text(200).describe("Exact provider message id"),
+  messageUid: Text(64).describe("Exact local message id"),
+  templateName: Text(512),
+  type: Text(32),
+  sendRoute: z.preprocess(lower, z.enum(SEND_ROUTES).optional()).describe("v3 only"),
+  directSendCategory: z.preprocess(lower, z.enum(DIRECT_SEND_CATEGORIES).optional()).describe("v3 only"),
+}).superRefine(orderedDates);
+export type MessageReportInput = z.infer<typeof MessageReportQuery>;
+
+export const DeliveryAnalyticsQuery = z
+  .object({ ...DateRange, sendRoute: z.preprocess(lower, z.enum(SEND_ROUTES).optional()).describe("v3 only") })
+  .superRefine(orderedDates);
+export type DeliveryAnalyticsInput = z.infer<typeof DeliveryAnalyticsQuery>;
+
+export const TemplateAnalyticsQuery = PageQuery.extend({ ...DateRange, templateName: Text(512) }).superRefine(
+  orderedDates,
+);
+export type TemplateAnalyticsInput = z.infer<typeof TemplateAnalyticsQuery>;
+
+// Answers (the OpenAPI document's response schemas).
+const Scope = {
+  senderId: z.string().nullable().describe("The sender's phone number; null when the scope is the user"),
+  phoneNumberId: z.string().nullable(),
+  scope: z.enum(["sender", "user"]),
+};
+const str = z.string().nullable();
+const v3 = (schema: z.ZodType) => schema.optional().describe("v3 only");
+
+export const MessageReportRowPublic = z.object({
+  messageUid: z.string(),
+  messageId: str,
+  senderId: str,
+  phoneNumberId: str,
+  recipient: z.string(),
+  type: z.string(),
+  templateName: str,
+  templateLanguage: str,
+  status: z.string(),
+  queued: z.boolean(),
+  attempts: z.number().int(),
+  errorCode: z.number().int().nullable().describe("The provider's error code"),
+  errorMessage: str,
+  pricingCategory: str,
+  billable: z.boolean().nullable().describe("null until the message is billed"),
+  rate: z.number().nullable(),
+  billingUid: str,
+  sentAt: str,
+  deliveredAt: str,
+  readAt: str,
+  failedAt: str,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  sendRoute: v3(z.string()),
+  directSendCategory: v3(str),
+  directSendTemplateName: v3(str),
+  ttlSeconds: v3(z.number().int().nullable()),
+  metaTemplateId: v3(str),
+});
+
+export const MessageReportPublic = z.object({
+  ...Scope,
+  messages: z.array(MessageReportRowPublic),
+  items: z.array(MessageReportRowPublic),
+  pagination: PageBlockSchema,
+});
+
+const Rates = {
+  total: z.number().int(),
+  queued: z.number().int(),
+  sent: z.number().int(),
+  delivered: z.number().int(),
+  read: z.number().int(),
+  failed: z.number().int(),
+  deliveryRate: z.number(),
+  readRate: z.number(),
+  failureRate: z.number(),
+};
+
+export const DeliveryAnalyticsPublic = z.object({
+  ...Scope,
+  dateFrom: str,
+  dateTo: str,
+  totals: z.object(Rates),
+  byDay: z.array(z.object({ date: z.string(), ...Rates })),
+  bySendRoute: v3(z.array(z.object({ sendRoute: z.string(), ...Rates }))),
+});
+
+const TemplateAnalyticsRow = z.object({
+  templateName: str,
+  language: str,
+  category: str,
+  ...Rates,
+  metaTemplateId: v3(str),
+});
+
+export const TemplateAnalyticsPublic = z.object({
+  ...Scope,
+  templates: z.array(TemplateAnalyticsRow),
+  items: z.array(TemplateAnalyticsRow),
+  pagination: PageBlockSchema,
+});

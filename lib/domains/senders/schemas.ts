@@ -1,0 +1,28 @@
+// The inputs and public shapes of senders (issue 13 item 6): one schema per input, used by
+// the API routes (lib/api/routes/senders.ts), the dashboard's add-sender action and the
+// OpenAPI document (docs/messaging.md "Senders").
+import { z } from "zod";
+
+/** A sender to connect. The E.164 and provider checks are connectSender's (lib/domains/senders/self-serve.ts). */
+export const SenderConnectFields = z.object({
+  phoneNumber: z.string().trim().min(1, "Enter the phone number (E.164, like +15550001234)").max(32),
+  phoneNumberId: z.string().trim().max(64).optional(),
+  makeDefault: z.boolean().optional(),
+});
+export type SenderConnectInput = z.infer<typeof SenderConnectFields>;
+
+export const SenderCreateBody = z.object({ sender: SenderConnectFields });
+
+export const SenderConnectionStatus = z.enum(["CONNECTED", "RECONNECTING", "DISCONNECTED"]);
+
+export const PublicSender = z.object({
+  phoneNumber: z.string().describe("E.164; the senderId of sender-scoped routes"),
+  phoneNumberId: z.string().nullable().describe("Provider phone number id; null = setup incomplete"),
+  displayName: z.string().nullable(),
+  isDefault: z.boolean(),
+  status: SenderConnectionStatus,
+  createdAt: z.string(),
+});
+export type PublicSenderShape = z.infer<typeof PublicSender>;
+
+export const SenderListData = z.object({ senders: z.array(PublicSender), items: z.array(PublicSender) });

@@ -1,0 +1,99 @@
+// Senders and default sender resolution (architecture.md "Default sender resolution").
+
+import { ApiError } from "@/lib/core/errors";
+import { db, hotRows } from "@/lib/db";
+import type { Principal } from "@/lib/domains/auth/principal";
+import { Prisma, type Sender } from "@/lib/generated/prisma/client";
+import { E164, normalizePhone } from "./phone";
+
+export type { Sender };
+export { E164, normalizePhone };
+
+export async function listSenders(p: Principal): Promise<Sender[]> {
+  return db.sender.findMany({
+    where: { customerId: p.customerId, ...(p.scopedSenderId ? { id: p.scopedSenderId } : {}) },
+    orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }],
+  });
+}
+
+export async function findSenderByPhone(p: Principal, phone: string): Promise<Sender | null> {
+  const phoneNumber = normalizePhone(phone);
+  // Not a phone number (a NUL byte would even fail inside PostgreSQL): no such sender.
+  if (!E164.test(phoneNumber)) return null;
+  return firstSender(Prisma.sql`"customerId" = ${p.customerId} AND "phoneNumber" = ${phoneNumber}`);
+}
+
+/** Sender look-ups run on most API requests: plain pg, not the ORM (see hotRows). */
+async function firstSender(where: Prisma.Sql, orderBy = Prisma.sql`"id"`): Promise<Sender | null> {
+  const [sender] = await hotRows<Sender>(Prisma.sql`SELECT * FROM "Sender" WHERE ${where} ORDER BY ${orderBy} LIMIT 1`);
+  return sender ?? null;
+}
+
+/** The sender a route's resolution always yields: a missing one is a wiring bug, not a client error. */
+export function resolved(sender: Sender | undefined): Sender {
+  if (!sender) throw new Error("sender resolution returned none for a route that needs a sender");
+  return sender;
+}
+
+const boundElsewhere = (code: "TOKEN_SCOPE_NOT_ALLOWED" | "SENDER_NOT_ALLOWED", details?: Record<string, unknown>) =>
+  new ApiError(code, "This token is bound to another sender", details);
+
+/**
+ * The sender a provider-compatible path names by its provider phone number id
+ * (POST /{phoneNumberId}/messages). undefined when the value cannot be such an id: the path
+ * is then no route at all.
+ */
+export async function resolveSenderByPhoneNumberId(p: Principal, phoneNumberId: string): Promise<Sender | undefined> {
+  if (!/^\d{1,30}$/.test(phoneNumberId)) return undefined;
+  const sender = await firstSender(Prisma.sql`"customerId" = ${p.customerId} AND "phoneNumberId" = ${phoneNumberId}`);
+  if (!sender)
+    throw new ApiError("SENDER_NOT_FOUND", `Phone number id ${phoneNumberId} is not connected to this account`);
+  if (p.scopedSenderId && p.scopedSenderId !== sender.id) throw boundElsewhere("TOKEN_SCOPE_NOT_ALLOWED");
+  return sender;
+}
+
+export type ResolveOptions = {
+  /** The code a number-scoped token gets for another sender (billing: SENDER_NOT_ALLOWED). */
+  scopeError?: "TOKEN_SCOPE_NOT_ALLOWED" | "SENDER_NOT_ALLOWED";
+  /** When false, a global token without senderId resolves to no sender (user-wide reads). */
+  useDefault?: boolean;
+  /** When true, a sender without a provider phone number id is refused. */
+  requireSetup?: boolean;
+};
+
+/**
+ * A number-scoped token resolves to its sender (another senderId is refused); a global
+ * token takes the explicit senderId, else the default sender (or none when useDefault
+ * is false).
+ */
+export async function resolveSender(
+  p: Principal,
+  requested: string | undefined,
+  options: ResolveOptions = {},
+): Promise<Sender | undefined> {
+  const { scopeError = "TOKEN_SCOPE_NOT_ALLOWED", useDefault = true, requireSetup = true } = options;
+  let sender: Sender | null = null;
+  if (p.scopedSenderId) {
+    sender = await firstSender(Prisma.sql`"id" = ${p.scopedSenderId} AND "customerId" = ${p.customerId}`);
+    if (!sender) throw new ApiError("SENDER_NOT_FOUND", "The token's sender is no longer connected");
+    if (requested && normalizePhone(requested) !== sender.phoneNumber) {
+      throw boundElsewhere(scopeError, { allowedSenderId: sender.phoneNumber });
+    }
+  } else if (requested) {
+    sender = await findSenderByPhone(p, requested);
+    if (!sender)
+      throw new ApiError("SENDER_NOT_FOUND", `Sender ${normalizePhone(requested)} is not connected to this account`);
+  } else if (useDefault) {
+    sender = await firstSender(
+      Prisma.sql`"customerId" = ${p.customerId}`,
+      Prisma.sql`"isDefault" DESC, "createdAt" ASC, "id" ASC`,
+    );
+    if (!sender) throw new ApiError("SENDER_NOT_FOUND", "This account has no connected sender");
+  } else {
+    return undefined;
+  }
+  if (requireSetup && !sender.phoneNumberId) {
+    throw new ApiError("WHATSAPP_SETUP_INCOMPLETE", `Sender ${sender.phoneNumber} has not finished WhatsApp setup`);
+  }
+  return sender;
+}

@@ -1,0 +1,92 @@
+// Templates of a customer: list (filters, page pagination), read by uid or name, create
+// through the provider (pending review; the provider's callback approves it), and sync.
+
+import { notFound } from "@/lib/core/errors";
+import { type PageBlock, pageBlock, skipTake } from "@/lib/core/pagination";
+import type { Version } from "@/lib/core/version";
+import { db } from "@/lib/db";
+import type { Principal } from "@/lib/domains/auth/principal";
+import { MessagingError } from "@/lib/domains/messaging/errors";
+import { providerSender } from "@/lib/domains/messaging/send";
+import { getProvider } from "@/lib/domains/provider/client";
+import type { Sender } from "@/lib/domains/senders/service";
+import type { Prisma, Template } from "@/lib/generated/prisma/client";
+import type { TemplateInput, TemplateListInput } from "./schemas";
+
+export async function listTemplates(
+  p: Principal,
+  query: TemplateListInput,
+  version: Version,
+): Promise<{ templates: Template[]; pagination: PageBlock }> {
+  const where: Prisma.TemplateWhereInput = { customerId: p.customerId };
+  if (query.status) where.status = query.status;
+  if (query.category) where.category = { equals: query.category, mode: "insensitive" };
+  if (query.language) where.language = query.language;
+  if (query.search) where.name = { contains: query.search.toLowerCase() };
+  if (query.source && version === "v3") where.source = query.source;
+  const [total, templates] = await Promise.all([
+    db.template.count({ where }),
+    db.template.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "asc" }], ...skipTake(query) }),
+  ]);
+  return { templates, pagination: pageBlock(query.page, query.limit, total, templates.length) };
+}
+
+/** By uid, else by name (with ?language, else the first language by name). */
+export async function getTemplate(p: Principal, identifier: string, language?: string): Promise<Template> {
+  const byUid = await db.template.findFirst({ where: { customerId: p.customerId, id: identifier } });
+  if (byUid) return byUid;
+  const byName = await db.template.findFirst({
+    where: { customerId: p.customerId, name: identifier, ...(language ? { language } : {}) },
+    orderBy: [{ language: "asc" }],
+  });
+  if (!byName) throw notFound("Template");
+  return byName;
+}
+
+export async function createTemplate(p: Principal, sender: Sender, input: TemplateInput): Promise<Template> {
+  const exists = await db.template.findFirst({
+    where: { customerId: p.customerId, name: input.name, language: input.language },
+    select: { id: true },
+  });
+  if (exists) {
+    throw new MessagingError("TEMPLATE_ALREADY_EXISTS", `Template ${input.name} (${input.language}) already exists`, {
+      templateUid: exists.id,
+    });
+  }
+  const created = await getProvider().createTemplate(providerSender(sender), input);
+  return db.template.create({
+    data: {
+      customerId: p.customerId,
+      wabaId: sender.wabaId,
+      providerTemplateId: created.id,
+      name: input.name,
+      language: input.language,
+      category: created.category.toUpperCase(),
+      status: created.status,
+      source: "MANUAL",
+      components: input.components as Prisma.InputJsonValue,
+    },
+  });
+}
+
+/** Pulls the sender's business account templates from the provider and upserts them. */
+export async function syncTemplates(p: Principal, sender: Sender): Promise<{ synced: number }> {
+  const remote = await getProvider().listTemplates(providerSender(sender));
+  for (const t of remote) {
+    const data = {
+      wabaId: sender.wabaId,
+      providerTemplateId: t.id,
+      category: t.category.toUpperCase(),
+      status: t.status,
+      quality: t.qualityScore ?? null,
+      correctCategory: t.correctCategory ?? null,
+      components: t.components as Prisma.InputJsonValue,
+    };
+    await db.template.upsert({
+      where: { customerId_name_language: { customerId: p.customerId, name: t.name, language: t.language } },
+      create: { customerId: p.customerId, name: t.name, language: t.language, ...data },
+      update: data,
+    });
+  }
+  return { synced: remote.length };
+}
