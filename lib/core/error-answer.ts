@@ -62,13 +62,34 @@ function fieldsOf(error: ApiError): FieldError[] {
   return typeof field === "string" ? [{ path: field, message: error.message }] : [];
 }
 
+/** Turns an error of a lower layer's making into the contract error it means; undefined when it does not know it. */
+export type ErrorRecogniser = (caught: unknown) => ApiError | undefined;
+
+const recognisers: ErrorRecogniser[] = [];
+
+/**
+ * Lets errorAnswer know errors that only a lower layer can read: lib/db registers its
+ * unique-constraint races (lib/db/unique-conflict.ts), as core imports no database code.
+ */
+export function recogniseErrors(recognise: ErrorRecogniser): void {
+  if (!recognisers.includes(recognise)) recognisers.push(recognise);
+}
+
+function recognised(caught: unknown): ApiError | undefined {
+  for (const recognise of recognisers) {
+    const error = recognise(caught);
+    if (error) return error;
+  }
+  return undefined;
+}
+
 export function errorAnswer(caught: unknown, options: AnswerOptions = {}): ErrorAnswer {
   const known =
     caught instanceof ApiError
       ? caught
       : caught instanceof ZodError
         ? validationError(caught, options.zodPrefix)
-        : inputErrorFrom(caught);
+        : (inputErrorFrom(caught) ?? recognised(caught));
   const error =
     known ??
     new ApiError(
