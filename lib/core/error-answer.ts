@@ -11,10 +11,8 @@ export type FieldError = { path: string; message: string };
 
 export type ErrorAnswer = {
   status: number;
-  /** The error_code on the wire. */
-  code: string;
-  /** The code of the status table (the wire code differs for a few, see wireCodeOf). */
-  kind: ErrorCode;
+  /** The error_code, a code of the status table (ERROR_STATUS). */
+  code: ErrorCode;
   message: string;
   fields: FieldError[];
   /** The envelope's details (holds `fields` when there are any). */
@@ -101,8 +99,7 @@ export function errorAnswer(caught: unknown, options: AnswerOptions = {}): Error
     );
   return {
     status: error.status,
-    code: error.wireCode,
-    kind: error.code,
+    code: error.code,
     message: error.message,
     fields: fieldsOf(error),
     details: error.details,
