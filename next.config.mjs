@@ -39,6 +39,8 @@ const nextConfig = (phase) => ({
     "pino",
     "ioredis",
     "@prisma/adapter-pg",
+    // Starts its worker threads from its own files (lib/domains/chatbots/rule-pool.ts).
+    "piscina",
   ],
   poweredByHeader: false,
   typedRoutes: false,

@@ -67,6 +67,27 @@ test("create a chatbot in the editor, test it in the console, activate it", asyn
   await saveScreenshot(page, "chatbots-list");
 });
 
+test("a regex rule answers in the test console (decided in the rule worker pool of Next's server)", async ({
+  page,
+}) => {
+  await login(page);
+  await page.goto(`/chatbots/new?sender=${encodeURIComponent(SENDER)}`);
+  await expect(page.getByRole("heading", { level: 1, name: "New chatbot" })).toBeVisible();
+  const name = `E2E regex bot ${Date.now()}`;
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Add rule" }).click();
+  const rule = page.getByTestId("rule").nth(0);
+  await rule.getByLabel("Match").selectOption("regex");
+  await rule.getByLabel("Value").fill("order\\s*#?\\d+");
+  await rule.getByLabel("Reply text").fill("Your order is on its way");
+  await page.getByRole("button", { name: "Create chatbot" }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await page.getByLabel("A customer writes").fill("where is order #42?");
+  await page.getByRole("button", { name: "Test", exact: true }).click();
+  await expect(page.getByTestId("test-matched")).toHaveText("Rule 1");
+  await expect(page.getByTestId("test-reply")).toHaveText("Your order is on its way");
+});
+
 test("the demo bot answers an inbound message; the inbox thread shows the reply as the bot's", async ({ page }) => {
   await login(page);
   const contact = `+1415557${String(Date.now()).slice(-4)}`;

@@ -8,6 +8,11 @@ import fs from "node:fs";
 import path from "node:path";
 
 export const ENTRIES = ["supervisor", "worker", "cli", "serve-api"];
+/**
+ * Worker-thread files the entries start by name: built beside the chunks, where the code
+ * that starts them looks (lib/domains/chatbots/rule-pool.ts workerFile).
+ */
+const THREAD_ENTRIES = { "chatbot-rule-worker": "lib/domains/chatbots/rule-worker.ts" };
 const OUT = ".build/server";
 
 // The Prisma client's query compiler is WebAssembly shipped as a 2.5 MB JavaScript string
@@ -52,7 +57,8 @@ export function serverBuildStale(root) {
   if (!fs.existsSync(inputsFile)) return true;
   const built = fs.statSync(inputsFile).mtimeMs;
   const inputs = JSON.parse(fs.readFileSync(inputsFile, "utf8"));
-  if (ENTRIES.some((e) => !fs.existsSync(path.join(root, OUT, `${e}.mjs`)))) return true;
+  const outputs = [...ENTRIES, ...Object.keys(THREAD_ENTRIES)];
+  if (outputs.some((e) => !fs.existsSync(path.join(root, OUT, `${e}.mjs`)))) return true;
   return inputs.some((file) => mtime(path.join(root, file)) > built);
 }
 
@@ -64,7 +70,7 @@ export async function buildServer(root) {
   const result = await esbuild
     .build({
       absWorkingDir: root,
-      entryPoints: Object.fromEntries(ENTRIES.map((e) => [e, `scripts/${e}.ts`])),
+      entryPoints: { ...Object.fromEntries(ENTRIES.map((e) => [e, `scripts/${e}.ts`])), ...THREAD_ENTRIES },
       outdir,
       outExtension: { ".js": ".mjs" },
       bundle: true,

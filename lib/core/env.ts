@@ -76,6 +76,8 @@ const ObjectSchema = z.object({
     .max(2 ** 31 - 1)
     .default(30_000),
   WORKER_LEASE_MARGIN_MS: positiveInt(10_000),
+  /** Time a bot's patterns may run on one message (lib/domains/chatbots/rule-pool.ts, docs/chatbots.md). */
+  CHATBOT_RULE_BUDGET_MS: positiveInt(500),
   /** `npm run worker` answers GET /healthz on this port (docs/deployment.md); 0 = a free port; unset = none. */
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   // Messaging provider (lib/domains/provider). No access token configured = the built-in simulator.

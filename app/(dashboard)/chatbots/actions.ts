@@ -3,7 +3,7 @@ import { revalidatePath } from "next/cache";
 import { ApiError } from "@/lib/core/errors";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
 import { requirePrincipal } from "@/lib/dashboard/session";
-import type { Decision } from "@/lib/domains/chatbots/engine";
+import type { TimedDecision } from "@/lib/domains/chatbots/decide-within-budget";
 import { ChatbotCreateInput, ChatbotPatch, ChatbotTestBody } from "@/lib/domains/chatbots/schemas";
 import { createChatbot, testChatbot, updateChatbot } from "@/lib/domains/chatbots/service";
 import { resolveSender } from "@/lib/domains/senders/service";
@@ -31,7 +31,7 @@ export async function updateChatbotAction(uid: string, raw: unknown): Promise<Ac
   return result;
 }
 
-export async function testChatbotAction(uid: string, text: string): Promise<ActionResult<Decision>> {
+export async function testChatbotAction(uid: string, text: string): Promise<ActionResult<TimedDecision>> {
   const p = await requirePrincipal();
   return runAction(async () => {
     const { chatbotUid: _, ...decision } = await testChatbot(p, undefined, uid, ChatbotTestBody.parse({ text }).text);

@@ -3,6 +3,7 @@
 // It runs the same dry run as POST /chatbots/{uid}/test: nothing is sent.
 import { useState, useTransition } from "react";
 import { button, input, label } from "@/components/ui/classes";
+import type { TimedDecision } from "@/lib/domains/chatbots/decide-within-budget";
 import type { Decision } from "@/lib/domains/chatbots/engine";
 import { testChatbotAction } from "./actions";
 
@@ -13,7 +14,7 @@ function describeReply(reply: Decision["reply"]): string {
 
 export function TestConsole({ uid }: { uid: string }) {
   const [text, setText] = useState("");
-  const [result, setResult] = useState<Decision | null>(null);
+  const [result, setResult] = useState<TimedDecision | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
   return (
@@ -52,11 +53,13 @@ export function TestConsole({ uid }: { uid: string }) {
           <dd data-testid="test-matched">
             {result.matchedRule !== null
               ? `Rule ${result.matchedRule + 1}`
-              : !result.withinBusinessHours
-                ? "Away reply (outside business hours)"
-                : result.reply
-                  ? "Fallback"
-                  : "No rule"}
+              : result.timedOut
+                ? "Fallback: the patterns ran out of their time budget on this text"
+                : !result.withinBusinessHours
+                  ? "Away reply (outside business hours)"
+                  : result.reply
+                    ? "Fallback"
+                    : "No rule"}
           </dd>
           <dt className="font-medium">Would send</dt>
           <dd data-testid="test-reply" className="whitespace-pre-wrap">

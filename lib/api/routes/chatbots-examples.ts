@@ -124,5 +124,6 @@ export const postChatbotsByChatbotUidTest = {
     reply: null,
     handoff: false,
     withinBusinessHours: true,
+    timedOut: false,
   },
 } as const;

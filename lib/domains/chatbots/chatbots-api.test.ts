@@ -334,6 +334,7 @@ describe("dry-run test", () => {
       reply: text("We are open 9-17"),
       handoff: false,
       withinBusinessHours: true,
+      timedOut: false,
     });
     expect((await dryRun(a.globalToken, uid, "agent")).body.data).toMatchObject({ matchedRule: 1, handoff: true });
     expect((await dryRun(a.globalToken, uid, "where is order #42")).body.data).toMatchObject({

@@ -7,7 +7,9 @@ import {
   guard,
   HANDOFF_MS,
   isTimeZone,
+  largestRepeat,
   patternError,
+  programSizeOf,
   REPLY_CAP,
   type Rule,
   withinBusinessHours,
@@ -122,6 +124,24 @@ describe("regexes run in linear time", () => {
     expect(patternError("(?=a)b")).toBeTruthy();
     expect(patternError("(a)\\1")).toBeTruthy();
     expect(patternError("^order\\d+$")).toBeUndefined();
+  });
+});
+
+describe("pattern complexity (what the save-time limits read)", () => {
+  it("finds the largest repetition bound, not braces that are literals", () => {
+    expect(largestRepeat("(?:\\p{L}|\\p{N}){1,1000}Z")).toBe(1000);
+    expect(largestRepeat("a{3}b{2,}c{4,7}")).toBe(7);
+    expect(largestRepeat("order\\d+")).toBe(0);
+    expect(largestRepeat("\\{500\\}")).toBe(0);
+    expect(largestRepeat("[{500}]x")).toBe(0);
+    expect(largestRepeat("[]{500}]x{2}")).toBe(2);
+    expect(largestRepeat("\\Qa{500}\\Eb{3}")).toBe(3);
+    expect(largestRepeat("x{,5}")).toBe(0); // RE2 reads {,5} as literal text
+  });
+
+  it("measures a pattern's compiled size: the work per character of text", () => {
+    expect(programSizeOf("hello")).toBeLessThan(20);
+    expect(programSizeOf("(?:\\p{L}|\\p{N}|\\p{P}|\\p{S}){1,100}Z")).toBeGreaterThan(200);
   });
 });
 

@@ -29,6 +29,10 @@ export const LIMITS = {
   textLength: 4096,
   /** Longest inbound text the engine looks at (the provider's own text limit). */
   inboundLength: 4096,
+  /** Largest repetition bound ({n}, {n,}, {n,m}) in a pattern. */
+  repeat: 100,
+  /** Compiled size (RE2 instructions) of all of a bot's patterns together. */
+  programSize: 1_000,
 } as const;
 
 /** At most this many bot replies per contact in the window (no loops with another bot). */
@@ -68,6 +72,50 @@ export function patternError(pattern: string): string | undefined {
     return error instanceof Error ? error.message : String(error);
   }
 }
+
+/** The compiled size (RE2 instructions) of a valid pattern: its cost per character of text. */
+export const programSizeOf = (pattern: string, caseSensitive = false) =>
+  compilePattern(pattern, caseSensitive).programSize();
+
+/**
+ * The largest repetition bound written in a pattern ({3}, {2,}, {1,1000}); escapes, \Q...\E
+ * quotes and character classes are skipped (a brace there is a literal).
+ */
+export function largestRepeat(pattern: string): number {
+  let largest = 0;
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") {
+      if (pattern[i + 1] === "Q") {
+        const end = pattern.indexOf("\\E", i + 2);
+        i = end < 0 ? pattern.length : end + 1;
+      } else i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === "]") inClass = false;
+      continue;
+    }
+    if (c === "[") {
+      inClass = true;
+      if (pattern[i + 1] === "^") i++;
+      if (pattern[i + 1] === "]") i++; // a ] first in a class is a literal
+      continue;
+    }
+    if (c === "{") {
+      const bound = /^\{(\d+)(?:,(\d*))?\}/.exec(pattern.slice(i));
+      if (bound) {
+        largest = Math.max(largest, Number(bound[1]), Number(bound[2] || 0));
+        i += bound[0].length - 1;
+      }
+    }
+  }
+  return largest;
+}
+
+/** Whether a bot needs the rule worker pool (rule-pool.ts): only patterns can take long. */
+export const hasPatterns = (bot: BotConfig) => bot.rules.some((rule) => rule.match.type === "regex");
 
 const fold = (s: string, caseSensitive: boolean) => (caseSensitive ? s : s.toLowerCase());
 

@@ -4,12 +4,14 @@
 // (worker.ts) sends the rows later, so a crash neither loses a reply (the row committed
 // with the inbound) nor adds one (a replayed callback hits the unique key).
 
-import type { Tx } from "@/lib/db";
+import { SwrCache } from "@/lib/core/swr-cache";
+import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
 import { notifyStatement } from "@/lib/db/wakeups";
 import { type KeywordConfig, keywordAction } from "@/lib/domains/conversations/opt-out";
 import type { Chatbot, Prisma } from "@/lib/generated/prisma/client";
-import { decide, guard, HANDOFF_MS, REPLY_CAP } from "./engine";
+import { decideWithinBudget, outOfTime, type TimedDecision } from "./decide-within-budget";
+import { guard, HANDOFF_MS, hasPatterns, REPLY_CAP } from "./engine";
 import { configOf } from "./serializers";
 
 /** What the bot needs to know about one applied inbound message. */
@@ -85,6 +87,64 @@ export async function chatbotSnapshot(tx: Tx, items: InboundForBot[]): Promise<C
   };
 }
 
+// Pattern decisions made before the ingest transaction (predecideChatbotReplies), taken by
+// decideChatbotReplies: a bot's patterns may run for their whole budget, and a transaction
+// held open that long would hold every other request on the embedded PGlite (one session).
+// Keyed by the bot's version, so an edited bot decides again; bounded, oldest out first.
+const predecided = new Map<string, TimedDecision>();
+const MAX_PREDECIDED = 1_000;
+const predecidedKey = (bot: Pick<Chatbot, "id" | "updatedAt">, providerMessageId: string) =>
+  `${bot.id}|${bot.updatedAt.getTime()}|${providerMessageId}`;
+
+function takePredecided(bot: Chatbot, providerMessageId: string): TimedDecision | undefined {
+  const key = predecidedKey(bot, providerMessageId);
+  const decision = predecided.get(key);
+  predecided.delete(key);
+  return decision;
+}
+
+// Whether any ACTIVE bot has patterns: the ingest asks before every batch, the answer is
+// reused for a few seconds (a bot activated meanwhile decides inside the transaction).
+const patternBots = new SwrCache<boolean>({ ttlMs: 5_000, maxEntries: 1 });
+export const patternBotsActive = () =>
+  patternBots.get("any", async () => {
+    const [row] = await db.$queryRaw<{ any: boolean }[]>`SELECT EXISTS (SELECT 1 FROM "Chatbot"
+      WHERE status = 'ACTIVE' AND rules @> '[{"match": {"type": "regex"}}]'::jsonb) AS any`;
+    return row?.any === true;
+  });
+
+/**
+ * Decides, outside any transaction, what the ACTIVE bots with patterns answer to these
+ * inbound messages (under the pattern budget, one timeout per bot and pass); the ingest
+ * transaction then finds the decisions ready. Returns how many were made.
+ */
+export async function predecideChatbotReplies(items: InboundForBot[], now = new Date()): Promise<number> {
+  if (items.length === 0) return 0;
+  const senderIds = [...new Set(items.map((i) => i.senderId))];
+  const bots = (await db.chatbot.findMany({ where: { activeSenderId: { in: senderIds }, status: "ACTIVE" } })).filter(
+    (b) => hasPatterns(configOf(b)),
+  );
+  const bySender = new Map(bots.map((b) => [b.senderId, b]));
+  const overBudget = new Set<string>();
+  let made = 0;
+  for (const item of items) {
+    const bot = bySender.get(item.senderId);
+    if (!bot || bot.customerId !== item.customerId) continue;
+    const key = predecidedKey(bot, item.providerMessageId);
+    if (predecided.has(key)) continue;
+    const config = configOf(bot);
+    const decision = overBudget.has(bot.id)
+      ? outOfTime(config)
+      : await decideWithinBudget(config, item.text, now, { chatbotId: bot.id, customerId: bot.customerId });
+    if (decision.timedOut) overBudget.add(bot.id);
+    const oldest = predecided.keys().next();
+    if (predecided.size >= MAX_PREDECIDED && !oldest.done) predecided.delete(oldest.value);
+    predecided.set(key, decision);
+    made += 1;
+  }
+  return made;
+}
+
 // A person's reply: what the dashboard or the API sent (docs/conversations.md "sentBy").
 const PERSON = ["api", "dashboard"];
 
@@ -102,6 +162,9 @@ export async function decideChatbotReplies(
   if (!snapshot) return 0;
   const now = options.now ?? new Date();
   let written = 0;
+  // A bot whose patterns ran out of time once answers the rest of this batch with its
+  // fallback unevaluated: one budget per bot and batch, whatever the batch holds.
+  const overBudget = new Set<string>();
   // In order: a batch with several messages from one contact counts its own earlier replies.
   for (const item of items) {
     const bot = snapshot.bots.get(item.senderId);
@@ -136,7 +199,13 @@ export async function decideChatbotReplies(
       now,
     });
     if (!verdict.answer) continue;
-    const decision = decide(configOf(bot), item.text, now);
+    const config = configOf(bot);
+    const decision: TimedDecision =
+      takePredecided(bot, item.providerMessageId) ??
+      (overBudget.has(bot.id)
+        ? outOfTime(config)
+        : await decideWithinBudget(config, item.text, now, { chatbotId: bot.id, customerId: bot.customerId }));
+    if (decision.timedOut) overBudget.add(bot.id);
     if (!decision.reply) continue;
     const { count } = await tx.chatbotReply.createMany({
       data: [

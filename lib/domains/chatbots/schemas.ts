@@ -6,7 +6,7 @@ import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { ResourceName } from "@/lib/core/resource-name";
 import { hasNoControlChars } from "@/lib/core/storable-text";
-import { isTimeZone, LIMITS, MATCH_TYPES, minutesOf, patternError } from "./engine";
+import { isTimeZone, LIMITS, largestRepeat, MATCH_TYPES, minutesOf, patternError, programSizeOf } from "./engine";
 
 export const CHATBOT_STATUSES = ["ACTIVE", "INACTIVE"] as const;
 export const ChatbotStatus = z.enum(CHATBOT_STATUSES, { error: "status must be ACTIVE or INACTIVE" });
@@ -82,6 +82,7 @@ export const RulesSchema = z
   .superRefine((rules, ctx) => {
     const keywords = new Map<string, number>();
     let anyAt = -1;
+    let programSize = 0;
     rules.forEach((rule, i) => {
       const { type, value, caseSensitive } = rule.match;
       const at = (message: string, ...path: (string | number)[]) =>
@@ -97,8 +98,23 @@ export const RulesSchema = z
         return;
       }
       if (type === "regex") {
+        // Linear time is not cheap time: every instruction of every pattern runs per character
+        // of text, so a bot's patterns are bounded together (docs/chatbots.md "Patterns").
         const error = patternError(value);
+        const repeat = largestRepeat(value);
         if (error) at(`invalid regex: ${error}`, "value");
+        else if (repeat > LIMITS.repeat) {
+          at(`a repetition bound of ${repeat} is over the limit of ${LIMITS.repeat}`, "value");
+        } else {
+          const size = programSizeOf(value, caseSensitive);
+          programSize += size;
+          if (programSize > LIMITS.programSize) {
+            at(
+              `the bot's patterns together compile to more than ${LIMITS.programSize} instructions (this one: ${size}); simplify it or an earlier one`,
+              "value",
+            );
+          }
+        }
       }
       if (type === "keyword") {
         const key = caseSensitive ? value.trim() : value.trim().toLowerCase();
@@ -245,5 +261,8 @@ export const ChatbotTestPublic = z.object({
   reply: ChatbotReplySchema.nullable().describe("What the bot would send; null when it would stay silent"),
   handoff: z.boolean(),
   withinBusinessHours: z.boolean(),
+  timedOut: z
+    .boolean()
+    .describe("The bot's patterns ran out of their time budget on this text: the fallback answers (docs/chatbots.md)"),
 });
 export type ChatbotTestPublic = z.infer<typeof ChatbotTestPublic>;

@@ -9,7 +9,7 @@ import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { Prisma, type Sender } from "@/lib/generated/prisma/client";
-import { type Decision, decide } from "./engine";
+import { decideWithinBudget, type TimedDecision } from "./decide-within-budget";
 import type { ChatbotCreateInput, ChatbotListQuery, ChatbotPatch } from "./schemas";
 import { type ChatbotRow, configOf } from "./serializers";
 
@@ -159,14 +159,18 @@ export async function updateChatbot(
   );
 }
 
-/** The dry run: what the bot would answer to `text` now. Sends nothing, writes nothing. */
+/**
+ * The dry run: what the bot would answer to `text` now, under the same pattern budget as a
+ * real message (decide-within-budget.ts). Sends nothing, writes nothing.
+ */
 export async function testChatbot(
   p: Principal,
   sender: Sender | undefined,
   uid: string,
   text: string,
   now = new Date(),
-): Promise<Decision & { chatbotUid: string }> {
+): Promise<TimedDecision & { chatbotUid: string }> {
   const row = await getChatbot(p, sender, uid);
-  return { chatbotUid: row.id, ...decide(configOf(row), text, now) };
+  const decision = await decideWithinBudget(configOf(row), text, now, { chatbotId: row.id, customerId: p.customerId });
+  return { chatbotUid: row.id, ...decision };
 }

@@ -3,7 +3,7 @@
 // message id), plus conversation.created for the conversations they start.
 
 import type { Tx } from "@/lib/db";
-import { chatbotSnapshot, decideChatbotReplies, inboundText } from "@/lib/domains/chatbots/runner";
+import { chatbotSnapshot, decideChatbotReplies, type InboundForBot, inboundText } from "@/lib/domains/chatbots/runner";
 import { applyInbound, type InboundMessage } from "@/lib/domains/conversations/inbound";
 import type { ProviderMessagesValueT, ProviderMessageT } from "@/lib/domains/provider/callbacks/schemas";
 import { type EventInput, type EventSender, emitEvents } from "../emit";
@@ -63,20 +63,28 @@ function toConversationInput(item: InboundItem): InboundMessage | undefined {
   };
 }
 
+const conversationInputs = (items: InboundItem[]) =>
+  items.map(toConversationInput).filter((m): m is InboundMessage => m !== undefined);
+
+const forBot = (m: InboundMessage): InboundForBot => ({
+  customerId: m.sender.customerId,
+  senderId: m.sender.id,
+  senderPhone: m.sender.phoneNumber,
+  providerMessageId: m.id,
+  from: m.contact,
+  type: m.type,
+  text: inboundText(m.body),
+});
+
+/** What the chatbots see of these inbound messages. */
+export const botItemsOf = (items: InboundItem[]): InboundForBot[] => conversationInputs(items).map(forBot);
+
 export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<number> {
   if (items.length === 0) return 0;
-  const inputs = items.map(toConversationInput).filter((m): m is InboundMessage => m !== undefined);
+  const inputs = conversationInputs(items);
   // Chatbots (docs/chatbots.md) see each conversation as it was before this batch (a new
   // message reopens a closed one); one query when no sender here has an ACTIVE bot.
-  const forBots = inputs.map((m) => ({
-    customerId: m.sender.customerId,
-    senderId: m.sender.id,
-    senderPhone: m.sender.phoneNumber,
-    providerMessageId: m.id,
-    from: m.contact,
-    type: m.type,
-    text: inboundText(m.body),
-  }));
+  const forBots = inputs.map(forBot);
   const bots = await chatbotSnapshot(tx, forBots);
   const { conversationOf, events } = await applyInbound(tx, inputs);
   const emitted = await emitEvents(tx, [

@@ -5,11 +5,12 @@
 import { log } from "@/lib/core/log";
 import { db, type Tx } from "@/lib/db";
 import { NOW_UTC } from "@/lib/db/sql";
+import { patternBotsActive, predecideChatbotReplies } from "@/lib/domains/chatbots/runner";
 import { cleanCallbackBody } from "@/lib/domains/provider/callbacks/clean";
 import { type ParsedChange, parseProviderBody } from "@/lib/domains/provider/callbacks/schemas";
 import type { EventSender } from "../emit";
 import { deliveriesQueued } from "../signal";
-import { type InboundItem, ingestInbound } from "./inbound";
+import { botItemsOf, type InboundItem, ingestInbound } from "./inbound";
 import { ingestStatuses, type StatusItem } from "./statuses";
 import { ingestTemplates, type TemplateItem } from "./templates";
 
@@ -17,11 +18,11 @@ export const MAX_ATTEMPTS = 5;
 type Claimed = { id: string; body: string };
 export type BatchResult = { callbacks: number; events: number; failed: number };
 
-/** Applies the given callbacks; returns the events emitted and a note per callback with problems. */
-async function applyCallbacks(tx: Tx, callbacks: Claimed[]) {
-  const notes = new Map<string, string[]>();
-  const note = (id: string, text: string) => notes.set(id, [...(notes.get(id) ?? []), text]);
-  const parsed: { id: string; changes: ParsedChange[] }[] = [];
+type Parsed = { id: string; changes: ParsedChange[] };
+
+/** The callbacks' bodies parsed; a malformed one is noted and left out. */
+function parseCallbacks(callbacks: Claimed[], note: (id: string, text: string) => void): Parsed[] {
+  const parsed: Parsed[] = [];
   for (const cb of callbacks) {
     try {
       // Rows stored before the endpoint cleaned bodies may still carry NUL or lone surrogates.
@@ -30,6 +31,11 @@ async function applyCallbacks(tx: Tx, callbacks: Claimed[]) {
       note(cb.id, "malformed payload");
     }
   }
+  return parsed;
+}
+
+/** The senders the messages changes are addressed to, by phone number id. */
+async function sendersOf(tx: Tx, parsed: Parsed[]): Promise<Map<string, EventSender>> {
   const numberIds = new Set<string>();
   for (const p of parsed)
     for (const c of p.changes) if (c.kind === "messages") numberIds.add(c.value.metadata.phone_number_id);
@@ -41,6 +47,46 @@ async function applyCallbacks(tx: Tx, callbacks: Claimed[]) {
     });
     for (const s of rows) if (s.phoneNumberId) senders.set(s.phoneNumberId, s);
   }
+  return senders;
+}
+
+/**
+ * Chatbot patterns run before the transaction (lib/domains/chatbots/runner.ts
+ * predecideChatbotReplies): the inbound messages of the callbacks the transaction is about to
+ * claim, read without a lock. Only when an ACTIVE bot has patterns; a failure here only means
+ * the decisions are made inside the transaction, as for bots without patterns.
+ */
+async function predecide(limit: number, id?: string): Promise<void> {
+  try {
+    if (!(await patternBotsActive())) return;
+    const rows = await db.$queryRawUnsafe<Claimed[]>(
+      `SELECT id, body FROM (SELECT id, body FROM "ProviderCallback" WHERE "processedAt" IS NULL ${id ? "AND id = $2" : ""}
+         ORDER BY "receivedAt" LIMIT $1) AS next WHERE strpos(body, '"messages"') > 0`,
+      ...(id ? [limit, id] : [limit]),
+    );
+    if (rows.length === 0) return;
+    const parsed = parseCallbacks(rows, () => {});
+    const senders = await sendersOf(db, parsed);
+    const inbound: InboundItem[] = [];
+    for (const p of parsed) {
+      for (const c of p.changes) {
+        const sender = c.kind === "messages" ? senders.get(c.value.metadata.phone_number_id) : undefined;
+        if (c.kind !== "messages" || !sender) continue;
+        for (const message of c.value.messages ?? []) inbound.push({ sender, message, contacts: c.value.contacts });
+      }
+    }
+    await predecideChatbotReplies(botItemsOf(inbound));
+  } catch (error) {
+    log.warn({ err: error }, "chatbot decisions before the ingest failed; they are made inside it");
+  }
+}
+
+/** Applies the given callbacks; returns the events emitted and a note per callback with problems. */
+async function applyCallbacks(tx: Tx, callbacks: Claimed[]) {
+  const notes = new Map<string, string[]>();
+  const note = (id: string, text: string) => notes.set(id, [...(notes.get(id) ?? []), text]);
+  const parsed = parseCallbacks(callbacks, note);
+  const senders = await sendersOf(tx, parsed);
   const statuses: StatusItem[] = [];
   const inbound: InboundItem[] = [];
   const templates: TemplateItem[] = [];
@@ -93,6 +139,7 @@ async function markProcessed(tx: Tx, callbacks: Claimed[], notes: Map<string, st
 }
 
 export async function runOne(limit: number, id?: string): Promise<{ callbacks: Claimed[]; events: number }> {
+  await predecide(limit, id);
   return db.$transaction(
     async (tx) => {
       const callbacks = await claim(tx, limit, id);

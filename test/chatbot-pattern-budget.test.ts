@@ -1,0 +1,180 @@
+// One tenant's chatbot patterns cannot stall everyone (issue 19 item 1): heavy patterns are
+// refused at save time, naming the rule; a bot that has them anyway (saved before the limits)
+// is decided in the rule worker pool under CHATBOT_RULE_BUDGET_MS, so another tenant's
+// request answers at its usual speed meanwhile, and the message gets the fallback.
+import { randomBytes } from "node:crypto";
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { env } from "@/lib/core/env";
+import { db } from "@/lib/db";
+import { closeRulePool } from "@/lib/domains/chatbots/rule-pool";
+import { processPendingCallbacks } from "@/lib/domains/events/ingest/process-batch";
+import { postProvider } from "./events-helpers";
+import { call, createTestCustomer, type TestCustomer, uniquePhone } from "./factory";
+
+const captured = vi.hoisted(() => ({ lines: [] as { level: number; msg: string }[] }));
+vi.mock("@/lib/core/log", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("@/lib/core/log")>();
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      captured.lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  return { ...actual, log: actual.createLogger(sink, "info") };
+});
+
+// The probe of the issue: valid RE2, linear time, 50 of them, 4,095 characters of text.
+const HEAVY = "(?:\\p{L}|\\p{N}|\\p{P}|\\p{S}){1,1000}Z";
+const LONG_TEXT = "a".repeat(4095);
+const text = (body: string) => ({ type: "text", text: body });
+const FALLBACK = text("A person will answer soon");
+
+let heavy: TestCustomer;
+let other: TestCustomer;
+let botUid: string;
+
+beforeAll(async () => {
+  heavy = await createTestCustomer();
+  other = await createTestCustomer();
+  // Saved before the limits existed: written straight to the table, as such a bot is stored.
+  const bot = await db.chatbot.create({
+    data: {
+      id: `cbt_${randomBytes(12).toString("hex")}`,
+      customerId: heavy.customer.id,
+      senderId: heavy.sender.id,
+      activeSenderId: heavy.sender.id,
+      name: "Heavy",
+      status: "ACTIVE",
+      rules: Array.from({ length: 50 }, () => ({ match: { type: "regex", value: HEAVY }, reply: text("matched") })),
+      fallbackReply: FALLBACK,
+    },
+  });
+  botUid = bot.id;
+});
+afterAll(async () => {
+  await closeRulePool();
+});
+
+/** Calls GET /senders as the other tenant until `until` settles; the slowest answer's time. */
+async function slowestMeanwhile(until: Promise<unknown>): Promise<{ slowest: number; calls: number }> {
+  let settled = false;
+  void until.finally(() => {
+    settled = true;
+  });
+  let slowest = 0;
+  let calls = 0;
+  while (!settled) {
+    const started = performance.now();
+    const res = await call("GET", "/api/v3/senders", { token: other.globalToken });
+    expect(res.status).toBe(200);
+    slowest = Math.max(slowest, performance.now() - started);
+    calls += 1;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { slowest, calls };
+}
+
+describe("chatbot patterns under a budget", () => {
+  it("refuses a repetition bound over the limit, naming the rule", async () => {
+    const res = await call("POST", "/api/v3/chatbots", {
+      token: other.globalToken,
+      body: {
+        chatbot: {
+          name: "Too heavy",
+          rules: [
+            { match: { type: "keyword", value: "hi" }, reply: text("hello") },
+            { match: { type: "regex", value: HEAVY }, reply: text("matched") },
+          ],
+        },
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error_code).toBe("VALIDATION_FAILED");
+    expect(res.body.details.fields).toEqual([
+      { path: "body.chatbot.rules.1.match.value", message: "a repetition bound of 1000 is over the limit of 100" },
+    ]);
+  });
+
+  it("refuses patterns that together compile past the size limit, naming the rule that crosses it", async () => {
+    const rules = Array.from({ length: 50 }, () => ({
+      match: { type: "regex", value: "(?:\\p{L}|\\p{N}|\\p{P}|\\p{S}){1,100}Z" },
+      reply: text("matched"),
+    }));
+    const res = await call("POST", "/api/v3/chatbots", {
+      token: other.globalToken,
+      body: { chatbot: { name: "Many heavy", rules } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error_code).toBe("VALIDATION_FAILED");
+    const first = res.body.details.fields[0];
+    expect(first.path).toBe("body.chatbot.rules.4.match.value");
+    expect(first.message).toMatch(/more than 1000 instructions/);
+  });
+
+  it("the dry run answers the fallback within the budget; another tenant's requests stay fast meanwhile", async () => {
+    const started = performance.now();
+    const test = call("POST", `/api/v3/chatbots/${botUid}/test`, {
+      token: heavy.globalToken,
+      body: { text: LONG_TEXT },
+    });
+    const meanwhile = await slowestMeanwhile(test);
+    const res = await test;
+    const took = performance.now() - started;
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ matchedRule: null, reply: FALLBACK, timedOut: true });
+    expect(meanwhile.calls).toBeGreaterThan(1);
+    // On the event loop these patterns held the process for 20 s and every request with it.
+    expect(meanwhile.slowest).toBeLessThan(1_000);
+    // The budget, plus a worker thread's start (the source worker loads through tsx).
+    expect(took).toBeLessThan(env().CHATBOT_RULE_BUDGET_MS + 10_000);
+    expect(captured.lines.some((l) => l.level === 40 && /ran out of their time budget/.test(l.msg))).toBe(true);
+  });
+
+  it("three long inbound texts get the fallback, one budget for the batch; the ingest is not held", async () => {
+    const contacts = [uniquePhone(), uniquePhone(), uniquePhone()];
+    for (const from of contacts) {
+      const id = `wamid.heavy.${randomBytes(8).toString("hex")}`;
+      const raw = JSON.stringify({
+        object: "whatsapp_business_account",
+        entry: [
+          {
+            id: heavy.sender.wabaId,
+            changes: [
+              {
+                field: "messages",
+                value: {
+                  messaging_product: "whatsapp",
+                  metadata: { display_phone_number: "15550001234", phone_number_id: heavy.sender.phoneNumberId },
+                  contacts: [{ profile: { name: "Ana" }, wa_id: from.replace("+", "") }],
+                  messages: [
+                    {
+                      from: from.replace("+", ""),
+                      id,
+                      timestamp: String(Math.floor(Date.now() / 1000)),
+                      type: "text",
+                      text: { body: LONG_TEXT },
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        ],
+      });
+      expect((await postProvider(raw)).status).toBe(200);
+    }
+    captured.lines.length = 0;
+    const processing = processPendingCallbacks();
+    const meanwhile = await slowestMeanwhile(processing);
+    await processing;
+    expect(meanwhile.slowest).toBeLessThan(1_000);
+    const replies = await db.chatbotReply.findMany({
+      where: { customerId: heavy.customer.id, contactPhoneNumber: { in: contacts } },
+    });
+    expect(replies).toHaveLength(3);
+    for (const r of replies) expect(r).toMatchObject({ matchedRule: null, reply: FALLBACK });
+    // One budget spent for the bot in this pass; its other messages took the fallback unevaluated.
+    expect(captured.lines.filter((l) => /ran out of their time budget/.test(l.msg))).toHaveLength(1);
+  });
+});
