@@ -7,7 +7,7 @@ import { loadCommand } from "@/lib/cli/commands";
 import { db } from "@/lib/db";
 import { MAX_ATTEMPTS, processPendingCallbacks } from "@/lib/domains/events/ingest/process-batch";
 import { cleanCallbackBody } from "@/lib/domains/provider/callbacks/clean";
-import { fixture, postProvider } from "./events-helpers";
+import { fixture, postProvider, sentMessages } from "./events-helpers";
 import { createTestCustomer } from "./factory";
 
 const newTag = () => `${randomInt(100_000, 999_999)}d`;
@@ -72,6 +72,7 @@ describe("callback dead-letter list", () => {
   it("sets aside a callback that keeps failing, lists it, and applies it again once fixed", async () => {
     const t = await createTestCustomer();
     const tag = newTag();
+    await sentMessages(t.sender, tag);
     // A fault only this test's messages hit: the billing record insert raises.
     const fn = `swb_test_fail_${tag}`;
     await db.$executeRawUnsafe(

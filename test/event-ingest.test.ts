@@ -11,7 +11,7 @@ import { signProviderBody, verifyProviderSignature } from "@/lib/domains/provide
 import { startDeliveryWorker } from "@/lib/domains/webhooks/worker";
 import { createLeanServer } from "@/lib/http/lean-server";
 import { mounts } from "@/lib/http/mounts";
-import { createDestination, fixture, mid, postProvider, waitFor } from "./events-helpers";
+import { createDestination, fixture, mid, postProvider, sentMessages, waitFor } from "./events-helpers";
 import { createTestCustomer, type TestCustomer } from "./factory";
 import { type Receiver, startReceiver } from "./webhook-receiver";
 
@@ -133,6 +133,7 @@ describe("ingestion and delivery", () => {
 
   it("turns a signed provider batch into exact records, ledger and events for the subscribed ACTIVE destinations only", async () => {
     const tag = newTag();
+    await sentMessages(t.sender, tag);
     const all = await createDestination({
       customerId: t.customer.id,
       senderId: t.sender.id,
@@ -291,6 +292,7 @@ describe("ingestion and delivery", () => {
 
   it("applies statuses that arrive out of order without going backwards", async () => {
     const tag = newTag();
+    await sentMessages(t.sender, tag);
     const before = await counts(t.customer.id);
     for (const f of ["03_status_read", "02_status_delivered", "01_status_sent"]) {
       await postProvider(fixture(`${f}.json`, t.sender, tag));
@@ -315,6 +317,7 @@ describe("ingestion and delivery", () => {
 
   it("a billable message is free while only sent and becomes payable, with its one debit, on delivery", async () => {
     const tag = newTag();
+    await sentMessages(t.sender, tag);
     const before = await counts(t.customer.id);
     const messageId = mid(tag, "HBgLMTU1NTEyMzAwMDEVAgARGBJBMUIyQzNENEU1RjZBN0I4QzkA");
     await postProvider(fixture("01_status_sent.json", t.sender, tag));
@@ -332,6 +335,7 @@ describe("ingestion and delivery", () => {
 
   it("a record left payable without its debit (earlier rule) gets exactly one debit when delivered", async () => {
     const tag = newTag();
+    await sentMessages(t.sender, tag);
     const messageId = mid(tag, "HBgLMTU1NTEyMzAwMDEVAgARGBJBMUIyQzNENEU1RjZBN0I4QzkA");
     await postProvider(fixture("01_status_sent.json", t.sender, tag));
     await drain();
@@ -349,6 +353,7 @@ describe("ingestion and delivery", () => {
 
   it("never double-debits or double-emits when two processors take the same message at once", async () => {
     const tag = newTag();
+    await sentMessages(t.sender, tag);
     const before = await counts(t.customer.id);
     const delivered = fixture("02_status_delivered.json", t.sender, tag);
     const copies = [

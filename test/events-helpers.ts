@@ -25,6 +25,45 @@ export function fixture(name: string, sender: Pick<Sender, "phoneNumberId" | "wa
 
 export const mid = (tag: string, suffix: string) => `wamid.${tag}.${suffix}`;
 
+const STATUS_FIXTURES = [
+  "01_status_sent.json",
+  "02_status_delivered.json",
+  "03_status_read.json",
+  "04_status_failed.json",
+  "05_status_batch.json",
+];
+
+type FixtureBody = { entry: { changes: { value: { statuses?: { id: string; recipient_id: string }[] } }[] }[] };
+
+/**
+ * Messages this service sent from `sender` with `providerIds` (recipient: +digits): the only
+ * ones whose statuses are applied and billed (docs/event-pipeline.md). Without `providerIds`,
+ * every message id of the status fixtures rewritten with `tag`.
+ */
+export async function sentMessages(sender: Sender, tag: string, providerIds?: Map<string, string>): Promise<void> {
+  const ids = providerIds ?? new Map<string, string>();
+  if (!providerIds) {
+    for (const name of STATUS_FIXTURES) {
+      const body = JSON.parse(fixture(name, sender, tag)) as FixtureBody;
+      for (const e of body.entry)
+        for (const c of e.changes) for (const st of c.value.statuses ?? []) ids.set(st.id, `+${st.recipient_id}`);
+    }
+  }
+  await db.message.createMany({
+    data: [...ids].map(([providerMessageId, recipient]) => ({
+      id: `msg_${randomBytes(12).toString("hex")}`,
+      customerId: sender.customerId,
+      senderId: sender.id,
+      providerMessageId,
+      recipient,
+      type: "template",
+      sendRoute: "send",
+      payload: {},
+    })),
+    skipDuplicates: true,
+  });
+}
+
 export async function postProvider(raw: string, signature: string | null = signProviderBody(raw)) {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (signature !== null) headers["x-hub-signature-256"] = signature;

@@ -22,7 +22,7 @@ export async function retryDeadCallbacks(ids: string[] | "all"): Promise<RetryOu
   for (const id of targets) {
     const { count } = await db.providerCallback.updateMany({
       where: { id, deadAt: { not: null } },
-      data: { deadAt: null, processedAt: null, attempts: 0 },
+      data: { deadAt: null, processedAt: null, retryAt: null, attempts: 0 },
     });
     if (count === 0) {
       outcomes.push({ id, result: "not_dead" });

@@ -15,7 +15,17 @@ import { ingestStatuses, type StatusItem } from "./statuses";
 import { ingestTemplates, type TemplateItem } from "./templates";
 
 export const MAX_ATTEMPTS = 5;
-type Claimed = { id: string; body: string };
+/**
+ * A status for a message id no send of ours holds yet may be early (the provider answered, the
+ * send has not recorded its id): its callback is looked at again every RETRY_UNKNOWN_MS for
+ * UNKNOWN_GRACE_MS after it arrived, then those statuses are ignored for good (counted in
+ * ignoredStatuses, noted in error). docs/event-pipeline.md "Statuses for messages we did not send".
+ */
+const RETRY_UNKNOWN_MS = 2_000;
+const UNKNOWN_GRACE_MS = 2 * 60_000;
+type Claimed = { id: string; body: string; young?: boolean };
+/** Claimable: not processed, and not waiting for its retry time. */
+const CLAIMABLE = `"processedAt" IS NULL AND ("retryAt" IS NULL OR "retryAt" <= ${NOW_UTC})`;
 export type BatchResult = { callbacks: number; events: number; failed: number };
 
 type Parsed = { id: string; changes: ParsedChange[] };
@@ -60,7 +70,7 @@ async function predecide(limit: number, id?: string): Promise<void> {
   try {
     if (!(await patternBotsActive())) return;
     const rows = await db.$queryRawUnsafe<Claimed[]>(
-      `SELECT id, body FROM (SELECT id, body FROM "ProviderCallback" WHERE "processedAt" IS NULL ${id ? "AND id = $2" : ""}
+      `SELECT id, body FROM (SELECT id, body FROM "ProviderCallback" WHERE ${CLAIMABLE} ${id ? "AND id = $2" : ""}
          ORDER BY "receivedAt" LIMIT $1) AS next WHERE strpos(body, '"messages"') > 0`,
       ...(id ? [limit, id] : [limit]),
     );
@@ -88,6 +98,7 @@ async function applyCallbacks(tx: Tx, callbacks: Claimed[]) {
   const parsed = parseCallbacks(callbacks, note);
   const senders = await sendersOf(tx, parsed);
   const statuses: StatusItem[] = [];
+  const statusOwner = new Map<StatusItem, string>();
   const inbound: InboundItem[] = [];
   const templates: TemplateItem[] = [];
   const templateOwner = new Map<TemplateItem, string>();
@@ -99,7 +110,11 @@ async function applyCallbacks(tx: Tx, callbacks: Claimed[]) {
           note(p.id, `unknown phone_number_id ${c.value.metadata.phone_number_id}`);
           continue;
         }
-        for (const update of c.value.statuses ?? []) statuses.push({ sender, update });
+        for (const update of c.value.statuses ?? []) {
+          const item = { sender, update };
+          statuses.push(item);
+          statusOwner.set(item, p.id);
+        }
         for (const message of c.value.messages ?? []) inbound.push({ sender, message, contacts: c.value.contacts });
       } else if (c.kind === "template") {
         const item = { wabaId: c.entryId, field: c.field, value: c.value, raw: c.raw };
@@ -108,33 +123,54 @@ async function applyCallbacks(tx: Tx, callbacks: Claimed[]) {
       }
     }
   }
-  let events = await ingestStatuses(tx, statuses);
+  const applied = await ingestStatuses(tx, statuses);
+  let events = applied.events;
+  // Unknown message ids per callback: waited for, or ignored (see RETRY_UNKNOWN_MS).
+  const unknown = new Map<string, string[]>();
+  for (const item of applied.unknown) {
+    const owner = statusOwner.get(item) ?? "";
+    unknown.set(owner, [...(unknown.get(owner) ?? []), item.update.id]);
+  }
   events += await ingestInbound(tx, inbound);
   const t = await ingestTemplates(tx, templates);
   events += t.events;
   for (const item of templates) {
     if (t.unknown.includes(item.wabaId)) note(templateOwner.get(item) ?? "", `unknown business account ${item.wabaId}`);
   }
-  return { events, notes };
+  return { events, notes, unknown };
 }
 
 async function claim(tx: Tx, limit: number, id?: string): Promise<Claimed[]> {
   return tx.$queryRawUnsafe<Claimed[]>(
-    `SELECT id, body FROM "ProviderCallback"
-     WHERE "processedAt" IS NULL ${id ? `AND id = $2` : ""}
+    `SELECT id, body, "receivedAt" > ${NOW_UTC} - interval '${UNKNOWN_GRACE_MS} milliseconds' AS young
+     FROM "ProviderCallback"
+     WHERE ${CLAIMABLE} ${id ? `AND id = $2` : ""}
      ORDER BY "receivedAt" LIMIT $1 FOR UPDATE SKIP LOCKED`,
     ...(id ? [limit, id] : [limit]),
   );
 }
 
-async function markProcessed(tx: Tx, callbacks: Claimed[], notes: Map<string, string[]>) {
+async function markProcessed(tx: Tx, callbacks: Claimed[], notes: Map<string, string[]>, ignored: Map<string, number>) {
+  if (callbacks.length === 0) return;
   const ids = callbacks.map((c) => c.id);
   const errors = ids.map((id) => notes.get(id)?.join("; ").slice(0, 1000) ?? null);
   await tx.$executeRawUnsafe(
-    `UPDATE "ProviderCallback" AS c SET "processedAt" = ${NOW_UTC}, attempts = c.attempts + 1, error = s.error
-     FROM unnest($1::text[], $2::text[]) AS s(id, error) WHERE c.id = s.id`,
+    `UPDATE "ProviderCallback" AS c SET "processedAt" = ${NOW_UTC}, attempts = c.attempts + 1, error = s.error,
+       "retryAt" = NULL, "ignoredStatuses" = s.ignored
+     FROM unnest($1::text[], $2::text[], $3::int[]) AS s(id, error, ignored) WHERE c.id = s.id`,
     ids,
     errors,
+    ids.map((id) => ignored.get(id) ?? 0),
+  );
+}
+
+/** Callbacks whose unknown statuses are still in their grace: looked at again after RETRY_UNKNOWN_MS. */
+async function retryLater(tx: Tx, callbacks: Claimed[]) {
+  if (callbacks.length === 0) return;
+  await tx.$executeRawUnsafe(
+    `UPDATE "ProviderCallback" SET "retryAt" = ${NOW_UTC} + interval '${RETRY_UNKNOWN_MS} milliseconds'
+     WHERE id = ANY($1::text[])`,
+    callbacks.map((c) => c.id),
   );
 }
 
@@ -144,8 +180,27 @@ export async function runOne(limit: number, id?: string): Promise<{ callbacks: C
     async (tx) => {
       const callbacks = await claim(tx, limit, id);
       if (callbacks.length === 0) return { callbacks, events: 0 };
-      const { events, notes } = await applyCallbacks(tx, callbacks);
-      await markProcessed(tx, callbacks, notes);
+      const { events, notes, unknown } = await applyCallbacks(tx, callbacks);
+      // What they hold is applied either way (again on a retry: replays change nothing).
+      const waiting = callbacks.filter((c) => unknown.has(c.id) && c.young === true);
+      const done = callbacks.filter((c) => !waiting.includes(c));
+      const ignored = new Map<string, number>();
+      for (const c of done) {
+        const ids = unknown.get(c.id);
+        if (!ids) continue;
+        ignored.set(c.id, ids.length);
+        const listed = `${ids.slice(0, 3).join(", ")}${ids.length > 3 ? ", ..." : ""}`;
+        notes.set(c.id, [
+          ...(notes.get(c.id) ?? []),
+          `ignored ${ids.length} status(es) for message ids this service did not send (${listed}); not billed`,
+        ]);
+        log.info(
+          { callbackId: c.id, ignored: ids.length },
+          "statuses for message ids this service did not send ignored",
+        );
+      }
+      await markProcessed(tx, done, notes, ignored);
+      await retryLater(tx, waiting);
       return { callbacks, events };
     },
     { timeout: 60_000, maxWait: 30_000 },
@@ -167,7 +222,7 @@ export async function processPendingCallbacks(limit = 100): Promise<BatchResult>
     log.warn({ err: error }, "callback batch failed; retrying one by one");
   }
   const ids = await db.providerCallback.findMany({
-    where: { processedAt: null },
+    where: { processedAt: null, OR: [{ retryAt: null }, { retryAt: { lte: new Date() } }] },
     orderBy: { receivedAt: "asc" },
     take: limit,
     select: { id: true },

@@ -1,6 +1,7 @@
-// Provider statuses -> the billing records and ledger (lib/domains/billing/status-writes.ts), then
-// one message.status.<status> event per status move, in the caller's transaction. Events
-// are idempotent by dedupe key, so a replayed or concurrent callback emits nothing twice.
+// Provider statuses of messages this service sent -> the billing records and ledger
+// (lib/domains/billing/status-writes.ts), then one message.status.<status> event per status
+// move, in the caller's transaction. Events are idempotent by dedupe key, so a replayed or
+// concurrent callback emits nothing twice.
 
 import type { Tx } from "@/lib/db";
 import { type AppliedStatus, applyStatuses, type StatusItem } from "@/lib/domains/billing/status-writes";
@@ -8,9 +9,34 @@ import { type EventInput, emitEvents } from "../emit";
 
 export type { StatusItem };
 
-/** Applies all statuses of one batch; returns how many events were emitted. */
-export async function ingestStatuses(tx: Tx, items: StatusItem[]): Promise<number> {
-  return emitEvents(tx, (await applyStatuses(tx, items)).map(statusEvent));
+/**
+ * The statuses that are about messages this service sent from that sender: a Message with
+ * that provider id, or a billing record already kept for it (records from before this rule,
+ * the demo). Anything else is never applied, so never billed (docs/event-pipeline.md
+ * "Statuses for messages we did not send").
+ */
+async function sentFromTheirSender(tx: Tx, items: StatusItem[]): Promise<Set<string>> {
+  const pairs = [...new Map(items.map((i) => [`${i.sender.id}|${i.update.id}`, i])).values()];
+  if (pairs.length === 0) return new Set();
+  const rows = await tx.$queryRawUnsafe<{ key: string }[]>(
+    `SELECT s.sender || '|' || s.id AS key FROM unnest($1::text[], $2::text[]) AS s(id, sender)
+     WHERE EXISTS (SELECT 1 FROM "Message" m WHERE m."providerMessageId" = s.id AND m."senderId" = s.sender)
+        OR EXISTS (SELECT 1 FROM "BillingRecord" b WHERE b."messageId" = s.id AND b."senderId" = s.sender)`,
+    pairs.map((i) => i.update.id),
+    pairs.map((i) => i.sender.id),
+  );
+  return new Set(rows.map((r) => r.key));
+}
+
+/**
+ * Applies the statuses of one batch that are about messages this service sent; returns how
+ * many events were emitted and the statuses left unapplied (message ids it does not know).
+ */
+export async function ingestStatuses(tx: Tx, items: StatusItem[]): Promise<{ events: number; unknown: StatusItem[] }> {
+  const known = await sentFromTheirSender(tx, items);
+  const ours = items.filter((i) => known.has(`${i.sender.id}|${i.update.id}`));
+  const unknown = items.filter((i) => !known.has(`${i.sender.id}|${i.update.id}`));
+  return { events: await emitEvents(tx, (await applyStatuses(tx, ours)).map(statusEvent)), unknown };
 }
 
 function statusEvent({ row, t }: AppliedStatus): EventInput {
