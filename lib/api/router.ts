@@ -8,7 +8,7 @@ import { ApiError } from "@/lib/core/errors";
 import { log, redactUrl } from "@/lib/core/log";
 import { assertStorableInput } from "@/lib/core/storable-input";
 import { hasFeature, type Principal } from "@/lib/domains/auth/principal";
-import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/domains/messaging/idempotency";
+import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/domains/idempotency/service";
 import { resolveSender, resolveSenderByPhoneNumberId, type Sender } from "@/lib/domains/senders/service";
 import { verifyToken } from "@/lib/domains/tokens/service";
 import { recordUsage } from "@/lib/domains/tokens/usage";
@@ -245,7 +245,7 @@ function headOnly(request: Request, response: Response): Response {
 }
 
 /**
- * Idempotency-Key on a route flagged `idempotent` (lib/domains/messaging/idempotency): the same
+ * Idempotency-Key on a route flagged `idempotent` (lib/domains/idempotency/service.ts): the same
  * operation, scope (the sender, else the path ids) and body replay the first answer, its
  * top-level extras (webhook create's signingSecret) included (docs/idempotency.md).
  */

@@ -8,8 +8,8 @@ import { decryptSecret, encryptSecret } from "@/lib/core/crypto/secret-box";
 import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
 import { db } from "@/lib/db";
+import { MessagingError } from "@/lib/domains/messaging/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { MessagingError } from "./errors";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 const TTL_MS = 24 * 60 * 60 * 1000;
