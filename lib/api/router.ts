@@ -214,7 +214,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       };
       const result =
         route.idempotent && principal
-          ? await replayable(route.idempotent, context, () => route.handler(context))
+          ? await replayable(route, route.idempotent, context, () => route.handler(context))
           : await route.handler(context);
       if (result instanceof Response) {
         for (const [k, v] of Object.entries(headers)) result.headers.set(k, v);
@@ -246,16 +246,23 @@ function headOnly(request: Request, response: Response): Response {
 
 /**
  * Idempotency-Key on a route flagged `idempotent` (lib/domains/idempotency/service.ts): the same
- * operation, scope (the sender, else the path ids) and body replay the first answer, its
+ * operation, scope (the sender and the path ids) and body replay the first answer, its
  * top-level extras (webhook create's signingSecret) included (docs/idempotency.md).
  */
 async function replayable(
+  route: AnyRoute,
   operation: string,
   ctx: HandlerContext<unknown, unknown>,
   run: () => Promise<RouteResult | Response>,
 ): Promise<RouteResult> {
   const { senderId: _s, ...input } = (ctx.body ?? {}) as Record<string, unknown>;
-  const scope = ctx.sender?.id ?? Object.values(ctx.params).join("/");
+  // The path ids name what the request acts on (one conversation of the sender, one webhook);
+  // a phone number id the sender was resolved from is that sender already, so /messages and
+  // /{phoneNumberId}/messages share their keys.
+  const ids = Object.entries(ctx.params)
+    .filter(([name]) => !(route.sender === "phoneNumberId" && name === "phoneNumberId"))
+    .map(([, value]) => value);
+  const scope = [...(ctx.sender ? [ctx.sender.id] : []), ...ids].join("/");
   const r = await withIdempotency(
     ctx.principal.customerId,
     idempotencyKeyFrom(ctx.request),

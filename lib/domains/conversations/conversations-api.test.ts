@@ -440,6 +440,39 @@ describe("replies and the customer service window", () => {
     expect(after.lastMessagePreview).toBe("Of course!");
   });
 
+  it("Idempotency-Key on a reply is the router's, per conversation: another conversation is another request", async () => {
+    const t = await messagingCustomer();
+    const [first, second] = [recipient(), recipient()];
+    await contactWrites(t.sender, first, "Hi");
+    await contactWrites(t.sender, second, "Hi");
+    const [a, b] = [await conversationOf(t.globalToken, first), await conversationOf(t.globalToken, second)];
+    const headers = { "Idempotency-Key": `reply-per-conversation-${a.conversationUid}` };
+    // senderId names the sender, so the router's scope holds the sender and the conversation.
+    const body = { senderId: t.sender.phoneNumber, message: { type: "text", text: { body: "On our way" } } };
+    const sent = await call("POST", `/api/v2/conversations/${a.conversationUid}/messages`, {
+      token: t.globalToken,
+      body,
+      headers,
+    });
+    expect(sent.status).toBe(200);
+    const elsewhere = await call("POST", `/api/v3/conversations/${b.conversationUid}/messages`, {
+      token: t.globalToken,
+      body,
+      headers,
+    });
+    expect(elsewhere.status).toBe(409);
+    expect(elsewhere.body.error_code).toBe("IDEMPOTENCY_KEY_REUSED");
+    const again = await call("POST", `/api/v3/conversations/${a.conversationUid}/messages`, {
+      token: t.globalToken,
+      body,
+      headers,
+    });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.data.messageUid).toBe(sent.body.data.messageUid);
+    expect(sim().acceptedTo(first)).toHaveLength(1);
+    expect(sim().acceptedTo(second)).toHaveLength(0);
+  });
+
   it("refuses free-form outside the window per route kind and sends nothing; templates, orders and Direct Send pass", async () => {
     const t = await messagingCustomer();
     const stranger = recipient();
