@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ApiError } from "@/lib/core/errors";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call, createTestCustomer, uniquePhone } from "@/test/factory";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { answerValidator, missingAnswers } from "@/test/openapi-answers";
 import { callWith, type RecordedAnswer, recordAnswers } from "@/test/router-call";
 import { buildOpenApiDocument } from "./openapi";
@@ -262,14 +262,18 @@ describe("every operation answers as documented", () => {
   it("sends: template, chat, provider-compatible, orders", async () => {
     const t = await messagingCustomer();
     const token = t.globalToken;
-    const template = { name: "spring_sale", language: { code: "en" } };
+    const template = { name: "spring_sale", language: { code: "en" }, components: HELLO_PARAMS };
     await expectStatus(200, "POST", "/api/v3/send", {
       token,
-      body: { to: recipient(), template: { name: "order_update", language: "en" } },
+      body: { to: recipient(), template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
     });
     await expectStatus(400, "POST", "/api/v3/send", {
       token,
-      body: { to: recipient(), template: { name: "order_update", language: "en" }, category: "utility" },
+      body: {
+        to: recipient(),
+        template: { name: "order_update", language: "en", components: HELLO_PARAMS },
+        category: "utility",
+      },
     });
     const engaged = uniquePhone();
     await contactWrites(t.sender, engaged);
@@ -314,7 +318,7 @@ describe("every operation answers as documented", () => {
     await expectStatus(200, "POST", "/api/v3/templates/sync", { token, body: {} });
     await expectStatus(200, "POST", "/api/v3/send", {
       token,
-      body: { to: recipient(), template: { name: "order_update", language: "en" } },
+      body: { to: recipient(), template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
     });
     for (const version of ["v2", "v3"]) {
       for (const report of ["messages", "analytics/delivery", "analytics/templates"]) {
