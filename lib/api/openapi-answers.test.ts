@@ -11,7 +11,7 @@ import { ApiError } from "@/lib/core/errors";
 import { recordApiAnswers } from "@/test/api-answers";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call, createTestCustomer, uniquePhone } from "@/test/factory";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { answerValidator, missingAnswers } from "@/test/openapi-answers";
 import { callWith, type RecordedAnswer } from "@/test/router-call";
 import { buildOpenApiDocument } from "./openapi";
@@ -228,14 +228,18 @@ describe("every operation answers as documented", () => {
   it("sends: template, chat, provider-compatible, orders", async () => {
     const t = await messagingCustomer();
     const token = t.globalToken;
-    const template = { name: "spring_sale", language: { code: "en" } };
+    const template = { name: "spring_sale", language: { code: "en" }, components: HELLO_PARAMS };
     await expectStatus(200, "POST", "/api/v3/send", {
       token,
-      body: { to: recipient(), template: { name: "order_update", language: "en" } },
+      body: { to: recipient(), template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
     });
     await expectStatus(400, "POST", "/api/v3/send", {
       token,
-      body: { to: recipient(), template: { name: "order_update", language: "en" }, category: "utility" },
+      body: {
+        to: recipient(),
+        template: { name: "order_update", language: "en", components: HELLO_PARAMS },
+        category: "utility",
+      },
     });
     const engaged = uniquePhone();
     await contactWrites(t.sender, engaged);
@@ -280,7 +284,7 @@ describe("every operation answers as documented", () => {
     await expectStatus(200, "POST", "/api/v3/templates/sync", { token, body: {} });
     await expectStatus(200, "POST", "/api/v3/send", {
       token,
-      body: { to: recipient(), template: { name: "order_update", language: "en" } },
+      body: { to: recipient(), template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
     });
     for (const version of ["v2", "v3"]) {
       for (const report of ["messages", "analytics/delivery", "analytics/templates"]) {
