@@ -10,7 +10,7 @@ import { waitFor } from "@/test/events-helpers";
 import { call } from "@/test/factory";
 import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 
 function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
