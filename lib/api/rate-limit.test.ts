@@ -1,4 +1,4 @@
-// Fixed-window limits (spec 8.1, README "Configuration") through the router, in memory and in
+// Fixed-window limits (docs/api/limits.md, docs/configuration.md) through the router, in memory and in
 // Redis (REDIS_URL, as several instances run it).
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";

@@ -4,7 +4,7 @@ import type { BlacklistEntry, Contact, ContactBook, ContactField } from "@/lib/g
 
 export type ContactBookWithCount = ContactBook & { _count: { contacts: number } };
 
-/** Spec 2.2, exactly. */
+/** docs/api/contact-books.md "Books", exactly. */
 export function toPublicContactBook(book: ContactBookWithCount) {
   return {
     contactBookUid: book.id,

@@ -128,7 +128,7 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
   try {
     call = await callProvider(providerSender(sender), payload, pricingCategory);
   } catch (error) {
-    // Whether it reached the provider is not known (spec 7.5 point 4).
+    // Whether it reached the provider is not known (docs/api/errors.md "When to retry").
     await completeMessage(row, {
       status: "unknown",
       queued: false,

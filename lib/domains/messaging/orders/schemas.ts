@@ -1,5 +1,5 @@
 // Orders: the order-details send, the follow-up send (status update or resend) and the
-// offset-paginated listing of spec 8.2 (limit 1-100, default 25; offset >= 0, default 0).
+// offset-paginated listing of docs/api/pagination.md (limit 1-100, default 25; offset >= 0, default 0).
 import { z } from "zod";
 import { Recipient, SendReceipt } from "../schemas";
 
