@@ -1,6 +1,6 @@
 // npm test: every test, the way CI runs it on a fresh clone. Plain Node (no dependencies):
 // installs what is missing, then lint + typecheck + the import boundary check + the OpenAPI
-// lint + the citation and configuration-doc checks, the unit and integration
+// lint + the citation, configuration-doc and unused-export checks, the unit and integration
 // suite on embedded PGlite and on the local PostgreSQL server, and the Playwright
 // end-to-end tests.
 // Flags: --no-e2e, --only=pglite|postgres|e2e|lint|lock
@@ -79,6 +79,10 @@ if (want("lint")) {
   if (!run("citations", "node", ["scripts/check-citations.mjs"])) failures.push("citations");
   if (!run("configuration doc", bin("tsx"), ["scripts/configuration-doc.ts", "--check"])) {
     failures.push("configuration doc");
+  }
+  // No export that nothing imports (knip.json; docs/architecture.md "Dead code").
+  if (!run("unused exports (knip)", bin("knip"), ["--include", "files,exports,types,duplicates"])) {
+    failures.push("unused exports");
   }
 }
 // The lock file installs with `npm ci` as a deployment pipeline or a container build runs

@@ -10,7 +10,6 @@ export const TRANSACTION_TYPES = ["debit", "credit", "refund", "adjustment"] as 
 export const BILLING_SORT_FIELDS = ["created_at", "message_timestamp", "pricing_category", "status", "rate"] as const;
 export const BILLING_MESSAGES_MAX_LIMIT = 200;
 
-export type TemplateType = (typeof TEMPLATE_TYPES)[number];
 export type BillingSortField = (typeof BILLING_SORT_FIELDS)[number];
 export type SortOrder = "ASC" | "DESC";
 

@@ -9,7 +9,6 @@ export const SenderConnectFields = z.object({
   phoneNumberId: z.string().trim().max(64).optional(),
   makeDefault: z.boolean().optional(),
 });
-export type SenderConnectInput = z.infer<typeof SenderConnectFields>;
 
 export const SenderCreateBody = z.object({ sender: SenderConnectFields });
 

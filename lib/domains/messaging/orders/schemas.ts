@@ -62,7 +62,6 @@ export const OrderFields = z.object({
   discount: Money.default(0),
   bodyText: z.string().trim().min(1).max(1024).default("Here is your order; review and pay when ready."),
 });
-export type OrderInput = z.infer<typeof OrderFields>;
 
 export const OrderSendBody = z.object({ senderId: z.string().optional(), to: Recipient, order: OrderFields });
 export type OrderSendInput = z.infer<typeof OrderSendBody>;
