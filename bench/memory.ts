@@ -1,5 +1,5 @@
 // npm run bench:memory: resident memory of the lean server (scripts/serve-api.ts, a child
-// process) while 256 MiB chunked bodies are refused (issue 10): on the provider callback
+// process) while 256 MiB chunked bodies are refused: on the provider callback
 // endpoint (8 MiB limit, no authentication possible before the body), on an API route
 // without a token (the default 1 MiB limit), on the bulk upload with a verified token (its
 // 10 MiB limit) and with a made-up Bearer token (401 before the body is read). PostgreSQL:

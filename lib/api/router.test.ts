@@ -409,11 +409,12 @@ describe("envelope and headers", () => {
 });
 
 describe("routing", () => {
-  it("404 NOT_FOUND for unknown routes, outside the prefix too", async () => {
+  it("404 NOT_FOUND for unknown routes, outside the prefix too, with the request id", async () => {
     for (const path of ["/api/v3/nope", "/api/v2/things/a/b", "/api/v4/things", "/v3/things", "/api/v3"]) {
       const res = await call("GET", path, { token: c.globalToken });
       expectError(res, 404, "NOT_FOUND");
       expect(res.body.details).toEqual({});
+      expect(res.headers.get("x-service-request-id")).toBe(res.body.metadata.requestId);
     }
   });
 

@@ -132,7 +132,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       // The token comes from the header (or a GET's query) before any body is read: the
       // rate limit and authentication run first, and only a verified token unlocks a
       // route's larger body limit. A POST without one may carry it in its JSON body
-      // (spec 5): that body is read first, at the default limit only.
+      // (docs/api/authentication.md): that body is read first, at the default limit only.
       const hasSchema = bodySchema(route, version) !== undefined;
       let presented = bearerToken(request) ?? (method === "GET" ? tokenFrom(url.searchParams) : undefined);
       let input: BodyInput | undefined;

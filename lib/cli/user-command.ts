@@ -1,4 +1,4 @@
-// user:create (README "Operator CLI").
+// user:create (docs/operator-cli.md).
 import { createUser } from "@/lib/domains/users/service";
 import { defineCommand } from "./command";
 import { requireCustomer } from "./require-customer";

@@ -9,7 +9,6 @@ import { connectPool, holder, poolNow } from "./pool";
 
 export { disconnectDb, hotPrepared, hotRows } from "./pool";
 
-export type Db = PrismaClient;
 export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
 export function createClient(url: string, max = 10): PrismaClient {

@@ -42,10 +42,3 @@ export async function loginSucceeded(ip: string, email: string): Promise<void> {
   await shared().reset({ ip_email });
   await shared().refund(wider);
 }
-
-/** Tests: drop the counters (and the Redis connection). */
-export async function resetLoginLimiter(): Promise<void> {
-  const previous = limiter;
-  limiter = undefined;
-  await previous?.close();
-}

@@ -1,4 +1,4 @@
-// Idempotency-Key on sends and creates (spec 7.5 point 3, solved on our side; docs/idempotency.md): the first result of a key
+// Idempotency-Key on sends and creates (docs/idempotency.md): the first result of a key
 // is stored and replayed for a retry with the same body; the same key with another body is
 // refused. Failed attempts release the key so that a retry really runs again. A key whose
 // first request never finished (its process stopped) is "in progress" for a lease of
