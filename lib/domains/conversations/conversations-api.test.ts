@@ -11,7 +11,7 @@ import { inboundWamid } from "@/lib/domains/provider/simulator-inbound";
 import { contactWrites, drainCallbacks, inboundBody, postSigned } from "@/test/conversation-fixtures";
 import { waitFor } from "@/test/events-helpers";
 import { call } from "@/test/factory";
-import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 const sim = () => {
   const s = getSimulator();
@@ -20,7 +20,7 @@ const sim = () => {
 };
 const templateBody = (to: string, extra: Record<string, unknown> = {}) => ({
   to,
-  template: { name: "order_update", language: "en" },
+  template: { name: "order_update", language: "en", components: HELLO_PARAMS },
   ...extra,
 });
 const HOUR = 3_600_000;
@@ -534,7 +534,9 @@ describe("replies and the customer service window", () => {
     // What always passes: a template reply, /send, Direct Send on v3, an order.
     const tpl = await call("POST", `/api/v2/conversations/${c.conversationUid}/messages`, {
       token: t.globalToken,
-      body: { message: { type: "template", template: { name: "order_update", language: "en" } } },
+      body: {
+        message: { type: "template", template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
+      },
     });
     expect(tpl.status).toBe(200);
     expect(tpl.body.data).toMatchObject({ type: "template", sendRoute: "send" });

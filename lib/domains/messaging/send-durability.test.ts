@@ -11,7 +11,7 @@ import { getSimulator } from "@/lib/domains/provider/client";
 import type { ProviderMessagePayload } from "@/lib/domains/provider/types";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { call } from "@/test/factory";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { reconcileStaleSends, SENDING } from "./message-store";
 import { sendMessage } from "./send";
 
@@ -20,7 +20,7 @@ const sim = () => {
   if (!s) throw new Error("tests expect the simulator");
   return s;
 };
-const tpl = (to: string) => ({ to, template: { name: "order_update" } });
+const tpl = (to: string) => ({ to, template: { name: "order_update", components: HELLO_PARAMS } });
 
 /** Makes every INSERT or UPDATE of this recipient's Message rows fail until dropped. */
 async function injectFault(when: "INSERT" | "UPDATE", to: string) {

@@ -9,6 +9,7 @@ import type { ProviderMessagePayload } from "@/lib/domains/provider/types";
 import type { Sender } from "@/lib/domains/senders/service";
 import type { Template } from "@/lib/generated/prisma/client";
 import { type DirectSendCategory, directSendTemplate } from "./direct-send";
+import { templateParameterRefusal } from "./parameters";
 
 /** What the template step reads of a send. */
 export type TemplateSend = {
@@ -27,7 +28,16 @@ export type TemplateVerdict = { ok: true; template: Template | null } | { ok: fa
  * it needs to read, read once per template in `approvedTemplate`). Direct Send fills its own
  * template's one parameter and is not checked here.
  */
-const TEMPLATE_CHECKS: readonly ((template: Template, send: TemplateSend) => ApiError | undefined)[] = [];
+const TEMPLATE_CHECKS: readonly ((template: Template, send: TemplateSend) => ApiError | undefined)[] = [
+  // Its parameters fit the template's slots (the provider refuses a mismatch; docs/templates.md "Parameters").
+  (template, send) => templateParameterRefusal(template, componentsOf(send.payload)),
+];
+
+/** The components a template payload sends (none: an empty list). */
+function componentsOf(payload: ProviderMessagePayload): unknown {
+  const t = payload.template as { components?: unknown } | undefined;
+  return t?.components ?? [];
+}
 
 /** Per send, its template or its refusal; one look-up per distinct template of the batch. */
 export async function sendTemplates(
