@@ -50,6 +50,7 @@ export const ChatbotReplySchema = z.discriminatedUnion(
   ],
   { error: 'reply must be {type: "text", text} or {type: "template", template: {name, language}}' },
 );
+export type ChatbotReplyInput = z.output<typeof ChatbotReplySchema>;
 
 const MatchSchema = z.strictObject(
   {

@@ -4,14 +4,14 @@ import { db } from "@/lib/db";
 import { getSimulator } from "@/lib/domains/provider/client";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call } from "@/test/factory";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { keywordAction, normalizeKeyword } from "./opt-out";
 
 const defaults = { optOutKeywords: [], optInKeywords: [] };
 const templateBody = (to: string, senderId?: string) => ({
   to,
   senderId,
-  template: { name: "order_update", language: "en" },
+  template: { name: "order_update", language: "en", components: HELLO_PARAMS },
 });
 
 describe("keywords", () => {

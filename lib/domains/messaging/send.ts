@@ -15,6 +15,7 @@ import { windowRefusal } from "@/lib/domains/conversations/window";
 import { TEMPLATE_NOT_FOUND, UNDELIVERABLE } from "@/lib/domains/provider/error-codes";
 import type { ProviderMessagePayload, ProviderSender } from "@/lib/domains/provider/types";
 import type { Sender } from "@/lib/domains/senders/service";
+import { assertTemplateParameters } from "@/lib/domains/templates/parameters";
 import type { Message, Template } from "@/lib/generated/prisma/client";
 import { emitAccepted } from "./accepted-event";
 import { assertCanAfford, recentBalance } from "./balance";
@@ -66,6 +67,8 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
         : Promise.resolve(null),
     windowRefusal(p.customerId, sender.id, out.recipient, out),
   ]);
+  // The template step: its parameters must fit the template (the provider refuses a mismatch).
+  if (template && !out.directSend) assertTemplateParameters(template, templateComponentsOf(out.payload));
   if (blocked) {
     throw new MessagingError(
       "RECIPIENT_BLACKLISTED",
@@ -141,6 +144,12 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
   if (!call.ok) throw refusalError(call.refusal, id, call.attempts);
   await emitAccepted(message, providerSender(sender));
   return { message, queued, template };
+}
+
+/** The components a template payload sends (none: an empty list). */
+function templateComponentsOf(payload: ProviderMessagePayload): unknown {
+  const t = payload.template as { components?: unknown } | undefined;
+  return t?.components ?? [];
 }
 
 // Found templates are remembered for two seconds (a status change applies within that);

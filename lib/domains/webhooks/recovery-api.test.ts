@@ -10,12 +10,16 @@ import { routes } from "@/lib/api/route-table";
 import { db } from "@/lib/db";
 import { closeWakeups, wakeupsReady } from "@/lib/db/wakeups";
 import type { DeliveryStatus } from "@/lib/generated/prisma/client";
+import { recordApiAnswers } from "@/test/api-answers";
 import { waitFor } from "@/test/events-helpers";
 import { type CallResult, call, createTestCustomer, type TestCustomer } from "@/test/factory";
 import { answerValidator } from "@/test/openapi-answers";
 import { RECOVERY_MAX_DAYS } from "./recovery-schemas";
 import { claimRecoveries, runRecoveryBatch } from "./recovery-store";
 import { runDueRecoveries, startRecoveryWorker } from "./recovery-worker";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 afterAll(closeWakeups);
 

@@ -2,6 +2,7 @@
 // the public shapes. The API router, dashboard forms and the OpenAPI document use these.
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
+import { PublicId } from "@/lib/core/path-params";
 import { ResourceName } from "@/lib/core/resource-name";
 import { hasNoControlChars } from "@/lib/core/storable-text";
 import { EVENT_KEYS, isEventKey } from "./catalog";
@@ -217,8 +218,9 @@ const EventFilter = z.string().superRefine((event, ctx) => {
   }
 });
 
-/** Ids we issue (cuid, evt_…, msg_…): anything else cannot exist, so it is not looked up. */
-export const isWellFormedId = (id: string) => /^[A-Za-z0-9_-]{1,64}$/.test(id);
+/** Path ids: a value that is not an id we issue names nothing, and is not looked up. */
+export const WebhookUid = PublicId.describe("The webhook destination's uid");
+export const DeliveryId = PublicId.describe("The delivery's id (deliveryId in the delivery log)");
 
 export const WebhookListQuery = PageQuery.extend({
   senderId: z.string().optional().describe("Sender phone number (default sender when omitted)"),

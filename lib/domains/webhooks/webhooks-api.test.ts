@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { decryptSecret } from "@/lib/core/crypto/secret-box";
 import { resetEnvCache } from "@/lib/core/env";
 import { db } from "@/lib/db";
+import { recordApiAnswers } from "@/test/api-answers";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
 import { EVENT_KEYS } from "./catalog";
 
@@ -56,6 +57,9 @@ async function strictUrls<T>(fn: () => Promise<T>): Promise<T> {
     resetEnvCache();
   }
 }
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 let a: TestCustomer;
 let b: TestCustomer;
