@@ -111,7 +111,7 @@ describe("lean server", () => {
       );
       expect(lean.status).toBe(413);
       expect(JSON.parse(lean.text)).toMatchObject({
-        error_code: "REQUEST_FAILED",
+        error_code: "PAYLOAD_TOO_LARGE",
         message: "Request body exceeds the limit of 2048 bytes",
       });
       expect(lean.headers["x-service-request-id"]).toMatch(/^req_/);

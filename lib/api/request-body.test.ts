@@ -131,7 +131,7 @@ describe("the body is read after the rate limit and authentication", () => {
         clientIp: randomIp(),
       });
       expect(res.status).toBe(413);
-      expect(await res.json()).toMatchObject({ error_code: "REQUEST_FAILED", details: { limitBytes: BIG } });
+      expect(await res.json()).toMatchObject({ error_code: "PAYLOAD_TOO_LARGE", details: { limitBytes: BIG } });
       expect(state.pulled).toBeLessThan(BIG + 32 * 1024);
     } finally {
       delete process.env.API_BODY_LIMIT_BYTES;

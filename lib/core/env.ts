@@ -96,7 +96,7 @@ const Api = z.object({
   RATE_LIMIT_REPORTS_IP: positiveInt(240).describe("Report requests per window and client IP."),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt(60).describe("The length of the fixed rate-limit windows."),
   RATE_LIMIT_SIGNUP_IP: positiveInt(10).describe(
-    "Dashboard sign-ups per client IP per hour (lib/domains/customers/signup.ts). Logins are limited apart: 10 failures per IP and email, 30 per IP, 100 per email in 15 minutes.",
+    "Dashboard sign-ups per client IP per hour (lib/domains/customers/signup.ts). Logins are limited apart: 10 per IP and email, 30 per IP, 100 per email in 15 minutes; a spent email budget slows the addresses that tried it and never locks its owner out (docs/sign-in-limits.md).",
   ),
   API_BODY_LIMIT_BYTES: positiveInt(1_048_576).describe(
     "The largest request body, counted while it streams (the API and the dashboard handlers). Bulk contact upload takes 10 MiB, with a verified token only.",

@@ -74,7 +74,7 @@ describe("dashboard mutations refuse forged requests", () => {
   ])("%s: 403 before the session is read", async (_what, headers) => {
     for (const res of [await composer(headers, validText()), await upload(headers, '{"contacts":[]}')]) {
       expect(res.status).toBe(403);
-      expect(await res.json()).toMatchObject({ success: false, error_code: "REQUEST_FAILED" });
+      expect(await res.json()).toMatchObject({ success: false, error_code: "CROSS_ORIGIN_REQUEST" });
     }
     expect(session.asked).toBe(0);
   });

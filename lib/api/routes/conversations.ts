@@ -4,14 +4,12 @@
 // sender's or customer's uid is CONVERSATION_NOT_FOUND. The reply is a send route.
 
 import { pageBlock } from "@/lib/core/pagination";
-import { replyToConversation } from "@/lib/domains/conversations/reply";
 import {
   ConversationListPublic,
   ConversationListQuery,
   ConversationMessagesPublic,
   ConversationMessagesQuery,
   ConversationPublic,
-  ConversationReplyBody,
   ConversationSenderQuery,
   ConversationUpdateBody,
 } from "@/lib/domains/conversations/schemas";
@@ -22,7 +20,8 @@ import {
   listThread,
   updateConversation,
 } from "@/lib/domains/conversations/service";
-import { SendReceipt } from "@/lib/domains/messaging/schemas";
+import { replyToConversation } from "@/lib/domains/messaging/conversation-reply";
+import { ConversationReplyBody, SendReceipt } from "@/lib/domains/messaging/schemas";
 import { receiptResponse } from "@/lib/domains/messaging/serializers";
 import { type AnyRoute, ok, route } from "../route-definition";
 import * as examples from "./conversations-examples";

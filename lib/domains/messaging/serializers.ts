@@ -3,7 +3,7 @@
 import type { Version } from "@/lib/core/version";
 import type { StoredResponse } from "@/lib/domains/idempotency/service";
 import type { Sender } from "@/lib/domains/senders/service";
-import type { SendResult } from "./send";
+import type { SendResult } from "./outgoing";
 
 export function receiptHeaders(result: SendResult, sender: Sender): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -406,10 +406,16 @@ export type TemplateLike = { name: string; language: string; components: unknown
  * provider's own code (lib/api/envelope.ts).
  */
 export function assertTemplateParameters(template: TemplateLike, sendComponents: unknown): void {
+  const refusal = templateParameterRefusal(template, sendComponents);
+  if (refusal) throw refusal;
+}
+
+/** The VALIDATION_FAILED a send's parameters get against its template, or undefined when they fit. */
+export function templateParameterRefusal(template: TemplateLike, sendComponents: unknown): ApiError | undefined {
   const problem = findParameterProblem(template.components, sendComponents);
-  if (!problem) return;
+  if (!problem) return undefined;
   const message = `Template ${template.name} (${template.language}): ${problem.message}`;
-  throw new ApiError("VALIDATION_FAILED", message, {
+  return new ApiError("VALIDATION_FAILED", message, {
     template: template.name,
     language: template.language,
     component: problem.component,

@@ -5,6 +5,7 @@ import { Pager } from "@/components/dashboard/pager";
 import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
+import { foundOr404 } from "@/lib/dashboard/found";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { getContactBook } from "@/lib/domains/contacts/books";
@@ -24,11 +25,9 @@ export default async function ContactBookPage({ params, searchParams }: Props) {
   const { uid } = await params;
   const sp = flatParams(await searchParams);
   const query = listQuery(ContactListQuery, sp);
-  const [book, { contacts, pagination }, fields] = await Promise.all([
-    getContactBook(p, uid).then(toPublicContactBook),
-    listContacts(p, uid, query),
-    listContactFields(p),
-  ]);
+  const [book, { contacts, pagination }, fields] = await foundOr404(
+    Promise.all([getContactBook(p, uid).then(toPublicContactBook), listContacts(p, uid, query), listContactFields(p)]),
+  );
   const rows = contacts.map(toPublicContact);
   const fieldKeys = fields.map((f) => f.key);
   return (
