@@ -22,6 +22,7 @@ export const DASHBOARD_SECTIONS = [
   "contacts",
   "inbox",
   "messages",
+  "no-access",
   "senders",
   "templates",
   "tokens",

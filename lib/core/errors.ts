@@ -54,6 +54,8 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   /** A dashboard mutation that did not come from the dashboard's own pages. */
   CROSS_ORIGIN_REQUEST: 403,
+  /** A dashboard member whose role lacks the permission (lib/domains/members/permissions.ts). */
+  PERMISSION_DENIED: 403,
   UNAUTHORIZED: 401,
   CONFLICT: 409,
   REQUEST_FAILED: 500,
@@ -68,6 +70,7 @@ const WIRE_CODE: Partial<Record<ErrorCode, string>> = {
   RATE_LIMITED: "REQUEST_FAILED",
   PAYLOAD_TOO_LARGE: "REQUEST_FAILED",
   CROSS_ORIGIN_REQUEST: "REQUEST_FAILED",
+  PERMISSION_DENIED: "REQUEST_FAILED",
 };
 
 /** The error_code a code travels as on the wire. */

@@ -7,7 +7,7 @@ import { CardSection } from "@/components/ui/card-section";
 import { card, link, muted, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ScrollRegion } from "@/components/ui/scroll-region";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { billingTotals } from "@/lib/domains/billing/totals";
 import { deliveryAnalytics, templateAnalytics } from "@/lib/domains/reports/analytics";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
@@ -19,7 +19,7 @@ type Props = { searchParams: Promise<{ sender?: string }> };
 const pct = (n: number) => `${Math.round(n * 1000) / 10}%`;
 
 export default async function AnalyticsPage({ searchParams }: Props) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("billing");
   const requested = (await searchParams).sender;
   const sender = await pageSender(p, requested);
   if (!sender) return <EmptyState title="No sender numbers yet">Analytics appear once messages are sent.</EmptyState>;

@@ -4,13 +4,13 @@
 import { revalidatePath } from "next/cache";
 import { ApiError } from "@/lib/core/errors";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { addBlacklistEntry, removeBlacklistEntry } from "@/lib/domains/contacts/blacklist";
 import { BlacklistAddBody, BlacklistRemoveBody } from "@/lib/domains/contacts/schemas";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 
 async function senderOf(phone: string) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("contacts.write");
   const sender = await pageSender(p, phone);
   if (!sender) throw new ApiError("SENDER_NOT_FOUND", "Pick a sender first");
   return { p, sender };

@@ -8,8 +8,8 @@ import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { listBlacklist } from "@/lib/domains/contacts/blacklist";
 import { BlacklistQuery } from "@/lib/domains/contacts/schemas";
 import { toPublicBlacklistEntry } from "@/lib/domains/contacts/serializers";
@@ -30,7 +30,7 @@ const COLUMNS = [
 const SOURCE_LABEL: Record<string, string> = { api: "API", dashboard: "Dashboard", "opt-out": "Opt-out keyword" };
 
 export default async function BlacklistPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("contacts.read");
   const params = flatParams(await searchParams);
   const sender = await pageSender(p, params.sender);
   if (!sender) {

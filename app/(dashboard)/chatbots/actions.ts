@@ -2,14 +2,14 @@
 import { revalidatePath } from "next/cache";
 import { ApiError } from "@/lib/core/errors";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
 import type { Decision } from "@/lib/domains/chatbots/engine";
 import { ChatbotCreateInput, ChatbotPatch, ChatbotTestBody } from "@/lib/domains/chatbots/schemas";
 import { createChatbot, testChatbot, updateChatbot } from "@/lib/domains/chatbots/service";
 import { resolveSender } from "@/lib/domains/senders/service";
 
 export async function createChatbotAction(senderPhone: string, raw: unknown): Promise<ActionResult<{ uid: string }>> {
-  const p = await requirePrincipal();
+  const p = await requirePermission("chatbots");
   const result = await runAction(async () => {
     const sender = await resolveSender(p, senderPhone, { useDefault: false, requireSetup: false });
     if (!sender) throw new ApiError("SENDER_NOT_FOUND", "Pick a sender first");
@@ -22,7 +22,7 @@ export async function createChatbotAction(senderPhone: string, raw: unknown): Pr
 
 /** Saves the editor, or (with only status) activates or deactivates. */
 export async function updateChatbotAction(uid: string, raw: unknown): Promise<ActionResult> {
-  const p = await requirePrincipal();
+  const p = await requirePermission("chatbots");
   const result = await runAction(async () => {
     await updateChatbot(p, undefined, uid, ChatbotPatch.parse(raw));
     return undefined;
@@ -32,7 +32,7 @@ export async function updateChatbotAction(uid: string, raw: unknown): Promise<Ac
 }
 
 export async function testChatbotAction(uid: string, text: string): Promise<ActionResult<Decision>> {
-  const p = await requirePrincipal();
+  const p = await requirePermission("chatbots");
   return runAction(async () => {
     const { chatbotUid: _, ...decision } = await testChatbot(p, undefined, uid, ChatbotTestBody.parse({ text }).text);
     return decision;

@@ -1,13 +1,13 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { createContactBook, updateContactBook } from "@/lib/domains/contacts/books";
 import { createContactField } from "@/lib/domains/contacts/fields";
 import { ContactBookFields, ContactBookPatch, ContactFieldCreateBody } from "@/lib/domains/contacts/schemas";
 
 export async function createBookAction(raw: Record<string, string>): Promise<ActionResult<{ uid: string }>> {
-  const p = await requirePrincipal();
+  const p = await requirePermission("contacts.write");
   const result = await runAction(async () => {
     const book = await createContactBook(p, ContactBookFields.parse(raw));
     return { uid: book.id };
@@ -17,7 +17,7 @@ export async function createBookAction(raw: Record<string, string>): Promise<Act
 }
 
 export async function updateBookAction(uid: string, raw: Record<string, string>): Promise<ActionResult> {
-  const p = await requirePrincipal();
+  const p = await requirePermission("contacts.write");
   const result = await runAction(async () => {
     await updateContactBook(p, uid, ContactBookPatch.parse(raw));
     return undefined;
@@ -27,7 +27,7 @@ export async function updateBookAction(uid: string, raw: Record<string, string>)
 }
 
 export async function createFieldAction(raw: Record<string, string>): Promise<ActionResult> {
-  const p = await requirePrincipal();
+  const p = await requirePermission("contacts.write");
   const result = await runAction(async () => {
     await createContactField(p, ContactFieldCreateBody.parse({ field: raw }).field);
     return undefined;

@@ -6,8 +6,8 @@ import { buttonSecondary, input, label, link, table, td, th } from "@/components
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { ScrollRegion } from "@/components/ui/scroll-region";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { listContactBooks } from "@/lib/domains/contacts/books";
 import { listContactFields } from "@/lib/domains/contacts/fields";
 import { ContactBookListQuery } from "@/lib/domains/contacts/schemas";
@@ -18,7 +18,7 @@ import { FieldForm } from "./field-form";
 export const metadata: Metadata = { title: "Contact books · Switchboard" };
 
 export default async function ContactsPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("contacts.read");
   const params = flatParams(await searchParams);
   const parsed = ContactBookListQuery.safeParse(params);
   const query = parsed.success ? parsed.data : ContactBookListQuery.parse({});

@@ -4,7 +4,7 @@ import { card, table, td, th } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { ScrollRegion } from "@/components/ui/scroll-region";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { listTemplates } from "@/lib/domains/templates/service";
 
 export const metadata: Metadata = { title: "Templates · Switchboard" };
@@ -18,7 +18,7 @@ const STATUS: Record<string, string> = {
 };
 
 export default async function TemplatesPage() {
-  const p = await requirePrincipal();
+  const p = await requirePermission("templates");
   const { templates, pagination } = await listTemplates(p, { page: 1, limit: 100 }, "v3");
   return (
     <div className="space-y-6">

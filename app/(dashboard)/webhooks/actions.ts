@@ -1,7 +1,7 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { actionSender } from "@/lib/domains/senders/dashboard-scope";
 import { redeliver, sendTestEvent } from "@/lib/domains/webhooks/deliveries";
 import { RotateSecretBody, WebhookCreateInput, WebhookPatch } from "@/lib/domains/webhooks/schemas";
@@ -11,7 +11,7 @@ export async function createWebhookAction(
   senderPhone: string,
   raw: unknown,
 ): Promise<ActionResult<{ uid: string; signingSecret: string }>> {
-  const p = await requirePrincipal();
+  const p = await requirePermission("webhooks");
   const result = await runAction(async () => {
     const sender = await actionSender(p, senderPhone);
     const { webhook, signingSecret } = await createWebhook(p, sender, WebhookCreateInput.parse(raw));
@@ -22,7 +22,7 @@ export async function createWebhookAction(
 }
 
 export async function updateWebhookAction(senderPhone: string, uid: string, raw: unknown): Promise<ActionResult> {
-  const p = await requirePrincipal();
+  const p = await requirePermission("webhooks");
   const result = await runAction(async () => {
     const sender = await actionSender(p, senderPhone);
     await updateWebhook(p, sender, uid, WebhookPatch.parse(raw));
@@ -33,7 +33,7 @@ export async function updateWebhookAction(senderPhone: string, uid: string, raw:
 }
 
 export async function redeliverAction(senderPhone: string, uid: string, deliveryId: string): Promise<ActionResult> {
-  const p = await requirePrincipal();
+  const p = await requirePermission("webhooks");
   return runAction(async () => {
     await redeliver(p, await actionSender(p, senderPhone), uid, deliveryId);
     return undefined;
@@ -44,7 +44,7 @@ export async function sendTestEventAction(
   senderPhone: string,
   uid: string,
 ): Promise<ActionResult<{ eventId: string }>> {
-  const p = await requirePrincipal();
+  const p = await requirePermission("webhooks");
   return runAction(async () => {
     const { eventId } = await sendTestEvent(p, await actionSender(p, senderPhone), uid);
     return { eventId };
@@ -57,7 +57,7 @@ export async function rotateSecretAction(
   uid: string,
   gracePeriodSeconds: unknown,
 ): Promise<ActionResult<{ signingSecret: string }>> {
-  const p = await requirePrincipal();
+  const p = await requirePermission("webhooks");
   const result = await runAction(async () => {
     const body = RotateSecretBody.parse({ gracePeriodSeconds });
     const { signingSecret } = await rotateSigningSecret(

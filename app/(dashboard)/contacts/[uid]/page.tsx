@@ -5,8 +5,8 @@ import { Pager } from "@/components/dashboard/pager";
 import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { getContactBook } from "@/lib/domains/contacts/books";
 import { listContacts } from "@/lib/domains/contacts/contacts";
 import { listContactFields } from "@/lib/domains/contacts/fields";
@@ -20,7 +20,7 @@ export const metadata: Metadata = { title: "Contact book · Switchboard" };
 type Props = { params: Promise<{ uid: string }>; searchParams: Promise<RawSearchParams> };
 
 export default async function ContactBookPage({ params, searchParams }: Props) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("contacts.read");
   const { uid } = await params;
   const sp = flatParams(await searchParams);
   const parsed = ContactListQuery.safeParse(sp);
