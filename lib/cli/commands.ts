@@ -60,6 +60,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./user-command").then((m) => m.userCreate),
   },
   {
+    name: "mail:list",
+    usage: "[--to EMAIL] [--limit N]",
+    summary: "List queued and sent emails, newest first, with the links of those still kept (docs/email.md)",
+    load: () => import("./mail-command").then((m) => m.mailListCommand),
+  },
+  {
     name: "rates:set",
     usage: "--category C --rate R [--customer ID] [--currency USD]",
     summary: "Set the rate of a pricing category (global, or a customer's override)",

@@ -120,6 +120,16 @@ export const CallbacksDeadArgs = z.object({
     .default(100),
 });
 
+export const MailListArgs = z.object({
+  limit: z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(500, "must be at most 500")
+    .default(20),
+  to: z.string().trim().toLowerCase().pipe(z.email("must be an email address like ops@example.com")).optional(),
+});
+
 export const CallbacksRetryArgs = z
   .object({ callbackId: id.optional(), all: z.boolean().default(false) })
   .refine((a) => a.all !== (a.callbackId !== undefined), {

@@ -48,6 +48,13 @@ const ObjectSchema = z.object({
       "ports must be 1-65535, ranges low-high",
     )
     .optional(),
+  /** Email (docs/email.md): smtp://user:pass@host:587 (STARTTLS when offered) or smtps://...:465; unset: logged and kept for `mail:list`. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "must be an smtp:// or smtps:// URL, like smtp://user:pass@mail.example.com:587")
+    .optional(),
+  /** The From of every email, like "Switchboard <no-reply@example.com>"; required with SMTP_URL. */
+  MAIL_FROM: z.string().trim().min(3).max(320).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   RATE_LIMIT_GLOBAL: positiveInt(600),
   RATE_LIMIT_SEND_IP: positiveInt(120),
@@ -117,6 +124,13 @@ const BUILD_PHASE = "phase-production-build";
 
 export const EnvSchema = ObjectSchema.extend({ NEXT_PHASE: z.string().optional() })
   .superRefine((e, ctx) => {
+    if (e.SMTP_URL && !e.MAIL_FROM) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["MAIL_FROM"],
+        message: 'is required with SMTP_URL (the From of every email, like "Switchboard <no-reply@example.com>")',
+      });
+    }
     if (!isProduction(e) || e.NEXT_PHASE === BUILD_PHASE) return;
     for (const name of PROVIDER_SECRETS) {
       if (e[name] !== undefined) continue;
