@@ -21,6 +21,7 @@ export const DASHBOARD_SECTIONS = [
   "chatbots",
   "contacts",
   "inbox",
+  "members",
   "messages",
   "no-access",
   "senders",

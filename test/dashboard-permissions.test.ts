@@ -29,6 +29,7 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/(dashboard)/contacts/page.tsx": "contacts.read",
   "app/(dashboard)/contacts/[uid]/page.tsx": "contacts.read",
   "app/(dashboard)/inbox/page.tsx": "inbox",
+  "app/(dashboard)/members/page.tsx": "members",
   "app/(dashboard)/messages/page.tsx": "inbox",
   "app/(dashboard)/senders/page.tsx": "senders",
   "app/(dashboard)/templates/page.tsx": "templates",
@@ -46,7 +47,9 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/(dashboard)/tokens/actions.ts": "tokens",
   "app/(dashboard)/webhooks/actions.ts": "webhooks",
   "app/(dashboard)/webhooks/[uid]/recovery-actions.ts": "webhooks",
+  "app/(dashboard)/members/actions.ts": "members",
   "app/(auth)/signup/actions.ts": "public",
+  "app/(auth)/invite/[token]/actions.ts": "public",
   // app/api/dashboard handlers (every exported method).
   "app/api/dashboard/billing/export/route.ts": "billing",
   "app/api/dashboard/contact-books/[uid]/bulk/route.ts": "contacts.write",

@@ -17,3 +17,16 @@ export async function createMemberOf(customerId: string, role: Role, senders: st
   const user = await addMember({ customerId, email, password, role, senders });
   return { userId: user.id, email, password, session: { userId: user.id, customerId } };
 }
+
+/** The link of the newest email to `to` as the invitee would read it (the outbox, as `mail:list` shows it). */
+export async function latestLinkTo(to: string): Promise<string> {
+  const { listMail } = await import("@/lib/domains/mail/outbox");
+  const { linksIn, openBody } = await import("@/lib/domains/mail/message");
+  const [newest] = await listMail({ limit: 1, to });
+  const link = linksIn(openBody(newest?.body ?? "")?.text ?? "")[0];
+  if (!link) throw new Error(`no email with a link to ${to}`);
+  return link;
+}
+
+/** The token of an invitation link (its last path segment). */
+export const tokenOf = (link: string) => new URL(link).pathname.split("/").at(-1) ?? "";
