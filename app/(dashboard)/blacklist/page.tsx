@@ -13,6 +13,7 @@ import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params"
 import { listBlacklist } from "@/lib/domains/contacts/blacklist";
 import { BlacklistQuery } from "@/lib/domains/contacts/schemas";
 import { toPublicBlacklistEntry } from "@/lib/domains/contacts/serializers";
+import { can } from "@/lib/domains/members/access";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { AddToBlacklist, RemoveFromBlacklist } from "./blacklist-forms";
 
@@ -50,9 +51,11 @@ export default async function BlacklistPage({ searchParams }: { searchParams: Pr
           UNSUBSCRIBE…) is added here; START or UNSTOP takes them off.
         </p>
       </div>
-      <CardSection id="blacklist-add" title="Add a number">
-        <AddToBlacklist senderId={sender.phoneNumber} />
-      </CardSection>
+      {can(p, "contacts.write") ? (
+        <CardSection id="blacklist-add" title="Add a number">
+          <AddToBlacklist senderId={sender.phoneNumber} />
+        </CardSection>
+      ) : null}
       <section aria-labelledby="blacklist-entries">
         <h2 id="blacklist-entries" className="mb-3 text-lg font-semibold">
           Blacklisted numbers ({pagination.total})

@@ -12,6 +12,7 @@ import { listContactBooks } from "@/lib/domains/contacts/books";
 import { listContactFields } from "@/lib/domains/contacts/fields";
 import { ContactBookListQuery } from "@/lib/domains/contacts/schemas";
 import { toPublicContactBook, toPublicContactField } from "@/lib/domains/contacts/serializers";
+import { can } from "@/lib/domains/members/access";
 import { BookForm } from "./book-form";
 import { FieldForm } from "./field-form";
 
@@ -24,12 +25,16 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
   const query = parsed.success ? parsed.data : ContactBookListQuery.parse({});
   const [{ books, pagination }, fields] = await Promise.all([listContactBooks(p, query), listContactFields(p)]);
   const rows = books.map(toPublicContactBook);
+  const canChange = can(p, "contacts.write");
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Contact books</h1>
-      <CardSection id="new-book" title="New contact book">
-        <BookForm />
-      </CardSection>
+      {/* Reading is for every role with contacts; changing only for contacts.write (the actions check it). */}
+      {canChange ? (
+        <CardSection id="new-book" title="New contact book">
+          <BookForm />
+        </CardSection>
+      ) : null}
       <section aria-labelledby="books">
         <h2 id="books" className="mb-3 text-lg font-semibold">
           Books
@@ -107,7 +112,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
             ))}
           </ul>
         )}
-        <FieldForm />
+        {canChange ? <FieldForm /> : null}
       </CardSection>
     </div>
   );

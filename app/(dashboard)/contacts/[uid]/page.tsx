@@ -12,6 +12,7 @@ import { listContacts } from "@/lib/domains/contacts/contacts";
 import { listContactFields } from "@/lib/domains/contacts/fields";
 import { ContactListQuery } from "@/lib/domains/contacts/schemas";
 import { toPublicContact, toPublicContactBook } from "@/lib/domains/contacts/serializers";
+import { can } from "@/lib/domains/members/access";
 import { BookForm } from "../book-form";
 import { BulkUpload } from "./bulk-upload";
 
@@ -39,12 +40,16 @@ export default async function ContactBookPage({ params, searchParams }: Props) {
           {book.contactCount} contacts · {book.status}
         </p>
       </SubpageHeader>
-      <CardSection id="edit-book" title="Book details">
-        <BookForm book={book} />
-      </CardSection>
-      <CardSection id="upload" title="Bulk upload">
-        <BulkUpload bookUid={uid} fields={fields.map((f) => ({ key: f.key, label: f.label, type: f.type }))} />
-      </CardSection>
+      {can(p, "contacts.write") ? (
+        <>
+          <CardSection id="edit-book" title="Book details">
+            <BookForm book={book} />
+          </CardSection>
+          <CardSection id="upload" title="Bulk upload">
+            <BulkUpload bookUid={uid} fields={fields.map((f) => ({ key: f.key, label: f.label, type: f.type }))} />
+          </CardSection>
+        </>
+      ) : null}
       <section aria-labelledby="contacts">
         <h2 id="contacts" className="mb-3 text-lg font-semibold">
           Contacts
