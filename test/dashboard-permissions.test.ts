@@ -1,4 +1,4 @@
-// The permission walk (docs/members.md "Permissions"): EVERY dashboard page and layout,
+// The permission walk (docs/members.md "Checking a permission"): EVERY dashboard page and layout,
 // every server action in app/ and every app/api/dashboard handler, found from the file
 // tree, is called for every role and without a session. Each must be listed below with the
 // permission of lib/domains/members/permissions.ts it needs; the walk fails for one that is

@@ -15,6 +15,7 @@ import { signProviderBody } from "@/lib/domains/provider/callbacks/signature";
 import { envelopeFor } from "@/lib/domains/provider/simulator-callbacks";
 import { inboundTextChange, inboundWamid, messagesChange } from "@/lib/domains/provider/simulator-inbound";
 import { issueToken } from "@/lib/domains/tokens/service";
+import { HELLO_PARAMS } from "@/test/messaging-fixtures";
 import { createDestination, waitFor } from "./events-helpers";
 import { uniquePhone } from "./factory";
 import { type FakeProvider, startFakeProvider } from "./fake-provider";
@@ -170,12 +171,11 @@ describe("two API instances and two workers on one PostgreSQL and Redis", () => 
     for (let i = 0; i < SEND_BUDGET + 4; i++) {
       const sent = await request(i, "POST", "/api/v3/send", token, {
         to: uniquePhone(),
-        template: { name: "order_update", language: "en" },
+        template: { name: "order_update", language: "en", components: HELLO_PARAMS },
       });
       statuses.push(sent.status);
       if (sent.status === 429) {
-        // The contract's wire code for a 429 is REQUEST_FAILED (lib/core/errors.ts WIRE_CODE).
-        expect(sent.body.error_code).toBe("REQUEST_FAILED");
+        expect(sent.body.error_code).toBe("RATE_LIMITED");
         expect(sent.body.details).toMatchObject({ policy: "send_token", limit: SEND_BUDGET });
       }
     }
@@ -201,7 +201,10 @@ describe("two API instances and two workers on one PostgreSQL and Redis", () => 
       const recipients = Array.from({ length: SENDS }, () => uniquePhone());
       const sent = await Promise.all(
         recipients.map((to, i) =>
-          request(i, "POST", "/api/v3/send", t.globalToken, { to, template: { name: "order_update", language: "en" } }),
+          request(i, "POST", "/api/v3/send", t.globalToken, {
+            to,
+            template: { name: "order_update", language: "en", components: HELLO_PARAMS },
+          }),
         ),
       );
       for (const s of sent) expect(s.status, JSON.stringify(s.body)).toBe(200);

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the route table and its zod schemas (never
 // kept by hand): served at /api/{v2,v3}/openapi.json and rendered at /docs/api.
 import { z } from "zod";
-import { ERROR_STATUS, type ErrorCode, WIRE_ERROR_CODES, wireCodeOf } from "@/lib/core/errors";
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import { type AnyRoute, bodySchema, VERSIONS } from "./route-definition";
 
 type Json = Record<string, unknown>;
@@ -85,9 +85,8 @@ export function errorCodesByStatus(): Map<number, string[]> {
   const byStatus = new Map<number, string[]>();
   for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) {
     const status = ERROR_STATUS[code];
-    const wire = wireCodeOf(code);
     const list = byStatus.get(status) ?? [];
-    if (!list.includes(wire)) list.push(wire);
+    if (!list.includes(code)) list.push(code);
     byStatus.set(status, list);
   }
   return byStatus;
@@ -147,8 +146,7 @@ function routeCodesByStatus(route: AnyRoute): Map<number, string[]> {
   const byStatus = new Map<number, string[]>();
   for (const code of errorCodesOf(route)) {
     const list = byStatus.get(ERROR_STATUS[code]) ?? [];
-    const wire = wireCodeOf(code);
-    if (!list.includes(wire)) list.push(wire);
+    if (!list.includes(code)) list.push(code);
     byStatus.set(ERROR_STATUS[code], list);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
@@ -341,7 +339,7 @@ const COMPONENT_SCHEMAS: Record<string, Json> = {
     properties: {
       success: { const: false },
       message: { type: "string", description: "Human-readable; do not branch on it" },
-      error_code: { type: "string", enum: [...WIRE_ERROR_CODES] },
+      error_code: { type: "string", enum: [...ERROR_CODES] },
       details: { type: "object", description: "Endpoint-specific context; {} when nothing extra" },
       metadata: ref("Metadata"),
     },

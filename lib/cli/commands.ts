@@ -1,4 +1,4 @@
-// The operator CLI's command table (README "Operator CLI"): each command's name, usage line
+// The operator CLI's command table (docs/operator-cli.md): each command's name, usage line
 // and summary, and a loader of its implementation. The help text and an unknown command are
 // answered from this table alone; a command's module (its schema, the services it calls,
 // the database client) is imported only when that command runs (docs/benchmarks.md

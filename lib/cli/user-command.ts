@@ -1,4 +1,4 @@
-// user:create (README "Operator CLI"): a member with a role (default owner) and, for an
+// user:create (docs/operator-cli.md): a member with a role (default owner) and, for an
 // agent, the senders they work on (docs/members.md).
 import { addMember } from "@/lib/domains/members/service";
 import { defineCommand } from "./command";

@@ -1,4 +1,4 @@
-// The one dashboard guard (docs/members.md "Permissions"): every page, server action and
+// The one dashboard guard (docs/members.md "Checking a permission"): every page, server action and
 // app/api/dashboard handler names the permission it needs from the table in
 // lib/domains/members/permissions.ts, and this checks it against the member as loaded for
 // this request (so a role change or a removal applies on the member's next request).

@@ -3,6 +3,7 @@
 // (lib/core/error-answer.ts) as { message, error_code, details }; anything unexpected is a
 // logged 500 saying nothing internal.
 
+import { RequestAbortedError } from "@/lib/core/bounded-read";
 import { errorAnswer } from "@/lib/core/error-answer";
 import { log } from "@/lib/core/log";
 import type { Principal } from "@/lib/domains/auth/principal";
@@ -24,6 +25,8 @@ export function dashboardHandler<C>(
     } catch (caught) {
       const error = errorAnswer(caught);
       if (error.unexpected) log.error({ err: caught }, "dashboard handler failed");
+      else if (caught instanceof RequestAbortedError)
+        log.debug({ url: request.url }, "the client closed the request mid-body");
       return Response.json(
         { success: false, message: error.message, error_code: error.code, details: error.details },
         { status: error.status, headers: error.headers },

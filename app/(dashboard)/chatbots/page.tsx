@@ -8,7 +8,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { pageBlock } from "@/lib/core/pagination";
 import { requirePermission } from "@/lib/dashboard/guard";
-import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { ChatbotListQuery } from "@/lib/domains/chatbots/schemas";
 import { toPublicChatbot } from "@/lib/domains/chatbots/serializers";
 import { listChatbots } from "@/lib/domains/chatbots/service";
@@ -28,8 +28,7 @@ export default async function ChatbotsPage({ searchParams }: { searchParams: Pro
       </div>
     );
   }
-  const parsed = ChatbotListQuery.safeParse(params);
-  const query = parsed.success ? parsed.data : ChatbotListQuery.parse({});
+  const query = listQuery(ChatbotListQuery, params);
   const { chatbots, total } = await listChatbots(p, sender, query);
   const pagination = pageBlock(query.page, query.limit, total, chatbots.length);
   const rows = chatbots.map(toPublicChatbot);

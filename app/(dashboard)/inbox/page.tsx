@@ -1,5 +1,5 @@
 // Inbox: the conversations of the chosen sender (or every sender), a live thread and the
-// reply box (docs/conversations.md "Dashboard"). The client side polls app/api/dashboard/conversations.
+// reply box (docs/inbox.md). The client side polls app/api/dashboard/conversations.
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";

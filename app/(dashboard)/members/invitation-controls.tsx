@@ -9,7 +9,7 @@ export function InvitationControls({ id, email }: { id: string; email: string })
   return (
     <div className="flex flex-wrap gap-2">
       <ActionButton
-        action={() => resendInvitationAction(id)}
+        action={() => resendInvitationAction({ invitationId: id })}
         success={`Invitation sent again to ${email} (the earlier link no longer works)`}
         label="Resend"
         pendingLabel="Sending…"
@@ -19,7 +19,9 @@ export function InvitationControls({ id, email }: { id: string; email: string })
         title={`Revoke the invitation of ${email}?`}
         confirmLabel="Revoke invitation"
         disabled={revoke.pending}
-        onConfirm={() => revoke.run(() => revokeInvitationAction(id), `Invitation of ${email} revoked`)}
+        onConfirm={() =>
+          revoke.run(() => revokeInvitationAction({ invitationId: id }), `Invitation of ${email} revoked`)
+        }
       >
         The link in the email stops working.
       </ConfirmButton>

@@ -20,7 +20,7 @@ type Props = {
 export function MemberControls({ id, email, role, memberSenders, roles, senders }: Props) {
   const [chosen, setChosen] = useState<Role>(role);
   const { onSubmit, pending, fields } = useActionForm({
-    action: (data) => changeMemberAction(id, memberFields(data)),
+    action: (data) => changeMemberAction({ ...memberFields(data), userId: id }),
     success: `${email} updated`,
   });
   const remove = useAction();
@@ -56,7 +56,7 @@ export function MemberControls({ id, email, role, memberSenders, roles, senders 
         title={`Remove ${email}?`}
         confirmLabel="Remove member"
         disabled={remove.pending}
-        onConfirm={() => remove.run(() => removeMemberAction(id), `${email} removed`)}
+        onConfirm={() => remove.run(() => removeMemberAction({ userId: id }), `${email} removed`)}
       >
         {email} loses access at once: their next click in the dashboard lands on the sign-in page.
       </ConfirmButton>

@@ -38,10 +38,6 @@ export const conversationNotFound = (uid: string) =>
 // it contradicts the page just read.
 const counts = new SwrCache<number>({ ttlMs: 5_000, maxStaleMs: 60_000, maxEntries: 2_000 });
 
-/** Tests and benchmarks: ttlMs 0 counts on every full page. */
-export const configureConversationCounts = (ttlMs: number) =>
-  counts.configure({ ttlMs, maxStaleMs: Math.max(ttlMs, 60_000), maxEntries: 2_000 });
-
 /** The total of a page: exact from a partial page, else the shared count (see above). */
 export async function pageTotal(
   key: string,
@@ -153,7 +149,3 @@ export async function updateConversation(
 
 export const markConversationRead = (p: Principal, senderId: string | undefined, uid: string) =>
   updateConversation(p, senderId, uid, { markRead: true });
-export const closeConversation = (p: Principal, senderId: string | undefined, uid: string, actor?: string | null) =>
-  updateConversation(p, senderId, uid, { status: "CLOSED" }, actor ?? null);
-export const reopenConversation = (p: Principal, senderId: string | undefined, uid: string) =>
-  updateConversation(p, senderId, uid, { status: "OPEN" });

@@ -9,7 +9,7 @@ import type { Principal } from "@/lib/domains/auth/principal";
 import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
 import { createMemberOf, type TestMember } from "@/test/member-fixtures";
-import { changeMember, listMembers, removeMember } from "./service";
+import { changeMember, listMembers, memberByEmail, removeMember } from "./service";
 
 async function principalOf(m: TestMember): Promise<Principal> {
   const p = await principalForSession(m.session);
@@ -105,6 +105,14 @@ describe("an admin", () => {
     expect(await roleOf(stranger)).toBe("developer");
     expect((await listMembers(p)).map((m) => m.email)).not.toContain(stranger.email);
   });
+});
+
+it("memberByEmail reads a member as the session does: role and an agent's senders; another account's is null", async () => {
+  const agent = await createMemberOf(c.customer.id, "agent", [c.sender.phoneNumber]);
+  expect(await memberByEmail(c.customer.id, agent.email.toUpperCase())).toEqual((await principalOf(agent)).member);
+  expect(await memberByEmail(c.customer.id, agent.email)).toMatchObject({ role: "agent", senderIds: [c.sender.id] });
+  const other = await createTestCustomer();
+  expect(await memberByEmail(other.customer.id, agent.email)).toBeNull();
 });
 
 it.each(["developer", "agent", "billing"] as const)("a %s cannot manage members", async (role) => {

@@ -1,4 +1,4 @@
-// The one table of what each member role may do (docs/members.md "Roles"). Every dashboard
+// The one table of what each member role may do (docs/members.md "Roles and permissions"). Every dashboard
 // page, server action and app/api/dashboard handler names one permission of this table
 // (lib/dashboard/guard.ts checks it on each request); test/dashboard-permissions.test.ts
 // walks all of them for every role. API tokens are not members: they keep their global /

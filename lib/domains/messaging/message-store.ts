@@ -138,7 +138,7 @@ export const SENDING = "sending";
 /**
  * Background reconciliation: first writes the outcomes this process still holds, then
  * marks rows left "sending" for longer than `olderThanMs` (their process stopped between
- * the provider call and the completion) as "unknown" (spec 7.5 point 4: the provider may
+ * the provider call and the completion) as "unknown" (docs/api/errors.md "When to retry": the provider may
  * have the message; read the report before resending).
  */
 export async function reconcileStaleSends(olderThanMs: number): Promise<{ written: number; unknown: number }> {

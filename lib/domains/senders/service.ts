@@ -1,4 +1,4 @@
-// Senders and default sender resolution (architecture.md "Default sender resolution").
+// Senders and default sender resolution (docs/api/authentication.md "Which sender a request acts on").
 
 import { ApiError } from "@/lib/core/errors";
 import { db, hotRows } from "@/lib/db";

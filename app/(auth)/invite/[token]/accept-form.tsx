@@ -19,7 +19,7 @@ export function AcceptForm({ token, email }: { token: string; email: string }) {
     const data = new FormData(event.currentTarget);
     const raw = { name: String(data.get("name") ?? ""), password: String(data.get("password") ?? "") };
     setPending(true);
-    const result = await acceptInvitationAction(token, raw);
+    const result = await acceptInvitationAction({ ...raw, token });
     if (!result.ok) {
       setPending(false);
       setMessage(result.message);

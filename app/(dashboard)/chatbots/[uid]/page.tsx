@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { SubpageHeader } from "@/components/dashboard/page-header";
 import { CardSection } from "@/components/ui/card-section";
 import { card } from "@/components/ui/classes";
+import { foundOr404 } from "@/lib/dashboard/found";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { toPublicChatbot } from "@/lib/domains/chatbots/serializers";
 import { getChatbot } from "@/lib/domains/chatbots/service";
@@ -16,7 +17,7 @@ type Props = { params: Promise<{ uid: string }> };
 export default async function ChatbotPage({ params }: Props) {
   const p = await requirePermission("chatbots");
   const { uid } = await params;
-  const bot = toPublicChatbot(await getChatbot(p, undefined, uid));
+  const bot = toPublicChatbot(await foundOr404(getChatbot(p, undefined, uid)));
   return (
     <div className="space-y-6">
       <SubpageHeader

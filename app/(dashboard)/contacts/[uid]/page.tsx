@@ -5,8 +5,9 @@ import { Pager } from "@/components/dashboard/pager";
 import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
+import { foundOr404 } from "@/lib/dashboard/found";
 import { requirePermission } from "@/lib/dashboard/guard";
-import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { getContactBook } from "@/lib/domains/contacts/books";
 import { listContacts } from "@/lib/domains/contacts/contacts";
 import { listContactFields } from "@/lib/domains/contacts/fields";
@@ -24,13 +25,10 @@ export default async function ContactBookPage({ params, searchParams }: Props) {
   const p = await requirePermission("contacts.read");
   const { uid } = await params;
   const sp = flatParams(await searchParams);
-  const parsed = ContactListQuery.safeParse(sp);
-  const query = parsed.success ? parsed.data : ContactListQuery.parse({});
-  const [book, { contacts, pagination }, fields] = await Promise.all([
-    getContactBook(p, uid).then(toPublicContactBook),
-    listContacts(p, uid, query),
-    listContactFields(p),
-  ]);
+  const query = listQuery(ContactListQuery, sp);
+  const [book, { contacts, pagination }, fields] = await foundOr404(
+    Promise.all([getContactBook(p, uid).then(toPublicContactBook), listContacts(p, uid, query), listContactFields(p)]),
+  );
   const rows = contacts.map(toPublicContact);
   const fieldKeys = fields.map((f) => f.key);
   return (

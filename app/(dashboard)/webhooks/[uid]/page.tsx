@@ -5,6 +5,7 @@ import { CardSection } from "@/components/ui/card-section";
 import { card } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { foundOr404 } from "@/lib/dashboard/found";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
@@ -30,7 +31,7 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   const sp = flatParams(await searchParams);
   const sender = await pageSender(p, sp.sender);
   if (!sender) return <EmptyState title="No sender numbers yet" />;
-  const webhook = toPublicWebhook(await getWebhook(p, sender, uid));
+  const webhook = toPublicWebhook(await foundOr404(getWebhook(p, sender, uid)));
   const recovery = await latestRecovery(p, sender, uid);
   const back = sp.sender ? `/webhooks?sender=${encodeURIComponent(sp.sender)}` : "/webhooks";
   return (
