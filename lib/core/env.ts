@@ -215,6 +215,24 @@ const Provider = z.object({
     ),
 });
 
+// Email (docs/email.md): invitations, and later password resets and security notices.
+const Email = z.object({
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "must be an smtp:// or smtps:// URL, like smtp://user:pass@mail.example.com:587")
+    .optional()
+    .describe(
+      "Where emails go, through nodemailer: `smtp://user:pass@host:587` (upgraded with STARTTLS when the server offers it) or `smtps://user:pass@host:465`. A failed send is retried from the outbox. Unset: each email is logged with its links and kept for `npm run -s cli -- mail:list` (docs/email.md).",
+    ),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .min(3)
+    .max(320)
+    .optional()
+    .describe("The From of every email, like `Switchboard <no-reply@example.com>`. Required with `SMTP_URL`."),
+});
+
 /** The groups of docs/configuration.md, in its order. */
 export const ENV_GROUPS = {
   "Process and logs": Process,
@@ -223,6 +241,7 @@ export const ENV_GROUPS = {
   "API limits and usage": Api,
   "Webhooks and background workers": Webhooks,
   "Messaging provider and simulator": Provider,
+  Email,
 } as const;
 
 const ObjectSchema = z.object({
@@ -232,6 +251,7 @@ const ObjectSchema = z.object({
   ...Api.shape,
   ...Webhooks.shape,
   ...Provider.shape,
+  ...Email.shape,
 });
 
 /** Secrets that verify what the provider sends: a public default would accept forged callbacks. */
@@ -251,6 +271,13 @@ const BUILD_PHASE = "phase-production-build";
 
 export const EnvSchema = ObjectSchema.extend({ NEXT_PHASE: z.string().optional() })
   .superRefine((e, ctx) => {
+    if (e.SMTP_URL && !e.MAIL_FROM) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["MAIL_FROM"],
+        message: 'is required with SMTP_URL (the From of every email, like "Switchboard <no-reply@example.com>")',
+      });
+    }
     if (!isProduction(e) || e.NEXT_PHASE === BUILD_PHASE) return;
     for (const name of PROVIDER_SECRETS) {
       if (e[name] !== undefined) continue;

@@ -57,6 +57,8 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   /** A dashboard mutation or server action that did not come from the dashboard's own pages. */
   CROSS_ORIGIN_REQUEST: 403,
+  /** A dashboard member whose role lacks the permission (lib/domains/members/permissions.ts). */
+  PERMISSION_DENIED: 403,
   UNAUTHORIZED: 401,
   CONFLICT: 409,
   REQUEST_FAILED: 500,

@@ -30,6 +30,7 @@ beforeAll(async () => {
     via: "session",
     userId: "user-test",
     scopedSenderId: null,
+    member: { userId: "user-test", email: "user-test@example.com", name: null, role: "owner", senderIds: null },
   } as Principal;
   bookUid = (await createContactBook(session.principal, { name: "Guarded", status: "ACTIVE" } as never)).id;
 });

@@ -10,7 +10,14 @@ import type { Principal } from "@/lib/domains/auth/principal";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { closedEvent, emitConversationEvents } from "./events";
-import { conversationByUidSql, conversationListSql, type ListFilters, senderScope, threadSql } from "./list-sql";
+import {
+  conversationByUidSql,
+  conversationListSql,
+  type ListFilters,
+  senderScope,
+  senderScopeCondition,
+  threadSql,
+} from "./list-sql";
 import type { ConversationPatch, ListOrder } from "./schemas";
 import type { ConversationRow, ThreadRow } from "./serializers";
 
@@ -95,10 +102,10 @@ export async function listThread(
 
 /** Conversations with unread messages (the inbox badge): one index range scan. */
 export async function unreadConversations(p: Principal, senderId?: string): Promise<number> {
-  const scope = senderScope(p, senderId);
+  const scope = senderScopeCondition(p, senderId, Prisma.sql`"senderId"`);
   const [row] = await hotRows<{ total: number }>(
     Prisma.sql`SELECT count(*)::int AS total FROM "Conversation"
-      WHERE "customerId" = ${p.customerId} ${scope ? Prisma.sql`AND "senderId" = ${scope}` : Prisma.empty}
+      WHERE "customerId" = ${p.customerId} ${scope ? Prisma.sql`AND ${scope}` : Prisma.empty}
       AND "unread" = true`,
   );
   return row?.total ?? 0;
@@ -117,7 +124,7 @@ export async function updateConversation(
 ): Promise<ConversationRow> {
   if (!isConversationUid(uid)) throw conversationNotFound(uid);
   const scope = senderScope(p, senderId);
-  const where = { id: uid, customerId: p.customerId, ...(scope ? { senderId: scope } : {}) };
+  const where = { id: uid, customerId: p.customerId, ...(scope ? { senderId: { in: [...scope] } } : {}) };
   const now = new Date();
   const emitted = await db.$transaction(async (tx) => {
     if (patch.markRead) await tx.conversation.updateMany({ where, data: { unreadCount: 0, unread: false } });
