@@ -1,22 +1,17 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+
+// Each test file that records API answers (test/api-answers.ts) leaves what it covered here;
+// the "answer coverage" project reads it after every other file has run. One folder per run.
+const answersDir = path.join(os.tmpdir(), `switchboard-api-answers-${process.pid}`);
+process.env.API_ANSWERS_DIR = answersDir;
+const ANSWER_COVERAGE = "test/api-answer-coverage.test.ts";
 
 // TEST_DB=pglite (default) or postgres: the same suite runs against both.
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: [
-      "lib/**/*.test.ts",
-      "scripts/**/*.test.ts",
-      "test/**/*.test.ts",
-      "app/**/*.test.ts",
-      "components/**/*.test.ts",
-    ],
-    // Several server processes on one database need the PostgreSQL server (docs/deployment.md):
-    // the scale-out test belongs to the TEST_DB=postgres run only.
-    exclude: ["**/node_modules/**", ...(process.env.TEST_DB === "postgres" ? [] : ["test/scale-out.test.ts"])],
-    globalSetup: ["test/global-setup.ts"],
-    setupFiles: ["test/setup.ts"],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -34,6 +29,37 @@ export default defineConfig({
       RATE_LIMIT_REPORTS_IP: "100000",
       // Simulated contacts answer only where a test asks them to (sim().options.replyRate).
       SIMULATOR_REPLY_RATE: "0",
+      API_ANSWERS_DIR: answersDir,
     },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "suite",
+          include: [
+            "lib/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "test/**/*.test.ts",
+            "app/**/*.test.ts",
+            "components/**/*.test.ts",
+          ],
+          // Several server processes on one database need the PostgreSQL server (docs/deployment.md):
+          // the scale-out test belongs to the TEST_DB=postgres run only.
+          exclude: [
+            "**/node_modules/**",
+            ANSWER_COVERAGE,
+            ...(process.env.TEST_DB === "postgres" ? [] : ["test/scale-out.test.ts"]),
+          ],
+          globalSetup: ["test/global-setup.ts"],
+          setupFiles: ["test/setup.ts"],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // After every other file: reads the answers they recorded (no database).
+        extends: true,
+        test: { name: "answer coverage", include: [ANSWER_COVERAGE], sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

@@ -1,12 +1,12 @@
 // npm run bench:memory: resident memory of the lean server (scripts/serve-api.ts, a child
-// process) while 256 MiB chunked bodies are refused (issue 10): on the provider callback
+// process) while 256 MiB chunked bodies are refused: on the provider callback
 // endpoint (8 MiB limit, no authentication possible before the body), on an API route
 // without a token (the default 1 MiB limit), on the bulk upload with a verified token (its
 // 10 MiB limit) and with a made-up Bearer token (401 before the body is read). PostgreSQL:
 // a fresh database, switchboard_bench_memory, on the local server (BENCH_PG_URL to change).
 // Prints the growth of the server's RSS over its warmed-up baseline and whether it stays
 // under 50 MB.
-// Then (issue 19 item 2) the app as `npm start` runs it (scripts/supervisor.ts: the front
+// Then the app as `npm start` runs it (scripts/supervisor.ts: the front
 // server, `next start` behind it; needs `npm run build` first): 256 MiB chunked bodies, 4
 // at a time, to the sign-in endpoint (/api/auth/callback/credentials), /signup and a server
 // action, unauthenticated; the growth of the whole process tree's RSS (Next's included).

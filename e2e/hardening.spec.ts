@@ -1,4 +1,4 @@
-// Issue 10 item 7 against the built app: the pages carry the security headers, the CSP
+// Security headers against the built app: the pages carry the security headers, the CSP
 // does not break Next's scripts and styles (the pages hydrate and no violation is
 // reported), and forged cross-site mutations of the dashboard handlers are refused.
 import { expect, test } from "@playwright/test";

@@ -1,6 +1,6 @@
 // A client that closes the connection in the middle of its request body (a slowloris, a
 // cancelled upload) is the client's doing: logged at debug, never an "unhandled" error with a
-// stack (issue 19 item 8).
+// stack.
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import net from "node:net";

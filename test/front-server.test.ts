@@ -160,7 +160,7 @@ describe("front server", () => {
     expect(reply.text).toMatch(/starting or unavailable/);
   });
 
-  describe("one body limit for everything Next serves (issue 19 item 2)", () => {
+  describe("one body limit for everything Next serves", () => {
     const LIMIT = 1024 * 1024;
     const MiB = 1024 * 1024;
 

@@ -1,6 +1,7 @@
 // One database per test run: an in-memory PGlite served on a loopback socket, or a
 // fresh database on the local PostgreSQL server (dropped afterwards). Migrations run once.
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startEmbedded } from "../lib/db/embedded";
@@ -16,6 +17,9 @@ function assertLocal(url: string) {
 }
 
 export default async function setup(project: TestProject) {
+  // A fresh folder for the answers this run's test files record (test/api-answers.ts).
+  const answers = process.env.API_ANSWERS_DIR;
+  if (answers) fs.rmSync(answers, { recursive: true, force: true });
   const kind = process.env.TEST_DB ?? "pglite";
   let url: string;
   let teardown: () => Promise<void>;
@@ -41,7 +45,10 @@ export default async function setup(project: TestProject) {
   process.env.DATABASE_URL = url;
   project.provide("databaseUrl", url);
   project.provide("databaseKind", kind);
-  return teardown;
+  return async () => {
+    if (answers) fs.rmSync(answers, { recursive: true, force: true });
+    await teardown();
+  };
 }
 
 declare module "vitest" {

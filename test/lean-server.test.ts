@@ -58,7 +58,7 @@ describe("lean server", () => {
     const inProcess = await call("GET", "/api/v3/openapi.json");
     expect(lean.status).toBe(200);
     const doc = JSON.parse(lean.text);
-    // servers[] is the configured public URL, not this request's Host (issue 10, item 13).
+    // servers[] is the configured public URL, not this request's Host.
     expect(doc.servers).toEqual(inProcess.body.servers);
     expect(doc.paths).toEqual(inProcess.body.paths);
   });

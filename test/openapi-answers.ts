@@ -20,32 +20,43 @@ export function templateOf(doc: OpenApiDocument, method: string, path: string): 
     .sort((a, b) => score(b) - score(a))[0];
 }
 
-/**
- * What the answers lack: per operation of the document (method and path template), a
- * line naming it when no answer was a success (2xx) or none an error (4xx/5xx).
- */
-export function missingAnswers(doc: OpenApiDocument, answers: readonly Answer[]): string[] {
-  const seen = new Map<string, { success: boolean; error: boolean }>();
+/** Per operation ("GET /api/{version}/webhooks"): whether some answer was a success (2xx), some an error (4xx/5xx). */
+export type Coverage = Record<string, { success: boolean; error: boolean }>;
+
+/** What these answers cover; answers that are no operation of the document (a wrong method, an unknown path) cover nothing. */
+export function coverageOf(doc: OpenApiDocument, answers: readonly Answer[]): Coverage {
+  const seen: Coverage = {};
   for (const a of answers) {
     const template = templateOf(doc, a.method, a.path);
     if (!template) continue;
     const key = `${a.method.toUpperCase()} ${template}`;
-    const entry = seen.get(key) ?? { success: false, error: false };
+    const entry = seen[key] ?? { success: false, error: false };
     if (a.status >= 200 && a.status < 300) entry.success = true;
     if (a.status >= 400) entry.error = true;
-    seen.set(key, entry);
+    seen[key] = entry;
   }
+  return seen;
+}
+
+/**
+ * What the coverages lack together (one per test file that recorded answers): per operation
+ * of the document, a line naming it when no answer was a success or none an error.
+ */
+export function missingCoverage(doc: OpenApiDocument, coverages: readonly Coverage[]): string[] {
   return Object.entries(doc.paths).flatMap(([template, item]) =>
     Object.keys(item).flatMap((method) => {
       const key = `${method.toUpperCase()} ${template}`;
-      const entry = seen.get(key);
-      const lacks = [!entry?.success ? "no success answer" : "", !entry?.error ? "no error answer" : ""].filter(
-        Boolean,
-      );
+      const success = coverages.some((c) => c[key]?.success);
+      const error = coverages.some((c) => c[key]?.error);
+      const lacks = [success ? "" : "no success answer", error ? "" : "no error answer"].filter(Boolean);
       return lacks.length ? [`${key}: ${lacks.join(", ")}`] : [];
     }),
   );
 }
+
+/** What one set of answers lacks (missingCoverage of its coverage alone). */
+export const missingAnswers = (doc: OpenApiDocument, answers: readonly Answer[]) =>
+  missingCoverage(doc, [coverageOf(doc, answers)]);
 
 export function answerValidator(doc: OpenApiDocument) {
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });

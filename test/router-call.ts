@@ -1,7 +1,7 @@
 // Calls any router function in-process (the table-independent router tests build their
 // own with createRouter) the way test/factory.ts `call` calls the real one. Every answer
-// goes to the recorders a test registers (recordAnswers), which is how
-// lib/api/openapi-answers.test.ts validates every answer against the OpenAPI document.
+// goes to the recorders a test registers (recordAnswers), which is how recordApiAnswers
+// (test/api-answers.ts) validates every answer against the OpenAPI document.
 import { randomBytes } from "node:crypto";
 import type { RequestInfo } from "@/lib/api/router";
 

@@ -1,4 +1,4 @@
-// Concurrent duplicate creates (issue 19 item 3): the unique constraint decides the race, and
+// Concurrent duplicate creates: the unique constraint decides the race, and
 // the losers get the contract's 409 code (lib/db/unique-conflict.ts), never a 500.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";

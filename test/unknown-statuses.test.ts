@@ -1,8 +1,8 @@
-// Statuses for message ids this service never sent (issue 19 item 6): signed status callbacks
-// for made-up ids billed 1,005 debits to an account that sent nothing. Now they are never
-// applied (no record, no debit, no event), kept for the record on their callback
-// (ignoredStatuses, a note), after a grace in which an early status for a send of ours that has
-// not recorded its provider id yet still finds it (docs/event-pipeline.md).
+// Statuses for message ids this service never sent (docs/event-pipeline.md "Statuses for
+// messages we did not send"): signed status callbacks for made-up ids billed 1,005 debits to
+// an account that sent nothing. Now they are never applied (no record, no debit, no event),
+// kept for the record on their callback (ignoredStatuses, a note), after a grace in which an
+// early status for a send of ours that has not recorded its provider id yet still finds it.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";

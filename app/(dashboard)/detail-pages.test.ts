@@ -1,4 +1,4 @@
-// Issue 19 item 8: a detail page for another tenant's resource (or an id that names nothing)
+// A detail page for another tenant's resource (or an id that names nothing)
 // is Next's 404 page, raised with notFound(); before, the service's NOT_FOUND escaped the
 // page and Next logged it as a server error with its stack.
 import { beforeAll, describe, expect, it, vi } from "vitest";
@@ -21,7 +21,14 @@ let mine: TestCustomer;
 let theirs: { chatbot: string; book: string; webhook: string };
 beforeAll(async () => {
   mine = await createTestCustomer();
-  session.principal = { customerId: mine.customer.id, plan: "pro", via: "session", scopedSenderId: null };
+  session.principal = {
+    customerId: mine.customer.id,
+    plan: "pro",
+    via: "session",
+    scopedSenderId: null,
+    // An owner holds every permission (docs/members.md): what stops them here is the tenant.
+    member: { userId: "user-test", email: "owner@example.com", name: null, role: "owner", senderIds: null },
+  };
   const other = await createTestCustomer();
   const created = async (path: string, body: Record<string, unknown>, uid: string) => {
     const res = await call("POST", path, { token: other.globalToken, body });

@@ -134,7 +134,7 @@ describe("the document of the real table", () => {
     const codes = error.properties.error_code.enum;
     expect(codes).toContain("REQUEST_FAILED");
     expect(codes).toContain("MISSING_AUTH_TOKEN");
-    // Every refusal travels with its own code (issue 19 item 8), none as REQUEST_FAILED.
+    // Every refusal travels with its own code, none as REQUEST_FAILED.
     for (const code of ["RATE_LIMITED", "PAYLOAD_TOO_LARGE", "METHOD_NOT_ALLOWED"]) expect(codes).toContain(code);
     expect(codes.length).toBe(Object.keys(ERROR_STATUS).length);
     const openapi = doc.paths["/api/{version}/openapi.json"]?.get;

@@ -1,4 +1,4 @@
-// Bounded input at the router (issue 10, items 3, 4 and 5): the rate limit and
+// Bounded input at the router: the rate limit and
 // authentication come before a body is read, a route's larger limit needs a verified
 // token, nesting is capped and text the database cannot store is refused naming its field.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";

@@ -10,13 +10,53 @@ export { VERSIONS, type Version } from "@/lib/core/version";
 
 export type LimitClass = "global" | "send" | "reports";
 
-export type HandlerContext<Q, B> = {
+type SenderMode = "none" | "resolve" | "phoneNumberId";
+
+/**
+ * Whether the definition's resolution always yields a sender: "phoneNumberId" does (or the
+ * path is no route), "resolve" does unless its options say `useDefault: false` (a global
+ * token without senderId then reads every sender). Options tsc cannot read count as "may not".
+ */
+type AlwaysResolves<S, O> = S extends "phoneNumberId"
+  ? true
+  : S extends "resolve"
+    ? "useDefault" extends keyof O
+      ? O extends { useDefault?: true }
+        ? true
+        : false
+      : true
+    : false;
+
+/** The handler's sender: a resolved Sender when the definition promises one, else maybe none. */
+type SenderOf<S, O> = AlwaysResolves<S, O> extends true ? Sender : S extends "none" ? undefined : Sender | undefined;
+
+/** The names of a path's parameters: "/webhooks/:webhookUid/deliveries/:deliveryId" → "webhookUid" | "deliveryId". */
+type PathParamNames<P extends string> = string extends P
+  ? string
+  : P extends `${string}:${infer Name}/${infer Rest}`
+    ? Name | PathParamNames<`/${Rest}`>
+    : P extends `${string}:${infer Name}`
+      ? Name
+      : never;
+
+/** A path parameter's schema: text in, text out (a path segment, percent-decoded). */
+type ParamSchema = z.ZodType<string, string>;
+
+/** One zod schema per path parameter: the router parses each once, before the handler runs. */
+type ParamSchemas<Path extends string> = { readonly [K in PathParamNames<Path>]: ParamSchema };
+
+/** The parsed path parameters, by name: each as its schema outputs it. */
+type ParamsOf<Path extends string, P> = {
+  [K in PathParamNames<Path>]: K extends keyof P ? (P[K] extends ParamSchema ? z.output<P[K]> : string) : string;
+};
+
+export type HandlerContext<Q, B, S = Sender | undefined, P = Record<string, string>> = {
   request: Request;
   version: Version;
   requestId: string;
   principal: Principal;
-  sender: Sender | undefined;
-  params: Record<string, string>;
+  sender: S;
+  params: P;
   query: Q;
   body: B;
 };
@@ -52,9 +92,9 @@ type DeepReadonly<T> = T extends readonly (infer E)[]
  * route's own schemas so that tsc refuses a wrong one; lib/api/openapi-examples.test.ts
  * also parses each with its schema.
  */
-export type RouteExample<Q extends Schema, B extends Schema, R extends Schema> = {
+export type RouteExample<Q extends Schema, B extends Schema, R extends Schema, Path extends string = string> = {
   /** A value per path parameter (":webhookUid" → webhookUid). */
-  params?: Readonly<Record<string, string>>;
+  params?: { readonly [K in PathParamNames<Path>]: string };
   /** Query parameters worth showing (a subset of the query schema). */
   query?: DeepReadonly<Partial<z.input<Q>>>;
   /** The JSON request body, on routes with a body. */
@@ -67,10 +107,24 @@ export type RouteExample<Q extends Schema, B extends Schema, R extends Schema> =
   extra?: Readonly<Record<string, unknown>>;
 };
 
-export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema, R extends Schema = Schema> = {
+export type RouteDef<
+  Q extends Schema = Schema,
+  B extends Schema = Schema,
+  R extends Schema = Schema,
+  Path extends string = string,
+  P extends Partial<ParamSchemas<Path>> = Partial<ParamSchemas<Path>>,
+  S extends SenderMode = SenderMode,
+  O extends ResolveOptions = ResolveOptions,
+> = {
   method: "GET" | "POST";
   /** Below the version prefix, e.g. "/webhooks/:webhookUid". */
-  path: string;
+  path: Path;
+  /**
+   * A zod schema per path parameter (e.g. `{ webhookUid: PublicId }`): the router parses each
+   * once; a value the schema refuses names nothing and answers the parameter's
+   * `paramNotFound` code (NOT_FOUND when absent). The handler gets the parsed values.
+   */
+  params?: P;
   versions: readonly Version[];
   summary: string;
   tag: string;
@@ -82,12 +136,12 @@ export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema, R ext
    * How a sender is resolved (see lib/domains/senders): "resolve" from senderId or the token,
    * "phoneNumberId" from the path parameter of that name.
    */
-  sender?: "none" | "resolve" | "phoneNumberId";
-  senderOptions?: ResolveOptions;
+  sender?: S;
+  senderOptions?: O;
   feature?: Feature;
   limit: LimitClass;
   /** The not-found code per path parameter (NOT_FOUND when absent), for ids that cannot exist. */
-  paramNotFound?: Partial<Record<string, ErrorCode>>;
+  paramNotFound?: Partial<Record<PathParamNames<Path>, ErrorCode>>;
   /** Largest accepted body for this route; API_BODY_LIMIT_BYTES when absent. */
   bodyLimitBytes?: number;
   /**
@@ -99,11 +153,11 @@ export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema, R ext
   /** One schema, or one per version when a version changes the rules (Direct Send). */
   body?: B | Readonly<Record<Version, B>>;
   /**
-   * Honours Idempotency-Key (lib/domains/messaging/idempotency): the router stores the first answer
+   * Honours Idempotency-Key (lib/domains/idempotency/service.ts): the router stores the first answer
    * of a key and replays it. The value names the operation; routes sharing it share keys.
    */
   idempotent?: string;
-  /** Provider-compatible routes answer errors in the provider's shape (spec 7.1). */
+  /** Provider-compatible routes answer errors in the provider's shape (docs/api/errors.md "Provider-shaped errors"). */
   errorStyle?: "envelope" | "provider";
   /**
    * Schema of data in the success envelope, for the OpenAPI document; on provider-style
@@ -114,7 +168,7 @@ export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema, R ext
    * The example request and success answer of the OpenAPI document (docs/openapi.md): every
    * route has one (lib/api/openapi-examples.test.ts names a route without).
    */
-  example?: RouteExample<Q, B, R>;
+  example?: RouteExample<Q, B, R, Path>;
   /** The status of a success answer (201 for creates that say so); 200 when absent. */
   successStatus?: 200 | 201;
   /** Top-level siblings of data the handler returns in `extra` (e.g. signingSecret). */
@@ -125,7 +179,9 @@ export type RouteDef<Q extends Schema = Schema, B extends Schema = Schema, R ext
    * document lists exactly these per operation.
    */
   errors?: readonly ErrorCode[];
-  handler: (ctx: HandlerContext<z.output<Q>, z.output<B>>) => Promise<RouteResult | Response>;
+  handler: (
+    ctx: HandlerContext<z.output<Q>, z.output<B>, SenderOf<S, O>, ParamsOf<Path, P>>,
+  ) => Promise<RouteResult | Response>;
 };
 
 /** The body schema a request of this version is parsed with. */
@@ -140,11 +196,16 @@ const isSchema = (value: object): value is Schema => "safeParse" in value;
 // Erases the schema generics so that routes of different shapes share one table.
 export type AnyRoute = RouteDef<Schema, Schema, Schema>;
 
+/** A route of the table: tsc types the handler's query, body, params and sender from the definition. */
 export function route<
+  Path extends string,
   Q extends Schema = z.ZodUndefined,
   B extends Schema = z.ZodUndefined,
   R extends Schema = z.ZodUnknown,
->(def: RouteDef<Q, B, R>): AnyRoute {
+  P extends Partial<ParamSchemas<Path>> = Record<never, never>,
+  S extends SenderMode = "none",
+  O extends ResolveOptions = Record<never, never>,
+>(def: RouteDef<Q, B, R, Path, P, S, O>): AnyRoute {
   return def as unknown as AnyRoute;
 }
 

@@ -1,10 +1,12 @@
 // The router on a test-only table: everything it does once for every route, without
 // depending on the domain routes.
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";
 import { z } from "zod";
 import { resetEnvCache } from "@/lib/core/env";
 import { PageQuery } from "@/lib/core/pagination";
+import { PublicId } from "@/lib/core/path-params";
 import { db } from "@/lib/db";
+import type { Sender } from "@/lib/domains/senders/service";
 import { issueToken, revokeToken } from "@/lib/domains/tokens/service";
 import { generateTokenString, hashToken, visiblePrefix } from "@/lib/domains/tokens/token-string";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
@@ -69,6 +71,20 @@ const table = [
     tag: "Test",
     limit: "global",
     handler: async ({ params }) => ok("Updated", { params }),
+  }),
+  route({
+    method: "GET",
+    path: "/parts/:partId",
+    versions: both,
+    summary: "A part, by an id of a declared shape",
+    tag: "Test",
+    limit: "global",
+    params: { partId: PublicId },
+    paramNotFound: { partId: "WEBHOOK_NOT_FOUND" },
+    handler: async ({ params }) => {
+      seen(params);
+      return ok("Part", { partId: params.partId });
+    },
   }),
   route({
     method: "GET",
@@ -393,11 +409,12 @@ describe("envelope and headers", () => {
 });
 
 describe("routing", () => {
-  it("404 NOT_FOUND for unknown routes, outside the prefix too", async () => {
+  it("404 NOT_FOUND for unknown routes, outside the prefix too, with the request id", async () => {
     for (const path of ["/api/v3/nope", "/api/v2/things/a/b", "/api/v4/things", "/v3/things", "/api/v3"]) {
       const res = await call("GET", path, { token: c.globalToken });
       expectError(res, 404, "NOT_FOUND");
       expect(res.body.details).toEqual({});
+      expect(res.headers.get("x-service-request-id")).toBe(res.body.metadata.requestId);
     }
   });
 
@@ -431,6 +448,84 @@ describe("routing", () => {
 
   it("a malformed percent-encoding in a path parameter is 404, not 500", async () => {
     expectError(await call("GET", "/api/v3/things/%E0%A4%A", { token: c.globalToken }), 404, "NOT_FOUND");
+  });
+});
+
+describe("path parameters", () => {
+  it("are parsed by the route's schema: a value it refuses is the route's not-found code, the handler not run", async () => {
+    const res = await call("GET", "/api/v3/parts/prt_1", { token: c.globalToken });
+    expect(res.body.data).toEqual({ partId: "prt_1" });
+    seen.mockClear();
+    for (const bad of ["a.b", "a%00b", "x".repeat(65), "%20"]) {
+      expectError(await call("GET", `/api/v3/parts/${bad}`, { token: c.globalToken }), 404, "WEBHOOK_NOT_FOUND");
+    }
+    expect(seen).not.toHaveBeenCalled();
+  });
+
+  it("a route without a schema for a parameter refuses only what no row can hold (a NUL byte)", async () => {
+    expectError(await call("GET", "/api/v3/things/a%00b", { token: c.globalToken }), 404, "NOT_FOUND");
+    expect((await call("GET", "/api/v3/things/a.b", { token: c.globalToken })).body.data).toEqual({
+      params: { id: "a.b" },
+    });
+  });
+
+  it("come after authentication: a bad id without a token is 401", async () => {
+    expectError(await call("GET", "/api/v3/parts/a.b"), 401, "MISSING_AUTH_TOKEN");
+  });
+});
+
+describe("the definition types the handler", () => {
+  // Compile-time checks (tsc): the handlers are never called.
+  const common = { method: "GET", versions: both, summary: "Types", tag: "Test", limit: "global" } as const;
+  it("params from the path and their schemas, the sender from the resolution", () => {
+    route({
+      ...common,
+      path: "/a/:one/b/:two",
+      params: { one: PublicId },
+      sender: "resolve",
+      handler: async ({ params, sender }) => {
+        expectTypeOf(params).toEqualTypeOf<{ one: string; two: string }>();
+        expectTypeOf(sender).toEqualTypeOf<Sender>();
+        // @ts-expect-error: no such parameter in the path
+        params.three;
+        return ok("Typed", {});
+      },
+    });
+    route({
+      ...common,
+      path: "/c",
+      sender: "resolve",
+      senderOptions: { useDefault: false },
+      handler: async ({ sender }) => {
+        expectTypeOf(sender).toEqualTypeOf<Sender | undefined>();
+        return ok("Typed", {});
+      },
+    });
+    route({
+      ...common,
+      path: "/:phoneNumberId/d",
+      sender: "phoneNumberId",
+      handler: async ({ sender }) => {
+        expectTypeOf(sender).toEqualTypeOf<Sender>();
+        return ok("Typed", {});
+      },
+    });
+    route({
+      ...common,
+      path: "/e",
+      handler: async ({ sender, params }) => {
+        expectTypeOf(sender).toEqualTypeOf<undefined>();
+        expectTypeOf(params).toEqualTypeOf<Record<never, never>>();
+        return ok("Typed", {});
+      },
+    });
+    route({
+      ...common,
+      path: "/f/:id",
+      // @ts-expect-error: a not-found code for a parameter the path does not have
+      paramNotFound: { other: "NOT_FOUND" },
+      handler: async () => ok("Typed", {}),
+    });
   });
 });
 

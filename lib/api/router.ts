@@ -7,9 +7,10 @@ import { env } from "@/lib/core/env";
 import { errorAnswer, validationError } from "@/lib/core/error-answer";
 import { ApiError } from "@/lib/core/errors";
 import { log, redactUrl } from "@/lib/core/log";
+import { PathText } from "@/lib/core/path-params";
 import { assertStorableInput } from "@/lib/core/storable-input";
 import { hasFeature, type Principal } from "@/lib/domains/auth/principal";
-import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/domains/messaging/idempotency";
+import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/domains/idempotency/service";
 import { resolveSender, resolveSenderByPhoneNumberId, type Sender } from "@/lib/domains/senders/service";
 import { verifyToken } from "@/lib/domains/tokens/service";
 import { recordUsage } from "@/lib/domains/tokens/usage";
@@ -127,12 +128,12 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       }
       const route = hit.c.route;
       errorStyle = route.errorStyle ?? "envelope";
-      const params = Object.fromEntries(hit.c.keys.map((k, i) => [k, decodeParam(hit.m[i + 1] ?? "")]));
+      const rawParams = Object.fromEntries(hit.c.keys.map((k, i) => [k, decodeParam(hit.m[i + 1] ?? "")]));
 
       // The token comes from the header (or a GET's query) before any body is read: the
       // rate limit and authentication run first, and only a verified token unlocks a
       // route's larger body limit. A POST without one may carry it in its JSON body
-      // (spec 5): that body is read first, at the default limit only.
+      // (docs/api/authentication.md): that body is read first, at the default limit only.
       const hasSchema = bodySchema(route, version) !== undefined;
       let presented = bearerToken(request) ?? (method === "GET" ? tokenFrom(url.searchParams) : undefined);
       let input: BodyInput | undefined;
@@ -177,10 +178,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
         [...url.searchParams.entries()].filter(([k]) => !(TOKEN_FIELDS as readonly string[]).includes(k)),
       );
       assertStorableInput(rawQuery, "query");
-      // An id with a NUL byte cannot exist (PostgreSQL text cannot even hold one): not found.
-      for (const [key, value] of Object.entries(params)) {
-        if (value.includes("\u0000")) throw new ApiError(route.paramNotFound?.[key] ?? "NOT_FOUND", `No such ${key}`);
-      }
+      const params = parseParams(route, rawParams);
       const rawBody = { ...bodyRecord };
       for (const k of TOKEN_FIELDS) delete rawBody[k];
 
@@ -201,6 +199,10 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
         sender = await resolveSenderByPhoneNumberId(principal, params.phoneNumberId ?? "");
         if (!sender) throw new ApiError("NOT_FOUND", `No route for ${request.method} ${url.pathname}`);
       }
+      // The handler's type promises a sender here (SenderOf in route-definition.ts).
+      if (!sender && principal && promisesSender(route)) {
+        throw new Error(`sender resolution returned none for ${route.method} ${route.path}`);
+      }
 
       const context = {
         request,
@@ -215,7 +217,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       };
       const result =
         route.idempotent && principal
-          ? await replayable(route.idempotent, context, () => route.handler(context))
+          ? await replayable(route, route.idempotent, context, () => route.handler(context))
           : await route.handler(context);
       if (result instanceof Response) {
         for (const [k, v] of Object.entries(headers)) result.headers.set(k, v);
@@ -243,17 +245,24 @@ function headOnly(request: Request, response: Response): Response {
 }
 
 /**
- * Idempotency-Key on a route flagged `idempotent` (lib/domains/messaging/idempotency): the same
- * operation, scope (the sender, else the path ids) and body replay the first answer, its
+ * Idempotency-Key on a route flagged `idempotent` (lib/domains/idempotency/service.ts): the same
+ * operation, scope (the sender and the path ids) and body replay the first answer, its
  * top-level extras (webhook create's signingSecret) included (docs/idempotency.md).
  */
 async function replayable(
+  route: AnyRoute,
   operation: string,
   ctx: HandlerContext<unknown, unknown>,
   run: () => Promise<RouteResult | Response>,
 ): Promise<RouteResult> {
   const { senderId: _s, ...input } = (ctx.body ?? {}) as Record<string, unknown>;
-  const scope = ctx.sender?.id ?? Object.values(ctx.params).join("/");
+  // The path ids name what the request acts on (one conversation of the sender, one webhook);
+  // a phone number id the sender was resolved from is that sender already, so /messages and
+  // /{phoneNumberId}/messages share their keys.
+  const ids = Object.entries(ctx.params)
+    .filter(([name]) => !(route.sender === "phoneNumberId" && name === "phoneNumberId"))
+    .map(([, value]) => value);
+  const scope = [...(ctx.sender ? [ctx.sender.id] : []), ...ids].join("/");
   const r = await withIdempotency(
     ctx.principal.customerId,
     idempotencyKeyFrom(ctx.request),
@@ -277,6 +286,25 @@ async function replayable(
     ? { status: r.status, headers, raw: r.raw }
     : { status: r.status, headers, message: r.message ?? "", data: r.data, extra: r.extra };
 }
+
+/**
+ * Each path parameter through its schema (PathText when the route declares none): a value
+ * the schema refuses names nothing, so it is the parameter's not-found code, decided here
+ * for every route.
+ */
+function parseParams(route: AnyRoute, raw: Record<string, string>): Record<string, string> {
+  const parsed: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const result = (route.params?.[key] ?? PathText).safeParse(value);
+    if (!result.success) throw new ApiError(route.paramNotFound?.[key] ?? "NOT_FOUND", `No such ${key}`);
+    parsed[key] = result.data;
+  }
+  return parsed;
+}
+
+/** Mirrors SenderOf (route-definition.ts): the resolutions that always yield a sender. */
+const promisesSender = (route: AnyRoute) =>
+  route.sender === "phoneNumberId" || (route.sender === "resolve" && route.senderOptions?.useDefault !== false);
 
 function parseWith(schema: z.ZodType, input: unknown, where: "query" | "body"): unknown {
   const result = schema.safeParse(input);

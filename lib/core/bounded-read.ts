@@ -12,7 +12,7 @@ export class TooLargeError extends Error {
 /**
  * The body stopped before its end: the client closed or reset the connection mid-request
  * (node:http's "aborted", ECONNRESET). The client's doing, not ours: a 400 nobody reads, and
- * a debug line in the log instead of an error with a stack (issue 19 item 8).
+ * a debug line in the log instead of an error with a stack.
  */
 export class RequestAbortedError extends ApiError {
   constructor(cause: unknown) {

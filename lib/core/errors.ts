@@ -53,10 +53,12 @@ export const ERROR_STATUS = {
   ORDER_REFERENCE_EXISTS: 409,
   /** The chatbot does not exist for this customer and sender (docs/chatbots.md). */
   CHATBOT_NOT_FOUND: 404,
-  /** A rate-limit window is exhausted (Retry-After says when the next one opens; spec 8.1). */
+  /** A rate-limit window is exhausted (Retry-After says when the next one opens; docs/api/limits.md). */
   RATE_LIMITED: 429,
   /** A dashboard mutation or server action that did not come from the dashboard's own pages. */
   CROSS_ORIGIN_REQUEST: 403,
+  /** A dashboard member whose role lacks the permission (lib/domains/members/permissions.ts). */
+  PERMISSION_DENIED: 403,
   UNAUTHORIZED: 401,
   CONFLICT: 409,
   REQUEST_FAILED: 500,

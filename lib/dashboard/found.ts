@@ -1,6 +1,6 @@
 // A dashboard page's look-up of the one resource its URL names. "Not found" (an id that
 // names nothing, or another tenant's: services answer both the same) is Next's 404 page
-// (app/not-found.tsx), not an error the server logs with a stack (issue 19 item 8).
+// (app/not-found.tsx), not an error the server logs with a stack.
 import { notFound } from "next/navigation";
 import { ApiError } from "@/lib/core/errors";
 

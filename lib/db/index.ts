@@ -15,7 +15,6 @@ recogniseErrors(uniqueConflictFrom);
 
 export { disconnectDb, hotPrepared, hotRows } from "./pool";
 
-export type Db = PrismaClient;
 export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
 export function createClient(url: string, max = 10): PrismaClient {

@@ -1,4 +1,4 @@
-// Unique-constraint races as the contract's answer (issue 19 item 3). A service checks
+// Unique-constraint races as the contract's answer. A service checks
 // "does it exist?" before it creates, but two requests can both pass the check: the unique
 // constraint then lets one win and refuses the others. This is the one place that knows
 // which constraints a client can run into and the contract code each answers; errorAnswer

@@ -1,18 +1,19 @@
 // The chosen sender's blacklist: numbers it never messages (added here, by the API, or by
 // the contact's opt-out keyword; docs/conversations.md "Opt-out and the blacklist").
 import type { Metadata } from "next";
-import { DataTable } from "@/components/dashboard/data-table";
+import { actionsColumn, DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
+import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { listBlacklist } from "@/lib/domains/contacts/blacklist";
 import { BlacklistQuery } from "@/lib/domains/contacts/schemas";
 import { toPublicBlacklistEntry } from "@/lib/domains/contacts/serializers";
+import { can } from "@/lib/domains/members/access";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { AddToBlacklist, RemoveFromBlacklist } from "./blacklist-forms";
 
@@ -24,20 +25,19 @@ const COLUMNS = [
   { key: "reason", label: "Reason" },
   { key: "source", label: "Source" },
   { key: "added", label: "Added" },
-  { key: "actions", label: <span className="sr-only">Actions</span> },
+  actionsColumn(),
 ];
 
 const SOURCE_LABEL: Record<string, string> = { api: "API", dashboard: "Dashboard", "opt-out": "Opt-out keyword" };
 
 export default async function BlacklistPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("contacts.read");
   const params = flatParams(await searchParams);
   const sender = await pageSender(p, params.sender);
   if (!sender) {
     return <EmptyState title="No sender numbers yet">Connect a phone number first.</EmptyState>;
   }
-  const parsed = BlacklistQuery.safeParse(params);
-  const query = parsed.success ? parsed.data : BlacklistQuery.parse({});
+  const query = listQuery(BlacklistQuery, params);
   const { entries, pagination } = await listBlacklist(p, sender, query);
   const rows = entries.map(toPublicBlacklistEntry);
   return (
@@ -50,9 +50,11 @@ export default async function BlacklistPage({ searchParams }: { searchParams: Pr
           UNSUBSCRIBE…) is added here; START or UNSTOP takes them off.
         </p>
       </div>
-      <CardSection id="blacklist-add" title="Add a number">
-        <AddToBlacklist senderId={sender.phoneNumber} />
-      </CardSection>
+      {can(p, "contacts.write") ? (
+        <CardSection id="blacklist-add" title="Add a number">
+          <AddToBlacklist senderId={sender.phoneNumber} />
+        </CardSection>
+      ) : null}
       <section aria-labelledby="blacklist-entries">
         <h2 id="blacklist-entries" className="mb-3 text-lg font-semibold">
           Blacklisted numbers ({pagination.total})

@@ -2,13 +2,11 @@
 // re-queues every FAILED delivery of the destination created in [since, until]; GET reads
 // its progress. Sender-scoped like every webhook route; another account's webhook is
 // WEBHOOK_NOT_FOUND, an unknown job WEBHOOK_RECOVERY_NOT_FOUND.
-import { ApiError } from "@/lib/core/errors";
-import type { Sender } from "@/lib/domains/senders/service";
+import * as examples from "@/lib/domains/webhooks/examples";
 import { getRecovery, startRecovery, toPublicRecovery } from "@/lib/domains/webhooks/recovery";
-import { RecoverBody, RecoveryPublic } from "@/lib/domains/webhooks/recovery-schemas";
-import { isWellFormedId, SenderQuery } from "@/lib/domains/webhooks/schemas";
+import { RecoverBody, RecoveryPublic, RecoveryUid } from "@/lib/domains/webhooks/recovery-schemas";
+import { SenderQuery, WebhookUid } from "@/lib/domains/webhooks/schemas";
 import { type AnyRoute, ok, route } from "../route-definition";
-import * as examples from "./webhook-recovery-examples";
 
 const scoped = {
   versions: ["v2", "v3"],
@@ -16,20 +14,9 @@ const scoped = {
   feature: "webhooks",
   tag: "Webhooks",
   sender: "resolve",
-  paramNotFound: { webhookUid: "WEBHOOK_NOT_FOUND" },
+  params: { webhookUid: WebhookUid, recoveryUid: RecoveryUid },
+  paramNotFound: { webhookUid: "WEBHOOK_NOT_FOUND", recoveryUid: "WEBHOOK_RECOVERY_NOT_FOUND" },
 } as const;
-
-function need(sender: Sender | undefined): Sender {
-  if (!sender) throw new ApiError("SENDER_NOT_FOUND", "No sender could be resolved for this request");
-  return sender;
-}
-// A malformed id (e.g. with a NUL byte, which PostgreSQL text refuses) cannot exist.
-function idOf(params: Record<string, string>, name: "webhookUid" | "recoveryUid"): string {
-  const id = params[name] ?? "";
-  if (isWellFormedId(id)) return id;
-  if (name === "webhookUid") throw new ApiError("WEBHOOK_NOT_FOUND", "Webhook not found for this account and sender");
-  throw new ApiError("WEBHOOK_RECOVERY_NOT_FOUND", "Recovery not found for this webhook");
-}
 
 export const webhookRecoveryRoutes: AnyRoute[] = [
   route({
@@ -44,7 +31,7 @@ export const webhookRecoveryRoutes: AnyRoute[] = [
     response: RecoveryPublic,
     example: examples.postWebhooksByWebhookUidRecover,
     handler: async ({ principal, sender, params, body }) => {
-      const job = await startRecovery(principal, need(sender), idOf(params, "webhookUid"), body);
+      const job = await startRecovery(principal, sender, params.webhookUid, body);
       return ok("Webhook recovery queued", toPublicRecovery(job));
     },
   }),
@@ -53,12 +40,11 @@ export const webhookRecoveryRoutes: AnyRoute[] = [
     method: "GET",
     path: "/webhooks/:webhookUid/recoveries/:recoveryUid",
     summary: "Read a recovery job's progress (status, total, requeued, timestamps)",
-    paramNotFound: { webhookUid: "WEBHOOK_NOT_FOUND", recoveryUid: "WEBHOOK_RECOVERY_NOT_FOUND" },
     query: SenderQuery,
     response: RecoveryPublic,
     example: examples.getWebhooksByWebhookUidRecoveriesByRecoveryUid,
     handler: async ({ principal, sender, params }) => {
-      const job = await getRecovery(principal, need(sender), idOf(params, "webhookUid"), idOf(params, "recoveryUid"));
+      const job = await getRecovery(principal, sender, params.webhookUid, params.recoveryUid);
       return ok("Webhook recovery retrieved", toPublicRecovery(job));
     },
   }),

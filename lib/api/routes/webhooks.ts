@@ -1,19 +1,18 @@
-// Webhook destinations (spec 4.4-4.8) and, beyond the contract, the delivery log,
+// Webhook destinations (docs/api/webhooks.md): the catalog, CRUD without delete, the delivery log,
 // redelivery and test events (the OpenAPI document, /api/v3/openapi.json). Sender-scoped: the router
 // resolves the sender from senderId or the number-scoped token. There is no DELETE
-// (spec 3.1): the router answers it 405 with Allow.
+// (docs/api/webhooks.md "Destinations"): the router answers it 405 with Allow.
 import { z } from "zod";
-import { ApiError } from "@/lib/core/errors";
 import { pageBlock } from "@/lib/core/pagination";
-import type { Sender } from "@/lib/domains/senders/service";
 import { eventCatalog } from "@/lib/domains/webhooks/catalog";
 import { listDeliveries, redeliver, sendTestEvent } from "@/lib/domains/webhooks/deliveries";
+import * as examples from "@/lib/domains/webhooks/examples";
 import {
   CatalogPublic,
+  DeliveryId,
   DeliveryListPublic,
   DeliveryListQuery,
   DeliveryPublic,
-  isWellFormedId,
   RotateSecretBody,
   SenderQuery,
   TestEventPublic,
@@ -21,6 +20,7 @@ import {
   WebhookListPublic,
   WebhookListQuery,
   WebhookPublic,
+  WebhookUid,
   WebhookUpdateBody,
 } from "@/lib/domains/webhooks/schemas";
 import { toPublicDelivery, toPublicWebhook } from "@/lib/domains/webhooks/serializers";
@@ -32,32 +32,16 @@ import {
   updateWebhook,
 } from "@/lib/domains/webhooks/service";
 import { type AnyRoute, ok, route } from "../route-definition";
-import * as examples from "./webhooks-examples";
 
 const common = {
   versions: ["v2", "v3"],
   limit: "global",
   feature: "webhooks",
   tag: "Webhooks",
+  params: { webhookUid: WebhookUid, deliveryId: DeliveryId },
   paramNotFound: { webhookUid: "WEBHOOK_NOT_FOUND" },
 } as const;
 const scoped = { ...common, sender: "resolve" } as const;
-
-function need(sender: Sender | undefined): Sender {
-  if (!sender) throw new ApiError("SENDER_NOT_FOUND", "No sender could be resolved for this request");
-  return sender;
-}
-// A malformed id (e.g. with a NUL byte, which PostgreSQL text refuses) cannot exist.
-function uidOf(params: Record<string, string>): string {
-  const uid = params.webhookUid ?? "";
-  if (!isWellFormedId(uid)) throw new ApiError("WEBHOOK_NOT_FOUND", "Webhook not found for this account and sender");
-  return uid;
-}
-function deliveryIdOf(params: Record<string, string>): string {
-  const id = params.deliveryId ?? "";
-  if (!isWellFormedId(id)) throw new ApiError("NOT_FOUND", "Delivery not found for this webhook");
-  return id;
-}
 
 export const webhookRoutes: AnyRoute[] = [
   route({
@@ -83,7 +67,7 @@ export const webhookRoutes: AnyRoute[] = [
     responseExtra: { signingSecret: z.string().describe("The signing secret, shown once: store it now") },
     errors: ["WEBHOOK_ENDPOINT_INVALID", "WEBHOOK_ENDPOINT_REQUIRES_HTTPS"],
     handler: async ({ principal, sender, body }) => {
-      const { webhook, signingSecret } = await createWebhook(principal, need(sender), body.webhook);
+      const { webhook, signingSecret } = await createWebhook(principal, sender, body.webhook);
       return ok("Webhook created", toPublicWebhook(webhook), { signingSecret });
     },
   }),
@@ -96,7 +80,7 @@ export const webhookRoutes: AnyRoute[] = [
     query: WebhookListQuery,
     response: WebhookListPublic,
     handler: async ({ principal, sender, query }) => {
-      const { webhooks: rows, total } = await listWebhooks(principal, need(sender), query);
+      const { webhooks: rows, total } = await listWebhooks(principal, sender, query);
       const webhooks = rows.map(toPublicWebhook);
       const pagination = pageBlock(query.page, query.limit, total, webhooks.length);
       return ok("Webhooks retrieved", { webhooks, items: webhooks, pagination });
@@ -111,7 +95,7 @@ export const webhookRoutes: AnyRoute[] = [
     query: SenderQuery,
     response: WebhookPublic,
     handler: async ({ principal, sender, params }) =>
-      ok("Webhook retrieved", toPublicWebhook(await getWebhook(principal, need(sender), uidOf(params)))),
+      ok("Webhook retrieved", toPublicWebhook(await getWebhook(principal, sender, params.webhookUid))),
   }),
   route({
     ...scoped,
@@ -123,7 +107,7 @@ export const webhookRoutes: AnyRoute[] = [
     response: WebhookPublic,
     errors: ["WEBHOOK_NOT_FOUND", "WEBHOOK_ENDPOINT_INVALID", "WEBHOOK_ENDPOINT_REQUIRES_HTTPS"],
     handler: async ({ principal, sender, params, body }) => {
-      const webhook = await updateWebhook(principal, need(sender), uidOf(params), body.webhook);
+      const webhook = await updateWebhook(principal, sender, params.webhookUid, body.webhook);
       return ok("Webhook updated", toPublicWebhook(webhook));
     },
   }),
@@ -139,11 +123,10 @@ export const webhookRoutes: AnyRoute[] = [
     responseExtra: { signingSecret: z.string().describe("The new signing secret, shown once: store it now") },
     errors: ["CONFLICT"],
     handler: async ({ principal, sender, params, body }) => {
-      const uid = uidOf(params);
       const { webhook, signingSecret } = await rotateSigningSecret(
         principal,
-        need(sender),
-        uid,
+        sender,
+        params.webhookUid,
         body.gracePeriodSeconds,
       );
       return ok("Webhook signing secret rotated", toPublicWebhook(webhook), { signingSecret });
@@ -158,8 +141,8 @@ export const webhookRoutes: AnyRoute[] = [
     query: DeliveryListQuery,
     response: DeliveryListPublic,
     handler: async ({ principal, sender, params, query }) => {
-      const webhookUid = uidOf(params);
-      const { deliveries: rows, total } = await listDeliveries(principal, need(sender), webhookUid, query);
+      const { webhookUid } = params;
+      const { deliveries: rows, total } = await listDeliveries(principal, sender, webhookUid, query);
       const deliveries = rows.map(toPublicDelivery);
       const pagination = pageBlock(query.page, query.limit, total, deliveries.length);
       return ok("Webhook deliveries retrieved", { webhookUid, deliveries, items: deliveries, pagination });
@@ -173,7 +156,7 @@ export const webhookRoutes: AnyRoute[] = [
     summary: "Queue a delivery again now (same webhook-id)",
     response: DeliveryPublic,
     handler: async ({ principal, sender, params }) => {
-      const delivery = await redeliver(principal, need(sender), uidOf(params), deliveryIdOf(params));
+      const delivery = await redeliver(principal, sender, params.webhookUid, params.deliveryId);
       return ok("Delivery queued for redelivery", toPublicDelivery(delivery));
     },
   }),
@@ -185,6 +168,6 @@ export const webhookRoutes: AnyRoute[] = [
     summary: "Send a signed webhook.test event to this destination",
     response: TestEventPublic,
     handler: async ({ principal, sender, params }) =>
-      ok("Test event queued", await sendTestEvent(principal, need(sender), uidOf(params))),
+      ok("Test event queued", await sendTestEvent(principal, sender, params.webhookUid)),
   }),
 ];

@@ -119,7 +119,7 @@ describe("login rate limit (per IP + email, per IP, per email)", () => {
   });
 });
 
-describe("an attacker cannot lock an owner out (issue 19 item 7)", () => {
+describe("an attacker cannot lock an owner out", () => {
   it("once an email's budget is spent from many addresses, the owner still signs in from an address without failures", async () => {
     const address = email();
     const password = "the-right-password";

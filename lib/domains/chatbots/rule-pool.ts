@@ -1,6 +1,6 @@
-// Customer patterns run off the event loop (issue 19 item 1): re2js is linear in time, but
-// fifty heavy patterns over a 4,096-character text held a process for 20 s, and every other
-// tenant's requests with it. Bots with patterns are decided in a worker thread (piscina),
+// Customer patterns run off the event loop (docs/chatbots.md "Patterns"): re2js is linear in
+// time, but fifty heavy patterns over a 4,096-character text held a process for 20 s, and
+// every other tenant's requests with it. Bots with patterns are decided in a worker thread (piscina),
 // one message at a time per thread, with a time budget per message (CHATBOT_RULE_BUDGET_MS);
 // a worker that runs out is terminated and the message gets the bot's fallback
 // (docs/chatbots.md "Patterns"). No thread runs until a bot with patterns is decided, and an

@@ -145,7 +145,7 @@ export async function predecideChatbotReplies(items: InboundForBot[], now = new 
   return made;
 }
 
-// A person's reply: what the dashboard or the API sent (docs/conversations.md "sentBy").
+// A person's reply: what the dashboard or the API sent (docs/conversations.md "API": `sentBy`).
 const PERSON = ["api", "dashboard"];
 
 /**

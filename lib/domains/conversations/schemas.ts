@@ -1,9 +1,8 @@
 // One zod module for conversations (docs/conversations.md): list and thread queries, the
-// update and reply bodies, and the public shapes. The API, the dashboard inbox and the
-// OpenAPI document import these.
+// update body, and the public shapes. The API, the dashboard inbox and the OpenAPI document
+// import these. The reply body is a send's (lib/domains/messaging/schemas.ts).
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
-import { TemplateRef } from "@/lib/domains/messaging/schemas";
 
 export const CONVERSATION_STATUSES = ["OPEN", "CLOSED"] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
@@ -41,7 +40,6 @@ export type ConversationListInput = z.infer<typeof ConversationListQuery>;
 export const ConversationSenderQuery = z.object({ senderId: SenderIdField });
 
 export const ConversationMessagesQuery = PageQuery.extend({ senderId: SenderIdField });
-export type ConversationMessagesInput = z.infer<typeof ConversationMessagesQuery>;
 
 export const ConversationUpdateBody = z.object({
   senderId: SenderIdField,
@@ -55,21 +53,6 @@ export const ConversationUpdateBody = z.object({
     }),
 });
 export type ConversationPatch = z.infer<typeof ConversationUpdateBody>["conversation"];
-
-const TextReply = z.object({
-  type: z.literal("text"),
-  text: z.object({ body: z.string().trim().min(1).max(4096), previewUrl: z.boolean().optional() }),
-});
-const TemplateReply = z.object({ type: z.literal("template"), template: TemplateRef });
-export const ReplyMessage = z.discriminatedUnion("type", [TextReply, TemplateReply]);
-export type ReplyMessageInput = z.infer<typeof ReplyMessage>;
-
-export const ConversationReplyBody = z.object({
-  senderId: SenderIdField,
-  message: ReplyMessage.describe(
-    '{type: "text", text: {body}} or {type: "template", template: {name, language, components?}}',
-  ),
-});
 
 // Public shapes (data of the success envelope).
 

@@ -1,10 +1,10 @@
-// message.status.accepted (issue 13 item 4): the service emits it when the provider
+// message.status.accepted (docs/event-pipeline.md "Events"): the service emits it when the provider
 // accepted its send, to every ACTIVE destination of that sender subscribed to the key,
 // once per send, with the body of the other message.status.* events.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { call } from "@/test/factory";
-import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 const hook = (token: string, name: string, events: string[]) =>
   call("POST", "/api/v3/webhooks", {
@@ -34,7 +34,7 @@ describe("message.status.accepted", () => {
     const to = recipient();
     const template = await call("POST", "/api/v3/send", {
       token: t.globalToken,
-      body: { to, template: { name: "order_update", language: "en" } },
+      body: { to, template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
     });
     expect(template.status).toBe(200);
     const engaged = await engagedRecipient(t.sender);

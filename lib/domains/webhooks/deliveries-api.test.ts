@@ -1,7 +1,11 @@
 // Delivery log, redelivery, test events and "INACTIVE stops deliveries" through the router.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { recordApiAnswers } from "@/test/api-answers";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 let c: TestCustomer;
 let other: TestCustomer;

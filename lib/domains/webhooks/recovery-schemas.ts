@@ -2,12 +2,16 @@
 // rules and the public shape of a recovery job. One schema, used by the API route, the
 // dashboard form's server action and the OpenAPI document.
 import { z } from "zod";
+import { PublicId } from "@/lib/core/path-params";
 
 /** How far back a recovery may reach (deliveries are kept longer; the window is bounded). */
 export const RECOVERY_MAX_DAYS = 30;
 const DAY_MS = 24 * 3600_000;
 /** Clock skew tolerated on `until` (a client's "now" slightly ahead of ours). */
 const SKEW_MS = 60_000;
+
+/** A path id: a value that is not an id we issue names no recovery job. */
+export const RecoveryUid = PublicId.describe("The recovery job's uid");
 
 export const RECOVERY_STATUSES = ["QUEUED", "RUNNING", "COMPLETED", "FAILED"] as const;
 

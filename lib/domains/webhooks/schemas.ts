@@ -2,6 +2,7 @@
 // the public shapes. The API router, dashboard forms and the OpenAPI document use these.
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
+import { PublicId } from "@/lib/core/path-params";
 import { ResourceName } from "@/lib/core/resource-name";
 import { hasNoControlChars } from "@/lib/core/storable-text";
 import { EVENT_KEYS, isEventKey } from "./catalog";
@@ -53,7 +54,6 @@ const TimeoutMs = z
   .min(TIMEOUT_MS.min, `timeoutMs must be between ${TIMEOUT_MS.min} and ${TIMEOUT_MS.max}`)
   .max(TIMEOUT_MS.max, `timeoutMs must be between ${TIMEOUT_MS.min} and ${TIMEOUT_MS.max}`);
 
-export const MAX_DELIVERIES_PER_SECOND = { min: 1, max: 1000 } as const;
 const MaxDeliveriesPerSecond = z
   .number({ error: "maxDeliveriesPerSecond must be a number (or null for no cap)" })
   .int("maxDeliveriesPerSecond must be an integer")
@@ -218,8 +218,9 @@ const EventFilter = z.string().superRefine((event, ctx) => {
   }
 });
 
-/** Ids we issue (cuid, evt_…, msg_…): anything else cannot exist, so it is not looked up. */
-export const isWellFormedId = (id: string) => /^[A-Za-z0-9_-]{1,64}$/.test(id);
+/** Path ids: a value that is not an id we issue names nothing, and is not looked up. */
+export const WebhookUid = PublicId.describe("The webhook destination's uid");
+export const DeliveryId = PublicId.describe("The delivery's id (deliveryId in the delivery log)");
 
 export const WebhookListQuery = PageQuery.extend({
   senderId: z.string().optional().describe("Sender phone number (default sender when omitted)"),
@@ -239,11 +240,6 @@ export const DeliveryListQuery = PageQuery.extend({
   status: z.enum(DELIVERY_STATUSES, { error: `status must be one of ${DELIVERY_STATUSES.join(", ")}` }).optional(),
 });
 export type DeliveryListQuery = z.output<typeof DeliveryListQuery>;
-
-/** Body of POST redeliver / test: only the optional sender (the token may ride along too). */
-export const SenderBody = z.object({
-  senderId: z.string({ error: "senderId must be a phone number string" }).optional(),
-});
 
 /** Grace of a rotated secret, in seconds: both secrets sign until it ends (docs/event-pipeline.md). */
 export const ROTATION_GRACE_SECONDS = { min: 0, max: 7 * 24 * 3600, default: 24 * 3600 } as const;

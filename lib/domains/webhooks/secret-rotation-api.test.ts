@@ -8,11 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decryptSecret } from "@/lib/core/crypto/secret-box";
 import { db } from "@/lib/db";
 import { emitEvents } from "@/lib/domains/events/emit";
+import { recordApiAnswers } from "@/test/api-answers";
 import { waitFor } from "@/test/events-helpers";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
 import { type Received, type Receiver, startReceiver } from "@/test/webhook-receiver";
 import { startDeliveryWorker } from "./worker";
 import { dropExpiredPreviousSecrets } from "./worker-store";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 let receiver: Receiver;
 let a: TestCustomer;

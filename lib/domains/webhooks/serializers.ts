@@ -1,4 +1,4 @@
-// Public shapes of webhook destinations and deliveries (spec 2.3). Every field is named
+// Public shapes of webhook destinations and deliveries (docs/api/webhooks.md "Destinations"). Every field is named
 // here, so a new column never leaks and the secrets have no path out.
 import type { Sender, WebhookAttempt, WebhookDelivery, WebhookDestination } from "@/lib/generated/prisma/client";
 import { BREAKER, publicThresholds } from "./breaker";
@@ -6,7 +6,10 @@ import type { DeliveryPublic, WebhookPublic } from "./schemas";
 
 export type WebhookRow = WebhookDestination & { sender: Pick<Sender, "phoneNumber" | "phoneNumberId"> };
 
-export function toPublicWebhook(row: WebhookRow): WebhookPublic {
+export const toPublicWebhook = (row: WebhookRow): WebhookPublic => toPublicWebhookAt(row, new Date());
+
+/** As at `now`, which decides what has expired (the previous secret, the recovery ramp): examples pass their own. */
+export function toPublicWebhookAt(row: WebhookRow, now: Date): WebhookPublic {
   return {
     webhookUid: row.id,
     uid: row.id,
@@ -24,18 +27,18 @@ export function toPublicWebhook(row: WebhookRow): WebhookPublic {
     maxDeliveriesPerSecond: row.maxDeliveriesPerSecond,
     secretRotatedAt: row.secretRotatedAt?.toISOString() ?? null,
     previousSecretExpiresAt:
-      row.previousSigningSecretEnc && row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date()
+      row.previousSigningSecretEnc && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now
         ? row.previousSecretExpiresAt.toISOString()
         : null,
     disabledAt: row.status === "INACTIVE" ? (row.disabledAt?.toISOString() ?? null) : null,
     disabledReason: row.status === "INACTIVE" && row.disabledAt ? row.inactiveReason : null,
-    health: toPublicHealth(row),
+    health: toPublicHealth(row, now),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-function toPublicHealth(row: WebhookDestination, now = new Date()): WebhookPublic["health"] {
+function toPublicHealth(row: WebhookDestination, now: Date): WebhookPublic["health"] {
   const rampEnds = row.breakerClosedAt ? new Date(row.breakerClosedAt.getTime() + BREAKER.recoveryRampMs) : null;
   return {
     breakerState: row.breakerState,

@@ -3,7 +3,7 @@ import { SubpageHeader } from "@/components/dashboard/page-header";
 import { CardSection } from "@/components/ui/card-section";
 import { card } from "@/components/ui/classes";
 import { foundOr404 } from "@/lib/dashboard/found";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { toPublicChatbot } from "@/lib/domains/chatbots/serializers";
 import { getChatbot } from "@/lib/domains/chatbots/service";
 import { ChatbotEditor } from "../chatbot-editor";
@@ -15,7 +15,7 @@ export const metadata: Metadata = { title: "Chatbot · Switchboard" };
 type Props = { params: Promise<{ uid: string }> };
 
 export default async function ChatbotPage({ params }: Props) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("chatbots");
   const { uid } = await params;
   const bot = toPublicChatbot(await foundOr404(getChatbot(p, undefined, uid)));
   return (

@@ -6,8 +6,8 @@ import { card } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { foundOr404 } from "@/lib/dashboard/found";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { EVENT_GROUPS } from "@/lib/domains/webhooks/catalog";
 import { latestRecovery, toPublicRecovery } from "@/lib/domains/webhooks/recovery";
@@ -26,7 +26,7 @@ export const metadata: Metadata = { title: "Webhook · Switchboard" };
 type Props = { params: Promise<{ uid: string }>; searchParams: Promise<RawSearchParams> };
 
 export default async function WebhookPage({ params, searchParams }: Props) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("webhooks");
   const { uid } = await params;
   const sp = flatParams(await searchParams);
   const sender = await pageSender(p, sp.sender);

@@ -6,7 +6,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { contactWrites } from "@/test/conversation-fixtures";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined, asked: 0 }));
 vi.mock("@/lib/dashboard/session", async () => {
@@ -41,7 +41,14 @@ beforeAll(async () => {
   t = await messagingCustomer();
   email = `dash-${randomBytes(4).toString("hex")}@example.test`;
   const user = await db.user.create({ data: { customerId: t.customer.id, email, passwordHash: "x" } });
-  session.principal = { customerId: t.customer.id, plan: "pro", via: "session", userId: user.id, scopedSenderId: null };
+  session.principal = {
+    customerId: t.customer.id,
+    plan: "pro",
+    via: "session",
+    userId: user.id,
+    scopedSenderId: null,
+    member: { userId: user.id, email: user.email, name: null, role: "owner", senderIds: null },
+  };
   older = recipient();
   newer = recipient();
   stranger = recipient();
@@ -53,7 +60,7 @@ beforeAll(async () => {
     mode: "template",
     senderId: t.sender.phoneNumber,
     to: stranger,
-    template: { name: "order_update", language: "en", components: [] },
+    template: { name: "order_update", language: "en", components: HELLO_PARAMS },
   } as never);
 });
 beforeEach(() => {
@@ -178,7 +185,7 @@ describe("a reply", () => {
     expect(await db.message.count({ where: { customerId: t.customer.id, recipient: stranger } })).toBe(before);
     const template = await replies.POST(
       post(`/api/dashboard/conversations/${uid}/messages`, {
-        message: { type: "template", template: { name: "order_update", language: "en" } },
+        message: { type: "template", template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
       }),
       ctx(uid),
     );

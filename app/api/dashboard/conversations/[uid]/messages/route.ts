@@ -4,15 +4,15 @@
 import { dashboardHandler } from "@/lib/dashboard/handler";
 import { readDashboardJson } from "@/lib/dashboard/request-guard";
 import { dashboardSentBy } from "@/lib/domains/conversations/inbox";
-import { replyToConversation } from "@/lib/domains/conversations/reply";
-import { ConversationReplyBody } from "@/lib/domains/conversations/schemas";
+import { replyToConversation } from "@/lib/domains/messaging/conversation-reply";
+import { ConversationReplyBody } from "@/lib/domains/messaging/schemas";
 import { toReceipt } from "@/lib/domains/messaging/serializers";
 
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ uid: string }> };
 
-export const POST = dashboardHandler(async (p, request, { params }: Ctx) => {
+export const POST = dashboardHandler("inbox", async (p, request, { params }: Ctx) => {
   const { uid } = await params;
   const body = ConversationReplyBody.parse(await readDashboardJson(request));
   const sent = await replyToConversation(p, undefined, uid, body.message, await dashboardSentBy(p));

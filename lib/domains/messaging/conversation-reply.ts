@@ -1,0 +1,48 @@
+// A reply in a conversation is a send (the pipeline of send.ts): the window rule, the
+// blacklist, the balance and the provider limits apply as on /chat. The conversation is read
+// from its own domain (lib/domains/conversations), below this one.
+
+import { ApiError } from "@/lib/core/errors";
+import { db } from "@/lib/db";
+import type { Principal } from "@/lib/domains/auth/principal";
+import type { SentBy } from "@/lib/domains/conversations/outbound";
+import { getConversation } from "@/lib/domains/conversations/service";
+import type { Sender } from "@/lib/domains/senders/service";
+import type { SendResult } from "./outgoing";
+import { chatPayload, templatePayload } from "./payloads";
+import type { ReplyMessageInput } from "./schemas";
+import { sendMessage } from "./send";
+
+export type ReplyResult = SendResult & { sender: Sender; conversationUid: string };
+
+export async function replyToConversation(
+  p: Principal,
+  senderId: string | undefined,
+  uid: string,
+  message: ReplyMessageInput,
+  sentBy?: SentBy,
+): Promise<ReplyResult> {
+  const conversation = await getConversation(p, senderId, uid);
+  const sender = await db.sender.findFirst({ where: { id: conversation.senderId, customerId: p.customerId } });
+  if (!sender) throw new ApiError("CONVERSATION_NOT_FOUND", "Conversation not found for this account and sender");
+  if (!sender.phoneNumberId) {
+    throw new ApiError("WHATSAPP_SETUP_INCOMPLETE", `Sender ${sender.phoneNumber} has not finished WhatsApp setup`);
+  }
+  const to = conversation.contactPhoneNumber;
+  const result =
+    message.type === "template"
+      ? await sendMessage(p, sender, {
+          sendRoute: "send",
+          recipient: to,
+          payload: templatePayload({ to, template: message.template }),
+          template: { name: message.template.name, language: message.template.language },
+          sentBy,
+        })
+      : await sendMessage(p, sender, {
+          sendRoute: "chat",
+          recipient: to,
+          payload: chatPayload({ to, type: "text", text: message.text.body, previewUrl: message.text.previewUrl }),
+          sentBy,
+        });
+  return { ...result, sender, conversationUid: conversation.id };
+}

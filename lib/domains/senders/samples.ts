@@ -1,0 +1,21 @@
+// The sample sender of the OpenAPI examples (docs/openapi.md "Adding a route"): the domains
+// whose answers name a sender build their examples on this one row.
+import { EXAMPLE_TIME } from "@/lib/core/examples";
+import type { Sender } from "@/lib/generated/prisma/client";
+
+export const SAMPLE_CUSTOMER_ID = "cmwtr8z1k0000ug7dcustomer0";
+
+export const sampleSender: Sender = {
+  id: "cmwtr8z1k0001ug7dsender001",
+  customerId: SAMPLE_CUSTOMER_ID,
+  phoneNumber: "+18244042470",
+  phoneNumberId: "10177673113828900",
+  wabaId: "2094837261",
+  displayName: null,
+  connectionStatus: "CONNECTED",
+  isDefault: true,
+  optOutKeywords: [],
+  optInKeywords: [],
+  createdAt: EXAMPLE_TIME,
+  updatedAt: EXAMPLE_TIME,
+};
