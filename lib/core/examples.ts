@@ -13,12 +13,14 @@ type Listed<K extends string, T> = { [name in K]: T[] } & { items: T[] };
 /**
  * A list answer as the list routes give it: the rows under their own name, the same rows
  * again as `items` (the alias every list carries), and the block of the first page of 50.
- * `paged: false` for the lists that are not paginated (contact fields, senders).
+ * A list paged another way passes its own block; `null` for a list that is not paged
+ * (contact fields, senders).
  */
 export function listExample<K extends string, T>(key: K, rows: T[]): Listed<K, T> & { pagination: PageBlock };
-export function listExample<K extends string, T>(key: K, rows: T[], options: { paged: false }): Listed<K, T>;
-export function listExample<K extends string, T>(key: K, rows: T[], options: { paged?: boolean } = {}) {
+export function listExample<K extends string, T>(key: K, rows: T[], pagination: null): Listed<K, T>;
+export function listExample<K extends string, T, P>(key: K, rows: T[], pagination: P): Listed<K, T> & { pagination: P };
+export function listExample<K extends string, T>(key: K, rows: T[], pagination?: unknown) {
   const listed = { [key]: rows, items: rows } as Listed<K, T>;
-  if (options.paged === false) return listed;
-  return { ...listed, pagination: pageBlock(1, 50, rows.length, rows.length) };
+  if (pagination === null) return listed;
+  return { ...listed, pagination: pagination ?? pageBlock(1, 50, rows.length, rows.length) };
 }

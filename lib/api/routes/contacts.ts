@@ -4,6 +4,7 @@ import { listBlacklist } from "@/lib/domains/contacts/blacklist";
 import { createContactBook, getContactBook, listContactBooks, updateContactBook } from "@/lib/domains/contacts/books";
 import { bulkUploadContacts } from "@/lib/domains/contacts/bulk-upload";
 import { listContacts } from "@/lib/domains/contacts/contacts";
+import * as examples from "@/lib/domains/contacts/examples";
 import { createContactField, listContactFields } from "@/lib/domains/contacts/fields";
 import {
   BlacklistData,
@@ -14,6 +15,7 @@ import {
   ContactBookCreateBody,
   ContactBookListData,
   ContactBookListQuery,
+  ContactBookUid,
   ContactBookUpdateBody,
   ContactFieldCreateBody,
   ContactFieldListData,
@@ -28,9 +30,7 @@ import {
   toPublicContactBook,
   toPublicContactField,
 } from "@/lib/domains/contacts/serializers";
-import { resolved } from "@/lib/domains/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
-import * as examples from "./contacts-examples";
 
 const common = {
   versions: ["v2", "v3"],
@@ -38,8 +38,7 @@ const common = {
   feature: "contactBooks",
   tag: "Contact books",
 } as const;
-const globalOnly = { ...common, tokenScope: "global" } as const;
-const bookParam = (params: Record<string, string>) => params.contactBookUid ?? "";
+const globalOnly = { ...common, tokenScope: "global", params: { contactBookUid: ContactBookUid } } as const;
 
 export const contactRoutes: AnyRoute[] = [
   route({
@@ -79,7 +78,7 @@ export const contactRoutes: AnyRoute[] = [
     summary: "Read a contact book",
     response: PublicContactBook,
     handler: async ({ principal, params }) =>
-      ok("Contact book retrieved", toPublicContactBook(await getContactBook(principal, bookParam(params)))),
+      ok("Contact book retrieved", toPublicContactBook(await getContactBook(principal, params.contactBookUid))),
   }),
   route({
     ...globalOnly,
@@ -90,7 +89,7 @@ export const contactRoutes: AnyRoute[] = [
     body: ContactBookUpdateBody,
     response: PublicContactBook,
     handler: async ({ principal, params, body }) => {
-      const book = await updateContactBook(principal, bookParam(params), body.contactBook);
+      const book = await updateContactBook(principal, params.contactBookUid, body.contactBook);
       return ok("Contact book updated", toPublicContactBook(book));
     },
   }),
@@ -103,7 +102,7 @@ export const contactRoutes: AnyRoute[] = [
     query: ContactListQuery,
     response: ContactListData,
     handler: async ({ principal, params, query }) => {
-      const uid = bookParam(params);
+      const uid = params.contactBookUid;
       const { contacts, pagination } = await listContacts(principal, uid, query);
       const items = contacts.map(toPublicContact);
       return ok("Contacts retrieved", { contactBookUid: uid, contacts: items, items, pagination });
@@ -123,7 +122,7 @@ export const contactRoutes: AnyRoute[] = [
     body: BulkUploadBody,
     response: BulkUploadReport,
     handler: async ({ principal, params, body }) => {
-      const report = await bulkUploadContacts(principal, bookParam(params), body.contacts);
+      const report = await bulkUploadContacts(principal, params.contactBookUid, body.contacts);
       const message =
         report.failed === 0 ? "Contacts uploaded" : `Contacts uploaded; ${report.failed} row(s) were rejected`;
       return ok(message, report);
@@ -166,8 +165,7 @@ export const contactRoutes: AnyRoute[] = [
     summary: "List the resolved sender's message blacklist",
     query: BlacklistQuery,
     response: BlacklistData,
-    handler: async ({ principal, sender: resolvedSender, query }) => {
-      const sender = resolved(resolvedSender);
+    handler: async ({ principal, sender, query }) => {
       const { entries, pagination } = await listBlacklist(principal, sender, query);
       const items = entries.map(toPublicBlacklistEntry);
       return ok("Blacklist retrieved", {

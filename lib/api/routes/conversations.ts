@@ -4,6 +4,7 @@
 // sender's or customer's uid is CONVERSATION_NOT_FOUND. The reply is a send route.
 
 import { pageBlock } from "@/lib/core/pagination";
+import * as examples from "@/lib/domains/conversations/examples";
 import { replyToConversation } from "@/lib/domains/conversations/reply";
 import {
   ConversationListPublic,
@@ -13,6 +14,7 @@ import {
   ConversationPublic,
   ConversationReplyBody,
   ConversationSenderQuery,
+  ConversationUid,
   ConversationUpdateBody,
 } from "@/lib/domains/conversations/schemas";
 import { toPublicConversation, toPublicThreadMessage } from "@/lib/domains/conversations/serializers";
@@ -26,7 +28,6 @@ import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/domains/
 import { SendReceipt } from "@/lib/domains/messaging/schemas";
 import { receiptResponse } from "@/lib/domains/messaging/serializers";
 import { type AnyRoute, ok, route } from "../route-definition";
-import * as examples from "./conversations-examples";
 import { DELIVERY_ERRORS } from "./send-errors";
 
 const common = {
@@ -38,10 +39,9 @@ const common = {
   sender: "resolve",
   // A global token without senderId reads across all senders (scope "user").
   senderOptions: { useDefault: false, requireSetup: false },
+  params: { conversationUid: ConversationUid },
   paramNotFound: { conversationUid: "CONVERSATION_NOT_FOUND" },
 } as const;
-
-const uidOf = (params: Record<string, string>) => params.conversationUid ?? "";
 
 export const conversationRoutes: AnyRoute[] = [
   route({
@@ -75,7 +75,10 @@ export const conversationRoutes: AnyRoute[] = [
     response: ConversationPublic,
     errors: ["CONVERSATION_NOT_FOUND"],
     handler: async ({ principal, sender, params }) =>
-      ok("Conversation retrieved", toPublicConversation(await getConversation(principal, sender?.id, uidOf(params)))),
+      ok(
+        "Conversation retrieved",
+        toPublicConversation(await getConversation(principal, sender?.id, params.conversationUid)),
+      ),
   }),
   route({
     ...common,
@@ -87,7 +90,7 @@ export const conversationRoutes: AnyRoute[] = [
     response: ConversationPublic,
     errors: ["CONVERSATION_NOT_FOUND"],
     handler: async ({ principal, sender, params, body }) => {
-      const row = await updateConversation(principal, sender?.id, uidOf(params), body.conversation);
+      const row = await updateConversation(principal, sender?.id, params.conversationUid, body.conversation);
       return ok("Conversation updated", toPublicConversation(row));
     },
   }),
@@ -101,7 +104,11 @@ export const conversationRoutes: AnyRoute[] = [
     response: ConversationMessagesPublic,
     errors: ["CONVERSATION_NOT_FOUND"],
     handler: async ({ principal, sender, params, query }) => {
-      const { conversation, messages: rows, total } = await listThread(principal, sender?.id, uidOf(params), query);
+      const {
+        conversation,
+        messages: rows,
+        total,
+      } = await listThread(principal, sender?.id, params.conversationUid, query);
       const messages = rows.map(toPublicThreadMessage);
       return ok("Conversation messages retrieved", {
         conversationUid: conversation.id,
@@ -130,7 +137,7 @@ export const conversationRoutes: AnyRoute[] = [
       ...DELIVERY_ERRORS,
     ],
     handler: async ({ principal, sender, params, body, version, request }) => {
-      const uid = uidOf(params);
+      const uid = params.conversationUid;
       const result = await withIdempotency(
         principal.customerId,
         idempotencyKeyFrom(request),

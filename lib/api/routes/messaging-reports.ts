@@ -2,6 +2,7 @@
 // A global token without senderId reads all senders (scope user); a number-scoped token
 // reads its own sender only.
 import { deliveryAnalytics, templateAnalytics } from "@/lib/domains/reports/analytics";
+import * as examples from "@/lib/domains/reports/examples";
 import { scopeBlock } from "@/lib/domains/reports/filters";
 import { listMessageReport, toPublicMessageReport } from "@/lib/domains/reports/messages";
 import {
@@ -13,7 +14,6 @@ import {
   TemplateAnalyticsQuery,
 } from "@/lib/domains/reports/schemas";
 import { type AnyRoute, ok, route } from "../route-definition";
-import * as examples from "./messaging-reports-examples";
 
 const common = {
   versions: ["v2", "v3"],

@@ -3,6 +3,7 @@
 // OpenAPI document import these.
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
+import { PublicId } from "@/lib/core/path-params";
 import { TemplateRef } from "@/lib/domains/messaging/schemas";
 
 export const CONVERSATION_STATUSES = ["OPEN", "CLOSED"] as const;
@@ -22,6 +23,9 @@ const SenderIdField = z
   .string()
   .optional()
   .describe("Sender phone number; omitted: the token's sender, or (global token) every sender of the account");
+
+/** A path id: a value that is not an id we issue names no conversation, and is not looked up. */
+export const ConversationUid = PublicId.describe("The conversation's uid (conv_…)");
 
 export const ConversationListQuery = PageQuery.extend({
   senderId: SenderIdField,

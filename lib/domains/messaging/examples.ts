@@ -1,0 +1,77 @@
+// The OpenAPI examples of the send routes (docs/openapi.md "Adding a route"): one sample
+// message, answered through the receipt and provider serializers the routes answer with.
+import type { z } from "zod";
+import { exampleTime } from "@/lib/core/examples";
+import { SAMPLE_CUSTOMER_ID, sampleSender } from "@/lib/domains/senders/samples";
+import { sampleTemplate } from "@/lib/domains/templates/examples";
+import type { Message } from "@/lib/generated/prisma/client";
+import type { SendReceipt } from "./schemas";
+import type { SendResult } from "./send";
+import { receiptResponse, toProviderBody, toReceipt } from "./serializers";
+
+const RECIPIENT = "+18240249823";
+
+/** A message the provider accepted; the sends differ from it only where shown. */
+export const sampleMessage: Message = {
+  id: "msg_404bee62d116f57a1c0d01f1",
+  customerId: SAMPLE_CUSTOMER_ID,
+  senderId: sampleSender.id,
+  providerMessageId: "wamid.1nabCai2QW3-Za4_ehRmr33RvNVbDb70",
+  recipient: RECIPIENT,
+  type: "template",
+  templateName: sampleTemplate.name,
+  templateLanguage: sampleTemplate.language,
+  pricingCategory: "utility",
+  sendRoute: "send",
+  directSendCategory: null,
+  directSendTemplateName: null,
+  ttlSeconds: null,
+  metaTemplateId: null,
+  status: "accepted",
+  queued: false,
+  attempts: 1,
+  errorCode: null,
+  errorMessage: null,
+  payload: {},
+  createdAt: exampleTime(),
+  updatedAt: exampleTime(),
+};
+
+/**
+ * The receipt of a send as its route answers it (v3), typed as the schema reads it: the
+ * message's text columns (sendRoute) hold only the schema's values.
+ */
+export function sampleReceipt(result: SendResult) {
+  return {
+    message: receiptResponse(result, sampleSender, "v3").message,
+    response: toReceipt(result, sampleSender, "v3", true) as z.output<typeof SendReceipt>,
+  };
+}
+
+const templateSend = { message: sampleMessage, queued: false, template: sampleTemplate };
+const textSend = {
+  message: { ...sampleMessage, type: "text", templateName: null, templateLanguage: null, sendRoute: "chat" },
+  queued: false,
+  template: null,
+};
+const providerRequest = {
+  to: RECIPIENT,
+  type: "template",
+  template: { name: sampleTemplate.name, language: { code: sampleTemplate.language } },
+} as const;
+const provider = toProviderBody({ ...templateSend, message: { ...sampleMessage, sendRoute: "messages" } }, RECIPIENT);
+
+export const postSend = {
+  request: { to: RECIPIENT, template: { name: sampleTemplate.name, language: sampleTemplate.language } },
+  ...sampleReceipt(templateSend),
+};
+
+export const postChat = { request: { to: RECIPIENT, text: "Hello" }, ...sampleReceipt(textSend) };
+
+export const postMessages = { request: providerRequest, response: provider };
+
+export const postByPhoneNumberIdMessages = {
+  params: { phoneNumberId: sampleSender.phoneNumberId ?? "" },
+  request: providerRequest,
+  response: provider,
+};
