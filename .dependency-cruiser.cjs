@@ -44,6 +44,17 @@ module.exports = {
       to: { path: [ABOVE_DOMAINS, NEXT] },
     },
     {
+      name: "send-steps-below-messaging",
+      severity: "error",
+      comment:
+        'The send pipeline flows one way (docs/messaging.md "The send pipeline"): lib/domains/messaging runs it, and the domains that contribute its steps (templates, contacts, conversations, billing, events, provider, senders) and idempotency never import messaging.',
+      from: {
+        path: "^lib/domains/(templates|contacts|conversations|billing|events|provider|senders|idempotency)/",
+        pathNot: TESTS,
+      },
+      to: { path: "^lib/domains/messaging/" },
+    },
+    {
       name: "adapters-not-app",
       severity: "error",
       comment: "lib/api, lib/http, lib/dashboard and lib/cli never import app/ or components/ (the UI sits on top).",

@@ -27,6 +27,10 @@ const CLEAN: Record<string, string> = {
   "lib/domains/webhooks/service.ts":
     'import { ApiError } from "@/lib/core/errors";\nimport { db } from "@/lib/db";\nexport const svc = [ApiError, db];\n',
   "lib/api/router.ts": 'import { svc } from "@/lib/domains/webhooks/service";\nexport const router = svc;\n',
+  // The send pipeline calls down into the domains of its steps.
+  "lib/domains/conversations/outbound.ts": "export const thread = 1;\n",
+  "lib/domains/messaging/message-store.ts":
+    'import { thread } from "@/lib/domains/conversations/outbound";\nexport const store = thread;\n',
   "app/webhooks/page.tsx":
     'import { svc } from "@/lib/domains/webhooks/service";\nexport default function Page() { return String(svc); }\n',
 };
@@ -46,6 +50,15 @@ const PLANTED: Record<string, { files: Record<string, string>; rule: string; edg
     },
     rule: "domain-not-above",
     edge: "lib/domains/contacts/service.ts → node_modules/next/navigation.js",
+  },
+  "a send step imports the send pipeline": {
+    files: {
+      "lib/domains/messaging/send-checks.ts": "export const checkSends = () => [];\n",
+      "lib/domains/conversations/window.ts":
+        'import { checkSends } from "@/lib/domains/messaging/send-checks";\nexport const w = checkSends;\n',
+    },
+    rule: "send-steps-below-messaging",
+    edge: "lib/domains/conversations/window.ts → lib/domains/messaging/send-checks.ts",
   },
   "a page queries the database": {
     files: {

@@ -41,6 +41,9 @@ export function addTemplate(
   });
 }
 
+/** The send components of the fixtures' templates (body "Hello {{1}}": one text parameter). */
+export const HELLO_PARAMS = [{ type: "body", parameters: [{ type: "text", text: "Ana" }] }];
+
 export const recipient = () => uniquePhone();
 
 /** A recipient who wrote to the sender just now: the customer service window is open. */

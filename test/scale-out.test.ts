@@ -15,6 +15,7 @@ import { signProviderBody } from "@/lib/domains/provider/callbacks/signature";
 import { envelopeFor } from "@/lib/domains/provider/simulator-callbacks";
 import { inboundTextChange, inboundWamid, messagesChange } from "@/lib/domains/provider/simulator-inbound";
 import { issueToken } from "@/lib/domains/tokens/service";
+import { HELLO_PARAMS } from "@/test/messaging-fixtures";
 import { createDestination, waitFor } from "./events-helpers";
 import { uniquePhone } from "./factory";
 import { type FakeProvider, startFakeProvider } from "./fake-provider";
@@ -170,7 +171,7 @@ describe("two API instances and two workers on one PostgreSQL and Redis", () => 
     for (let i = 0; i < SEND_BUDGET + 4; i++) {
       const sent = await request(i, "POST", "/api/v3/send", token, {
         to: uniquePhone(),
-        template: { name: "order_update", language: "en" },
+        template: { name: "order_update", language: "en", components: HELLO_PARAMS },
       });
       statuses.push(sent.status);
       if (sent.status === 429) {
@@ -201,7 +202,10 @@ describe("two API instances and two workers on one PostgreSQL and Redis", () => 
       const recipients = Array.from({ length: SENDS }, () => uniquePhone());
       const sent = await Promise.all(
         recipients.map((to, i) =>
-          request(i, "POST", "/api/v3/send", t.globalToken, { to, template: { name: "order_update", language: "en" } }),
+          request(i, "POST", "/api/v3/send", t.globalToken, {
+            to,
+            template: { name: "order_update", language: "en", components: HELLO_PARAMS },
+          }),
         ),
       );
       for (const s of sent) expect(s.status, JSON.stringify(s.body)).toBe(200);

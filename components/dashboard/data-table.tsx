@@ -30,15 +30,25 @@ export function StatTiles({
 
 export type TableColumn = { key: string; label: ReactNode; ariaSort?: "ascending" | "descending" };
 
+/** A column whose head only screen readers read (a column of row buttons). */
+export const actionsColumn = (label = "Actions"): TableColumn => ({
+  key: "actions",
+  label: <span className="sr-only">{label}</span>,
+});
+
 /**
- * A table of `rows` (the page's <tr> elements) under these column heads; `empty` when there
- * are none. `label` names its scroll region (it scrolls sideways on a narrow screen).
+ * Every dashboard table (docs/dashboard.md "Tables"): `rows` (the page's <tr> elements)
+ * under these column heads; `empty` when there are none. `label` names its scroll region
+ * (it scrolls sideways on a narrow screen); `caption`, read by screen readers only, names
+ * the table itself; `className` styles the region (`${card} p-0` for a table in a card).
  */
 export function DataTable({
   label,
   columns,
   rowCount,
   empty,
+  caption,
+  className,
   testId,
   children,
 }: {
@@ -46,13 +56,16 @@ export function DataTable({
   columns: TableColumn[];
   rowCount: number;
   empty: ReactNode;
+  caption?: ReactNode;
+  className?: string;
   testId?: string;
   children: ReactNode;
 }) {
   if (rowCount === 0) return empty;
   return (
-    <ScrollRegion label={label}>
+    <ScrollRegion label={label} className={className}>
       <table className={table} data-testid={testId}>
+        {caption === undefined ? null : <caption className="sr-only">{caption}</caption>}
         <thead>
           <tr>
             {columns.map((c) => (

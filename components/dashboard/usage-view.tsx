@@ -1,9 +1,9 @@
 // API usage of a token or the whole account (docs/tokens.md "Usage"): requests per hour
 // over 30 days (the shared stacked chart: ok / errors), the error rate, the last 100 requests.
 import { CostChart } from "@/components/dashboard/cost-chart";
-import { card, table, td, th } from "@/components/ui/classes";
+import { DataTable } from "@/components/dashboard/data-table";
+import { card, td } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
-import { ScrollRegion } from "@/components/ui/scroll-region";
 import type { TokenUsage } from "@/lib/domains/tokens/usage";
 
 export function UsageView({ usage, tokenNames }: { usage: TokenUsage; tokenNames?: Map<string, string> }) {
@@ -37,40 +37,34 @@ export function UsageView({ usage, tokenNames }: { usage: TokenUsage; tokenNames
         <h2 id="usage-recent" className="mb-3 text-lg font-semibold">
           Last {usage.recent.length} requests
         </h2>
-        {usage.recent.length === 0 ? (
-          <p className="text-sm">No requests recorded yet.</p>
-        ) : (
-          <ScrollRegion label="Recent requests">
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th className={th}>Time</th>
-                  {tokenNames && <th className={th}>Token</th>}
-                  <th className={th}>Method</th>
-                  <th className={th}>Path</th>
-                  <th className={th}>Status</th>
-                  <th className={th}>Latency</th>
-                  <th className={th}>Client IP</th>
-                  <th className={th}>Request id</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {usage.recent.map((r) => (
-                  <tr key={r.requestId} data-testid="usage-row">
-                    <td className={td}>{formatDateTime(r.at)}</td>
-                    {tokenNames && <td className={td}>{tokenNames.get(r.tokenId) ?? r.tokenId}</td>}
-                    <td className={td}>{r.method}</td>
-                    <td className={`${td} font-mono break-all`}>{r.path}</td>
-                    <td className={td}>{r.status}</td>
-                    <td className={td}>{r.latencyMs} ms</td>
-                    <td className={`${td} font-mono`}>{r.clientIp}</td>
-                    <td className={`${td} font-mono`}>{r.requestId}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-        )}
+        <DataTable
+          label="Recent requests"
+          columns={[
+            { key: "time", label: "Time" },
+            ...(tokenNames ? [{ key: "token", label: "Token" }] : []),
+            { key: "method", label: "Method" },
+            { key: "path", label: "Path" },
+            { key: "status", label: "Status" },
+            { key: "latency", label: "Latency" },
+            { key: "ip", label: "Client IP" },
+            { key: "request", label: "Request id" },
+          ]}
+          rowCount={usage.recent.length}
+          empty={<p className="text-sm">No requests recorded yet.</p>}
+        >
+          {usage.recent.map((r) => (
+            <tr key={r.requestId} data-testid="usage-row">
+              <td className={td}>{formatDateTime(r.at)}</td>
+              {tokenNames && <td className={td}>{tokenNames.get(r.tokenId) ?? r.tokenId}</td>}
+              <td className={td}>{r.method}</td>
+              <td className={`${td} font-mono break-all`}>{r.path}</td>
+              <td className={td}>{r.status}</td>
+              <td className={td}>{r.latencyMs} ms</td>
+              <td className={`${td} font-mono`}>{r.clientIp}</td>
+              <td className={`${td} font-mono`}>{r.requestId}</td>
+            </tr>
+          ))}
+        </DataTable>
       </section>
     </div>
   );

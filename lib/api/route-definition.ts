@@ -147,7 +147,7 @@ export type RouteDef<
   /** One schema, or one per version when a version changes the rules (Direct Send). */
   body?: B | Readonly<Record<Version, B>>;
   /**
-   * Honours Idempotency-Key (lib/domains/messaging/idempotency): the router stores the first answer
+   * Honours Idempotency-Key (lib/domains/idempotency/service.ts): the router stores the first answer
    * of a key and replays it. The value names the operation; routes sharing it share keys.
    */
   idempotent?: string;

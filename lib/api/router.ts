@@ -9,7 +9,7 @@ import { log, redactUrl } from "@/lib/core/log";
 import { PathText } from "@/lib/core/path-params";
 import { assertStorableInput } from "@/lib/core/storable-input";
 import { hasFeature, type Principal } from "@/lib/domains/auth/principal";
-import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/domains/messaging/idempotency";
+import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/domains/idempotency/service";
 import { resolveSender, resolveSenderByPhoneNumberId, type Sender } from "@/lib/domains/senders/service";
 import { verifyToken } from "@/lib/domains/tokens/service";
 import { recordUsage } from "@/lib/domains/tokens/usage";
@@ -221,7 +221,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       };
       const result =
         route.idempotent && principal
-          ? await replayable(route.idempotent, context, () => route.handler(context))
+          ? await replayable(route, route.idempotent, context, () => route.handler(context))
           : await route.handler(context);
       if (result instanceof Response) {
         for (const [k, v] of Object.entries(headers)) result.headers.set(k, v);
@@ -252,17 +252,24 @@ function headOnly(request: Request, response: Response): Response {
 }
 
 /**
- * Idempotency-Key on a route flagged `idempotent` (lib/domains/messaging/idempotency): the same
- * operation, scope (the sender, else the path ids) and body replay the first answer, its
+ * Idempotency-Key on a route flagged `idempotent` (lib/domains/idempotency/service.ts): the same
+ * operation, scope (the sender and the path ids) and body replay the first answer, its
  * top-level extras (webhook create's signingSecret) included (docs/idempotency.md).
  */
 async function replayable(
+  route: AnyRoute,
   operation: string,
   ctx: HandlerContext<unknown, unknown>,
   run: () => Promise<RouteResult | Response>,
 ): Promise<RouteResult> {
   const { senderId: _s, ...input } = (ctx.body ?? {}) as Record<string, unknown>;
-  const scope = ctx.sender?.id ?? Object.values(ctx.params).join("/");
+  // The path ids name what the request acts on (one conversation of the sender, one webhook);
+  // a phone number id the sender was resolved from is that sender already, so /messages and
+  // /{phoneNumberId}/messages share their keys.
+  const ids = Object.entries(ctx.params)
+    .filter(([name]) => !(route.sender === "phoneNumberId" && name === "phoneNumberId"))
+    .map(([, value]) => value);
+  const scope = [...(ctx.sender ? [ctx.sender.id] : []), ...ids].join("/");
   const r = await withIdempotency(
     ctx.principal.customerId,
     idempotencyKeyFrom(ctx.request),

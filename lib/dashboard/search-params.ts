@@ -1,4 +1,6 @@
 // Next hands pages their query as Record<string, string | string[]>; services want strings.
+import type { z } from "zod";
+
 export type RawSearchParams = Record<string, string | string[] | undefined>;
 
 export function firstValue(v: string | string[] | undefined): string | undefined {
@@ -22,4 +24,13 @@ export function withParams(base: Record<string, string>, changes: Record<string,
   for (const [k, v] of Object.entries({ ...base, ...changes })) if (v !== undefined && v !== "") next.set(k, v);
   const qs = next.toString();
   return qs ? `?${qs}` : "";
+}
+
+/**
+ * A list page's query read with the domain's list schema (the API's own query schema): a
+ * URL it refuses (a hand-edited ?page=x) shows the schema's defaults rather than an error.
+ */
+export function listQuery<S extends z.ZodType>(schema: S, params: Record<string, string>): z.output<S> {
+  const parsed = schema.safeParse(params);
+  return parsed.success ? parsed.data : schema.parse({});
 }

@@ -2,11 +2,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { lastDaysFrom, periodLabel } from "@/components/dashboard/count-scope";
+import { DataTable, type TableColumn } from "@/components/dashboard/data-table";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { CardSection } from "@/components/ui/card-section";
-import { card, link, muted, table, td, th } from "@/components/ui/classes";
+import { card, link, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ScrollRegion } from "@/components/ui/scroll-region";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { billingTotals } from "@/lib/domains/billing/totals";
 import { deliveryAnalytics, templateAnalytics } from "@/lib/domains/reports/analytics";
@@ -17,6 +17,15 @@ export const dynamic = "force-dynamic";
 
 type Props = { searchParams: Promise<{ sender?: string }> };
 const pct = (n: number) => `${Math.round(n * 1000) / 10}%`;
+
+/** The rate tables' columns after their first (what a row counts). */
+const RATE_COLUMNS = (key: string, label: string): TableColumn[] => [
+  { key, label },
+  { key: "messages", label: "Messages" },
+  { key: "delivered", label: "Delivered" },
+  { key: "read", label: "Read" },
+  { key: "failed", label: "Failed" },
+];
 
 export default async function AnalyticsPage({ searchParams }: Props) {
   const p = await requirePrincipal();
@@ -81,66 +90,46 @@ export default async function AnalyticsPage({ searchParams }: Props) {
           <h2 id="by-route" className="px-4 pt-4 text-lg font-semibold">
             By send route
           </h2>
-          <ScrollRegion label="By send route">
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th className={th}>Route</th>
-                  <th className={th}>Messages</th>
-                  <th className={th}>Delivered</th>
-                  <th className={th}>Read</th>
-                  <th className={th}>Failed</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {delivery.bySendRoute.map((r) => (
-                  <tr key={r.sendRoute}>
-                    <td className={td}>{r.sendRoute}</td>
-                    <td className={td}>{r.total}</td>
-                    <td className={td}>{pct(r.deliveryRate)}</td>
-                    <td className={td}>{pct(r.readRate)}</td>
-                    <td className={td}>{pct(r.failureRate)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
+          <DataTable
+            label="By send route"
+            columns={RATE_COLUMNS("route", "Route")}
+            rowCount={delivery.bySendRoute.length}
+            empty={<p className={`${muted} p-4`}>No messages in this period.</p>}
+          >
+            {delivery.bySendRoute.map((r) => (
+              <tr key={r.sendRoute}>
+                <td className={td}>{r.sendRoute}</td>
+                <td className={td}>{r.total}</td>
+                <td className={td}>{pct(r.deliveryRate)}</td>
+                <td className={td}>{pct(r.readRate)}</td>
+                <td className={td}>{pct(r.failureRate)}</td>
+              </tr>
+            ))}
+          </DataTable>
         </section>
       ) : null}
       <section className={`${card} p-0`} aria-labelledby="by-template">
         <h2 id="by-template" className="px-4 pt-4 text-lg font-semibold">
           By template
         </h2>
-        {templates.length === 0 ? (
-          <p className={`${muted} p-4`}>No template messages in this period.</p>
-        ) : (
-          <ScrollRegion label="By template">
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th className={th}>Template</th>
-                  <th className={th}>Messages</th>
-                  <th className={th}>Delivered</th>
-                  <th className={th}>Read</th>
-                  <th className={th}>Failed</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {templates.map((t) => (
-                  <tr key={`${String(t.templateName)}|${String(t.language)}`}>
-                    <td className={`${td} font-mono`}>
-                      {String(t.templateName)} <span className={muted}>({String(t.language)})</span>
-                    </td>
-                    <td className={td}>{Number(t.total)}</td>
-                    <td className={td}>{pct(Number(t.deliveryRate))}</td>
-                    <td className={td}>{pct(Number(t.readRate))}</td>
-                    <td className={td}>{pct(Number(t.failureRate))}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-        )}
+        <DataTable
+          label="By template"
+          columns={RATE_COLUMNS("template", "Template")}
+          rowCount={templates.length}
+          empty={<p className={`${muted} p-4`}>No template messages in this period.</p>}
+        >
+          {templates.map((t) => (
+            <tr key={`${String(t.templateName)}|${String(t.language)}`}>
+              <td className={`${td} font-mono`}>
+                {String(t.templateName)} <span className={muted}>({String(t.language)})</span>
+              </td>
+              <td className={td}>{Number(t.total)}</td>
+              <td className={td}>{pct(Number(t.deliveryRate))}</td>
+              <td className={td}>{pct(Number(t.readRate))}</td>
+              <td className={td}>{pct(Number(t.failureRate))}</td>
+            </tr>
+          ))}
+        </DataTable>
       </section>
     </div>
   );

@@ -1,47 +1,35 @@
 "use server";
 // The blacklist page's add and remove: the same zod bodies and services as POST /blacklist
 // and POST /blacklist/remove, on the sender the page shows.
-import { revalidatePath } from "next/cache";
 import { ApiError } from "@/lib/core/errors";
-import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { defineAction } from "@/lib/dashboard/define-action";
+import type { Principal } from "@/lib/domains/auth/principal";
 import { addBlacklistEntry, removeBlacklistEntry } from "@/lib/domains/contacts/blacklist";
 import { BlacklistAddBody, BlacklistRemoveBody } from "@/lib/domains/contacts/schemas";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 
-async function senderOf(phone: string) {
-  const p = await requirePrincipal();
+async function senderOf(p: Principal, phone: string | undefined) {
   const sender = await pageSender(p, phone);
   if (!sender) throw new ApiError("SENDER_NOT_FOUND", "Pick a sender first");
-  return { p, sender };
+  return sender;
 }
 
-export async function addBlacklistAction(
-  senderPhone: string,
-  raw: unknown,
-): Promise<ActionResult<{ phoneNumber: string }>> {
-  const result = await runAction(async () => {
-    const { p, sender } = await senderOf(senderPhone);
-    const body = BlacklistAddBody.parse({ ...(raw as object), senderId: senderPhone });
-    const entry = await addBlacklistEntry(p, sender, {
-      phoneNumber: body.phoneNumber,
-      reason: body.reason || undefined,
+export const addBlacklistAction = defineAction({
+  schema: BlacklistAddBody,
+  run: async ({ principal, input }) => {
+    const entry = await addBlacklistEntry(principal, await senderOf(principal, input.senderId), {
+      phoneNumber: input.phoneNumber,
+      reason: input.reason || undefined,
     });
     return { phoneNumber: entry.phoneNumber };
-  });
-  if (result.ok) revalidatePath("/blacklist");
-  return result;
-}
+  },
+  revalidate: "/blacklist",
+});
 
-export async function removeBlacklistAction(
-  senderPhone: string,
-  phoneNumber: string,
-): Promise<ActionResult<{ removed: boolean }>> {
-  const result = await runAction(async () => {
-    const { p, sender } = await senderOf(senderPhone);
-    const body = BlacklistRemoveBody.parse({ senderId: senderPhone, phoneNumber });
-    return { removed: await removeBlacklistEntry(p, sender, body.phoneNumber) };
-  });
-  if (result.ok) revalidatePath("/blacklist");
-  return result;
-}
+export const removeBlacklistAction = defineAction({
+  schema: BlacklistRemoveBody,
+  run: async ({ principal, input }) => ({
+    removed: await removeBlacklistEntry(principal, await senderOf(principal, input.senderId), input.phoneNumber),
+  }),
+  revalidate: "/blacklist",
+});

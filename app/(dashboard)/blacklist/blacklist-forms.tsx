@@ -11,7 +11,7 @@ import { addBlacklistAction, removeBlacklistAction } from "./actions";
 
 export function AddToBlacklist({ senderId }: { senderId: string }) {
   const { onSubmit, pending, fields } = useActionForm({
-    action: (data) => addBlacklistAction(senderId, formStrings(data)),
+    action: (data) => addBlacklistAction({ ...formStrings(data), senderId }),
     success: "Added to the blacklist",
     onSuccess: ({ form, router }) => {
       form.reset();
@@ -54,7 +54,7 @@ export function RemoveFromBlacklist({ senderId, phoneNumber }: { senderId: strin
       disabled={pending}
       onConfirm={async () => {
         setPending(true);
-        const result = await removeBlacklistAction(senderId, phoneNumber);
+        const result = await removeBlacklistAction({ senderId, phoneNumber });
         setPending(false);
         if (!result.ok) {
           toast.error(result.message);

@@ -1,14 +1,14 @@
 // The chosen sender's blacklist: numbers it never messages (added here, by the API, or by
 // the contact's opt-out keyword; docs/conversations.md "Opt-out and the blacklist").
 import type { Metadata } from "next";
-import { DataTable } from "@/components/dashboard/data-table";
+import { actionsColumn, DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { listBlacklist } from "@/lib/domains/contacts/blacklist";
 import { BlacklistQuery } from "@/lib/domains/contacts/schemas";
@@ -24,7 +24,7 @@ const COLUMNS = [
   { key: "reason", label: "Reason" },
   { key: "source", label: "Source" },
   { key: "added", label: "Added" },
-  { key: "actions", label: <span className="sr-only">Actions</span> },
+  actionsColumn(),
 ];
 
 const SOURCE_LABEL: Record<string, string> = { api: "API", dashboard: "Dashboard", "opt-out": "Opt-out keyword" };
@@ -36,8 +36,7 @@ export default async function BlacklistPage({ searchParams }: { searchParams: Pr
   if (!sender) {
     return <EmptyState title="No sender numbers yet">Connect a phone number first.</EmptyState>;
   }
-  const parsed = BlacklistQuery.safeParse(params);
-  const query = parsed.success ? parsed.data : BlacklistQuery.parse({});
+  const query = listQuery(BlacklistQuery, params);
   const { entries, pagination } = await listBlacklist(p, sender, query);
   const rows = entries.map(toPublicBlacklistEntry);
   return (

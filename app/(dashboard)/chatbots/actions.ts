@@ -1,40 +1,35 @@
 "use server";
-import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import { ApiError } from "@/lib/core/errors";
-import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
-import { requirePrincipal } from "@/lib/dashboard/session";
-import type { Decision } from "@/lib/domains/chatbots/engine";
-import { ChatbotCreateInput, ChatbotPatch, ChatbotTestBody } from "@/lib/domains/chatbots/schemas";
+import { defineAction, RecordId } from "@/lib/dashboard/define-action";
+import { ChatbotCreateBody, ChatbotPatch, ChatbotTestBody } from "@/lib/domains/chatbots/schemas";
 import { createChatbot, testChatbot, updateChatbot } from "@/lib/domains/chatbots/service";
 import { resolveSender } from "@/lib/domains/senders/service";
 
-export async function createChatbotAction(senderPhone: string, raw: unknown): Promise<ActionResult<{ uid: string }>> {
-  const p = await requirePrincipal();
-  const result = await runAction(async () => {
-    const sender = await resolveSender(p, senderPhone, { useDefault: false, requireSetup: false });
+export const createChatbotAction = defineAction({
+  schema: ChatbotCreateBody,
+  run: async ({ principal, input }) => {
+    const sender = await resolveSender(principal, input.senderId, { useDefault: false, requireSetup: false });
     if (!sender) throw new ApiError("SENDER_NOT_FOUND", "Pick a sender first");
-    const bot = await createChatbot(p, sender, ChatbotCreateInput.parse(raw));
+    const bot = await createChatbot(principal, sender, input.chatbot);
     return { uid: bot.id };
-  });
-  if (result.ok) revalidatePath("/chatbots");
-  return result;
-}
+  },
+  revalidate: "/chatbots",
+});
 
 /** Saves the editor, or (with only status) activates or deactivates. */
-export async function updateChatbotAction(uid: string, raw: unknown): Promise<ActionResult> {
-  const p = await requirePrincipal();
-  const result = await runAction(async () => {
-    await updateChatbot(p, undefined, uid, ChatbotPatch.parse(raw));
-    return undefined;
-  });
-  if (result.ok) revalidatePath("/chatbots");
-  return result;
-}
+export const updateChatbotAction = defineAction({
+  schema: z.object({ uid: RecordId, chatbot: ChatbotPatch }),
+  run: async ({ principal, input }) => {
+    await updateChatbot(principal, undefined, input.uid, input.chatbot);
+  },
+  revalidate: "/chatbots",
+});
 
-export async function testChatbotAction(uid: string, text: string): Promise<ActionResult<Decision>> {
-  const p = await requirePrincipal();
-  return runAction(async () => {
-    const { chatbotUid: _, ...decision } = await testChatbot(p, undefined, uid, ChatbotTestBody.parse({ text }).text);
+export const testChatbotAction = defineAction({
+  schema: ChatbotTestBody.extend({ uid: RecordId }),
+  run: async ({ principal, input }) => {
+    const { chatbotUid: _, ...decision } = await testChatbot(principal, undefined, input.uid, input.text);
     return decision;
-  });
-}
+  },
+});

@@ -123,8 +123,8 @@ export function ChatbotEditor({ senderPhone, chatbot }: Props) {
     setMessage(null);
     setPending(true);
     const result = chatbot
-      ? await updateChatbotAction(chatbot.chatbotUid, raw)
-      : await createChatbotAction(senderPhone, raw);
+      ? await updateChatbotAction({ uid: chatbot.chatbotUid, chatbot: raw })
+      : await createChatbotAction({ senderId: senderPhone, chatbot: raw });
     setPending(false);
     if (!result.ok) {
       // Field errors come back by their last path segment (name, status, ...).

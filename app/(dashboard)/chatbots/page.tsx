@@ -7,7 +7,7 @@ import { button, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { pageBlock } from "@/lib/core/pagination";
-import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { ChatbotListQuery } from "@/lib/domains/chatbots/schemas";
 import { toPublicChatbot } from "@/lib/domains/chatbots/serializers";
@@ -28,8 +28,7 @@ export default async function ChatbotsPage({ searchParams }: { searchParams: Pro
       </div>
     );
   }
-  const parsed = ChatbotListQuery.safeParse(params);
-  const query = parsed.success ? parsed.data : ChatbotListQuery.parse({});
+  const query = listQuery(ChatbotListQuery, params);
   const { chatbots, total } = await listChatbots(p, sender, query);
   const pagination = pageBlock(query.page, query.limit, total, chatbots.length);
   const rows = chatbots.map(toPublicChatbot);

@@ -18,7 +18,7 @@ export function StatusToggle({ uid, status }: { uid: string; status: "ACTIVE" | 
       disabled={pending}
       onClick={() =>
         start(async () => {
-          const r = await updateChatbotAction(uid, { status: next });
+          const r = await updateChatbotAction({ uid, chatbot: { status: next } });
           if (r.ok) toast.success(next === "ACTIVE" ? "Chatbot activated" : "Chatbot deactivated");
           else toast.error(r.message);
           router.refresh();

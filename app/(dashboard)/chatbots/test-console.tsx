@@ -23,7 +23,7 @@ export function TestConsole({ uid }: { uid: string }) {
         onSubmit={(e) => {
           e.preventDefault();
           start(async () => {
-            const r = await testChatbotAction(uid, text);
+            const r = await testChatbotAction({ uid, text });
             if (r.ok) {
               setResult(r.data);
               setError(null);

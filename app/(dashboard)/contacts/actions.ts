@@ -1,37 +1,25 @@
 "use server";
-import { revalidatePath } from "next/cache";
-import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { defineAction, RecordId } from "@/lib/dashboard/define-action";
 import { createContactBook, updateContactBook } from "@/lib/domains/contacts/books";
 import { createContactField } from "@/lib/domains/contacts/fields";
-import { ContactBookFields, ContactBookPatch, ContactFieldCreateBody } from "@/lib/domains/contacts/schemas";
+import { ContactBookFields, ContactBookUpdateBody, ContactFieldCreateBody } from "@/lib/domains/contacts/schemas";
 
-export async function createBookAction(raw: Record<string, string>): Promise<ActionResult<{ uid: string }>> {
-  const p = await requirePrincipal();
-  const result = await runAction(async () => {
-    const book = await createContactBook(p, ContactBookFields.parse(raw));
-    return { uid: book.id };
-  }, raw);
-  if (result.ok) revalidatePath("/contacts");
-  return result;
-}
+export const createBookAction = defineAction({
+  schema: ContactBookFields,
+  run: async ({ principal, input }) => ({ uid: (await createContactBook(principal, input)).id }),
+  revalidate: "/contacts",
+});
 
-export async function updateBookAction(uid: string, raw: Record<string, string>): Promise<ActionResult> {
-  const p = await requirePrincipal();
-  const result = await runAction(async () => {
-    await updateContactBook(p, uid, ContactBookPatch.parse(raw));
-    return undefined;
-  }, raw);
-  if (result.ok) revalidatePath(`/contacts/${uid}`);
-  return result;
-}
+export const updateBookAction = defineAction({
+  schema: ContactBookUpdateBody.extend({ uid: RecordId }),
+  run: async ({ principal, input }) => ({ uid: (await updateContactBook(principal, input.uid, input.contactBook)).id }),
+  revalidate: ({ input }) => `/contacts/${input.uid}`,
+});
 
-export async function createFieldAction(raw: Record<string, string>): Promise<ActionResult> {
-  const p = await requirePrincipal();
-  const result = await runAction(async () => {
-    await createContactField(p, ContactFieldCreateBody.parse({ field: raw }).field);
-    return undefined;
-  }, raw);
-  if (result.ok) revalidatePath("/contacts");
-  return result;
-}
+export const createFieldAction = defineAction({
+  schema: ContactFieldCreateBody,
+  run: async ({ principal, input }) => {
+    await createContactField(principal, input.field);
+  },
+  revalidate: "/contacts",
+});

@@ -9,10 +9,11 @@ type Book = { uid: string; name: string; description: string; color: string; sta
 /** Create (no book) or edit (a book) a contact book: name, description, colour, status. */
 export function BookForm({ book }: { book?: Book }) {
   const { onSubmit, pending, fields } = useActionForm({
-    action: (data) => (book ? updateBookAction(book.uid, formStrings(data)) : createBookAction(formStrings(data))),
+    action: (data) =>
+      book ? updateBookAction({ uid: book.uid, contactBook: formStrings(data) }) : createBookAction(formStrings(data)),
     success: book ? "Contact book saved" : "Contact book created",
     onSuccess: ({ data, router }) => {
-      if (!book && data && typeof data === "object" && "uid" in data) router.push(`/contacts/${data.uid}`);
+      if (!book) router.push(`/contacts/${data.uid}`);
       else router.refresh();
     },
   });

@@ -6,7 +6,7 @@ import { createFieldAction } from "./actions";
 
 export function FieldForm() {
   const { onSubmit, pending, fields } = useActionForm({
-    action: (data) => createFieldAction(formStrings(data)),
+    action: (data) => createFieldAction({ field: formStrings(data) }),
     success: "Custom field added",
     onSuccess: ({ form, router }) => {
       form.reset();

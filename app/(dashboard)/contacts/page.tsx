@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
 import { CardSection } from "@/components/ui/card-section";
-import { buttonSecondary, input, label, link, table, td, th } from "@/components/ui/classes";
+import { buttonSecondary, input, label, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { ScrollRegion } from "@/components/ui/scroll-region";
-import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { listContactBooks } from "@/lib/domains/contacts/books";
 import { listContactFields } from "@/lib/domains/contacts/fields";
@@ -20,8 +20,7 @@ export const metadata: Metadata = { title: "Contact books · Switchboard" };
 export default async function ContactsPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
   const p = await requirePrincipal();
   const params = flatParams(await searchParams);
-  const parsed = ContactBookListQuery.safeParse(params);
-  const query = parsed.success ? parsed.data : ContactBookListQuery.parse({});
+  const query = listQuery(ContactBookListQuery, params);
   const [{ books, pagination }, fields] = await Promise.all([listContactBooks(p, query), listContactFields(p)]);
   const rows = books.map(toPublicContactBook);
   return (
@@ -56,43 +55,37 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
             Filter
           </button>
         </form>
-        {rows.length === 0 ? (
-          <EmptyState title="No contact books match">Create one above, or clear the filters.</EmptyState>
-        ) : (
-          <ScrollRegion label="Contact books">
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th className={th}>Name</th>
-                  <th className={th}>Description</th>
-                  <th className={th}>Contacts</th>
-                  <th className={th}>Status</th>
-                  <th className={th}>Updated</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {rows.map((b) => (
-                  <tr key={b.uid} data-testid="book-row">
-                    <td className={td}>
-                      <span
-                        aria-hidden="true"
-                        className="mr-2 inline-block h-3 w-3 rounded-full align-middle"
-                        style={{ backgroundColor: b.color }}
-                      />
-                      <Link className={link} href={`/contacts/${b.uid}`}>
-                        {b.name}
-                      </Link>
-                    </td>
-                    <td className={td}>{b.description || "—"}</td>
-                    <td className={td}>{b.contactCount}</td>
-                    <td className={td}>{b.status}</td>
-                    <td className={td}>{formatDateTime(b.updatedAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-        )}
+        <DataTable
+          label="Contact books"
+          columns={[
+            { key: "name", label: "Name" },
+            { key: "description", label: "Description" },
+            { key: "contacts", label: "Contacts" },
+            { key: "status", label: "Status" },
+            { key: "updated", label: "Updated" },
+          ]}
+          rowCount={rows.length}
+          empty={<EmptyState title="No contact books match">Create one above, or clear the filters.</EmptyState>}
+        >
+          {rows.map((b) => (
+            <tr key={b.uid} data-testid="book-row">
+              <td className={td}>
+                <span
+                  aria-hidden="true"
+                  className="mr-2 inline-block h-3 w-3 rounded-full align-middle"
+                  style={{ backgroundColor: b.color }}
+                />
+                <Link className={link} href={`/contacts/${b.uid}`}>
+                  {b.name}
+                </Link>
+              </td>
+              <td className={td}>{b.description || "—"}</td>
+              <td className={td}>{b.contactCount}</td>
+              <td className={td}>{b.status}</td>
+              <td className={td}>{formatDateTime(b.updatedAt)}</td>
+            </tr>
+          ))}
+        </DataTable>
         <Pager path="/contacts" params={params} page={pagination.page} hasMore={pagination.hasMore} />
       </section>
       <CardSection id="custom-fields" title="Custom fields">

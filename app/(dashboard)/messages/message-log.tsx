@@ -1,9 +1,9 @@
 "use client";
 // The message log with live status: polls /api/dashboard/messages every two seconds.
 import { useQuery } from "@tanstack/react-query";
-import { card, muted, table, td, th } from "@/components/ui/classes";
+import { DataTable } from "@/components/dashboard/data-table";
+import { card, muted, td } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
-import { ScrollRegion } from "@/components/ui/scroll-region";
 
 type Row = {
   messageUid: string;
@@ -44,41 +44,38 @@ export function MessageLog({ senderId }: { senderId: string }) {
       </h2>
       {isLoading ? <p className={`${muted} p-4`}>Loading…</p> : null}
       {isError ? <p className="p-4 text-sm text-red-700">Could not load messages.</p> : null}
-      {data && data.messages.length === 0 ? <p className={`${muted} p-4`}>No messages yet.</p> : null}
-      {data && data.messages.length > 0 ? (
-        <ScrollRegion label="Recent messages">
-          <table className={table}>
-            <thead>
-              <tr>
-                <th className={th}>Sent</th>
-                <th className={th}>Recipient</th>
-                <th className={th}>Content</th>
-                <th className={th}>Route</th>
-                <th className={th}>Status</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {data.messages.map((m) => (
-                <tr key={m.messageUid} data-testid="message-row">
-                  <td className={td}>{formatDateTime(m.createdAt)}</td>
-                  <td className={`${td} font-mono`}>{m.recipient}</td>
-                  <td className={td}>{m.templateName ?? m.type}</td>
-                  <td className={td}>{m.sendRoute}</td>
-                  <td className={td}>
-                    <span
-                      className={`rounded px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[m.status] ?? "bg-slate-100 dark:bg-slate-800"}`}
-                    >
-                      {m.status}
-                    </span>
-                    {m.errorMessage && m.status === "failed" ? (
-                      <span className={`${muted} ml-2`}>{m.errorMessage}</span>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
+      {data ? (
+        <DataTable
+          label="Recent messages"
+          columns={[
+            { key: "sent", label: "Sent" },
+            { key: "recipient", label: "Recipient" },
+            { key: "content", label: "Content" },
+            { key: "route", label: "Route" },
+            { key: "status", label: "Status" },
+          ]}
+          rowCount={data.messages.length}
+          empty={<p className={`${muted} p-4`}>No messages yet.</p>}
+        >
+          {data.messages.map((m) => (
+            <tr key={m.messageUid} data-testid="message-row">
+              <td className={td}>{formatDateTime(m.createdAt)}</td>
+              <td className={`${td} font-mono`}>{m.recipient}</td>
+              <td className={td}>{m.templateName ?? m.type}</td>
+              <td className={td}>{m.sendRoute}</td>
+              <td className={td}>
+                <span
+                  className={`rounded px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[m.status] ?? "bg-slate-100 dark:bg-slate-800"}`}
+                >
+                  {m.status}
+                </span>
+                {m.errorMessage && m.status === "failed" ? (
+                  <span className={`${muted} ml-2`}>{m.errorMessage}</span>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
     </section>
   );

@@ -1,32 +1,22 @@
 "use server";
-import { revalidatePath } from "next/cache";
-import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { z } from "zod";
+import { defineAction } from "@/lib/dashboard/define-action";
 import { SenderConnectFields } from "@/lib/domains/senders/schemas";
 import { connectSender, makeDefaultSender } from "@/lib/domains/senders/self-serve";
 
-export async function addSenderAction(raw: Record<string, string>): Promise<ActionResult<{ phoneNumber: string }>> {
-  const p = await requirePrincipal();
-  const result = await runAction(async () => {
-    // The API's input schema (lib/domains/senders/schemas.ts); the checkbox posts "on".
-    const input = SenderConnectFields.parse({
-      phoneNumber: raw.phoneNumber ?? "",
-      phoneNumberId: raw.phoneNumberId || undefined,
-      makeDefault: raw.makeDefault === "on",
-    });
-    const sender = await connectSender(p, input);
-    return { phoneNumber: sender.phoneNumber };
-  }, raw);
-  if (result.ok) revalidatePath("/", "layout");
-  return result;
-}
+// Both change the header's sender list: the whole layout is stale.
+const LAYOUT = { path: "/", type: "layout" } as const;
 
-export async function makeDefaultAction(phoneNumber: string): Promise<ActionResult> {
-  const p = await requirePrincipal();
-  const result = await runAction(async () => {
-    await makeDefaultSender(p, phoneNumber);
-    return undefined;
-  });
-  if (result.ok) revalidatePath("/", "layout");
-  return result;
-}
+export const addSenderAction = defineAction({
+  schema: SenderConnectFields,
+  run: async ({ principal, input }) => ({ phoneNumber: (await connectSender(principal, input)).phoneNumber }),
+  revalidate: LAYOUT,
+});
+
+export const makeDefaultAction = defineAction({
+  schema: z.object({ phoneNumber: z.string() }),
+  run: async ({ principal, input }) => {
+    await makeDefaultSender(principal, input.phoneNumber);
+  },
+  revalidate: LAYOUT,
+});

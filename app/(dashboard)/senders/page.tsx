@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { card, table, td, th } from "@/components/ui/classes";
+import { actionsColumn, DataTable } from "@/components/dashboard/data-table";
+import { card, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { ScrollRegion } from "@/components/ui/scroll-region";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { providerMode } from "@/lib/domains/provider/client";
 import { listSenders } from "@/lib/domains/senders/service";
@@ -20,53 +20,48 @@ export default async function SendersPage() {
         <h2 className="mb-3 text-lg font-semibold">Add a sender</h2>
         <SenderForm simulated={providerMode() === "simulator"} />
       </section>
-      {senders.length === 0 ? (
-        <EmptyState title="No sender numbers yet">
-          Add your first phone number above: it becomes the default sender.
-        </EmptyState>
-      ) : (
-        <ScrollRegion label="Sender numbers" className={`${card} p-0`}>
-          <table className={table}>
-            <thead>
-              <tr>
-                <th className={th}>Number</th>
-                <th className={th}>Name</th>
-                <th className={th}>Provider phone number id</th>
-                <th className={th}>Connection</th>
-                <th className={th}>Setup</th>
-                <th className={th}>Added</th>
-                <th className={th}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {senders.map((s) => (
-                <tr key={s.id}>
-                  <td className={`${td} font-mono`}>
-                    {s.phoneNumber}
-                    {s.isDefault && (
-                      <span className="ml-2 rounded bg-slate-100 px-1.5 text-xs dark:bg-slate-800">default</span>
-                    )}
-                  </td>
-                  <td className={td}>{s.displayName ?? "—"}</td>
-                  <td className={`${td} font-mono`}>{s.phoneNumberId ?? "—"}</td>
-                  <td className={td}>{s.connectionStatus.toLowerCase()}</td>
-                  <td className={td}>
-                    {s.phoneNumberId ? (
-                      "Complete"
-                    ) : (
-                      <span className="text-amber-800 dark:text-amber-300">Setup incomplete</span>
-                    )}
-                  </td>
-                  <td className={td}>{formatDateTime(s.createdAt)}</td>
-                  <td className={td}>{s.isDefault ? null : <MakeDefaultButton phoneNumber={s.phoneNumber} />}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
-      )}
+      <DataTable
+        label="Sender numbers"
+        className={`${card} p-0`}
+        columns={[
+          { key: "number", label: "Number" },
+          { key: "name", label: "Name" },
+          { key: "phone-number-id", label: "Provider phone number id" },
+          { key: "connection", label: "Connection" },
+          { key: "setup", label: "Setup" },
+          { key: "added", label: "Added" },
+          actionsColumn(),
+        ]}
+        rowCount={senders.length}
+        empty={
+          <EmptyState title="No sender numbers yet">
+            Add your first phone number above: it becomes the default sender.
+          </EmptyState>
+        }
+      >
+        {senders.map((s) => (
+          <tr key={s.id}>
+            <td className={`${td} font-mono`}>
+              {s.phoneNumber}
+              {s.isDefault && (
+                <span className="ml-2 rounded bg-slate-100 px-1.5 text-xs dark:bg-slate-800">default</span>
+              )}
+            </td>
+            <td className={td}>{s.displayName ?? "—"}</td>
+            <td className={`${td} font-mono`}>{s.phoneNumberId ?? "—"}</td>
+            <td className={td}>{s.connectionStatus.toLowerCase()}</td>
+            <td className={td}>
+              {s.phoneNumberId ? (
+                "Complete"
+              ) : (
+                <span className="text-amber-800 dark:text-amber-300">Setup incomplete</span>
+              )}
+            </td>
+            <td className={td}>{formatDateTime(s.createdAt)}</td>
+            <td className={td}>{s.isDefault ? null : <MakeDefaultButton phoneNumber={s.phoneNumber} />}</td>
+          </tr>
+        ))}
+      </DataTable>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 import { ActionButton } from "@/components/dashboard/action-button";
-import { formStrings, useActionForm } from "@/components/dashboard/use-action-form";
+import { useActionForm } from "@/components/dashboard/use-action-form";
 import { button, label } from "@/components/ui/classes";
 import { TextField } from "@/components/ui/field-message";
 import { addSenderAction, makeDefaultAction } from "./actions";
@@ -8,7 +8,13 @@ import { addSenderAction, makeDefaultAction } from "./actions";
 /** Connect a number (lib/domains/senders/self-serve.ts): simulated ids in simulator mode, checked ids with a provider. */
 export function SenderForm({ simulated }: { simulated: boolean }) {
   const { onSubmit, pending, fields } = useActionForm({
-    action: (data) => addSenderAction(formStrings(data)),
+    action: (data) =>
+      addSenderAction({
+        phoneNumber: String(data.get("phoneNumber") ?? ""),
+        phoneNumberId: String(data.get("phoneNumberId") ?? "") || undefined,
+        // A checkbox posts "on" when ticked and nothing otherwise.
+        makeDefault: data.get("makeDefault") === "on",
+      }),
     success: "Sender added",
     onSuccess: ({ form, router }) => {
       form.reset();
@@ -50,7 +56,7 @@ export function SenderForm({ simulated }: { simulated: boolean }) {
 export function MakeDefaultButton({ phoneNumber }: { phoneNumber: string }) {
   return (
     <ActionButton
-      action={() => makeDefaultAction(phoneNumber)}
+      action={() => makeDefaultAction({ phoneNumber })}
       success={`${phoneNumber} is now the default`}
       label="Make default"
     />

@@ -1,9 +1,9 @@
 // Templates with their review status, category and source.
 import type { Metadata } from "next";
-import { card, table, td, th } from "@/components/ui/classes";
+import { DataTable } from "@/components/dashboard/data-table";
+import { card, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { ScrollRegion } from "@/components/ui/scroll-region";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { listTemplates } from "@/lib/domains/templates/service";
 
@@ -17,52 +17,49 @@ const STATUS: Record<string, string> = {
   PAUSED: "text-amber-800 dark:text-amber-300",
 };
 
+const COLUMNS = [
+  { key: "name", label: "Name" },
+  { key: "language", label: "Language" },
+  { key: "category", label: "Category" },
+  { key: "status", label: "Status" },
+  { key: "quality", label: "Quality" },
+  { key: "source", label: "Source" },
+  { key: "updated", label: "Updated" },
+];
+
 export default async function TemplatesPage() {
   const p = await requirePrincipal();
   const { templates, pagination } = await listTemplates(p, { page: 1, limit: 100 }, "v3");
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Templates</h1>
-      {templates.length === 0 ? (
-        <EmptyState title="No templates yet">Create templates with POST /api/v3/templates.</EmptyState>
-      ) : (
-        <ScrollRegion label="Templates" className={`${card} p-0`}>
-          <table className={table}>
-            <caption className="sr-only">{pagination.total} templates</caption>
-            <thead>
-              <tr>
-                <th className={th}>Name</th>
-                <th className={th}>Language</th>
-                <th className={th}>Category</th>
-                <th className={th}>Status</th>
-                <th className={th}>Quality</th>
-                <th className={th}>Source</th>
-                <th className={th}>Updated</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {templates.map((t) => (
-                <tr key={t.id}>
-                  <td className={`${td} font-mono`}>{t.name}</td>
-                  <td className={td}>{t.language}</td>
-                  <td className={td}>
-                    {t.category.toLowerCase()}
-                    {t.correctCategory && t.correctCategory !== t.category ? (
-                      <span className="ml-1 text-xs text-amber-800 dark:text-amber-300">
-                        (provider: {t.correctCategory.toLowerCase()})
-                      </span>
-                    ) : null}
-                  </td>
-                  <td className={`${td} font-semibold ${STATUS[t.status] ?? ""}`}>{t.status.toLowerCase()}</td>
-                  <td className={td}>{t.quality?.toLowerCase() ?? "—"}</td>
-                  <td className={td}>{t.source === "AUTO_GENERATED" ? "auto-generated" : "manual"}</td>
-                  <td className={td}>{formatDateTime(t.updatedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
-      )}
+      <DataTable
+        label="Templates"
+        className={`${card} p-0`}
+        caption={`${pagination.total} templates`}
+        columns={COLUMNS}
+        rowCount={templates.length}
+        empty={<EmptyState title="No templates yet">Create templates with POST /api/v3/templates.</EmptyState>}
+      >
+        {templates.map((t) => (
+          <tr key={t.id}>
+            <td className={`${td} font-mono`}>{t.name}</td>
+            <td className={td}>{t.language}</td>
+            <td className={td}>
+              {t.category.toLowerCase()}
+              {t.correctCategory && t.correctCategory !== t.category ? (
+                <span className="ml-1 text-xs text-amber-800 dark:text-amber-300">
+                  (provider: {t.correctCategory.toLowerCase()})
+                </span>
+              ) : null}
+            </td>
+            <td className={`${td} font-semibold ${STATUS[t.status] ?? ""}`}>{t.status.toLowerCase()}</td>
+            <td className={td}>{t.quality?.toLowerCase() ?? "—"}</td>
+            <td className={td}>{t.source === "AUTO_GENERATED" ? "auto-generated" : "manual"}</td>
+            <td className={td}>{formatDateTime(t.updatedAt)}</td>
+          </tr>
+        ))}
+      </DataTable>
     </div>
   );
 }

@@ -1,41 +1,29 @@
 "use server";
-import { revalidatePath } from "next/cache";
-import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { z } from "zod";
+import { defineAction, RecordId } from "@/lib/dashboard/define-action";
 import { createTokenFor } from "@/lib/domains/tokens/create-for-principal";
 import { TokenCreateInput, TokenRotateInput } from "@/lib/domains/tokens/schemas";
 import { revokeToken, rotateToken } from "@/lib/domains/tokens/service";
 
-export async function createTokenAction(raw: Record<string, string>): Promise<ActionResult<{ token: string }>> {
-  const p = await requirePrincipal();
-  const result = await runAction(async () => {
-    const { token } = await createTokenFor(p, TokenCreateInput.parse(raw));
-    return { token };
-  }, raw);
-  if (result.ok) revalidatePath("/tokens");
-  return result;
-}
+export const createTokenAction = defineAction({
+  schema: TokenCreateInput,
+  run: async ({ principal, input }) => ({ token: (await createTokenFor(principal, input)).token }),
+  revalidate: "/tokens",
+});
 
-export async function revokeTokenAction(tokenId: string): Promise<ActionResult> {
-  const p = await requirePrincipal();
-  const result = await runAction(async () => {
-    await revokeToken(p, tokenId);
-    return undefined;
-  });
-  if (result.ok) revalidatePath("/tokens");
-  return result;
-}
+export const revokeTokenAction = defineAction({
+  schema: z.object({ tokenId: RecordId }),
+  run: async ({ principal, input }) => {
+    await revokeToken(principal, input.tokenId);
+  },
+  revalidate: "/tokens",
+});
 
-export async function rotateTokenAction(
-  tokenId: string,
-  raw: Record<string, string>,
-): Promise<ActionResult<{ token: string; previousExpiresAt: string | null }>> {
-  const p = await requirePrincipal();
-  const result = await runAction(async () => {
-    const { graceHours } = TokenRotateInput.parse(raw);
-    const { token, previous } = await rotateToken(p, tokenId, { graceHours });
+export const rotateTokenAction = defineAction({
+  schema: TokenRotateInput.extend({ tokenId: RecordId }),
+  run: async ({ principal, input }) => {
+    const { token, previous } = await rotateToken(principal, input.tokenId, { graceHours: input.graceHours });
     return { token, previousExpiresAt: previous.expiresAt?.toISOString() ?? null };
-  }, raw);
-  if (result.ok) revalidatePath("/tokens");
-  return result;
-}
+  },
+  revalidate: "/tokens",
+});

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { actionsColumn, DataTable } from "@/components/dashboard/data-table";
 import { CardSection } from "@/components/ui/card-section";
-import { link, table, td, th } from "@/components/ui/classes";
+import { link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { ScrollRegion } from "@/components/ui/scroll-region";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { listSenders } from "@/lib/domains/senders/service";
 import { toPublicToken } from "@/lib/domains/tokens/serializers";
@@ -34,57 +34,45 @@ export default async function TokensPage() {
         <h2 id="token-list" className="mb-3 text-lg font-semibold">
           Your tokens
         </h2>
-        {rows.length === 0 ? (
-          <EmptyState title="No tokens yet">Generate one above to call the API.</EmptyState>
-        ) : (
-          <ScrollRegion label="Tokens">
-            <table className={table}>
-              <thead>
-                <tr>
-                  <th className={th}>Name</th>
-                  <th className={th}>Prefix</th>
-                  <th className={th}>Scope</th>
-                  <th className={th}>Created</th>
-                  <th className={th}>Last used</th>
-                  <th className={th}>Expires</th>
-                  <th className={th}>State</th>
-                  <th className={th}>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {rows.map((t) => (
-                  <tr key={t.id} data-testid="token-row">
-                    <td className={td}>
-                      <Link
-                        href={`/tokens/${t.id}`}
-                        className={link}
-                        aria-label={`Usage of “${t.name}” (${t.prefix}…)`}
-                      >
-                        {t.name}
-                      </Link>
-                    </td>
-                    <td className={`${td} font-mono`}>{t.prefix}…</td>
-                    <td className={td}>{t.scope === "global" ? "Global" : `Number ${t.senderPhoneNumber}`}</td>
-                    <td className={td}>{formatDateTime(t.createdAt)}</td>
-                    <td className={td}>{t.lastUsedAt ? formatDateTime(t.lastUsedAt) : "Never"}</td>
-                    <td className={td}>{t.expiresAt ? formatDateTime(t.expiresAt) : "Never"}</td>
-                    <td className={td}>{t.state}</td>
-                    <td className={td}>
-                      {t.state === "revoked" ? null : (
-                        <div className="flex flex-wrap items-start gap-2">
-                          {t.state === "active" && <RotateTokenForm id={t.id} name={t.name} />}
-                          <RevokeTokenButton id={t.id} name={t.name} />
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-        )}
+        <DataTable
+          label="Tokens"
+          columns={[
+            { key: "name", label: "Name" },
+            { key: "prefix", label: "Prefix" },
+            { key: "scope", label: "Scope" },
+            { key: "created", label: "Created" },
+            { key: "used", label: "Last used" },
+            { key: "expires", label: "Expires" },
+            { key: "state", label: "State" },
+            actionsColumn(),
+          ]}
+          rowCount={rows.length}
+          empty={<EmptyState title="No tokens yet">Generate one above to call the API.</EmptyState>}
+        >
+          {rows.map((t) => (
+            <tr key={t.id} data-testid="token-row">
+              <td className={td}>
+                <Link href={`/tokens/${t.id}`} className={link} aria-label={`Usage of “${t.name}” (${t.prefix}…)`}>
+                  {t.name}
+                </Link>
+              </td>
+              <td className={`${td} font-mono`}>{t.prefix}…</td>
+              <td className={td}>{t.scope === "global" ? "Global" : `Number ${t.senderPhoneNumber}`}</td>
+              <td className={td}>{formatDateTime(t.createdAt)}</td>
+              <td className={td}>{t.lastUsedAt ? formatDateTime(t.lastUsedAt) : "Never"}</td>
+              <td className={td}>{t.expiresAt ? formatDateTime(t.expiresAt) : "Never"}</td>
+              <td className={td}>{t.state}</td>
+              <td className={td}>
+                {t.state === "revoked" ? null : (
+                  <div className="flex flex-wrap items-start gap-2">
+                    {t.state === "active" && <RotateTokenForm id={t.id} name={t.name} />}
+                    <RevokeTokenButton id={t.id} name={t.name} />
+                  </div>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </section>
     </div>
   );

@@ -11,7 +11,9 @@ export function RevokeTokenButton({ id, name }: { id: string; name: string }) {
       title={`Revoke “${name}”?`}
       confirmLabel="Revoke token"
       disabled={pending}
-      onConfirm={() => run(() => revokeTokenAction(id), `Token “${name}” revoked. It no longer works on the API.`)}
+      onConfirm={() =>
+        run(() => revokeTokenAction({ tokenId: id }), `Token “${name}” revoked. It no longer works on the API.`)
+      }
     >
       Any integration using this token stops working at once. This cannot be undone.
     </ConfirmButton>

@@ -19,7 +19,7 @@ const GRACE_CHOICES = [
 export function RotateTokenForm({ id, name }: { id: string; name: string }) {
   const [result, setResult] = useState<{ token: string; previousExpiresAt: string | null } | null>(null);
   const { onSubmit, pending, fields } = useActionForm({
-    action: (data) => rotateTokenAction(id, formStrings(data)),
+    action: (data) => rotateTokenAction({ ...formStrings(data), tokenId: id }),
     success: `Token “${name}” rotated`,
     onSuccess: ({ data, router }) => {
       setResult(data);

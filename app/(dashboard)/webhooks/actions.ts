@@ -1,73 +1,54 @@
 "use server";
-import { revalidatePath } from "next/cache";
-import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { z } from "zod";
+import { defineAction, RecordId } from "@/lib/dashboard/define-action";
 import { actionSender } from "@/lib/domains/senders/dashboard-scope";
 import { redeliver, sendTestEvent } from "@/lib/domains/webhooks/deliveries";
-import { RotateSecretBody, WebhookCreateInput, WebhookPatch } from "@/lib/domains/webhooks/schemas";
+import { RotateSecretBody, WebhookCreateBody, WebhookUpdateBody } from "@/lib/domains/webhooks/schemas";
 import { createWebhook, rotateSigningSecret, updateWebhook } from "@/lib/domains/webhooks/service";
 
-export async function createWebhookAction(
-  senderPhone: string,
-  raw: unknown,
-): Promise<ActionResult<{ uid: string; signingSecret: string }>> {
-  const p = await requirePrincipal();
-  const result = await runAction(async () => {
-    const sender = await actionSender(p, senderPhone);
-    const { webhook, signingSecret } = await createWebhook(p, sender, WebhookCreateInput.parse(raw));
+/** The sender whose webhook an action changes (the page's sender, set up). */
+const OnSender = z.object({ senderId: z.string({ error: "senderId must be a phone number string" }) });
+
+export const createWebhookAction = defineAction({
+  schema: WebhookCreateBody,
+  run: async ({ principal, input }) => {
+    const sender = await actionSender(principal, input.senderId);
+    const { webhook, signingSecret } = await createWebhook(principal, sender, input.webhook);
     return { uid: webhook.id, signingSecret };
-  }, raw);
-  if (result.ok) revalidatePath("/webhooks");
-  return result;
-}
+  },
+  revalidate: "/webhooks",
+});
 
-export async function updateWebhookAction(senderPhone: string, uid: string, raw: unknown): Promise<ActionResult> {
-  const p = await requirePrincipal();
-  const result = await runAction(async () => {
-    const sender = await actionSender(p, senderPhone);
-    await updateWebhook(p, sender, uid, WebhookPatch.parse(raw));
-    return undefined;
-  }, raw);
-  if (result.ok) revalidatePath(`/webhooks/${uid}`);
-  return result;
-}
+export const updateWebhookAction = defineAction({
+  schema: WebhookUpdateBody.extend({ uid: RecordId }),
+  run: async ({ principal, input }) => {
+    await updateWebhook(principal, await actionSender(principal, input.senderId), input.uid, input.webhook);
+  },
+  revalidate: ({ input }) => `/webhooks/${input.uid}`,
+});
 
-export async function redeliverAction(senderPhone: string, uid: string, deliveryId: string): Promise<ActionResult> {
-  const p = await requirePrincipal();
-  return runAction(async () => {
-    await redeliver(p, await actionSender(p, senderPhone), uid, deliveryId);
-    return undefined;
-  });
-}
+export const redeliverAction = defineAction({
+  schema: OnSender.extend({ uid: RecordId, deliveryId: RecordId }),
+  run: async ({ principal, input }) => {
+    await redeliver(principal, await actionSender(principal, input.senderId), input.uid, input.deliveryId);
+  },
+});
 
-export async function sendTestEventAction(
-  senderPhone: string,
-  uid: string,
-): Promise<ActionResult<{ eventId: string }>> {
-  const p = await requirePrincipal();
-  return runAction(async () => {
-    const { eventId } = await sendTestEvent(p, await actionSender(p, senderPhone), uid);
+export const sendTestEventAction = defineAction({
+  schema: OnSender.extend({ uid: RecordId }),
+  run: async ({ principal, input }) => {
+    const { eventId } = await sendTestEvent(principal, await actionSender(principal, input.senderId), input.uid);
     return { eventId };
-  });
-}
+  },
+});
 
 /** Rotates the signing secret; the new one is returned once (docs/event-pipeline.md "Secret rotation"). */
-export async function rotateSecretAction(
-  senderPhone: string,
-  uid: string,
-  gracePeriodSeconds: unknown,
-): Promise<ActionResult<{ signingSecret: string }>> {
-  const p = await requirePrincipal();
-  const result = await runAction(async () => {
-    const body = RotateSecretBody.parse({ gracePeriodSeconds });
-    const { signingSecret } = await rotateSigningSecret(
-      p,
-      await actionSender(p, senderPhone),
-      uid,
-      body.gracePeriodSeconds,
-    );
+export const rotateSecretAction = defineAction({
+  schema: RotateSecretBody.extend({ uid: RecordId }),
+  run: async ({ principal, input }) => {
+    const sender = await actionSender(principal, input.senderId);
+    const { signingSecret } = await rotateSigningSecret(principal, sender, input.uid, input.gracePeriodSeconds);
     return { signingSecret };
-  });
-  if (result.ok) revalidatePath(`/webhooks/${uid}`);
-  return result;
-}
+  },
+  revalidate: ({ input }) => `/webhooks/${input.uid}`,
+});

@@ -43,7 +43,7 @@ export function DisabledBanner({
               on {formatDateTime(w.disabledAt)}: {w.disabledReason ?? "disabled by the service"}
             </span>
             <ActionButton
-              action={() => updateWebhookAction(senderPhone, w.uid, { status: "ACTIVE" })}
+              action={() => updateWebhookAction({ senderId: senderPhone, uid: w.uid, webhook: { status: "ACTIVE" } })}
               success={`${w.name} is active again`}
               label="Re-enable"
               pendingLabel="Re-enabling…"

@@ -8,7 +8,7 @@ import { link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { pageBlock } from "@/lib/core/pagination";
-import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { EVENT_GROUPS } from "@/lib/domains/webhooks/catalog";
@@ -33,8 +33,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
       </div>
     );
   }
-  const parsed = WebhookListQuery.safeParse(params);
-  const query = parsed.success ? parsed.data : WebhookListQuery.parse({});
+  const query = listQuery(WebhookListQuery, params);
   const { webhooks, total } = await listWebhooks(p, sender, query);
   const pagination = pageBlock(query.page, query.limit, total, webhooks.length);
   const rows = webhooks.map(toPublicWebhook);

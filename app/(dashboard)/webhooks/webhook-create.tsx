@@ -14,7 +14,7 @@ export function WebhookCreate({ senderPhone, groups }: { senderPhone: string; gr
   const [events, setEvents] = useState<string[]>(values.events);
   const [created, setCreated] = useState<{ uid: string; signingSecret: string } | null>(null);
   const { onSubmit, pending, fields, message } = useActionForm({
-    action: (data) => createWebhookAction(senderPhone, webhookBody(data, events, "create")),
+    action: (data) => createWebhookAction({ senderId: senderPhone, webhook: webhookBody(data, events, "create") }),
     success: "Webhook created",
     onSuccess: ({ data, form, router }) => {
       setCreated(data);

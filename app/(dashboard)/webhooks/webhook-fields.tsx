@@ -5,6 +5,7 @@
 import type { ReactNode } from "react";
 import { input, label } from "@/components/ui/classes";
 import { errorProps, FieldMessage } from "@/components/ui/field-message";
+import type { FormValues } from "@/lib/dashboard/define-action";
 import type { CatalogGroup } from "@/lib/domains/webhooks/catalog";
 import {
   RETRY_MAX_ATTEMPTS,
@@ -57,11 +58,11 @@ export function webhookValues(w: WebhookPublic): WebhookFormValues {
  * The action's input read from the form. Create leaves blank optional fields out; edit also
  * sends the status, a blank header as null (removes it) and the clear-token box.
  */
-export function webhookBody(data: FormData, events: string[], mode: "create" | "edit"): Record<string, unknown> {
+export function webhookBody(data: FormData, events: string[], mode: "create" | "edit"): FormValues {
   const str = (k: string) => String(data.get(k) ?? "").trim();
   const defaults = webhookCreateDefaults();
   const num = (k: "timeoutMs" | "retryMaxAttempts") => (str(k) === "" ? defaults[k] : Number(str(k)));
-  const body: Record<string, unknown> = {
+  const body: FormValues = {
     name: str("name"),
     endpointUrl: str("endpointUrl"),
     events,

@@ -5,14 +5,12 @@
 
 import { pageBlock } from "@/lib/core/pagination";
 import * as examples from "@/lib/domains/conversations/examples";
-import { replyToConversation } from "@/lib/domains/conversations/reply";
 import {
   ConversationListPublic,
   ConversationListQuery,
   ConversationMessagesPublic,
   ConversationMessagesQuery,
   ConversationPublic,
-  ConversationReplyBody,
   ConversationSenderQuery,
   ConversationUid,
   ConversationUpdateBody,
@@ -24,8 +22,8 @@ import {
   listThread,
   updateConversation,
 } from "@/lib/domains/conversations/service";
-import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/domains/messaging/idempotency";
-import { SendReceipt } from "@/lib/domains/messaging/schemas";
+import { replyToConversation } from "@/lib/domains/messaging/conversation-reply";
+import { ConversationReplyBody, SendReceipt } from "@/lib/domains/messaging/schemas";
 import { receiptResponse } from "@/lib/domains/messaging/serializers";
 import { type AnyRoute, ok, route } from "../route-definition";
 import { DELIVERY_ERRORS } from "./send-errors";
@@ -124,6 +122,7 @@ export const conversationRoutes: AnyRoute[] = [
     path: "/conversations/:conversationUid/messages",
     example: examples.postConversationsByConversationUidMessages,
     limit: "send",
+    idempotent: "conversation.reply",
     summary: "Reply in the conversation: text inside the customer service window, else a template",
     body: ConversationReplyBody,
     response: SendReceipt,
@@ -131,24 +130,11 @@ export const conversationRoutes: AnyRoute[] = [
       "CONVERSATION_NOT_FOUND",
       "WHATSAPP_SETUP_INCOMPLETE",
       "CUSTOMER_SERVICE_WINDOW_CLOSED",
-      // Idempotency-Key is honoured by the handler itself (the scope is the conversation).
-      "IDEMPOTENCY_KEY_REUSED",
-      "IDEMPOTENCY_KEY_IN_PROGRESS",
       ...DELIVERY_ERRORS,
     ],
-    handler: async ({ principal, sender, params, body, version, request }) => {
-      const uid = params.conversationUid;
-      const result = await withIdempotency(
-        principal.customerId,
-        idempotencyKeyFrom(request),
-        () => fingerprint(`conversation:${uid}`, body.message),
-        async () => {
-          const sent = await replyToConversation(principal, sender?.id, uid, body.message);
-          return receiptResponse(sent, sent.sender, version);
-        },
-      );
-      const headers = { ...result.headers, ...(result.replayed ? { "Idempotent-Replayed": "true" } : {}) };
-      return { status: result.status, message: result.message ?? "", data: result.data, headers };
+    handler: async ({ principal, sender, params, body, version }) => {
+      const sent = await replyToConversation(principal, sender?.id, params.conversationUid, body.message);
+      return receiptResponse(sent, sent.sender, version);
     },
   }),
 ];

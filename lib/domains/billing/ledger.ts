@@ -1,7 +1,7 @@
 // The ledger's one balance rule (architecture.md "Billing", docs/event-pipeline.md "Ledger"):
 // debit, credit and refund amounts are stored positive (the type gives the sign); an
 // adjustment carries its own sign (positive adds to the balance, negative takes away).
-// balance = credits + refunds + adjustments - debits. The send check (lib/domains/messaging/balance.ts)
+// balance = credits + refunds + adjustments - debits. The send check (lib/domains/billing/send-balance.ts)
 // and the billing history summary (history.ts) both sum SIGNED_AMOUNT.
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";

@@ -9,7 +9,7 @@ import { processPendingCallbacks } from "@/lib/domains/events/ingest/process-bat
 import { getSimulator } from "@/lib/domains/provider/client";
 import { postProvider } from "@/test/events-helpers";
 import { call, uniquePhone } from "@/test/factory";
-import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
+import { addTemplate, HELLO_PARAMS, messagingCustomer } from "@/test/messaging-fixtures";
 import { HANDOFF_MS } from "./engine";
 import { claimReplies } from "./outbox";
 import { decideChatbotReplies } from "./runner";
@@ -27,7 +27,7 @@ const BOT = {
     { match: { type: "keyword", value: "agent" }, reply: text("A person will answer"), handoff: true },
     {
       match: { type: "keyword", value: "menu" },
-      reply: { type: "template", template: { name: "bot_menu", language: "en" } },
+      reply: { type: "template", template: { name: "bot_menu", language: "en", components: HELLO_PARAMS } },
     },
   ],
   fallbackReply: text("Hello! Type hours, menu or agent"),

@@ -12,6 +12,7 @@ import { Prisma, type Sender } from "@/lib/generated/prisma/client";
 import { type Decision, decide } from "./engine";
 import type { ChatbotCreateInput, ChatbotListQuery, ChatbotPatch } from "./schemas";
 import { type ChatbotRow, configOf } from "./serializers";
+import { assertTemplateReplies } from "./template-replies";
 
 const WITH_SENDER = { sender: { select: { phoneNumber: true, phoneNumberId: true } } } as const;
 
@@ -71,6 +72,7 @@ async function withActiveGuard<T>(customerId: string, senderId: string, work: ()
 export async function createChatbot(p: Principal, sender: Sender, input: ChatbotCreateInput): Promise<ChatbotRow> {
   const scope = chatbotScope(p, sender);
   const active = input.status === "ACTIVE";
+  await assertTemplateReplies(p.customerId, input);
   return withActiveGuard(p.customerId, sender.id, () =>
     db.$transaction(async (tx) => {
       if (active) await activeConflict(tx, p.customerId, sender.id, null);
@@ -146,6 +148,7 @@ export async function updateChatbot(
 ): Promise<ChatbotRow> {
   const scope = chatbotScope(p, sender);
   const current = await getChatbot(p, sender, uid);
+  await assertTemplateReplies(p.customerId, patch);
   return withActiveGuard(p.customerId, current.senderId, () =>
     db.$transaction(async (tx) => {
       if (patch.status === "ACTIVE") await activeConflict(tx, p.customerId, current.senderId, uid);

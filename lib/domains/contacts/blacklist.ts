@@ -1,5 +1,5 @@
-// A sender's message blacklist: the paginated listing, and the helpers the messaging
-// code uses to add numbers and to check a recipient before sending.
+// A sender's message blacklist: the paginated listing, the helpers that add numbers, and the
+// send pipeline's blacklist step (recipients checked before sending).
 
 import { ApiError } from "@/lib/core/errors";
 import { type PageBlock, pageBlock, skipTake } from "@/lib/core/pagination";
@@ -74,10 +74,22 @@ export async function removeBlacklistEntry(p: Principal, sender: Sender, phone: 
 }
 
 export async function isBlacklisted(customerId: string, senderId: string, phone: string): Promise<boolean> {
-  // Checked on every send: plain pg, not the ORM (see hotRows).
-  const hits = await hotRows<{ id: string }>(
-    Prisma.sql`SELECT "id" FROM "BlacklistEntry"
-      WHERE "customerId" = ${customerId} AND "senderId" = ${senderId} AND "phoneNumber" = ${normalizePhone(phone)} LIMIT 1`,
+  const [blocked] = await blacklistedAmong(customerId, senderId, [phone]);
+  return blocked === true;
+}
+
+/**
+ * The blacklist step of the send pipeline (docs/messaging.md "The send pipeline"): for each
+ * recipient, whether it is on the sender's blacklist. One statement for a whole batch, and
+ * plain pg, not the ORM (it runs on every send; see hotRows).
+ */
+export async function blacklistedAmong(customerId: string, senderId: string, recipients: string[]): Promise<boolean[]> {
+  const phones = recipients.map(normalizePhone);
+  if (phones.length === 0) return [];
+  const hits = await hotRows<{ phoneNumber: string }>(
+    Prisma.sql`SELECT "phoneNumber" FROM "BlacklistEntry"
+      WHERE "customerId" = ${customerId} AND "senderId" = ${senderId} AND "phoneNumber" = ANY(${[...new Set(phones)]}::text[])`,
   );
-  return hits.length > 0;
+  const blocked = new Set(hits.map((h) => h.phoneNumber));
+  return phones.map((phone) => blocked.has(phone));
 }

@@ -12,7 +12,7 @@ import { recordApiAnswers } from "@/test/api-answers";
 import { contactWrites, drainCallbacks, inboundBody, postSigned } from "@/test/conversation-fixtures";
 import { waitFor } from "@/test/events-helpers";
 import { call } from "@/test/factory";
-import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 // Every answer is checked against the OpenAPI document and counts toward its coverage.
 recordApiAnswers();
@@ -24,7 +24,7 @@ const sim = () => {
 };
 const templateBody = (to: string, extra: Record<string, unknown> = {}) => ({
   to,
-  template: { name: "order_update", language: "en" },
+  template: { name: "order_update", language: "en", components: HELLO_PARAMS },
   ...extra,
 });
 const HOUR = 3_600_000;
@@ -444,6 +444,39 @@ describe("replies and the customer service window", () => {
     expect(after.lastMessagePreview).toBe("Of course!");
   });
 
+  it("Idempotency-Key on a reply is the router's, per conversation: another conversation is another request", async () => {
+    const t = await messagingCustomer();
+    const [first, second] = [recipient(), recipient()];
+    await contactWrites(t.sender, first, "Hi");
+    await contactWrites(t.sender, second, "Hi");
+    const [a, b] = [await conversationOf(t.globalToken, first), await conversationOf(t.globalToken, second)];
+    const headers = { "Idempotency-Key": `reply-per-conversation-${a.conversationUid}` };
+    // senderId names the sender, so the router's scope holds the sender and the conversation.
+    const body = { senderId: t.sender.phoneNumber, message: { type: "text", text: { body: "On our way" } } };
+    const sent = await call("POST", `/api/v2/conversations/${a.conversationUid}/messages`, {
+      token: t.globalToken,
+      body,
+      headers,
+    });
+    expect(sent.status).toBe(200);
+    const elsewhere = await call("POST", `/api/v3/conversations/${b.conversationUid}/messages`, {
+      token: t.globalToken,
+      body,
+      headers,
+    });
+    expect(elsewhere.status).toBe(409);
+    expect(elsewhere.body.error_code).toBe("IDEMPOTENCY_KEY_REUSED");
+    const again = await call("POST", `/api/v3/conversations/${a.conversationUid}/messages`, {
+      token: t.globalToken,
+      body,
+      headers,
+    });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.data.messageUid).toBe(sent.body.data.messageUid);
+    expect(sim().acceptedTo(first)).toHaveLength(1);
+    expect(sim().acceptedTo(second)).toHaveLength(0);
+  });
+
   it("refuses free-form outside the window per route kind and sends nothing; templates, orders and Direct Send pass", async () => {
     const t = await messagingCustomer();
     const stranger = recipient();
@@ -505,7 +538,9 @@ describe("replies and the customer service window", () => {
     // What always passes: a template reply, /send, Direct Send on v3, an order.
     const tpl = await call("POST", `/api/v2/conversations/${c.conversationUid}/messages`, {
       token: t.globalToken,
-      body: { message: { type: "template", template: { name: "order_update", language: "en" } } },
+      body: {
+        message: { type: "template", template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
+      },
     });
     expect(tpl.status).toBe(200);
     expect(tpl.body.data).toMatchObject({ type: "template", sendRoute: "send" });

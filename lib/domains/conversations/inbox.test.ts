@@ -5,11 +5,11 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { replyToConversation } from "@/lib/domains/messaging/conversation-reply";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { createTestCustomer } from "@/test/factory";
 import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { dashboardSentBy, inboxPage } from "./inbox";
-import { replyToConversation } from "./reply";
 import { toPublicThreadMessage } from "./serializers";
 import { listThread, markConversationRead } from "./service";
 

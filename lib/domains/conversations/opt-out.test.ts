@@ -5,7 +5,7 @@ import { getSimulator } from "@/lib/domains/provider/client";
 import { recordApiAnswers } from "@/test/api-answers";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call } from "@/test/factory";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { keywordAction, normalizeKeyword } from "./opt-out";
 
 // Every answer is checked against the OpenAPI document and counts toward its coverage.
@@ -15,7 +15,7 @@ const defaults = { optOutKeywords: [], optInKeywords: [] };
 const templateBody = (to: string, senderId?: string) => ({
   to,
   senderId,
-  template: { name: "order_update", language: "en" },
+  template: { name: "order_update", language: "en", components: HELLO_PARAMS },
 });
 
 describe("keywords", () => {

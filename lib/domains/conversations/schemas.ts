@@ -1,10 +1,9 @@
 // One zod module for conversations (docs/conversations.md): list and thread queries, the
-// update and reply bodies, and the public shapes. The API, the dashboard inbox and the
-// OpenAPI document import these.
+// update body, and the public shapes. The API, the dashboard inbox and the OpenAPI document
+// import these. The reply body is a send's (lib/domains/messaging/schemas.ts).
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { PublicId } from "@/lib/core/path-params";
-import { TemplateRef } from "@/lib/domains/messaging/schemas";
 
 export const CONVERSATION_STATUSES = ["OPEN", "CLOSED"] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
@@ -59,21 +58,6 @@ export const ConversationUpdateBody = z.object({
     }),
 });
 export type ConversationPatch = z.infer<typeof ConversationUpdateBody>["conversation"];
-
-const TextReply = z.object({
-  type: z.literal("text"),
-  text: z.object({ body: z.string().trim().min(1).max(4096), previewUrl: z.boolean().optional() }),
-});
-const TemplateReply = z.object({ type: z.literal("template"), template: TemplateRef });
-export const ReplyMessage = z.discriminatedUnion("type", [TextReply, TemplateReply]);
-export type ReplyMessageInput = z.infer<typeof ReplyMessage>;
-
-export const ConversationReplyBody = z.object({
-  senderId: SenderIdField,
-  message: ReplyMessage.describe(
-    '{type: "text", text: {body}} or {type: "template", template: {name, language, components?}}',
-  ),
-});
 
 // Public shapes (data of the success envelope).
 

@@ -8,9 +8,9 @@ import { getSimulator } from "@/lib/domains/provider/client";
 import { drainCallbacks } from "@/test/conversation-fixtures";
 import { waitFor } from "@/test/events-helpers";
 import { call } from "@/test/factory";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 
 function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -43,7 +43,7 @@ describe("simulated contacts", () => {
     try {
       const sent = await call("POST", "/api/v3/send", {
         token: t.globalToken,
-        body: { to, template: { name: "order_update" } },
+        body: { to, template: { name: "order_update", components: HELLO_PARAMS } },
       });
       expect(sent.status).toBe(200);
     } finally {

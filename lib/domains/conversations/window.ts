@@ -1,7 +1,7 @@
 // The customer service window (docs/conversations.md "The window rule"): it opens or
 // refreshes at each inbound message and lasts 24 hours. Inside it any message may be sent;
-// outside it only templates, orders and v3 Direct Send. The send path asks here once per
-// send; the simulator applies the same rule on the provider's side.
+// outside it only templates, orders and v3 Direct Send. The send pipeline's window step asks
+// here (windowRefusals); the simulator applies the same rule on the provider's side.
 import { ApiError } from "@/lib/core/errors";
 import { hotRows } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -48,28 +48,40 @@ export function windowClosedError(state: Pick<WindowState, "lastInboundAt" | "wi
   );
 }
 
-/** The contact's last inbound time with this sender (null: never wrote). One indexed read. */
-export async function lastInboundAt(customerId: string, senderId: string, contact: string): Promise<Date | null> {
-  const [row] = await hotRows<{ lastInboundAt: Date | null }>(
-    Prisma.sql`SELECT "lastInboundAt" FROM "Conversation"
-      WHERE "senderId" = ${senderId} AND "contactPhoneNumber" = ${contact} AND "customerId" = ${customerId}`,
+/** The contacts' last inbound times with this sender (absent: never wrote). One indexed read. */
+async function lastInboundTimes(customerId: string, senderId: string, contacts: string[]): Promise<Map<string, Date>> {
+  const rows = await hotRows<{ contactPhoneNumber: string; lastInboundAt: Date | null }>(
+    Prisma.sql`SELECT "contactPhoneNumber", "lastInboundAt" FROM "Conversation"
+      WHERE "senderId" = ${senderId} AND "contactPhoneNumber" = ANY(${contacts}::text[]) AND "customerId" = ${customerId}`,
   );
-  return row?.lastInboundAt ?? null;
+  const times = new Map<string, Date>();
+  for (const r of rows) if (r.lastInboundAt) times.set(r.contactPhoneNumber, r.lastInboundAt);
+  return times;
 }
 
+/** What the window step reads of a send. */
+export type WindowedSend = { recipient: string; payload: Payload; directSend?: unknown };
+
 /**
- * The refusal a send gets for the window, or undefined when it may go (templates, orders
- * and Direct Send never ask the database). The send path awaits it beside its other checks.
+ * The window step of the send pipeline (docs/messaging.md "The send pipeline"): per send, the
+ * refusal it gets for the window, or undefined when it may go. Templates, orders and Direct
+ * Send never ask the database; the free-form sends of a batch are one read together.
  */
-export async function windowRefusal(
+export async function windowRefusals(
   customerId: string,
   senderId: string,
-  recipient: string,
-  out: { payload: Payload; directSend?: unknown },
-): Promise<ApiError | undefined> {
-  if (!isFreeForm(out.payload, out.directSend)) return undefined;
-  const state = windowState(await lastInboundAt(customerId, senderId, recipient));
-  return state.windowOpen ? undefined : windowClosedError(state);
+  sends: readonly WindowedSend[],
+): Promise<(ApiError | undefined)[]> {
+  const freeForm = sends.map((s) => isFreeForm(s.payload, s.directSend));
+  const contacts = [...new Set(sends.filter((_, i) => freeForm[i]).map((s) => s.recipient))];
+  if (contacts.length === 0) return sends.map(() => undefined);
+  const times = await lastInboundTimes(customerId, senderId, contacts);
+  const now = Date.now();
+  return sends.map((s, i) => {
+    if (!freeForm[i]) return undefined;
+    const state = windowState(times.get(s.recipient) ?? null, now);
+    return state.windowOpen ? undefined : windowClosedError(state);
+  });
 }
 
 /**

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { call } from "@/test/factory";
-import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 const hook = (token: string, name: string, events: string[]) =>
   call("POST", "/api/v3/webhooks", {
@@ -34,7 +34,7 @@ describe("message.status.accepted", () => {
     const to = recipient();
     const template = await call("POST", "/api/v3/send", {
       token: t.globalToken,
-      body: { to, template: { name: "order_update", language: "en" } },
+      body: { to, template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
     });
     expect(template.status).toBe(200);
     const engaged = await engagedRecipient(t.sender);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { addToBlacklist } from "@/lib/domains/contacts/blacklist";
-import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { sendFromComposer } from "./composer";
 import { ComposerBody } from "./schemas";
 
@@ -16,7 +16,7 @@ describe("dashboard composer", () => {
         mode: "template",
         senderId: t.otherSender.phoneNumber,
         to: recipient(),
-        template: { name: "order_update" },
+        template: { name: "order_update", components: HELLO_PARAMS },
       }),
     );
     expect(template).toMatchObject({ status: "accepted", sendRoute: "send", senderId: t.otherSender.phoneNumber });

@@ -10,7 +10,7 @@ import type { ProviderMessagePayload, ProviderRefused, ProviderSender } from "@/
 import type { Message } from "@/lib/generated/prisma/client";
 import { emitAccepted } from "./accepted-event";
 import { MessagingError } from "./errors";
-import { completeMessage, SENDING } from "./message-store";
+import { completeMessage } from "./message-store";
 
 export const MAX_ATTEMPTS = 4;
 const BASE_DELAY_MS = 200;
@@ -64,16 +64,26 @@ export function outcomeColumns(result: ProviderCall) {
 }
 
 /**
- * Sends an already stored message (the reconnect queue claimed it as "sending") and
- * completes it with the outcome, as a direct send does (message-store.ts).
+ * The dispatch stage of the send pipeline (send.ts): hands a recorded message (status
+ * "sending": a direct send's fresh row, or one the reconnect queue claimed) to the provider,
+ * completes its row with the outcome (message-store.ts) and announces an accepted one
+ * (message.status.accepted). A call that throws leaves the row "unknown": whether it reached
+ * the provider is not known (docs/messaging.md "Write, call, complete").
  */
-export async function dispatchStored(message: Message, sender: ProviderSender): Promise<Message> {
-  const result = await callProvider(
-    sender,
-    message.payload as unknown as ProviderMessagePayload,
-    message.pricingCategory,
-  );
-  const updated = await completeMessage({ ...message, status: SENDING }, outcomeColumns(result));
+export async function dispatchRecorded(message: Message, sender: ProviderSender): Promise<Message> {
+  let result: ProviderCall;
+  try {
+    result = await callProvider(sender, message.payload as unknown as ProviderMessagePayload, message.pricingCategory);
+  } catch (error) {
+    await completeMessage(message, {
+      status: "unknown",
+      queued: false,
+      attempts: 1,
+      errorMessage: String((error as Error)?.message ?? error).slice(0, 500),
+    });
+    throw error;
+  }
+  const updated = await completeMessage(message, outcomeColumns(result));
   if (!result.ok) throw refusalError(result.refusal, message.id, result.attempts);
   await emitAccepted(updated, sender);
   return updated;

@@ -4,9 +4,11 @@ import type { z } from "zod";
 import { exampleTime } from "@/lib/core/examples";
 import { SAMPLE_CUSTOMER_ID, sampleSender } from "@/lib/domains/senders/samples";
 import { sampleTemplate } from "@/lib/domains/templates/examples";
+import { componentsFor, slotKey } from "@/lib/domains/templates/fill";
+import { templateParameters } from "@/lib/domains/templates/parameters";
 import type { Message } from "@/lib/generated/prisma/client";
+import type { SendResult } from "./outgoing";
 import type { SendReceipt } from "./schemas";
-import type { SendResult } from "./send";
 import { receiptResponse, toProviderBody, toReceipt } from "./serializers";
 
 const RECIPIENT = "+18240249823";
@@ -48,6 +50,12 @@ export function sampleReceipt(result: SendResult) {
   };
 }
 
+// The sample template's parameters filled as a form fills them: the request is one the checks accept.
+const components = componentsFor(
+  sampleTemplate.components,
+  Object.fromEntries(templateParameters(sampleTemplate.components).slots.map((slot) => [slotKey(slot), "Ana"])),
+);
+
 const templateSend = { message: sampleMessage, queued: false, template: sampleTemplate };
 const textSend = {
   message: { ...sampleMessage, type: "text", templateName: null, templateLanguage: null, sendRoute: "chat" },
@@ -57,12 +65,12 @@ const textSend = {
 const providerRequest = {
   to: RECIPIENT,
   type: "template",
-  template: { name: sampleTemplate.name, language: { code: sampleTemplate.language } },
-} as const;
+  template: { name: sampleTemplate.name, language: { code: sampleTemplate.language }, components },
+};
 const provider = toProviderBody({ ...templateSend, message: { ...sampleMessage, sendRoute: "messages" } }, RECIPIENT);
 
 export const postSend = {
-  request: { to: RECIPIENT, template: { name: sampleTemplate.name, language: sampleTemplate.language } },
+  request: { to: RECIPIENT, template: { name: sampleTemplate.name, language: sampleTemplate.language, components } },
   ...sampleReceipt(templateSend),
 };
 

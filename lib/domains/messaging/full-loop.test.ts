@@ -7,7 +7,7 @@ import { startCallbackProcessor } from "@/lib/domains/events/ingest/processor";
 import { getSimulator } from "@/lib/domains/provider/client";
 import { startDeliveryWorker } from "@/lib/domains/webhooks/worker";
 import { call } from "@/test/factory";
-import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { type Receiver, startReceiver } from "@/test/webhook-receiver";
 
 let receiver: Receiver;
@@ -47,7 +47,7 @@ describe("send -> provider callbacks -> billing, ledger and webhook events", () 
     getSimulator()?.forceOutcome(to, "read");
     const res = await call("POST", "/api/v3/send", {
       token: t.globalToken,
-      body: { to, template: { name: "spring_sale" } },
+      body: { to, template: { name: "spring_sale", components: HELLO_PARAMS } },
     });
     expect(res.status).toBe(200);
     const messageId = res.headers.get("x-service-message-id") ?? "";
@@ -149,7 +149,7 @@ describe("send -> provider callbacks -> billing, ledger and webhook events", () 
       .toBe(true);
     const send = await call("POST", "/api/v3/send", {
       token: t.globalToken,
-      body: { to: recipient(), template: { name: "loop_notice" } },
+      body: { to: recipient(), template: { name: "loop_notice", components: HELLO_PARAMS } },
     });
     expect(send.status).toBe(200);
   });

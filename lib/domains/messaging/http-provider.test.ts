@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setProvider } from "@/lib/domains/provider/client";
 import { createHttpClient } from "@/lib/domains/provider/http-client";
 import { call } from "@/test/factory";
-import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 type Answer = { status: number; body: unknown };
 const script: Answer[] = [];
@@ -45,7 +45,7 @@ describe("HTTP provider through the send routes", () => {
     script.push(err(130429), ok("wamid.HTTP1"));
     const res = await call("POST", "/api/v3/send", {
       token: t.globalToken,
-      body: { to: recipient(), template: { name: "order_update" } },
+      body: { to: recipient(), template: { name: "order_update", components: HELLO_PARAMS } },
     });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-service-message-id")).toBe("wamid.HTTP1");

@@ -1,15 +1,16 @@
 // The reconnect queue: sends accepted while a sender is RECONNECTING wait as queued
-// messages and go out, oldest first, when it is CONNECTED again.
+// messages (checked and recorded by the send pipeline, send.ts) and go out through its
+// dispatch stage, oldest first, when it is CONNECTED again.
 
 import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
 import { db } from "@/lib/db";
 import { onWakeup } from "@/lib/db/wakeups";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { providerSender } from "@/lib/domains/senders/provider-sender";
 import type { ConnectionStatus } from "@/lib/generated/prisma/client";
-import { dispatchStored } from "./dispatch";
+import { dispatchRecorded } from "./dispatch";
 import { SENDING } from "./message-store";
-import { providerSender } from "./send";
 
 export type DrainReport = { sent: number; failed: number };
 
@@ -44,7 +45,8 @@ export async function drainReconnectQueue(customerId: string, senderId: string):
     });
     if (count === 0) continue; // another drainer took it
     try {
-      await dispatchStored(next, providerSender(sender));
+      // The pipeline's dispatch stage: the message passed its checks when it was queued.
+      await dispatchRecorded({ ...next, queued: false, status: SENDING }, providerSender(sender));
       report.sent += 1;
     } catch (error) {
       report.failed += 1;

@@ -6,7 +6,7 @@ import { getSimulator } from "@/lib/domains/provider/client";
 import { PAIR_RATE_LIMIT, THROUGHPUT_EXCEEDED, THROUGHPUT_UPGRADE } from "@/lib/domains/provider/error-codes";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call } from "@/test/factory";
-import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { setSenderConnection } from "./reconnect-queue";
 
 const sim = () => {
@@ -14,7 +14,7 @@ const sim = () => {
   if (!s) throw new Error("tests expect the simulator");
   return s;
 };
-const tpl = (to: string) => ({ to, template: { name: "order_update" } });
+const tpl = (to: string) => ({ to, template: { name: "order_update", components: HELLO_PARAMS } });
 
 describe("Idempotency-Key", () => {
   it("returns the first result for a retry with the same key and body, sending once", async () => {

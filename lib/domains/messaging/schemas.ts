@@ -1,14 +1,14 @@
-// Send bodies (POST /send, /chat, /messages, /{phoneNumberId}/messages) and the receipt:
-// shared by the API, the dashboard composer and the OpenAPI document.
+// Send bodies (POST /send, /chat, /messages, /{phoneNumberId}/messages, a conversation's
+// reply) and the receipt: shared by the API, the dashboard composer and inbox and the OpenAPI
+// document.
 import { z } from "zod";
 import type { CodedIssueParams } from "@/lib/core/coded-issue";
 import type { Version } from "@/lib/core/version";
 import { E164, normalizePhone } from "@/lib/domains/senders/service";
+import { DIRECT_SEND_CATEGORIES } from "@/lib/domains/templates/direct-send";
 
 export const SEND_ROUTES = ["send", "chat", "messages", "orders", "chatbot"] as const;
 export type SendRoute = (typeof SEND_ROUTES)[number];
-export const DIRECT_SEND_CATEGORIES = ["utility", "authentication"] as const;
-export type DirectSendCategory = (typeof DIRECT_SEND_CATEGORIES)[number];
 export const CHAT_TYPES = ["text", "image", "document", "audio", "video", "location"] as const;
 export const MEDIA_TYPES = ["image", "document", "audio", "video", "sticker"] as const;
 
@@ -195,3 +195,22 @@ export const ComposerBody = z.discriminatedUnion("mode", [
   }),
 ]);
 export type ComposerInput = z.infer<typeof ComposerBody>;
+
+const TextReply = z.object({
+  type: z.literal("text"),
+  text: z.object({ body: z.string().trim().min(1).max(4096), previewUrl: z.boolean().optional() }),
+});
+const TemplateReply = z.object({ type: z.literal("template"), template: TemplateRef });
+const ReplyMessage = z.discriminatedUnion("type", [TextReply, TemplateReply]);
+export type ReplyMessageInput = z.infer<typeof ReplyMessage>;
+
+/** POST /conversations/{uid}/messages and the inbox: a reply in a conversation (docs/conversations.md). */
+export const ConversationReplyBody = z.object({
+  senderId: z
+    .string()
+    .optional()
+    .describe("Sender phone number; omitted: the token's sender, or (global token) every sender of the account"),
+  message: ReplyMessage.describe(
+    '{type: "text", text: {body}} or {type: "template", template: {name, language, components?}}',
+  ),
+});

@@ -7,7 +7,7 @@ import { addToBlacklist } from "@/lib/domains/contacts/blacklist";
 import { getSimulator } from "@/lib/domains/provider/client";
 import { recordApiAnswers } from "@/test/api-answers";
 import { call } from "@/test/factory";
-import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 // Every answer is checked against the OpenAPI document and counts toward its coverage.
 recordApiAnswers();
@@ -101,7 +101,7 @@ describe("POST /send", () => {
     const t = await messagingCustomer();
     const bad = await call("POST", "/api/v3/send", {
       token: t.globalToken,
-      body: { to: "12", template: { name: "order_update" } },
+      body: { to: "12", template: { name: "order_update", components: HELLO_PARAMS } },
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error_code).toBe("VALIDATION_FAILED");
@@ -226,7 +226,11 @@ describe("provider-compatible sends", () => {
     const t = await messagingCustomer();
     const res = await call("POST", `/api/v3/${t.otherSender.phoneNumberId}/messages`, {
       token: t.globalToken,
-      body: { to: recipient(), type: "template", template: { name: "spring_sale", language: { code: "en" } } },
+      body: {
+        to: recipient(),
+        type: "template",
+        template: { name: "spring_sale", language: { code: "en" }, components: HELLO_PARAMS },
+      },
     });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-service-phone-number-id")).toBe(t.otherSender.phoneNumberId);
@@ -293,7 +297,7 @@ describe("refusals", () => {
     await setRate({ category: "marketing", rate: 0.05, customerId: t.customer.id });
     const res = await call("POST", "/api/v3/send", {
       token: t.globalToken,
-      body: { to: recipient(), template: { name: "spring_sale" } },
+      body: { to: recipient(), template: { name: "spring_sale", components: HELLO_PARAMS } },
     });
     expect(res.status).toBe(402);
     expect(res.body.error_code).toBe("INSUFFICIENT_BALANCE");
@@ -307,7 +311,7 @@ describe("refusals", () => {
     await db.billingTransaction.create({ data: { customerId: t.customer.id, type: "credit", amount: 1 } });
     const again = await call("POST", "/api/v3/send", {
       token: t.globalToken,
-      body: { to: recipient(), template: { name: "spring_sale" } },
+      body: { to: recipient(), template: { name: "spring_sale", components: HELLO_PARAMS } },
     });
     expect(again.status).toBe(200);
   });

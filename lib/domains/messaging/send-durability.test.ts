@@ -6,12 +6,12 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { IN_PROGRESS_LEASE_MS } from "@/lib/domains/idempotency/service";
 import { getSimulator } from "@/lib/domains/provider/client";
 import type { ProviderMessagePayload } from "@/lib/domains/provider/types";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { call } from "@/test/factory";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
-import { IN_PROGRESS_LEASE_MS } from "./idempotency";
+import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { reconcileStaleSends, SENDING } from "./message-store";
 import { sendMessage } from "./send";
 
@@ -20,7 +20,7 @@ const sim = () => {
   if (!s) throw new Error("tests expect the simulator");
   return s;
 };
-const tpl = (to: string) => ({ to, template: { name: "order_update" } });
+const tpl = (to: string) => ({ to, template: { name: "order_update", components: HELLO_PARAMS } });
 
 /** Makes every INSERT or UPDATE of this recipient's Message rows fail until dropped. */
 async function injectFault(when: "INSERT" | "UPDATE", to: string) {

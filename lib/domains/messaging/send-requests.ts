@@ -2,9 +2,10 @@
 // send.ts. The version rules are already applied by the per-version schemas (schemas.ts).
 import type { Principal } from "@/lib/domains/auth/principal";
 import type { Sender } from "@/lib/domains/senders/service";
+import type { SendResult } from "./outgoing";
 import { chatPayload, providerPayload, templatePayload } from "./payloads";
 import type { ChatInput, ProviderMessageInput, SendInput } from "./schemas";
-import { type SendResult, sendMessage } from "./send";
+import { sendMessage } from "./send";
 
 /** POST /send: an approved template. */
 export function sendTemplate(p: Principal, sender: Sender, body: SendInput): Promise<SendResult> {

@@ -1,107 +1,56 @@
-// One send, whatever the route: checks (sender connection, blacklist, template, balance),
-// stores the message, then hands it to the provider, or parks it in the reconnect queue
-// while the sender is RECONNECTING. Returns an acceptance receipt, not a delivery receipt.
-// The row is written ("sending") BEFORE the provider call and completed after it: a row
-// that cannot be written stops the send before anything left, and once the provider
-// accepted, the receipt is the answer whatever the completion meets (message-store.ts).
-import { randomBytes } from "node:crypto";
-import { storableValue } from "@/lib/core/storable-text";
+// The send pipeline (docs/messaging.md "The send pipeline"). Every send, whatever its path
+// (/send, /chat, /messages, /{phoneNumberId}/messages, orders, conversation replies, the
+// dashboard's composer and inbox, chatbot replies; the reconnect queue for its dispatch), runs
+// the same three stages, and each step belongs to the domain whose rule it is:
+//   checks    send-checks.ts: sender connection; template (lib/domains/templates), blacklist
+//             (lib/domains/contacts), window (lib/domains/conversations), balance
+//             (lib/domains/billing); one round trip per check for a whole batch;
+//   record    message-store.ts: the Message row ("sending", or "queued" while the sender is
+//             RECONNECTING) and its conversation thread entry (lib/domains/conversations/outbound.ts)
+//             in one statement, BEFORE the provider call: a row that cannot be written stops the
+//             send before anything left;
+//   dispatch  dispatch.ts: the provider call, its outcome on the row, message.status.accepted.
+// No step imports messaging (.dependency-cruiser.cjs "send-steps-below-messaging"): the flow
+// goes one way, down. Returns an acceptance receipt, not a delivery receipt.
 import { db } from "@/lib/db";
 import { notifyStatement } from "@/lib/db/wakeups";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { isBlacklisted } from "@/lib/domains/contacts/blacklist";
-import type { SentBy } from "@/lib/domains/conversations/outbound";
-import { windowRefusal } from "@/lib/domains/conversations/window";
-import { TEMPLATE_NOT_FOUND, UNDELIVERABLE } from "@/lib/domains/provider/error-codes";
-import type { ProviderMessagePayload, ProviderSender } from "@/lib/domains/provider/types";
+import { providerSender } from "@/lib/domains/senders/provider-sender";
 import type { Sender } from "@/lib/domains/senders/service";
-import type { Message, Template } from "@/lib/generated/prisma/client";
-import { emitAccepted } from "./accepted-event";
-import { assertCanAfford, recentBalance } from "./balance";
-import { directSendComponents, directSendTemplate } from "./direct-send";
-import { callProvider, outcomeColumns, refusalError } from "./dispatch";
-import { MessagingError } from "./errors";
-import { completeMessage, insertMessage, SENDING } from "./message-store";
-import type { DirectSendCategory, SendRoute } from "./schemas";
+import type { Message } from "@/lib/generated/prisma/client";
+import { dispatchRecorded } from "./dispatch";
+import { insertMessage, SENDING } from "./message-store";
+import { newMessageUid, type OutgoingMessage, type SendResult } from "./outgoing";
+import { type CheckedSend, checkSends } from "./send-checks";
 
-export type OutgoingMessage = {
-  sendRoute: SendRoute;
-  /** E.164 */
-  recipient: string;
-  /** The provider body (for Direct Send, the text message that becomes a template message). */
-  payload: ProviderMessagePayload;
-  /** Set for template sends: must exist and be APPROVED. */
-  template?: { name: string; language: string };
-  directSend?: { category: DirectSendCategory; ttlSeconds?: number; text: string };
-  /** A caller-chosen local id (a chatbot reply derives it from its outbox row to notice a resend). */
-  messageId?: string;
-  /** Shown in the conversation; default: dashboard for a session, else api. */
-  sentBy?: SentBy;
-};
-
-export type SendResult = { message: Message; queued: boolean; template: Template | null };
-
-export const newMessageUid = () => `msg_${randomBytes(12).toString("hex")}`;
-
-export function providerSender(sender: Sender): ProviderSender {
-  return { phoneNumberId: sender.phoneNumberId ?? "", phoneNumber: sender.phoneNumber, wabaId: sender.wabaId };
+/** One send: its checks (a refusal is thrown), then its record and dispatch. */
+export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMessage): Promise<SendResult> {
+  const [verdict] = await checkSends(p, sender, [out]);
+  if (!verdict.ok) throw verdict.refusal;
+  return sendChecked(p, sender, verdict.send);
 }
 
-export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMessage): Promise<SendResult> {
-  if (sender.connectionStatus === "DISCONNECTED") {
-    throw new MessagingError(
-      "SENDER_DISCONNECTED",
-      `Sender ${sender.phoneNumber} is disconnected; reconnect it to send`,
-    );
+/**
+ * Records and dispatches a send that passed its checks (checkSends): a batch checks all its
+ * sends at once, then sends each one that passed through here.
+ */
+export async function sendChecked(p: Principal, sender: Sender, send: CheckedSend): Promise<SendResult> {
+  const row = await recordSend(p, sender, send);
+  if (row.queued) {
+    // The row is committed: a drainer elsewhere wakes in case the sender reconnected meanwhile.
+    await db.$executeRaw(notifyStatement("reconnect"));
+    return { message: row, queued: true, template: send.template };
   }
-  // The balance read starts beside the other checks; it is only awaited for paid categories.
-  const balance = recentBalance(p.customerId);
-  balance.catch(() => {});
-  const [blocked, template, windowClosed] = await Promise.all([
-    isBlacklisted(p.customerId, sender.id, out.recipient),
-    out.directSend
-      ? directSendTemplate(p.customerId, sender, out.directSend.category)
-      : out.template
-        ? approvedTemplate(p.customerId, out.template.name, out.template.language)
-        : Promise.resolve(null),
-    windowRefusal(p.customerId, sender.id, out.recipient, out),
-  ]);
-  if (blocked) {
-    throw new MessagingError(
-      "RECIPIENT_BLACKLISTED",
-      `${out.recipient} is on the blacklist of sender ${sender.phoneNumber}`,
-      {
-        recipient: out.recipient,
-        providerCode: UNDELIVERABLE,
-      },
-    );
-  }
-  if (windowClosed) throw windowClosed;
-  const pricingCategory = out.directSend?.category ?? template?.category.toLowerCase() ?? "service";
-  await assertCanAfford(p.customerId, pricingCategory, balance);
+  const message = await dispatchRecorded(row, providerSender(sender));
+  return { message, queued: false, template: send.template };
+}
 
-  let payload = out.payload;
-  if (out.directSend && template) {
-    payload = {
-      messaging_product: "whatsapp",
-      recipient_type: "individual",
-      to: out.payload.to,
-      type: "template",
-      template: {
-        name: template.name,
-        language: { code: template.language },
-        components: directSendComponents(out.directSend.text),
-      },
-    };
-  }
-  // Text the database cannot store (a lone surrogate, NUL) leaves as U+FFFD, the same
-  // bytes as the stored row (the input schemas refuse it in the first place).
-  payload = storableValue(payload).value;
+function recordSend(p: Principal, sender: Sender, send: CheckedSend): Promise<Message> {
+  const { out, template, pricingCategory, payload } = send;
   const queued = sender.connectionStatus === "RECONNECTING";
-  const id = out.messageId ?? newMessageUid();
-  const row = await insertMessage(
+  return insertMessage(
     {
-      id,
+      id: out.messageId ?? newMessageUid(),
       customerId: p.customerId,
       senderId: sender.id,
       recipient: out.recipient,
@@ -119,66 +68,4 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
     },
     { sender, sentBy: out.sentBy ?? { by: p.via === "session" ? "dashboard" : "api" } },
   );
-  if (queued) {
-    // The row is committed: a drainer elsewhere wakes in case the sender reconnected meanwhile.
-    await db.$executeRaw(notifyStatement("reconnect"));
-    return { message: row, queued, template };
-  }
-  let call: Awaited<ReturnType<typeof callProvider>>;
-  try {
-    call = await callProvider(providerSender(sender), payload, pricingCategory);
-  } catch (error) {
-    // Whether it reached the provider is not known (spec 7.5 point 4).
-    await completeMessage(row, {
-      status: "unknown",
-      queued: false,
-      attempts: 1,
-      errorMessage: String((error as Error)?.message ?? error).slice(0, 500),
-    });
-    throw error;
-  }
-  const message = await completeMessage(row, outcomeColumns(call));
-  if (!call.ok) throw refusalError(call.refusal, id, call.attempts);
-  await emitAccepted(message, providerSender(sender));
-  return { message, queued, template };
-}
-
-// Found templates are remembered for two seconds (a status change applies within that);
-// a miss is always re-read, so a new template is usable at once.
-const TEMPLATE_TTL_MS = 2_000;
-const templates = new Map<string, { at: number; template: Template }>();
-
-async function findTemplate(customerId: string, name: string, language: string): Promise<Template | null> {
-  const key = `${customerId}|${name}|${language}`;
-  const hit = templates.get(key);
-  if (hit && Date.now() - hit.at < TEMPLATE_TTL_MS) return hit.template;
-  const template = await db.template.findFirst({ where: { customerId, name, language } });
-  if (templates.size > 10_000) templates.clear();
-  if (template) templates.set(key, { at: Date.now(), template });
-  else templates.delete(key);
-  return template;
-}
-
-async function approvedTemplate(customerId: string, name: string, language: string): Promise<Template> {
-  const template = await findTemplate(customerId, name, language);
-  if (!template) {
-    throw new MessagingError("TEMPLATE_NOT_FOUND", `Template ${name} (${language}) does not exist`, {
-      template: name,
-      language,
-      providerCode: TEMPLATE_NOT_FOUND,
-    });
-  }
-  if (template.status !== "APPROVED") {
-    throw new MessagingError(
-      "TEMPLATE_NOT_APPROVED",
-      `Template ${name} (${language}) is ${template.status}, not APPROVED`,
-      {
-        template: name,
-        language,
-        status: template.status,
-        providerCode: 132015,
-      },
-    );
-  }
-  return template;
 }

@@ -1,9 +1,9 @@
 // Send results -> the acceptance receipt (our envelope) or the provider's answer shape,
 // with the headers of spec 7.1 (X-Service-Message-Id, X-Service-Queued).
 import type { Version } from "@/lib/core/version";
+import type { StoredResponse } from "@/lib/domains/idempotency/service";
 import type { Sender } from "@/lib/domains/senders/service";
-import type { StoredResponse } from "./idempotency";
-import type { SendResult } from "./send";
+import type { SendResult } from "./outgoing";
 
 export function receiptHeaders(result: SendResult, sender: Sender): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -6,7 +6,7 @@ import { createCustomer } from "@/lib/domains/customers/service";
 import { addSender, setDefaultSender } from "@/lib/domains/senders/admin";
 import { issueToken } from "@/lib/domains/tokens/service";
 import { call, createTestCustomer, uniquePhone } from "@/test/factory";
-import { messagingCustomer } from "@/test/messaging-fixtures";
+import { HELLO_PARAMS, messagingCustomer } from "@/test/messaging-fixtures";
 import { onboardingProgress } from "./progress";
 
 const principal = (customerId: string): Principal => ({ customerId, plan: "pro", via: "session" });
@@ -40,7 +40,7 @@ describe("onboarding progress", () => {
     expect(await doneKeys(t.customer.id)).toEqual(["sender", "token"]);
     const sent = await call("POST", "/api/v3/send", {
       token: t.globalToken,
-      body: { to: uniquePhone(), template: { name: "order_update", language: "en" } },
+      body: { to: uniquePhone(), template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
     });
     expect(sent.status).toBe(200);
     await call("POST", "/api/v3/webhooks", {

@@ -19,6 +19,11 @@ export const CODE_TITLES: Record<number, string> = {
   [TEMPLATE_NOT_FOUND]: "Template name does not exist in the translation",
   [UNDELIVERABLE]: "Message undeliverable",
   131047: "Re-engagement message: more than 24 hours have passed since the recipient last replied",
+  // Template parameter refusals (lib/domains/templates/parameters.ts).
+  131008: "Required parameter is missing",
+  131009: "Parameter value is not valid",
+  132000: "Number of parameters does not match the expected number of params",
+  132012: "Parameter format does not match format in the created template",
 };
 
 /** A provider-style numeric id (15 digits), as the provider gives templates. */

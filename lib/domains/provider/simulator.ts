@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { env } from "@/lib/core/env";
 import { isFreeForm, WINDOW_CLOSED_PROVIDER_CODE, windowOpenForNumber } from "@/lib/domains/conversations/window";
+import { findParameterProblem } from "@/lib/domains/templates/parameters";
 import {
   CODE_TITLES,
   isRetryableCode,
@@ -13,10 +14,11 @@ import {
   THROUGHPUT_EXCEEDED,
   UNDELIVERABLE,
 } from "./error-codes";
-import { sampleTemplate } from "./sample-template";
+import { SAMPLE_TEMPLATE_NAME, sampleTemplate } from "./sample-template";
 import { type CallbackChange, deliverCallback, envelopeFor } from "./simulator-callbacks";
 import { inboundTextChange, messagesChange } from "./simulator-inbound";
 import { SimulatorLimits } from "./simulator-limits";
+import { templateComponentsFor } from "./simulator-templates";
 import type {
   ProviderClient,
   ProviderMessagePayload,
@@ -111,6 +113,8 @@ export class ProviderSimulator implements ProviderClient {
     const to = payload.to.replace(/^\+/, "");
     const injected = this.faults.get(sender.phoneNumberId)?.shift();
     if (injected !== undefined) return refusal(injected);
+    const mismatch = await this.parameterRefusal(sender, payload);
+    if (mismatch) return mismatch;
     const verdict = this.limits.check(sender.phoneNumberId, to);
     if (verdict === "throughput") return refusal(THROUGHPUT_EXCEEDED);
     if (verdict === "pair") return refusal(PAIR_RATE_LIMIT);
@@ -124,6 +128,31 @@ export class ProviderSimulator implements ProviderClient {
     if (this.accepted.length > 20_000) this.accepted.splice(0, 10_000);
     this.scheduleStatuses(sender, messageId, to, category, outsideWindow);
     return { ok: true, messageId, waId: to };
+  }
+
+  /**
+   * Like the provider, a template send whose parameters do not fit the template is refused
+   * at once (132000 count, 132012 kind, 131008 a value missing); a template the account does
+   * not hold is left to the send path, which refuses it first.
+   */
+  private async parameterRefusal(
+    sender: ProviderSender,
+    payload: ProviderMessagePayload,
+  ): Promise<ProviderSendOutcome | null> {
+    if (payload.type !== "template") return null;
+    const t = payload.template as { name?: unknown; language?: { code?: unknown }; components?: unknown } | undefined;
+    const name = typeof t?.name === "string" ? t.name : "";
+    const language = typeof t?.language?.code === "string" ? t.language.code : "";
+    const own = this.templates.get(sender.wabaId ?? "")?.find((x) => x.name === name && x.language === language);
+    const sample = name === SAMPLE_TEMPLATE_NAME && sender.wabaId ? sampleTemplate(sender.wabaId) : undefined;
+    const components =
+      own?.components ??
+      (sample?.language === language ? sample.components : null) ??
+      (await templateComponentsFor(sender.phoneNumberId, name, language));
+    if (!components) return null;
+    const problem = findParameterProblem(components, t?.components ?? []);
+    if (!problem) return null;
+    return refusal(problem.providerCode, `${CODE_TITLES[problem.providerCode]}: ${problem.message}`);
   }
 
   /** The business account's templates: the provider's approved sample first, then its own. */
@@ -241,11 +270,11 @@ export class ProviderSimulator implements ProviderClient {
   }
 }
 
-function refusal(code: number): ProviderSendOutcome {
+function refusal(code: number, message?: string): ProviderSendOutcome {
   return {
     ok: false,
     code,
-    message: CODE_TITLES[code] ?? `Provider error ${code}`,
+    message: message ?? CODE_TITLES[code] ?? `Provider error ${code}`,
     retryable: isRetryableCode(code),
     ambiguous: false,
     httpStatus: 400,

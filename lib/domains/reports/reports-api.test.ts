@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { recordApiAnswers } from "@/test/api-answers";
 import { call } from "@/test/factory";
-import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 // Every answer is checked against the OpenAPI document and counts toward its coverage.
 recordApiAnswers();
@@ -49,9 +49,9 @@ beforeAll(async () => {
     expect(res.status).toBe(200);
     ids[name] = res.headers.get("x-service-message-id") ?? "";
   };
-  await send("read", "send", { to: recipient(), template: { name: "order_update" } });
-  await send("delivered", "send", { to: recipient(), template: { name: "order_update" } });
-  await send("failed", "send", { to: recipient(), template: { name: "spring_sale" } });
+  await send("read", "send", { to: recipient(), template: { name: "order_update", components: HELLO_PARAMS } });
+  await send("delivered", "send", { to: recipient(), template: { name: "order_update", components: HELLO_PARAMS } });
+  await send("failed", "send", { to: recipient(), template: { name: "spring_sale", components: HELLO_PARAMS } });
   await send("chat", "chat", { to: engaged, text: "hello" });
   await send("direct", "chat", { to: recipient(), text: "code 1", category: "utility", ttlSeconds: 600 });
   await progress(ids.read ?? "", "read", t);

@@ -2,7 +2,8 @@
 // delivery and template analytics.
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
-import { DIRECT_SEND_CATEGORIES, SEND_ROUTES } from "@/lib/domains/messaging/schemas";
+import { SEND_ROUTES } from "@/lib/domains/messaging/schemas";
+import { DIRECT_SEND_CATEGORIES } from "@/lib/domains/templates/direct-send";
 
 const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const lower = (v: unknown) => (typeof v === "string" ? (v.trim() === "" ? undefined : v.trim().toLowerCase()) : v);

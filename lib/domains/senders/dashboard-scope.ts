@@ -15,7 +15,7 @@ export async function pageSender(p: Principal, requested: string | undefined): P
 }
 
 /** For actions that change a sender's webhooks: the sender must be set up. */
-export async function actionSender(p: Principal, phone: string): Promise<Sender> {
+export async function actionSender(p: Principal, phone: string | undefined): Promise<Sender> {
   const sender = await resolveSender(p, phone, { useDefault: false, requireSetup: true });
   if (!sender) throw new ApiError("SENDER_NOT_FOUND", "Pick a sender first");
   return sender;

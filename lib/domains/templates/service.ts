@@ -1,14 +1,13 @@
 // Templates of a customer: list (filters, page pagination), read by uid or name, create
 // through the provider (pending review; the provider's callback approves it), and sync.
 
-import { notFound } from "@/lib/core/errors";
+import { ApiError, notFound } from "@/lib/core/errors";
 import { type PageBlock, pageBlock, skipTake } from "@/lib/core/pagination";
 import type { Version } from "@/lib/core/version";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { MessagingError } from "@/lib/domains/messaging/errors";
-import { providerSender } from "@/lib/domains/messaging/send";
 import { getProvider } from "@/lib/domains/provider/client";
+import { providerSender } from "@/lib/domains/senders/provider-sender";
 import type { Sender } from "@/lib/domains/senders/service";
 import type { Prisma, Template } from "@/lib/generated/prisma/client";
 import type { TemplateInput, TemplateListInput } from "./schemas";
@@ -49,7 +48,7 @@ export async function createTemplate(p: Principal, sender: Sender, input: Templa
     select: { id: true },
   });
   if (exists) {
-    throw new MessagingError("TEMPLATE_ALREADY_EXISTS", `Template ${input.name} (${input.language}) already exists`, {
+    throw new ApiError("TEMPLATE_ALREADY_EXISTS", `Template ${input.name} (${input.language}) already exists`, {
       templateUid: exists.id,
     });
   }

@@ -2,9 +2,9 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { DataTable } from "@/components/dashboard/data-table";
 import { useToast } from "@/components/dashboard/toast";
-import { button, input, label, table, td, th } from "@/components/ui/classes";
-import { ScrollRegion } from "@/components/ui/scroll-region";
+import { button, input, label, td } from "@/components/ui/classes";
 import {
   customFieldOfColumn,
   guessMapping,
@@ -108,30 +108,23 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
           <p className="text-sm">
             {file.rows.length} rows, {file.columns.length} columns. Preview of the first rows:
           </p>
-          <ScrollRegion label="File preview">
-            <table className={table} aria-label="File preview">
-              <thead>
-                <tr>
-                  {file.columns.map((c) => (
-                    <th key={c} className={th}>
-                      {c}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {file.rows.slice(0, 5).map((r, i) => (
-                  <tr key={i}>
-                    {file.columns.map((c) => (
-                      <td key={c} className={td}>
-                        {previewCell(r[c])}
-                      </td>
-                    ))}
-                  </tr>
+          <DataTable
+            label="File preview"
+            caption="File preview"
+            columns={file.columns.map((c) => ({ key: c, label: c }))}
+            rowCount={file.rows.length}
+            empty={null}
+          >
+            {file.rows.slice(0, 5).map((r, i) => (
+              <tr key={i}>
+                {file.columns.map((c) => (
+                  <td key={c} className={td}>
+                    {previewCell(r[c])}
+                  </td>
                 ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
+              </tr>
+            ))}
+          </DataTable>
           <fieldset className="grid gap-3 sm:grid-cols-3">
             <legend className={label}>Map columns to contact fields</legend>
             {file.columns.map((c) => (
@@ -194,26 +187,25 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
           <p className="text-sm">
             Received {report.received} · created {report.created} · updated {report.updated} · failed {report.failed}
           </p>
-          {report.errors.length > 0 && (
-            <table className={table} aria-label="Rows that were not stored">
-              <thead>
-                <tr>
-                  <th className={th}>Row</th>
-                  <th className={th}>Error</th>
-                  <th className={th}>Message</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.errors.map((e) => (
-                  <tr key={e.index} data-testid="row-error">
-                    <td className={td}>{e.index + 1}</td>
-                    <td className={`${td} font-mono text-xs`}>{e.error_code}</td>
-                    <td className={td}>{e.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <DataTable
+            label="Rows that were not stored"
+            caption="Rows that were not stored"
+            columns={[
+              { key: "row", label: "Row" },
+              { key: "error", label: "Error" },
+              { key: "message", label: "Message" },
+            ]}
+            rowCount={report.errors.length}
+            empty={null}
+          >
+            {report.errors.map((e) => (
+              <tr key={e.index} data-testid="row-error">
+                <td className={td}>{e.index + 1}</td>
+                <td className={`${td} font-mono text-xs`}>{e.error_code}</td>
+                <td className={td}>{e.message}</td>
+              </tr>
+            ))}
+          </DataTable>
         </section>
       )}
     </div>

@@ -5,7 +5,7 @@ import { Pager } from "@/components/dashboard/pager";
 import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
-import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { requirePrincipal } from "@/lib/dashboard/session";
 import { getContactBook } from "@/lib/domains/contacts/books";
 import { listContacts } from "@/lib/domains/contacts/contacts";
@@ -23,8 +23,7 @@ export default async function ContactBookPage({ params, searchParams }: Props) {
   const p = await requirePrincipal();
   const { uid } = await params;
   const sp = flatParams(await searchParams);
-  const parsed = ContactListQuery.safeParse(sp);
-  const query = parsed.success ? parsed.data : ContactListQuery.parse({});
+  const query = listQuery(ContactListQuery, sp);
   const [book, { contacts, pagination }, fields] = await Promise.all([
     getContactBook(p, uid).then(toPublicContactBook),
     listContacts(p, uid, query),

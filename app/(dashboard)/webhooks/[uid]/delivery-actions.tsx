@@ -14,7 +14,7 @@ export function DeliveryActions({
 }) {
   return (
     <ActionButton
-      action={() => redeliverAction(senderPhone, uid, deliveryId)}
+      action={() => redeliverAction({ senderId: senderPhone, uid, deliveryId })}
       success="Queued for redelivery"
       label="Redeliver"
       pendingLabel="Queuing…"
@@ -33,7 +33,7 @@ export function TestEventButton({
 }) {
   return (
     <ActionButton
-      action={() => sendTestEventAction(senderPhone, uid)}
+      action={() => sendTestEventAction({ senderId: senderPhone, uid })}
       success="Test event queued"
       label="Send test event"
       pendingLabel="Sending…"

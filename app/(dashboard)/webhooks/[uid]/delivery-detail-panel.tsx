@@ -1,9 +1,9 @@
 // One delivery opened from the log: payload, request headers and every attempt
 // (lib/domains/webhooks/delivery-detail.ts).
 import Link from "next/link";
-import { card, link, table, td, th } from "@/components/ui/classes";
+import { DataTable } from "@/components/dashboard/data-table";
+import { card, link, td } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
-import { ScrollRegion } from "@/components/ui/scroll-region";
 import type { DeliveryDetail } from "@/lib/domains/webhooks/delivery-detail";
 
 const pre = "whitespace-pre-wrap break-all rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-800";
@@ -45,36 +45,31 @@ export function DeliveryDetailPanel({ detail, closeHref }: { detail: DeliveryDet
       </div>
       <div>
         <h4 className="mb-1 text-sm font-semibold">Attempts</h4>
-        {detail.attemptLog.length === 0 ? (
-          <p className="text-sm">No attempt yet.</p>
-        ) : (
-          <ScrollRegion label="Attempts">
-            <table className={table} data-testid="delivery-attempts">
-              <thead>
-                <tr>
-                  <th className={th}>#</th>
-                  <th className={th}>Time</th>
-                  <th className={th}>Status code</th>
-                  <th className={th}>Duration</th>
-                  <th className={th}>Response</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                {detail.attemptLog.map((a) => (
-                  <tr key={`${a.attempt}-${a.startedAt}`} data-testid="attempt-row">
-                    <td className={td}>{a.attempt}</td>
-                    <td className={td}>{formatDateTime(a.startedAt)}</td>
-                    <td className={td}>{a.statusCode ?? "—"}</td>
-                    <td className={td}>{a.latencyMs} ms</td>
-                    <td className={`${td} min-w-48`}>
-                      <pre className={pre}>{a.responseExcerpt ?? a.error ?? "—"}</pre>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-        )}
+        <DataTable
+          label="Attempts"
+          testId="delivery-attempts"
+          columns={[
+            { key: "attempt", label: "#" },
+            { key: "time", label: "Time" },
+            { key: "status", label: "Status code" },
+            { key: "duration", label: "Duration" },
+            { key: "response", label: "Response" },
+          ]}
+          rowCount={detail.attemptLog.length}
+          empty={<p className="text-sm">No attempt yet.</p>}
+        >
+          {detail.attemptLog.map((a) => (
+            <tr key={`${a.attempt}-${a.startedAt}`} data-testid="attempt-row">
+              <td className={td}>{a.attempt}</td>
+              <td className={td}>{formatDateTime(a.startedAt)}</td>
+              <td className={td}>{a.statusCode ?? "—"}</td>
+              <td className={td}>{a.latencyMs} ms</td>
+              <td className={`${td} min-w-48`}>
+                <pre className={pre}>{a.responseExcerpt ?? a.error ?? "—"}</pre>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </div>
     </section>
   );

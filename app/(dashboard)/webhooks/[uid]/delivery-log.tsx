@@ -2,13 +2,13 @@
 // last attempt at a glance) and, for the delivery opened with ?delivery=, its payload,
 // headers and every attempt (docs/event-pipeline.md "Delivery log").
 import Link from "next/link";
+import { actionsColumn, DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
-import { link, table, td, th } from "@/components/ui/classes";
+import { link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { ScrollRegion } from "@/components/ui/scroll-region";
 import { pageBlock } from "@/lib/core/pagination";
-import { withParams } from "@/lib/dashboard/search-params";
+import { listQuery, withParams } from "@/lib/dashboard/search-params";
 import type { Principal } from "@/lib/domains/auth/principal";
 import type { Sender } from "@/lib/domains/senders/service";
 import { listDeliveries } from "@/lib/domains/webhooks/deliveries";
@@ -28,8 +28,7 @@ type Props = {
 };
 
 export async function DeliveryLog({ p, sender, uid, params, active }: Props) {
-  const parsed = DeliveryListQuery.safeParse(params);
-  const query = parsed.success ? parsed.data : DeliveryListQuery.parse({});
+  const query = listQuery(DeliveryListQuery, params);
   const [{ deliveries, total }, detail] = await Promise.all([
     listDeliveries(p, sender, uid, query),
     params.delivery ? getDeliveryDetail(p, sender, uid, params.delivery).catch(() => null) : Promise.resolve(null),
@@ -48,63 +47,57 @@ export async function DeliveryLog({ p, sender, uid, params, active }: Props) {
       </div>
       <DeliveryLogControls statuses={DELIVERY_STATUSES} />
       {detail ? <DeliveryDetailPanel detail={detail} closeHref={`${path}${withParams(listParams, {})}`} /> : null}
-      {rows.length === 0 ? (
-        <EmptyState title={query.status ? `No ${query.status.toLowerCase()} deliveries` : "No deliveries yet"}>
-          {query.status ? "Choose another status." : "Send a test event to see one here."}
-        </EmptyState>
-      ) : (
-        <ScrollRegion label="Deliveries">
-          <table className={table}>
-            <thead>
-              <tr>
-                <th className={th}>Event</th>
-                <th className={th}>Status</th>
-                <th className={th}>Status code</th>
-                <th className={th}>Duration</th>
-                <th className={th}>Attempts</th>
-                <th className={th}>Response</th>
-                <th className={th}>Created</th>
-                <th className={th}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {rows.map((d) => {
-                const last = d.attemptLog.at(-1);
-                return (
-                  <tr key={d.deliveryId} data-testid="delivery-row">
-                    <td className={`${td} font-mono text-xs`}>{d.eventType}</td>
-                    <td className={td}>{d.status}</td>
-                    <td className={td}>{d.lastStatusCode ?? last?.statusCode ?? "—"}</td>
-                    <td className={td}>{last ? `${last.latencyMs} ms` : "—"}</td>
-                    <td className={td}>{d.attempts}</td>
-                    <td className={`${td} max-w-xs`}>
-                      <span className="line-clamp-2 break-all font-mono text-xs">
-                        {last?.responseExcerpt ?? last?.error ?? d.lastError ?? "—"}
-                      </span>
-                    </td>
-                    <td className={td}>{formatDateTime(d.createdAt)}</td>
-                    <td className={td}>
-                      <div className="flex flex-wrap items-center gap-2">
-                        <Link
-                          href={`${path}${withParams(listParams, { delivery: d.deliveryId })}`}
-                          scroll={false}
-                          className={link}
-                          aria-label={`Details of delivery ${d.deliveryId}`}
-                        >
-                          Details
-                        </Link>
-                        <DeliveryActions senderPhone={sender.phoneNumber} uid={uid} deliveryId={d.deliveryId} />
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </ScrollRegion>
-      )}
+      <DataTable
+        label="Deliveries"
+        columns={[
+          { key: "event", label: "Event" },
+          { key: "status", label: "Status" },
+          { key: "code", label: "Status code" },
+          { key: "duration", label: "Duration" },
+          { key: "attempts", label: "Attempts" },
+          { key: "response", label: "Response" },
+          { key: "created", label: "Created" },
+          actionsColumn(),
+        ]}
+        rowCount={rows.length}
+        empty={
+          <EmptyState title={query.status ? `No ${query.status.toLowerCase()} deliveries` : "No deliveries yet"}>
+            {query.status ? "Choose another status." : "Send a test event to see one here."}
+          </EmptyState>
+        }
+      >
+        {rows.map((d) => {
+          const last = d.attemptLog.at(-1);
+          return (
+            <tr key={d.deliveryId} data-testid="delivery-row">
+              <td className={`${td} font-mono text-xs`}>{d.eventType}</td>
+              <td className={td}>{d.status}</td>
+              <td className={td}>{d.lastStatusCode ?? last?.statusCode ?? "—"}</td>
+              <td className={td}>{last ? `${last.latencyMs} ms` : "—"}</td>
+              <td className={td}>{d.attempts}</td>
+              <td className={`${td} max-w-xs`}>
+                <span className="line-clamp-2 break-all font-mono text-xs">
+                  {last?.responseExcerpt ?? last?.error ?? d.lastError ?? "—"}
+                </span>
+              </td>
+              <td className={td}>{formatDateTime(d.createdAt)}</td>
+              <td className={td}>
+                <div className="flex flex-wrap items-center gap-2">
+                  <Link
+                    href={`${path}${withParams(listParams, { delivery: d.deliveryId })}`}
+                    scroll={false}
+                    className={link}
+                    aria-label={`Details of delivery ${d.deliveryId}`}
+                  >
+                    Details
+                  </Link>
+                  <DeliveryActions senderPhone={sender.phoneNumber} uid={uid} deliveryId={d.deliveryId} />
+                </div>
+              </td>
+            </tr>
+          );
+        })}
+      </DataTable>
       <Pager
         path={path}
         params={listParams}

@@ -1,20 +1,17 @@
 "use server";
 // Starts a recovery of failed deliveries from the webhook page (docs/webhook-recovery.md),
 // with the same schema and service as POST /webhooks/{uid}/recover.
-import { type ActionResult, runAction } from "@/lib/dashboard/action-result";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { z } from "zod";
+import { defineAction, RecordId } from "@/lib/dashboard/define-action";
 import { actionSender } from "@/lib/domains/senders/dashboard-scope";
 import { startRecovery, toPublicRecovery } from "@/lib/domains/webhooks/recovery";
-import { RecoverBody, type RecoveryPublic } from "@/lib/domains/webhooks/recovery-schemas";
+import { RecoverBody } from "@/lib/domains/webhooks/recovery-schemas";
 
-export async function startRecoveryAction(
-  senderPhone: string,
-  uid: string,
-  raw: unknown,
-): Promise<ActionResult<RecoveryPublic>> {
-  const p = await requirePrincipal();
-  return runAction(async () => {
-    const job = await startRecovery(p, await actionSender(p, senderPhone), uid, RecoverBody.parse(raw));
-    return toPublicRecovery(job);
-  }, raw);
-}
+// RecoverBody checks its window as a whole (superRefine), so the id sits beside it.
+export const startRecoveryAction = defineAction({
+  schema: z.object({ uid: RecordId, body: RecoverBody }),
+  run: async ({ principal, input }) => {
+    const sender = await actionSender(principal, input.body.senderId);
+    return toPublicRecovery(await startRecovery(principal, sender, input.uid, input.body));
+  },
+});

@@ -60,9 +60,9 @@ export function RecoveryPanel({ senderPhone, uid, latest, disabled }: Props) {
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     start(async () => {
-      const result = await startRecoveryAction(senderPhone, uid, {
-        since: toIso(since),
-        ...(until ? { until: toIso(until) } : {}),
+      const result = await startRecoveryAction({
+        uid,
+        body: { senderId: senderPhone, since: toIso(since), ...(until ? { until: toIso(until) } : {}) },
       });
       if (result.ok) {
         setFields({});

@@ -25,7 +25,7 @@ export function SecretRotate({ senderPhone, uid }: { senderPhone: string; uid: s
   const [secret, setSecret] = useState<string | null>(null);
   const rotate = () =>
     start(async () => {
-      const result = await rotateSecretAction(senderPhone, uid, grace);
+      const result = await rotateSecretAction({ senderId: senderPhone, uid, gracePeriodSeconds: grace });
       if (result.ok) {
         setSecret(result.data.signingSecret);
         toast.success("Signing secret rotated");

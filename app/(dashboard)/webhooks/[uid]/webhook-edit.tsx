@@ -20,7 +20,8 @@ export function WebhookEdit({
 }) {
   const [events, setEvents] = useState<string[]>(webhook.events);
   const { onSubmit, pending, fields, message } = useActionForm({
-    action: (data) => updateWebhookAction(senderPhone, webhook.uid, webhookBody(data, events, "edit")),
+    action: (data) =>
+      updateWebhookAction({ senderId: senderPhone, uid: webhook.uid, webhook: webhookBody(data, events, "edit") }),
     success: "Webhook saved",
   });
 

@@ -6,7 +6,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { contactWrites } from "@/test/conversation-fixtures";
-import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined, asked: 0 }));
 vi.mock("@/lib/dashboard/session", async () => {
@@ -53,7 +53,7 @@ beforeAll(async () => {
     mode: "template",
     senderId: t.sender.phoneNumber,
     to: stranger,
-    template: { name: "order_update", language: "en", components: [] },
+    template: { name: "order_update", language: "en", components: HELLO_PARAMS },
   } as never);
 });
 beforeEach(() => {
@@ -178,7 +178,7 @@ describe("a reply", () => {
     expect(await db.message.count({ where: { customerId: t.customer.id, recipient: stranger } })).toBe(before);
     const template = await replies.POST(
       post(`/api/dashboard/conversations/${uid}/messages`, {
-        message: { type: "template", template: { name: "order_update", language: "en" } },
+        message: { type: "template", template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
       }),
       ctx(uid),
     );

@@ -7,7 +7,8 @@ import type { Principal } from "@/lib/domains/auth/principal";
 import { normalizePhone, type Sender } from "@/lib/domains/senders/service";
 import { type Order, Prisma } from "@/lib/generated/prisma/client";
 import { MessagingError } from "../errors";
-import { type SendResult, sendMessage } from "../send";
+import type { SendResult } from "../outgoing";
+import { sendMessage } from "../send";
 import { orderDetailsPayload, orderStatusPayload } from "./payloads";
 import type { OrderFollowUpInput, OrderListInput, OrderSendInput } from "./schemas";
 

@@ -4,8 +4,8 @@
 import { dashboardHandler } from "@/lib/dashboard/handler";
 import { readDashboardJson } from "@/lib/dashboard/request-guard";
 import { dashboardSentBy } from "@/lib/domains/conversations/inbox";
-import { replyToConversation } from "@/lib/domains/conversations/reply";
-import { ConversationReplyBody } from "@/lib/domains/conversations/schemas";
+import { replyToConversation } from "@/lib/domains/messaging/conversation-reply";
+import { ConversationReplyBody } from "@/lib/domains/messaging/schemas";
 import { toReceipt } from "@/lib/domains/messaging/serializers";
 
 export const dynamic = "force-dynamic";

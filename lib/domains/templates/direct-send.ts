@@ -6,9 +6,11 @@ import { db } from "@/lib/db";
 import { numericId } from "@/lib/domains/provider/error-codes";
 import type { Sender } from "@/lib/domains/senders/service";
 import type { Template } from "@/lib/generated/prisma/client";
-import type { DirectSendCategory } from "./schemas";
 
-export const directSendTemplateName = (category: DirectSendCategory) => `switchboard_direct_${category}`;
+export const DIRECT_SEND_CATEGORIES = ["utility", "authentication"] as const;
+export type DirectSendCategory = (typeof DIRECT_SEND_CATEGORIES)[number];
+
+const directSendTemplateName = (category: DirectSendCategory) => `switchboard_direct_${category}`;
 const LANGUAGE = "en";
 
 export async function directSendTemplate(

@@ -9,7 +9,6 @@ import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { MessagingError } from "./errors";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 const TTL_MS = 24 * 60 * 60 * 1000;
@@ -126,7 +125,7 @@ async function claim(customerId: string, key: string, requestHash: string, again
   const row = await db.idempotencyKey.findUnique({ where: { customerId_key: { customerId, key } } });
   if (!row) {
     if (again) return claim(customerId, key, requestHash, false);
-    throw new MessagingError(
+    throw new ApiError(
       "IDEMPOTENCY_KEY_IN_PROGRESS",
       "This Idempotency-Key is being processed; retry shortly",
       {},
@@ -143,14 +142,14 @@ async function claim(customerId: string, key: string, requestHash: string, again
     return claim(customerId, key, requestHash, false);
   }
   if (row.requestHash !== requestHash) {
-    throw new MessagingError(
+    throw new ApiError(
       "IDEMPOTENCY_KEY_REUSED",
       "This Idempotency-Key was used with a different request; use a new key for a new request",
       { idempotencyKey: key },
     );
   }
   if (row.status === null || row.response === null) {
-    throw new MessagingError(
+    throw new ApiError(
       "IDEMPOTENCY_KEY_IN_PROGRESS",
       "The first request with this Idempotency-Key is still running; retry shortly",
       { idempotencyKey: key },

@@ -1,15 +1,17 @@
-// A reply in a conversation goes through the normal send path (lib/domains/messaging/send.ts):
-// the window rule, the blacklist, the balance and the provider limits apply as on /chat.
+// A reply in a conversation is a send (the pipeline of send.ts): the window rule, the
+// blacklist, the balance and the provider limits apply as on /chat. The conversation is read
+// from its own domain (lib/domains/conversations), below this one.
 
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { chatPayload, templatePayload } from "@/lib/domains/messaging/payloads";
-import { type SendResult, sendMessage } from "@/lib/domains/messaging/send";
+import type { SentBy } from "@/lib/domains/conversations/outbound";
+import { getConversation } from "@/lib/domains/conversations/service";
 import type { Sender } from "@/lib/domains/senders/service";
-import type { SentBy } from "./outbound";
+import type { SendResult } from "./outgoing";
+import { chatPayload, templatePayload } from "./payloads";
 import type { ReplyMessageInput } from "./schemas";
-import { getConversation } from "./service";
+import { sendMessage } from "./send";
 
 export type ReplyResult = SendResult & { sender: Sender; conversationUid: string };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fingerprint } from "./idempotency";
+import { fingerprint } from "./service";
 
 describe("fingerprint", () => {
   it("ignores key order and undefined fields", () => {
