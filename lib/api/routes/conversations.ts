@@ -23,6 +23,7 @@ import {
   updateConversation,
 } from "@/lib/domains/conversations/service";
 import { replyToConversation } from "@/lib/domains/messaging/conversation-reply";
+import * as sendExamples from "@/lib/domains/messaging/examples";
 import { ConversationReplyBody, SendReceipt } from "@/lib/domains/messaging/schemas";
 import { receiptResponse } from "@/lib/domains/messaging/serializers";
 import { type AnyRoute, ok, route } from "../route-definition";
@@ -120,7 +121,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "POST",
     path: "/conversations/:conversationUid/messages",
-    example: examples.postConversationsByConversationUidMessages,
+    example: sendExamples.postConversationsByConversationUidMessages,
     limit: "send",
     idempotent: "conversation.reply",
     summary: "Reply in the conversation: text inside the customer service window, else a template",

@@ -2,6 +2,7 @@
 // message, answered through the receipt and provider serializers the routes answer with.
 import type { z } from "zod";
 import { exampleTime } from "@/lib/core/examples";
+import { sampleConversation } from "@/lib/domains/conversations/examples";
 import { SAMPLE_CUSTOMER_ID, sampleSender } from "@/lib/domains/senders/samples";
 import { sampleTemplate } from "@/lib/domains/templates/examples";
 import { componentsFor, slotKey } from "@/lib/domains/templates/fill";
@@ -82,4 +83,27 @@ export const postByPhoneNumberIdMessages = {
   params: { phoneNumberId: sampleSender.phoneNumberId ?? "" },
   request: providerRequest,
   response: provider,
+};
+
+const reply = { type: "text", text: { body: "Hello back" } } as const;
+
+/** POST /conversations/{conversationUid}/messages: a text inside the open window. */
+export const postConversationsByConversationUidMessages = {
+  params: { conversationUid: sampleConversation.id },
+  request: { message: reply },
+  ...sampleReceipt({
+    message: {
+      ...sampleMessage,
+      recipient: sampleConversation.contactPhoneNumber,
+      type: reply.type,
+      templateName: null,
+      templateLanguage: null,
+      pricingCategory: "service",
+      sendRoute: "chat",
+      createdAt: exampleTime(30),
+      updatedAt: exampleTime(30),
+    },
+    queued: false,
+    template: null,
+  }),
 };
