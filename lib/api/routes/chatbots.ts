@@ -3,7 +3,7 @@
 // number-scoped token; a global token without senderId reaches all the account's senders
 // (create: the default sender). There is no DELETE (spec 3.1): deactivate instead.
 
-import { pageBlock } from "@/lib/core/pagination";
+import { pageOf } from "@/lib/core/pagination";
 import * as examples from "@/lib/domains/chatbots/examples";
 import {
   ChatbotCreateBody,
@@ -41,15 +41,11 @@ export const chatbotRoutes: AnyRoute[] = [
     query: ChatbotListQuery,
     response: ChatbotListPublic,
     handler: async ({ principal, sender, query }) => {
-      const { chatbots: rows, total } = await listChatbots(principal, sender, query);
-      const chatbots = rows.map(toPublicChatbot);
-      const pagination = pageBlock(query.page, query.limit, total, chatbots.length);
+      const { chatbots, total } = await listChatbots(principal, sender, query);
       return ok("Chatbots retrieved", {
         senderId: sender?.phoneNumber ?? null,
         scope: sender ? "sender" : "user",
-        chatbots,
-        items: chatbots,
-        pagination,
+        ...pageOf("chatbots", chatbots.map(toPublicChatbot), query, total),
       });
     },
   }),

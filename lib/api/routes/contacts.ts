@@ -1,5 +1,6 @@
 // Contact books, contacts, bulk upload, custom fields (global token only) and the
 // resolved sender's blacklist (number-scoped tokens allowed). Thin: parse, call, shape.
+import { listOf } from "@/lib/core/pagination";
 import { listBlacklist } from "@/lib/domains/contacts/blacklist";
 import { createContactBook, getContactBook, listContactBooks, updateContactBook } from "@/lib/domains/contacts/books";
 import { bulkUploadContacts } from "@/lib/domains/contacts/bulk-upload";
@@ -51,8 +52,7 @@ export const contactRoutes: AnyRoute[] = [
     response: ContactBookListData,
     handler: async ({ principal, query }) => {
       const { books, pagination } = await listContactBooks(principal, query);
-      const contactBooks = books.map(toPublicContactBook);
-      return ok("Contact books retrieved", { contactBooks, items: contactBooks, pagination });
+      return ok("Contact books retrieved", { ...listOf("contactBooks", books.map(toPublicContactBook)), pagination });
     },
   }),
   route({
@@ -104,8 +104,11 @@ export const contactRoutes: AnyRoute[] = [
     handler: async ({ principal, params, query }) => {
       const uid = params.contactBookUid;
       const { contacts, pagination } = await listContacts(principal, uid, query);
-      const items = contacts.map(toPublicContact);
-      return ok("Contacts retrieved", { contactBookUid: uid, contacts: items, items, pagination });
+      return ok("Contacts retrieved", {
+        contactBookUid: uid,
+        ...listOf("contacts", contacts.map(toPublicContact)),
+        pagination,
+      });
     },
   }),
   route({
@@ -137,7 +140,7 @@ export const contactRoutes: AnyRoute[] = [
     response: ContactFieldListData,
     handler: async ({ principal }) => {
       const fields = (await listContactFields(principal)).map(toPublicContactField);
-      return ok("Contact fields retrieved", { fields, items: fields });
+      return ok("Contact fields retrieved", listOf("fields", fields));
     },
   }),
   route({
@@ -167,12 +170,10 @@ export const contactRoutes: AnyRoute[] = [
     response: BlacklistData,
     handler: async ({ principal, sender, query }) => {
       const { entries, pagination } = await listBlacklist(principal, sender, query);
-      const items = entries.map(toPublicBlacklistEntry);
       return ok("Blacklist retrieved", {
         senderId: sender.phoneNumber,
         phoneNumberId: sender.phoneNumberId,
-        entries: items,
-        items,
+        ...listOf("entries", entries.map(toPublicBlacklistEntry)),
         pagination,
       });
     },

@@ -3,7 +3,7 @@
 // token; a global token without senderId sees every sender of the account. Another
 // sender's or customer's uid is CONVERSATION_NOT_FOUND. The reply is a send route.
 
-import { pageBlock } from "@/lib/core/pagination";
+import { pageOf } from "@/lib/core/pagination";
 import * as examples from "@/lib/domains/conversations/examples";
 import {
   ConversationListPublic,
@@ -23,11 +23,11 @@ import {
   updateConversation,
 } from "@/lib/domains/conversations/service";
 import { replyToConversation } from "@/lib/domains/messaging/conversation-reply";
+import { DELIVERY_ERRORS } from "@/lib/domains/messaging/errors";
 import * as sendExamples from "@/lib/domains/messaging/examples";
 import { ConversationReplyBody, SendReceipt } from "@/lib/domains/messaging/schemas";
 import { receiptResponse } from "@/lib/domains/messaging/serializers";
 import { type AnyRoute, ok, route } from "../route-definition";
-import { DELIVERY_ERRORS } from "./send-errors";
 
 const common = {
   versions: ["v2", "v3"],
@@ -53,14 +53,16 @@ export const conversationRoutes: AnyRoute[] = [
     response: ConversationListPublic,
     handler: async ({ principal, sender, query }) => {
       const { senderId: _s, ...filters } = query;
-      const { conversations: rows, total } = await listConversations(principal, sender?.id, filters);
-      const conversations = rows.map((r) => toPublicConversation(r));
+      const { conversations, total } = await listConversations(principal, sender?.id, filters);
       return ok("Conversations retrieved", {
         scope: sender ? "sender" : "user",
         senderId: sender?.phoneNumber ?? null,
-        conversations,
-        items: conversations,
-        pagination: pageBlock(query.page, query.limit, total, conversations.length),
+        ...pageOf(
+          "conversations",
+          conversations.map((r) => toPublicConversation(r)),
+          query,
+          total,
+        ),
       });
     },
   }),
@@ -103,17 +105,10 @@ export const conversationRoutes: AnyRoute[] = [
     response: ConversationMessagesPublic,
     errors: ["CONVERSATION_NOT_FOUND"],
     handler: async ({ principal, sender, params, query }) => {
-      const {
-        conversation,
-        messages: rows,
-        total,
-      } = await listThread(principal, sender?.id, params.conversationUid, query);
-      const messages = rows.map(toPublicThreadMessage);
+      const { conversation, messages, total } = await listThread(principal, sender?.id, params.conversationUid, query);
       return ok("Conversation messages retrieved", {
         conversationUid: conversation.id,
-        messages,
-        items: messages,
-        pagination: pageBlock(query.page, query.limit, total, messages.length),
+        ...pageOf("messages", messages.map(toPublicThreadMessage), query, total),
       });
     },
   }),

@@ -1,5 +1,8 @@
 // Orders: POST /orders/send and /orders/{orderUid}/send are send routes (limit class
 // "send"); GET /orders and /orders/{orderUid} list and read with offset pagination (8.2).
+
+import { listOf } from "@/lib/core/pagination";
+import { DELIVERY_ERRORS } from "@/lib/domains/messaging/errors";
 import * as examples from "@/lib/domains/messaging/orders/examples";
 import {
   OrderFollowUpBody,
@@ -13,7 +16,6 @@ import {
 import { orderReceipt, toPublicOrder } from "@/lib/domains/messaging/orders/serializers";
 import { followUpOrder, getOrder, listOrders, sendNewOrder } from "@/lib/domains/messaging/orders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
-import { DELIVERY_ERRORS } from "./send-errors";
 
 const common = {
   versions: ["v2", "v3"],
@@ -70,8 +72,7 @@ export const messagingOrderRoutes: AnyRoute[] = [
     response: OrderListPublic,
     handler: async ({ principal, sender, query }) => {
       const { orders, pagination } = await listOrders(principal, sender, query);
-      const items = orders.map(toPublicOrder);
-      return ok("Orders retrieved", { orders: items, items, pagination });
+      return ok("Orders retrieved", { ...listOf("orders", orders.map(toPublicOrder)), pagination });
     },
   }),
   route({

@@ -1,6 +1,7 @@
 // Templates: list (v3 adds source, correctCategory and the source filter), read by uid or
 // name, create (X-Service-Template-Uid) and sync from the provider.
 
+import { listOf } from "@/lib/core/pagination";
 import { PathText } from "@/lib/core/path-params";
 import * as examples from "@/lib/domains/templates/examples";
 import {
@@ -37,7 +38,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     handler: async ({ principal, query, version }) => {
       const { templates, pagination } = await listTemplates(principal, query, version);
       const items = templates.map((t) => toPublicTemplate(t, version));
-      return ok("Templates retrieved", { templates: items, items, pagination });
+      return ok("Templates retrieved", { ...listOf("templates", items), pagination });
     },
   }),
   route({

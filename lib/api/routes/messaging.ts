@@ -5,6 +5,7 @@
 
 import type { ErrorCode } from "@/lib/core/errors";
 import { PathText } from "@/lib/core/path-params";
+import { DELIVERY_ERRORS } from "@/lib/domains/messaging/errors";
 import * as examples from "@/lib/domains/messaging/examples";
 import {
   ChatBodies,
@@ -19,7 +20,6 @@ import { type AnyRoute, route } from "../route-definition";
 import { messagingOrderRoutes } from "./messaging-orders";
 import { messagingReportRoutes } from "./messaging-reports";
 import { messagingTemplateRoutes } from "./messaging-templates";
-import { DELIVERY_ERRORS } from "./send-errors";
 
 const send = {
   versions: ["v2", "v3"],

@@ -2,6 +2,7 @@
 // default, the same services as the dashboard (lib/domains/senders/self-serve.ts) and the operator
 // CLI. Connecting and changing the default act on the whole account: global tokens only.
 import { ApiError } from "@/lib/core/errors";
+import { listOf } from "@/lib/core/pagination";
 import { PathText } from "@/lib/core/path-params";
 import { SenderInputError } from "@/lib/domains/senders/admin";
 import * as examples from "@/lib/domains/senders/examples";
@@ -43,8 +44,7 @@ export const senderRoutes: AnyRoute[] = [
     summary: "List the account's senders, the default first (a number-scoped token sees its own only)",
     response: SenderListData,
     handler: async ({ principal }) => {
-      const senders = (await listSenders(principal)).map(toPublicSender);
-      return ok("Senders retrieved", { senders, items: senders });
+      return ok("Senders retrieved", listOf("senders", (await listSenders(principal)).map(toPublicSender)));
     },
   }),
   route({

@@ -1,7 +1,7 @@
 // GET /reports/analytics/delivery (rates by day, and on v3 by send route) and
 // /reports/analytics/templates (per template; v3 attributes the provider template id).
 
-import { type PageBlock, pageBlock, skipTake } from "@/lib/core/pagination";
+import { pageOf, skipTake } from "@/lib/core/pagination";
 import type { Version } from "@/lib/core/version";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
@@ -98,7 +98,7 @@ export async function templateAnalytics(
   sender: Sender | undefined,
   q: TemplateAnalyticsInput,
   version: Version,
-): Promise<{ templates: Record<string, unknown>[]; pagination: PageBlock }> {
+) {
   const where = scopeConditions(p, sender, q);
   where.push(Prisma.sql`m."templateName" IS NOT NULL`);
   if (q.templateName) where.push(Prisma.sql`m."templateName" = ${q.templateName}`);
@@ -115,7 +115,7 @@ export async function templateAnalytics(
       LIMIT ${take} OFFSET ${skip}`,
   ]);
   const templates = rows.map((r) => toPublicTemplateStats(r, version));
-  return { templates, pagination: pageBlock(q.page, q.limit, counted[0]?.n ?? 0, templates.length) };
+  return pageOf("templates", templates, q, counted[0]?.n ?? 0);
 }
 
 /** One template's row of the analytics; v3 attributes the provider template id. */
