@@ -1,7 +1,7 @@
 import { PHASE_DEVELOPMENT_SERVER } from "next/constants.js";
 
 /**
- * Security headers of every page and dashboard handler (issue 10): no framing
+ * Security headers of every page and dashboard handler: no framing
  * (frame-ancestors 'none' and X-Frame-Options for older browsers), no MIME sniffing, no
  * full URLs in Referer to other sites. Next's own inline bootstrap scripts and the theme
  * script in app/layout.tsx need 'unsafe-inline' (nonces would force every page dynamic);

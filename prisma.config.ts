@@ -1,5 +1,5 @@
 // Prisma CLI offline: the WASM schema engine (engine "js") needs a driver adapter; an
-// in-memory PGlite serves. Only `generate` and `migrate diff` are used. See stack.md.
+// in-memory PGlite serves. Only `generate` and `migrate diff` are used (docs/database.md "Migrations").
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { defineConfig } from "prisma/config";

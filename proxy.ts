@@ -1,4 +1,5 @@
-// First gate. A dashboard page without a session cookie -> /login (app/api/dashboard/*
+// First gate. A server action (a POST to any page) that does not come from our own pages
+// -> 403 CROSS_ORIGIN_REQUEST. A dashboard page without a session cookie -> /login (app/api/dashboard/*
 // handlers answer 401 themselves). Any other /api path this proxy sees is one no route
 // serves: the 404 envelope, never a redirect to an HTML page. Any other path is left to
 // Next, whose answer for an unknown one is app/not-found.tsx.
@@ -10,6 +11,7 @@ import { errorBody } from "@/lib/api/envelope";
 import { env } from "@/lib/core/env";
 import { errorAnswer } from "@/lib/core/error-answer";
 import { ApiError } from "@/lib/core/errors";
+import { guardSameOrigin } from "@/lib/dashboard/request-guard";
 import { servedOverHttps } from "@/lib/dashboard/secure-cookies";
 
 /** The first path segment of every page under app/(dashboard) ("" is the home page). */
@@ -21,7 +23,9 @@ export const DASHBOARD_SECTIONS = [
   "chatbots",
   "contacts",
   "inbox",
+  "members",
   "messages",
+  "no-access",
   "senders",
   "templates",
   "tokens",
@@ -42,9 +46,24 @@ export function apiNotFound(method: string, pathname: string): Response {
   });
 }
 
+/** The dashboard handlers' answer (lib/dashboard/handler.ts) for a refusal before Next runs anything. */
+function refusal(caught: unknown): Response {
+  const error = errorAnswer(caught);
+  return NextResponse.json(
+    { success: false, message: error.message, error_code: error.code, details: error.details },
+    { status: error.status, headers: error.headers },
+  );
+}
+
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   if (isApiPath(pathname)) return apiNotFound(request.method, pathname);
+  // A POST to a page is a server action (signed in or not: /signup has one): only from our own pages.
+  try {
+    guardSameOrigin(request);
+  } catch (caught) {
+    return refusal(caught);
+  }
   if (!isDashboardPage(pathname)) return NextResponse.next();
   const token = await getToken({
     req: request,

@@ -4,7 +4,7 @@
 // a bare node:http + pg baseline running the same SQL are measured INTERLEAVED (lean, bare,
 // lean, bare, ... for --rounds rounds; bench/harness.ts `interleave`), and the lean server
 // with per-token usage recording on and off the same way (docs/tokens.md "Usage"). Prints
-// each target (issue 15 item 3, issue 11 item 8, issue 14 item 7) with met / not met and
+// each target (docs/benchmarks.md "Public API") with met / not met and
 // writes its section of docs/benchmarks.md (not with --no-write or --usage-only).
 //
 // Flags: --reuse (keep an already seeded switchboard_bench), --duration=SECONDS per run
@@ -202,7 +202,7 @@ async function seedConversations(c: pg.Client, customerId: string): Promise<void
   console.log(`  seeded conversations in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
-// Targets: billing lean >= 70% of bare and p99 < 50 ms (issue 15 item 3); conversations >= 60% (issue 11 item 8).
+// Targets: billing lean >= 70% of bare and p99 < 50 ms ; conversations >= 60%.
 type Scenario = { key: string; name: string; path: string; query: string; target: number; p99?: boolean };
 const SCENARIOS: Scenario[] = [
   { key: "a", name: "(a) defaults", path: "/api/v3/billing/messages", query: "", target: 70, p99: true },
@@ -467,7 +467,7 @@ function printAndWrite(
     "",
     ...lines,
     "",
-    "Targets (issue 15 item 3, issue 11 item 8, issue 14 item 7):",
+    "Targets:",
     "",
     ...targetLines,
     "",

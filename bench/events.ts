@@ -5,7 +5,7 @@
 //  (a2) processing: stored callbacks applied by one worker process (records, ledger, events);
 //  (b) delivery: a steady provider load with one subscribed destination on a local receiver:
 //      deliveries/s and the lag from the provider POST to receipt (p50/p99).
-// Prints each target (issue 15 item 3: callback-to-delivery p99 < 250 ms at 500 statuses/s
+// Prints each target (callback-to-delivery p99 < 250 ms at 500 statuses/s
 // and < 1 s at 2,000/s) with met / not met; each delivery rate runs --rounds times (default 3,
 // the p99 reported as median (min-max)). Writes the figures into docs/benchmarks.md (its
 // "Event pipeline" section; not with --no-write). Ports 3420-3421 (BENCH_PORT_BASE).
@@ -47,7 +47,7 @@ const INGEST_SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 10);
 const DELIVERY_SECONDS = Number(process.env.BENCH_DELIVERY_SECONDS ?? 10);
 // Offered statuses (= deliveries) per second, one run each: the target, and half of it.
 const DELIVERY_RATES = (process.env.BENCH_DELIVERY_RATES ?? "2000,500").split(",").filter(Boolean).map(Number);
-// p99 lag targets per offered rate (issue 15 item 3).
+// p99 lag targets per offered rate.
 const LAG_TARGET_MS: Record<number, number> = { 500: 250, 2000: 1000 };
 const rounds = roundsFlag();
 // --only=delivery: skip ingest and processing (a, a2) and leave docs/benchmarks.md alone.
@@ -486,7 +486,7 @@ function writeDocs(targetLines: string[]) {
     "competing). Every delivery run gives the CPU ms per delivery of the worker process and of its PostgreSQL",
     "backends (/proc, user + system), which the machine's load disturbs less than the rates.",
     "",
-    "Targets (issue 15 item 3):",
+    "Targets:",
     "",
     ...targetLines,
     "",

@@ -58,7 +58,7 @@ export const NO_RATE_LIMITS = {
 /** Fixed secrets for a bench server (never a real deployment's). */
 export const BENCH_SECRETS = {
   NEXTAUTH_SECRET: "bench-nextauth-secret-0123456789",
-  // Production refuses to start without the provider secrets (README "Configuration").
+  // Production refuses to start without the provider secrets (docs/configuration.md).
   PROVIDER_APP_SECRET: "bench-provider-app-secret",
   PROVIDER_VERIFY_TOKEN: "bench-provider-verify-token",
   APP_ENCRYPTION_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
@@ -178,7 +178,7 @@ export async function runMain(main: () => Promise<void>): Promise<void> {
   }
 }
 
-// ---- Interleaved comparisons, targets and the docs section (issue 15 item 2) ----
+// ---- Interleaved comparisons, targets and the docs section ----
 
 /** Whether a flag (--name) is on the command line. */
 export const has = (name: string) => process.argv.slice(2).includes(`--${name}`);

@@ -1,4 +1,4 @@
-// npm run bench:idle: CPU of an idle `npm start` (issue 15, target < 1% of one core).
+// npm run bench:idle: CPU of an idle `npm start` (target < 1% of one core).
 // Starts the app as `npm start` does (scripts/start.mjs: install check, builds when stale,
 // then the compiled supervisor with its embedded PGlite, background work and Next) on a
 // fresh data folder, waits until it answers, then sums the CPU time of the whole process

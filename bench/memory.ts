@@ -1,11 +1,15 @@
 // npm run bench:memory: resident memory of the lean server (scripts/serve-api.ts, a child
-// process) while 256 MiB chunked bodies are refused (issue 10): on the provider callback
+// process) while 256 MiB chunked bodies are refused: on the provider callback
 // endpoint (8 MiB limit, no authentication possible before the body), on an API route
 // without a token (the default 1 MiB limit), on the bulk upload with a verified token (its
 // 10 MiB limit) and with a made-up Bearer token (401 before the body is read). PostgreSQL:
 // a fresh database, switchboard_bench_memory, on the local server (BENCH_PG_URL to change).
 // Prints the growth of the server's RSS over its warmed-up baseline and whether it stays
 // under 50 MB.
+// Then the app as `npm start` runs it (scripts/supervisor.ts: the front
+// server, `next start` behind it; needs `npm run build` first): 256 MiB chunked bodies, 4
+// at a time, to the sign-in endpoint (/api/auth/callback/credentials), /signup and a server
+// action, unauthenticated; the growth of the whole process tree's RSS (Next's included).
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -57,6 +61,25 @@ function rssOf(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
   return kb * 1024;
 }
+
+/** The pid and its descendants (the supervisor, `next start`, next-server). */
+function treeOf(pid: number): number[] {
+  const children = fs
+    .readdirSync(`/proc/${pid}/task`)
+    .flatMap((tid) => fs.readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").trim().split(/\s+/))
+    .filter(Boolean)
+    .map(Number);
+  return [pid, ...children.flatMap(treeOf)];
+}
+
+const rssOfTree = (pid: number) =>
+  treeOf(pid).reduce((sum, p) => {
+    try {
+      return sum + rssOf(p);
+    } catch {
+      return sum; // exited meanwhile
+    }
+  }, 0);
 
 type Outcome = { status: number | "cut"; sentBytes: number };
 
@@ -176,7 +199,6 @@ async function main() {
   const after = rssOf(pid);
   child.kill("SIGTERM");
 
-  const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
   const growth = peak - baseline;
   for (const line of lines) console.log(line);
   console.log(`server RSS: baseline ${mb(baseline)} MB, peak ${mb(peak)} MB, after ${mb(after)} MB`);
@@ -185,7 +207,98 @@ async function main() {
     `resident growth ${mb(growth)} MB: ${growth < LIMIT_MB * 1024 * 1024 ? "UNDER" : "OVER"} ${LIMIT_MB} MB; ` +
       `every body refused with the expected status: ${allRefused ? "yes" : "NO"} -> target (growth < ${LIMIT_MB} MB, every body refused): ${ok ? "met" : "not met"}`,
   );
-  process.exit(ok ? 0 : 1);
+  const frontOk = await frontServerCases();
+  process.exit(ok && frontOk ? 0 : 1);
+}
+
+const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+
+/** The sign-in, sign-up and server-action cases against `npm start`'s process tree; true when the target is met. */
+async function frontServerCases(): Promise<boolean> {
+  if (process.env.BENCH_SKIP_FRONT === "1") return true;
+  if (!fs.existsSync(path.join(root, ".next/BUILD_ID"))) {
+    console.log("front server + Next: no build (.next/BUILD_ID); run `npm run build` first -> target: not met");
+    return false;
+  }
+  const port = (await freePort()) + 1;
+  const child: ChildProcess = spawn(process.execPath, ["scripts/run.mjs", "supervisor"], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), NEXTAUTH_SECRET: randomBytes(24).toString("hex") },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true, // its own process group: the whole tree is stopped at the end
+  });
+  const stop = () => {
+    try {
+      process.kill(-(child.pid as number), "SIGKILL");
+    } catch {}
+  };
+  process.on("exit", stop);
+  for (let i = 0; ; i++) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/login`);
+      await r.arrayBuffer();
+      if (r.status === 200) break;
+    } catch {}
+    if (i > 600) throw new Error("npm start did not come up");
+    await sleep(500);
+  }
+  const pid = child.pid as number;
+  const form = { "Content-Type": "application/x-www-form-urlencoded" };
+  const origin = { Origin: `http://localhost:${port}`, "Sec-Fetch-Site": "same-origin" };
+  const cases = [
+    {
+      name: "sign-in (POST /api/auth/callback/credentials, form)",
+      path: "/api/auth/callback/credentials",
+      headers: form,
+    },
+    {
+      name: "sign-up page (POST /signup, multipart)",
+      path: "/signup",
+      headers: { ...origin, "Content-Type": "multipart/form-data; boundary=x" },
+    },
+    {
+      name: "server action (POST /tokens, Next-Action)",
+      path: "/tokens",
+      headers: { ...origin, "Next-Action": "0".repeat(42), "Content-Type": "text/plain;charset=UTF-8" },
+    },
+  ];
+  const parallel = Number(process.env.BENCH_FRONT_PARALLEL ?? 4);
+  for (const c of cases) await postChunked(port, c.path, c.headers).catch(() => undefined);
+  await sleep(2_000);
+  const baseline = rssOfTree(pid);
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOfTree(pid));
+  }, 50);
+  let allRefused = true;
+  for (const c of cases) {
+    const started = performance.now();
+    const outcomes = await Promise.all(Array.from({ length: parallel }, () => postChunked(port, c.path, c.headers)));
+    const statuses = [...new Set(outcomes.map((o) => o.status))].join(", ");
+    allRefused &&= outcomes.every((o) => o.status === 413);
+    console.log(
+      `front server + Next, ${c.name}: ${parallel} x 256 MiB chunked bodies at once answered ${statuses} in ` +
+        `${((performance.now() - started) / 1000).toFixed(1)} s; at most ` +
+        `${(Math.max(...outcomes.map((o) => o.sentBytes)) / 1024 / 1024).toFixed(0)} MiB written before the answer; ` +
+        `peak RSS of the tree ${mb(peak - baseline)} MB over the baseline`,
+    );
+  }
+  await sleep(1_000);
+  clearInterval(sampler);
+  const after = rssOfTree(pid);
+  stop();
+  const growth = peak - baseline;
+  const ok = growth < LIMIT_MB * 1024 * 1024 && allRefused;
+  console.log(
+    `npm start's process tree (supervisor + front server, next start, next-server) RSS: baseline ${mb(baseline)} MB, ` +
+      `peak ${mb(peak)} MB, after ${mb(after)} MB`,
+  );
+  console.log(
+    `resident growth ${mb(growth)} MB: ${growth < LIMIT_MB * 1024 * 1024 ? "UNDER" : "OVER"} ${LIMIT_MB} MB; every body ` +
+      `refused with 413: ${allRefused ? "yes" : "NO"} -> target (front server + Next: growth < ${LIMIT_MB} MB, every ` +
+      `body refused): ${ok ? "met" : "not met"}`,
+  );
+  return ok;
 }
 
 await main();

@@ -1,4 +1,4 @@
-// The bare baseline for bench/send.ts (issue 15 item 3): node:http + pg running the SAME
+// The bare baseline for bench/send.ts: node:http + pg running the SAME
 // SQL statements a send runs, and nothing else (no router, no token parsing, no zod, no
 // Prisma, no service code). At start it sends once per (route, sender) through the real
 // router in this process and records, per request, every statement that reached `pg`

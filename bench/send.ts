@@ -8,7 +8,7 @@
 //
 // The lean server and a bare node:http + pg baseline running the same statements
 // (bench/send-bare-server.ts) are measured INTERLEAVED (bench/harness.ts `interleave`);
-// prints each target (issue 15 item 3: >= 1,000 accepted/s, >= 60% of bare) with met / not met.
+// prints each target (>= 1,000 accepted/s, >= 60% of bare) with met / not met.
 //
 // Flags: --duration=SECONDS per run (default 5), --rounds=N (default 3), --connections=N
 // (default 32), --no-write. Ports 3410-3411 (BENCH_PORT_BASE).
@@ -59,7 +59,7 @@ const childEnv: Record<string, string> = {
   HOME: process.env.HOME ?? "/tmp",
   DATABASE_URL: dbUrl,
   ...NO_RATE_LIMITS,
-  // The provider's upgraded tier per number (spec 8.3); four senders share the load.
+  // The provider's upgraded tier per number (docs/api/limits.md "Provider limits"); four senders share the load.
   SIMULATOR_THROUGHPUT_PER_SECOND: "1000",
   SIMULATOR_FAILURE_RATE: "0.03",
   // Contacts' replies are inbound load, not sends: measured by bench:events.
@@ -272,7 +272,7 @@ same in-process simulator call between them).
 | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join("\n")}
 
-Targets (issue 15 item 3):
+Targets:
 
 ${targetLines.join("\n")}
 

@@ -1,5 +1,5 @@
 // npm run bench:start: how fast production starts and how fast the operator CLI answers
-// (issue 15 item 4; docs/benchmarks.md "Start-up and the operator CLI").
+// (docs/benchmarks.md "Start-up and the operator CLI").
 // On a built clone (a first, unmeasured `npm start` builds what is stale, migrates and
 // seeds a fresh data folder), it times, interleaved A, B, A, B:
 //   A: `npm start` as shipped (node scripts/start.mjs: the compiled supervisor bundle),

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { generateToken, saveScreenshot } from "./helpers";
 
-// The API reference (issue 13 item 2): the served OpenAPI document rendered by Scalar,
+// The API reference (docs/api/README.md "The reference"): the served OpenAPI document rendered by Scalar,
 // self-hosted under the app's CSP: the operations are there, search finds one, and
 // "Test Request" with a bearer token gets a real answer from the API.
 test("the API reference renders the document, searches it and tries an operation with a token", async ({ page }) => {

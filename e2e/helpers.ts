@@ -82,6 +82,17 @@ export async function contactWrites(page: Page, from: string, text = "Hello", se
     headers: { "Content-Type": "application/json", "X-Hub-Signature-256": signForApp(body) },
   });
   expect(response.status()).toBe(200);
-  // The endpoint wakes the processor in its own process at once: the wait is a loaded machine's margin.
-  await page.waitForTimeout(1_500);
+  // Applied once the sender's conversation with the contact has its window open (the endpoint
+  // wakes the processor at once; a loaded machine may take a moment).
+  const query = new URLSearchParams({ sender: sender.phoneNumber, search: from.replace(/\D/g, "") });
+  await expect
+    .poll(
+      async () => {
+        const list = await page.request.get(`/api/dashboard/conversations?${query}`);
+        const { conversations } = (await list.json()) as { conversations: { windowOpen: boolean }[] };
+        return conversations.some((c) => c.windowOpen);
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
 }

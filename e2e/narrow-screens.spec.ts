@@ -1,5 +1,5 @@
 // Every dashboard page at a phone's width (390 px): no sideways page scroll and no serious
-// or critical axe violation (issue 13). The page list comes from app/(dashboard), so a new
+// or critical axe violation (docs/architecture.md "Dashboard"). The page list comes from app/(dashboard), so a new
 // page is covered without editing this file; a detail page ([uid], [id]) is visited with a
 // real id taken from a link on its list page, and the test fails if no such link exists.
 import fs from "node:fs";

@@ -3,7 +3,8 @@
 // delivery worker and the reconnect-queue safety net (sends queued while a sender was
 // reconnecting go out once it is connected, even when no request drained them), the
 // send reconciliation (sends interrupted mid-flight become "unknown") and the chatbot
-// worker (bot replies from the outbox) and the webhook recovery worker.
+// worker (bot replies from the outbox), the webhook recovery worker and the email worker
+// (the mail outbox: lib/domains/mail/worker.ts).
 // `npm run worker` (scripts/worker.ts) runs the same standalone.
 export type Background = { stop: () => Promise<void> };
 
@@ -39,9 +40,13 @@ export async function startBackgroundWork(options: BackgroundOptions = {}): Prom
   const recoveries = options.callbacksOnly
     ? { stop: async () => {} }
     : startRecoveryWorker({ customerIds: options.customerIds });
+  // Emails (docs/email.md): invitations and notices from the mail outbox.
+  const { startMailWorker } = await import("@/lib/domains/mail/worker");
+  const mail = options.callbacksOnly ? { stop: async () => {} } : startMailWorker({ customerIds: options.customerIds });
   return {
     stop: async () => {
       await Promise.allSettled([
+        mail.stop(),
         stopDrainer(),
         stopReconciler(),
         processor.stop(),

@@ -1,7 +1,6 @@
 // Bundles the server-side entry points (the supervisor, the worker, the operator CLI, the
 // lean API server) into compiled JavaScript under .build/server/, so production runs no
-// transpiler (README
-// "Scripts"). esbuild (a dependency in package.json) resolves the `@/` alias from tsconfig.json;
+// transpiler (docs/architecture.md "Compiled server code"). esbuild (a dependency in package.json) resolves the `@/` alias from tsconfig.json;
 // packages stay in node_modules (imported at run time, as with tsx). The bundle is rebuilt
 // when any of its inputs (listed in inputs.json from esbuild's metafile) changed.
 import fs from "node:fs";

@@ -5,7 +5,7 @@ import { runCli } from "@/lib/cli/run";
 // A command is one short process: V8's optimising compiler (TurboFan) would compile the
 // Prisma client's query compiler (WebAssembly) again in the background for speed the command
 // never lives to use. Its baseline code (Liftoff) only: about a fifth less CPU for a command
-// that uses Prisma (docs/benchmarks.md "the operator CLI before and after"). Set before any
+// that uses Prisma (docs/benchmarks.md "The operator CLI"). Set before any
 // WebAssembly is compiled (the database code loads with the command). Not for demo:seed, the
 // one long command: it may run the embedded PGlite (WebAssembly too) in this process for
 // seconds, where optimised code pays off.

@@ -1,6 +1,6 @@
 // npm run db:migration -- <name>: diff the schema the migrations already produce
 // (prisma/migrations/schema.snapshot.prisma) against prisma/schema.prisma, offline,
-// and write the SQL as a new migration. See stack.md ("Prisma offline").
+// and write the SQL as a new migration. See docs/database.md "Migrations".
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

@@ -1,7 +1,8 @@
 // npm test: every test, the way CI runs it on a fresh clone. Plain Node (no dependencies):
 // installs what is missing, then lint + typecheck + the import boundary check + the OpenAPI
-// lint, the unit and integration suite on embedded PGlite and on the local PostgreSQL
-// server, and the Playwright end-to-end tests.
+// lint + the citation, configuration-doc and unused-export checks, the unit and integration
+// suite on embedded PGlite and on the local PostgreSQL server, and the Playwright
+// end-to-end tests.
 // Flags: --no-e2e, --only=pglite|postgres|e2e|lint|lock
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -72,6 +73,16 @@ if (want("lint")) {
   // The OpenAPI document lints with zero errors and zero warnings (docs/openapi.md).
   if (!run("OpenAPI lint (redocly)", bin("tsx"), ["scripts/lint-openapi.ts"], { LOG_LEVEL: "silent" })) {
     failures.push("openapi lint");
+  }
+  // Every cited document and section exists (docs/architecture.md "Citations") and
+  // docs/configuration.md is what lib/core/env.ts gives.
+  if (!run("citations", "node", ["scripts/check-citations.mjs"])) failures.push("citations");
+  if (!run("configuration doc", bin("tsx"), ["scripts/configuration-doc.ts", "--check"])) {
+    failures.push("configuration doc");
+  }
+  // No export that nothing imports (knip.json; docs/architecture.md "Dead code").
+  if (!run("unused exports (knip)", bin("knip"), ["--include", "files,exports,types,duplicates"])) {
+    failures.push("unused exports");
   }
 }
 // The lock file installs with `npm ci` as a deployment pipeline or a container build runs

@@ -321,7 +321,7 @@ describe("operator CLI", { timeout: 180_000 }, () => {
     }
     // A command that reads the database loads its own module and the pg pool, not the others'.
     // callbacks:dead runs only hotRows: no Prisma client, no query compiler, no logger
-    // (lib/db/pool.ts; docs/benchmarks.md "the operator CLI before and after").
+    // (lib/db/pool.ts; docs/benchmarks.md "The operator CLI").
     const dead = await cliLoads("callbacks:dead", "--limit", "1", "--json");
     expect(dead.stderr).toBe("");
     expect(dead.code).toBe(0);

@@ -35,7 +35,7 @@ async function counts(customerId: string) {
 }
 
 describe("provider callback endpoint", () => {
-  it("matches the README check vector and rejects other signatures", () => {
+  it("matches a known signature vector and rejects other signatures", () => {
     const body = `{"object":"whatsapp_business_account","entry":[]}`;
     const expected = "sha256=8b0a33203ac7ef3295ce98640df4d6416b0c20ff51da09e6630e6ecbb5fa2e4b";
     expect(signProviderBody(body, "test_app_secret_do_not_use")).toBe(expected);

@@ -5,22 +5,27 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/core/env";
+import { BULK_BODY_LIMIT_BYTES } from "@/lib/domains/contacts/schemas";
 import {
   answersDirectly,
   createFrontServer,
   endToEnd,
   forwardedHeaders,
+  nextBodyLimit,
   servesDirectly,
 } from "@/lib/http/front-server";
 import { mounts } from "@/lib/http/mounts";
 import { createTestCustomer, type TestCustomer } from "./factory";
 import { type Reply, sendHttp } from "./http-send";
+import { postChunked } from "./post-chunked";
 
 let c: TestCustomer;
 let front: http.Server;
 let upstream: http.Server;
 let frontPort: number;
 const seenByNext: { url: string; forwardedFor: string | undefined; body: string }[] = [];
+/** Bytes Next was handed per path, answered or not (a cut request never ends). */
+const bytesToNext = new Map<string, number>();
 
 const listen = (server: http.Server) =>
   new Promise<number>((resolve) =>
@@ -32,8 +37,9 @@ beforeAll(async () => {
   // Stands in for `next start` on its loopback port.
   upstream = http.createServer((req, res) => {
     let body = "";
-    req.on("data", (d) => {
-      body += d;
+    req.on("data", (d: Buffer) => {
+      bytesToNext.set(req.url ?? "", (bytesToNext.get(req.url ?? "") ?? 0) + d.length);
+      if (body.length < 1024 * 1024) body += d;
     });
     req.on("end", () => {
       seenByNext.push({ url: req.url ?? "", forwardedFor: req.headers["x-forwarded-for"] as string, body });
@@ -152,5 +158,69 @@ describe("front server", () => {
     await new Promise((resolve) => down.close(resolve));
     expect(reply.status).toBe(502);
     expect(reply.text).toMatch(/starting or unavailable/);
+  });
+
+  describe("one body limit for everything Next serves", () => {
+    const LIMIT = 1024 * 1024;
+    const MiB = 1024 * 1024;
+
+    it("limits pages, sign-in and dashboard handlers to API_BODY_LIMIT_BYTES, the bulk upload to its own", () => {
+      for (const p of ["/api/auth/callback/credentials", "/signup", "/tokens", "/api/dashboard/messages"]) {
+        expect(nextBodyLimit(p), p).toBe(LIMIT);
+      }
+      expect(nextBodyLimit("/api/dashboard/contact-books/cb_1/bulk")).toBe(BULK_BODY_LIMIT_BYTES);
+      expect(nextBodyLimit("/api/dashboard/contact-books/cb_1/bulk/x")).toBe(LIMIT);
+    });
+
+    it("4 parallel 256 MiB chunked sign-in bodies: 413 PAYLOAD_TOO_LARGE, Next handed at most the limit, memory flat", async () => {
+      const path = "/api/auth/callback/credentials";
+      bytesToNext.delete(path);
+      const rssBefore = process.memoryUsage().rss;
+      let rssPeak = rssBefore;
+      const sampler = setInterval(() => {
+        rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+      }, 10);
+      const outcomes = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          postChunked(frontPort, path, { "Content-Type": "application/x-www-form-urlencoded" }, 256 * MiB),
+        ),
+      ).finally(() => clearInterval(sampler));
+      for (const o of outcomes) {
+        expect(o.status).toBe(413);
+        expect(JSON.parse(o.text)).toMatchObject({
+          success: false,
+          error_code: "PAYLOAD_TOO_LARGE",
+          details: { limitBytes: LIMIT },
+        });
+        // Answered long before the body's end.
+        expect(o.sentBytes).toBeLessThan(64 * MiB);
+      }
+      // Each of the 4 requests reached Next with at most the limit (plus one chunk in flight).
+      expect(bytesToNext.get(path) ?? 0).toBeLessThanOrEqual(4 * (LIMIT + 64 * 1024));
+      expect(rssPeak - rssBefore).toBeLessThan(64 * MiB);
+    });
+
+    it("a declared Content-Length over the limit is 413 without asking Next; a page POST (server action) too", async () => {
+      for (const path of ["/signup", "/api/dashboard/messages"]) {
+        bytesToNext.delete(path);
+        const big = "x".repeat(LIMIT + 1);
+        const headers = { "Content-Type": "multipart/form-data; boundary=b", "Content-Length": String(big.length) };
+        const reply = await send("POST", path, headers, big);
+        expect(reply.status, path).toBe(413);
+        expect(JSON.parse(reply.text).error_code, path).toBe("PAYLOAD_TOO_LARGE");
+        expect(bytesToNext.get(path), path).toBeUndefined();
+      }
+    });
+
+    it("passes a body under the limit whole, and a bulk upload up to the bulk limit", async () => {
+      const form = `email=a%40b.test&password=${"p".repeat(1000)}`;
+      const signIn = await send("POST", "/api/auth/callback/credentials", {}, form);
+      expect(signIn.status).toBe(200);
+      expect(seenByNext.at(-1)?.body).toBe(form);
+      const path = "/api/dashboard/contact-books/cb_1/bulk";
+      const bulk = await postChunked(frontPort, path, { "Content-Type": "application/json" }, 3 * MiB);
+      expect(bulk.status).toBe(200);
+      expect(bytesToNext.get(path)).toBe(3 * MiB);
+    });
   });
 });

@@ -1,4 +1,4 @@
-// Idempotency-Key on every POST that creates something (issue 13 item 5), with the replay
+// Idempotency-Key on every POST that creates something, with the replay
 // rules of the sends (docs/idempotency.md): the same key and body replay the first answer
 // (Idempotent-Replayed: true) and create nothing more; the same key with another body is
 // IDEMPOTENCY_KEY_REUSED; a key whose first request is still running is

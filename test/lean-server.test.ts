@@ -58,7 +58,7 @@ describe("lean server", () => {
     const inProcess = await call("GET", "/api/v3/openapi.json");
     expect(lean.status).toBe(200);
     const doc = JSON.parse(lean.text);
-    // servers[] is the configured public URL, not this request's Host (issue 10, item 13).
+    // servers[] is the configured public URL, not this request's Host.
     expect(doc.servers).toEqual(inProcess.body.servers);
     expect(doc.paths).toEqual(inProcess.body.paths);
   });
@@ -111,7 +111,7 @@ describe("lean server", () => {
       );
       expect(lean.status).toBe(413);
       expect(JSON.parse(lean.text)).toMatchObject({
-        error_code: "REQUEST_FAILED",
+        error_code: "PAYLOAD_TOO_LARGE",
         message: "Request body exceeds the limit of 2048 bytes",
       });
       expect(lean.headers["x-service-request-id"]).toMatch(/^req_/);

@@ -1,6 +1,6 @@
 // Under `next start` alone (no front server), an /api path no handler serves reaches
 // app/api/[...path]: the router's 404 envelope, never Next's HTML 404 page or a redirect
-// (issue 13 item 3; docs/architecture.md "Errors"). Which handler Next picks is decided
+// (docs/architecture.md "Errors"). Which handler Next picks is decided
 // here with Next's own route sorting and matching, over the route files on disk.
 import fs from "node:fs";
 import path from "node:path";

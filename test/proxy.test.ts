@@ -53,3 +53,35 @@ describe("proxy", () => {
     }
   });
 });
+
+describe("server actions (a POST to a page)", () => {
+  const action = (p: string, headers: Record<string, string>) =>
+    proxy(
+      new NextRequest(`http://localhost${p}`, {
+        method: "POST",
+        headers: { "Next-Action": "7f00aa", "Content-Type": "text/plain;charset=UTF-8", ...headers },
+        body: '["x"]',
+      }),
+    );
+
+  it.each([
+    ["no Origin and no Sec-Fetch-Site", {}],
+    ["a foreign Origin", { Origin: "https://evil.example" }],
+    ["a foreign Origin claiming same-origin", { Origin: "https://evil.example", "Sec-Fetch-Site": "same-origin" }],
+    ["Sec-Fetch-Site cross-site", { Origin: "http://localhost", "Sec-Fetch-Site": "cross-site" }],
+    ["Origin null", { Origin: "null" }],
+  ])("%s: 403 CROSS_ORIGIN_REQUEST before Next runs the action", async (_what, headers) => {
+    for (const p of ["/tokens", "/signup", "/contacts/cb_1", "/"]) {
+      const res = await action(p, headers);
+      expect(res.status, p).toBe(403);
+      expect(res.headers.get("x-middleware-next"), p).toBeNull();
+      expect(await res.json()).toMatchObject({ success: false, error_code: "CROSS_ORIGIN_REQUEST" });
+    }
+  });
+
+  it("lets the dashboard's own action through (to the session check of a dashboard page)", async () => {
+    const own = { Origin: "http://localhost", "Sec-Fetch-Site": "same-origin" };
+    expect((await action("/signup", own)).headers.get("x-middleware-next")).toBe("1");
+    expect((await action("/tokens", own)).status).toBe(307);
+  });
+});

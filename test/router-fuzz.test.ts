@@ -226,7 +226,7 @@ describe("a NUL byte in a path parameter", () => {
   });
 });
 
-// Issue 10: deep nesting, text the database cannot store and huge chunked bodies, sent to
+// Hostile input: deep nesting, text the database cannot store and huge chunked bodies, sent to
 // every route of the table on every version it exists on: never a 5xx, the bad field named.
 describe("hostile input on every route of the table", () => {
   const cases = routes.flatMap((r) => r.versions.map((version) => [r.method, r.path, version] as const));

@@ -108,7 +108,7 @@ describe.each(senderPicking)("$name (number-scoped token on another sender)", ({
     const other = { senderId: c.otherSender.phoneNumber, phoneNumberId: c.otherSender.phoneNumberId ?? "" };
     const where = r.method === "GET" ? { query: { senderId: other.senderId } } : { body: { senderId: other.senderId } };
     const res = await call(r.method, pathOf(r, version, other), { ...where, token: c.scopedToken });
-    // Billing names it SENDER_NOT_ALLOWED (spec 4.1); everything else TOKEN_SCOPE_NOT_ALLOWED.
+    // Billing names it SENDER_NOT_ALLOWED (docs/api/authentication.md); everything else TOKEN_SCOPE_NOT_ALLOWED.
     const code = r.path.startsWith("/billing") ? "SENDER_NOT_ALLOWED" : "TOKEN_SCOPE_NOT_ALLOWED";
     expectError(res, 403, code, label(r));
   });
@@ -123,7 +123,7 @@ describe.each(offVersions)("$name (not on this version)", ({ r, version }) => {
 });
 
 // Every path of the table, per version: a method it does not have (there is no DELETE
-// anywhere, spec 3.1) is 405 with Allow naming exactly the methods it has.
+// anywhere) is 405 with Allow naming exactly the methods it has.
 const shapeOf = (path: string) => path.replace(/:[A-Za-z0-9_]+/g, ":");
 const pathsByVersion = [
   ...new Map(
@@ -139,10 +139,10 @@ const pathsByVersion = [
 ].map((x) => ({ ...x, name: `${x.version} ${x.r.path}` }));
 
 describe.each(pathsByVersion)("$name (methods)", ({ r, version, allow }) => {
-  it("DELETE and PUT: 405 with Allow and error_code REQUEST_FAILED", async () => {
+  it("DELETE and PUT: 405 with Allow and error_code METHOD_NOT_ALLOWED", async () => {
     for (const method of ["DELETE", "PUT"]) {
       const res = await call(method, pathOf(r, version), { token: c.globalToken });
-      expectError(res, 405, "REQUEST_FAILED", `${method} ${label(r)}`);
+      expectError(res, 405, "METHOD_NOT_ALLOWED", `${method} ${label(r)}`);
       expect(res.headers.get("allow")?.split(", ").sort()).toEqual(allow);
     }
   });

@@ -1,4 +1,4 @@
-// The compiled server bundle (scripts/build-server.mjs, README "Compiled server code"): once
+// The compiled server bundle (scripts/build-server.mjs, docs/architecture.md "Compiled server code"): once
 // built it is not rebuilt at every start, and its Prisma client reads the query compiler from
 // the .wasm file written beside it; the bundled operator CLI answers through it.
 import { spawnSync } from "node:child_process";

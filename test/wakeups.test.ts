@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { db, getDb } from "@/lib/db";
 import { CHANNELS, closeWakeups, notifyExpression, onWakeup, wakeupsReady } from "@/lib/db/wakeups";
 import { startCallbackProcessor } from "@/lib/domains/events/ingest/processor";
+import { graceFor } from "./grace";
 import { otherConnection } from "./other-connection";
 
 afterAll(closeWakeups);
@@ -12,30 +13,39 @@ afterAll(closeWakeups);
 describe("wake-ups", () => {
   it("delivers a committed NOTIFY to a listener and none for a rolled-back one", async () => {
     let woken = 0;
+    let marker = 0;
     const stop = onWakeup("chatbots", () => woken++);
+    const stopMarker = onWakeup("deliveries", () => marker++);
     await wakeupsReady();
+    // Each listener's start-up call (lib/db/wakeups.ts) comes first.
+    await expect.poll(() => woken > 0 && marker > 0, { timeout: 5_000 }).toBe(true);
     const before = woken;
+    const markerBefore = marker;
     await otherConnection(async (c) => {
       await c.query("BEGIN");
       await c.query(`SELECT ${notifyExpression("chatbots")}`);
       await c.query("ROLLBACK");
       await c.query(`SELECT pg_notify('${CHANNELS.deliveries}', '')`);
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // Notifications arrive in commit order: once the later one has, the rolled-back one never will.
+    await expect.poll(() => marker, { timeout: 5_000 }).toBe(markerBefore + 1);
     expect(woken).toBe(before);
+    stopMarker();
     await otherConnection((c) => c.query(`SELECT ${notifyExpression("chatbots")}`));
     await expect.poll(() => woken, { timeout: 2_000 }).toBe(before + 1);
     stop();
   });
 
   it("calls a listener added to a live connection once when it starts listening (catch-up for work written before)", async () => {
-    const keepAlive = onWakeup("reconnect", () => {});
+    let keptAlive = 0;
+    const keepAlive = onWakeup("reconnect", () => keptAlive++);
     await wakeupsReady();
-    await new Promise((r) => setTimeout(r, 100)); // the connection's own start-up calls are done
+    // The connection's own start-up calls are done once the first listener has had its own.
+    await expect.poll(() => keptAlive, { timeout: 5_000 }).toBeGreaterThan(0);
     let calls = 0;
     const stop = onWakeup("reconnect", () => calls++);
     await expect.poll(() => calls, { timeout: 5_000 }).toBe(1);
-    await new Promise((r) => setTimeout(r, 200));
+    await graceFor(200, "a second start-up call");
     expect(calls).toBe(1);
     stop();
     keepAlive();
@@ -43,12 +53,19 @@ describe("wake-ups", () => {
 
   it("applies a callback stored elsewhere long before the processor's 60 s poll", async () => {
     await getDb();
-    const processor = startCallbackProcessor({ pollMs: 60_000, loops: 1 });
+    let sleptAfter = -1;
+    const processor = startCallbackProcessor({
+      pollMs: 60_000,
+      loops: 1,
+      onPause: (epoch) => {
+        sleptAfter = epoch;
+      },
+    });
     try {
       await wakeupsReady();
-      // Usually the first pass has run and the loop sleeps; on a loaded machine the store may land
-      // mid-pass, which must not lose the wake-up either (lib/core/wakeable-sleep.ts).
-      await new Promise((r) => setTimeout(r, 200));
+      // The listener's start-up call is the first wake-up: once a pass that began after it has
+      // gone to sleep, nothing but the NOTIFY below starts another.
+      await expect.poll(() => sleptAfter, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
       const id = `cb_wake_${Date.now()}`;
       const body = JSON.stringify({ object: "whatsapp_business_account", entry: [] });
       const storedAt = Date.now();

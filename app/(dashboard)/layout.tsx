@@ -5,14 +5,17 @@ import { Nav } from "@/components/dashboard/nav";
 import { Providers } from "@/components/dashboard/providers";
 import { SenderSwitcher } from "@/components/dashboard/sender-switcher";
 import { ThemeToggle } from "@/components/dashboard/theme-toggle";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
+import { permissionsOf } from "@/lib/domains/members/permissions";
 import { listSenders } from "@/lib/domains/senders/service";
 
 export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const principal = await requirePrincipal();
+  const principal = await requirePermission("dashboard");
+  // An agent limited to some senders sees only those in the switcher (listSenders narrows).
   const senders = await listSenders(principal);
+  const permissions = principal.member ? permissionsOf(principal.member.role) : [];
   const options = senders.map((s) => ({
     phoneNumber: s.phoneNumber,
     label: s.displayName ? `${s.displayName} (${s.phoneNumber})` : s.phoneNumber,
@@ -38,6 +41,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
                 defaultSender={senders[0]?.phoneNumber ?? null}
               />
             </Suspense>
+            {principal.member ? (
+              <span className="text-sm text-slate-600 dark:text-slate-400" data-testid="signed-in-as">
+                {principal.member.email} · {principal.member.role}
+              </span>
+            ) : null}
             <ThemeToggle />
             <LogoutButton />
           </div>
@@ -46,7 +54,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 md:flex-row">
         <aside className="md:w-48 md:shrink-0">
           <Suspense>
-            <Nav />
+            <Nav permissions={permissions} />
           </Suspense>
         </aside>
         <main id="main" className="min-w-0 flex-1">

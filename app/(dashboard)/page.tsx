@@ -2,17 +2,22 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { card } from "@/components/ui/classes";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
+import { can } from "@/lib/domains/members/access";
+import { ROLE_HOME } from "@/lib/domains/members/permissions";
 import { onboardingProgress } from "@/lib/domains/onboarding/progress";
 
 export const metadata: Metadata = { title: "Get started · Switchboard" };
 
 // The dashboard home: the first-run checklist until every step is done (progress from the
-// account's own data, lib/domains/onboarding/progress.ts), then Billing as before.
+// account's own data, lib/domains/onboarding/progress.ts), then Billing as before. Members
+// who cannot set the account up (docs/members.md) land on their role's first page.
 export default async function Home() {
-  const p = await requirePrincipal();
+  const p = await requirePermission("dashboard");
+  const home = p.member ? ROLE_HOME[p.member.role] : "/billing";
+  if (!can(p, "senders")) redirect(home);
   const progress = await onboardingProgress(p);
-  if (progress.complete) redirect("/billing");
+  if (progress.complete) redirect(home);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Get started</h1>

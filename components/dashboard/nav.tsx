@@ -2,25 +2,30 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
+import type { Permission } from "@/lib/domains/members/permissions";
 
-const ITEMS = [
-  { href: "/inbox", label: "Inbox" },
-  { href: "/billing", label: "Billing" },
-  { href: "/messages", label: "Messages" },
-  { href: "/templates", label: "Templates" },
-  { href: "/analytics", label: "Analytics" },
-  { href: "/contacts", label: "Contacts" },
-  { href: "/chatbots", label: "Chatbots" },
-  { href: "/blacklist", label: "Blacklist" },
-  { href: "/webhooks", label: "Webhooks" },
-  { href: "/tokens", label: "API tokens" },
-  { href: "/senders", label: "Senders" },
-] as const;
+// Each page's permission (the guard checks it; the navigation only leaves out what the
+// member's role cannot open).
+const ITEMS: readonly { href: string; label: string; permission: Permission }[] = [
+  { href: "/inbox", label: "Inbox", permission: "inbox" },
+  { href: "/billing", label: "Billing", permission: "billing" },
+  { href: "/messages", label: "Messages", permission: "inbox" },
+  { href: "/templates", label: "Templates", permission: "templates" },
+  { href: "/analytics", label: "Analytics", permission: "billing" },
+  { href: "/contacts", label: "Contacts", permission: "contacts.read" },
+  { href: "/chatbots", label: "Chatbots", permission: "chatbots" },
+  { href: "/blacklist", label: "Blacklist", permission: "contacts.read" },
+  { href: "/webhooks", label: "Webhooks", permission: "webhooks" },
+  { href: "/tokens", label: "API tokens", permission: "tokens" },
+  { href: "/senders", label: "Senders", permission: "senders" },
+  { href: "/members", label: "Members", permission: "members" },
+];
 
 /** Conversations with unread messages (the chosen sender's, or every sender's), polled. */
-function useUnread(sender: string | null): number {
+function useUnread(sender: string | null, enabled: boolean): number {
   const qs = sender ? `?sender=${encodeURIComponent(sender)}` : "";
   const { data } = useQuery({
+    enabled,
     queryKey: ["unread", sender ?? ""],
     queryFn: async (): Promise<{ unread: number }> => {
       const res = await fetch(`/api/dashboard/conversations/unread${qs}`);
@@ -34,17 +39,17 @@ function useUnread(sender: string | null): number {
 }
 
 /** Main navigation; keeps the chosen sender (?sender=) when moving between pages. */
-export function Nav() {
+export function Nav({ permissions }: { permissions: readonly Permission[] }) {
   const pathname = usePathname();
   const sender = useSearchParams().get("sender");
   const suffix = sender ? `?sender=${encodeURIComponent(sender)}` : "";
-  const unread = useUnread(sender);
+  const unread = useUnread(sender, permissions.includes("inbox"));
   const item =
     "block rounded-md px-3 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600";
   return (
     <nav aria-label="Main">
       <ul className="flex flex-wrap gap-1 md:flex-col">
-        {ITEMS.map((i) => {
+        {ITEMS.filter((i) => permissions.includes(i.permission)).map((i) => {
           const active = pathname === i.href || pathname.startsWith(`${i.href}/`);
           return (
             <li key={i.href}>

@@ -5,17 +5,6 @@ export function formatDateTime(iso: string | Date | null | undefined): string {
   return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
-export function formatDate(iso: string | Date | null | undefined): string {
-  if (!iso) return "—";
-  const d = typeof iso === "string" ? new Date(iso) : iso;
-  return d.toISOString().slice(0, 10);
-}
-
-export function formatMoney(value: number | string, currency = "USD"): string {
-  const n = typeof value === "string" ? Number(value) : value;
-  return `${currency} ${n.toFixed(4)}`;
-}
-
 /**
  * A billing record's Rate cell: "Free" for a record in the free class (not charged, so
  * the provider's list rate it may carry is no price; lib/domains/billing/payable.ts), else the

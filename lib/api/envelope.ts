@@ -1,4 +1,4 @@
-// The success and error envelopes of spec 2.4 and 7.1, and the provider-shaped error
+// The success and error envelopes (docs/api/errors.md), and the provider-shaped error
 // body of the provider-compatible routes.
 import type { ErrorAnswer } from "@/lib/core/error-answer";
 import type { Version } from "./route-definition";
@@ -60,7 +60,7 @@ const PROVIDER_CODES: Record<string, { type: string; code: number; subcode: numb
 };
 
 export function providerErrorBody(meta: Meta, error: ErrorAnswer) {
-  const mapped = PROVIDER_CODES[error.kind] ?? {
+  const mapped = PROVIDER_CODES[error.code] ?? {
     type: error.status >= 500 ? "InternalServerError" : "OAuthException",
     code: error.status >= 500 ? 1 : 100,
     subcode: null,

@@ -1,4 +1,4 @@
-// Issue 10 item 10: under Next alone the client's own X-Forwarded-For is not trusted
+// Under Next alone the client's own X-Forwarded-For is not trusted
 // unless TRUST_PROXY says a proxy in front sets it.
 import { afterEach, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/core/env";

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the route table and its zod schemas (never
 // kept by hand): served at /api/{v2,v3}/openapi.json and rendered at /docs/api.
 import { z } from "zod";
-import { ERROR_STATUS, type ErrorCode, WIRE_ERROR_CODES, wireCodeOf } from "@/lib/core/errors";
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import { type AnyRoute, bodySchema, VERSIONS } from "./route-definition";
 
 type Json = Record<string, unknown>;
@@ -80,19 +80,6 @@ export const openApiPath = (path: string) => `/api/{version}${path.replace(/:([A
 
 export const pathParamNames = (path: string) => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? "");
 
-/** Codes by HTTP status, for response descriptions and the docs page. */
-export function errorCodesByStatus(): Map<number, string[]> {
-  const byStatus = new Map<number, string[]>();
-  for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) {
-    const status = ERROR_STATUS[code];
-    const wire = wireCodeOf(code);
-    const list = byStatus.get(status) ?? [];
-    if (!list.includes(wire)) list.push(wire);
-    byStatus.set(status, list);
-  }
-  return byStatus;
-}
-
 const STATUS_TEXT: Record<number, string> = {
   400: "Invalid request",
   401: "Missing or invalid token",
@@ -147,8 +134,7 @@ function routeCodesByStatus(route: AnyRoute): Map<number, string[]> {
   const byStatus = new Map<number, string[]>();
   for (const code of errorCodesOf(route)) {
     const list = byStatus.get(ERROR_STATUS[code]) ?? [];
-    const wire = wireCodeOf(code);
-    if (!list.includes(wire)) list.push(wire);
+    if (!list.includes(code)) list.push(code);
     byStatus.set(ERROR_STATUS[code], list);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
@@ -211,20 +197,15 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
       description: "API version prefix",
       schema: { type: "string", enum: [...route.versions] },
     },
-    ...pathParamNames(route.path).map((name): OpenApiParameter => {
-      // The route's own schema of the parameter (route.params); any text when it declares none.
-      const declared = route.params?.[name];
-      const { description, ...schema } = declared ? jsonSchemaOf(declared, "input", defs) : { type: "string" };
-      const example = route.example?.params?.[name];
-      return {
+    ...pathParamNames(route.path).map(
+      (name): OpenApiParameter => ({
         name,
         in: "path",
         required: true,
-        ...(typeof description === "string" ? { description } : {}),
-        schema,
-        ...(example !== undefined ? { example } : {}),
-      };
-    }),
+        schema: { type: "string" },
+        ...(route.example?.params?.[name] !== undefined ? { example: route.example.params[name] } : {}),
+      }),
+    ),
   ];
   if (route.query) {
     const q = jsonSchemaOf(route.query, "input", defs);
@@ -346,7 +327,7 @@ const COMPONENT_SCHEMAS: Record<string, Json> = {
     properties: {
       success: { const: false },
       message: { type: "string", description: "Human-readable; do not branch on it" },
-      error_code: { type: "string", enum: [...WIRE_ERROR_CODES] },
+      error_code: { type: "string", enum: [...ERROR_CODES] },
       details: { type: "object", description: "Endpoint-specific context; {} when nothing extra" },
       metadata: ref("Metadata"),
     },

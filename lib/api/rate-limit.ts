@@ -1,4 +1,4 @@
-// Fixed-window limits of spec 8.1, one budget per key across v2 and v3. Counters live
+// Fixed-window limits (docs/api/limits.md), one budget per key across v2 and v3. Counters live
 // in memory on one instance, in Redis when REDIS_URL is set (shared by instances).
 import { createHash } from "node:crypto";
 import { type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";

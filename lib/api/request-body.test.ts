@@ -1,4 +1,4 @@
-// Bounded input at the router (issue 10, items 3, 4 and 5): the rate limit and
+// Bounded input at the router: the rate limit and
 // authentication come before a body is read, a route's larger limit needs a verified
 // token, nesting is capped and text the database cannot store is refused naming its field.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -131,7 +131,7 @@ describe("the body is read after the rate limit and authentication", () => {
         clientIp: randomIp(),
       });
       expect(res.status).toBe(413);
-      expect(await res.json()).toMatchObject({ error_code: "REQUEST_FAILED", details: { limitBytes: BIG } });
+      expect(await res.json()).toMatchObject({ error_code: "PAYLOAD_TOO_LARGE", details: { limitBytes: BIG } });
       expect(state.pulled).toBeLessThan(BIG + 32 * 1024);
     } finally {
       delete process.env.API_BODY_LIMIT_BYTES;

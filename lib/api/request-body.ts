@@ -1,4 +1,4 @@
-// Reading the request: token locations (spec 5), bounded body, JSON parsing.
+// Reading the request: token locations (docs/api/authentication.md), bounded body, JSON parsing.
 import { readAtMost, TooLargeError } from "@/lib/core/bounded-read";
 import { ApiError } from "@/lib/core/errors";
 import { findInputProblem, inputProblemError } from "@/lib/core/storable-input";
@@ -60,7 +60,7 @@ export type BodyInput = {
 /**
  * A POST body, read (bounded) and parsed into what the router needs. Never throws for the
  * body's own faults (size, type, JSON, depth, text the database cannot store): they come
- * back as `error`, as the token may be in that body (spec 5).
+ * back as `error`, as the token may be in that body (docs/api/authentication.md "Presenting a token").
  */
 export async function readJsonInput(
   request: Request,

@@ -151,7 +151,7 @@ export type RouteDef<
    * of a key and replays it. The value names the operation; routes sharing it share keys.
    */
   idempotent?: string;
-  /** Provider-compatible routes answer errors in the provider's shape (spec 7.1). */
+  /** Provider-compatible routes answer errors in the provider's shape (docs/api/errors.md "Provider-shaped errors"). */
   errorStyle?: "envelope" | "provider";
   /**
    * Schema of data in the success envelope, for the OpenAPI document; on provider-style

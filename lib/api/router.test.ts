@@ -411,11 +411,12 @@ describe("envelope and headers", () => {
 });
 
 describe("routing", () => {
-  it("404 NOT_FOUND for unknown routes, outside the prefix too", async () => {
+  it("404 NOT_FOUND for unknown routes, outside the prefix too, with the request id", async () => {
     for (const path of ["/api/v3/nope", "/api/v2/things/a/b", "/api/v4/things", "/v3/things", "/api/v3"]) {
       const res = await call("GET", path, { token: c.globalToken });
       expectError(res, 404, "NOT_FOUND");
       expect(res.body.details).toEqual({});
+      expect(res.headers.get("x-service-request-id")).toBe(res.body.metadata.requestId);
     }
   });
 
@@ -425,15 +426,15 @@ describe("routing", () => {
     expectError(await call("DELETE", "/api/v2/v3-only", { token: c.globalToken }), 404, "NOT_FOUND");
   });
 
-  it("405 with Allow and error_code REQUEST_FAILED for a method the path does not have", async () => {
+  it("405 with Allow and error_code METHOD_NOT_ALLOWED for a method the path does not have", async () => {
     for (const method of ["DELETE", "PUT", "PATCH", "OPTIONS"]) {
       const res = await call(method, "/api/v3/things", { token: c.globalToken });
-      expectError(res, 405, "REQUEST_FAILED");
+      expectError(res, 405, "METHOD_NOT_ALLOWED");
       expect(res.headers.get("allow")).toBe("GET, POST");
       expect(res.headers.get("x-service-request-id")).toBe(res.body.metadata.requestId);
     }
     const single = await call("POST", "/api/v2/global-only", { token: c.globalToken });
-    expectError(single, 405, "REQUEST_FAILED");
+    expectError(single, 405, "METHOD_NOT_ALLOWED");
     expect(single.headers.get("allow")).toBe("GET");
   });
 
@@ -443,7 +444,7 @@ describe("routing", () => {
     const param = await call("GET", "/api/v3/things/abc%20d", { token: c.globalToken });
     expect(param.body.data).toEqual({ params: { id: "abc d" } });
     const post = await call("POST", "/api/v3/things/events", { token: c.globalToken });
-    expectError(post, 405, "REQUEST_FAILED");
+    expectError(post, 405, "METHOD_NOT_ALLOWED");
     expect(post.headers.get("allow")).toBe("GET");
   });
 
@@ -620,7 +621,7 @@ describe("request bodies", () => {
         rawBody: big,
         headers: { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(big)) },
       });
-      expectError(declared, 413, "REQUEST_FAILED");
+      expectError(declared, 413, "PAYLOAD_TOO_LARGE");
       expect(declared.body.message).toBe("Request body exceeds the limit of 1024 bytes");
       expect(declared.body.details).toEqual({ limitBytes: 1024 });
 
@@ -644,7 +645,7 @@ describe("request bodies", () => {
         { clientIp: "10.9.9.9" },
       );
       expect(response.status).toBe(413);
-      expect(await response.json()).toMatchObject({ error_code: "REQUEST_FAILED", details: { limitBytes: 1024 } });
+      expect(await response.json()).toMatchObject({ error_code: "PAYLOAD_TOO_LARGE", details: { limitBytes: 1024 } });
 
       const small = await call("POST", "/api/v3/things", { token: c.globalToken, body: { name: "x".repeat(900) } });
       expect(small.status).toBe(200);

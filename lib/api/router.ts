@@ -2,6 +2,7 @@
 // Next's /api/v2 and /api/v3 route files and the lean node:http server mount it.
 import { randomFillSync } from "node:crypto";
 import type { z } from "zod";
+import { RequestAbortedError } from "@/lib/core/bounded-read";
 import { env } from "@/lib/core/env";
 import { errorAnswer, validationError } from "@/lib/core/error-answer";
 import { ApiError } from "@/lib/core/errors";
@@ -132,7 +133,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       // The token comes from the header (or a GET's query) before any body is read: the
       // rate limit and authentication run first, and only a verified token unlocks a
       // route's larger body limit. A POST without one may carry it in its JSON body
-      // (spec 5): that body is read first, at the default limit only.
+      // (docs/api/authentication.md): that body is read first, at the default limit only.
       const hasSchema = bodySchema(route, version) !== undefined;
       let presented = bearerToken(request) ?? (method === "GET" ? tokenFrom(url.searchParams) : undefined);
       let input: BodyInput | undefined;
@@ -231,12 +232,9 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       return done(headOnly(request, json(result.status ?? 200, sent, { ...headers, ...result.headers })));
     } catch (caught) {
       const error = errorAnswer(caught, { requestId });
-      if (error.unexpected) {
-        log.error(
-          { err: caught, requestId, method: request.method, url: redactUrl(request.url) },
-          "unhandled API error",
-        );
-      }
+      const context = { requestId, method: request.method, url: redactUrl(request.url) };
+      if (error.unexpected) log.error({ err: caught, ...context }, "unhandled API error");
+      else if (caught instanceof RequestAbortedError) log.debug(context, "the client closed the request mid-body");
       const body = errorStyle === "provider" ? providerErrorBody(meta, error) : errorBody(meta, error);
       return done(headOnly(request, json(error.status, body, { ...headers, ...error.headers })));
     }

@@ -1,4 +1,4 @@
-// The operator CLI's command table (README "Operator CLI"): each command's name, usage line
+// The operator CLI's command table (docs/operator-cli.md): each command's name, usage line
 // and summary, and a loader of its implementation. The help text and an unknown command are
 // answered from this table alone; a command's module (its schema, the services it calls,
 // the database client) is imported only when that command runs (docs/benchmarks.md
@@ -54,9 +54,16 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "user:create",
-    usage: "--customer ID --email E --password P [--name N]",
-    summary: "Create a dashboard login for a customer",
+    usage:
+      "--customer ID --email E --password P [--name N] [--role owner|admin|developer|agent|billing] [--senders E164,...]",
+    summary: "Create a member of a customer account (default role owner; --senders limits an agent to those senders)",
     load: () => import("./user-command").then((m) => m.userCreate),
+  },
+  {
+    name: "mail:list",
+    usage: "[--to EMAIL] [--limit N]",
+    summary: "List queued and sent emails, newest first, with the links of those still kept (docs/email.md)",
+    load: () => import("./mail-command").then((m) => m.mailListCommand),
   },
   {
     name: "rates:set",

@@ -1,4 +1,4 @@
-// customer:create (README "Operator CLI").
+// customer:create (docs/operator-cli.md).
 import { createCustomer } from "@/lib/domains/customers/service";
 import { defineCommand } from "./command";
 import { CustomerCreateArgs } from "./schemas";

@@ -1,4 +1,4 @@
-// rates:set (README "Operator CLI").
+// rates:set (docs/operator-cli.md).
 import { setRate } from "@/lib/domains/billing/rate-card";
 import { defineCommand } from "./command";
 import { requireCustomer } from "./require-customer";

@@ -1,6 +1,7 @@
 // Input schemas of the operator CLI; each message completes "--flag: <message>".
 import { z } from "zod";
 import { normalizeCategory, PRICING_CATEGORIES } from "@/lib/domains/billing/pricing-categories";
+import { ROLES } from "@/lib/domains/members/permissions";
 import { E164, normalizePhone } from "@/lib/domains/senders/phone";
 
 const id = z.string().trim().min(1, "must not be empty");
@@ -57,12 +58,31 @@ export const TokenRotateArgs = z.object({
     .default(24),
 });
 
-export const UserCreateArgs = z.object({
-  customer: id,
-  email: z.string().trim().toLowerCase().pipe(z.email("must be an email address like ops@example.com")),
-  password: z.string().min(10, "must be at least 10 characters").max(200, "must be at most 200 characters"),
-  name: z.string().trim().min(1).max(120).optional(),
-});
+export const UserCreateArgs = z
+  .object({
+    customer: id,
+    email: z.string().trim().toLowerCase().pipe(z.email("must be an email address like ops@example.com")),
+    password: z.string().min(10, "must be at least 10 characters").max(200, "must be at most 200 characters"),
+    name: z.string().trim().min(1).max(120).optional(),
+    // The member's role (docs/members.md); an agent may be limited to some senders.
+    role: z.enum(ROLES, { error: `must be one of ${ROLES.join(", ")}` }).default("owner"),
+    senders: z
+      .string()
+      .transform((list) =>
+        list
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+          .map(normalizePhone),
+      )
+      .refine((phones) => phones.length > 0, "must list at least one sender, like +15550001234,+15550001235")
+      .refine((phones) => phones.every((p) => E164.test(p)), "must be E.164 numbers like +15550001234, comma-separated")
+      .optional(),
+  })
+  .refine((input) => !input.senders || input.role === "agent", {
+    path: ["senders"],
+    message: "only an agent can be limited to senders (add --role agent)",
+  });
 
 export const RatesSetArgs = z.object({
   category: z
@@ -98,6 +118,16 @@ export const CallbacksDeadArgs = z.object({
     .min(1, "must be 1 or more")
     .max(1000, "must be at most 1000")
     .default(100),
+});
+
+export const MailListArgs = z.object({
+  limit: z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(500, "must be at most 500")
+    .default(20),
+  to: z.string().trim().toLowerCase().pipe(z.email("must be an email address like ops@example.com")).optional(),
 });
 
 export const CallbacksRetryArgs = z

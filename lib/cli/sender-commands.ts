@@ -1,4 +1,4 @@
-// sender:add and sender:default (README "Operator CLI").
+// sender:add and sender:default (docs/operator-cli.md).
 import { addSender, setDefaultSender } from "@/lib/domains/senders/admin";
 import { defineCommand } from "./command";
 import { requireCustomer } from "./require-customer";

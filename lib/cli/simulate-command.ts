@@ -1,4 +1,4 @@
-// simulate:inbound (README "Operator CLI").
+// simulate:inbound (docs/operator-cli.md).
 import { simulateInbound } from "@/lib/domains/conversations/simulate-inbound";
 import { defineCommand } from "./command";
 import { SimulateInboundArgs } from "./schemas";

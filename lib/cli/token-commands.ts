@@ -1,4 +1,4 @@
-// token:create, token:revoke and token:rotate (README "Operator CLI").
+// token:create, token:revoke and token:rotate (docs/operator-cli.md).
 import { db } from "@/lib/db";
 import { issueToken, revokeToken, rotateToken } from "@/lib/domains/tokens/service";
 import { defineCommand } from "./command";

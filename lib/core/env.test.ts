@@ -34,6 +34,14 @@ describe("environment validation", () => {
     expect(env.RATE_LIMIT_GLOBAL).toBe(50);
   });
 
+  it("email: SMTP_URL must be smtp:// or smtps://, and needs MAIL_FROM", () => {
+    const env = parseEnv({ SMTP_URL: "smtps://user:pass@mail.example.com:465", MAIL_FROM: "Ops <ops@example.com>" });
+    expect(env.SMTP_URL).toBe("smtps://user:pass@mail.example.com:465");
+    expect(failure({ SMTP_URL: "http://mail.example.com" })).toContain("SMTP_URL: must be an smtp:// or smtps:// URL");
+    expect(failure({ SMTP_URL: "smtp://mail.example.com:587" })).toContain("MAIL_FROM: is required with SMTP_URL");
+    expect(parseEnv({}).SMTP_URL).toBeUndefined();
+  });
+
   it.each([
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
     [{ APP_ENCRYPTION_KEY: "short" }, "APP_ENCRYPTION_KEY"],

@@ -7,30 +7,116 @@ const bool = z
   .transform((v) => v === "true" || v === "1");
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-const ObjectSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+// The variables in groups, each described: scripts/configuration-doc.ts writes
+// docs/configuration.md from these (`npm run docs:configuration`; the lint step fails when
+// it is stale).
+const Process = z.object({
+  NODE_ENV: z
+    .enum(["development", "production", "test"])
+    .default("development")
+    .describe("`production` requires the provider secrets below (so does a `DATABASE_URL`)."),
+  PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65_535)
+    .optional()
+    .describe("The public port: the dashboard and the API. Unset: 3000 (`npm run serve:api`: 3001)."),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+    .default("info")
+    .describe("pino's log level."),
+});
+
+const Storage = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
-    .optional(),
-  DATA_DIR: z.string().default(".data"),
+    .optional()
+    .describe(
+      "A PostgreSQL server (`postgresql://…`); run `npm run db:migrate` before `npm start`. Unset: the embedded PGlite database under `DATA_DIR` (docs/database.md).",
+    ),
+  DATA_DIR: z
+    .string()
+    .default(".data")
+    .describe("Embedded mode's folder: the database, the generated local secrets, the demo credentials."),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// URL")
-    .optional(),
-  NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
-  NEXTAUTH_URL: z.url().optional(),
-  /** The public base URL (https://switchboard.example.com); defaults to NEXTAUTH_URL. */
-  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    .optional()
+    .describe("Redis for the rate-limit windows that several instances share. Unset: counted in memory."),
+});
+
+const Secrets = z.object({
   APP_ENCRYPTION_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)")
-    .optional(),
-  // Required in production (see withDevSecrets below); public dev_ values otherwise.
-  PROVIDER_APP_SECRET: z.string().min(1).optional(),
-  PROVIDER_VERIFY_TOKEN: z.string().min(1).optional(),
-  WEBHOOK_ALLOW_PRIVATE_URLS: bool,
-  /** Webhook endpoint ports, e.g. "443,8443,9000-9100"; unset = lib/domains/webhooks/url-guard.ts's default. */
+    .optional()
+    .describe(
+      "64 hex characters: the AES-256-GCM key of the signing secrets and verification tokens at rest. Unset in embedded mode: generated into `DATA_DIR/secrets.json`; required with `DATABASE_URL`.",
+    ),
+  NEXTAUTH_SECRET: z
+    .string()
+    .min(16, "must be at least 16 characters")
+    .optional()
+    .describe("Signs the dashboard sessions. Unset in embedded mode: generated into `DATA_DIR/secrets.json`."),
+  NEXTAUTH_URL: z
+    .url()
+    .optional()
+    .describe(
+      "The dashboard's public URL; `https://` makes the session cookies `Secure`. Unset: `http://localhost:$PORT`.",
+    ),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe(
+      "The API's public base URL (https://switchboard.example.com): the `servers[]` of `/api/v3/openapi.json`, never taken from a request's Host. Unset: `NEXTAUTH_URL`, else `/`.",
+    ),
+  // Required in production (EnvSchema below); public dev_ values otherwise.
+  PROVIDER_APP_SECRET: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Verifies the `X-Hub-Signature-256` of provider callbacks. Required in production; in embedded mode generated into `DATA_DIR/secrets.json`; the public `dev_provider_app_secret` only in development.",
+    ),
+  PROVIDER_VERIFY_TOKEN: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "The provider's subscription handshake token. Required in production, like `PROVIDER_APP_SECRET` (`dev_provider_verify_token` in development).",
+    ),
+});
+
+const Api = z.object({
+  RATE_LIMIT_GLOBAL: positiveInt(600).describe("Requests per window and client IP, every route (docs/api/limits.md)."),
+  RATE_LIMIT_SEND_IP: positiveInt(120).describe("Sends per window and client IP."),
+  RATE_LIMIT_SEND_TOKEN: positiveInt(300).describe("Sends per window and API token."),
+  RATE_LIMIT_REPORTS_IP: positiveInt(240).describe("Report requests per window and client IP."),
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt(60).describe("The length of the fixed rate-limit windows."),
+  RATE_LIMIT_SIGNUP_IP: positiveInt(10).describe(
+    "Dashboard sign-ups per client IP per hour (lib/domains/customers/signup.ts). Logins are limited apart: 10 per IP and email, 30 per IP, 100 per email in 15 minutes; a spent email budget slows the addresses that tried it and never locks its owner out (docs/sign-in-limits.md).",
+  ),
+  API_BODY_LIMIT_BYTES: positiveInt(1_048_576).describe(
+    "The largest request body, counted while it streams (the API and the dashboard handlers). Bulk contact upload takes 10 MiB, with a verified token only.",
+  ),
+  API_USAGE_RECORDING: z
+    .enum(["on", "off"])
+    .default("on")
+    .describe("`off` stops the per-token request log and hourly usage (lib/domains/tokens/usage.ts, docs/tokens.md)."),
+  USAGE_LOG_RETENTION_DAYS: positiveInt(30).describe(
+    "Raw API request log rows older than this are pruned; the hourly counts stay.",
+  ),
+  TRUST_PROXY: bool.describe(
+    "Behind one trusted reverse proxy: the client IP is the last `X-Forwarded-For` entry (the one it added), and its `X-Forwarded-Proto: https` makes the session cookies `Secure`. Otherwise the socket's address (under `next start` alone, where route handlers cannot see it, every API client shares one per-IP budget).",
+  ),
+});
+
+const Webhooks = z.object({
+  WEBHOOK_ALLOW_PRIVATE_URLS: bool.describe(
+    "Allow `http://` and private or loopback webhook endpoints (development and tests only).",
+  ),
   WEBHOOK_ALLOWED_PORTS: z
     .string()
     .regex(
@@ -47,25 +133,16 @@ const ObjectSchema = z.object({
       (ranges) => ranges.every(([lo, hi]) => lo >= 1 && hi <= 65535 && lo <= hi),
       "ports must be 1-65535, ranges low-high",
     )
-    .optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  RATE_LIMIT_GLOBAL: positiveInt(600),
-  RATE_LIMIT_SEND_IP: positiveInt(120),
-  RATE_LIMIT_SEND_TOKEN: positiveInt(300),
-  RATE_LIMIT_REPORTS_IP: positiveInt(240),
-  RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
-  /** Dashboard sign-ups per client IP per hour (lib/domains/customers/signup.ts). */
-  RATE_LIMIT_SIGNUP_IP: positiveInt(10),
-  API_BODY_LIMIT_BYTES: positiveInt(1_048_576),
-  /** Per-token request log and hourly usage (lib/domains/tokens/usage.ts, docs/tokens.md). */
-  API_USAGE_RECORDING: z.enum(["on", "off"]).default("on"),
-  /** Raw API request log rows older than this are pruned (hourly counts stay). */
-  USAGE_LOG_RETENTION_DAYS: positiveInt(30),
-  TRUST_PROXY: bool,
+    .optional()
+    .describe(
+      "Webhook endpoint ports, a list like `443,8443,9000-9100`, instead of the default: 443, 8443 and 1024-65535 without the usual database and cache ports (3306, 5432, 6379, 9200, 11211, 27017, …; lib/domains/webhooks/url-guard.ts).",
+    ),
   // Event pipeline (lib/domains/webhooks/worker.ts, lib/domains/events/ingest/processor.ts).
-  WEBHOOK_RETRY_BASE_MS: positiveInt(1_000),
-  WEBHOOK_RETRY_MAX_DELAY_MS: positiveInt(3_600_000),
-  WORKER_CONCURRENCY: positiveInt(64),
+  WEBHOOK_RETRY_BASE_MS: positiveInt(1_000).describe(
+    "The base of the exponential backoff, with full jitter, between delivery attempts.",
+  ),
+  WEBHOOK_RETRY_MAX_DELAY_MS: positiveInt(3_600_000).describe("The longest wait between delivery attempts."),
+  WORKER_CONCURRENCY: positiveInt(64).describe("Webhook deliveries in flight per worker."),
   // The safety poll behind LISTEN/NOTIFY (docs/architecture.md "Background work"): 30 s keeps an
   // idle app under 1% of a core (docs/benchmarks.md "Idle CPU").
   // At most the longest timer Node keeps (a longer one fires at once).
@@ -74,30 +151,107 @@ const ObjectSchema = z.object({
     .int()
     .positive()
     .max(2 ** 31 - 1)
-    .default(30_000),
-  WORKER_LEASE_MARGIN_MS: positiveInt(10_000),
-  /** `npm run worker` answers GET /healthz on this port (docs/deployment.md); 0 = a free port; unset = none. */
-  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
-  // Messaging provider (lib/domains/provider). No access token configured = the built-in simulator.
-  PROVIDER_MODE: z.enum(["auto", "simulator", "http"]).default("auto"),
-  PROVIDER_BASE_URL: z.url().default("https://graph.facebook.com"),
+    .default(30_000)
+    .describe("The background workers' safety poll; their work is woken by LISTEN/NOTIFY."),
+  WORKER_LEASE_MARGIN_MS: positiveInt(10_000).describe("A claimed delivery's lease beyond its destination's timeout."),
+  WORKER_HEALTH_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65_535)
+    .optional()
+    .describe(
+      "`npm run worker` answers `GET /healthz` on this port (0: a free one, printed; docs/deployment.md). Unset: no health port.",
+    ),
+});
+
+// Messaging provider (lib/domains/provider). No access token configured = the built-in simulator.
+const Provider = z.object({
+  PROVIDER_MODE: z
+    .enum(["auto", "simulator", "http"])
+    .default("auto")
+    .describe("`simulator`, `http`, or `auto`: http when an access token is configured, else the simulator."),
+  PROVIDER_BASE_URL: z.url().default("https://graph.facebook.com").describe("The provider's Graph-style API."),
   PROVIDER_API_VERSION: z
     .string()
     .regex(/^v\d+\.\d+$/, "must look like v21.0")
-    .default("v21.0"),
-  PROVIDER_ACCESS_TOKEN: z.string().min(1).optional(),
-  /** JSON object {"<phoneNumberId>": "<access token>"}: per-sender tokens over the default. */
-  PROVIDER_ACCESS_TOKENS: z.string().optional(),
-  PROVIDER_TIMEOUT_MS: positiveInt(15_000),
-  /** Where the simulator posts status callbacks; unset = straight into the in-process handler. */
-  SIMULATOR_CALLBACK_URL: z.url().optional(),
-  SIMULATOR_THROUGHPUT_PER_SECOND: positiveInt(80),
-  /** Base delay of the simulated status progression (sent ~1x, delivered ~3x, read ~8x). */
-  SIMULATOR_STATUS_DELAY_MS: positiveInt(150),
-  SIMULATOR_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0.03),
-  SIMULATOR_READ_RATE: z.coerce.number().min(0).max(1).default(0.7),
-  /** Share of delivered messages whose simulated contact answers (docs/conversations.md). */
-  SIMULATOR_REPLY_RATE: z.coerce.number().min(0).max(1).default(0.2),
+    .default("v21.0")
+    .describe("The version segment of the provider's API paths."),
+  PROVIDER_ACCESS_TOKEN: z.string().min(1).optional().describe("The default access token of the provider's API."),
+  PROVIDER_ACCESS_TOKENS: z
+    .string()
+    .optional()
+    .describe('A JSON object `{"<phoneNumberId>": "<access token>"}`: per-sender tokens over the default.'),
+  PROVIDER_TIMEOUT_MS: positiveInt(15_000).describe("The timeout of one call to the provider's API."),
+  SIMULATOR_CALLBACK_URL: z
+    .url()
+    .optional()
+    .describe("Where the simulator posts its signed status callbacks. Unset: straight into the in-process handler."),
+  SIMULATOR_THROUGHPUT_PER_SECOND: positiveInt(80).describe(
+    'The simulator\'s messages per second per number (docs/api/limits.md "Provider limits").',
+  ),
+  SIMULATOR_STATUS_DELAY_MS: positiveInt(150).describe(
+    "The base delay of the simulated status progression (sent after about 1x, delivered 3x, read 8x).",
+  ),
+  SIMULATOR_FAILURE_RATE: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.03)
+    .describe("The share of simulated sends that fail."),
+  SIMULATOR_READ_RATE: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.7)
+    .describe("The share of simulated sends that are read."),
+  SIMULATOR_REPLY_RATE: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.2)
+    .describe(
+      "The share of delivered simulated messages whose contact answers with a signed inbound callback (docs/conversations.md).",
+    ),
+});
+
+// Email (docs/email.md): invitations, and later password resets and security notices.
+const Email = z.object({
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "must be an smtp:// or smtps:// URL, like smtp://user:pass@mail.example.com:587")
+    .optional()
+    .describe(
+      "Where emails go, through nodemailer: `smtp://user:pass@host:587` (upgraded with STARTTLS when the server offers it) or `smtps://user:pass@host:465`. A failed send is retried from the outbox. Unset: each email is logged with its links and kept for `npm run -s cli -- mail:list` (docs/email.md).",
+    ),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .min(3)
+    .max(320)
+    .optional()
+    .describe("The From of every email, like `Switchboard <no-reply@example.com>`. Required with `SMTP_URL`."),
+});
+
+/** The groups of docs/configuration.md, in its order. */
+export const ENV_GROUPS = {
+  "Process and logs": Process,
+  "Where data lives": Storage,
+  "Secrets and public URLs": Secrets,
+  "API limits and usage": Api,
+  "Webhooks and background workers": Webhooks,
+  "Messaging provider and simulator": Provider,
+  Email,
+} as const;
+
+const ObjectSchema = z.object({
+  ...Process.shape,
+  ...Storage.shape,
+  ...Secrets.shape,
+  ...Api.shape,
+  ...Webhooks.shape,
+  ...Provider.shape,
+  ...Email.shape,
 });
 
 /** Secrets that verify what the provider sends: a public default would accept forged callbacks. */
@@ -117,6 +271,13 @@ const BUILD_PHASE = "phase-production-build";
 
 export const EnvSchema = ObjectSchema.extend({ NEXT_PHASE: z.string().optional() })
   .superRefine((e, ctx) => {
+    if (e.SMTP_URL && !e.MAIL_FROM) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["MAIL_FROM"],
+        message: 'is required with SMTP_URL (the From of every email, like "Switchboard <no-reply@example.com>")',
+      });
+    }
     if (!isProduction(e) || e.NEXT_PHASE === BUILD_PHASE) return;
     for (const name of PROVIDER_SECRETS) {
       if (e[name] !== undefined) continue;

@@ -4,7 +4,7 @@ import { errorAnswer, validationError } from "./error-answer";
 import { ApiError } from "./errors";
 
 describe("errorAnswer", () => {
-  it("answers an ApiError with its table status, wire code, details, headers and fields", () => {
+  it("answers an ApiError with its table status, code, details, headers and fields", () => {
     const error = new ApiError(
       "VALIDATION_FAILED",
       "webhook.verificationHeaderKey: needed",
@@ -14,7 +14,6 @@ describe("errorAnswer", () => {
     expect(errorAnswer(error)).toEqual({
       status: 400,
       code: "VALIDATION_FAILED",
-      kind: "VALIDATION_FAILED",
       message: "webhook.verificationHeaderKey: needed",
       fields: [{ path: "body.webhook.verificationHeaderKey", message: "required while a token is stored" }],
       details: {
@@ -25,9 +24,9 @@ describe("errorAnswer", () => {
     });
   });
 
-  it("keeps the table code apart from the wire code", () => {
+  it("answers a refusal with its own code (RATE_LIMITED, not REQUEST_FAILED)", () => {
     const answer = errorAnswer(new ApiError("RATE_LIMITED", "Slow down"));
-    expect(answer).toMatchObject({ status: 429, code: "REQUEST_FAILED", kind: "RATE_LIMITED", fields: [] });
+    expect(answer).toMatchObject({ status: 429, code: "RATE_LIMITED", fields: [] });
   });
 
   it("names the one field of details.field with the error's message", () => {
@@ -70,7 +69,6 @@ describe("errorAnswer", () => {
       expect(answer).toEqual({
         status: 500,
         code: "REQUEST_FAILED",
-        kind: "REQUEST_FAILED",
         message: "The request could not be completed",
         fields: [],
         details: {},

@@ -11,10 +11,8 @@ export type FieldError = { path: string; message: string };
 
 export type ErrorAnswer = {
   status: number;
-  /** The error_code on the wire. */
-  code: string;
-  /** The code of the status table (the wire code differs for a few, see wireCodeOf). */
-  kind: ErrorCode;
+  /** The error_code, a code of the status table (ERROR_STATUS). */
+  code: ErrorCode;
   message: string;
   fields: FieldError[];
   /** The envelope's details (holds `fields` when there are any). */
@@ -62,13 +60,34 @@ function fieldsOf(error: ApiError): FieldError[] {
   return typeof field === "string" ? [{ path: field, message: error.message }] : [];
 }
 
+/** Turns an error of a lower layer's making into the contract error it means; undefined when it does not know it. */
+export type ErrorRecogniser = (caught: unknown) => ApiError | undefined;
+
+const recognisers: ErrorRecogniser[] = [];
+
+/**
+ * Lets errorAnswer know errors that only a lower layer can read: lib/db registers its
+ * unique-constraint races (lib/db/unique-conflict.ts), as core imports no database code.
+ */
+export function recogniseErrors(recognise: ErrorRecogniser): void {
+  if (!recognisers.includes(recognise)) recognisers.push(recognise);
+}
+
+function recognised(caught: unknown): ApiError | undefined {
+  for (const recognise of recognisers) {
+    const error = recognise(caught);
+    if (error) return error;
+  }
+  return undefined;
+}
+
 export function errorAnswer(caught: unknown, options: AnswerOptions = {}): ErrorAnswer {
   const known =
     caught instanceof ApiError
       ? caught
       : caught instanceof ZodError
         ? validationError(caught, options.zodPrefix)
-        : inputErrorFrom(caught);
+        : (inputErrorFrom(caught) ?? recognised(caught));
   const error =
     known ??
     new ApiError(
@@ -80,8 +99,7 @@ export function errorAnswer(caught: unknown, options: AnswerOptions = {}): Error
     );
   return {
     status: error.status,
-    code: error.wireCode,
-    kind: error.code,
+    code: error.code,
     message: error.message,
     fields: fieldsOf(error),
     details: error.details,

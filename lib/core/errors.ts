@@ -10,8 +10,10 @@ export const ERROR_STATUS = {
   WHATSAPP_SETUP_INCOMPLETE: 400,
   VALIDATION_FAILED: 400,
   NOT_FOUND: 404,
+  /** The path exists, but not with this method (the Allow header lists those it has). */
   METHOD_NOT_ALLOWED: 405,
   UNSUPPORTED_CONTENT_TYPE: 415,
+  /** The body is over its limit (details.limitBytes), counted while it streams. */
   PAYLOAD_TOO_LARGE: 413,
   WEBHOOK_ENDPOINT_INVALID: 400,
   WEBHOOK_ENDPOINT_REQUIRES_HTTPS: 400,
@@ -51,9 +53,12 @@ export const ERROR_STATUS = {
   ORDER_REFERENCE_EXISTS: 409,
   /** The chatbot does not exist for this customer and sender (docs/chatbots.md). */
   CHATBOT_NOT_FOUND: 404,
+  /** A rate-limit window is exhausted (Retry-After says when the next one opens; docs/api/limits.md). */
   RATE_LIMITED: 429,
-  /** A dashboard mutation that did not come from the dashboard's own pages. */
+  /** A dashboard mutation or server action that did not come from the dashboard's own pages. */
   CROSS_ORIGIN_REQUEST: 403,
+  /** A dashboard member whose role lacks the permission (lib/domains/members/permissions.ts). */
+  PERMISSION_DENIED: 403,
   UNAUTHORIZED: 401,
   CONFLICT: 409,
   REQUEST_FAILED: 500,
@@ -61,22 +66,8 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-// Codes that travel on the wire as REQUEST_FAILED (the contract's code when no specific
-// one applies), keeping their own HTTP status.
-const WIRE_CODE: Partial<Record<ErrorCode, string>> = {
-  METHOD_NOT_ALLOWED: "REQUEST_FAILED",
-  RATE_LIMITED: "REQUEST_FAILED",
-  PAYLOAD_TOO_LARGE: "REQUEST_FAILED",
-  CROSS_ORIGIN_REQUEST: "REQUEST_FAILED",
-};
-
-/** The error_code a code travels as on the wire. */
-export const wireCodeOf = (code: ErrorCode): string => WIRE_CODE[code] ?? code;
-
-/** Every error_code a client can receive (the OpenAPI enum). */
-export const WIRE_ERROR_CODES: readonly string[] = [
-  ...new Set((Object.keys(ERROR_STATUS) as ErrorCode[]).map(wireCodeOf)),
-];
+/** Every error_code a client can receive (the OpenAPI enum): each refusal travels with its own code. */
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as readonly ErrorCode[];
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
@@ -98,10 +89,6 @@ export class ApiError extends Error {
 
   get status(): number {
     return ERROR_STATUS[this.code];
-  }
-
-  get wireCode(): string {
-    return wireCodeOf(this.code);
   }
 }
 

@@ -1,4 +1,4 @@
-// Pagination per spec 8.2: generic endpoints clamp, billing messages rejects.
+// Pagination (docs/api/pagination.md): generic endpoints clamp, billing messages rejects.
 import { describe, expect, it } from "vitest";
 import { MAX_PAGE, PageQuery, pageBlock, skipTake, strictPageQuery } from "./pagination";
 

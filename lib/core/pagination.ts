@@ -1,4 +1,4 @@
-// Pagination per spec 8.2: generic endpoints clamp; billing messages validates strictly.
+// Pagination (docs/api/pagination.md): generic endpoints clamp; billing messages validates strictly.
 import { z } from "zod";
 
 function clampInt(fallback: number, min: number, max: number) {

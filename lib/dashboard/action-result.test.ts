@@ -65,7 +65,7 @@ describe("formFields", () => {
 });
 
 describe("server actions' raw input", () => {
-  // Issue 10 item 3 on server actions: their raw input follows the API's input rules.
+  // Server actions' raw input follows the API's input rules (docs/dashboard.md "Server actions").
   it("is refused naming the form field before any work", async () => {
     let ran = false;
     const result = await runAction(

@@ -1,24 +1,29 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { aggregateKey, sharedAggregate } from "./aggregate-cache";
 
 describe("shared aggregates of the billing explorer", () => {
   it("computes once for concurrent callers, reuses while fresh, refreshes in the background when stale", async () => {
     const key = aggregateKey("t", `c-${Math.random()}`, undefined, { status: "read", page: 2 });
     let calls = 0;
+    let release = () => {};
+    const first = new Promise<void>((r) => {
+      release = r;
+    });
     const compute = async () => {
       calls += 1;
-      await new Promise((r) => setTimeout(r, 10));
+      await first; // the first computation is held until both callers have asked
       return calls;
     };
     const t0 = Date.now();
-    const [a, b] = await Promise.all([sharedAggregate(key, compute, t0), sharedAggregate(key, compute, t0)]);
+    const both = [sharedAggregate(key, compute, t0), sharedAggregate(key, compute, t0)];
+    release();
+    const [a, b] = await Promise.all(both);
     expect([a, b, calls]).toEqual([1, 1, 1]);
     expect(await sharedAggregate(key, compute, t0 + 1_000)).toBe(1);
     expect(calls).toBe(1);
     // Stale: the old value now, one refresh behind it.
     expect(await sharedAggregate(key, compute, t0 + 10_000)).toBe(1);
-    await new Promise((r) => setTimeout(r, 30));
-    expect(calls).toBe(2);
+    await vi.waitFor(() => expect(calls).toBe(2));
     expect(await sharedAggregate(key, compute)).toBe(2);
     // Too old: computed again before answering.
     expect(await sharedAggregate(key, compute, Date.now() + 120_000)).toBe(3);

@@ -1,5 +1,5 @@
 // The billing explorer's view state lives in the URL: ?sender= (the layout's switcher) is
-// the API's senderId; every other key is named as in spec 4.1, so a link reopens the view.
+// the API's senderId; every other key is named as in GET /billing/messages (docs/api/billing.md), so a link reopens the view.
 
 import { ApiError } from "@/lib/core/errors";
 import type { Principal } from "@/lib/domains/auth/principal";

@@ -6,7 +6,11 @@ import type { Principal } from "@/lib/domains/auth/principal";
 const revalidatePath = vi.fn();
 vi.mock("next/cache", () => ({ revalidatePath: (...args: unknown[]) => revalidatePath(...args) }));
 
-const principal = { customerId: "c1", userId: "u1" } as unknown as Principal;
+const principal = {
+  customerId: "c1",
+  userId: "u1",
+  member: { userId: "u1", email: "u1@example.test", name: null, role: "admin", senderIds: null },
+} as unknown as Principal;
 const requirePrincipal = vi.fn(async () => principal);
 vi.mock("./session", () => ({ requirePrincipal: () => requirePrincipal() }));
 
@@ -22,15 +26,26 @@ beforeEach(() => {
 describe("defineAction", () => {
   it("hands the run the principal and the parsed input, answers its value and revalidates the page", async () => {
     const run = vi.fn(async ({ input }: { input: z.output<typeof Rename> }) => ({ uid: input.uid }));
-    const action = defineAction({ schema: Rename, run, revalidate: ({ input }) => `/contacts/${input.uid}` });
+    const action = defineAction({
+      permission: "contacts.write",
+      schema: Rename,
+      run,
+      revalidate: ({ input }) => `/contacts/${input.uid}`,
+    });
     expect(await action({ uid: "b1", book: { name: " Leads" } })).toEqual({ ok: true, data: { uid: "b1" } });
     expect(run).toHaveBeenCalledWith({ principal, input: { uid: "b1", book: { name: " Leads" } } });
     expect(revalidatePath).toHaveBeenCalledExactlyOnceWith("/contacts/b1");
   });
 
   it("revalidates a fixed path, or a layout and every page below it", async () => {
-    await defineAction({ schema: z.object({}), run: async () => undefined, revalidate: "/tokens" })({});
     await defineAction({
+      permission: "contacts.write",
+      schema: z.object({}),
+      run: async () => undefined,
+      revalidate: "/tokens",
+    })({});
+    await defineAction({
+      permission: "contacts.write",
       schema: z.object({}),
       run: async () => undefined,
       revalidate: { path: "/", type: "layout" },
@@ -40,7 +55,7 @@ describe("defineAction", () => {
 
   it("refuses input its schema refuses, by form field, before the run and without revalidating", async () => {
     const run = vi.fn(async () => undefined);
-    const action = defineAction({ schema: Rename, run, revalidate: "/contacts" });
+    const action = defineAction({ permission: "contacts.write", schema: Rename, run, revalidate: "/contacts" });
     expect(await action({ uid: "b1", book: { name: "" } })).toEqual({
       ok: false,
       message: "name is required",
@@ -53,13 +68,17 @@ describe("defineAction", () => {
 
   it("refuses text the database cannot store, naming its field", async () => {
     const run = vi.fn(async () => undefined);
-    const result = await defineAction({ schema: Rename, run })({ uid: "b1", book: { name: "bad \ud800" } });
+    const result = await defineAction({ permission: "contacts.write", schema: Rename, run })({
+      uid: "b1",
+      book: { name: "bad \ud800" },
+    });
     expect(result).toMatchObject({ ok: false, code: "VALIDATION_FAILED", fields: { name: expect.any(String) } });
     expect(run).not.toHaveBeenCalled();
   });
 
   it("answers a service's error as the result and does not revalidate", async () => {
     const action = defineAction({
+      permission: "contacts.write",
       schema: z.object({}),
       run: async () => {
         throw new ApiError("WEBHOOK_NOT_FOUND", "Webhook not found");
@@ -73,13 +92,24 @@ describe("defineAction", () => {
   it("asks for the session before it reads the input; a public action never does", async () => {
     requirePrincipal.mockRejectedValueOnce(new Error("NEXT_REDIRECT /login"));
     const run = vi.fn(async () => undefined);
-    await expect(defineAction({ schema: Rename, run })({ uid: "", book: { name: "" } })).rejects.toThrow(
-      "NEXT_REDIRECT",
-    );
+    await expect(
+      defineAction({ permission: "contacts.write", schema: Rename, run })({ uid: "", book: { name: "" } }),
+    ).rejects.toThrow("NEXT_REDIRECT");
     expect(run).not.toHaveBeenCalled();
 
     const signUp = defineAction({ auth: "public", schema: z.object({ email: z.string() }), run: async (ctx) => ctx });
     expect(await signUp({ email: "a@example.com" })).toEqual({ ok: true, data: { input: { email: "a@example.com" } } });
     expect(requirePrincipal).toHaveBeenCalledTimes(1);
+  });
+
+  it("a member whose role lacks the permission is sent to /no-access and the run never starts", async () => {
+    requirePrincipal.mockResolvedValueOnce({
+      ...principal,
+      member: { userId: "u2", email: "u2@example.test", name: null, role: "agent", senderIds: null },
+    } as unknown as Principal);
+    const run = vi.fn(async () => undefined);
+    const refused = defineAction({ permission: "contacts.write", schema: z.object({}), run })({});
+    await expect(refused).rejects.toMatchObject({ digest: expect.stringContaining("/no-access?need=contacts.write") });
+    expect(run).not.toHaveBeenCalled();
   });
 });

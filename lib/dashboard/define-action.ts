@@ -1,12 +1,14 @@
 // A server action is a definition, as a public route is (lib/api/route-definition.ts): the
 // schema of its one argument, the one service call it makes, and the page it makes stale.
 // defineAction does the rest once for every action (docs/dashboard.md "Server actions"):
-// the session, the raw-input check, parsing, the error result and the revalidation.
+// the session and the member's permission (lib/dashboard/guard.ts), the raw-input check,
+// parsing, the error result and the revalidation.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { Principal } from "@/lib/domains/auth/principal";
+import type { Permission } from "@/lib/domains/members/permissions";
 import { type ActionResult, runAction } from "./action-result";
-import { requirePrincipal } from "./session";
+import { requirePermission } from "./guard";
 
 /** The id of the record an action works on (a path parameter of the matching route). */
 export const RecordId = z.string({ error: "Expected an id" }).min(1, "Expected an id");
@@ -31,6 +33,12 @@ type ActionDef<S extends z.ZodType, T, C> = {
 export type SessionActionDef<S extends z.ZodType, T> = ActionDef<S, T, { principal: Principal }> & {
   /** "session" (the default): the signed-in user's principal; without one, a redirect to /login. */
   auth?: "session";
+  /**
+   * The permission of the role table (lib/domains/members/permissions.ts) the action needs;
+   * a member whose role lacks it is sent to /no-access and the action does not run
+   * (docs/members.md). test/dashboard-permissions.test.ts checks every action's.
+   */
+  permission: Permission;
 };
 
 /** Before sign-in (sign-up): no principal. */
@@ -58,9 +66,10 @@ export function defineAction<S extends z.ZodType, T>(
   def: SessionActionDef<S, T> | PublicActionDef<S, T>,
 ): Action<S, T> {
   return async (raw) => {
-    // Before anything else: without a session the browser goes to /login (Next's redirect,
-    // which runAction passes through), whatever the input.
-    const principal = def.auth === "public" ? undefined : await requirePrincipal();
+    // Before anything else: without a session the browser goes to /login, and a role without
+    // the permission to /no-access (Next's redirects, which runAction passes through),
+    // whatever the input.
+    const principal = def.auth === "public" ? undefined : await requirePermission(def.permission);
     let input: z.output<S> | undefined;
     const result = await runAction(async () => {
       const parsed = def.schema.parse(raw) as z.output<S>;

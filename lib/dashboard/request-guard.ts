@@ -40,12 +40,21 @@ export function isSameOrigin(request: Request): boolean {
 export const isJsonRequest = (request: Request) =>
   /^application\/([\w.+-]+\+)?json\b/i.test((request.headers.get("content-type") ?? "").trim());
 
+/**
+ * Throws CROSS_ORIGIN_REQUEST when a state-changing request does not come from our own pages:
+ * the dashboard handlers (below) and, in proxy.ts, the server actions (any POST to a page,
+ * whatever its body type). Next alone runs an action that carries no Origin at all and
+ * answers a foreign one with a 500.
+ */
+export function guardSameOrigin(request: Request): void {
+  if (SAFE_METHODS.has(request.method) || isSameOrigin(request)) return;
+  throw new ApiError("CROSS_ORIGIN_REQUEST", "This request must come from the dashboard's own pages");
+}
+
 /** Throws the contract error when a mutation is cross-site or not JSON. */
 export function guardMutation(request: Request): void {
   if (SAFE_METHODS.has(request.method)) return;
-  if (!isSameOrigin(request)) {
-    throw new ApiError("CROSS_ORIGIN_REQUEST", "This request must come from the dashboard's own pages");
-  }
+  guardSameOrigin(request);
   if (!isJsonRequest(request)) {
     throw new ApiError("UNSUPPORTED_CONTENT_TYPE", "This endpoint accepts only Content-Type: application/json");
   }

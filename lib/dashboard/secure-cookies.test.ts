@@ -1,4 +1,4 @@
-// Issue 10 item 7: next-auth's cookies are Secure when the dashboard is served over HTTPS,
+// next-auth's cookies are Secure when the dashboard is served over HTTPS,
 // directly (NEXTAUTH_URL https) or behind a trusted TLS-terminating proxy.
 import { afterEach, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/core/env";

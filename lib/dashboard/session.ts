@@ -21,14 +21,18 @@ export const getSessionPrincipal = cache(async (): Promise<Principal | null> => 
   return principalForSession((await getServerSession(authOptions(secure))) as SessionIds | null);
 });
 
-/** For pages and server actions: sends the browser to /login without a session. */
+/**
+ * Signed in, whatever the role. Pages, actions and handlers check a permission instead
+ * (requirePermission in ./guard.ts, which calls this): the permission walk
+ * (test/dashboard-permissions.test.ts) fails for one that does not.
+ */
 export async function requirePrincipal(): Promise<Principal> {
   const p = await getSessionPrincipal();
   if (!p) redirect("/login");
   return p;
 }
 
-/** For app/api/dashboard/* handlers: a 401 instead of a redirect. */
+/** As requirePrincipal, with a 401 instead of a redirect (./guard.ts requireApiPermission). */
 export async function requireApiPrincipal(): Promise<Principal> {
   const p = await getSessionPrincipal();
   if (!p) throw new ApiError("UNAUTHORIZED", "Sign in to continue");

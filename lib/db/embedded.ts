@@ -1,6 +1,6 @@
 // Embedded PGlite: one process owns the data folder and serves it on a loopback
 // PostgreSQL socket, so every other command (CLI, migrations, benchmarks, the Next
-// server) uses the same adapter-pg path as in server mode. See README "Architecture".
+// server) uses the same adapter-pg path as in server mode. See docs/database.md "Embedded mode".
 // The socket asks for a password, generated once into the data folder (pglite-password,
 // mode 0600); the address file's URL carries it for the CLI and db:migrate.
 import { randomBytes } from "node:crypto";

@@ -4,12 +4,17 @@
 // needs only hotRows imports lib/db/pool.ts and loads no Prisma code.
 import { PrismaPg } from "@prisma/adapter-pg";
 import type pg from "pg";
+import { recogniseErrors } from "@/lib/core/error-answer";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { connectPool, holder, poolNow } from "./pool";
+import { uniqueConflictFrom } from "./unique-conflict";
+
+// A unique-constraint race a service does not catch itself answers its contract's 409
+// (lib/db/unique-conflict.ts), wherever errorAnswer renders it.
+recogniseErrors(uniqueConflictFrom);
 
 export { disconnectDb, hotPrepared, hotRows } from "./pool";
 
-export type Db = PrismaClient;
 export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
 export function createClient(url: string, max = 10): PrismaClient {

@@ -1,6 +1,6 @@
 // Applies prisma/migrations/*/migration.sql in order, each in a transaction, recorded
 // in a `_prisma_migrations` table with Prisma's columns and sha256 checksums (so the
-// native `prisma migrate status` agrees where it is available). See README "Database migrations".
+// native `prisma migrate status` agrees where it is available). See docs/database.md "Migrations".
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

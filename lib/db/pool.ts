@@ -2,7 +2,7 @@
 // client (lib/db/index.ts, created on that pool when first used). This module loads no Prisma code,
 // so a code path that only runs hotRows (the operator CLI's read commands) never loads the
 // generated client or its WebAssembly query compiler, about a third of such a command's time
-// (docs/benchmarks.md "the operator CLI before and after").
+// (docs/benchmarks.md "The operator CLI").
 import pg from "pg";
 import { env } from "@/lib/core/env";
 import { resolveDatabaseUrl } from "./url";

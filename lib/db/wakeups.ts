@@ -17,6 +17,8 @@ export const CHANNELS = {
   recoveries: "switchboard_recoveries",
   /** An ApiToken or Customer row that verifyToken reads changed (docs/tokens.md "Verified-token cache"). */
   tokens: "switchboard_tokens",
+  /** An email was queued in the outbox (docs/email.md). */
+  mail: "switchboard_mail",
 } as const;
 export type Channel = keyof typeof CHANNELS;
 

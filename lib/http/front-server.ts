@@ -4,10 +4,17 @@
 // server on a loopback port. Next alone cannot tell its route handlers the socket
 // address, and keeps a client's own X-Forwarded-For: per-IP rate limits would be a header
 // away from bypassed. Here the X-Forwarded-* headers Next sees are always ours.
+// Bodies bound for Next are counted here while they stream (Next would buffer any size:
+// a 256 MiB sign-in form took next-server from 357 MB to 2.58 GB): over the limit, the rest
+// never reaches Next and the client gets 413 PAYLOAD_TOO_LARGE.
 import http from "node:http";
-import { pipeline } from "node:stream";
+import { pipeline, Transform } from "node:stream";
+import { TooLargeError } from "@/lib/core/bounded-read";
 import { env } from "@/lib/core/env";
+import { errorAnswer } from "@/lib/core/error-answer";
+import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
+import { BULK_BODY_LIMIT_BYTES } from "@/lib/domains/contacts/schemas";
 import { clientIpFrom } from "./client-ip";
 import { leanRequestListener, type Mount } from "./lean-server";
 
@@ -55,6 +62,88 @@ function forwardedProto(req: http.IncomingMessage): string {
   return env().TRUST_PROXY && last === "https" ? "https" : "http";
 }
 
+/**
+ * The largest body a path Next serves may carry: API_BODY_LIMIT_BYTES, as the public API's
+ * default, for pages (server actions), sign-in and the dashboard handlers; the dashboard's
+ * bulk contact upload the API's bulk limit (its handler checks its own limit again).
+ */
+export function nextBodyLimit(path: string): number {
+  return /^\/api\/dashboard\/contact-books\/[^/?]+\/bulk(\?|$)/.test(path)
+    ? BULK_BODY_LIMIT_BYTES
+    : env().API_BODY_LIMIT_BYTES;
+}
+
+/** 413 with the dashboard handlers' body; what is still arriving is read and dropped, never held. */
+function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, limit: number): void {
+  req.resume();
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const error = errorAnswer(
+    new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds the limit of ${limit} bytes`, { limitBytes: limit }),
+  );
+  res.writeHead(error.status, { "Content-Type": "application/json; charset=utf-8", Connection: "close" });
+  res.end(JSON.stringify({ success: false, message: error.message, error_code: error.code, details: error.details }));
+}
+
+/** Passes the request to Next, its body counted on the way (refused past `nextBodyLimit`). */
+function forwardToNext(req: http.IncomingMessage, res: http.ServerResponse, next: { host: string; port: number }) {
+  const limit = nextBodyLimit(req.url ?? "/");
+  if (Number(req.headers["content-length"] ?? 0) > limit) {
+    refuseTooLarge(req, res, limit);
+    return;
+  }
+  const upstream = http.request(
+    {
+      host: next.host,
+      port: next.port,
+      method: req.method,
+      path: req.url,
+      headers: { ...endToEnd(req.headers), ...forwardedHeaders(req) },
+    },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
+      // A failure mid-body (Next reset, client gone) cuts the response: never a clean end
+      // of a truncated download.
+      pipeline(answer, res, (error) => {
+        if (error) res.destroy(error);
+      });
+    },
+  );
+  upstream.on("error", (error) => {
+    if (error instanceof TooLargeError) return; // refused below
+    if (res.destroyed) return; // the client left first
+    if (res.headersSent) {
+      res.destroy(error);
+      return;
+    }
+    log.warn({ err: error }, "the Next server did not answer");
+    res.writeHead(502, { "Content-Type": "text/plain; charset=utf-8" });
+    res.end("The dashboard is starting or unavailable; try again in a moment.");
+  });
+  res.on("close", () => {
+    if (!res.writableFinished) upstream.destroy();
+  });
+  let received = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      received += chunk.length;
+      done(received > limit ? new TooLargeError(limit) : null, chunk);
+    },
+  });
+  // Not pipeline(req, ...): it would destroy the client's socket before the 413 is written.
+  req.pipe(counted);
+  pipeline(counted, upstream, (error) => {
+    if (!error) return;
+    req.unpipe(counted);
+    // Over the limit: refused here. Next unreachable or gone, or the client gone: answered
+    // (or not) by the handlers above; the rest of the body is dropped.
+    if (error instanceof TooLargeError) refuseTooLarge(req, res, limit);
+    else req.resume();
+  });
+}
+
 export function createFrontServer(mounts: Mount[], next: { host: string; port: number }): http.Server {
   const direct = leanRequestListener(mounts);
   return http.createServer((req, res) => {
@@ -62,36 +151,6 @@ export function createFrontServer(mounts: Mount[], next: { host: string; port: n
       direct(req, res);
       return;
     }
-    const upstream = http.request(
-      {
-        host: next.host,
-        port: next.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...endToEnd(req.headers), ...forwardedHeaders(req) },
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
-        // A failure mid-body (Next reset, client gone) cuts the response: never a clean end
-        // of a truncated download.
-        pipeline(answer, res, (error) => {
-          if (error) res.destroy(error);
-        });
-      },
-    );
-    upstream.on("error", (error) => {
-      if (res.destroyed) return; // the client left first
-      if (res.headersSent) {
-        res.destroy(error);
-        return;
-      }
-      log.warn({ err: error }, "the Next server did not answer");
-      res.writeHead(502, { "Content-Type": "text/plain; charset=utf-8" });
-      res.end("The dashboard is starting or unavailable; try again in a moment.");
-    });
-    res.on("close", () => {
-      if (!res.writableFinished) upstream.destroy();
-    });
-    pipeline(req, upstream, () => {});
+    forwardToNext(req, res, next);
   });
 }

@@ -2,6 +2,7 @@
 // no Next.js in the path.
 import http from "node:http";
 import { handleApiRequest } from "@/lib/api/router";
+import { RequestAbortedError } from "@/lib/core/bounded-read";
 import { errorAnswer } from "@/lib/core/error-answer";
 import { log } from "@/lib/core/log";
 import { clientIpFrom } from "./client-ip";
@@ -32,6 +33,8 @@ export function leanRequestListener(mounts: Mount[] = [apiMount]): http.RequestL
       // The router answers its own errors; what reaches here failed around it (reading or writing the socket).
       const error = errorAnswer(caught);
       if (error.unexpected) log.error({ err: caught }, "lean server failure");
+      else if (caught instanceof RequestAbortedError)
+        log.debug({ url: req.url }, "the client closed the request mid-body");
       if (!res.headersSent) res.writeHead(error.status, { "Content-Type": "application/json" });
       res.end(
         JSON.stringify({ success: false, message: error.message, error_code: error.code, details: error.details }),

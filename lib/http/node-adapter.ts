@@ -1,5 +1,5 @@
 // node:http <-> Web Request/Response, for the lean server that mounts the same
-// handlers as Next, several times the throughput of a Next route handler (README "Architecture").
+// handlers as Next, several times the throughput of a Next route handler (docs/architecture.md "The front server").
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { jsonTextOf } from "@/lib/api/envelope";

@@ -7,10 +7,11 @@ export const metadata: Metadata = { title: "Sign in · Switchboard" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-// Only same-site paths are accepted as the place to return to after signing in.
+// Only same-site paths are accepted as the place to return to after signing in; by default
+// the home page, which sends each role to its first page (app/(dashboard)/page.tsx).
 function safeCallback(value: string | string[] | undefined): string {
   const v = Array.isArray(value) ? value[0] : value;
-  return v?.startsWith("/") && !v.startsWith("//") ? v : "/billing";
+  return v?.startsWith("/") && !v.startsWith("//") ? v : "/";
 }
 
 export default async function LoginPage({ searchParams }: Props) {

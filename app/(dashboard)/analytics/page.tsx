@@ -7,7 +7,7 @@ import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-forc
 import { CardSection } from "@/components/ui/card-section";
 import { card, link, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { billingTotals } from "@/lib/domains/billing/totals";
 import { deliveryAnalytics, templateAnalytics } from "@/lib/domains/reports/analytics";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
@@ -28,7 +28,7 @@ const RATE_COLUMNS = (key: string, label: string): TableColumn[] => [
 ];
 
 export default async function AnalyticsPage({ searchParams }: Props) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("billing");
   const requested = (await searchParams).sender;
   const sender = await pageSender(p, requested);
   if (!sender) return <EmptyState title="No sender numbers yet">Analytics appear once messages are sent.</EmptyState>;

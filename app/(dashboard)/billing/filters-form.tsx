@@ -1,4 +1,4 @@
-// Every filter of spec 4.1 as a control. A GET form: submitting writes the URL, so a
+// Every filter of GET /billing/messages (docs/api/billing.md) as a control. A GET form: submitting writes the URL, so a
 // copied link reopens the same view. Paging restarts at 1; the sort is kept.
 import { DateRangeFilter, FilterActions, SelectFilter, TextFilter } from "@/components/dashboard/filter-fields";
 import { BILLABLE_VALUES, TEMPLATE_TYPES } from "@/lib/domains/billing/schemas";

@@ -10,8 +10,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime, formatRate } from "@/components/ui/format";
 import { aggregateKey, sharedAggregate } from "@/lib/dashboard/aggregate-cache";
 import { billingSender, parseMessagesView } from "@/lib/dashboard/billing-view";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams, withParams } from "@/lib/dashboard/search-params";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { getBillingRecord, listBillingRecords } from "@/lib/domains/billing/messages";
 import { type BillingSortField, PublicBillingRecord } from "@/lib/domains/billing/schemas";
 import { billingTotals, costPerDay } from "@/lib/domains/billing/totals";
@@ -31,7 +31,7 @@ const COLUMNS: { key: string; label: string; sort?: BillingSortField }[] = [
 ];
 
 export default async function BillingPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("billing");
   const params = flatParams(await searchParams);
   const { query, error } = parseMessagesView(params);
   const sender = await billingSender(p, params.sender);

@@ -15,6 +15,7 @@ async function senderOf(p: Principal, phone: string | undefined) {
 }
 
 export const addBlacklistAction = defineAction({
+  permission: "contacts.write",
   schema: BlacklistAddBody,
   run: async ({ principal, input }) => {
     const entry = await addBlacklistEntry(principal, await senderOf(principal, input.senderId), {
@@ -27,6 +28,7 @@ export const addBlacklistAction = defineAction({
 });
 
 export const removeBlacklistAction = defineAction({
+  permission: "contacts.write",
   schema: BlacklistRemoveBody,
   run: async ({ principal, input }) => ({
     removed: await removeBlacklistEntry(principal, await senderOf(principal, input.senderId), input.phoneNumber),

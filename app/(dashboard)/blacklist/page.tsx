@@ -8,11 +8,12 @@ import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { listBlacklist } from "@/lib/domains/contacts/blacklist";
 import { BlacklistQuery } from "@/lib/domains/contacts/schemas";
 import { toPublicBlacklistEntry } from "@/lib/domains/contacts/serializers";
+import { can } from "@/lib/domains/members/access";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { AddToBlacklist, RemoveFromBlacklist } from "./blacklist-forms";
 
@@ -30,7 +31,7 @@ const COLUMNS = [
 const SOURCE_LABEL: Record<string, string> = { api: "API", dashboard: "Dashboard", "opt-out": "Opt-out keyword" };
 
 export default async function BlacklistPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("contacts.read");
   const params = flatParams(await searchParams);
   const sender = await pageSender(p, params.sender);
   if (!sender) {
@@ -49,9 +50,11 @@ export default async function BlacklistPage({ searchParams }: { searchParams: Pr
           UNSUBSCRIBE…) is added here; START or UNSTOP takes them off.
         </p>
       </div>
-      <CardSection id="blacklist-add" title="Add a number">
-        <AddToBlacklist senderId={sender.phoneNumber} />
-      </CardSection>
+      {can(p, "contacts.write") ? (
+        <CardSection id="blacklist-add" title="Add a number">
+          <AddToBlacklist senderId={sender.phoneNumber} />
+        </CardSection>
+      ) : null}
       <section aria-labelledby="blacklist-entries">
         <h2 id="blacklist-entries" className="mb-3 text-lg font-semibold">
           Blacklisted numbers ({pagination.total})

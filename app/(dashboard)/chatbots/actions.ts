@@ -7,6 +7,7 @@ import { createChatbot, testChatbot, updateChatbot } from "@/lib/domains/chatbot
 import { resolveSender } from "@/lib/domains/senders/service";
 
 export const createChatbotAction = defineAction({
+  permission: "chatbots",
   schema: ChatbotCreateBody,
   run: async ({ principal, input }) => {
     const sender = await resolveSender(principal, input.senderId, { useDefault: false, requireSetup: false });
@@ -19,6 +20,7 @@ export const createChatbotAction = defineAction({
 
 /** Saves the editor, or (with only status) activates or deactivates. */
 export const updateChatbotAction = defineAction({
+  permission: "chatbots",
   schema: z.object({ uid: RecordId, chatbot: ChatbotPatch }),
   run: async ({ principal, input }) => {
     await updateChatbot(principal, undefined, input.uid, input.chatbot);
@@ -27,6 +29,7 @@ export const updateChatbotAction = defineAction({
 });
 
 export const testChatbotAction = defineAction({
+  permission: "chatbots",
   schema: ChatbotTestBody.extend({ uid: RecordId }),
   run: async ({ principal, input }) => {
     const { chatbotUid: _, ...decision } = await testChatbot(principal, undefined, input.uid, input.text);

@@ -7,8 +7,8 @@ import { button, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { pageBlock } from "@/lib/core/pagination";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { ChatbotListQuery } from "@/lib/domains/chatbots/schemas";
 import { toPublicChatbot } from "@/lib/domains/chatbots/serializers";
 import { listChatbots } from "@/lib/domains/chatbots/service";
@@ -17,7 +17,7 @@ import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 export const metadata: Metadata = { title: "Chatbots · Switchboard" };
 
 export default async function ChatbotsPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("chatbots");
   const params = flatParams(await searchParams);
   const sender = await pageSender(p, params.sender);
   if (!sender) {

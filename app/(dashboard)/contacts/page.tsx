@@ -6,19 +6,21 @@ import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { listContactBooks } from "@/lib/domains/contacts/books";
 import { listContactFields } from "@/lib/domains/contacts/fields";
 import { ContactBookListQuery } from "@/lib/domains/contacts/schemas";
 import { toPublicContactBook, toPublicContactField } from "@/lib/domains/contacts/serializers";
+import { can } from "@/lib/domains/members/access";
 import { BookForm } from "./book-form";
 import { FieldForm } from "./field-form";
 
 export const metadata: Metadata = { title: "Contact books · Switchboard" };
 
 export default async function ContactsPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("contacts.read");
+  const canChange = can(p, "contacts.write");
   const params = flatParams(await searchParams);
   const query = listQuery(ContactBookListQuery, params);
   const [{ books, pagination }, fields] = await Promise.all([listContactBooks(p, query), listContactFields(p)]);
@@ -26,9 +28,12 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Contact books</h1>
-      <CardSection id="new-book" title="New contact book">
-        <BookForm />
-      </CardSection>
+      {/* Reading is for every role with contacts; changing only for contacts.write (the actions check it). */}
+      {canChange ? (
+        <CardSection id="new-book" title="New contact book">
+          <BookForm />
+        </CardSection>
+      ) : null}
       <section aria-labelledby="books">
         <h2 id="books" className="mb-3 text-lg font-semibold">
           Books
@@ -100,7 +105,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
             ))}
           </ul>
         )}
-        <FieldForm />
+        {canChange ? <FieldForm /> : null}
       </CardSection>
     </div>
   );

@@ -1,10 +1,10 @@
 // Inbox: the conversations of the chosen sender (or every sender), a live thread and the
-// reply box (docs/conversations.md "Dashboard"). The client side polls app/api/dashboard/conversations.
+// reply box (docs/inbox.md). The client side polls app/api/dashboard/conversations.
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { listTemplates } from "@/lib/domains/templates/service";
 import { Inbox } from "./inbox";
@@ -15,7 +15,7 @@ export const dynamic = "force-dynamic";
 type Props = { searchParams: Promise<RawSearchParams> };
 
 export default async function InboxPage({ searchParams }: Props) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("inbox");
   const { sender: requested } = flatParams(await searchParams);
   // An unknown sender is SENDER_NOT_FOUND, not an empty inbox; none chosen: every sender.
   const sender = requested ? await pageSender(p, requested) : undefined;

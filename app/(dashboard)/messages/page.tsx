@@ -2,7 +2,7 @@
 import type { Metadata } from "next";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { EmptyState } from "@/components/ui/empty-state";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { listTemplates } from "@/lib/domains/templates/service";
 import { Composer } from "./composer";
@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 type Props = { searchParams: Promise<{ sender?: string }> };
 
 export default async function MessagesPage({ searchParams }: Props) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("inbox");
   const requested = (await searchParams).sender;
   const sender = await pageSender(p, requested);
   if (!sender) {

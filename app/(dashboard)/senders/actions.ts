@@ -8,12 +8,14 @@ import { connectSender, makeDefaultSender } from "@/lib/domains/senders/self-ser
 const LAYOUT = { path: "/", type: "layout" } as const;
 
 export const addSenderAction = defineAction({
+  permission: "senders",
   schema: SenderConnectFields,
   run: async ({ principal, input }) => ({ phoneNumber: (await connectSender(principal, input)).phoneNumber }),
   revalidate: LAYOUT,
 });
 
 export const makeDefaultAction = defineAction({
+  permission: "senders",
   schema: z.object({ phoneNumber: z.string() }),
   run: async ({ principal, input }) => {
     await makeDefaultSender(principal, input.phoneNumber);

@@ -3,7 +3,7 @@ import { actionsColumn, DataTable } from "@/components/dashboard/data-table";
 import { card, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { providerMode } from "@/lib/domains/provider/client";
 import { listSenders } from "@/lib/domains/senders/service";
 import { MakeDefaultButton, SenderForm } from "./sender-form";
@@ -11,7 +11,7 @@ import { MakeDefaultButton, SenderForm } from "./sender-form";
 export const metadata: Metadata = { title: "Senders · Switchboard" };
 
 export default async function SendersPage() {
-  const p = await requirePrincipal();
+  const p = await requirePermission("senders");
   const senders = await listSenders(p);
   return (
     <div className="space-y-6">

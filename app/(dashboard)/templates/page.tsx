@@ -4,7 +4,7 @@ import { DataTable } from "@/components/dashboard/data-table";
 import { card, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { listTemplates } from "@/lib/domains/templates/service";
 
 export const metadata: Metadata = { title: "Templates · Switchboard" };
@@ -28,7 +28,7 @@ const COLUMNS = [
 ];
 
 export default async function TemplatesPage() {
-  const p = await requirePrincipal();
+  const p = await requirePermission("templates");
   const { templates, pagination } = await listTemplates(p, { page: 1, limit: 100 }, "v3");
   return (
     <div className="space-y-6">

@@ -5,7 +5,7 @@ import { CardSection } from "@/components/ui/card-section";
 import { link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { listSenders } from "@/lib/domains/senders/service";
 import { toPublicToken } from "@/lib/domains/tokens/serializers";
 import { listTokens } from "@/lib/domains/tokens/service";
@@ -16,7 +16,7 @@ import { TokenForm } from "./token-form";
 export const metadata: Metadata = { title: "API tokens · Switchboard" };
 
 export default async function TokensPage() {
-  const p = await requirePrincipal();
+  const p = await requirePermission("tokens");
   const [tokens, senders] = await Promise.all([listTokens(p), listSenders(p)]);
   const rows = tokens.map((t) => toPublicToken(t));
   return (

@@ -10,6 +10,7 @@ import { createWebhook, rotateSigningSecret, updateWebhook } from "@/lib/domains
 const OnSender = z.object({ senderId: z.string({ error: "senderId must be a phone number string" }) });
 
 export const createWebhookAction = defineAction({
+  permission: "webhooks",
   schema: WebhookCreateBody,
   run: async ({ principal, input }) => {
     const sender = await actionSender(principal, input.senderId);
@@ -20,6 +21,7 @@ export const createWebhookAction = defineAction({
 });
 
 export const updateWebhookAction = defineAction({
+  permission: "webhooks",
   schema: WebhookUpdateBody.extend({ uid: RecordId }),
   run: async ({ principal, input }) => {
     await updateWebhook(principal, await actionSender(principal, input.senderId), input.uid, input.webhook);
@@ -28,6 +30,7 @@ export const updateWebhookAction = defineAction({
 });
 
 export const redeliverAction = defineAction({
+  permission: "webhooks",
   schema: OnSender.extend({ uid: RecordId, deliveryId: RecordId }),
   run: async ({ principal, input }) => {
     await redeliver(principal, await actionSender(principal, input.senderId), input.uid, input.deliveryId);
@@ -35,6 +38,7 @@ export const redeliverAction = defineAction({
 });
 
 export const sendTestEventAction = defineAction({
+  permission: "webhooks",
   schema: OnSender.extend({ uid: RecordId }),
   run: async ({ principal, input }) => {
     const { eventId } = await sendTestEvent(principal, await actionSender(principal, input.senderId), input.uid);
@@ -44,6 +48,7 @@ export const sendTestEventAction = defineAction({
 
 /** Rotates the signing secret; the new one is returned once (docs/event-pipeline.md "Secret rotation"). */
 export const rotateSecretAction = defineAction({
+  permission: "webhooks",
   schema: RotateSecretBody.extend({ uid: RecordId }),
   run: async ({ principal, input }) => {
     const sender = await actionSender(principal, input.senderId);

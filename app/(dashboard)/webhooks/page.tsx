@@ -8,8 +8,8 @@ import { link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { pageBlock } from "@/lib/core/pagination";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { EVENT_GROUPS } from "@/lib/domains/webhooks/catalog";
 import { WebhookListQuery } from "@/lib/domains/webhooks/schemas";
@@ -22,7 +22,7 @@ import { WebhookCreate } from "./webhook-create";
 export const metadata: Metadata = { title: "Webhooks · Switchboard" };
 
 export default async function WebhooksPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("webhooks");
   const params = flatParams(await searchParams);
   const sender = await pageSender(p, params.sender);
   if (!sender) {

@@ -1,4 +1,4 @@
-// Issue 10 items 1, 3, 4 and 7 on the dashboard's route handlers: mutations only from our
+// The dashboard's route handlers (lib/dashboard/handler.ts): mutations only from our
 // own pages, as JSON, with bounded bodies and the same input rules as the public API.
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Principal } from "@/lib/domains/auth/principal";
@@ -30,6 +30,7 @@ beforeAll(async () => {
     via: "session",
     userId: "user-test",
     scopedSenderId: null,
+    member: { userId: "user-test", email: "user-test@example.com", name: null, role: "owner", senderIds: null },
   } as Principal;
   bookUid = (await createContactBook(session.principal, { name: "Guarded", status: "ACTIVE" } as never)).id;
 });
@@ -74,7 +75,7 @@ describe("dashboard mutations refuse forged requests", () => {
   ])("%s: 403 before the session is read", async (_what, headers) => {
     for (const res of [await composer(headers, validText()), await upload(headers, '{"contacts":[]}')]) {
       expect(res.status).toBe(403);
-      expect(await res.json()).toMatchObject({ success: false, error_code: "REQUEST_FAILED" });
+      expect(await res.json()).toMatchObject({ success: false, error_code: "CROSS_ORIGIN_REQUEST" });
     }
     expect(session.asked).toBe(0);
   });

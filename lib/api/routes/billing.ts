@@ -1,4 +1,4 @@
-// Billing (v3 only, spec 4.1 and 4.2): message billing records and the money ledger.
+// Billing (v3 only, docs/api/billing.md): message billing records and the money ledger.
 // A number-scoped token reads only its own sender (SENDER_NOT_ALLOWED otherwise); a
 // global token without senderId reads the whole account (scope "user").
 import { PathText } from "@/lib/core/path-params";

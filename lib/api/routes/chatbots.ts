@@ -1,7 +1,7 @@
 // Chatbots (docs/chatbots.md): list, create, read, update (POST, at least one field) and
 // the dry-run test. Sender-scoped as webhooks: senderId (query on GET, body on POST) or a
 // number-scoped token; a global token without senderId reaches all the account's senders
-// (create: the default sender). There is no DELETE (spec 3.1): deactivate instead.
+// (create: the default sender). There is no DELETE: deactivate instead.
 
 import { pageOf } from "@/lib/core/pagination";
 import * as examples from "@/lib/domains/chatbots/examples";

@@ -1,4 +1,4 @@
-// A customer's senders (issue 13 item 6; docs/messaging.md "Senders"): list, connect and make
+// A customer's senders (docs/messaging.md "Senders"): list, connect and make
 // default, the same services as the dashboard (lib/domains/senders/self-serve.ts) and the operator
 // CLI. Connecting and changing the default act on the whole account: global tokens only.
 import { ApiError } from "@/lib/core/errors";

@@ -1,7 +1,7 @@
-// Webhook destinations (spec 4.4-4.8) and, beyond the contract, the delivery log,
+// Webhook destinations (docs/api/webhooks.md): the catalog, CRUD without delete, the delivery log,
 // redelivery and test events (the OpenAPI document, /api/v3/openapi.json). Sender-scoped: the router
 // resolves the sender from senderId or the number-scoped token. There is no DELETE
-// (spec 3.1): the router answers it 405 with Allow.
+// (docs/api/webhooks.md "Destinations"): the router answers it 405 with Allow.
 import { z } from "zod";
 import { pageOf } from "@/lib/core/pagination";
 import { eventCatalog } from "@/lib/domains/webhooks/catalog";

@@ -11,7 +11,7 @@ import { verifyToken } from "@/lib/domains/tokens/service";
 import { call, createTestCustomer } from "@/test/factory";
 import { createAttemptLimiter } from "./attempt-limiter";
 import { attemptLogin, checkCredentials } from "./credentials";
-import { LOGIN_BUDGETS } from "./login-limiter";
+import { createSignInLimiter, LOGIN_BUDGETS, PACE_SECONDS, reserveLoginAttempt } from "./login-limiter";
 import type { Principal } from "./principal";
 import { SignupInput } from "./schemas";
 
@@ -116,6 +116,79 @@ describe("login rate limit (per IP + email, per IP, per email)", () => {
     } finally {
       await limiter.close();
     }
+  });
+});
+
+describe("an attacker cannot lock an owner out", () => {
+  it("once an email's budget is spent from many addresses, the owner still signs in from an address without failures", async () => {
+    const address = email();
+    const password = "the-right-password";
+    await signUp(SignupInput.parse({ company: "Targeted", email: address, password }), randomIp());
+    // 100 guesses from 20 addresses (5 each, under every per-address budget) spend the email's budget.
+    const attackers = Array.from({ length: 20 }, randomIp);
+    for (const ip of attackers) {
+      for (let i = 0; i < LOGIN_BUDGETS.email.points / attackers.length; i++) {
+        expect(await reserveLoginAttempt(ip, address)).toEqual({ allowed: true });
+      }
+    }
+    // The owner, from an address that never failed, signs in with the right password.
+    const owner = randomIp();
+    expect(await attemptLogin(owner, address, password)).toMatchObject({ ok: true });
+    expect(await attemptLogin(owner, address, password)).toMatchObject({ ok: true });
+  });
+
+  it("slows the addresses that keep guessing: each try sets a pause before the next, doubled every time", async () => {
+    const address = email();
+    const password = "the-right-password";
+    await signUp(SignupInput.parse({ company: "Guessed", email: address, password }), randomIp());
+    // One address guesses 5 times, others spend the rest of the email's budget.
+    const guesser = randomIp();
+    for (let i = 0; i < 5; i++) await reserveLoginAttempt(guesser, address);
+    for (let i = 5; i < LOGIN_BUDGETS.email.points; i++) await reserveLoginAttempt(randomIp(), address);
+    // A fresh address's first try goes through; its next waits PACE_SECONDS, even with the right password.
+    const typo = randomIp();
+    expect(await attemptLogin(typo, address, "wrong")).toEqual({ ok: false, reason: "wrong_credentials" });
+    const paused = await attemptLogin(typo, address, password);
+    expect(paused).toMatchObject({ ok: false, reason: "rate_limited" });
+    expect(paused.ok === false && paused.reason === "rate_limited" && paused.retryAfterSeconds).toBeGreaterThan(
+      PACE_SECONDS - 5,
+    );
+    expect(paused.ok === false && paused.reason === "rate_limited" && paused.retryAfterSeconds).toBeLessThanOrEqual(
+      PACE_SECONDS,
+    );
+    // The address that guessed 5 times gets one more try, then waits 2^5 pauses (at most the window).
+    expect(await reserveLoginAttempt(guesser, address)).toEqual({ allowed: true });
+    const slowed = await reserveLoginAttempt(guesser, address);
+    expect(slowed.allowed).toBe(false);
+    expect(!slowed.allowed && slowed.retryAfterSeconds).toBeGreaterThan(LOGIN_BUDGETS.email.windowSeconds - 10);
+  });
+
+  it("paces in Redis too", async () => {
+    const limiter = createSignInLimiter(`test_${randomBytes(4).toString("hex")}`, "redis://127.0.0.1:6379");
+    try {
+      const address = email();
+      for (let i = 0; i < LOGIN_BUDGETS.email.points; i++) await limiter.reserve(randomIp(), address);
+      const ip = randomIp();
+      expect(await limiter.reserve(ip, address)).toEqual({ allowed: true });
+      expect(await limiter.reserve(ip, address)).toMatchObject({ allowed: false });
+      await limiter.succeeded(ip, address);
+      expect(await limiter.reserve(ip, address)).toEqual({ allowed: true });
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it("keeps the per-address budgets: 10 per address and email, 30 per address", async () => {
+    const address = email();
+    const ip = randomIp();
+    for (let i = 0; i < LOGIN_BUDGETS.ip_email.points; i++) {
+      expect(await reserveLoginAttempt(ip, address)).toEqual({ allowed: true });
+    }
+    expect((await reserveLoginAttempt(ip, address)).allowed).toBe(false);
+    for (let i = LOGIN_BUDGETS.ip_email.points + 1; i < LOGIN_BUDGETS.ip.points; i++) {
+      expect(await reserveLoginAttempt(ip, email())).toEqual({ allowed: true });
+    }
+    expect((await reserveLoginAttempt(ip, email())).allowed).toBe(false);
   });
 });
 

@@ -1,5 +1,7 @@
 // Who is asking: an API token or a dashboard session resolve to the same shape, and
 // every service takes it first so the tenant scope lives in one place.
+import type { Role } from "@/lib/domains/members/permissions";
+
 export type Feature = "billing" | "contactBooks" | "webhooks" | "messaging";
 export type Plan = "starter" | "pro";
 
@@ -16,7 +18,35 @@ export type Principal = {
   userId?: string;
   /** Set for number-scoped tokens: the only sender this principal may act on. */
   scopedSenderId?: string | null;
+  /** Set for a dashboard session: the member, loaded on each request (lib/domains/auth/session-principal.ts). */
+  member?: Member;
 };
+
+/** A signed-in member as of this request (docs/members.md). */
+export type Member = {
+  userId: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  /** The only senders this member may see and act on (an agent limited to some); null: every sender. */
+  senderIds: readonly string[] | null;
+};
+
+/**
+ * The senders a principal may see and act on: a number-scoped token's one sender, a limited
+ * member's senders, or null for every sender of the account. Lists, counts, search and
+ * sender resolution all narrow to it (lib/domains/senders/service.ts, conversations/list-sql.ts).
+ */
+export function allowedSenderIds(p: Principal): readonly string[] | null {
+  if (p.scopedSenderId) return [p.scopedSenderId];
+  return p.member?.senderIds ?? null;
+}
+
+/** Whether the principal may see and act on this sender. */
+export function senderAllowed(p: Principal, senderId: string): boolean {
+  const allowed = allowedSenderIds(p);
+  return allowed === null || allowed.includes(senderId);
+}
 
 export function hasFeature(p: Principal, feature: Feature): boolean {
   return PLAN_FEATURES[p.plan].includes(feature);

@@ -5,7 +5,6 @@ export const LoginInput = z.object({
   email: z.string().trim().toLowerCase().email("Enter a valid email address"),
   password: z.string().min(1, "Enter your password"),
 });
-export type LoginInputValue = z.infer<typeof LoginInput>;
 
 export const SignupInput = z.object({
   company: z.string().trim().min(2, "Company name must be at least 2 characters").max(120),

@@ -1,4 +1,4 @@
-// Index proof: for every documented filter of spec 4.1 (with the customer scope) and
+// Index proof: for every documented filter of GET /billing/messages (docs/api/billing.md; with the customer scope) and
 // every sortBy, the SQL the billing services run is planned on an index of
 // BillingRecord, never a sequential scan (EXPLAIN with enable_seqscan off: a plan that
 // still scans the table sequentially has no usable index). Runs on PGlite and PostgreSQL.

@@ -1,6 +1,6 @@
 // GET /api/v3/billing/messages through the real router: every filter and every sort
 // checked against a plain-JS computation over ~400 seeded records, pagination edges,
-// validation, scopes and tenant isolation (spec 4.1).
+// validation, scopes and tenant isolation (docs/api/billing.md).
 import { beforeAll, describe, expect, it } from "vitest";
 import { recordApiAnswers } from "@/test/api-answers";
 import {

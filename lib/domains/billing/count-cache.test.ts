@@ -12,12 +12,18 @@ describe("cachedCount", () => {
   it("counts once for concurrent callers and reuses a fresh value", async () => {
     configureCountCache({ ttlMs: 1_000, maxStaleMs: 10_000 });
     let calls = 0;
+    let release = () => {};
+    const counted = new Promise<void>((r) => {
+      release = r;
+    });
     const count = async () => {
       calls += 1;
-      await new Promise((r) => setTimeout(r, 20));
+      await counted; // held until every caller has asked
       return 42;
     };
-    const values = await Promise.all(Array.from({ length: 10 }, () => cachedCount("k1", count)));
+    const pending = Array.from({ length: 10 }, () => cachedCount("k1", count));
+    release();
+    const values = await Promise.all(pending);
     expect(values).toEqual(Array(10).fill(42));
     expect(calls).toBe(1);
     expect(await cachedCount("k1", count)).toBe(42);

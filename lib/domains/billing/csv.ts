@@ -26,7 +26,7 @@ import { type BillingRecordRow, toPublicBillingRecord } from "./serializers";
 
 export const CSV_BATCH_SIZE = 2_000;
 
-/** The columns of spec 2.1, in its order: the fields of the public record. */
+/** The fields of the public record, in the order of docs/api/billing.md. */
 export const CSV_COLUMNS = PUBLIC_BILLING_RECORD_FIELDS;
 
 type Cursor = { value: unknown; id: string };

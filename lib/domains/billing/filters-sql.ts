@@ -1,4 +1,4 @@
-// The SQL of the billing record filters and sorts (spec 4.1), built once with Prisma.sql
+// The SQL of the billing record filters and sorts (docs/api/billing.md), built once with Prisma.sql
 // so that the list, totals, chart and CSV export share it and the index-proof test can
 // EXPLAIN exactly what the services run. Every clause starts with the customer.
 
@@ -22,7 +22,7 @@ export const SORT_COLUMNS: Record<BillingSortField, string> = {
   rate: "rate",
 };
 
-/** The columns the public record reads (spec 2.1; its uid is the id): fewer columns, less to decode per row. */
+/** The columns the public record reads (docs/api/billing.md; its uid is the id): fewer columns, less to decode per row. */
 const RECORD_COLUMNS = PUBLIC_BILLING_RECORD_FIELDS.map((f) => (f === "billingUid" ? "id" : f));
 
 export const recordColumns = (alias = "b"): Prisma.Sql =>

@@ -1,4 +1,4 @@
-// GET /api/v3/billing/history[/{senderId}] (architecture.md "Billing"): the money ledger
+// GET /api/v3/billing/history[/{senderId}] (docs/api/billing.md "The ledger"): the money ledger
 // of the customer (or of one sender), filtered, newest first, with a summary of the
 // filtered set. The balance follows the ledger's one rule (ledger.ts), over the same
 // filtered set as the listed transactions (so "balance" of a date range is the net

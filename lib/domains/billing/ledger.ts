@@ -1,4 +1,4 @@
-// The ledger's one balance rule (architecture.md "Billing", docs/event-pipeline.md "Ledger"):
+// The ledger's one balance rule (docs/api/billing.md "The ledger", docs/event-pipeline.md "Statuses -> billing records and ledger"):
 // debit, credit and refund amounts are stored positive (the type gives the sign); an
 // adjustment carries its own sign (positive adds to the balance, negative takes away).
 // balance = credits + refunds + adjustments - debits. The send check (lib/domains/billing/send-balance.ts)

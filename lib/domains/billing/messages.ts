@@ -1,4 +1,4 @@
-// GET /api/v3/billing/messages (spec 4.1) and the billing explorer's table: the
+// GET /api/v3/billing/messages (docs/api/billing.md) and the billing explorer's table: the
 // customer's billing records (one sender, or user-wide), filtered, sorted, paginated.
 
 import { ApiError } from "@/lib/core/errors";

@@ -1,6 +1,6 @@
 // The one payable rule, shared by callback ingest and the demo seed.
-// Spec 2.1: "a payable message is a delivered or accepted billing record that counts
-// toward the customer billing model". So a record is payable when the provider bills it
+// A payable message is a delivered or accepted billing record that counts toward the
+// customer's billing (docs/api/billing.md). So a record is payable when the provider bills it
 // (`billable`: pricing type `regular`, not free_*) AND its status is accepted, delivered
 // or read (read implies delivered). Sent-only, pending and failed records are free.
 // A record that became payable stays payable: its one ledger debit has been written.

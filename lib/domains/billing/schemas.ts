@@ -1,4 +1,4 @@
-// Billing inputs and public shapes (spec 4.1, architecture.md "Billing"), shared by the
+// Billing inputs and public shapes (docs/api/billing.md), shared by the
 // API, the dashboard's billing explorer and the OpenAPI document.
 import { z } from "zod";
 import { PageQuery, strictPageQuery } from "@/lib/core/pagination";
@@ -10,7 +10,6 @@ export const TRANSACTION_TYPES = ["debit", "credit", "refund", "adjustment"] as 
 export const BILLING_SORT_FIELDS = ["created_at", "message_timestamp", "pricing_category", "status", "rate"] as const;
 export const BILLING_MESSAGES_MAX_LIMIT = 200;
 
-export type TemplateType = (typeof TEMPLATE_TYPES)[number];
 export type BillingSortField = (typeof BILLING_SORT_FIELDS)[number];
 export type SortOrder = "ASC" | "DESC";
 
@@ -34,7 +33,7 @@ const Text = (max: number) => z.string().trim().min(1).max(max);
 const datesInOrder = (q: { dateFrom?: string; dateTo?: string }) => !q.dateFrom || !q.dateTo || q.dateFrom <= q.dateTo;
 const datesIssue = { message: "dateFrom must be on or before dateTo", path: ["dateFrom"] };
 
-/** The filters of spec 4.1 (without paging and sort): the explorer, totals, chart and CSV share them. */
+/** The filters of GET /billing/messages (without paging and sort): the explorer, totals, chart and CSV share them. */
 export const BillingFilters = z.object({
   senderId: optional(Text(32)).describe("Sender phone number. Omitted with a global token: user-wide"),
   phoneNumberId: optional(Text(64)).describe("Provider phone number id of the sender"),
@@ -65,7 +64,7 @@ const SortOrderParam = z
   .pipe(z.enum(["ASC", "DESC"]))
   .default("DESC");
 
-/** GET /api/v3/billing/messages (spec 4.1): strict paging, every filter and sort. */
+/** GET /api/v3/billing/messages (docs/api/billing.md): strict paging, every filter and sort. */
 export const BillingMessagesQuery = BillingFilters.extend(strictPageQuery(BILLING_MESSAGES_MAX_LIMIT).shape)
   .extend({
     sortBy: z
@@ -83,7 +82,7 @@ export const BillingExportQuery = BillingFilters.extend({
 }).refine(datesInOrder, datesIssue);
 export type BillingExportInput = z.infer<typeof BillingExportQuery>;
 
-/** GET /api/v3/billing/history (architecture.md "Billing"): the ledger, generic paging (8.2). */
+/** GET /api/v3/billing/history (docs/api/billing.md "The ledger"): the ledger, page-based paging. */
 export const BillingHistoryQuery = PageQuery.extend({
   senderId: optional(Text(32)).describe("Sender phone number; omitted with a global token: the whole account"),
   phoneNumberId: optional(Text(64)).describe("Provider phone number id of the sender"),
@@ -118,7 +117,7 @@ export const PublicBillingRecord = z.object({
   updatedAt: z.string(),
 });
 export type PublicBillingRecordT = z.infer<typeof PublicBillingRecord>;
-/** The public record's fields in spec 2.1 order (the CSV columns; the columns a list reads). */
+/** The public record's fields in the order of docs/api/billing.md (the CSV columns; the columns a list reads). */
 export const PUBLIC_BILLING_RECORD_FIELDS = PublicBillingRecord.keyof().options;
 
 const Scope = z.enum(["user", "sender"]).describe("user: all the customer's senders; sender: one sender");

@@ -29,7 +29,7 @@ export type BillingRecordRow = Pick<
   | "conversationOriginType"
 > & { rate: DecimalLike; messageTimestamp: DateLike; createdAt: DateLike; updatedAt: DateLike };
 
-/** Spec 2.1, exactly: ISO 8601 UTC timestamps, rate as a number. */
+/** docs/api/billing.md, exactly: ISO 8601 UTC timestamps, rate as a number. */
 export function toPublicBillingRecord(row: BillingRecordRow): PublicBillingRecordT {
   return {
     billingUid: row.id,

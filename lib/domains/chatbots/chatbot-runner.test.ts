@@ -2,7 +2,7 @@
 // endpoint and processor, the outbox written in the ingest transaction, and the worker
 // sending through the normal send path to the provider simulator.
 import { randomBytes } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { wakeableSleep } from "@/lib/core/wakeable-sleep";
 import { db } from "@/lib/db";
 import { processPendingCallbacks } from "@/lib/domains/events/ingest/process-batch";
@@ -160,9 +160,14 @@ describe("a bot answers inbound messages through the outbox", () => {
     const claimed = await claimReplies(50, 150, [t.customer.id]);
     expect(claimed.map((r) => r.contactPhoneNumber)).toContain(contact);
     expect(await sendAll()).toBe(0);
-    await new Promise((r) => setTimeout(r, 200));
-    await sendAll();
-    expect(toProvider(contact)).toHaveLength(1);
+    // Once the 150 ms lease has run out, the next pass sends it.
+    await vi.waitFor(
+      async () => {
+        await sendAll();
+        expect(toProvider(contact)).toHaveLength(1);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect((await outbox(contact))[0]).toMatchObject({ status: "SENT", attempts: 2 });
   });
 
@@ -173,8 +178,14 @@ describe("a bot answers inbound messages through the outbox", () => {
     expect(row).toBeDefined();
     if (!row) return;
     expect((await deliverReply(row)).status).toBe("SENT"); // ...and the process dies here.
-    await new Promise((r) => setTimeout(r, 200));
-    await sendAll();
+    // Once the lease has run out, a pass finds the message already sent and records it.
+    await vi.waitFor(
+      async () => {
+        await sendAll();
+        expect((await outbox(contact))[0]?.status).toBe("SENT");
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect(toProvider(contact)).toHaveLength(1);
     expect((await outbox(contact))[0]).toMatchObject({ status: "SENT", messageId: replyMessageId(row.id, 1) });
   });
@@ -199,8 +210,14 @@ describe("attempts", () => {
         payload: {},
       },
     });
-    await new Promise((r) => setTimeout(r, 200));
-    await sendAll();
+    // Once the lease has run out, a pass finds the message's outcome unknown and gives up on it.
+    await vi.waitFor(
+      async () => {
+        await sendAll();
+        expect((await outbox(contact))[0]?.status).toBe("FAILED");
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect(toProvider(contact)).toHaveLength(0);
     const [after] = await outbox(contact);
     expect(after).toMatchObject({ status: "FAILED", messageId: replyMessageId(row.id, 1) });

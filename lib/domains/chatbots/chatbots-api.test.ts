@@ -227,7 +227,7 @@ describe("list", () => {
     c = await createTestCustomer();
   });
 
-  it("paginates (spec 8.2), filters by sender and status, and lists all senders for a global token", async () => {
+  it("paginates, filters by sender and status, and lists all senders for a global token", async () => {
     const first = (await create(c.globalToken, valid({ name: "one" }))).body.data.chatbotUid;
     const second = (await create(c.globalToken, valid({ name: "two" }), { senderId: c.otherSender.phoneNumber })).body
       .data.chatbotUid;

@@ -85,7 +85,7 @@ export async function chatbotSnapshot(tx: Tx, items: InboundForBot[]): Promise<C
   };
 }
 
-// A person's reply: what the dashboard or the API sent (docs/conversations.md "sentBy").
+// A person's reply: what the dashboard or the API sent (docs/conversations.md "API": `sentBy`).
 const PERSON = ["api", "dashboard"];
 
 /**

@@ -74,7 +74,6 @@ export const RuleSchema = z.strictObject(
   },
   { error: "each rule must be an object with match and reply" },
 );
-export type RuleInput = z.output<typeof RuleSchema>;
 
 /** Rules in order: each must be able to match, and a rule after an `any` never could. */
 export const RulesSchema = z
@@ -169,8 +168,6 @@ export const ChatbotCreateInput = z.strictObject(
   { error: objectError("chatbot is required: an object with name and rules") },
 );
 export type ChatbotCreateInput = z.output<typeof ChatbotCreateInput>;
-/** The editor's form values (before defaults). */
-export type ChatbotFormInput = z.input<typeof ChatbotCreateInput>;
 
 const SenderId = z.string({ error: "senderId must be a phone number string" }).optional();
 

@@ -12,7 +12,7 @@ import type { ContactBookWithCount } from "./serializers";
 
 const withCount = { _count: { select: { contacts: true } } } as const;
 
-/** Spec 4.3's pagination block: no total, hasMore from one extra row. */
+/** The contact-book list's pagination block (docs/api/pagination.md): no total, hasMore from one extra row. */
 export type ContactBookPage = {
   books: ContactBookWithCount[];
   pagination: { page: number; limit: number; count: number; hasMore: boolean };

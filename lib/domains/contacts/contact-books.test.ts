@@ -1,4 +1,4 @@
-// Contact books through the real router: the list contract of spec 4.3, create, read,
+// Contact books through the real router: the list contract of docs/api/contact-books.md, create, read,
 // update, validation, token scope and tenant isolation, on v2 and v3.
 import { beforeAll, describe, expect, it } from "vitest";
 import { recordApiAnswers } from "@/test/api-answers";

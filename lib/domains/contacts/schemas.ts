@@ -43,7 +43,6 @@ export const ContactBookFields = z.object({
 export type ContactBookInput = z.infer<typeof ContactBookFields>;
 
 export const ContactBookCreateBody = z.object({ contactBook: ContactBookFields });
-export type ContactBookCreateInput = z.infer<typeof ContactBookCreateBody>;
 
 export const ContactBookPatch = ContactBookFields.partial().refine(
   (patch) => Object.values(patch).some((v) => v !== undefined),
@@ -52,7 +51,6 @@ export const ContactBookPatch = ContactBookFields.partial().refine(
 export type ContactBookPatchInput = z.infer<typeof ContactBookPatch>;
 
 export const ContactBookUpdateBody = z.object({ contactBook: ContactBookPatch });
-export type ContactBookUpdateInput = z.infer<typeof ContactBookUpdateBody>;
 
 export const ContactListQuery = PageQuery.extend({
   search: Search.describe("Case-insensitive match on phone number, name or email"),
@@ -66,7 +64,6 @@ export const BulkContactRow = z.object({
   email: z.string().trim().max(320).nullish(),
   customFields: z.record(z.string(), z.unknown()).nullish(),
 });
-export type BulkContactRowInput = z.infer<typeof BulkContactRow>;
 
 function rowJsonSchema(): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(BulkContactRow, { io: "input" });
@@ -89,7 +86,6 @@ export const BulkUploadBody = z.preprocess(
       .meta({ items: rowJsonSchema() } as Record<string, unknown>),
   }),
 );
-export type BulkUploadInput = z.infer<typeof BulkUploadBody>;
 
 /** Per-row error codes of a bulk upload report. */
 export const ROW_ERROR_CODES = [
@@ -214,7 +210,6 @@ export const BlacklistAddBody = z.object({
   phoneNumber: BlacklistPhone,
   reason: z.string().trim().max(200).optional(),
 });
-export type BlacklistAddInput = z.infer<typeof BlacklistAddBody>;
 
 /** POST /blacklist/remove: take a number off (the contract has no DELETE verbs). */
 export const BlacklistRemoveBody = z.object({ senderId: BlacklistSender, phoneNumber: BlacklistPhone });

@@ -4,7 +4,7 @@ import type { BlacklistEntry, Contact, ContactBook, ContactField } from "@/lib/g
 
 export type ContactBookWithCount = ContactBook & { _count: { contacts: number } };
 
-/** Spec 2.2, exactly. */
+/** docs/api/contact-books.md "Books", exactly. */
 export function toPublicContactBook(book: ContactBookWithCount) {
   return {
     contactBookUid: book.id,
@@ -18,7 +18,6 @@ export function toPublicContactBook(book: ContactBookWithCount) {
     updatedAt: book.updatedAt.toISOString(),
   };
 }
-export type PublicContactBookShape = ReturnType<typeof toPublicContactBook>;
 
 function fieldsObject(value: unknown): Record<string, unknown> {
   return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -36,7 +35,6 @@ export function toPublicContact(contact: Contact) {
     updatedAt: contact.updatedAt.toISOString(),
   };
 }
-export type PublicContactShape = ReturnType<typeof toPublicContact>;
 
 export function toPublicContactField(field: ContactField) {
   return { key: field.key, label: field.label, type: field.type, createdAt: field.createdAt.toISOString() };

@@ -1,4 +1,4 @@
-// The dashboard inbox's own pieces (docs/conversations.md "Dashboard"): who a dashboard
+// The dashboard inbox's own pieces (docs/inbox.md): who a dashboard
 // reply is from (the signed-in user's email), and one poll's worth of list and badge.
 
 import { db } from "@/lib/db";

@@ -4,22 +4,41 @@
 // page is cut from the ids first (a deferred join), then its rows are read by primary key.
 
 import { type PageInput, skipTake } from "@/lib/core/pagination";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { allowedSenderIds, type Principal } from "@/lib/domains/auth/principal";
 import { phoneSearchTerm } from "@/lib/domains/contacts/search";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ConversationStatus, ListOrder } from "./schemas";
 
 export type ListFilters = { status?: ConversationStatus; unread?: boolean; search?: string };
 
-/** The sender a principal may see: the resolved sender, else the token's own (if bound). */
-export function senderScope(p: Principal, senderId: string | undefined): string | undefined {
-  return senderId ?? p.scopedSenderId ?? undefined;
+/**
+ * The senders a list, count or look-up covers: the resolved sender, else every sender the
+ * principal may see (a number-scoped token's one, a limited member's: docs/members.md);
+ * null is every sender of the account, [] none.
+ */
+export function senderScope(p: Principal, senderId: string | undefined): readonly string[] | null {
+  const allowed = allowedSenderIds(p);
+  if (senderId) return allowed && !allowed.includes(senderId) ? [] : [senderId];
+  return allowed;
+}
+
+/** The scope as a condition on `column` (one sender: an equality, as the indexes expect), or null. */
+export function senderScopeCondition(
+  p: Principal,
+  senderId: string | undefined,
+  column: Prisma.Sql = Prisma.sql`c."senderId"`,
+): Prisma.Sql | null {
+  const scope = senderScope(p, senderId);
+  if (scope === null) return null;
+  if (scope.length === 1) return Prisma.sql`${column} = ${scope[0]}`;
+  if (scope.length === 0) return Prisma.sql`false`;
+  return Prisma.sql`${column} = ANY(${[...scope]}::text[])`;
 }
 
 function listWhere(p: Principal, senderId: string | undefined, f: ListFilters): Prisma.Sql {
   const parts: Prisma.Sql[] = [Prisma.sql`c."customerId" = ${p.customerId}`];
-  const scope = senderScope(p, senderId);
-  if (scope) parts.push(Prisma.sql`c."senderId" = ${scope}`);
+  const scope = senderScopeCondition(p, senderId);
+  if (scope) parts.push(scope);
   if (f.status) parts.push(Prisma.sql`c."status" = ${f.status}::"ConversationStatus"`);
   if (f.unread) parts.push(Prisma.sql`c."unread" = true`);
   const term = f.search?.trim();
@@ -59,10 +78,10 @@ export function conversationListSql(
 
 /** One conversation by uid within the principal's (and the resolved sender's) scope. */
 export function conversationByUidSql(p: Principal, senderId: string | undefined, uid: string): Prisma.Sql {
-  const scope = senderScope(p, senderId);
+  const scope = senderScopeCondition(p, senderId);
   return Prisma.sql`SELECT ${CONVERSATION_COLUMNS} FROM "Conversation" c JOIN "Sender" s ON s."id" = c."senderId"
     WHERE c."id" = ${uid} AND c."customerId" = ${p.customerId}
-    ${scope ? Prisma.sql`AND c."senderId" = ${scope}` : Prisma.empty}`;
+    ${scope ? Prisma.sql`AND ${scope}` : Prisma.empty}`;
 }
 
 export const CONVERSATION_COLUMNS = Prisma.sql`c."id", c."customerId", c."senderId", c."contactPhoneNumber",

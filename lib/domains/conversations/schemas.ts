@@ -44,7 +44,6 @@ export type ConversationListInput = z.infer<typeof ConversationListQuery>;
 export const ConversationSenderQuery = z.object({ senderId: SenderIdField });
 
 export const ConversationMessagesQuery = PageQuery.extend({ senderId: SenderIdField });
-export type ConversationMessagesInput = z.infer<typeof ConversationMessagesQuery>;
 
 export const ConversationUpdateBody = z.object({
   senderId: SenderIdField,

@@ -1,4 +1,4 @@
-// Public shapes of conversations and thread entries (docs/conversations.md "Fields"):
+// Public shapes of conversations and thread entries (docs/conversations.md "API"):
 // every field is named here, so a new column never leaks.
 import { contentOf } from "./content";
 import type {

@@ -10,7 +10,14 @@ import type { Principal } from "@/lib/domains/auth/principal";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { closedEvent, emitConversationEvents } from "./events";
-import { conversationByUidSql, conversationListSql, type ListFilters, senderScope, threadSql } from "./list-sql";
+import {
+  conversationByUidSql,
+  conversationListSql,
+  type ListFilters,
+  senderScope,
+  senderScopeCondition,
+  threadSql,
+} from "./list-sql";
 import type { ConversationPatch, ListOrder } from "./schemas";
 import type { ConversationRow, ThreadRow } from "./serializers";
 
@@ -30,10 +37,6 @@ export const conversationNotFound = (uid: string) =>
 // the total itself, and a full page reuses a count shared for a few seconds, recounted when
 // it contradicts the page just read.
 const counts = new SwrCache<number>({ ttlMs: 5_000, maxStaleMs: 60_000, maxEntries: 2_000 });
-
-/** Tests and benchmarks: ttlMs 0 counts on every full page. */
-export const configureConversationCounts = (ttlMs: number) =>
-  counts.configure({ ttlMs, maxStaleMs: Math.max(ttlMs, 60_000), maxEntries: 2_000 });
 
 /** The total of a page: exact from a partial page, else the shared count (see above). */
 export async function pageTotal(
@@ -99,10 +102,10 @@ export async function listThread(
 
 /** Conversations with unread messages (the inbox badge): one index range scan. */
 export async function unreadConversations(p: Principal, senderId?: string): Promise<number> {
-  const scope = senderScope(p, senderId);
+  const scope = senderScopeCondition(p, senderId, Prisma.sql`"senderId"`);
   const [row] = await hotRows<{ total: number }>(
     Prisma.sql`SELECT count(*)::int AS total FROM "Conversation"
-      WHERE "customerId" = ${p.customerId} ${scope ? Prisma.sql`AND "senderId" = ${scope}` : Prisma.empty}
+      WHERE "customerId" = ${p.customerId} ${scope ? Prisma.sql`AND ${scope}` : Prisma.empty}
       AND "unread" = true`,
   );
   return row?.total ?? 0;
@@ -121,7 +124,7 @@ export async function updateConversation(
 ): Promise<ConversationRow> {
   if (!isConversationUid(uid)) throw conversationNotFound(uid);
   const scope = senderScope(p, senderId);
-  const where = { id: uid, customerId: p.customerId, ...(scope ? { senderId: scope } : {}) };
+  const where = { id: uid, customerId: p.customerId, ...(scope ? { senderId: { in: [...scope] } } : {}) };
   const now = new Date();
   const emitted = await db.$transaction(async (tx) => {
     if (patch.markRead) await tx.conversation.updateMany({ where, data: { unreadCount: 0, unread: false } });
@@ -146,7 +149,3 @@ export async function updateConversation(
 
 export const markConversationRead = (p: Principal, senderId: string | undefined, uid: string) =>
   updateConversation(p, senderId, uid, { markRead: true });
-export const closeConversation = (p: Principal, senderId: string | undefined, uid: string, actor?: string | null) =>
-  updateConversation(p, senderId, uid, { status: "CLOSED" }, actor ?? null);
-export const reopenConversation = (p: Principal, senderId: string | undefined, uid: string) =>
-  updateConversation(p, senderId, uid, { status: "OPEN" });

@@ -22,13 +22,6 @@ function signupLimiter(): AttemptLimiter<"ip"> {
   return limiter;
 }
 
-/** Tests change the limit through the environment; this drops the counters. */
-export async function resetSignupLimiter(): Promise<void> {
-  const previous = limiter;
-  limiter = undefined;
-  await previous?.close();
-}
-
 /** `clientIp`: the caller's address (the dashboard action reads it as lib/http/client-ip.ts says). */
 export async function signUp(input: SignupInputValue, clientIp: string) {
   // Counted before any work, so a burst of parallel sign-ups cannot slip past the limit.

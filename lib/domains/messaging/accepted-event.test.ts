@@ -1,4 +1,4 @@
-// message.status.accepted (issue 13 item 4): the service emits it when the provider
+// message.status.accepted (docs/event-pipeline.md "Events"): the service emits it when the provider
 // accepted its send, to every ACTIVE destination of that sender subscribed to the key,
 // once per send, with the body of the other message.status.* events.
 import { describe, expect, it } from "vitest";

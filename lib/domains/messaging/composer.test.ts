@@ -30,7 +30,7 @@ describe("dashboard composer", () => {
     await addToBlacklist(t.customer.id, t.sender.id, to);
     await expect(
       sendFromComposer(p, ComposerBody.parse({ mode: "session", senderId: t.sender.phoneNumber, to, text: "Hello" })),
-    ).rejects.toMatchObject({ wireCode: "RECIPIENT_BLACKLISTED" });
+    ).rejects.toMatchObject({ code: "RECIPIENT_BLACKLISTED" });
     expect(ComposerBody.safeParse({ mode: "session", senderId: t.sender.phoneNumber, to, text: "" }).success).toBe(
       false,
     );

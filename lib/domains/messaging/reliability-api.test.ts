@@ -1,4 +1,4 @@
-// Idempotent retries, the reconnect queue and provider error mapping (spec 7.4, 7.5).
+// Idempotent retries, the reconnect queue and provider error mapping (docs/api/errors.md "When to retry").
 import { describe, expect, it, vi } from "vitest";
 import { startBackgroundWork } from "@/lib/background";
 import { db } from "@/lib/db";

@@ -1,5 +1,5 @@
 // Send results -> the acceptance receipt (our envelope) or the provider's answer shape,
-// with the headers of spec 7.1 (X-Service-Message-Id, X-Service-Queued).
+// with the headers of docs/api/errors.md (X-Service-Message-Id, X-Service-Queued).
 import type { Version } from "@/lib/core/version";
 import type { StoredResponse } from "@/lib/domains/idempotency/service";
 import type { Sender } from "@/lib/domains/senders/service";

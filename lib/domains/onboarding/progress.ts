@@ -1,4 +1,4 @@
-// The first-run checklist (issue 13 item 6): each step is done when the account's own data
+// The first-run checklist (docs/dashboard.md "First run"): each step is done when the account's own data
 // says so, never by a flag someone must remember to set. Tenant in every where.
 
 import { db } from "@/lib/db";

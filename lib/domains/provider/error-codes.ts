@@ -1,4 +1,4 @@
-// Provider error codes we act on (spec 7.4 and 7.5).
+// Provider error codes we act on (docs/api/errors.md "When to retry").
 export const THROUGHPUT_EXCEEDED = 130429;
 export const PAIR_RATE_LIMIT = 131056;
 export const THROUGHPUT_UPGRADE = 131057;

@@ -104,7 +104,7 @@ export function createHttpClient(config: HttpClientConfig = httpConfigFromEnv())
           body: JSON.stringify(payload),
         });
       } catch (error) {
-        // Timeout or reset: the provider may have accepted it. Not retried (spec 7.5 point 4).
+        // Timeout or reset: the provider may have accepted it. Not retried (docs/api/errors.md "When to retry").
         return { ok: false, code: 0, message: String(error), retryable: false, ambiguous: true };
       }
       if (!result.response.ok) return refusalFrom(result.response.status, result.body);

@@ -1,5 +1,5 @@
-// The provider layer on its own: the HTTP client's error mapping (spec 7.4, 7.5), the
-// simulator's limits (spec 8.3) and its signed callbacks.
+// The provider layer on its own: the HTTP client's error mapping (docs/api/errors.md), the
+// simulator's limits (docs/api/limits.md "Provider limits") and its signed callbacks.
 import { describe, expect, it } from "vitest";
 import { signProviderBody, verifyProviderSignature } from "./callbacks/signature";
 import { PAIR_RATE_LIMIT, THROUGHPUT_EXCEEDED, THROUGHPUT_UPGRADE } from "./error-codes";

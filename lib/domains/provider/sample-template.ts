@@ -1,6 +1,6 @@
 // The sample template the provider gives every new business account, already approved
 // (Meta's `hello_world`): what lets a new account send its first message before any
-// template of its own passes review (docs/messaging.md "Simulator"). The simulator lists it
+// template of its own passes review (docs/messaging.md "Provider and simulator"). The simulator lists it
 // for every business account, with an id derived from the account's id so that every
 // process of the app (front server, Next) answers the same.
 import { createHash } from "node:crypto";

@@ -1,4 +1,4 @@
-// The provider limits the simulator enforces (spec 8.3): messages per second per business
+// The provider limits the simulator enforces (docs/api/limits.md "Provider limits"): messages per second per business
 // number (fixed one-second windows) and the pair rate to one user (a burst of 45 within
 // 6 seconds).
 export const PAIR_WINDOW_MS = 6_000;

@@ -1,4 +1,4 @@
-// The inputs and public shapes of senders (issue 13 item 6): one schema per input, used by
+// The inputs and public shapes of senders (docs/messaging.md "Senders"): one schema per input, used by
 // the API routes (lib/api/routes/senders.ts), the dashboard's add-sender action and the
 // OpenAPI document (docs/messaging.md "Senders").
 import { z } from "zod";
@@ -9,7 +9,6 @@ export const SenderConnectFields = z.object({
   phoneNumberId: z.string().trim().max(64).optional(),
   makeDefault: z.boolean().optional(),
 });
-export type SenderConnectInput = z.infer<typeof SenderConnectFields>;
 
 export const SenderCreateBody = z.object({ sender: SenderConnectFields });
 

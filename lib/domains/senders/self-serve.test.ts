@@ -1,4 +1,4 @@
-// Self-serve senders (issue 13 item 6): simulator mode assigns a phone number id at once;
+// Self-serve senders (docs/messaging.md "Senders"): simulator mode assigns a phone number id at once;
 // with a real provider the id is checked against the provider (a stubbed Graph API here).
 import { afterEach, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/core/env";

@@ -1,4 +1,4 @@
-// A customer connects its own sender from the dashboard (issue 13 item 6), through the same
+// A customer connects its own sender from the dashboard (docs/messaging.md "Senders"), through the same
 // addSender as the operator's sender:add. In simulator mode any E.164 number gets a
 // simulated phone number id at once; with a real provider the phone number id is required
 // and must be the provider's id of that very number (checked through the provider client).

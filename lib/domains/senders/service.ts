@@ -1,17 +1,19 @@
-// Senders and default sender resolution (architecture.md "Default sender resolution").
+// Senders and default sender resolution (docs/api/authentication.md "Which sender a request acts on").
 
 import { ApiError } from "@/lib/core/errors";
 import { db, hotRows } from "@/lib/db";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { allowedSenderIds, type Principal, senderAllowed } from "@/lib/domains/auth/principal";
 import { Prisma, type Sender } from "@/lib/generated/prisma/client";
 import { E164, normalizePhone } from "./phone";
 
 export type { Sender };
 export { E164, normalizePhone };
 
+/** The senders the principal may see (a number-scoped token's one, a limited member's). */
 export async function listSenders(p: Principal): Promise<Sender[]> {
+  const allowed = allowedSenderIds(p);
   return db.sender.findMany({
-    where: { customerId: p.customerId, ...(p.scopedSenderId ? { id: p.scopedSenderId } : {}) },
+    where: { customerId: p.customerId, ...(allowed ? { id: { in: [...allowed] } } : {}) },
     orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }],
   });
 }
@@ -43,6 +45,7 @@ export async function resolveSenderByPhoneNumberId(p: Principal, phoneNumberId: 
   if (!sender)
     throw new ApiError("SENDER_NOT_FOUND", `Phone number id ${phoneNumberId} is not connected to this account`);
   if (p.scopedSenderId && p.scopedSenderId !== sender.id) throw boundElsewhere("TOKEN_SCOPE_NOT_ALLOWED");
+  if (!senderAllowed(p, sender.id)) throw notYourSender(sender.phoneNumber);
   return sender;
 }
 
@@ -55,10 +58,14 @@ export type ResolveOptions = {
   requireSetup?: boolean;
 };
 
+const notYourSender = (phoneNumber: string) =>
+  new ApiError("SENDER_NOT_ALLOWED", `Sender ${phoneNumber} is not one of the senders you work on`);
+
 /**
  * A number-scoped token resolves to its sender (another senderId is refused); a global
  * token takes the explicit senderId, else the default sender (or none when useDefault
- * is false).
+ * is false). A member limited to some senders (an agent, docs/members.md) may name only
+ * those, and the default is the first of them.
  */
 export async function resolveSender(
   p: Principal,
@@ -77,12 +84,21 @@ export async function resolveSender(
     sender = await findSenderByPhone(p, requested);
     if (!sender)
       throw new ApiError("SENDER_NOT_FOUND", `Sender ${normalizePhone(requested)} is not connected to this account`);
+    if (!senderAllowed(p, sender.id)) throw notYourSender(sender.phoneNumber);
   } else if (useDefault) {
+    const allowed = allowedSenderIds(p);
     sender = await firstSender(
-      Prisma.sql`"customerId" = ${p.customerId}`,
+      allowed
+        ? Prisma.sql`"customerId" = ${p.customerId} AND "id" = ANY(${[...allowed]}::text[])`
+        : Prisma.sql`"customerId" = ${p.customerId}`,
       Prisma.sql`"isDefault" DESC, "createdAt" ASC, "id" ASC`,
     );
-    if (!sender) throw new ApiError("SENDER_NOT_FOUND", "This account has no connected sender");
+    if (!sender) {
+      throw new ApiError(
+        "SENDER_NOT_FOUND",
+        allowed ? "None of the senders you work on is connected" : "This account has no connected sender",
+      );
+    }
   } else {
     return undefined;
   }

@@ -1,7 +1,7 @@
 import type { Version } from "@/lib/core/version";
 import type { Template } from "@/lib/generated/prisma/client";
 
-/** The public template; v3 adds source and correctCategory (spec 9.4). */
+/** The public template; v3 adds source and correctCategory (docs/api/versions.md). */
 export function toPublicTemplate(t: Template, version: Version) {
   return {
     templateUid: t.id,

@@ -29,4 +29,3 @@ export const TokenRotateInput = z.object({
     .max(168, "The grace period is at most 7 days (168 hours)")
     .default(24),
 });
-export type TokenRotateValue = z.infer<typeof TokenRotateInput>;

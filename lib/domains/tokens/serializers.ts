@@ -18,4 +18,3 @@ export function toPublicToken(t: TokenRow, now = new Date()) {
     state,
   } as const;
 }
-export type PublicToken = ReturnType<typeof toPublicToken>;

@@ -38,18 +38,10 @@ const state = {
   lastPrune: 0,
 };
 
-/** Turns recording on or off at run time (bench:api compares both in one run). */
-export function setUsageRecording(enabled: boolean) {
-  state.enabled = enabled;
-}
-
 export function usageRecordingEnabled(): boolean {
   state.enabled ??= env().API_USAGE_RECORDING === "on";
   return state.enabled;
 }
-
-/** Rows dropped because the buffer was full (since the process started). */
-export const droppedUsageRows = () => state.dropped;
 
 /** Queues one request; never throws, never awaits. */
 export function recordUsage(row: UsageRow): void {

@@ -1,4 +1,4 @@
-// The event catalog (architecture.md "Webhooks"): every key a destination may subscribe
+// The event catalog (docs/api/webhooks.md "The event catalog"): every key a destination may subscribe
 // to. GET /webhooks/events serves it; create and update accept only these keys.
 import { payloadDocs } from "./payloads";
 

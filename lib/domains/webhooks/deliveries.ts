@@ -1,5 +1,5 @@
 // The delivery log of one destination, manual redelivery and the signed test event
-// (architecture.md "Webhooks": beyond the contract, as Stripe and Svix do). The worker
+// (docs/api/webhooks.md "Destinations", as Stripe and Svix have them). The worker
 // (lib/domains/webhooks/worker.ts) sends every PENDING delivery whose nextAttemptAt has come;
 // a delivery's id is its `webhook-id`, so a redelivery keeps the same id.
 
@@ -64,7 +64,7 @@ export async function listDeliveries(
 /**
  * Puts one delivery back in the queue now (same id, so the same `webhook-id`). The
  * attempt count is kept: the worker makes at least one more attempt. Refused for an
- * INACTIVE destination, which receives nothing (spec 6.4).
+ * INACTIVE destination, which receives nothing (docs/api/webhooks.md "Deliveries").
  */
 export async function redeliver(p: Principal, sender: Sender, uid: string, deliveryId: string): Promise<DeliveryRow> {
   const scope = tenantScope(p, sender);

@@ -167,10 +167,19 @@ describe("webhook recovery", () => {
     const uid = await createHook(a);
     const failed = await delivery(a, uid, "FAILED", ago(HOUR));
     // A long safety poll: only the wake-up can make the job run within the wait.
-    const worker = startRecoveryWorker({ pollMs: 600_000, customerIds: [a.customer.id] });
+    let sleptAfter = -1;
+    const worker = startRecoveryWorker({
+      pollMs: 600_000,
+      customerIds: [a.customer.id],
+      onPause: (epoch) => {
+        sleptAfter = epoch;
+      },
+    });
     try {
       await wakeupsReady();
-      await new Promise((r) => setTimeout(r, 200)); // the first pass (nothing queued) is over
+      // The listener's start-up call is the first wake-up: once a pass that began after it has
+      // gone to sleep, nothing but a NOTIFY starts another.
+      await expect.poll(() => sleptAfter, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
       const key = { "Idempotency-Key": `rcv-${randomBytes(6).toString("hex")}` };
       const body = { since: ago(2 * HOUR).toISOString() };
       const first = await recover(a, uid, body, "v3", key);

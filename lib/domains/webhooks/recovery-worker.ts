@@ -17,6 +17,11 @@ export type RecoveryWorkerOptions = {
   customerIds?: string[] | null;
   /** Checked between batches: true stops the job there (it is released and resumed later). */
   shouldStop?: () => boolean;
+  /**
+   * Called as the loop goes to sleep, with the wake-up count its pass started at: a test
+   * waits for it before it proves that a NOTIFY, not a pass already running, starts the job.
+   */
+  onPause?: (epoch: number) => void;
 };
 
 /** Claims beyond this give the job up (FAILED): a job that kills its worker stops. */
@@ -75,6 +80,7 @@ export function startRecoveryWorker(options: RecoveryWorkerOptions = {}): { stop
         log.error({ err: error }, "webhook recovery worker error");
       }
       if (stopped) break;
+      options.onPause?.(since);
       await sleep.pause(pollMs, since);
     }
   })();

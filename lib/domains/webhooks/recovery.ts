@@ -19,7 +19,7 @@ export const recoveryNotFound = (uid: string) =>
 /**
  * Queues a recovery of the destination's FAILED deliveries created in [since, until]
  * (until defaults to now and is never later than now). Refused for an INACTIVE destination,
- * which receives nothing (spec 6.4). The worker is woken by NOTIFY on commit.
+ * which receives nothing (docs/api/webhooks.md "Deliveries"). The worker is woken by NOTIFY on commit.
  */
 export async function startRecovery(
   p: Principal,

@@ -54,7 +54,6 @@ const TimeoutMs = z
   .min(TIMEOUT_MS.min, `timeoutMs must be between ${TIMEOUT_MS.min} and ${TIMEOUT_MS.max}`)
   .max(TIMEOUT_MS.max, `timeoutMs must be between ${TIMEOUT_MS.min} and ${TIMEOUT_MS.max}`);
 
-export const MAX_DELIVERIES_PER_SECOND = { min: 1, max: 1000 } as const;
 const MaxDeliveriesPerSecond = z
   .number({ error: "maxDeliveriesPerSecond must be a number (or null for no cap)" })
   .int("maxDeliveriesPerSecond must be an integer")
@@ -241,11 +240,6 @@ export const DeliveryListQuery = PageQuery.extend({
   status: z.enum(DELIVERY_STATUSES, { error: `status must be one of ${DELIVERY_STATUSES.join(", ")}` }).optional(),
 });
 export type DeliveryListQuery = z.output<typeof DeliveryListQuery>;
-
-/** Body of POST redeliver / test: only the optional sender (the token may ride along too). */
-export const SenderBody = z.object({
-  senderId: z.string({ error: "senderId must be a phone number string" }).optional(),
-});
 
 /** Grace of a rotated secret, in seconds: both secrets sign until it ends (docs/event-pipeline.md). */
 export const ROTATION_GRACE_SECONDS = { min: 0, max: 7 * 24 * 3600, default: 24 * 3600 } as const;

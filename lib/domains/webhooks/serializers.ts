@@ -1,4 +1,4 @@
-// Public shapes of webhook destinations and deliveries (spec 2.3). Every field is named
+// Public shapes of webhook destinations and deliveries (docs/api/webhooks.md "Destinations"). Every field is named
 // here, so a new column never leaks and the secrets have no path out.
 import type { Sender, WebhookAttempt, WebhookDelivery, WebhookDestination } from "@/lib/generated/prisma/client";
 import { BREAKER, publicThresholds } from "./breaker";

@@ -1,5 +1,5 @@
 // Webhook destinations: create, list, get, update. Every read and write carries the
-// customer AND the resolved sender in its WHERE (spec 4.7: a uid outside both is
+// customer AND the resolved sender in its WHERE (docs/api/webhooks.md "Which sender": a uid outside both is
 // WEBHOOK_NOT_FOUND). The signing secret is generated on create, returned once, stored
 // only encrypted, and never read back through this module; update never rotates it,
 // rotateSigningSecret does (the previous one keeps signing for a grace period).
@@ -113,13 +113,13 @@ function toUpdateData(
   if (patch.verificationToken !== undefined) data.verificationTokenEnc = encryptSecret(patch.verificationToken);
   if (patch.clearVerificationToken === true) data.verificationTokenEnc = null;
   if (patch.maxDeliveriesPerSecond !== undefined) data.maxDeliveriesPerSecond = patch.maxDeliveriesPerSecond;
-  // signingSecretEnc is deliberately absent: update never rotates the secret (spec 3.1).
+  // signingSecretEnc is deliberately absent: update never rotates the secret (docs/api/webhooks.md "Destinations").
   return data;
 }
 
 /**
  * Applies the patch with the tenant in the WHERE. Setting INACTIVE cancels the
- * destination's PENDING deliveries in the same transaction (spec 3.1 rule 1).
+ * destination's PENDING deliveries in the same transaction (docs/api/webhooks.md "Destinations").
  */
 export async function updateWebhook(
   p: Principal,

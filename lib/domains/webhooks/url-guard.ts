@@ -1,4 +1,4 @@
-// SSRF guard for webhook endpoints (architecture.md "Event delivery"): HTTPS only, no
+// SSRF guard for webhook endpoints (docs/api/webhooks.md "Destinations"): HTTPS only, no
 // credentials, an allowed port (443, 8443 and 1024-65535 minus well-known database, cache
 // and cluster-control ports, or WEBHOOK_ALLOWED_PORTS), and the host must not resolve to a private, loopback, link-local or
 // otherwise internal address, unless WEBHOOK_ALLOW_PRIVATE_URLS=true (development, tests).

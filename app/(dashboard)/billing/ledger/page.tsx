@@ -7,8 +7,8 @@ import { card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { billingSender, parseHistoryView } from "@/lib/dashboard/billing-view";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { listBillingHistory } from "@/lib/domains/billing/history";
 import { BILLING_CLASSES, TEMPLATE_TYPES, TRANSACTION_TYPES } from "@/lib/domains/billing/schemas";
 
@@ -23,7 +23,7 @@ const SELECTS = [
 ] as const;
 
 export default async function LedgerPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("billing");
   const params = flatParams(await searchParams);
   const { query, error } = parseHistoryView(params);
   const sender = await billingSender(p, params.sender);

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { SubpageHeader } from "@/components/dashboard/page-header";
 import { CardSection } from "@/components/ui/card-section";
 import { card } from "@/components/ui/classes";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { foundOr404 } from "@/lib/dashboard/found";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { toPublicChatbot } from "@/lib/domains/chatbots/serializers";
 import { getChatbot } from "@/lib/domains/chatbots/service";
 import { ChatbotEditor } from "../chatbot-editor";
@@ -14,9 +15,9 @@ export const metadata: Metadata = { title: "Chatbot · Switchboard" };
 type Props = { params: Promise<{ uid: string }> };
 
 export default async function ChatbotPage({ params }: Props) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("chatbots");
   const { uid } = await params;
-  const bot = toPublicChatbot(await getChatbot(p, undefined, uid));
+  const bot = toPublicChatbot(await foundOr404(getChatbot(p, undefined, uid)));
   return (
     <div className="space-y-6">
       <SubpageHeader

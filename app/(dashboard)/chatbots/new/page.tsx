@@ -3,15 +3,15 @@ import { SubpageHeader } from "@/components/dashboard/page-header";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { card } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { ChatbotEditor } from "../chatbot-editor";
 
 export const metadata: Metadata = { title: "New chatbot · Switchboard" };
 
 export default async function NewChatbotPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("chatbots");
   const params = flatParams(await searchParams);
   const sender = await pageSender(p, params.sender);
   if (!sender) return <EmptyState title="No sender numbers yet" />;

@@ -5,13 +5,15 @@ import { Pager } from "@/components/dashboard/pager";
 import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
+import { foundOr404 } from "@/lib/dashboard/found";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { getContactBook } from "@/lib/domains/contacts/books";
 import { listContacts } from "@/lib/domains/contacts/contacts";
 import { listContactFields } from "@/lib/domains/contacts/fields";
 import { ContactListQuery } from "@/lib/domains/contacts/schemas";
 import { toPublicContact, toPublicContactBook } from "@/lib/domains/contacts/serializers";
+import { can } from "@/lib/domains/members/access";
 import { BookForm } from "../book-form";
 import { BulkUpload } from "./bulk-upload";
 
@@ -20,15 +22,13 @@ export const metadata: Metadata = { title: "Contact book · Switchboard" };
 type Props = { params: Promise<{ uid: string }>; searchParams: Promise<RawSearchParams> };
 
 export default async function ContactBookPage({ params, searchParams }: Props) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("contacts.read");
   const { uid } = await params;
   const sp = flatParams(await searchParams);
   const query = listQuery(ContactListQuery, sp);
-  const [book, { contacts, pagination }, fields] = await Promise.all([
-    getContactBook(p, uid).then(toPublicContactBook),
-    listContacts(p, uid, query),
-    listContactFields(p),
-  ]);
+  const [book, { contacts, pagination }, fields] = await foundOr404(
+    Promise.all([getContactBook(p, uid).then(toPublicContactBook), listContacts(p, uid, query), listContactFields(p)]),
+  );
   const rows = contacts.map(toPublicContact);
   const fieldKeys = fields.map((f) => f.key);
   return (
@@ -38,12 +38,16 @@ export default async function ContactBookPage({ params, searchParams }: Props) {
           {book.contactCount} contacts · {book.status}
         </p>
       </SubpageHeader>
-      <CardSection id="edit-book" title="Book details">
-        <BookForm book={book} />
-      </CardSection>
-      <CardSection id="upload" title="Bulk upload">
-        <BulkUpload bookUid={uid} fields={fields.map((f) => ({ key: f.key, label: f.label, type: f.type }))} />
-      </CardSection>
+      {can(p, "contacts.write") ? (
+        <>
+          <CardSection id="edit-book" title="Book details">
+            <BookForm book={book} />
+          </CardSection>
+          <CardSection id="upload" title="Bulk upload">
+            <BulkUpload bookUid={uid} fields={fields.map((f) => ({ key: f.key, label: f.label, type: f.type }))} />
+          </CardSection>
+        </>
+      ) : null}
       <section aria-labelledby="contacts">
         <h2 id="contacts" className="mb-3 text-lg font-semibold">
           Contacts

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { SubpageHeader } from "@/components/dashboard/page-header";
 import { UsageView } from "@/components/dashboard/usage-view";
 import { formatDateTime } from "@/components/ui/format";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { toPublicToken } from "@/lib/domains/tokens/serializers";
 import { findToken } from "@/lib/domains/tokens/service";
 import { usageFor } from "@/lib/domains/tokens/usage";
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "API token usage · Switchboard" };
 type Props = { params: Promise<{ id: string }> };
 
 export default async function TokenUsagePage({ params }: Props) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("tokens");
   const { id } = await params;
   const found = await findToken(p, id);
   if (!found) notFound();

@@ -5,8 +5,9 @@ import { CardSection } from "@/components/ui/card-section";
 import { card } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { foundOr404 } from "@/lib/dashboard/found";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { requirePrincipal } from "@/lib/dashboard/session";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { EVENT_GROUPS } from "@/lib/domains/webhooks/catalog";
 import { latestRecovery, toPublicRecovery } from "@/lib/domains/webhooks/recovery";
@@ -25,12 +26,12 @@ export const metadata: Metadata = { title: "Webhook · Switchboard" };
 type Props = { params: Promise<{ uid: string }>; searchParams: Promise<RawSearchParams> };
 
 export default async function WebhookPage({ params, searchParams }: Props) {
-  const p = await requirePrincipal();
+  const p = await requirePermission("webhooks");
   const { uid } = await params;
   const sp = flatParams(await searchParams);
   const sender = await pageSender(p, sp.sender);
   if (!sender) return <EmptyState title="No sender numbers yet" />;
-  const webhook = toPublicWebhook(await getWebhook(p, sender, uid));
+  const webhook = toPublicWebhook(await foundOr404(getWebhook(p, sender, uid)));
   const recovery = await latestRecovery(p, sender, uid);
   const back = sp.sender ? `/webhooks?sender=${encodeURIComponent(sp.sender)}` : "/webhooks";
   return (

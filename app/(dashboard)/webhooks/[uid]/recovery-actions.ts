@@ -9,6 +9,7 @@ import { RecoverBody } from "@/lib/domains/webhooks/recovery-schemas";
 
 // RecoverBody checks its window as a whole (superRefine), so the id sits beside it.
 export const startRecoveryAction = defineAction({
+  permission: "webhooks",
   schema: z.object({ uid: RecordId, body: RecoverBody }),
   run: async ({ principal, input }) => {
     const sender = await actionSender(principal, input.body.senderId);

@@ -3,13 +3,13 @@
 import type { Metadata } from "next";
 import { SubpageHeader } from "@/components/dashboard/page-header";
 import { card } from "@/components/ui/classes";
-import { requirePrincipal } from "@/lib/dashboard/session";
+import { requirePermission } from "@/lib/dashboard/guard";
 import { eventCatalog } from "@/lib/domains/webhooks/catalog";
 
 export const metadata: Metadata = { title: "Webhook events · Switchboard" };
 
 export default async function WebhookEventsPage() {
-  await requirePrincipal();
+  await requirePermission("webhooks");
   const { groups } = eventCatalog();
   return (
     <div className="space-y-6">

@@ -41,7 +41,14 @@ beforeAll(async () => {
   t = await messagingCustomer();
   email = `dash-${randomBytes(4).toString("hex")}@example.test`;
   const user = await db.user.create({ data: { customerId: t.customer.id, email, passwordHash: "x" } });
-  session.principal = { customerId: t.customer.id, plan: "pro", via: "session", userId: user.id, scopedSenderId: null };
+  session.principal = {
+    customerId: t.customer.id,
+    plan: "pro",
+    via: "session",
+    userId: user.id,
+    scopedSenderId: null,
+    member: { userId: user.id, email: user.email, name: null, role: "owner", senderIds: null },
+  };
   older = recipient();
   newer = recipient();
   stranger = recipient();

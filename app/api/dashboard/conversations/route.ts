@@ -9,7 +9,7 @@ import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 
 export const dynamic = "force-dynamic";
 
-export const GET = dashboardHandler(async (p, request) => {
+export const GET = dashboardHandler("inbox", async (p, request) => {
   const { sender: phone, ...params } = Object.fromEntries(new URL(request.url).searchParams);
   const sender = phone ? await pageSender(p, phone) : undefined;
   const { senderId: _s, ...query } = ConversationListQuery.parse({ limit: "50", ...params });

@@ -9,7 +9,7 @@ import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 
 export const dynamic = "force-dynamic";
 
-export const GET = dashboardHandler(async (p, request) => {
+export const GET = dashboardHandler("inbox", async (p, request) => {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const sender = await pageSender(p, params.sender || undefined);
   const { sender: _s, ...rest } = params;
@@ -18,7 +18,7 @@ export const GET = dashboardHandler(async (p, request) => {
   return Response.json({ messages: rows.map((r) => toPublicMessageReport(r, "v3")), pagination });
 });
 
-export const POST = dashboardHandler(async (p, request) => {
+export const POST = dashboardHandler("inbox", async (p, request) => {
   const input = ComposerBody.parse(await readDashboardJson(request));
   return Response.json({ message: await sendFromComposer(p, input) });
 });

@@ -19,7 +19,14 @@ vi.mock("@/lib/dashboard/session", async () => {
 const { GET } = await import("./[uid]/recoveries/[recoveryUid]/route");
 
 const principalOf = (t: TestCustomer): Principal =>
-  ({ customerId: t.customer.id, plan: "pro", via: "session", userId: "u", scopedSenderId: null }) as Principal;
+  ({
+    customerId: t.customer.id,
+    plan: "pro",
+    via: "session",
+    userId: "u",
+    scopedSenderId: null,
+    member: { userId: "u", email: "u@example.com", name: null, role: "owner", senderIds: null },
+  }) as Principal;
 const read = (t: TestCustomer, uid: string, recoveryUid: string) =>
   GET(
     new Request(

@@ -15,7 +15,13 @@ import { processPendingCallbacks } from "./process-batch";
 // The longest timer Node keeps (a longer one fires at once).
 const UNTIL_WOKEN_MS = 2 ** 31 - 1;
 
-export type CallbackProcessorOptions = { batchSize?: number; pollMs?: number; loops?: number };
+export type CallbackProcessorOptions = {
+  batchSize?: number;
+  pollMs?: number;
+  loops?: number;
+  /** As the recovery worker's: called as a loop goes to sleep, with the wake-up count its pass started at. */
+  onPause?: (epoch: number) => void;
+};
 
 export function startCallbackProcessor(options: CallbackProcessorOptions = {}): { stop: () => Promise<void> } {
   const batchSize = options.batchSize ?? 100;
@@ -37,7 +43,9 @@ export function startCallbackProcessor(options: CallbackProcessorOptions = {}): 
       } catch (error) {
         log.error({ err: error }, "callback processor error");
       }
-      if (!stopped) await sleep.pause(index === 0 ? pollMs : UNTIL_WOKEN_MS, since);
+      if (stopped) break;
+      options.onPause?.(since);
+      await sleep.pause(index === 0 ? pollMs : UNTIL_WOKEN_MS, since);
     }
   };
   const loops = Array.from({ length: Math.max(1, options.loops ?? 2) }, loop);

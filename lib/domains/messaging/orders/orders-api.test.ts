@@ -1,4 +1,4 @@
-// Orders through the real router: send, follow-up, offset pagination (spec 8.2), v2 and v3.
+// Orders through the real router: send, follow-up, offset pagination (docs/api/pagination.md), v2 and v3.
 import { describe, expect, it } from "vitest";
 import { routes } from "@/lib/api/route-table";
 import { db } from "@/lib/db";

@@ -1,5 +1,5 @@
 // Orders: the order-details send, the follow-up send (status update or resend) and the
-// offset-paginated listing of spec 8.2 (limit 1-100, default 25; offset >= 0, default 0).
+// offset-paginated listing of docs/api/pagination.md (limit 1-100, default 25; offset >= 0, default 0).
 import { z } from "zod";
 import { PublicId } from "@/lib/core/path-params";
 import { Recipient, SendReceipt } from "../schemas";
@@ -63,7 +63,6 @@ export const OrderFields = z.object({
   discount: Money.default(0),
   bodyText: z.string().trim().min(1).max(1024).default("Here is your order; review and pay when ready."),
 });
-export type OrderInput = z.infer<typeof OrderFields>;
 
 export const OrderSendBody = z.object({ senderId: z.string().optional(), to: Recipient, order: OrderFields });
 export type OrderSendInput = z.infer<typeof OrderSendBody>;

@@ -1,4 +1,4 @@
-// Issue 10 item 1: the unauthenticated callback endpoint counts the body while it streams;
+// The unauthenticated callback endpoint counts the body while it streams;
 // a chunked (or mis-declared) body over the limit is refused without being read whole.
 import { describe, expect, it } from "vitest";
 import { handleProviderWebhook, MAX_BODY_BYTES } from "./handler";

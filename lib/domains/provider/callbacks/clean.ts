@@ -6,9 +6,6 @@ import { storableText, storableValue } from "@/lib/core/storable-text";
 
 const SUSPECT_ESCAPE = /\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})/;
 
-/** The text with NUL and lone surrogates replaced by U+FFFD. */
-export const cleanText = storableText;
-
 /**
  * A callback body whose strings are all storable. Bodies without a suspicious escape (all
  * the provider's ordinary traffic) are returned as they are, unparsed; a cleaned body is

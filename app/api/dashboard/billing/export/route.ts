@@ -6,7 +6,7 @@ import { streamBillingCsv } from "@/lib/domains/billing/csv";
 
 export const dynamic = "force-dynamic";
 
-export const GET = dashboardHandler(async (p, request) => {
+export const GET = dashboardHandler("billing", async (p, request) => {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const query = parseExportView(params);
   const sender = await billingSender(p, query.senderId);

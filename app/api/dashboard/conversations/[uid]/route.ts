@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ uid: string }> };
 
-export const GET = dashboardHandler(async (p, request, { params }: Ctx) => {
+export const GET = dashboardHandler("inbox", async (p, request, { params }: Ctx) => {
   const { uid } = await params;
   const query = PageQuery.parse({ limit: "100", ...Object.fromEntries(new URL(request.url).searchParams) });
   const { conversation, messages, total } = await listThread(p, undefined, uid, query);
@@ -24,7 +24,7 @@ export const GET = dashboardHandler(async (p, request, { params }: Ctx) => {
   });
 });
 
-export const POST = dashboardHandler(async (p, request, { params }: Ctx) => {
+export const POST = dashboardHandler("inbox", async (p, request, { params }: Ctx) => {
   const { uid } = await params;
   const body = ConversationUpdateBody.parse(await readDashboardJson(request));
   const closing = body.conversation.status === "CLOSED";

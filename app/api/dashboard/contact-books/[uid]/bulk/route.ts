@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ uid: string }> };
 
-export const POST = dashboardHandler<Ctx>(async (p, request, ctx) => {
+export const POST = dashboardHandler<Ctx>("contacts.write", async (p, request, ctx) => {
   const { uid } = await ctx.params;
   const body = BulkUploadBody.parse(
     // Rows with text the database cannot store are reported per row by the service.

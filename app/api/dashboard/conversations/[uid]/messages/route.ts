@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ uid: string }> };
 
-export const POST = dashboardHandler(async (p, request, { params }: Ctx) => {
+export const POST = dashboardHandler("inbox", async (p, request, { params }: Ctx) => {
   const { uid } = await params;
   const body = ConversationReplyBody.parse(await readDashboardJson(request));
   const sent = await replyToConversation(p, undefined, uid, body.message, await dashboardSentBy(p));

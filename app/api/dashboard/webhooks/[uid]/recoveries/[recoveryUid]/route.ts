@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ uid: string; recoveryUid: string }> };
 
-export const GET = dashboardHandler(async (p, request, { params }: Ctx) => {
+export const GET = dashboardHandler("webhooks", async (p, request, { params }: Ctx) => {
   const { uid, recoveryUid } = await params;
   const sender = await pageSender(p, new URL(request.url).searchParams.get("sender") || undefined);
   if (!sender) throw webhookNotFound(uid);

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { emitEvents } from "@/lib/domains/events/emit";
 import { startDeliveryWorker } from "@/lib/domains/webhooks/worker";
-import { waitFor } from "./events-helpers";
-import { call, createTestCustomer, type TestCustomer } from "./factory";
-import { type Receiver, startReceiver } from "./webhook-receiver";
+import { waitFor } from "@/test/events-helpers";
+import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
+import { type Receiver, startReceiver } from "@/test/webhook-receiver";
 
 let receiver: Receiver;
 let t: TestCustomer;

@@ -7,9 +7,9 @@ import { db } from "@/lib/db";
 import { emitEvents } from "@/lib/domains/events/emit";
 import { retryDelayMs } from "@/lib/domains/webhooks/backoff";
 import { startDeliveryWorker } from "@/lib/domains/webhooks/worker";
-import { createDestination, waitFor } from "./events-helpers";
-import { createTestCustomer } from "./factory";
-import { type Behaviour, type Receiver, startReceiver } from "./webhook-receiver";
+import { createDestination, waitFor } from "@/test/events-helpers";
+import { createTestCustomer } from "@/test/factory";
+import { type Behaviour, type Receiver, startReceiver } from "@/test/webhook-receiver";
 
 let receiver: Receiver;
 const customerIds: string[] = [];

@@ -12,9 +12,9 @@ import { BREAKER } from "@/lib/domains/webhooks/breaker";
 import { admitDelivery, type HealthOutcome, recordHealth } from "@/lib/domains/webhooks/breaker-store";
 import { payloadDocs } from "@/lib/domains/webhooks/payloads";
 import { startDeliveryWorker } from "@/lib/domains/webhooks/worker";
-import { createDestination, waitFor } from "./events-helpers";
-import { call, createTestCustomer, type TestCustomer } from "./factory";
-import { type Receiver, startReceiver } from "./webhook-receiver";
+import { createDestination, waitFor } from "@/test/events-helpers";
+import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
+import { type Receiver, startReceiver } from "@/test/webhook-receiver";
 
 let receiver: Receiver;
 /** The customers the delivery worker serves (the fake-clock tests' deliveries stay unsent). */

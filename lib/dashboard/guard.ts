@@ -1,0 +1,32 @@
+// The one dashboard guard (docs/members.md "Checking a permission"): every page, server action and
+// app/api/dashboard handler names the permission it needs from the table in
+// lib/domains/members/permissions.ts, and this checks it against the member as loaded for
+// this request (so a role change or a removal applies on the member's next request).
+// Hiding a button is never the check. test/dashboard-permissions.test.ts walks every page,
+// action and handler for every role.
+import { redirect } from "next/navigation";
+import type { Principal } from "@/lib/domains/auth/principal";
+import { assertPermission, can } from "@/lib/domains/members/access";
+import type { Permission } from "@/lib/domains/members/permissions";
+import { requireApiPrincipal, requirePrincipal } from "./session";
+
+/** Where a page or action refused for lack of a permission sends the browser. */
+export const noAccessPath = (permission: Permission) => `/no-access?need=${encodeURIComponent(permission)}`;
+
+/**
+ * Pages and server actions: the signed-in member holding `permission`. No session, or a
+ * member since removed: /login. A role without it: the "no access" page (a server action's
+ * redirect navigates there too, and its work never runs).
+ */
+export async function requirePermission(permission: Permission): Promise<Principal> {
+  const p = await requirePrincipal();
+  if (!can(p, permission)) redirect(noAccessPath(permission));
+  return p;
+}
+
+/** app/api/dashboard handlers (dashboardHandler): 401 without a session, 403 PERMISSION_DENIED without the permission. */
+export async function requireApiPermission(permission: Permission): Promise<Principal> {
+  const p = await requireApiPrincipal();
+  assertPermission(p, permission);
+  return p;
+}

@@ -1,0 +1,34 @@
+// The invitation email (docs/members.md "Invitations"): who invites, to which account, as
+// which role, and the single-use link with its expiry.
+import { escapeHtml, type OutgoingMail } from "@/lib/domains/mail/message";
+import type { Role } from "./permissions";
+
+export type InvitationMailInput = {
+  customerId: string;
+  to: string;
+  accountName: string;
+  role: Role;
+  inviter: string | null;
+  link: string;
+  expiresAt: Date;
+};
+
+export function invitationMail(m: InvitationMailInput): OutgoingMail {
+  const who = m.inviter ?? "An owner";
+  const until = `${m.expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  const subject = `You are invited to join ${m.accountName} on Switchboard`;
+  const text = [
+    `${who} invited you to join ${m.accountName} on Switchboard as ${m.role}.`,
+    "",
+    `Accept the invitation (the link works once, until ${until}):`,
+    m.link,
+    "",
+    "If you did not expect this email, ignore it: nothing happens unless the link is opened.",
+  ].join("\n");
+  const html = [
+    `<p>${escapeHtml(who)} invited you to join <strong>${escapeHtml(m.accountName)}</strong> on Switchboard as ${escapeHtml(m.role)}.</p>`,
+    `<p><a href="${escapeHtml(m.link)}">Accept the invitation</a> (the link works once, until ${escapeHtml(until)}).</p>`,
+    "<p>If you did not expect this email, ignore it: nothing happens unless the link is opened.</p>",
+  ].join("\n");
+  return { kind: "invitation", customerId: m.customerId, to: m.to, subject, text, html };
+}

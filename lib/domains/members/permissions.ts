@@ -1,0 +1,80 @@
+// The one table of what each member role may do (docs/members.md "Roles and permissions"). Every dashboard
+// page, server action and app/api/dashboard handler names one permission of this table
+// (lib/dashboard/guard.ts checks it on each request); test/dashboard-permissions.test.ts
+// walks all of them for every role. API tokens are not members: they keep their global /
+// number scope (docs/tokens.md).
+
+export const ROLES = ["owner", "admin", "developer", "agent", "billing"] as const;
+export type Role = (typeof ROLES)[number];
+
+const ALL = ROLES;
+
+/**
+ * Permission -> the roles that hold it. Each entry is one row (or part of one row) of the
+ * design's table; the comment names the row.
+ */
+export const PERMISSIONS = {
+  /** Signed in at all: the layout, the home page, the "no access" page. */
+  dashboard: ALL,
+  /** Inbox: read, reply, assign, notes (agents: on their own senders); the composer and message log. */
+  inbox: ["owner", "admin", "agent"],
+  /** Contacts, blacklist: read. */
+  "contacts.read": ["owner", "admin", "developer", "agent"],
+  /** Contacts, blacklist: change. */
+  "contacts.write": ["owner", "admin"],
+  /** Broadcasts (the contacts-change row). */
+  broadcasts: ["owner", "admin"],
+  /** Chatbots: change (and their pages). */
+  chatbots: ["owner", "admin", "developer"],
+  /** Templates: change (and their pages). */
+  templates: ["owner", "admin", "developer"],
+  /** API tokens and their usage. */
+  tokens: ["owner", "admin", "developer"],
+  /** Webhooks, their deliveries and recoveries. */
+  webhooks: ["owner", "admin", "developer"],
+  /** Senders: connect, make default. */
+  senders: ["owner", "admin", "developer"],
+  /** Billing, ledger, exports, usage (analytics). */
+  billing: ["owner", "admin", "billing"],
+  /** Members, invitations, roles, security settings, audit log (admins: not owners, see members/service.ts). */
+  members: ["owner", "admin"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as Permission[];
+
+export const isRole = (value: unknown): value is Role => (ROLES as readonly unknown[]).includes(value);
+
+export const isPermission = (value: unknown): value is Permission =>
+  typeof value === "string" && Object.hasOwn(PERMISSIONS, value);
+
+export function roleHas(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly Role[]).includes(role);
+}
+
+/** Every permission a role holds (the navigation shows only these pages). */
+export function permissionsOf(role: Role): Permission[] {
+  return PERMISSION_NAMES.filter((permission) => roleHas(role, permission));
+}
+
+/** Roles limited to some senders when the member is (the others always see every sender). */
+export const SENDER_LIMITED_ROLES: readonly Role[] = ["agent"];
+
+/** What a role is for, shown beside it on the members page. */
+export const ROLE_SUMMARY: Record<Role, string> = {
+  owner: "Everything, including members and billing; at least one owner always remains",
+  admin: "Everything except changing or removing owners",
+  developer: "API tokens, webhooks, senders, chatbots and templates; reads contacts",
+  agent: "The inbox (optionally only some senders) and reading contacts",
+  billing: "Billing, the ledger, exports and usage",
+};
+
+/** Where a role lands after signing in (owners, admins and developers: once the checklist is done). */
+export const ROLE_HOME: Record<Role, string> = {
+  owner: "/billing",
+  admin: "/billing",
+  developer: "/tokens",
+  agent: "/inbox",
+  billing: "/billing",
+};

@@ -1,0 +1,108 @@
+// The operator CLI's member and email commands (in process: the same entry point as
+// `npm run -s cli --`): user:create --role/--senders, and mail:list showing an email's link.
+import { describe, expect, it } from "vitest";
+import { runCli } from "@/lib/cli/run";
+import { db } from "@/lib/db";
+import { principalForSession } from "@/lib/domains/auth/session-principal";
+import { queueMail } from "@/lib/domains/mail/outbox";
+import { createTestCustomer } from "./factory";
+
+async function cli(...args: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli([...args, "--json"], {
+    out: (t) => {
+      stdout += t;
+    },
+    err: (t) => {
+      stderr += t;
+    },
+  });
+  return { code, stderr, json: stdout ? JSON.parse(stdout) : null };
+}
+
+const email = (what: string) => `${what}-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.test`;
+
+describe("user:create", () => {
+  it("makes an owner by default, and an agent limited to the senders named", async () => {
+    const t = await createTestCustomer();
+    const owner = await cli(
+      "user:create",
+      "--customer",
+      t.customer.id,
+      "--email",
+      email("o"),
+      "--password",
+      "a long password",
+    );
+    expect(owner.code).toBe(0);
+    expect(owner.json).toMatchObject({ role: "owner", senders: null });
+
+    const agent = await cli(
+      ...["user:create", "--customer", t.customer.id, "--email", email("a"), "--password", "a long password"],
+      ...["--role", "agent", "--senders", `${t.sender.phoneNumber}, ${t.otherSender.phoneNumber}`],
+    );
+    expect(agent.code).toBe(0);
+    expect(agent.json).toMatchObject({ role: "agent" });
+    const p = await principalForSession({ userId: agent.json.userId, customerId: t.customer.id });
+    expect(p?.member?.role).toBe("agent");
+    expect([...(p?.member?.senderIds ?? [])].sort()).toEqual([t.sender.id, t.otherSender.id].sort());
+  });
+
+  it.each([
+    [["--role", "boss"], "--role: must be one of owner, admin, developer, agent, billing"],
+    [["--role", "developer", "--senders", "+15550001234"], "--senders: only an agent can be limited to senders"],
+    [["--role", "agent", "--senders", "call-me"], "--senders: must be E.164 numbers"],
+  ])("refuses %j naming the flag", async (extra, message) => {
+    const t = await createTestCustomer();
+    const run = await cli(
+      "user:create",
+      "--customer",
+      t.customer.id,
+      "--email",
+      email("x"),
+      "--password",
+      "a long password",
+      ...extra,
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+
+  it("refuses another account's sender and creates nobody", async () => {
+    const t = await createTestCustomer();
+    const other = await createTestCustomer();
+    const address = email("stranger");
+    const run = await cli(
+      ...["user:create", "--customer", t.customer.id, "--email", address, "--password", "a long password"],
+      ...["--role", "agent", "--senders", other.sender.phoneNumber],
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--senders: ${other.sender.phoneNumber} is not a sender of this account`);
+    expect(await db.user.count({ where: { email: address } })).toBe(0);
+  });
+});
+
+it("mail:list shows a queued email with its link, newest first", async () => {
+  const to = email("invitee");
+  await db.$transaction((tx) =>
+    queueMail(tx, {
+      kind: "invitation",
+      to,
+      subject: "Join us",
+      text: "Open http://localhost:3000/invite/tok123 now.",
+    }),
+  );
+  const run = await cli("mail:list", "--to", to);
+  expect(run.code).toBe(0);
+  expect(run.json.mail).toHaveLength(1);
+  expect(run.json.mail[0]).toMatchObject({
+    to,
+    subject: "Join us",
+    status: "pending",
+    links: ["http://localhost:3000/invite/tok123"],
+  });
+  const bad = await cli("mail:list", "--limit", "0");
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain("--limit: must be at least 1");
+});

@@ -1,0 +1,260 @@
+// The permission walk (docs/members.md "Checking a permission"): EVERY dashboard page and layout,
+// every server action in app/ and every app/api/dashboard handler, found from the file
+// tree, is called for every role and without a session. Each must be listed below with the
+// permission of lib/domains/members/permissions.ts it needs; the walk fails for one that is
+// not listed, for one a role the table denies can reach, and for one a role the table
+// allows is refused. Only the session read is replaced (next-auth's getServerSession): the
+// member is loaded from the database and checked by the real guard (lib/dashboard/guard.ts).
+import fs from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { deniedMessage } from "@/lib/domains/members/access";
+import { PERMISSION_NAMES, type Permission, ROLES, type Role, roleHas } from "@/lib/domains/members/permissions";
+import { addMember } from "@/lib/domains/members/service";
+import { createTestCustomer } from "./factory";
+
+/** Every entry point and the permission it needs ("public": no session needed by design). */
+const EXPECTED: Record<string, Permission | "public"> = {
+  // Pages and the layout around them.
+  "app/(dashboard)/layout.tsx": "dashboard",
+  "app/(dashboard)/page.tsx": "dashboard",
+  "app/(dashboard)/no-access/page.tsx": "dashboard",
+  "app/(dashboard)/analytics/page.tsx": "billing",
+  "app/(dashboard)/billing/page.tsx": "billing",
+  "app/(dashboard)/billing/ledger/page.tsx": "billing",
+  "app/(dashboard)/blacklist/page.tsx": "contacts.read",
+  "app/(dashboard)/chatbots/page.tsx": "chatbots",
+  "app/(dashboard)/chatbots/[uid]/page.tsx": "chatbots",
+  "app/(dashboard)/chatbots/new/page.tsx": "chatbots",
+  "app/(dashboard)/contacts/page.tsx": "contacts.read",
+  "app/(dashboard)/contacts/[uid]/page.tsx": "contacts.read",
+  "app/(dashboard)/inbox/page.tsx": "inbox",
+  "app/(dashboard)/members/page.tsx": "members",
+  "app/(dashboard)/messages/page.tsx": "inbox",
+  "app/(dashboard)/senders/page.tsx": "senders",
+  "app/(dashboard)/templates/page.tsx": "templates",
+  "app/(dashboard)/tokens/page.tsx": "tokens",
+  "app/(dashboard)/tokens/[id]/page.tsx": "tokens",
+  "app/(dashboard)/tokens/usage/page.tsx": "tokens",
+  "app/(dashboard)/webhooks/page.tsx": "webhooks",
+  "app/(dashboard)/webhooks/[uid]/page.tsx": "webhooks",
+  "app/(dashboard)/webhooks/events/page.tsx": "webhooks",
+  // Server actions (every exported function of the file).
+  "app/(dashboard)/blacklist/actions.ts": "contacts.write",
+  "app/(dashboard)/chatbots/actions.ts": "chatbots",
+  "app/(dashboard)/contacts/actions.ts": "contacts.write",
+  "app/(dashboard)/senders/actions.ts": "senders",
+  "app/(dashboard)/tokens/actions.ts": "tokens",
+  "app/(dashboard)/webhooks/actions.ts": "webhooks",
+  "app/(dashboard)/webhooks/[uid]/recovery-actions.ts": "webhooks",
+  "app/(dashboard)/members/actions.ts": "members",
+  "app/(auth)/signup/actions.ts": "public",
+  "app/(auth)/invite/[token]/actions.ts": "public",
+  // app/api/dashboard handlers (every exported method).
+  "app/api/dashboard/billing/export/route.ts": "billing",
+  "app/api/dashboard/contact-books/[uid]/bulk/route.ts": "contacts.write",
+  "app/api/dashboard/conversations/route.ts": "inbox",
+  "app/api/dashboard/conversations/[uid]/route.ts": "inbox",
+  "app/api/dashboard/conversations/[uid]/messages/route.ts": "inbox",
+  "app/api/dashboard/conversations/unread/route.ts": "inbox",
+  "app/api/dashboard/messages/route.ts": "inbox",
+  "app/api/dashboard/webhooks/[uid]/recoveries/[recoveryUid]/route.ts": "webhooks",
+};
+
+// The session the mocked getServerSession hands out (ids only, as the JWT carries them).
+const session = vi.hoisted(() => ({ current: null as { userId: string; customerId: string } | null }));
+vi.mock("next-auth", async (original) => ({
+  ...(await original<typeof import("next-auth")>()),
+  getServerSession: async () => session.current,
+}));
+vi.mock("next/headers", () => ({
+  headers: async () => new Headers({ host: "dash.test" }),
+  cookies: async () => ({ get: () => undefined, getAll: () => [], has: () => false }),
+}));
+vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+function walk(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((d) => {
+    const rel = `${dir}/${d.name}`;
+    return d.isDirectory() ? walk(rel) : [rel];
+  });
+}
+
+const isServerActionFile = (file: string) =>
+  /\.(ts|tsx)$/.test(file) &&
+  !file.endsWith(".test.ts") &&
+  /^\s*(\/\/[^\n]*\n\s*)*["']use server["']/.test(fs.readFileSync(path.join(ROOT, file), "utf8"));
+
+const pages = walk("app/(dashboard)").filter((f) => /\/(page|layout)\.tsx$/.test(f));
+const actions = walk("app").filter(isServerActionFile);
+const handlers = walk("app/api/dashboard").filter((f) => f.endsWith("/route.ts"));
+const discovered = [...pages, ...actions, ...handlers].sort();
+
+/** Dynamic segments ([uid]) filled with ids that exist nowhere. */
+function paramsOf(file: string): Record<string, string> {
+  return Object.fromEntries([...file.matchAll(/\[(\w+)\]/g)].map(([, name]) => [name, `zz_${name}_missing`]));
+}
+
+type Outcome = { kind: "login" } | { kind: "denied"; permission: string } | { kind: "reached"; detail: string };
+
+/** A thrown value as what a user would meet: the login page, the "no access" page, or anything else. */
+function fromThrown(error: unknown): Outcome {
+  const digest = (error as { digest?: unknown })?.digest;
+  if (typeof digest === "string" && digest.startsWith("NEXT_REDIRECT;")) {
+    const url = digest.split(";")[2] ?? "";
+    if (url === "/login" || url.startsWith("/login?")) return { kind: "login" };
+    const denied = /^\/no-access\?need=([^&]+)/.exec(url);
+    if (denied?.[1]) return { kind: "denied", permission: decodeURIComponent(denied[1]) };
+    return { kind: "reached", detail: `redirect ${url}` };
+  }
+  return { kind: "reached", detail: error instanceof Error ? error.message.slice(0, 80) : String(error) };
+}
+
+type Entry = { name: string; file: string; run: () => Promise<Outcome> };
+
+async function entriesOf(file: string): Promise<Entry[]> {
+  const mod = (await import(/* @vite-ignore */ path.join(ROOT, file))) as Record<string, unknown>;
+  const params = paramsOf(file);
+  if (pages.includes(file)) {
+    const page = mod.default as (props: unknown) => Promise<unknown>;
+    return [
+      {
+        name: file,
+        file,
+        run: async () => {
+          try {
+            await page({ params: Promise.resolve(params), searchParams: Promise.resolve({}), children: null });
+            return { kind: "reached", detail: "rendered" };
+          } catch (error) {
+            return fromThrown(error);
+          }
+        },
+      },
+    ];
+  }
+  if (handlers.includes(file)) {
+    return ["GET", "POST", "PUT", "PATCH", "DELETE"]
+      .filter((method) => typeof mod[method] === "function")
+      .map((method) => ({
+        name: `${method} ${file}`,
+        file,
+        run: async () => {
+          const handler = mod[method] as (request: Request, ctx: unknown) => Promise<Response>;
+          const request = new Request("http://dash.test/api/dashboard/x", {
+            method,
+            headers: { Host: "dash.test", Origin: "http://dash.test", "Content-Type": "application/json" },
+            ...(method === "GET" ? {} : { body: "{}" }),
+          });
+          const res = await handler(request, { params: Promise.resolve(params) });
+          const body = res.headers.get("content-type")?.includes("json") ? await res.json() : {};
+          if (res.status === 401) return { kind: "login" };
+          if (res.status === 403 && typeof body?.details?.permission === "string") {
+            return { kind: "denied", permission: body.details.permission };
+          }
+          return { kind: "reached", detail: `${res.status} ${body?.error_code ?? ""}` };
+        },
+      }));
+  }
+  // A server action file: every exported function, called with placeholder arguments.
+  return Object.entries(mod)
+    .filter(([, value]) => typeof value === "function")
+    .map(([exported, value]) => ({
+      name: `${file}#${exported}`,
+      file,
+      run: async () => {
+        try {
+          const result = (await (value as (...args: unknown[]) => Promise<unknown>)("zz_missing", {}, {})) as {
+            ok?: boolean;
+            message?: string;
+          };
+          // A refusal a service raised inside the action's work (the members services check too).
+          const permission = PERMISSION_NAMES.find((p) => result?.ok === false && result.message === deniedMessage(p));
+          if (permission) return { kind: "denied", permission };
+          return { kind: "reached", detail: JSON.stringify(result).slice(0, 80) };
+        } catch (error) {
+          return fromThrown(error);
+        }
+      },
+    }));
+}
+
+it("every page, action and handler of the file tree is listed with its permission, and nothing else", () => {
+  expect(pages.length).toBeGreaterThan(10);
+  expect(handlers.length).toBeGreaterThan(5);
+  const unlisted = discovered.filter((f) => !(f in EXPECTED));
+  expect(unlisted, "add these to EXPECTED with the permission they need").toEqual([]);
+  const stale = Object.keys(EXPECTED).filter((f) => !discovered.includes(f));
+  expect(stale, "these are listed but no longer exist").toEqual([]);
+});
+
+const members = {} as Record<Role, { userId: string; customerId: string }>;
+let entries: Entry[] = [];
+beforeAll(async () => {
+  const c = await createTestCustomer();
+  for (const role of ROLES) {
+    const user = await addMember({
+      customerId: c.customer.id,
+      email: `walk-${role}-${c.customer.id}@example.test`,
+      password: "a-long-password",
+      role,
+      // The agent works on one of the account's senders.
+      senders: role === "agent" ? [c.sender.phoneNumber] : [],
+    });
+    members[role] = { userId: user.id, customerId: c.customer.id };
+  }
+  entries = (await Promise.all(discovered.filter((f) => f in EXPECTED).map(entriesOf))).flat();
+}, 120_000);
+
+describe.each(ROLES)("as %s", (role) => {
+  it("reaches exactly what the table allows", async () => {
+    session.current = members[role];
+    const wrong: string[] = [];
+    for (const entry of entries) {
+      const expected = EXPECTED[entry.file];
+      if (expected === undefined) continue;
+      const outcome = await entry.run();
+      if (expected === "public") {
+        if (outcome.kind === "denied") wrong.push(`${entry.name}: public, but refused`);
+        continue;
+      }
+      const allowed = roleHas(role, expected);
+      if (allowed && outcome.kind !== "reached") wrong.push(`${entry.name}: ${role} may, but got ${outcome.kind}`);
+      if (!allowed && outcome.kind !== "denied") {
+        wrong.push(`${entry.name}: ${role} may not (${expected}), but it was reached (${JSON.stringify(outcome)})`);
+      }
+      if (outcome.kind === "denied" && outcome.permission !== expected) {
+        wrong.push(`${entry.name}: refused for "${outcome.permission}", listed as "${expected}"`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+it("without a session every non-public entry sends to the login page (or answers 401)", async () => {
+  session.current = null;
+  const wrong: string[] = [];
+  for (const entry of entries) {
+    if (EXPECTED[entry.file] === "public") continue;
+    const outcome = await entry.run();
+    if (outcome.kind !== "login") wrong.push(`${entry.name}: ${JSON.stringify(outcome)}`);
+  }
+  expect(wrong).toEqual([]);
+});
+
+it("a removed member's next request is refused like no session at all", async () => {
+  const { db } = await import("@/lib/db");
+  const c = await createTestCustomer();
+  const owner = await addMember({
+    customerId: c.customer.id,
+    email: `walk-gone-${c.customer.id}@example.test`,
+    password: "a-long-password",
+    role: "owner",
+  });
+  session.current = { userId: owner.id, customerId: c.customer.id };
+  const tokens = entries.find((e) => e.name === "app/(dashboard)/tokens/page.tsx");
+  expect(await tokens?.run()).toMatchObject({ kind: "reached" });
+  await db.user.delete({ where: { id: owner.id } });
+  expect(await tokens?.run()).toEqual({ kind: "login" });
+});

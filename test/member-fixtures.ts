@@ -1,0 +1,32 @@
+// Members for tests: a real member row (as the operator CLI or an accepted invitation
+// makes it) and the session ids the dashboard's JWT would carry for it.
+import { randomBytes } from "node:crypto";
+import type { Role } from "@/lib/domains/members/permissions";
+import { addMember } from "@/lib/domains/members/service";
+
+export type TestMember = {
+  userId: string;
+  email: string;
+  password: string;
+  session: { userId: string; customerId: string };
+};
+
+export async function createMemberOf(customerId: string, role: Role, senders: string[] = []): Promise<TestMember> {
+  const email = `${role}-${randomBytes(5).toString("hex")}@example.test`;
+  const password = "a-long-password";
+  const user = await addMember({ customerId, email, password, role, senders });
+  return { userId: user.id, email, password, session: { userId: user.id, customerId } };
+}
+
+/** The link of the newest email to `to` as the invitee would read it (the outbox, as `mail:list` shows it). */
+export async function latestLinkTo(to: string): Promise<string> {
+  const { listMail } = await import("@/lib/domains/mail/outbox");
+  const { linksIn, openBody } = await import("@/lib/domains/mail/message");
+  const [newest] = await listMail({ limit: 1, to });
+  const link = linksIn(openBody(newest?.body ?? "")?.text ?? "")[0];
+  if (!link) throw new Error(`no email with a link to ${to}`);
+  return link;
+}
+
+/** The token of an invitation link (its last path segment). */
+export const tokenOf = (link: string) => new URL(link).pathname.split("/").at(-1) ?? "";
