@@ -63,7 +63,7 @@ const entry = toPublicBlacklistEntry(entryRow);
 
 export const getContactBooks = {
   message: "Contact books retrieved",
-  // Spec 4.3's block: no total, hasMore from one extra row (books.ts).
+  // The contact-book list block (docs/api/pagination.md): no total, hasMore from one extra row.
   response: listExample("contactBooks", [book], { page: 1, limit: 50, count: 1, hasMore: false }),
 };
 
