@@ -80,18 +80,6 @@ export const openApiPath = (path: string) => `/api/{version}${path.replace(/:([A
 
 export const pathParamNames = (path: string) => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? "");
 
-/** Codes by HTTP status, for response descriptions and the docs page. */
-export function errorCodesByStatus(): Map<number, string[]> {
-  const byStatus = new Map<number, string[]>();
-  for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) {
-    const status = ERROR_STATUS[code];
-    const list = byStatus.get(status) ?? [];
-    if (!list.includes(code)) list.push(code);
-    byStatus.set(status, list);
-  }
-  return byStatus;
-}
-
 const STATUS_TEXT: Record<number, string> = {
   400: "Invalid request",
   401: "Missing or invalid token",

@@ -90,10 +90,3 @@ export function reserveLoginAttempt(ip: string, email: string): Promise<LimitChe
 export function loginSucceeded(ip: string, email: string): Promise<void> {
   return shared().succeeded(ip, email);
 }
-
-/** Tests: drop the counters (and the Redis connection). */
-export async function resetLoginLimiter(): Promise<void> {
-  const previous = login;
-  login = undefined;
-  await previous?.close();
-}

@@ -1,14 +1,16 @@
-// Idempotency-Key on sends and creates (docs/idempotency.md): the first result of a key
-// is stored and replayed for a retry with the same body; the same key with another body is
+// Idempotency-Key on sends and creates (docs/idempotency.md): the first result of a key is
+// stored and replayed for a retry with the same body; the same key with another body is
 // refused. Failed attempts release the key so that a retry really runs again. A key whose
 // first request never finished (its process stopped) is "in progress" for a lease of
-// minutes, not for the key's whole 24 hours.
+// minutes, not for the key's whole 24 hours; after it, a key whose request recorded a message
+// is answered from that message (key-run.ts), any other is free again.
 import { createHash } from "node:crypto";
 import { decryptSecret, encryptSecret } from "@/lib/core/crypto/secret-box";
 import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
 import { db } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { IdempotencyKey, Prisma } from "@/lib/generated/prisma/client";
+import { type KeyRun, runUnderKey } from "./key-run";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 const TTL_MS = 24 * 60 * 60 * 1000;
@@ -86,17 +88,31 @@ export async function withIdempotency(
   if (!key) return { ...(await run()), replayed: false };
   const claimed = await claim(customerId, key, typeof requestHash === "string" ? requestHash : requestHash());
   if (claimed.kind === "replay") return { ...claimed.stored, replayed: true };
+  const keyRun: KeyRun = {
+    id: claimed.id,
+    customerId,
+    earlier: claimed.earlier?.messageId ?? null,
+    hold: claimed.earlier !== null,
+    answeredFromEarlier: false,
+    linked: false,
+  };
   let stored: StoredResponse;
   try {
-    stored = await run();
+    stored = await runUnderKey(keyRun, run);
   } catch (error) {
-    await db.idempotencyKey.deleteMany({ where: { id: claimed.id, customerId } }).catch(() => {});
+    if (claimed.earlier && keyRun.hold) {
+      // Bound to a message that may have reached the provider: the key stays as it was
+      // (abandoned, linked), so the next retry answers from the message again.
+      await db.idempotencyKey
+        .updateMany({ where: { id: claimed.id, customerId, status: null }, data: { createdAt: claimed.earlier.since } })
+        .catch(() => {});
+    } else await db.idempotencyKey.deleteMany({ where: { id: claimed.id, customerId } }).catch(() => {});
     throw error;
   }
   // The work is done (a send may have reached the provider): its answer is given whatever
   // storing it meets, and the key is never released here (a retry would run it again).
   await storeAnswer(customerId, claimed.id, stored);
-  return { ...stored, replayed: false };
+  return { ...stored, replayed: keyRun.answeredFromEarlier };
 }
 
 async function storeAnswer(customerId: string, id: string, stored: StoredResponse): Promise<void> {
@@ -115,7 +131,9 @@ async function storeAnswer(customerId: string, id: string, stored: StoredRespons
   }
 }
 
-type Claim = { kind: "run"; id: string } | { kind: "replay"; stored: StoredResponse };
+type Claim =
+  | { kind: "run"; id: string; earlier: { messageId: string; since: Date } | null }
+  | { kind: "replay"; stored: StoredResponse };
 
 async function claim(customerId: string, key: string, requestHash: string, again = true): Promise<Claim> {
   const { count } = await db.idempotencyKey.createMany({
@@ -132,9 +150,12 @@ async function claim(customerId: string, key: string, requestHash: string, again
       { "Retry-After": "1" },
     );
   }
-  if (count === 1 && row.requestHash === requestHash && row.status === null) return { kind: "run", id: row.id };
+  if (count === 1 && row.requestHash === requestHash && row.status === null) {
+    return { kind: "run", id: row.id, earlier: null };
+  }
   const age = Date.now() - row.createdAt.getTime();
   const abandoned = row.status === null && age > IN_PROGRESS_LEASE_MS;
+  if (abandoned && row.messageId !== null && age <= TTL_MS) return resume(row, row.messageId, requestHash);
   if ((age > TTL_MS || abandoned) && again) {
     await db.idempotencyKey.deleteMany({
       where: { id: row.id, customerId, ...(abandoned ? { status: null } : {}) },
@@ -157,4 +178,33 @@ async function claim(customerId: string, key: string, requestHash: string, again
     );
   }
   return { kind: "replay", stored: unseal(row.response) };
+}
+
+/**
+ * A key whose first run recorded a message and never answered (its process stopped) is bound
+ * to that message: the same request takes the run over (one retry at a time: the lease is
+ * renewed only if no other retry renewed it first) and answers from the message; another
+ * request with the key is IDEMPOTENCY_KEY_REUSED.
+ */
+async function resume(row: IdempotencyKey, messageId: string, requestHash: string): Promise<Claim> {
+  if (row.requestHash !== requestHash) {
+    throw new ApiError(
+      "IDEMPOTENCY_KEY_REUSED",
+      "This Idempotency-Key was used with a different request; use a new key for a new request",
+      { idempotencyKey: row.key },
+    );
+  }
+  const { count } = await db.idempotencyKey.updateMany({
+    where: { id: row.id, customerId: row.customerId, status: null, createdAt: row.createdAt },
+    data: { createdAt: new Date() },
+  });
+  if (count === 0) {
+    throw new ApiError(
+      "IDEMPOTENCY_KEY_IN_PROGRESS",
+      "A retry with this Idempotency-Key is running; retry shortly",
+      { idempotencyKey: row.key },
+      { "Retry-After": "1" },
+    );
+  }
+  return { kind: "run", id: row.id, earlier: { messageId, since: row.createdAt } };
 }

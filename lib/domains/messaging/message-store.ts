@@ -2,7 +2,8 @@
 // Prisma's per-statement CPU costs more than the insert itself, see hotRows) and returns
 // the row as Prisma would. A send writes its row ("sending") before the provider call and
 // completes it after (completeMessage); rows a crash left "sending" are reconciled.
-// The same statement files it in its conversation.
+// The same statement files it in its conversation and, under an Idempotency-Key, links it to
+// the key (docs/idempotency.md "A retry after a crash").
 
 import { log } from "@/lib/core/log";
 import { hotRows } from "@/lib/db";
@@ -13,6 +14,7 @@ import {
   type ThreadOutcome,
 } from "@/lib/domains/conversations/outbound";
 import type { EventSender } from "@/lib/domains/events/emit";
+import { keyLinkCte } from "@/lib/domains/idempotency/key-run";
 import { type Message, Prisma } from "@/lib/generated/prisma/client";
 
 export type NewMessage = Omit<
@@ -71,7 +73,7 @@ export async function insertMessage(m: NewMessage, thread: ThreadContext): Promi
       ${row.directSendTemplateName}, ${row.ttlSeconds}::int, ${row.metaTemplateId}, ${row.status}, ${row.queued},
       ${row.attempts}::int, ${row.errorCode}::int, ${row.errorMessage}, ${JSON.stringify(m.payload)}::jsonb,
       ${at}::timestamptz AT TIME ZONE 'UTC', ${at}::timestamptz AT TIME ZONE 'UTC') RETURNING "id"),
-    ${conversation}
+    ${conversation}${keyLinkCte(row.customerId, row.id)}
     SELECT conv."id", conv."contactPhoneNumber", conv."contactName", conv."createdAt", conv.created FROM conv`);
   await announceIfCreated(thread.sender, outcome);
   return row;

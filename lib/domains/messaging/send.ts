@@ -21,10 +21,16 @@ import type { Message } from "@/lib/generated/prisma/client";
 import { dispatchRecorded } from "./dispatch";
 import { insertMessage, SENDING } from "./message-store";
 import { newMessageUid, type OutgoingMessage, type SendResult } from "./outgoing";
+import { resumedSend } from "./resumed-send";
 import { type CheckedSend, checkSends } from "./send-checks";
 
-/** One send: its checks (a refusal is thrown), then its record and dispatch. */
+/**
+ * One send: its checks (a refusal is thrown), then its record and dispatch. A retry of an
+ * Idempotency-Key whose first run recorded its message is answered from it (resumed-send.ts).
+ */
 export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMessage): Promise<SendResult> {
+  const earlier = await resumedSend(p);
+  if (earlier) return earlier;
   const [verdict] = await checkSends(p, sender, [out]);
   if (!verdict.ok) throw verdict.refusal;
   return sendChecked(p, sender, verdict.send);

@@ -56,3 +56,11 @@ export function orderStatusPayload(order: Order, text: string): ProviderMessageP
     },
   };
 }
+
+/** The order reference an order message carries (order_details and order_status alike). */
+export function referenceOf(payload: unknown): string | undefined {
+  const interactive = (payload as { interactive?: { action?: { parameters?: { reference_id?: unknown } } } })
+    ?.interactive;
+  const reference = interactive?.action?.parameters?.reference_id;
+  return typeof reference === "string" ? reference : undefined;
+}

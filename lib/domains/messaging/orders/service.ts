@@ -5,11 +5,12 @@ import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { normalizePhone, type Sender } from "@/lib/domains/senders/service";
-import { type Order, Prisma } from "@/lib/generated/prisma/client";
+import { type Message, type Order, Prisma } from "@/lib/generated/prisma/client";
 import { MessagingError } from "../errors";
 import type { SendResult } from "../outgoing";
+import { resumedSend } from "../resumed-send";
 import { sendMessage } from "../send";
-import { orderDetailsPayload, orderStatusPayload } from "./payloads";
+import { orderDetailsPayload, orderStatusPayload, referenceOf } from "./payloads";
 import type { OrderFollowUpInput, OrderListInput, OrderSendInput } from "./schemas";
 
 export type OrderSend = { order: Order; send: SendResult };
@@ -20,6 +21,9 @@ const orderNotFound = (uid: string) =>
   new MessagingError("ORDER_NOT_FOUND", `Order ${uid} not found`, { orderUid: uid });
 
 export async function sendNewOrder(p: Principal, sender: Sender, input: OrderSendInput): Promise<OrderSend> {
+  // A retry after a crash (docs/idempotency.md): the order and its message exist already.
+  const earlier = await resumedSend(p);
+  if (earlier) return recordSent(p, await orderOfMessage(p, earlier.message), earlier);
   const o = input.order;
   const subtotal = o.items.reduce(
     (sum, i) => sum.plus(new Prisma.Decimal(i.amount).times(i.quantity)),
@@ -95,12 +99,30 @@ async function sendAndRecord(
   order: Order,
   payload: ReturnType<typeof orderDetailsPayload>,
 ): Promise<OrderSend> {
-  const send = await sendMessage(p, sender, { sendRoute: "orders", recipient: order.recipient, payload });
-  await db.order.updateMany({
-    where: { id: order.id, customerId: p.customerId },
-    data: { lastMessageId: send.message.id, sendCount: { increment: 1 } },
+  return recordSent(
+    p,
+    order,
+    await sendMessage(p, sender, { sendRoute: "orders", recipient: order.recipient, payload }),
+  );
+}
+
+/** The order's last message and count, once per message (a retry answered from it counts nothing again). */
+async function recordSent(p: Principal, order: Order, send: SendResult): Promise<OrderSend> {
+  const id = send.message.id;
+  if (order.lastMessageId === id) return { order, send };
+  const { count } = await db.order.updateMany({
+    where: { id: order.id, customerId: p.customerId, OR: [{ lastMessageId: null }, { lastMessageId: { not: id } }] },
+    data: { lastMessageId: id, sendCount: { increment: 1 } },
   });
-  return { order: { ...order, lastMessageId: send.message.id, sendCount: order.sendCount + 1 }, send };
+  return { order: { ...order, lastMessageId: id, sendCount: order.sendCount + count }, send };
+}
+
+/** The order an order message was sent for (its reference is unique per customer). */
+async function orderOfMessage(p: Principal, message: Message): Promise<Order> {
+  const reference = referenceOf(message.payload);
+  const order = reference ? await db.order.findFirst({ where: { customerId: p.customerId, reference } }) : null;
+  if (!order) throw orderNotFound(reference ?? message.id);
+  return order;
 }
 
 type OrderRow = Order & { sender: { phoneNumber: string } };
