@@ -71,13 +71,13 @@ test("an owner invites an agent on one sender; the agent sees only it, no tokens
   page,
   browser,
 }) => {
-  // Two contacts write: one to the agent's sender, one to the other sender.
+  await login(page);
+  // Two contacts write: one to the agent's sender, one to the other sender (contactWrites
+  // waits, with the owner's session, until each conversation is filed).
   const mine = `+1415557${stamp.slice(-4)}`;
   const theirs = `+1415556${stamp.slice(-4)}`;
   await contactWrites(page, mine, `For the agent ${stamp}`, DEMO_SENDER);
   await contactWrites(page, theirs, `Not for the agent ${stamp}`, OTHER_SENDER);
-
-  await login(page);
   const createToken = await captureCreateToken(page);
 
   // The owner invites the agent, limited to the default sender.

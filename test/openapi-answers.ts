@@ -6,10 +6,16 @@ import type { OpenApiDocument } from "@/lib/api/openapi";
 
 export type Answer = { method: string; path: string; status: number; body: unknown };
 
-/** "/api/v3/webhooks/abc" → the document's path key "/api/{version}/webhooks/{webhookUid}". */
+/**
+ * "/api/v3/webhooks/abc" → the document's path key "/api/{version}/webhooks/{webhookUid}", when
+ * that operation exists on that version (a v3-only path under /api/v2 is no operation).
+ */
 export function templateOf(doc: OpenApiDocument, method: string, path: string): string | undefined {
   const concrete = new URL(path, "http://localhost").pathname.split("/").filter(Boolean);
-  const candidates = Object.keys(doc.paths).filter((key) => doc.paths[key]?.[method.toLowerCase()]);
+  const version = concrete[1] ?? "";
+  const candidates = Object.keys(doc.paths).filter((key) =>
+    doc.paths[key]?.[method.toLowerCase()]?.["x-versions"].includes(version),
+  );
   // Literal segments beat parameters (/webhooks/events before /webhooks/{webhookUid}).
   const score = (key: string) => key.split("/").filter((s) => !s.startsWith("{")).length;
   return candidates

@@ -3,6 +3,7 @@
 // (docs/openapi.md); a wrong example fails tsc (RouteExample) and this test.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { PublicId } from "@/lib/core/path-params";
 import { documentExampleProblems, routeExampleProblems } from "@/test/openapi-examples";
 import { buildOpenApiDocument } from "./openapi";
 import { ok, route } from "./route-definition";
@@ -45,6 +46,7 @@ describe("a planted wrong example", () => {
     route({
       method: "POST",
       path: "/things/:thingId",
+      params: { thingId: PublicId },
       versions: ["v3"],
       summary: "Update a thing",
       tag: "Things",
@@ -62,6 +64,7 @@ describe("a planted wrong example", () => {
     route({
       method: "GET",
       path: "/things/:thingId",
+      params: { thingId: PublicId },
       versions: ["v3"],
       summary: "Read a thing",
       tag: "Things",

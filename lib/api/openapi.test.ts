@@ -5,6 +5,7 @@ import { z } from "zod";
 import { resetEnvCache } from "@/lib/core/env";
 import { ERROR_STATUS } from "@/lib/core/errors";
 import { PageQuery } from "@/lib/core/pagination";
+import { PathText, PublicId } from "@/lib/core/path-params";
 import { call } from "@/test/factory";
 import { callWith } from "@/test/router-call";
 import { buildOpenApiDocument, type OpenApiDocument, openApiPath, pathParamNames } from "./openapi";
@@ -148,6 +149,7 @@ describe("generation from zod schemas", () => {
     route({
       method: "GET",
       path: "/things/:thingId/parts/:partId",
+      params: { thingId: PublicId.describe("The thing's uid"), partId: PathText },
       versions: ["v3"],
       summary: "List parts",
       tag: "Things",
@@ -186,6 +188,12 @@ describe("generation from zod schemas", () => {
       "query:search:true",
     ]);
     expect(op?.parameters.find((p) => p.name === "version")?.schema).toEqual({ type: "string", enum: ["v3"] });
+    // A path parameter is described by the route's own schema of it.
+    expect(op?.parameters.find((p) => p.name === "thingId")).toMatchObject({
+      description: "The thing's uid",
+      schema: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" },
+    });
+    expect(op?.parameters.find((p) => p.name === "partId")?.schema).toMatchObject({ type: "string", minLength: 1 });
     expect(op?.parameters.find((p) => p.name === "limit")?.schema.type).toBe("integer");
     expect(op?.parameters.find((p) => p.name === "status")).toMatchObject({
       description: "Filter by status",

@@ -197,15 +197,20 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
       description: "API version prefix",
       schema: { type: "string", enum: [...route.versions] },
     },
-    ...pathParamNames(route.path).map(
-      (name): OpenApiParameter => ({
+    ...pathParamNames(route.path).map((name): OpenApiParameter => {
+      // The route's own schema of the parameter (route.params); any text when it declares none.
+      const declared = route.params?.[name];
+      const { description, ...schema } = declared ? jsonSchemaOf(declared, "input", defs) : { type: "string" };
+      const example = route.example?.params?.[name];
+      return {
         name,
         in: "path",
         required: true,
-        schema: { type: "string" },
-        ...(route.example?.params?.[name] !== undefined ? { example: route.example.params[name] } : {}),
-      }),
-    ),
+        ...(typeof description === "string" ? { description } : {}),
+        schema,
+        ...(example !== undefined ? { example } : {}),
+      };
+    }),
   ];
   if (route.query) {
     const q = jsonSchemaOf(route.query, "input", defs);

@@ -119,12 +119,6 @@ export type RouteDef<
   method: "GET" | "POST";
   /** Below the version prefix, e.g. "/webhooks/:webhookUid". */
   path: Path;
-  /**
-   * A zod schema per path parameter (e.g. `{ webhookUid: PublicId }`): the router parses each
-   * once; a value the schema refuses names nothing and answers the parameter's
-   * `paramNotFound` code (NOT_FOUND when absent). The handler gets the parsed values.
-   */
-  params?: P;
   versions: readonly Version[];
   summary: string;
   tag: string;
@@ -182,7 +176,19 @@ export type RouteDef<
   handler: (
     ctx: HandlerContext<z.output<Q>, z.output<B>, SenderOf<S, O>, ParamsOf<Path, P>>,
   ) => Promise<RouteResult | Response>;
-};
+} & ParamsField<Path, P>;
+
+/**
+ * A zod schema per path parameter (e.g. `{ webhookUid: WebhookUid }`), required when the path
+ * has parameters: the router parses each once; a value the schema refuses names nothing and
+ * answers the parameter's `paramNotFound` code (NOT_FOUND when absent). The handler gets the
+ * parsed values. (The erased AnyRoute may have any.)
+ */
+type ParamsField<Path extends string, P> = string extends Path
+  ? { params?: P }
+  : [PathParamNames<Path>] extends [never]
+    ? { params?: P }
+    : { params: P & ParamSchemas<Path> };
 
 /** The body schema a request of this version is parsed with. */
 export function bodySchema(route: AnyRoute, version: Version): Schema | undefined {

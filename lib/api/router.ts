@@ -178,7 +178,10 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
         [...url.searchParams.entries()].filter(([k]) => !(TOKEN_FIELDS as readonly string[]).includes(k)),
       );
       assertStorableInput(rawQuery, "query");
-      const params = parseParams(route, rawParams);
+      // An id with a NUL byte cannot exist (PostgreSQL text cannot even hold one): not found.
+      for (const [key, value] of Object.entries(rawParams)) {
+        if (value.includes("\u0000")) throw paramNotFound(route, key);
+      }
       const rawBody = { ...bodyRecord };
       for (const k of TOKEN_FIELDS) delete rawBody[k];
 
@@ -196,13 +199,15 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
         : undefined;
       // After validation, as the handler's own look-up was: a malformed body is 400 whatever the path names.
       if (principal && route.sender === "phoneNumberId") {
-        sender = await resolveSenderByPhoneNumberId(principal, params.phoneNumberId ?? "");
+        sender = await resolveSenderByPhoneNumberId(principal, rawParams.phoneNumberId ?? "");
         if (!sender) throw new ApiError("NOT_FOUND", `No route for ${request.method} ${url.pathname}`);
       }
       // The handler's type promises a sender here (SenderOf in route-definition.ts).
       if (!sender && principal && promisesSender(route)) {
         throw new Error(`sender resolution returned none for ${route.method} ${route.path}`);
       }
+      // Last, where the handlers' own id checks were: a malformed body or sender answers first.
+      const params = parseParams(route, rawParams);
 
       const context = {
         request,
@@ -296,11 +301,14 @@ function parseParams(route: AnyRoute, raw: Record<string, string>): Record<strin
   const parsed: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw)) {
     const result = (route.params?.[key] ?? PathText).safeParse(value);
-    if (!result.success) throw new ApiError(route.paramNotFound?.[key] ?? "NOT_FOUND", `No such ${key}`);
+    if (!result.success) throw paramNotFound(route, key);
     parsed[key] = result.data;
   }
   return parsed;
 }
+
+const paramNotFound = (route: AnyRoute, key: string) =>
+  new ApiError(route.paramNotFound?.[key] ?? "NOT_FOUND", `No such ${key}`);
 
 /** Mirrors SenderOf (route-definition.ts): the resolutions that always yield a sender. */
 const promisesSender = (route: AnyRoute) =>

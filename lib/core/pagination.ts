@@ -48,6 +48,17 @@ export function pageBlock(page: number, limit: number, total: number, count: num
   return { page, limit, total, totalPages, count, hasMore: page * limit < total };
 }
 
+/** A list answer's rows: under their own name, and again as `items`, the alias every list carries. */
+export function listOf<K extends string, T>(key: K, rows: T[]): { [name in K]: T[] } & { items: T[] } {
+  return { [key]: rows, items: rows } as { [name in K]: T[] } & { items: T[] };
+}
+
+/** A paginated list answer: listOf and the block of this page of `total` rows. */
+export const pageOf = <K extends string, T>(key: K, rows: T[], page: PageInput, total: number) => ({
+  ...listOf(key, rows),
+  pagination: pageBlock(page.page, page.limit, total, rows.length),
+});
+
 export const skipTake = ({ page, limit }: PageInput) => ({ skip: (page - 1) * limit, take: limit });
 
 function strictInt(name: string, fallback: number, max: number) {

@@ -1,6 +1,8 @@
 // Billing (v3 only, docs/api/billing.md): message billing records and the money ledger.
 // A number-scoped token reads only its own sender (SENDER_NOT_ALLOWED otherwise); a
 // global token without senderId reads the whole account (scope "user").
+import { PathText } from "@/lib/core/path-params";
+import * as examples from "@/lib/domains/billing/examples";
 import { listBillingHistory } from "@/lib/domains/billing/history";
 import { listBillingRecords } from "@/lib/domains/billing/messages";
 import {
@@ -11,7 +13,6 @@ import {
 } from "@/lib/domains/billing/schemas";
 import { resolveSender } from "@/lib/domains/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
-import * as examples from "./billing-examples";
 
 const senderOptions = { scopeError: "SENDER_NOT_ALLOWED", useDefault: false, requireSetup: false } as const;
 
@@ -52,6 +53,8 @@ export const billingRoutes: AnyRoute[] = [
     ...common,
     path: "/billing/history/:senderId",
     example: examples.getBillingHistoryBySenderId,
+    // The sender's phone number, resolved by the handler (as resolveSender reads it).
+    params: { senderId: PathText },
     paramNotFound: { senderId: "SENDER_NOT_FOUND" },
     errors: ["SENDER_NOT_ALLOWED"],
     summary: "Billing history of one sender (the path senderId is its phone number)",

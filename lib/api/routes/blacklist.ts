@@ -2,6 +2,7 @@
 // blacklist"); the listing is GET /blacklist in contacts.ts. Sender-scoped as webhooks:
 // senderId in the body, or the number-scoped token's sender.
 import { addBlacklistEntry, removeBlacklistEntry } from "@/lib/domains/contacts/blacklist";
+import * as examples from "@/lib/domains/contacts/examples";
 import {
   BlacklistAddBody,
   BlacklistRemoveBody,
@@ -9,9 +10,7 @@ import {
   PublicBlacklistEntry,
 } from "@/lib/domains/contacts/schemas";
 import { toPublicBlacklistEntry } from "@/lib/domains/contacts/serializers";
-import type { Sender } from "@/lib/domains/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
-import * as examples from "./blacklist-examples";
 
 const common = {
   versions: ["v2", "v3"],
@@ -23,11 +22,6 @@ const common = {
   method: "POST",
 } as const;
 
-function need(sender: Sender | undefined): Sender {
-  if (!sender) throw new Error("blacklist route: sender resolution returned none");
-  return sender;
-}
-
 export const blacklistRoutes: AnyRoute[] = [
   route({
     ...common,
@@ -38,7 +32,7 @@ export const blacklistRoutes: AnyRoute[] = [
     body: BlacklistAddBody,
     response: PublicBlacklistEntry,
     handler: async ({ principal, sender, body }) => {
-      const entry = await addBlacklistEntry(principal, need(sender), body);
+      const entry = await addBlacklistEntry(principal, sender, body);
       return ok("Number blacklisted", toPublicBlacklistEntry(entry));
     },
   }),
@@ -50,10 +44,9 @@ export const blacklistRoutes: AnyRoute[] = [
     body: BlacklistRemoveBody,
     response: BlacklistRemoveData,
     handler: async ({ principal, sender, body }) => {
-      const s = need(sender);
-      const removed = await removeBlacklistEntry(principal, s, body.phoneNumber);
+      const removed = await removeBlacklistEntry(principal, sender, body.phoneNumber);
       return ok(removed ? "Number removed from the blacklist" : "The number was not on the blacklist", {
-        senderId: s.phoneNumber,
+        senderId: sender.phoneNumber,
         phoneNumber: body.phoneNumber,
         removed,
       });

@@ -3,8 +3,8 @@
 // number-scoped token; a global token without senderId reaches all the account's senders
 // (create: the default sender). There is no DELETE: deactivate instead.
 
-import { ApiError } from "@/lib/core/errors";
-import { pageBlock } from "@/lib/core/pagination";
+import { pageOf } from "@/lib/core/pagination";
+import * as examples from "@/lib/domains/chatbots/examples";
 import {
   ChatbotCreateBody,
   ChatbotListPublic,
@@ -13,35 +13,23 @@ import {
   ChatbotSenderQuery,
   ChatbotTestBody,
   ChatbotTestPublic,
+  ChatbotUid,
   ChatbotUpdateBody,
-  isWellFormedId,
 } from "@/lib/domains/chatbots/schemas";
 import { toPublicChatbot } from "@/lib/domains/chatbots/serializers";
 import { createChatbot, getChatbot, listChatbots, testChatbot, updateChatbot } from "@/lib/domains/chatbots/service";
-import type { Sender } from "@/lib/domains/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
-import * as examples from "./chatbots-examples";
 
 const common = {
   versions: ["v2", "v3"],
   limit: "global",
   tag: "Chatbots",
   sender: "resolve",
+  params: { chatbotUid: ChatbotUid },
   paramNotFound: { chatbotUid: "CHATBOT_NOT_FOUND" },
 } as const;
 // Reads and updates by uid, and the list, reach every sender of the account without senderId.
 const anySender = { ...common, senderOptions: { useDefault: false, requireSetup: false } } as const;
-
-function need(sender: Sender | undefined): Sender {
-  if (!sender) throw new ApiError("SENDER_NOT_FOUND", "No sender could be resolved for this request");
-  return sender;
-}
-// A malformed id (e.g. with a NUL byte, which PostgreSQL text refuses) cannot exist.
-function uidOf(params: Record<string, string>): string {
-  const uid = params.chatbotUid ?? "";
-  if (!isWellFormedId(uid)) throw new ApiError("CHATBOT_NOT_FOUND", "Chatbot not found for this account and sender");
-  return uid;
-}
 
 export const chatbotRoutes: AnyRoute[] = [
   route({
@@ -53,15 +41,11 @@ export const chatbotRoutes: AnyRoute[] = [
     query: ChatbotListQuery,
     response: ChatbotListPublic,
     handler: async ({ principal, sender, query }) => {
-      const { chatbots: rows, total } = await listChatbots(principal, sender, query);
-      const chatbots = rows.map(toPublicChatbot);
-      const pagination = pageBlock(query.page, query.limit, total, chatbots.length);
+      const { chatbots, total } = await listChatbots(principal, sender, query);
       return ok("Chatbots retrieved", {
         senderId: sender?.phoneNumber ?? null,
         scope: sender ? "sender" : "user",
-        chatbots,
-        items: chatbots,
-        pagination,
+        ...pageOf("chatbots", chatbots.map(toPublicChatbot), query, total),
       });
     },
   }),
@@ -77,7 +61,7 @@ export const chatbotRoutes: AnyRoute[] = [
     response: ChatbotPublic,
     successStatus: 201,
     handler: async ({ principal, sender, body }) => {
-      const chatbot = await createChatbot(principal, need(sender), body.chatbot);
+      const chatbot = await createChatbot(principal, sender, body.chatbot);
       return { status: 201, ...ok("Chatbot created", toPublicChatbot(chatbot)) };
     },
   }),
@@ -91,7 +75,7 @@ export const chatbotRoutes: AnyRoute[] = [
     response: ChatbotPublic,
     errors: ["CHATBOT_NOT_FOUND"],
     handler: async ({ principal, sender, params }) =>
-      ok("Chatbot retrieved", toPublicChatbot(await getChatbot(principal, sender, uidOf(params)))),
+      ok("Chatbot retrieved", toPublicChatbot(await getChatbot(principal, sender, params.chatbotUid))),
   }),
   route({
     ...anySender,
@@ -103,7 +87,7 @@ export const chatbotRoutes: AnyRoute[] = [
     response: ChatbotPublic,
     errors: ["CHATBOT_NOT_FOUND"],
     handler: async ({ principal, sender, params, body }) =>
-      ok("Chatbot updated", toPublicChatbot(await updateChatbot(principal, sender, uidOf(params), body.chatbot))),
+      ok("Chatbot updated", toPublicChatbot(await updateChatbot(principal, sender, params.chatbotUid, body.chatbot))),
   }),
   route({
     ...anySender,
@@ -115,6 +99,6 @@ export const chatbotRoutes: AnyRoute[] = [
     response: ChatbotTestPublic,
     errors: ["CHATBOT_NOT_FOUND"],
     handler: async ({ principal, sender, params, body }) =>
-      ok("Chatbot test", await testChatbot(principal, sender, uidOf(params), body.text)),
+      ok("Chatbot test", await testChatbot(principal, sender, params.chatbotUid, body.text)),
   }),
 ];

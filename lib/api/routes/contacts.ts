@@ -1,9 +1,11 @@
 // Contact books, contacts, bulk upload, custom fields (global token only) and the
 // resolved sender's blacklist (number-scoped tokens allowed). Thin: parse, call, shape.
+import { listOf } from "@/lib/core/pagination";
 import { listBlacklist } from "@/lib/domains/contacts/blacklist";
 import { createContactBook, getContactBook, listContactBooks, updateContactBook } from "@/lib/domains/contacts/books";
 import { bulkUploadContacts } from "@/lib/domains/contacts/bulk-upload";
 import { listContacts } from "@/lib/domains/contacts/contacts";
+import * as examples from "@/lib/domains/contacts/examples";
 import { createContactField, listContactFields } from "@/lib/domains/contacts/fields";
 import {
   BlacklistData,
@@ -14,6 +16,7 @@ import {
   ContactBookCreateBody,
   ContactBookListData,
   ContactBookListQuery,
+  ContactBookUid,
   ContactBookUpdateBody,
   ContactFieldCreateBody,
   ContactFieldListData,
@@ -28,9 +31,7 @@ import {
   toPublicContactBook,
   toPublicContactField,
 } from "@/lib/domains/contacts/serializers";
-import { resolved } from "@/lib/domains/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
-import * as examples from "./contacts-examples";
 
 const common = {
   versions: ["v2", "v3"],
@@ -38,8 +39,7 @@ const common = {
   feature: "contactBooks",
   tag: "Contact books",
 } as const;
-const globalOnly = { ...common, tokenScope: "global" } as const;
-const bookParam = (params: Record<string, string>) => params.contactBookUid ?? "";
+const globalOnly = { ...common, tokenScope: "global", params: { contactBookUid: ContactBookUid } } as const;
 
 export const contactRoutes: AnyRoute[] = [
   route({
@@ -52,8 +52,7 @@ export const contactRoutes: AnyRoute[] = [
     response: ContactBookListData,
     handler: async ({ principal, query }) => {
       const { books, pagination } = await listContactBooks(principal, query);
-      const contactBooks = books.map(toPublicContactBook);
-      return ok("Contact books retrieved", { contactBooks, items: contactBooks, pagination });
+      return ok("Contact books retrieved", { ...listOf("contactBooks", books.map(toPublicContactBook)), pagination });
     },
   }),
   route({
@@ -79,7 +78,7 @@ export const contactRoutes: AnyRoute[] = [
     summary: "Read a contact book",
     response: PublicContactBook,
     handler: async ({ principal, params }) =>
-      ok("Contact book retrieved", toPublicContactBook(await getContactBook(principal, bookParam(params)))),
+      ok("Contact book retrieved", toPublicContactBook(await getContactBook(principal, params.contactBookUid))),
   }),
   route({
     ...globalOnly,
@@ -90,7 +89,7 @@ export const contactRoutes: AnyRoute[] = [
     body: ContactBookUpdateBody,
     response: PublicContactBook,
     handler: async ({ principal, params, body }) => {
-      const book = await updateContactBook(principal, bookParam(params), body.contactBook);
+      const book = await updateContactBook(principal, params.contactBookUid, body.contactBook);
       return ok("Contact book updated", toPublicContactBook(book));
     },
   }),
@@ -103,10 +102,13 @@ export const contactRoutes: AnyRoute[] = [
     query: ContactListQuery,
     response: ContactListData,
     handler: async ({ principal, params, query }) => {
-      const uid = bookParam(params);
+      const uid = params.contactBookUid;
       const { contacts, pagination } = await listContacts(principal, uid, query);
-      const items = contacts.map(toPublicContact);
-      return ok("Contacts retrieved", { contactBookUid: uid, contacts: items, items, pagination });
+      return ok("Contacts retrieved", {
+        contactBookUid: uid,
+        ...listOf("contacts", contacts.map(toPublicContact)),
+        pagination,
+      });
     },
   }),
   route({
@@ -123,7 +125,7 @@ export const contactRoutes: AnyRoute[] = [
     body: BulkUploadBody,
     response: BulkUploadReport,
     handler: async ({ principal, params, body }) => {
-      const report = await bulkUploadContacts(principal, bookParam(params), body.contacts);
+      const report = await bulkUploadContacts(principal, params.contactBookUid, body.contacts);
       const message =
         report.failed === 0 ? "Contacts uploaded" : `Contacts uploaded; ${report.failed} row(s) were rejected`;
       return ok(message, report);
@@ -138,7 +140,7 @@ export const contactRoutes: AnyRoute[] = [
     response: ContactFieldListData,
     handler: async ({ principal }) => {
       const fields = (await listContactFields(principal)).map(toPublicContactField);
-      return ok("Contact fields retrieved", { fields, items: fields });
+      return ok("Contact fields retrieved", listOf("fields", fields));
     },
   }),
   route({
@@ -166,15 +168,12 @@ export const contactRoutes: AnyRoute[] = [
     summary: "List the resolved sender's message blacklist",
     query: BlacklistQuery,
     response: BlacklistData,
-    handler: async ({ principal, sender: resolvedSender, query }) => {
-      const sender = resolved(resolvedSender);
+    handler: async ({ principal, sender, query }) => {
       const { entries, pagination } = await listBlacklist(principal, sender, query);
-      const items = entries.map(toPublicBlacklistEntry);
       return ok("Blacklist retrieved", {
         senderId: sender.phoneNumber,
         phoneNumberId: sender.phoneNumberId,
-        entries: items,
-        items,
+        ...listOf("entries", entries.map(toPublicBlacklistEntry)),
         pagination,
       });
     },

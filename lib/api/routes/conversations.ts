@@ -3,7 +3,8 @@
 // token; a global token without senderId sees every sender of the account. Another
 // sender's or customer's uid is CONVERSATION_NOT_FOUND. The reply is a send route.
 
-import { pageBlock } from "@/lib/core/pagination";
+import { pageOf } from "@/lib/core/pagination";
+import * as examples from "@/lib/domains/conversations/examples";
 import {
   ConversationListPublic,
   ConversationListQuery,
@@ -11,6 +12,7 @@ import {
   ConversationMessagesQuery,
   ConversationPublic,
   ConversationSenderQuery,
+  ConversationUid,
   ConversationUpdateBody,
 } from "@/lib/domains/conversations/schemas";
 import { toPublicConversation, toPublicThreadMessage } from "@/lib/domains/conversations/serializers";
@@ -21,11 +23,11 @@ import {
   updateConversation,
 } from "@/lib/domains/conversations/service";
 import { replyToConversation } from "@/lib/domains/messaging/conversation-reply";
+import { DELIVERY_ERRORS } from "@/lib/domains/messaging/errors";
+import * as sendExamples from "@/lib/domains/messaging/examples";
 import { ConversationReplyBody, SendReceipt } from "@/lib/domains/messaging/schemas";
 import { receiptResponse } from "@/lib/domains/messaging/serializers";
 import { type AnyRoute, ok, route } from "../route-definition";
-import * as examples from "./conversations-examples";
-import { DELIVERY_ERRORS } from "./send-errors";
 
 const common = {
   versions: ["v2", "v3"],
@@ -36,10 +38,9 @@ const common = {
   sender: "resolve",
   // A global token without senderId reads across all senders (scope "user").
   senderOptions: { useDefault: false, requireSetup: false },
+  params: { conversationUid: ConversationUid },
   paramNotFound: { conversationUid: "CONVERSATION_NOT_FOUND" },
 } as const;
-
-const uidOf = (params: Record<string, string>) => params.conversationUid ?? "";
 
 export const conversationRoutes: AnyRoute[] = [
   route({
@@ -52,14 +53,16 @@ export const conversationRoutes: AnyRoute[] = [
     response: ConversationListPublic,
     handler: async ({ principal, sender, query }) => {
       const { senderId: _s, ...filters } = query;
-      const { conversations: rows, total } = await listConversations(principal, sender?.id, filters);
-      const conversations = rows.map((r) => toPublicConversation(r));
+      const { conversations, total } = await listConversations(principal, sender?.id, filters);
       return ok("Conversations retrieved", {
         scope: sender ? "sender" : "user",
         senderId: sender?.phoneNumber ?? null,
-        conversations,
-        items: conversations,
-        pagination: pageBlock(query.page, query.limit, total, conversations.length),
+        ...pageOf(
+          "conversations",
+          conversations.map((r) => toPublicConversation(r)),
+          query,
+          total,
+        ),
       });
     },
   }),
@@ -73,7 +76,10 @@ export const conversationRoutes: AnyRoute[] = [
     response: ConversationPublic,
     errors: ["CONVERSATION_NOT_FOUND"],
     handler: async ({ principal, sender, params }) =>
-      ok("Conversation retrieved", toPublicConversation(await getConversation(principal, sender?.id, uidOf(params)))),
+      ok(
+        "Conversation retrieved",
+        toPublicConversation(await getConversation(principal, sender?.id, params.conversationUid)),
+      ),
   }),
   route({
     ...common,
@@ -85,7 +91,7 @@ export const conversationRoutes: AnyRoute[] = [
     response: ConversationPublic,
     errors: ["CONVERSATION_NOT_FOUND"],
     handler: async ({ principal, sender, params, body }) => {
-      const row = await updateConversation(principal, sender?.id, uidOf(params), body.conversation);
+      const row = await updateConversation(principal, sender?.id, params.conversationUid, body.conversation);
       return ok("Conversation updated", toPublicConversation(row));
     },
   }),
@@ -99,13 +105,10 @@ export const conversationRoutes: AnyRoute[] = [
     response: ConversationMessagesPublic,
     errors: ["CONVERSATION_NOT_FOUND"],
     handler: async ({ principal, sender, params, query }) => {
-      const { conversation, messages: rows, total } = await listThread(principal, sender?.id, uidOf(params), query);
-      const messages = rows.map(toPublicThreadMessage);
+      const { conversation, messages, total } = await listThread(principal, sender?.id, params.conversationUid, query);
       return ok("Conversation messages retrieved", {
         conversationUid: conversation.id,
-        messages,
-        items: messages,
-        pagination: pageBlock(query.page, query.limit, total, messages.length),
+        ...pageOf("messages", messages.map(toPublicThreadMessage), query, total),
       });
     },
   }),
@@ -113,7 +116,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "POST",
     path: "/conversations/:conversationUid/messages",
-    example: examples.postConversationsByConversationUidMessages,
+    example: sendExamples.postConversationsByConversationUidMessages,
     limit: "send",
     idempotent: "conversation.reply",
     summary: "Reply in the conversation: text inside the customer service window, else a template",
@@ -126,7 +129,7 @@ export const conversationRoutes: AnyRoute[] = [
       ...DELIVERY_ERRORS,
     ],
     handler: async ({ principal, sender, params, body, version }) => {
-      const sent = await replyToConversation(principal, sender?.id, uidOf(params), body.message);
+      const sent = await replyToConversation(principal, sender?.id, params.conversationUid, body.message);
       return receiptResponse(sent, sent.sender, version);
     },
   }),

@@ -1,38 +1,30 @@
 // Orders: POST /orders/send and /orders/{orderUid}/send are send routes (limit class
 // "send"); GET /orders and /orders/{orderUid} list and read with offset pagination (8.2).
+
+import { listOf } from "@/lib/core/pagination";
+import { DELIVERY_ERRORS } from "@/lib/domains/messaging/errors";
+import * as examples from "@/lib/domains/messaging/orders/examples";
 import {
   OrderFollowUpBody,
   OrderListPublic,
   OrderListQuery,
   OrderReceiptPublic,
   OrderSendBody,
+  OrderUid,
   PublicOrder,
 } from "@/lib/domains/messaging/orders/schemas";
-import {
-  followUpOrder,
-  getOrder,
-  listOrders,
-  type OrderSend,
-  sendNewOrder,
-  toPublicOrder,
-} from "@/lib/domains/messaging/orders/service";
-import { receiptResponse } from "@/lib/domains/messaging/serializers";
-import { resolved, type Sender } from "@/lib/domains/senders/service";
-import type { Version } from "../route-definition";
+import { orderReceipt, toPublicOrder } from "@/lib/domains/messaging/orders/serializers";
+import { followUpOrder, getOrder, listOrders, sendNewOrder } from "@/lib/domains/messaging/orders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
-import * as examples from "./messaging-orders-examples";
-import { DELIVERY_ERRORS } from "./send-errors";
 
-const common = { versions: ["v2", "v3"], feature: "messaging", tag: "Orders", tokenScope: "any" } as const;
-
-function orderReceipt(r: OrderSend, sender: Sender, version: Version) {
-  const receipt = receiptResponse(r.send, sender, version);
-  return {
-    ...receipt,
-    message: `Order ${r.order.reference}: ${receipt.message}`,
-    data: { ...(receipt.data as Record<string, unknown>), order: toPublicOrder({ ...r.order, sender }) },
-  };
-}
+const common = {
+  versions: ["v2", "v3"],
+  feature: "messaging",
+  tag: "Orders",
+  tokenScope: "any",
+  params: { orderUid: OrderUid },
+  paramNotFound: { orderUid: "ORDER_NOT_FOUND" },
+} as const;
 
 export const messagingOrderRoutes: AnyRoute[] = [
   route({
@@ -48,14 +40,13 @@ export const messagingOrderRoutes: AnyRoute[] = [
     response: OrderReceiptPublic,
     errors: ["ORDER_REFERENCE_EXISTS", ...DELIVERY_ERRORS],
     handler: async ({ principal, sender, body, version }) =>
-      orderReceipt(await sendNewOrder(principal, resolved(sender), body), resolved(sender), version),
+      orderReceipt(await sendNewOrder(principal, sender, body), sender, version),
   }),
   route({
     ...common,
     method: "POST",
     path: "/orders/:orderUid/send",
     example: examples.postOrdersByOrderUidSend,
-    paramNotFound: { orderUid: "ORDER_NOT_FOUND" },
     limit: "send",
     sender: "none",
     idempotent: "order",
@@ -64,7 +55,7 @@ export const messagingOrderRoutes: AnyRoute[] = [
     response: OrderReceiptPublic,
     errors: [...DELIVERY_ERRORS, "CONFLICT"],
     handler: async ({ principal, body, params, version }) => {
-      const r = await followUpOrder(principal, params.orderUid ?? "", body);
+      const r = await followUpOrder(principal, params.orderUid, body);
       return orderReceipt(r, r.sender, version);
     },
   }),
@@ -81,8 +72,7 @@ export const messagingOrderRoutes: AnyRoute[] = [
     response: OrderListPublic,
     handler: async ({ principal, sender, query }) => {
       const { orders, pagination } = await listOrders(principal, sender, query);
-      const items = orders.map(toPublicOrder);
-      return ok("Orders retrieved", { orders: items, items, pagination });
+      return ok("Orders retrieved", { ...listOf("orders", orders.map(toPublicOrder)), pagination });
     },
   }),
   route({
@@ -90,13 +80,12 @@ export const messagingOrderRoutes: AnyRoute[] = [
     method: "GET",
     path: "/orders/:orderUid",
     example: examples.getOrdersByOrderUid,
-    paramNotFound: { orderUid: "ORDER_NOT_FOUND" },
     limit: "global",
     sender: "resolve",
     senderOptions: { useDefault: false, requireSetup: false },
     summary: "Read an order",
     response: PublicOrder,
     handler: async ({ principal, sender, params }) =>
-      ok("Order retrieved", toPublicOrder(await getOrder(principal, sender, params.orderUid ?? ""))),
+      ok("Order retrieved", toPublicOrder(await getOrder(principal, sender, params.orderUid))),
   }),
 ];

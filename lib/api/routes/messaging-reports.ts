@@ -1,7 +1,9 @@
 // Reports (limit class "reports"): the message log and the delivery and template analytics.
 // A global token without senderId reads all senders (scope user); a number-scoped token
 // reads its own sender only.
+import { listOf } from "@/lib/core/pagination";
 import { deliveryAnalytics, templateAnalytics } from "@/lib/domains/reports/analytics";
+import * as examples from "@/lib/domains/reports/examples";
 import { scopeBlock } from "@/lib/domains/reports/filters";
 import { listMessageReport, toPublicMessageReport } from "@/lib/domains/reports/messages";
 import {
@@ -13,7 +15,6 @@ import {
   TemplateAnalyticsQuery,
 } from "@/lib/domains/reports/schemas";
 import { type AnyRoute, ok, route } from "../route-definition";
-import * as examples from "./messaging-reports-examples";
 
 const common = {
   versions: ["v2", "v3"],
@@ -37,7 +38,7 @@ export const messagingReportRoutes: AnyRoute[] = [
     handler: async ({ principal, sender, query, version }) => {
       const { rows, pagination } = await listMessageReport(principal, sender, query, version);
       const messages = rows.map((r) => toPublicMessageReport(r, version));
-      return ok("Message report retrieved", { ...scopeBlock(sender), messages, items: messages, pagination });
+      return ok("Message report retrieved", { ...scopeBlock(sender), ...listOf("messages", messages), pagination });
     },
   }),
   route({
@@ -62,9 +63,10 @@ export const messagingReportRoutes: AnyRoute[] = [
     summary: "Per-template delivery and read rates (v3: provider template id)",
     query: TemplateAnalyticsQuery,
     response: TemplateAnalyticsPublic,
-    handler: async ({ principal, sender, query, version }) => {
-      const { templates, pagination } = await templateAnalytics(principal, sender, query, version);
-      return ok("Template analytics retrieved", { ...scopeBlock(sender), templates, items: templates, pagination });
-    },
+    handler: async ({ principal, sender, query, version }) =>
+      ok("Template analytics retrieved", {
+        ...scopeBlock(sender),
+        ...(await templateAnalytics(principal, sender, query, version)),
+      }),
   }),
 ];

@@ -1,7 +1,9 @@
 // Templates: list (v3 adds source, correctCategory and the source filter), read by uid or
 // name, create (X-Service-Template-Uid) and sync from the provider.
 
-import { resolved } from "@/lib/domains/senders/service";
+import { listOf } from "@/lib/core/pagination";
+import { PathText } from "@/lib/core/path-params";
+import * as examples from "@/lib/domains/templates/examples";
 import {
   PublicTemplate,
   TemplateCreateBody,
@@ -13,7 +15,6 @@ import {
 import { toPublicTemplate } from "@/lib/domains/templates/serializers";
 import { createTemplate, getTemplate, listTemplates, syncTemplates } from "@/lib/domains/templates/service";
 import { type AnyRoute, ok, route } from "../route-definition";
-import * as examples from "./messaging-templates-examples";
 
 const common = {
   versions: ["v2", "v3"],
@@ -21,6 +22,8 @@ const common = {
   feature: "messaging",
   tag: "Templates",
   tokenScope: "any",
+  // A template's uid or its name: the look-up tells them apart.
+  params: { identifier: PathText },
 } as const;
 
 export const messagingTemplateRoutes: AnyRoute[] = [
@@ -35,7 +38,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     handler: async ({ principal, query, version }) => {
       const { templates, pagination } = await listTemplates(principal, query, version);
       const items = templates.map((t) => toPublicTemplate(t, version));
-      return ok("Templates retrieved", { templates: items, items, pagination });
+      return ok("Templates retrieved", { ...listOf("templates", items), pagination });
     },
   }),
   route({
@@ -49,7 +52,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     handler: async ({ principal, params, query, version }) =>
       ok(
         "Template retrieved",
-        toPublicTemplate(await getTemplate(principal, params.identifier ?? "", query.language), version),
+        toPublicTemplate(await getTemplate(principal, params.identifier, query.language), version),
       ),
   }),
   route({
@@ -65,7 +68,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     successStatus: 201,
     errors: ["TEMPLATE_ALREADY_EXISTS"],
     handler: async ({ principal, sender, body, version }) => {
-      const template = await createTemplate(principal, resolved(sender), body.template);
+      const template = await createTemplate(principal, sender, body.template);
       return {
         status: 201,
         ...ok("Template created and submitted for review", toPublicTemplate(template, version)),
@@ -81,6 +84,6 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     sender: "resolve",
     summary: "Sync the sender's business account templates from the provider",
     response: TemplateSyncPublic,
-    handler: async ({ principal, sender }) => ok("Templates synced", await syncTemplates(principal, resolved(sender))),
+    handler: async ({ principal, sender }) => ok("Templates synced", await syncTemplates(principal, sender)),
   }),
 ];

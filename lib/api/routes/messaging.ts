@@ -4,6 +4,9 @@
 // the router (the `idempotent` flag).
 
 import type { ErrorCode } from "@/lib/core/errors";
+import { PathText } from "@/lib/core/path-params";
+import { DELIVERY_ERRORS } from "@/lib/domains/messaging/errors";
+import * as examples from "@/lib/domains/messaging/examples";
 import {
   ChatBodies,
   ProviderMessageBodies,
@@ -13,13 +16,10 @@ import {
 } from "@/lib/domains/messaging/schemas";
 import { sendChat, sendProviderMessage, sendTemplate } from "@/lib/domains/messaging/send-requests";
 import { providerResponse, receiptResponse } from "@/lib/domains/messaging/serializers";
-import { resolved } from "@/lib/domains/senders/service";
 import { type AnyRoute, route } from "../route-definition";
-import * as examples from "./messaging-examples";
 import { messagingOrderRoutes } from "./messaging-orders";
 import { messagingReportRoutes } from "./messaging-reports";
 import { messagingTemplateRoutes } from "./messaging-templates";
-import { DELIVERY_ERRORS } from "./send-errors";
 
 const send = {
   versions: ["v2", "v3"],
@@ -59,7 +59,7 @@ export const messagingRoutes: AnyRoute[] = [
     response: SendReceipt,
     errors: SEND_ERRORS,
     handler: async ({ principal, sender, body, version }) =>
-      receiptResponse(await sendTemplate(principal, resolved(sender), body), resolved(sender), version),
+      receiptResponse(await sendTemplate(principal, sender, body), sender, version),
   }),
   // POST /chat: a session message; v3 adds Direct Send (category utility|authentication).
   route({
@@ -73,7 +73,7 @@ export const messagingRoutes: AnyRoute[] = [
     response: SendReceipt,
     errors: SEND_ERRORS,
     handler: async ({ principal, sender, body, version }) =>
-      receiptResponse(await sendChat(principal, resolved(sender), body), resolved(sender), version, true),
+      receiptResponse(await sendChat(principal, sender, body), sender, version, true),
   }),
   // POST /messages: the provider's own request and response bodies and error shape.
   route({
@@ -83,7 +83,7 @@ export const messagingRoutes: AnyRoute[] = [
     sender: "resolve",
     summary: "Provider-compatible send (provider request, response and error bodies)",
     handler: async ({ principal, sender, body }) =>
-      providerResponse(await sendProviderMessage(principal, resolved(sender), body), resolved(sender), body.to),
+      providerResponse(await sendProviderMessage(principal, sender, body), sender, body.to),
   }),
   // POST /{phoneNumberId}/messages: the same, with the sender named by its provider id.
   route({
@@ -91,9 +91,11 @@ export const messagingRoutes: AnyRoute[] = [
     path: "/:phoneNumberId/messages",
     example: examples.postByPhoneNumberIdMessages,
     sender: "phoneNumberId",
+    // Any text: the sender resolution tells a provider phone number id from a path that is no route.
+    params: { phoneNumberId: PathText },
     summary: "Provider-compatible send for the sender with this phone number id",
     handler: async ({ principal, sender, body }) =>
-      providerResponse(await sendProviderMessage(principal, resolved(sender), body), resolved(sender), body.to),
+      providerResponse(await sendProviderMessage(principal, sender, body), sender, body.to),
   }),
   ...messagingOrderRoutes,
   ...messagingTemplateRoutes,

@@ -2,19 +2,23 @@
 // default, the same services as the dashboard (lib/domains/senders/self-serve.ts) and the operator
 // CLI. Connecting and changing the default act on the whole account: global tokens only.
 import { ApiError } from "@/lib/core/errors";
+import { listOf } from "@/lib/core/pagination";
+import { PathText } from "@/lib/core/path-params";
 import { SenderInputError } from "@/lib/domains/senders/admin";
+import * as examples from "@/lib/domains/senders/examples";
 import { PublicSender, SenderCreateBody, SenderListData } from "@/lib/domains/senders/schemas";
 import { connectSender, makeDefaultSender } from "@/lib/domains/senders/self-serve";
 import { toPublicSender } from "@/lib/domains/senders/serializers";
 import { findSenderByPhone, listSenders } from "@/lib/domains/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
-import * as examples from "./senders-examples";
 
 const common = {
   versions: ["v2", "v3"],
   limit: "global",
   tag: "Senders",
   sender: "none",
+  // The sender's phone number: the look-up itself tells a number from anything else.
+  params: { senderId: PathText },
   paramNotFound: { senderId: "SENDER_NOT_FOUND" },
 } as const;
 
@@ -40,8 +44,7 @@ export const senderRoutes: AnyRoute[] = [
     summary: "List the account's senders, the default first (a number-scoped token sees its own only)",
     response: SenderListData,
     handler: async ({ principal }) => {
-      const senders = (await listSenders(principal)).map(toPublicSender);
-      return ok("Senders retrieved", { senders, items: senders });
+      return ok("Senders retrieved", listOf("senders", (await listSenders(principal)).map(toPublicSender)));
     },
   }),
   route({
@@ -72,7 +75,7 @@ export const senderRoutes: AnyRoute[] = [
     response: PublicSender,
     errors: ["SENDER_NOT_FOUND"],
     handler: async ({ principal, params }) => {
-      const requested = params.senderId ?? "";
+      const requested = params.senderId;
       const known = await findSenderByPhone(principal, requested);
       if (!known) throw new ApiError("SENDER_NOT_FOUND", `Sender ${requested} is not connected to this account`);
       return ok("Default sender set", toPublicSender(await makeDefaultSender(principal, known.phoneNumber)));

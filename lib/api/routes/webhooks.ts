@@ -3,7 +3,7 @@
 // resolves the sender from senderId or the number-scoped token. There is no DELETE
 // (docs/api/webhooks.md "Destinations"): the router answers it 405 with Allow.
 import { z } from "zod";
-import { pageBlock } from "@/lib/core/pagination";
+import { pageOf } from "@/lib/core/pagination";
 import { eventCatalog } from "@/lib/domains/webhooks/catalog";
 import { listDeliveries, redeliver, sendTestEvent } from "@/lib/domains/webhooks/deliveries";
 import * as examples from "@/lib/domains/webhooks/examples";
@@ -80,10 +80,8 @@ export const webhookRoutes: AnyRoute[] = [
     query: WebhookListQuery,
     response: WebhookListPublic,
     handler: async ({ principal, sender, query }) => {
-      const { webhooks: rows, total } = await listWebhooks(principal, sender, query);
-      const webhooks = rows.map(toPublicWebhook);
-      const pagination = pageBlock(query.page, query.limit, total, webhooks.length);
-      return ok("Webhooks retrieved", { webhooks, items: webhooks, pagination });
+      const { webhooks, total } = await listWebhooks(principal, sender, query);
+      return ok("Webhooks retrieved", pageOf("webhooks", webhooks.map(toPublicWebhook), query, total));
     },
   }),
   route({
@@ -142,10 +140,9 @@ export const webhookRoutes: AnyRoute[] = [
     response: DeliveryListPublic,
     handler: async ({ principal, sender, params, query }) => {
       const { webhookUid } = params;
-      const { deliveries: rows, total } = await listDeliveries(principal, sender, webhookUid, query);
-      const deliveries = rows.map(toPublicDelivery);
-      const pagination = pageBlock(query.page, query.limit, total, deliveries.length);
-      return ok("Webhook deliveries retrieved", { webhookUid, deliveries, items: deliveries, pagination });
+      const { deliveries, total } = await listDeliveries(principal, sender, webhookUid, query);
+      const page = pageOf("deliveries", deliveries.map(toPublicDelivery), query, total);
+      return ok("Webhook deliveries retrieved", { webhookUid, ...page });
     },
   }),
   route({

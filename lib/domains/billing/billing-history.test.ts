@@ -3,8 +3,12 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { recordApiAnswers } from "@/test/api-answers";
 import { dayString } from "@/test/billing-fixtures";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 type Tx = {
   id: string;

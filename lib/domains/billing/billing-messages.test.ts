@@ -2,6 +2,7 @@
 // checked against a plain-JS computation over ~400 seeded records, pagination edges,
 // validation, scopes and tenant isolation (docs/api/billing.md).
 import { beforeAll, describe, expect, it } from "vitest";
+import { recordApiAnswers } from "@/test/api-answers";
 import {
   dayString,
   type Filters,
@@ -13,6 +14,9 @@ import {
   toPublic,
 } from "@/test/billing-fixtures";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 const PATH = "/api/v3/billing/messages";
 let me: TestCustomer;

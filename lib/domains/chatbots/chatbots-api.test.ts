@@ -1,7 +1,11 @@
 // Chatbots through the real router (docs/chatbots.md): CRUD, validation naming the field,
 // one ACTIVE bot per sender, the dry run, and tenant and sender isolation of every route.
 import { beforeAll, describe, expect, it } from "vitest";
+import { recordApiAnswers } from "@/test/api-answers";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 const PUBLIC_FIELDS = [
   "businessHours",

@@ -4,6 +4,7 @@
 // businessHours.timezone, ...), so a customer knows which rule to fix.
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
+import { PublicId } from "@/lib/core/path-params";
 import { ResourceName } from "@/lib/core/resource-name";
 import { hasNoControlChars } from "@/lib/core/storable-text";
 import { isTimeZone, LIMITS, largestRepeat, MATCH_TYPES, minutesOf, patternError, programSizeOf } from "./engine";
@@ -225,8 +226,8 @@ export const ChatbotTestBody = z.object({
     .max(LIMITS.inboundLength, `text must be at most ${LIMITS.inboundLength} characters`),
 });
 
-/** Ids we issue: anything else cannot exist, so it is not looked up. */
-export const isWellFormedId = (id: string) => /^[A-Za-z0-9_-]{1,64}$/.test(id);
+/** A path id: a value that is not an id we issue names no chatbot, and is not looked up. */
+export const ChatbotUid = PublicId.describe("The chatbot's uid");
 
 // Public shapes (OpenAPI "data" schemas).
 export const ChatbotPublic = z.object({

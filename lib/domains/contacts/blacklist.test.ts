@@ -1,8 +1,12 @@
 // GET /blacklist lists the resolved sender's entries only; the helpers the messaging code
 // uses are scoped to the customer and the sender.
 import { beforeAll, describe, expect, it } from "vitest";
+import { recordApiAnswers } from "@/test/api-answers";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
 import { addToBlacklist, isBlacklisted } from "./blacklist";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 let me: TestCustomer;
 let other: TestCustomer;

@@ -1,6 +1,10 @@
 // Bulk upload, contacts listing and custom fields through the real router.
 import { beforeAll, describe, expect, it } from "vitest";
+import { recordApiAnswers } from "@/test/api-answers";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 let me: TestCustomer;
 const tag = `t${Date.now().toString(36)}`;

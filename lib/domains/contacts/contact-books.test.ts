@@ -1,7 +1,11 @@
 // Contact books through the real router: the list contract of docs/api/contact-books.md, create, read,
 // update, validation, token scope and tenant isolation, on v2 and v3.
 import { beforeAll, describe, expect, it } from "vitest";
+import { recordApiAnswers } from "@/test/api-answers";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 const BOOK_KEYS = [
   "color",

@@ -2,6 +2,10 @@
 // shapes shared by the API, the dashboard forms and the OpenAPI document.
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
+import { PublicId } from "@/lib/core/path-params";
+
+/** A path id: a value that is not an id we issue names no contact book (NOT_FOUND, as an unknown one). */
+export const ContactBookUid = PublicId.describe("The contact book's uid");
 
 export const CONTACT_BOOK_STATUSES = ["ACTIVE", "INACTIVE"] as const;
 export const FIELD_TYPES = ["text", "number", "boolean", "date"] as const;

@@ -8,10 +8,14 @@ import { sendFromComposer } from "@/lib/domains/messaging/composer";
 import { ComposerBody } from "@/lib/domains/messaging/schemas";
 import { getSimulator } from "@/lib/domains/provider/client";
 import { inboundWamid } from "@/lib/domains/provider/simulator-inbound";
+import { recordApiAnswers } from "@/test/api-answers";
 import { contactWrites, drainCallbacks, inboundBody, postSigned } from "@/test/conversation-fixtures";
 import { sentMessages, waitFor } from "@/test/events-helpers";
 import { call } from "@/test/factory";
 import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 const sim = () => {
   const s = getSimulator();

@@ -2,10 +2,14 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { getSimulator } from "@/lib/domains/provider/client";
+import { recordApiAnswers } from "@/test/api-answers";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call } from "@/test/factory";
 import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { keywordAction, normalizeKeyword } from "./opt-out";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 const defaults = { optOutKeywords: [], optInKeywords: [] };
 const templateBody = (to: string, senderId?: string) => ({

@@ -3,6 +3,7 @@
 // import these. The reply body is a send's (lib/domains/messaging/schemas.ts).
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
+import { PublicId } from "@/lib/core/path-params";
 
 export const CONVERSATION_STATUSES = ["OPEN", "CLOSED"] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
@@ -21,6 +22,9 @@ const SenderIdField = z
   .string()
   .optional()
   .describe("Sender phone number; omitted: the token's sender, or (global token) every sender of the account");
+
+/** A path id: a value that is not an id we issue names no conversation, and is not looked up. */
+export const ConversationUid = PublicId.describe("The conversation's uid (conv_…)");
 
 export const ConversationListQuery = PageQuery.extend({
   senderId: SenderIdField,

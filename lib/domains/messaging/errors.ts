@@ -3,7 +3,8 @@
 // ours from an unexpected failure.
 import { ApiError, type ErrorCode } from "@/lib/core/errors";
 
-const MESSAGING_CODES = [
+/** The codes every send can answer (docs/messaging.md): the send routes list them in their definitions. */
+export const DELIVERY_ERRORS = [
   "RECIPIENT_BLACKLISTED",
   "INSUFFICIENT_BALANCE",
   "TEMPLATE_NOT_FOUND",
@@ -12,9 +13,9 @@ const MESSAGING_CODES = [
   "PROVIDER_RATE_LIMITED",
   "PROVIDER_REJECTED",
   "PROVIDER_UNAVAILABLE",
-  "ORDER_NOT_FOUND",
-  "ORDER_REFERENCE_EXISTS",
 ] as const satisfies readonly ErrorCode[];
+
+const MESSAGING_CODES = [...DELIVERY_ERRORS, "ORDER_NOT_FOUND", "ORDER_REFERENCE_EXISTS"] as const;
 
 export type MessagingErrorCode = (typeof MESSAGING_CODES)[number];
 

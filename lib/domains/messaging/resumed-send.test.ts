@@ -10,7 +10,7 @@ import { getSimulator } from "@/lib/domains/provider/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call } from "@/test/factory";
-import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 const sim = () => {
   const s = getSimulator();
@@ -43,7 +43,10 @@ type Case = {
 const cases: Case[] = [
   {
     name: "POST /send",
-    request: async (_t, to) => ({ path: "/api/v3/send", body: { to, template: { name: "order_update" } } }),
+    request: async (_t, to) => ({
+      path: "/api/v3/send",
+      body: { to, template: { name: "order_update", components: HELLO_PARAMS } },
+    }),
   },
   {
     name: "POST /chat (v3 Direct Send)",
@@ -136,7 +139,7 @@ describe("a retry after a crash, after the lease", () => {
   it("a message interrupted during the provider call is never sent again: 502 with its uid, every time", async () => {
     const t = await messagingCustomer();
     const to = recipient();
-    const body = { to, template: { name: "order_update" } };
+    const body = { to, template: { name: "order_update", components: HELLO_PARAMS } };
     const headers = { "Idempotency-Key": `interrupted-${to}` };
     expect((await call("POST", "/api/v3/send", { token: t.globalToken, body, headers })).status).toBe(200);
     const uid = await crashedBeforeTheAnswer(t, headers["Idempotency-Key"]);
@@ -173,14 +176,14 @@ describe("a retry after a crash, after the lease", () => {
     const to = recipient();
     await call("POST", "/api/v3/send", {
       token: t.globalToken,
-      body: { to, template: { name: "order_update" } },
+      body: { to, template: { name: "order_update", components: HELLO_PARAMS } },
       headers,
     });
     await crashedBeforeTheAnswer(t, headers["Idempotency-Key"]);
     const other = recipient();
     const res = await call("POST", "/api/v3/send", {
       token: t.globalToken,
-      body: { to: other, template: { name: "order_update" } },
+      body: { to: other, template: { name: "order_update", components: HELLO_PARAMS } },
       headers,
     });
     expect(res.status).toBe(409);

@@ -5,8 +5,12 @@ import { db } from "@/lib/db";
 import { setRate } from "@/lib/domains/billing/rate-card";
 import { addToBlacklist } from "@/lib/domains/contacts/blacklist";
 import { getSimulator } from "@/lib/domains/provider/client";
+import { recordApiAnswers } from "@/test/api-answers";
 import { call } from "@/test/factory";
 import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 const sim = () => {
   const s = getSimulator();

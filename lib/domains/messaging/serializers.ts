@@ -62,14 +62,15 @@ export function receiptResponse(
 
 /** The provider's own answer: { messaging_product, contacts[], messages[] }. */
 export function providerResponse(result: SendResult, sender: Sender, input: string): ProviderResponse {
+  return { status: 200, headers: receiptHeaders(result, sender), raw: toProviderBody(result, input) };
+}
+
+export function toProviderBody(result: SendResult, input: string) {
   const m = result.message;
+  const status: "queued" | "accepted" = result.queued ? "queued" : "accepted";
   return {
-    status: 200,
-    headers: receiptHeaders(result, sender),
-    raw: {
-      messaging_product: "whatsapp",
-      contacts: [{ input, wa_id: m.recipient.replace(/^\+/, "") }],
-      messages: [{ id: m.providerMessageId ?? m.id, message_status: result.queued ? "queued" : "accepted" }],
-    },
+    messaging_product: "whatsapp" as const,
+    contacts: [{ input, wa_id: m.recipient.replace(/^\+/, "") }],
+    messages: [{ id: m.providerMessageId ?? m.id, message_status: status }],
   };
 }

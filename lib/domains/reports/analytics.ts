@@ -1,7 +1,7 @@
 // GET /reports/analytics/delivery (rates by day, and on v3 by send route) and
 // /reports/analytics/templates (per template; v3 attributes the provider template id).
 
-import { type PageBlock, pageBlock, skipTake } from "@/lib/core/pagination";
+import { pageOf, skipTake } from "@/lib/core/pagination";
 import type { Version } from "@/lib/core/version";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
@@ -10,7 +10,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { FROM_SQL, STATUS_SQL, scopeConditions, v3Only, whereSql } from "./filters";
 import type { DeliveryAnalyticsInput, TemplateAnalyticsInput } from "./schemas";
 
-type Counts = { total: number; queued: number; sent: number; delivered: number; read: number; failed: number };
+export type Counts = { total: number; queued: number; sent: number; delivered: number; read: number; failed: number };
 
 // Sent counts everything the provider reported as sent or beyond; delivered includes read.
 const COUNT_COLUMNS = Prisma.sql`
@@ -53,10 +53,18 @@ export async function deliveryAnalytics(
   const where = scopeConditions(p, sender, q);
   const sendRoute = v3Only(version, q.sendRoute);
   if (sendRoute) where.push(Prisma.sql`m."sendRoute" = ${sendRoute}`);
-  const rows = await db.$queryRaw<(Counts & { day: string; sendRoute: string })[]>`
+  const rows = await db.$queryRaw<DeliveryRow[]>`
     SELECT to_char(date_trunc('day', m."createdAt"), 'YYYY-MM-DD') AS "day", m."sendRoute", ${COUNT_COLUMNS}
     FROM ${FROM_SQL} ${whereSql(where)}
     GROUP BY 1, 2 ORDER BY 1, 2`;
+  return toPublicDeliveryStats(rows, version);
+}
+
+/** Counts per day and send route, in the order of days and routes. */
+export type DeliveryRow = Counts & { day: string; sendRoute: string };
+
+/** The totals, by day and (v3) by send route, each with its rates. */
+export function toPublicDeliveryStats(rows: readonly DeliveryRow[], version: Version) {
   const totals = zero();
   const byDay = new Map<string, Counts>();
   const byRoute = new Map<string, Counts>();
@@ -78,7 +86,7 @@ export async function deliveryAnalytics(
   };
 }
 
-type TemplateRow = Counts & {
+export type TemplateRow = Counts & {
   templateName: string;
   templateLanguage: string | null;
   metaTemplateId: string | null;
@@ -90,7 +98,7 @@ export async function templateAnalytics(
   sender: Sender | undefined,
   q: TemplateAnalyticsInput,
   version: Version,
-): Promise<{ templates: Record<string, unknown>[]; pagination: PageBlock }> {
+) {
   const where = scopeConditions(p, sender, q);
   where.push(Prisma.sql`m."templateName" IS NOT NULL`);
   if (q.templateName) where.push(Prisma.sql`m."templateName" = ${q.templateName}`);
@@ -106,15 +114,18 @@ export async function templateAnalytics(
       ORDER BY count(*) DESC, m."templateName" ASC, m."templateLanguage" ASC
       LIMIT ${take} OFFSET ${skip}`,
   ]);
-  const templates = rows.map((r) => {
-    const { templateName, templateLanguage, metaTemplateId, pricingCategory, ...counts } = r;
-    return {
-      templateName,
-      language: templateLanguage,
-      category: pricingCategory,
-      ...withRates(counts),
-      ...(version === "v3" ? { metaTemplateId } : {}),
-    };
-  });
-  return { templates, pagination: pageBlock(q.page, q.limit, counted[0]?.n ?? 0, templates.length) };
+  const templates = rows.map((r) => toPublicTemplateStats(r, version));
+  return pageOf("templates", templates, q, counted[0]?.n ?? 0);
+}
+
+/** One template's row of the analytics; v3 attributes the provider template id. */
+export function toPublicTemplateStats(r: TemplateRow, version: Version) {
+  const { templateName, templateLanguage, metaTemplateId, pricingCategory, ...counts } = r;
+  return {
+    templateName,
+    language: templateLanguage,
+    category: pricingCategory,
+    ...withRates(counts),
+    ...(version === "v3" ? { metaTemplateId } : {}),
+  };
 }

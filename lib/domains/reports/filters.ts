@@ -32,5 +32,5 @@ export const v3Only = <T>(version: Version, value: T | undefined): T | undefined
 export const scopeBlock = (sender: Sender | undefined) => ({
   senderId: sender?.phoneNumber ?? null,
   phoneNumberId: sender?.phoneNumberId ?? null,
-  scope: sender ? "sender" : "user",
+  scope: sender ? ("sender" as const) : ("user" as const),
 });

@@ -2,8 +2,12 @@
 // records, as ingestion writes them); v3 adds send-route and Direct Send fields and filters.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { recordApiAnswers } from "@/test/api-answers";
 import { call } from "@/test/factory";
 import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 type T = Awaited<ReturnType<typeof messagingCustomer>>;
 let t: T;

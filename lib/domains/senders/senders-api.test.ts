@@ -6,8 +6,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/core/env";
 import { db } from "@/lib/db";
 import { setProvider } from "@/lib/domains/provider/client";
+import { recordApiAnswers } from "@/test/api-answers";
 import { call, createTestCustomer, uniquePhone } from "@/test/factory";
 import { providerKnows } from "@/test/provider-stub";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 afterEach(() => {
   delete process.env.PROVIDER_MODE;

@@ -31,12 +31,6 @@ async function firstSender(where: Prisma.Sql, orderBy = Prisma.sql`"id"`): Promi
   return sender ?? null;
 }
 
-/** The sender a route's resolution always yields: a missing one is a wiring bug, not a client error. */
-export function resolved(sender: Sender | undefined): Sender {
-  if (!sender) throw new Error("sender resolution returned none for a route that needs a sender");
-  return sender;
-}
-
 const boundElsewhere = (code: "TOKEN_SCOPE_NOT_ALLOWED" | "SENDER_NOT_ALLOWED", details?: Record<string, unknown>) =>
   new ApiError(code, "This token is bound to another sender", details);
 

@@ -2,8 +2,12 @@
 // read by uid or name, create (X-Service-Template-Uid), sync from the provider.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { recordApiAnswers } from "@/test/api-answers";
 import { call } from "@/test/factory";
 import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 describe("GET /templates", () => {
   it("lists templates with v3 fields, filters by source on v3 and paginates", async () => {

@@ -3,8 +3,12 @@ import { describe, expect, it } from "vitest";
 import { routes } from "@/lib/api/route-table";
 import { db } from "@/lib/db";
 import { getSimulator } from "@/lib/domains/provider/client";
+import { recordApiAnswers } from "@/test/api-answers";
 import { call } from "@/test/factory";
 import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 const order = (over: Record<string, unknown> = {}) => ({
   currency: "usd",

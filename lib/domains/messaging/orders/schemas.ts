@@ -1,6 +1,7 @@
 // Orders: the order-details send, the follow-up send (status update or resend) and the
 // offset-paginated listing of docs/api/pagination.md (limit 1-100, default 25; offset >= 0, default 0).
 import { z } from "zod";
+import { PublicId } from "@/lib/core/path-params";
 import { Recipient, SendReceipt } from "../schemas";
 
 export const ORDER_STATUSES = [
@@ -75,6 +76,9 @@ export const OrderFollowUpBody = z.object({
   text: z.string().trim().min(1).max(1024).optional(),
 });
 export type OrderFollowUpInput = z.infer<typeof OrderFollowUpBody>;
+
+/** A path id: a value that is not an id we issue names no order. */
+export const OrderUid = PublicId.describe("The order's uid (ord_…)");
 
 /** An order as the API answers it (toPublicOrder). */
 export const PublicOrder = z.object({

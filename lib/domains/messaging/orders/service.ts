@@ -167,26 +167,3 @@ export async function getOrder(p: Principal, sender: Sender | undefined, uid: st
   if (!order) throw orderNotFound(uid);
   return order;
 }
-
-export function toPublicOrder(o: Order & { sender?: { phoneNumber: string } }) {
-  const n = (v: Prisma.Decimal) => Number(v.toString());
-  return {
-    orderUid: o.id,
-    uid: o.id,
-    reference: o.reference,
-    status: o.status,
-    recipient: o.recipient,
-    senderId: o.sender?.phoneNumber ?? null,
-    currency: o.currency,
-    items: o.items,
-    subtotal: n(o.subtotal),
-    tax: n(o.tax),
-    shipping: n(o.shipping),
-    discount: n(o.discount),
-    total: n(o.total),
-    lastMessageUid: o.lastMessageId,
-    sendCount: o.sendCount,
-    createdAt: o.createdAt.toISOString(),
-    updatedAt: o.updatedAt.toISOString(),
-  };
-}

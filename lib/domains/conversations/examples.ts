@@ -1,0 +1,80 @@
+// The OpenAPI examples of the conversation routes (docs/openapi.md "Adding a route"): one
+// sample conversation and one thread entry through the serializers the routes answer with.
+// The reply is a send: its example is messaging's.
+import { exampleTime, listExample } from "@/lib/core/examples";
+import { SAMPLE_CUSTOMER_ID, sampleSender } from "@/lib/domains/senders/samples";
+import { type ConversationRow, type ThreadRow, toPublicConversation, toPublicThreadMessage } from "./serializers";
+
+const DAY = 24 * 3600;
+/** A conversation with one inbound text; the reply's example (messaging) answers it. */
+export const sampleConversation: ConversationRow = {
+  id: "conv_55fef5a63b9d9beba6aa7cf7",
+  customerId: SAMPLE_CUSTOMER_ID,
+  senderId: sampleSender.id,
+  contactPhoneNumber: "+18246194658",
+  contactName: "Contact 4658",
+  status: "OPEN",
+  unreadCount: 1,
+  lastMessageAt: exampleTime(),
+  lastInboundAt: exampleTime(),
+  windowExpiresAt: exampleTime(DAY),
+  lastMessagePreview: "Hi there",
+  closedAt: null,
+  createdAt: exampleTime(),
+  updatedAt: exampleTime(),
+  senderPhoneNumber: sampleSender.phoneNumber,
+  phoneNumberId: sampleSender.phoneNumberId,
+  blacklisted: false,
+};
+// As at a minute later: the customer service window is open.
+const conversation = (row: ConversationRow) => toPublicConversation(row, exampleTime(60).getTime());
+const params = { conversationUid: sampleConversation.id };
+
+const inbound: ThreadRow = {
+  id: "cmsg_01a20a3ad725000022a52790df1cf",
+  conversationId: sampleConversation.id,
+  direction: "inbound",
+  type: "text",
+  content: { text: { body: "Hi there" } },
+  providerMessageId: "wamid.Q7MTJmjhYW9eqGhNrx9JDkkGPFwoD7h4",
+  messageId: null,
+  sentBy: "contact",
+  sentByLabel: sampleConversation.contactName,
+  createdAt: exampleTime(),
+  outPayload: null,
+  outStatus: null,
+  outProviderMessageId: null,
+  outErrorCode: null,
+  outErrorMessage: null,
+  deliveryStatus: null,
+  deliveryErrorCode: null,
+  deliveryErrorTitle: null,
+};
+
+export const getConversations = {
+  message: "Conversations retrieved",
+  response: {
+    scope: "user" as const,
+    senderId: null,
+    ...listExample("conversations", [conversation(sampleConversation)]),
+  },
+};
+
+export const getConversationsByConversationUid = {
+  params,
+  message: "Conversation retrieved",
+  response: conversation(sampleConversation),
+};
+
+export const postConversationsByConversationUid = {
+  params,
+  request: { conversation: { markRead: true as const } },
+  message: "Conversation updated",
+  response: conversation({ ...sampleConversation, unreadCount: 0, updatedAt: exampleTime(30) }),
+};
+
+export const getConversationsByConversationUidMessages = {
+  params,
+  message: "Conversation messages retrieved",
+  response: { conversationUid: sampleConversation.id, ...listExample("messages", [toPublicThreadMessage(inbound)]) },
+};

@@ -1,0 +1,33 @@
+// The OpenAPI examples of the sender routes (docs/openapi.md "Adding a route"): the sample
+// sender and a second one, through the serializer the routes answer with.
+import { exampleTime, listExample } from "@/lib/core/examples";
+import { sampleSender } from "./samples";
+import { toPublicSender } from "./serializers";
+
+const addedRow = {
+  ...sampleSender,
+  id: "cmwtr9f3c0031ug7dsender002",
+  phoneNumber: "+15550009876",
+  phoneNumberId: "934567890100002",
+  isDefault: false,
+  createdAt: exampleTime(3600),
+  updatedAt: exampleTime(3600),
+};
+const added = toPublicSender(addedRow);
+
+export const getSenders = {
+  message: "Senders retrieved",
+  response: listExample("senders", [toPublicSender(sampleSender), added], null),
+};
+
+export const postSenders = {
+  request: { sender: { phoneNumber: addedRow.phoneNumber, makeDefault: false } },
+  message: "Sender connected",
+  response: added,
+};
+
+export const postSendersBySenderIdDefault = {
+  params: { senderId: addedRow.phoneNumber },
+  message: "Default sender set",
+  response: toPublicSender({ ...addedRow, isDefault: true }),
+};
