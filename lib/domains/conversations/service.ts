@@ -8,6 +8,7 @@ import { SwrCache } from "@/lib/core/swr-cache";
 import { db, hotRows } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
+import { publishLive } from "@/lib/domains/live/publish";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { closedEvent, emitConversationEvents } from "./events";
 import {
@@ -127,21 +128,44 @@ export async function updateConversation(
   const where = { id: uid, customerId: p.customerId, ...(scope ? { senderId: { in: [...scope] } } : {}) };
   const now = new Date();
   const emitted = await db.$transaction(async (tx) => {
-    if (patch.markRead) await tx.conversation.updateMany({ where, data: { unreadCount: 0, unread: false } });
+    let changed = 0;
+    if (patch.markRead)
+      changed += (
+        await tx.conversation.updateMany({
+          where: { ...where, OR: [{ unread: true }, { unreadCount: { gt: 0 } }] },
+          data: { unreadCount: 0, unread: false },
+        })
+      ).count;
     if (patch.status === "OPEN") {
-      await tx.conversation.updateMany({
-        where: { ...where, status: "CLOSED" },
-        data: { status: "OPEN", closedAt: null },
-      });
+      changed += (
+        await tx.conversation.updateMany({
+          where: { ...where, status: "CLOSED" },
+          data: { status: "OPEN", closedAt: null },
+        })
+      ).count;
     }
-    if (patch.status !== "CLOSED") return 0;
-    const { count } = await tx.conversation.updateMany({
-      where: { ...where, status: "OPEN" },
-      data: { status: "CLOSED", closedAt: now },
-    });
-    if (count === 0) return 0;
+    const closed =
+      patch.status === "CLOSED"
+        ? (
+            await tx.conversation.updateMany({
+              where: { ...where, status: "OPEN" },
+              data: { status: "CLOSED", closedAt: now },
+            })
+          ).count
+        : 0;
+    if (changed + closed === 0) return 0;
     const c = await tx.conversation.findFirstOrThrow({ where, include: { sender: true } });
-    return emitConversationEvents(tx, [closedEvent(c.sender, c, now, actor)]);
+    // The other open dashboards refetch it (docs/inbox.md "Live updates").
+    await publishLive(tx, p.customerId, [
+      {
+        kind: "conversation.changed",
+        senderId: c.senderId,
+        conversationUid: c.id,
+        unreadCount: c.unreadCount,
+        status: c.status,
+      },
+    ]);
+    return closed > 0 ? emitConversationEvents(tx, [closedEvent(c.sender, c, now, actor)]) : 0;
   });
   if (emitted > 0) deliveriesQueued();
   return getConversation(p, senderId, uid);

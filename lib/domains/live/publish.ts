@@ -47,7 +47,12 @@ export function messageCreatedNotify(customerId: string, senderId: string, conve
 }
 
 /** As messageCreatedNotify, for a sent message's status move (each part an SQL expression over the written row). */
-export function messageStatusNotify(row: { customerId: Prisma.Sql; senderId: Prisma.Sql; id: Prisma.Sql; status: Prisma.Sql }): Prisma.Sql {
+export function messageStatusNotify(row: {
+  customerId: Prisma.Sql;
+  senderId: Prisma.Sql;
+  id: Prisma.Sql;
+  status: Prisma.Sql;
+}): Prisma.Sql {
   return Prisma.sql`pg_notify(${CHANNELS.live}, json_build_object('c', ${row.customerId}, 'e', json_build_array(
     json_build_object('kind', 'message.status', 'senderId', ${row.senderId}, 'messageId', ${row.id},
       'status', ${row.status})))::text)`;
