@@ -6,7 +6,7 @@
 // tells no one; a removed member's stream ends at its next check.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
-import { CHANNELS } from "@/lib/db/wakeups";
+import { CHANNELS, isListening } from "@/lib/db/wakeups";
 import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { markConversationRead } from "@/lib/domains/conversations/service";
 import { removeMember } from "@/lib/domains/members/service";
@@ -37,8 +37,8 @@ async function streamOf(member: TestMember): Promise<LiveReader> {
   if (!p) throw new Error("no principal");
   const live = readLive(openLiveStream(p));
   open.push(live);
-  // Listening (its LISTEN in place) once the hub's start-up resync arrived.
-  await vi.waitFor(() => expect(live.of("resync").length).toBeGreaterThan(0), { timeout: 10_000 });
+  // Notices committed from now on reach it once the process's LISTEN is in place.
+  await vi.waitFor(() => expect(isListening("live")).toBe(true), { timeout: 10_000 });
   return live;
 }
 
@@ -55,9 +55,12 @@ afterEach(async () => {
 afterAll(() => setLiveCheckInterval(15_000));
 
 describe("live stream", () => {
-  it("opens with ready, so the page refetches what it shows", async () => {
+  it("opens with ready, so the page refetches what it shows, and asks for a refetch once its LISTEN is in place", async () => {
     const live = await streamOf(m.owner);
     expect(live.events[0]).toEqual({ event: "ready", data: {} });
+    // The first stream of the process started the subscription: anything committed before
+    // its LISTEN was in place is refetched (a reconnection of the listener does the same).
+    await vi.waitFor(() => expect(live.of("resync").length).toBe(1));
   });
 
   it("an inbound message reaches the members allowed to see its sender, and only them", async () => {
@@ -150,6 +153,21 @@ describe("live stream", () => {
       await graceFor(200, "the rolled-back notice arriving after the committed one");
       expect(heard.some((h) => h.includes(`${marker}_rolled_back`))).toBe(false);
     });
+  });
+
+  it("after the listening connection drops and comes back, the streams are told to refetch, and notices flow again", async () => {
+    const owner = await streamOf(m.owner);
+    const resyncs = owner.of("resync").length;
+    // Cut the process's listening connection as a network failure would.
+    const state = (
+      globalThis as { __switchboardWakeups?: { client?: { connection: { stream: { destroy(): void } } } } }
+    ).__switchboardWakeups;
+    state?.client?.connection.stream.destroy();
+    await vi.waitFor(() => expect(owner.of("resync").length).toBeGreaterThan(resyncs), { timeout: 10_000 });
+    await vi.waitFor(() => expect(isListening("live")).toBe(true));
+    const event: LiveEvent = { kind: "conversation.changed", senderId: t.sender.id, conversationUid: "conv_after" };
+    await publishLive(db, t.customer.id, [event]);
+    await vi.waitFor(() => expect(owner.of("conversation.changed").map((e) => e.data)).toEqual([event]));
   });
 
   it("a removed member's stream ends at its next check", async () => {
