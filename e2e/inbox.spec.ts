@@ -4,7 +4,7 @@ import { inboundTextChange } from "../lib/domains/provider/simulator-inbound";
 import { DEMO_EMAIL, DEMO_SENDER, expectAccessible, login, saveScreenshot, signForApp } from "./helpers";
 
 // The inbox from the browser: inbound messages arrive as signed provider callbacks through
-// the real endpoint (as the simulator and `cli simulate:inbound` send them), the inbox polls,
+// the real endpoint (as the simulator and `cli simulate:inbound` send them), the inbox refetches on the live stream,
 // replies go out through the simulator, whose status callbacks come back as ticks.
 
 let seq = 0;
@@ -36,7 +36,7 @@ test("an inbound message appears in the open inbox without a reload; the reply g
   const name = `Dana ${contact.slice(-5)}`;
   await simulateInbound(page, contact, name, "Hi, is my order on its way?");
 
-  // No reload: the list polls. Unread, with the nav badge counting it.
+  // No reload: the live stream (polling without it). Unread, with the nav badge counting it.
   const row = item(page, name);
   await expect(row).toBeVisible();
   await expect(row).toContainText("Hi, is my order on its way?");

@@ -58,6 +58,7 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/api/dashboard/conversations/[uid]/messages/route.ts": "inbox",
   "app/api/dashboard/conversations/unread/route.ts": "inbox",
   "app/api/dashboard/messages/route.ts": "inbox",
+  "app/api/dashboard/live/route.ts": "dashboard",
   "app/api/dashboard/webhooks/[uid]/recoveries/[recoveryUid]/route.ts": "webhooks",
 };
 

@@ -6,6 +6,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { button, buttonSecondary, card, input, label, muted } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
 import type { PublicConversation, PublicConversationMessage } from "@/lib/domains/conversations/schemas";
@@ -51,6 +52,7 @@ export function Thread({ uid, templates, backHref }: { uid: string; templates: T
   const base = `/api/dashboard/conversations/${encodeURIComponent(uid)}`;
   // Pages of 100, newest first; "Show older messages" adds one. Polled together.
   const [pages, setPages] = useState(1);
+  const live = useLiveUpdates();
   const thread = useQuery({
     queryKey: ["conversation", uid, pages],
     queryFn: async (): Promise<ThreadAnswer> => {
@@ -72,7 +74,7 @@ export function Thread({ uid, templates, backHref }: { uid: string; templates: T
       return { conversation: answers[0].conversation, messages, total: answers[0].total };
     },
     placeholderData: keepPreviousData,
-    refetchInterval: THREAD_POLL_MS,
+    refetchInterval: live ? false : THREAD_POLL_MS,
     staleTime: 0,
   });
   const refresh = () => {
