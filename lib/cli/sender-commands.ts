@@ -1,4 +1,5 @@
 // sender:add and sender:default (docs/operator-cli.md).
+import { operatorPrincipal } from "@/lib/domains/audit/actor";
 import { addSender, setDefaultSender } from "@/lib/domains/senders/admin";
 import { defineCommand } from "./command";
 import { requireCustomer } from "./require-customer";
@@ -16,14 +17,17 @@ export const senderAdd = defineCommand({
   schema: SenderAddArgs,
   run: async (input) => {
     await requireCustomer(input.customer);
-    const sender = await addSender({
-      customerId: input.customer,
-      phoneNumber: input.phone,
-      phoneNumberId: input.phoneNumberId,
-      wabaId: input.wabaId,
-      displayName: input.displayName,
-      isDefault: input.default,
-    });
+    const sender = await addSender(
+      {
+        customerId: input.customer,
+        phoneNumber: input.phone,
+        phoneNumberId: input.phoneNumberId,
+        wabaId: input.wabaId,
+        displayName: input.displayName,
+        isDefault: input.default,
+      },
+      operatorPrincipal(input.customer),
+    );
     const setup = sender.phoneNumberId ? "" : " (setup incomplete: no provider phone number id)";
     return {
       json: {
@@ -44,7 +48,7 @@ export const senderDefault = defineCommand({
   schema: SenderDefaultArgs,
   run: async (input) => {
     await requireCustomer(input.customer);
-    const sender = await setDefaultSender(input.customer, input.phone);
+    const sender = await setDefaultSender(input.customer, input.phone, operatorPrincipal(input.customer));
     return {
       json: { senderId: sender.id, customerId: sender.customerId, phoneNumber: sender.phoneNumber, isDefault: true },
       text: `Default sender of ${sender.customerId}: ${sender.phoneNumber} (${sender.id})`,
