@@ -3,7 +3,9 @@
 // looks like one of our tokens or signing secrets, is replaced before the row is written.
 const SECRET_KEY =
   /secret|password|passwd|hash|otp|recovery|^token$|tokenvalue|apikey|authorization|cookie|verificationtoken/i;
-const SECRET_VALUE = /^(swb_|whsec_)|^[A-Za-z0-9+/_-]{40,}={0,2}$/;
+// A whole API token or signing secret (a token's visible prefix, 4 characters after swb_live_,
+// is no secret), or any long unbroken run of key-like characters.
+const SECRET_VALUE = /swb_live_[0-9A-Za-z]{12,}|whsec_[A-Za-z0-9+/=]{12,}|^[A-Za-z0-9+/_-]{40,}={0,2}$/;
 
 export const REDACTED = "[redacted]";
 

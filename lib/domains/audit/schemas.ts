@@ -20,29 +20,31 @@ const When = z
 
 const blankIsAbsent = (v: unknown) => (v === "" ? undefined : v);
 
+const filterShape = {
+  action: z
+    .preprocess(blankIsAbsent, z.enum(AUDIT_ACTIONS, { error: "action is not an audited action" }).optional())
+    .describe("One action name, such as token.created"),
+  actor: z
+    .preprocess(blankIsAbsent, z.string().trim().max(320).optional())
+    .describe("A member's email, an API token's prefix, or operator / system"),
+  targetUid: z
+    .preprocess(blankIsAbsent, z.string().trim().max(200).optional())
+    .describe("The target's id as the API or CLI shows it (a webhookUid, a tokenId, a member's email...)"),
+  dateFrom: z
+    .preprocess(blankIsAbsent, When.optional())
+    .describe("From this time (inclusive); a day means its start, 00:00 UTC"),
+  dateTo: z
+    .preprocess(blankIsAbsent, When.optional())
+    .describe("Until this time (inclusive); a day means through its end (UTC)"),
+};
+
+const datesInOrder = [
+  (q: { dateFrom?: string; dateTo?: string }) => !q.dateFrom || !q.dateTo || fromOf(q.dateFrom) < toOf(q.dateTo),
+  { message: "dateFrom must be on or before dateTo", path: ["dateFrom"] },
+] as const;
+
 /** The filters, without paging: the API, the dashboard page and its CSV export share them. */
-export const AuditFilters = z
-  .object({
-    action: z
-      .preprocess(blankIsAbsent, z.enum(AUDIT_ACTIONS, { error: "action is not an audited action" }).optional())
-      .describe("One action name, such as token.created"),
-    actor: z
-      .preprocess(blankIsAbsent, z.string().trim().max(320).optional())
-      .describe("A member's email, an API token's prefix, or operator / system"),
-    targetUid: z
-      .preprocess(blankIsAbsent, z.string().trim().max(200).optional())
-      .describe("The target's id as the API or CLI shows it (a webhookUid, a tokenId, a member's email...)"),
-    dateFrom: z
-      .preprocess(blankIsAbsent, When.optional())
-      .describe("From this time (inclusive); a day means its start, 00:00 UTC"),
-    dateTo: z
-      .preprocess(blankIsAbsent, When.optional())
-      .describe("Until this time (inclusive); a day means through its end (UTC)"),
-  })
-  .refine((q) => !q.dateFrom || !q.dateTo || fromOf(q.dateFrom) <= toOf(q.dateTo), {
-    message: "dateFrom must be on or before dateTo",
-    path: ["dateFrom"],
-  });
+export const AuditFilters = z.object(filterShape).refine(...datesInOrder);
 export type AuditFilters = z.output<typeof AuditFilters>;
 
 /** The first instant a dateFrom names. */
@@ -54,7 +56,7 @@ export function toOf(s: string): Date {
   return new Date(Date.parse(`${s}T00:00:00.000Z`) + 86_400_000);
 }
 
-export const AuditEventListQuery = z.intersection(PageQuery, AuditFilters);
+export const AuditEventListQuery = PageQuery.extend(filterShape).refine(...datesInOrder);
 export type AuditEventListQuery = z.output<typeof AuditEventListQuery>;
 
 export const AuditActorPublic = z.object({
