@@ -4,7 +4,6 @@
 // `member` and `origin`, the operator CLI `operator`; a principal with none of them
 // (background work) is `system`.
 import type { Member, Principal } from "@/lib/domains/auth/principal";
-import { AuditActorType } from "@/lib/generated/prisma/client";
 
 export type AuditActor =
   | { type: "member"; email: string; userId: string }
@@ -44,5 +43,3 @@ function actorOf(p: AuditPrincipal): AuditActor {
 
 /** The principal of the operator CLI acting on one account. */
 export const operatorPrincipal = (customerId: string): AuditPrincipal => ({ customerId, operator: true });
-
-export const ACTOR_TYPES = Object.values(AuditActorType);

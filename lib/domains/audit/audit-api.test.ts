@@ -215,11 +215,12 @@ describe("GET /audit-events", () => {
   });
 
   it("refuses an unknown action, a malformed date and dates out of order", async () => {
-    for (const query of [
+    const refused: Record<string, string>[] = [
       { action: "token.stolen" },
       { dateFrom: "yesterday" },
       { dateFrom: "2026-02-02", dateTo: "2026-02-01" },
-    ]) {
+    ];
+    for (const query of refused) {
       const res = await events(a, query);
       expect(res.status).toBe(400);
       expect(res.body.error_code).toBe("VALIDATION_FAILED");

@@ -38,13 +38,12 @@ const filterShape = {
     .describe("Until this time (inclusive); a day means through its end (UTC)"),
 };
 
-const datesInOrder = [
-  (q: { dateFrom?: string; dateTo?: string }) => !q.dateFrom || !q.dateTo || fromOf(q.dateFrom) < toOf(q.dateTo),
-  { message: "dateFrom must be on or before dateTo", path: ["dateFrom"] },
-] as const;
+const datesInOrder = (q: { dateFrom?: string; dateTo?: string }) =>
+  !q.dateFrom || !q.dateTo || fromOf(q.dateFrom) < toOf(q.dateTo);
+const datesIssue = { message: "dateFrom must be on or before dateTo", path: ["dateFrom"] };
 
 /** The filters, without paging: the API, the dashboard page and its CSV export share them. */
-export const AuditFilters = z.object(filterShape).refine(...datesInOrder);
+export const AuditFilters = z.object(filterShape).refine(datesInOrder, datesIssue);
 export type AuditFilters = z.output<typeof AuditFilters>;
 
 /** The first instant a dateFrom names. */
@@ -56,7 +55,7 @@ export function toOf(s: string): Date {
   return new Date(Date.parse(`${s}T00:00:00.000Z`) + 86_400_000);
 }
 
-export const AuditEventListQuery = PageQuery.extend(filterShape).refine(...datesInOrder);
+export const AuditEventListQuery = PageQuery.extend(filterShape).refine(datesInOrder, datesIssue);
 export type AuditEventListQuery = z.output<typeof AuditEventListQuery>;
 
 export const AuditActorPublic = z.object({

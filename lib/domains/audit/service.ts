@@ -84,9 +84,3 @@ export async function* auditEventBatches(p: Principal, filters: AuditFilters, ba
     after = { createdAt: last.createdAt, id: last.id };
   }
 }
-
-/** How many entries the filters match (the export's progress shows rows against it). */
-export async function countAuditEvents(p: Principal, filters: AuditFilters): Promise<number> {
-  assertMayRead(p);
-  return db.auditEvent.count({ where: whereOf(p, filters) });
-}
