@@ -1,6 +1,8 @@
 // sender:add and sender:default (docs/operator-cli.md).
 import { operatorPrincipal } from "@/lib/domains/audit/actor";
+import { providerMode } from "@/lib/domains/provider/client";
 import { addSender, setDefaultSender } from "@/lib/domains/senders/admin";
+import { syncAccountTemplates } from "@/lib/domains/templates/service";
 import { defineCommand } from "./command";
 import { requireCustomer } from "./require-customer";
 import { SenderAddArgs, SenderDefaultArgs } from "./schemas";
@@ -28,6 +30,11 @@ export const senderAdd = defineCommand({
       },
       operatorPrincipal(input.customer),
     );
+    // The simulated business account's templates at once, as a dashboard connect does: the
+    // approved sample hello_world can be sent from the start (docs/messaging.md "Senders").
+    if (providerMode() === "simulator" && sender.wabaId && sender.phoneNumberId) {
+      await syncAccountTemplates(sender.customerId, sender);
+    }
     const setup = sender.phoneNumberId ? "" : " (setup incomplete: no provider phone number id)";
     return {
       json: {
