@@ -7,11 +7,12 @@ import { db } from "@/lib/db";
 import { checkCredentials } from "@/lib/domains/auth/credentials";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { principalForSession } from "@/lib/domains/auth/session-principal";
-import { changeMember } from "@/lib/domains/members/service";
+import { acceptInvitation, createInvitation } from "@/lib/domains/members/invitations";
+import { changeMember, removeMember } from "@/lib/domains/members/service";
 import { issueToken, revokeToken, rotateToken } from "@/lib/domains/tokens/service";
 import { recordApiAnswers } from "@/test/api-answers";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
-import { createMemberOf, type TestMember } from "@/test/member-fixtures";
+import { createMemberOf, latestLinkTo, type TestMember, tokenOf } from "@/test/member-fixtures";
 import { operatorPrincipal } from "./actor";
 import { looksSecret, REDACTED } from "./redact";
 import { pruneAuditEvents } from "./retention";
@@ -135,6 +136,65 @@ describe("recording", () => {
     expect(rm.body.data.removed).toBe(true);
     expect((await rowsOf(a.customer.id, "blacklist.added")).map((r) => r.targetUid)).toEqual([phone]);
     expect((await rowsOf(a.customer.id, "blacklist.removed")).map((r) => r.targetUid)).toEqual([phone]);
+  });
+});
+
+describe("members, senders and chatbots", () => {
+  it("invited, joined (the new member is the actor), role changed, removed", async () => {
+    const to = `joiner-${Date.now()}@example.test`;
+    await createInvitation(ownerP, { email: to, role: "developer", senders: [] });
+    const joined = await acceptInvitation(
+      tokenOf(await latestLinkTo(to)),
+      { password: "a-long-password" },
+      {
+        ip: "192.0.2.50",
+        userAgent: UA,
+      },
+    );
+    const user = await db.user.findFirstOrThrow({ where: { email: joined.email } });
+    await changeMember(ownerP, user.id, { role: "admin", senders: [] });
+    await removeMember(ownerP, user.id);
+    const trail = await db.auditEvent.findMany({
+      where: { customerId: a.customer.id, targetUid: to },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(trail.map((r) => [r.action, r.actorEmail])).toEqual([
+      ["member.invited", owner.email],
+      ["member.joined", to],
+      ["member.role_changed", owner.email],
+      ["member.removed", owner.email],
+    ]);
+    expect(trail[1]).toMatchObject({ ip: "192.0.2.50" });
+    expect(trail[2]?.details).toMatchObject({ from: "developer", to: "admin" });
+  });
+
+  it("a sender made default and a chatbot activated through the API", async () => {
+    const res = await call("POST", `/api/v3/senders/${encodeURIComponent(a.otherSender.phoneNumber)}/default`, {
+      token: a.globalToken,
+    });
+    expect(res.status).toBe(200);
+    expect(await rowsOf(a.customer.id, "sender.default_changed")).toMatchObject([
+      { targetUid: a.otherSender.phoneNumber, actorType: "api_token" },
+    ]);
+    const bot = await call("POST", "/api/v3/chatbots", {
+      token: a.globalToken,
+      body: {
+        senderId: a.sender.phoneNumber,
+        chatbot: {
+          name: "audited bot",
+          rules: [{ match: { type: "keyword", value: "hi" }, reply: { type: "text", text: "Hello" } }],
+        },
+      },
+    });
+    expect(bot.status).toBe(201);
+    const uid: string = bot.body.data.chatbotUid;
+    const on = await call("POST", `/api/v3/chatbots/${uid}`, {
+      token: a.globalToken,
+      body: { senderId: a.sender.phoneNumber, chatbot: { status: "ACTIVE" } },
+    });
+    expect(on.status).toBe(200);
+    const trail = await db.auditEvent.findMany({ where: { targetUid: uid }, orderBy: { createdAt: "asc" } });
+    expect(trail.map((r) => r.action)).toEqual(["chatbot.created", "chatbot.activated"]);
   });
 });
 
