@@ -3,6 +3,7 @@
 // GET /audit-events; a change that fails leaves no entry; each account sees only its own;
 // only a global token reads it; nothing secret is recorded; retention prunes old entries.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "@/lib/cli/run";
 import { db } from "@/lib/db";
 import { checkCredentials } from "@/lib/domains/auth/credentials";
 import type { Principal } from "@/lib/domains/auth/principal";
@@ -195,6 +196,24 @@ describe("members, senders and chatbots", () => {
     expect(on.status).toBe(200);
     const trail = await db.auditEvent.findMany({ where: { targetUid: uid }, orderBy: { createdAt: "asc" } });
     expect(trail.map((r) => r.action)).toEqual(["chatbot.created", "chatbot.activated"]);
+  });
+});
+
+describe("the operator CLI", () => {
+  it("user:create, token:create and sender:default are recorded as `operator`", async () => {
+    const run = (...args: string[]) => runCli([...args, "--json"], { out: () => {}, err: () => {} });
+    const to = `cli-${Date.now()}@example.test`;
+    const c = b.customer.id;
+    expect(await run("user:create", "--customer", c, "--email", to, "--password", "a long password")).toBe(0);
+    expect(await run("token:create", "--customer", c, "--name", "from the cli")).toBe(0);
+    expect(await run("sender:default", "--customer", c, "--phone", b.otherSender.phoneNumber)).toBe(0);
+    const rows = await db.auditEvent.findMany({ where: { customerId: c, actorType: "operator" } });
+    expect(rows.map((r) => [r.action, r.actorEmail, r.ip]).sort()).toEqual([
+      ["member.joined", null, null],
+      ["sender.default_changed", null, null],
+      ["token.created", null, null],
+    ]);
+    expect(rows.find((r) => r.action === "member.joined")?.targetUid).toBe(to);
   });
 });
 
