@@ -20,6 +20,7 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/(dashboard)/page.tsx": "dashboard",
   "app/(dashboard)/no-access/page.tsx": "dashboard",
   "app/(dashboard)/analytics/page.tsx": "billing",
+  "app/(dashboard)/audit/page.tsx": "audit",
   "app/(dashboard)/billing/page.tsx": "billing",
   "app/(dashboard)/billing/ledger/page.tsx": "billing",
   "app/(dashboard)/blacklist/page.tsx": "contacts.read",
@@ -51,6 +52,7 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/(auth)/signup/actions.ts": "public",
   "app/(auth)/invite/[token]/actions.ts": "public",
   // app/api/dashboard handlers (every exported method).
+  "app/api/dashboard/audit/export/route.ts": "audit",
   "app/api/dashboard/billing/export/route.ts": "billing",
   "app/api/dashboard/contact-books/[uid]/bulk/route.ts": "contacts.write",
   "app/api/dashboard/conversations/route.ts": "inbox",

@@ -20,6 +20,7 @@ const ITEMS: readonly { href: string; label: string; permission: Permission }[] 
   { href: "/tokens", label: "API tokens", permission: "tokens" },
   { href: "/senders", label: "Senders", permission: "senders" },
   { href: "/members", label: "Members", permission: "members" },
+  { href: "/audit", label: "Audit log", permission: "audit" },
 ];
 
 /** Conversations with unread messages (the chosen sender's, or every sender's): live, polled only without the stream. */

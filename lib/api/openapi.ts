@@ -424,6 +424,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Templates: "Message templates",
   Reports: "Message reports and delivery analytics",
   Conversations: "Conversations with a contact and their messages",
+  "Audit log": "Who changed what in the account: tokens, webhooks, members, senders, sign-ins",
   Documentation: "This document",
 };
 

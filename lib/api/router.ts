@@ -155,6 +155,8 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
         if (!presented)
           throw new ApiError("MISSING_AUTH_TOKEN", "An API token is required (Authorization: Bearer <token>)");
         principal = (await verifyToken(presented)).principal;
+        // Who and from where, for the audit log of what this request changes (docs/security.md).
+        principal.origin = { ip: clientIp, userAgent: request.headers.get("user-agent") };
         if (route.tokenScope === "global" && principal.scopedSenderId) {
           throw new ApiError(
             "TOKEN_SCOPE_NOT_ALLOWED",
