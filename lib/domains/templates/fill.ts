@@ -6,11 +6,7 @@ import { type ParameterSlot, templateParameters } from "./parameters";
 /** A slot's form key: "header.0", "body.1", "button.0". */
 export const slotKey = (s: Pick<ParameterSlot, "component" | "index">) => `${s.component}.${s.index}`;
 
-/**
- * What a form shows beside a slot's field.
- * @public Not used yet: the template forms (composer, inbox, broadcasts) being built this round
- * take it; drop the tag once one does (knip then checks it again).
- */
+/** What a form shows beside a slot's field (components/dashboard/template-fill.tsx). */
 export function slotLabel(s: ParameterSlot): string {
   if (s.component === "button") {
     const what = s.kind === "coupon_code" ? "coupon code" : s.kind === "payload" ? "payload" : "URL suffix";
