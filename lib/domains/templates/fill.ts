@@ -18,6 +18,13 @@ export function slotLabel(s: ParameterSlot): string {
 
 export type FilledValues = Record<string, string>;
 
+/** Each slot filled with the template's sample for it: the message as the review saw it. */
+export function sampleValues(templateComponents: unknown): FilledValues {
+  const values: FilledValues = {};
+  for (const s of templateParameters(templateComponents).slots) if (s.example) values[slotKey(s)] = s.example;
+  return values;
+}
+
 function parameterFor(s: ParameterSlot, value: string, named: boolean): Record<string, unknown> {
   switch (s.kind) {
     case "image":
