@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the route table and its zod schemas (never
 // kept by hand): served at /api/{v2,v3}/openapi.json and rendered at /docs/api.
 import { z } from "zod";
-import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode, wireCodeOf } from "@/lib/core/errors";
 import { type AnyRoute, bodySchema, VERSIONS } from "./route-definition";
 
 type Json = Record<string, unknown>;
@@ -134,7 +134,8 @@ function routeCodesByStatus(route: AnyRoute): Map<number, string[]> {
   const byStatus = new Map<number, string[]>();
   for (const code of errorCodesOf(route)) {
     const list = byStatus.get(ERROR_STATUS[code]) ?? [];
-    if (!list.includes(code)) list.push(code);
+    const wire = wireCodeOf(code);
+    if (!list.includes(wire)) list.push(wire);
     byStatus.set(ERROR_STATUS[code], list);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
