@@ -28,6 +28,10 @@ const COLUMNS = [
   { key: "updated", label: "Updated" },
 ];
 
+// The list follows templates submitted in the last ten minutes (a review takes moments); one
+// pending for longer is not worth a reload every two seconds (its own page still follows it).
+const IN_REVIEW_MS = 10 * 60_000;
+
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 export default async function TemplatesPage() {
@@ -35,7 +39,9 @@ export default async function TemplatesPage() {
   const { templates, pagination } = await listTemplates(p, { page: 1, limit: 100 }, "v3");
   return (
     <div className="space-y-6">
-      <RefreshWhilePending pending={templates.some((t) => t.status === "PENDING")} />
+      <RefreshWhilePending
+        pending={templates.some((t) => t.status === "PENDING" && Date.now() - t.createdAt.getTime() < IN_REVIEW_MS)}
+      />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">Templates</h1>
         <div className="flex flex-wrap gap-2">
