@@ -126,6 +126,8 @@ test("a contact who never wrote gets the template picker instead of the text box
   await page.getByRole("button", { name: "Send template" }).click();
   const thread = page.getByRole("log");
   await expect(thread.getByTestId("thread-message")).toHaveCount(2);
+  // Sent: the picker's values are cleared for the next template.
+  await expect(page.getByLabel("Body {{1}}")).toHaveValue("");
   await expect(thread.getByTestId("thread-message").last()).toHaveAttribute("data-status", "read", {
     timeout: 30_000,
   });

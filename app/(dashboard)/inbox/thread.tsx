@@ -319,6 +319,7 @@ function ReplyBox({
       post(`/api/dashboard/conversations/${encodeURIComponent(uid)}/messages`, { message }),
     onSuccess: (_data, message) => {
       if ((message as { type: string }).type === "text") setText("");
+      else fill.reset();
       onSent();
     },
   });
