@@ -102,6 +102,8 @@ test("a contact who never wrote gets the template picker instead of the text box
   const contact = uniqueContact("+1415559");
   await page.getByLabel("Recipient (E.164)").fill(contact);
   await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_update (en, utility)" });
+  await page.getByLabel("Body {{1}}").fill("Ana");
+  await page.getByLabel("Body {{2}}").fill("A-1042");
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Accepted:" })).toBeVisible();
 
@@ -111,9 +113,21 @@ test("a contact who never wrote gets the template picker instead of the text box
   await expect(page.getByRole("textbox", { name: "Reply" })).toHaveCount(0);
   await expect(page.getByTestId("window-closed-notice")).toBeVisible();
   await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_update (en, utility)" });
+  // The picker asks for the template's two values; without them the send is refused, with the reason.
+  await page.getByRole("button", { name: "Send template" }).click();
+  await expect(
+    page.getByRole("status").filter({ hasText: "body parameter 1 ({{1}}) has no text value" }),
+  ).toBeVisible();
+  await page.getByLabel("Body {{1}}").fill("Robin");
+  await page.getByLabel("Body {{2}}").fill("B-7");
+  await expect(page.getByRole("figure", { name: "Message preview" })).toContainText(
+    "Hi Robin, your order B-7 is on its way.",
+  );
   await page.getByRole("button", { name: "Send template" }).click();
   const thread = page.getByRole("log");
   await expect(thread.getByTestId("thread-message")).toHaveCount(2);
+  // Sent: the picker's values are cleared for the next template.
+  await expect(page.getByLabel("Body {{1}}")).toHaveValue("");
   await expect(thread.getByTestId("thread-message").last()).toHaveAttribute("data-status", "read", {
     timeout: 30_000,
   });

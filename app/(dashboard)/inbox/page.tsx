@@ -26,7 +26,14 @@ export default async function InboxPage({ searchParams }: Props) {
       <h1 className="text-2xl font-semibold">Inbox</h1>
       <SenderInForce sender={sender ? senderInfo(sender) : null} chosen={Boolean(requested)} />
       <Suspense>
-        <Inbox templates={templates.map((t) => ({ name: t.name, language: t.language, category: t.category }))} />
+        <Inbox
+          templates={templates.map((t) => ({
+            name: t.name,
+            language: t.language,
+            category: t.category,
+            components: t.components,
+          }))}
+        />
       </Suspense>
     </div>
   );
