@@ -7,6 +7,7 @@
 import type { Tx } from "@/lib/db";
 import { NOW_UTC } from "@/lib/db/sql";
 import type { EventInput, EventSender } from "@/lib/domains/events/emit";
+import { autoAssign } from "./auto-assign";
 import { contentOf, previewOf } from "./content";
 import { createdEvent } from "./events";
 import { newConversationUid, newThreadMessageUid } from "./ids";
@@ -28,7 +29,7 @@ export type InboundMessage = {
 export type InboundApplied = {
   /** Provider message id -> conversation uid, for every message (new or replayed). */
   conversationOf: Map<string, string>;
-  /** conversation.created for the conversations this batch created. */
+  /** conversation.created for the conversations this batch created, conversation.assigned for those auto-assigned. */
   events: EventInput[];
 };
 
@@ -132,7 +133,9 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
     bumps.set(id, b);
   }
   const list = [...bumps.values()];
-  await tx.$executeRawUnsafe(
+  // Returns the conversations auto-assignment should hand out (unassigned, sender with
+  // autoAssign on): most senders have it off, and then nothing more is read or locked.
+  const toAssign = await tx.$queryRawUnsafe<{ id: string; autoAssign: boolean }[]>(
     `UPDATE "Conversation" AS c SET
        "unreadCount" = c."unreadCount" + s.n, "unread" = true,
        "lastInboundAt" = GREATEST(c."lastInboundAt", s.at::timestamp(3)),
@@ -142,13 +145,22 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
        "contactName" = COALESCE(s.name, c."contactName"),
        "status" = 'OPEN', "closedAt" = NULL, "updatedAt" = ${NOW_UTC}
      FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[], $5::text[]) AS s(id, n, at, preview, name)
-     WHERE c."id" = s.id`,
+     WHERE c."id" = s.id
+     RETURNING c."id", (c."assigneeId" IS NULL AND EXISTS (SELECT 1 FROM "Sender" x
+       WHERE x."id" = c."senderId" AND x."autoAssign")) AS "autoAssign"`,
     list.map((b) => b.id),
     list.map((b) => b.n),
     list.map((b) => iso(b.last.at)),
     list.map((b) => previewOf(b.last.type, b.last.body)),
     list.map((b) => b.name),
   );
+  const assignable = new Set(toAssign.filter((r) => r.autoAssign).map((r) => r.id));
+  if (assignable.size > 0) {
+    const unassigned = list
+      .filter((b) => assignable.has(b.id))
+      .map((b) => ({ id: b.id, contactPhoneNumber: b.last.contact, contactName: b.name, sender: b.last.sender }));
+    applied.events.push(...(await autoAssign(tx, unassigned)));
+  }
   await applyOptKeywords(
     tx,
     news.map((m) => ({ ...m, conversationId: applied.conversationOf.get(m.id) ?? "" })),

@@ -7,8 +7,10 @@ import type { PageInput } from "@/lib/core/pagination";
 import { SwrCache } from "@/lib/core/swr-cache";
 import { db, hotRows } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
+import type { EventInput } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { actorLabel, assigneeFor, setAssignee } from "./assignment";
 import { closedEvent, emitConversationEvents } from "./events";
 import {
   conversationByUidSql,
@@ -54,16 +56,40 @@ export async function pageTotal(
 
 const countOf = async (sql: Prisma.Sql) => (await hotRows<{ total: number }>(sql))[0]?.total ?? 0;
 
+/** The list filters as given: `assignee` is a member's email or `none` (docs/conversations.md). */
+export type ListQuery = Omit<ListFilters, "assigneeId"> & { assignee?: string } & PageInput;
+
+/** `none`: unassigned (null); an email: that member's id ("" for no member: matches nothing). */
+async function assigneeFilter(customerId: string, assignee: string | undefined): Promise<string | null | undefined> {
+  if (assignee === undefined) return undefined;
+  if (assignee === "none") return null;
+  const member = await db.user.findFirst({
+    where: { customerId, email: assignee.toLowerCase() },
+    select: { id: true },
+  });
+  return member?.id ?? "";
+}
+
 /** The list: "recent" (newest activity first, the API) or "inbox" (unread first, then newest). */
 export async function listConversations(
   p: Principal,
   senderId: string | undefined,
-  q: ListFilters & PageInput,
+  query: ListQuery,
   order: ListOrder = "recent",
 ): Promise<ConversationPage> {
+  const { assignee, ...rest } = query;
+  const q = { ...rest, assigneeId: await assigneeFilter(p.customerId, assignee) };
   const { page, count } = conversationListSql(p, senderId, q, order);
   const conversations = await hotRows<ConversationRow>(page);
-  const key = JSON.stringify(["list", p.customerId, senderScope(p, senderId) ?? null, q.status, q.unread, q.search]);
+  const key = JSON.stringify([
+    "list",
+    p.customerId,
+    senderScope(p, senderId) ?? null,
+    q.status,
+    q.unread,
+    q.search,
+    q.assigneeId,
+  ]);
   return { conversations, total: await pageTotal(key, q, conversations.length, () => countOf(count)) };
 }
 
@@ -112,8 +138,10 @@ export async function unreadConversations(p: Principal, senderId?: string): Prom
 }
 
 /**
- * Applies {status?, markRead?}. Closing an OPEN conversation emits conversation.closed;
- * every write carries the tenant and sender scope, then the row is read back.
+ * Applies {status?, markRead?, assignee?}. Closing an OPEN conversation emits
+ * conversation.closed, a change of assignee conversation.assigned (an assignee who is no
+ * member, or may not see the sender, is VALIDATION_FAILED and nothing is written); every
+ * write carries the tenant and sender scope, then the row is read back.
  */
 export async function updateConversation(
   p: Principal,
@@ -126,7 +154,16 @@ export async function updateConversation(
   const scope = senderScope(p, senderId);
   const where = { id: uid, customerId: p.customerId, ...(scope ? { senderId: { in: [...scope] } } : {}) };
   const now = new Date();
+  const assignedBy = patch.assignee !== undefined ? await actorLabel(p) : null;
   const emitted = await db.$transaction(async (tx) => {
+    const events: EventInput[] = [];
+    if (patch.assignee !== undefined) {
+      const c = await tx.conversation.findFirst({ where, include: { sender: true } });
+      if (!c) throw conversationNotFound(uid);
+      const assignee = patch.assignee === null ? null : await assigneeFor(tx, p.customerId, c.senderId, patch.assignee);
+      const event = await setAssignee(tx, c, assignee, assignedBy);
+      if (event) events.push(event);
+    }
     if (patch.markRead) await tx.conversation.updateMany({ where, data: { unreadCount: 0, unread: false } });
     if (patch.status === "OPEN") {
       await tx.conversation.updateMany({
@@ -134,14 +171,17 @@ export async function updateConversation(
         data: { status: "OPEN", closedAt: null },
       });
     }
-    if (patch.status !== "CLOSED") return 0;
-    const { count } = await tx.conversation.updateMany({
-      where: { ...where, status: "OPEN" },
-      data: { status: "CLOSED", closedAt: now },
-    });
-    if (count === 0) return 0;
-    const c = await tx.conversation.findFirstOrThrow({ where, include: { sender: true } });
-    return emitConversationEvents(tx, [closedEvent(c.sender, c, now, actor)]);
+    if (patch.status === "CLOSED") {
+      const { count } = await tx.conversation.updateMany({
+        where: { ...where, status: "OPEN" },
+        data: { status: "CLOSED", closedAt: now },
+      });
+      if (count > 0) {
+        const c = await tx.conversation.findFirstOrThrow({ where, include: { sender: true } });
+        events.push(closedEvent(c.sender, c, now, actor));
+      }
+    }
+    return events.length > 0 ? emitConversationEvents(tx, events) : 0;
   });
   if (emitted > 0) deliveriesQueued();
   return getConversation(p, senderId, uid);

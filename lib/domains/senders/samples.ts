@@ -16,6 +16,9 @@ export const sampleSender: Sender = {
   isDefault: true,
   optOutKeywords: [],
   optInKeywords: [],
+  autoAssign: false,
+  autoAssignCap: 10,
+  autoAssignLastUserId: null,
   createdAt: EXAMPLE_TIME,
   updatedAt: EXAMPLE_TIME,
 };
