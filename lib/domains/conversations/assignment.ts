@@ -88,3 +88,4 @@ export async function assignOnReply(p: Principal, conversationId: string): Promi
   });
   if (emitted > 0) deliveriesQueued();
 }
+

@@ -56,7 +56,7 @@ export function nextAgent<T extends { id: string; open: number }>(
   cap: number,
 ): T | null {
   const start = last === null ? 0 : agents.findIndex((a) => a.id > last);
-  const from = start < 0 ? 0 : start;
+  const from = Math.max(start, 0);
   for (let i = 0; i < agents.length; i++) {
     const a = agents[(from + i) % agents.length];
     if (a.open < cap) return a;
