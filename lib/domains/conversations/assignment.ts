@@ -88,4 +88,3 @@ export async function assignOnReply(p: Principal, conversationId: string): Promi
   });
   if (emitted > 0) deliveriesQueued();
 }
-
