@@ -1,5 +1,5 @@
-// The shared inbox through the real router on v2 and v3 (docs/conversations.md "Assignment",
-// "Internal notes"): `assignee` on a conversation (set, filter, unset), VALIDATION_FAILED for
+// The shared inbox through the real router on v2 and v3 (docs/conversations.md "API", docs/inbox.md "Assignment"
+// and "Internal notes"): `assignee` on a conversation (set, filter, unset), VALIDATION_FAILED for
 // anyone who may not handle it, conversation.assigned, and notes that are stored, listed
 // newest first and never sent to the provider; another customer's uid is CONVERSATION_NOT_FOUND.
 import { describe, expect, it } from "vitest";
