@@ -382,9 +382,7 @@ function ReplyBox({
           disabled={blacklisted}
           aria-describedby="reply-hint"
           maxLength={4096}
-          role="combobox"
-          aria-expanded={saved.open}
-          aria-controls="saved-reply-menu"
+          aria-controls={saved.open ? "saved-reply-menu" : undefined}
           aria-autocomplete="list"
           aria-activedescendant={saved.activeId}
         />
