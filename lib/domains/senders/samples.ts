@@ -16,6 +16,8 @@ export const sampleSender: Sender = {
   isDefault: true,
   optOutKeywords: [],
   optInKeywords: [],
+  throughputPerSecond: 80,
+  messagingLimit: 10_000,
   autoAssign: false,
   autoAssignCap: 10,
   autoAssignLastUserId: null,
