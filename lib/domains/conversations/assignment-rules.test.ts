@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { principalForSession } from "@/lib/domains/auth/session-principal";
-import { nextAgent, touchPresence } from "@/lib/domains/conversations/auto-assign";
+import { nextAgent, setAutoAssign, touchPresence } from "@/lib/domains/conversations/auto-assign";
 import { createSavedReply, listSavedReplies } from "@/lib/domains/conversations/saved-replies";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
@@ -26,6 +26,7 @@ const replyRoute = await import("@/app/api/dashboard/conversations/[uid]/message
 const notesRoute = await import("@/app/api/dashboard/conversations/[uid]/notes/route");
 const assigneesRoute = await import("@/app/api/dashboard/conversations/[uid]/assignees/route");
 const savedRoute = await import("@/app/api/dashboard/saved-replies/route");
+const unreadRoute = await import("@/app/api/dashboard/conversations/unread/route");
 
 const ORIGIN = "http://dash.test";
 const get = (path: string) => new Request(`${ORIGIN}${path}`, { headers: { Host: "dash.test" } });
@@ -202,6 +203,33 @@ describe("round-robin auto-assignment", () => {
     await db.conversation.update({ where: { id: taken.id }, data: { status: "CLOSED" } });
     await contactWrites(t.sender, before.contactPhoneNumber, "Still there?");
     expect(await assigneeOf(before.id)).toBe(first);
+  });
+});
+
+describe("presence and the setting", () => {
+  it("an open dashboard (the unread badge's poll) makes a member online; owners turn auto-assignment on", async () => {
+    const t = await messagingCustomer();
+    const agent = await createMemberOf(t.customer.id, "agent");
+    const owner = await createMemberOf(t.customer.id, "owner");
+    expect((await db.user.findUniqueOrThrow({ where: { id: agent.userId } })).lastSeenAt).toBeNull();
+    as(agent);
+    expect((await unreadRoute.GET(get("/api/dashboard/conversations/unread"), {})).status).toBe(200);
+    const seen = (await db.user.findUniqueOrThrow({ where: { id: agent.userId } })).lastSeenAt;
+    expect(Date.now() - (seen?.getTime() ?? 0)).toBeLessThan(60_000);
+
+    await setAutoAssign(await principal(owner), { sender: t.sender.phoneNumber, autoAssign: true, cap: 3 });
+    expect(await db.sender.findUniqueOrThrow({ where: { id: t.sender.id } })).toMatchObject({
+      autoAssign: true,
+      autoAssignCap: 3,
+    });
+    await expect(
+      setAutoAssign(await principal(agent), { sender: t.sender.phoneNumber, autoAssign: false, cap: 1 }),
+    ).rejects.toMatchObject({ code: "PERMISSION_DENIED" });
+    const stranger = await messagingCustomer();
+    await expect(
+      setAutoAssign(await principal(owner), { sender: stranger.sender.phoneNumber, autoAssign: true, cap: 1 }),
+    ).rejects.toMatchObject({ code: "SENDER_NOT_FOUND" });
+    expect((await db.sender.findUniqueOrThrow({ where: { id: stranger.sender.id } })).autoAssign).toBe(false);
   });
 });
 
