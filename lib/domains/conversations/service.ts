@@ -189,3 +189,23 @@ export async function updateConversation(
 
 export const markConversationRead = (p: Principal, senderId: string | undefined, uid: string) =>
   updateConversation(p, senderId, uid, { markRead: true });
+
+/**
+ * The provider's mark-as-read ({status: "read", message_id}) on the provider-compatible send
+ * routes: the conversation holding that inbound message, received by this sender, is read.
+ * False when no inbound message of this sender and account has that id.
+ */
+export async function markInboundRead(p: Principal, senderId: string, providerMessageId: string): Promise<boolean> {
+  const found = await db.conversationMessage.findFirst({
+    where: {
+      providerMessageId,
+      customerId: p.customerId,
+      direction: "inbound",
+      conversation: { senderId },
+    },
+    select: { conversationId: true },
+  });
+  if (!found) return false;
+  await markConversationRead(p, senderId, found.conversationId);
+  return true;
+}
