@@ -4,7 +4,8 @@
 // reconnecting go out once it is connected, even when no request drained them), the
 // send reconciliation (sends interrupted mid-flight become "unknown") and the chatbot
 // worker (bot replies from the outbox), the webhook recovery worker and the email worker
-// (the mail outbox: lib/domains/mail/worker.ts).
+// (the mail outbox: lib/domains/mail/worker.ts) and the broadcast dispatcher
+// (lib/domains/broadcasts/dispatcher.ts).
 // `npm run worker` (scripts/worker.ts) runs the same standalone.
 export type Background = { stop: () => Promise<void> };
 
@@ -43,9 +44,15 @@ export async function startBackgroundWork(options: BackgroundOptions = {}): Prom
   // Emails (docs/email.md): invitations and notices from the mail outbox.
   const { startMailWorker } = await import("@/lib/domains/mail/worker");
   const mail = options.callbacksOnly ? { stop: async () => {} } : startMailWorker({ customerIds: options.customerIds });
+  // Broadcasts (docs/broadcasts.md): scheduled starts, paced batches, interrupted sends.
+  const { startBroadcastWorker } = await import("@/lib/domains/broadcasts/dispatcher");
+  const broadcasts = options.callbacksOnly
+    ? { stop: async () => {} }
+    : startBroadcastWorker({ customerIds: options.customerIds ?? null });
   return {
     stop: async () => {
       await Promise.allSettled([
+        broadcasts.stop(),
         mail.stop(),
         stopDrainer(),
         stopReconciler(),

@@ -69,6 +69,7 @@ function recordSend(p: Principal, sender: Sender, send: CheckedSend): Promise<Me
       directSendTemplateName: out.directSend ? (template?.name ?? null) : null,
       ttlSeconds: out.directSend?.ttlSeconds ?? null,
       metaTemplateId: template?.providerTemplateId ?? null,
+      broadcastId: out.broadcastId ?? null,
       payload,
       ...(queued ? { status: "queued", queued: true } : { status: SENDING, queued: false }),
     },

@@ -5,6 +5,7 @@
 
 import type { Tx } from "@/lib/db";
 import { type AppliedStatus, applyStatuses, type StatusItem } from "@/lib/domains/billing/status-writes";
+import { applyRecipientStatuses, broadcastsOf } from "@/lib/domains/broadcasts/recipient-statuses";
 import { type EventInput, emitEvents } from "../emit";
 
 export type { StatusItem };
@@ -36,10 +37,31 @@ export async function ingestStatuses(tx: Tx, items: StatusItem[]): Promise<{ eve
   const known = await sentFromTheirSender(tx, items);
   const ours = items.filter((i) => known.has(`${i.sender.id}|${i.update.id}`));
   const unknown = items.filter((i) => !known.has(`${i.sender.id}|${i.update.id}`));
-  return { events: await emitEvents(tx, (await applyStatuses(tx, ours)).map(statusEvent)), unknown };
+  const applied = await applyStatuses(tx, ours);
+  // A broadcast's messages: their recipients follow, and their events name the broadcast (docs/broadcasts.md).
+  const broadcasts = await broadcastsOf(tx, [...new Set(applied.map((a) => a.row.messageId))]);
+  if (broadcasts.size > 0) {
+    await applyRecipientStatuses(
+      tx,
+      applied
+        .filter((a) => broadcasts.has(a.row.messageId))
+        .map((a) => ({
+          providerMessageId: a.row.messageId,
+          status: a.t.status,
+          errorCode: a.t.update.errors?.[0]?.code ?? null,
+        })),
+    );
+  }
+  return {
+    events: await emitEvents(
+      tx,
+      applied.map((a) => statusEvent(a, broadcasts.get(a.row.messageId))),
+    ),
+    unknown,
+  };
 }
 
-function statusEvent({ row, t }: AppliedStatus): EventInput {
+function statusEvent({ row, t }: AppliedStatus, broadcastUid?: string): EventInput {
   const u = t.update;
   return {
     sender: row.sender,
@@ -71,6 +93,7 @@ function statusEvent({ row, t }: AppliedStatus): EventInput {
         title: e.title ?? null,
         message: e.message ?? null,
       })),
+      ...(broadcastUid ? { broadcastUid } : {}),
     },
   };
 }
