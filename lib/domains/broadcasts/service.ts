@@ -363,6 +363,9 @@ export async function startBroadcast(
   approved(template);
   assertMapping(template, variablesOf(current));
   const at = scheduledAt ? new Date(scheduledAt) : null;
+  // Read before the transaction (the ledger's reader is not transaction-bound); the debits
+  // themselves come later, with the provider's statuses.
+  const balance = await ledgerBalance(p.customerId);
   await db.$transaction(
     async (tx) => {
       const row = await lockBroadcast(tx, scope, uid);
@@ -370,7 +373,6 @@ export async function startBroadcast(
       const full = await tx.broadcast.findUniqueOrThrow({ where: { id: uid } });
       const s = await tx.sender.findUniqueOrThrow({ where: { id: full.senderId } });
       const estimate = await estimateOf(tx, full, s, template, await tally(tx, audienceInput(full)));
-      const balance = await ledgerBalance(p.customerId);
       if (balance.lt(estimate.cost)) {
         throw new ApiError(
           "INSUFFICIENT_BALANCE",
