@@ -63,7 +63,8 @@ const create = (token: string, broadcast: unknown, extra: Record<string, unknown
   call("POST", `/api/${version}/broadcasts`, { token, body: { broadcast, ...extra } });
 const post = (token: string, uid: string, action: string, body: Record<string, unknown> = {}) =>
   call("POST", `/api/v3/broadcasts/${uid}${action ? `/${action}` : ""}`, { token, body });
-const read = async (token: string, uid: string) => (await call("GET", `/api/v3/broadcasts/${uid}`, { token })).body.data;
+const read = async (token: string, uid: string) =>
+  (await call("GET", `/api/v3/broadcasts/${uid}`, { token })).body.data;
 
 /** Runs dispatcher passes for this customer until the broadcast leaves SENDING. */
 async function sendAll(customerId: string, uid: string, now?: () => Date) {
@@ -229,7 +230,9 @@ describe("preview, estimate and start", () => {
       where: { customerId: a.customer.id, type: { startsWith: "broadcast." } },
       select: { type: true, payload: true },
     });
-    const mine = events.filter((e) => (e.payload as { data: { broadcastUid: string } }).data.broadcastUid === bc.broadcastUid);
+    const mine = events.filter(
+      (e) => (e.payload as { data: { broadcastUid: string } }).data.broadcastUid === bc.broadcastUid,
+    );
     expect(mine.map((e) => e.type).sort()).toEqual(["broadcast.completed", "broadcast.started"]);
     const accepted = await db.webhookEvent.findMany({
       where: { customerId: a.customer.id, type: "message.status.accepted" },

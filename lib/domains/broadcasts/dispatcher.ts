@@ -262,7 +262,7 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promis
   // The messaging limit: contacts past the tier go back and the broadcast pauses until resumesAt.
   const admission = await admitContacts(
     limits,
-    sender.id,
+    sender,
     claimed.map((r) => r.phoneNumber),
     o.now(),
   );
@@ -319,6 +319,12 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promis
         const { message } = await sendChecked(p, sender, v.send);
         await applyOutcome(r, message);
       } catch (error) {
+        // A provider refusal is thrown after the message row took its outcome: read it there.
+        const stored = await db.message.findUnique({ where: { id: outs[i]?.messageId ?? "" } });
+        if (stored && stored.status !== "sending") {
+          await applyOutcome(r, stored);
+          return;
+        }
         // Whether the provider got it is not known: interrupted, never resent.
         log.error({ err: error, broadcastUid: b.id }, "broadcast send ended unexpectedly");
         await finish(r.id, { status: "interrupted", errorCode: null, errorMessage: "internal error" });

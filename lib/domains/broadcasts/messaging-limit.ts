@@ -4,6 +4,8 @@
 // counted in the last 24 hours does not count again. The check and the count are one
 // transaction under an advisory lock of the account, so two workers never admit past the tier.
 import { db } from "@/lib/db";
+import { accountSenderIds, messagingLimitUsage } from "@/lib/domains/senders/limits";
+import type { Sender } from "@/lib/generated/prisma/client";
 import type { SenderLimits } from "./sender-limits";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -18,13 +20,26 @@ export type Admission = {
 
 export async function admitContacts(
   limits: SenderLimits,
-  senderId: string,
+  sender: Pick<Sender, "id" | "customerId" | "wabaId">,
   phones: string[],
   now = new Date(),
 ): Promise<Admission> {
   if (phones.length === 0 || limits.messagingLimit === null) return { admitted: new Set(phones), resumesAt: null };
   const tier = limits.messagingLimit;
   const since = new Date(now.getTime() - DAY_MS);
+  const senderId = sender.id;
+  // Every send path's use (Message rows; lib/domains/senders/limits.ts), read before the lock;
+  // the reservations below cover the broadcast sends admitted but not yet recorded.
+  const accountIds = await accountSenderIds(sender);
+  const usage = await messagingLimitUsage(sender.customerId, accountIds, now);
+  const messaged = await db.$queryRawUnsafe<{ phone: string }[]>(
+    `SELECT DISTINCT recipient AS phone FROM "Message" WHERE "customerId" = $1 AND "senderId" = ANY($2::text[])
+        AND recipient = ANY($3::text[]) AND "createdAt" > ${UTC(4)} AND status NOT IN ('failed', 'queued')`,
+    sender.customerId,
+    accountIds,
+    phones,
+    since.toISOString(),
+  );
   return db.$transaction(async (tx) => {
     await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))`, limits.accountKey);
     const open = await tx.$queryRawUnsafe<{ phone: string }[]>(
@@ -41,12 +56,14 @@ export async function admitContacts(
       phones,
       since.toISOString(),
     );
-    const [{ used } = { used: 0 }] = await tx.$queryRawUnsafe<{ used: number }[]>(
-      `SELECT count(*)::int AS used FROM "MessagingLimitContact" WHERE "accountKey" = $1 AND "lastAt" > ${UTC(2)}`,
+    const [{ reserved } = { reserved: 0 }] = await tx.$queryRawUnsafe<{ reserved: number }[]>(
+      `SELECT count(*)::int AS reserved FROM "MessagingLimitContact" WHERE "accountKey" = $1 AND "lastAt" > ${UTC(2)}`,
       limits.accountKey,
       since.toISOString(),
     );
-    const free = new Set([...open, ...counted].map((r) => r.phone));
+    // Both counts include most of the same contacts: the larger stands for their union.
+    const used = Math.max(usage.usedLast24h, reserved);
+    const free = new Set([...open, ...counted, ...messaged].map((r) => r.phone));
     const admitted = new Set<string>();
     const toCount: string[] = [];
     let room = tier - used;
@@ -80,20 +97,4 @@ export async function admitContacts(
     }
     return { admitted, resumesAt };
   });
-}
-
-/** Contacts counted in the last 24 hours and when the oldest leaves (GET /senders, the dashboard). */
-export async function messagingLimitUsage(limits: SenderLimits, now = new Date()) {
-  const since = new Date(now.getTime() - DAY_MS);
-  const [row] = await db.$queryRawUnsafe<{ used: number; oldest: Date | null }[]>(
-    `SELECT count(*)::int AS used, min("lastAt") AS oldest FROM "MessagingLimitContact"
-      WHERE "accountKey" = $1 AND "lastAt" > ${UTC(2)}`,
-    limits.accountKey,
-    since.toISOString(),
-  );
-  return {
-    tier: limits.messagingLimit,
-    usedLast24h: row?.used ?? 0,
-    resetsAt: row?.oldest ? new Date(new Date(row.oldest).getTime() + DAY_MS).toISOString() : null,
-  };
 }
