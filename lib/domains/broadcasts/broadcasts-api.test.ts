@@ -242,6 +242,18 @@ describe("preview, estimate and start", () => {
       (e) => (e.payload as { data: { broadcastUid?: string } }).data.broadcastUid === bc.broadcastUid,
     );
     expect(ofBroadcast).toHaveLength(2);
+    // v3 reports filter by and show broadcastUid; v2 has neither.
+    const report = await call("GET", "/api/v3/reports/messages", {
+      token: a.globalToken,
+      query: { broadcastUid: bc.broadcastUid },
+    });
+    expect(report.status).toBe(200);
+    expect(report.body.data.messages.map((m: { recipient: string }) => m.recipient).sort()).toEqual([ada, bob].sort());
+    expect(report.body.data.messages.every((m: { broadcastUid: string }) => m.broadcastUid === bc.broadcastUid)).toBe(
+      true,
+    );
+    const v2 = await call("GET", "/api/v2/reports/messages", { token: a.globalToken });
+    expect(v2.body.data.messages.every((m: object) => !("broadcastUid" in m))).toBe(true);
     // start again: COMPLETED is a conflict naming the status.
     const again = await post(a.globalToken, bc.broadcastUid, "start");
     expect(again.status).toBe(409);

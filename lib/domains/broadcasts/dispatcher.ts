@@ -29,8 +29,6 @@ import { beginSending, extrasOf, filledValues, pauseLocked } from "./service";
 
 /** Throughput refused by the provider: retried later without counting as a failure. */
 export const THROUGHPUT_EXCEEDED = 130429;
-/** Marketing frequency cap: failed, never retried automatically. */
-export const MARKETING_CAP = 131049;
 /** One broadcast message per contact per this many milliseconds, across the sender's broadcasts. */
 export const PAIR_INTERVAL_MS = 6_000;
 
