@@ -10,10 +10,12 @@
 //   - the tokens of the sender's second (lib/domains/senders/rate-bucket.ts), the
 //     broadcast's maxPerSecond, the pair rate and the messaging limit are taken before the
 //     claim, so the provider never has to refuse.
+import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
 import { type WakeableSleep, wakeableSleep } from "@/lib/core/wakeable-sleep";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { MAX_ATTEMPTS } from "@/lib/domains/messaging/dispatch";
 import type { OutgoingMessage } from "@/lib/domains/messaging/outgoing";
 import { sendChecked } from "@/lib/domains/messaging/send";
 import { checkSends } from "@/lib/domains/messaging/send-checks";
@@ -33,7 +35,7 @@ export const THROUGHPUT_EXCEEDED = 130429;
 export const PAIR_INTERVAL_MS = 6_000;
 
 export type DispatchOptions = {
-  /** How long a claim and a "sending" mark hold before the row is given up (default 60 s). */
+  /** How long a claim and a "sending" mark hold before the row is given up (default: every provider attempt's timeout and a margin). */
   leaseMs?: number;
   /** Recipients per claim (default 100). */
   batchSize?: number;
@@ -380,8 +382,14 @@ async function applyOutcome(
   await finish(r.id, { status: "interrupted", errorMessage: "the provider's answer was ambiguous" });
 }
 
+/** Long enough for a send's every provider attempt, as the other send workers (docs/configuration.md). */
+function sendLeaseMs(): number {
+  const e = env();
+  return MAX_ATTEMPTS * e.PROVIDER_TIMEOUT_MS + e.WORKER_LEASE_MARGIN_MS;
+}
+
 const withDefaults = (o: DispatchOptions): Required<DispatchOptions> => ({
-  leaseMs: o.leaseMs ?? 60_000,
+  leaseMs: o.leaseMs ?? sendLeaseMs(),
   batchSize: o.batchSize ?? 100,
   now: o.now ?? (() => new Date()),
   customerIds: o.customerIds ?? null,
