@@ -4,6 +4,7 @@
 // and sender isolation of every route.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { payloadEntries } from "@/lib/domains/webhooks/payloads";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { recordApiAnswers } from "@/test/api-answers";
 import { call, createTestCustomer, type TestCustomer, uniquePhone } from "@/test/factory";
@@ -234,6 +235,9 @@ describe("preview, estimate and start", () => {
       (e) => (e.payload as { data: { broadcastUid: string } }).data.broadcastUid === bc.broadcastUid,
     );
     expect(mine.map((e) => e.type).sort()).toEqual(["broadcast.completed", "broadcast.started"]);
+    // Each body fits the catalog's published schema.
+    const entries = payloadEntries();
+    for (const e of mine) expect(entries[e.type]?.schema.safeParse(e.payload).success, e.type).toBe(true);
     const accepted = await db.webhookEvent.findMany({
       where: { customerId: a.customer.id, type: "message.status.accepted" },
       select: { payload: true },
