@@ -7,9 +7,10 @@ import { db } from "@/lib/db";
 import { payloadEntries } from "@/lib/domains/webhooks/payloads";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { recordApiAnswers } from "@/test/api-answers";
+import { contactWrites } from "@/test/conversation-fixtures";
 import { call, createTestCustomer, type TestCustomer, uniquePhone } from "@/test/factory";
 import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
-import { dispatchOnce } from "./dispatcher";
+import { dispatchOnce, startBroadcastWorker } from "./dispatcher";
 
 recordApiAnswers();
 
@@ -411,5 +412,53 @@ describe("while sending", () => {
     const [r] = await db.broadcastRecipient.findMany({ where: { broadcastId: bc.broadcastUid } });
     expect(r?.status).toBe("interrupted");
     expect(await db.message.count({ where: { broadcastId: bc.broadcastUid } })).toBe(0);
+  });
+
+  it("a contact who writes back after delivery marks the recipient replied", async () => {
+    const who = uniquePhone();
+    const bookR = await book(a.customer.id, [{ phoneNumber: who, name: "Rae" }]);
+    const bc = (await create(a.globalToken, draft([bookR]))).body.data;
+    await post(a.globalToken, bc.broadcastUid, "start");
+    await sendAll(a.customer.id, bc.broadcastUid);
+    await db.broadcastRecipient.updateMany({
+      where: { broadcastId: bc.broadcastUid },
+      data: { status: "delivered", deliveredAt: new Date() },
+    });
+    await contactWrites(a.sender, who, "Thanks!");
+    const after = await read(a.globalToken, bc.broadcastUid);
+    expect(after.counts.replied).toBe(1);
+    const list = await call("GET", `/api/v3/broadcasts/${bc.broadcastUid}/recipients`, { token: a.globalToken });
+    expect(list.body.data.recipients[0]).toMatchObject({ phoneNumber: who, replied: true });
+  });
+});
+
+describe("scheduled starts", () => {
+  it("two workers: a scheduled broadcast starts within 5 seconds of scheduledAt, once", async () => {
+    const bookS = await book(a.customer.id, [{ phoneNumber: uniquePhone(), name: "Sam" }]);
+    const bc = (await create(a.globalToken, draft([bookS]))).body.data;
+    const at = new Date(Date.now() + 1500);
+    expect(
+      (await post(a.globalToken, bc.broadcastUid, "start", { scheduledAt: at.toISOString() })).body.data.status,
+    ).toBe("SCHEDULED");
+    const workers = [0, 1].map(() => startBroadcastWorker({ customerIds: [a.customer.id] }));
+    try {
+      await expect
+        .poll(async () => (await db.broadcast.findUniqueOrThrow({ where: { id: bc.broadcastUid } })).startedAt, {
+          timeout: 15_000,
+          interval: 50,
+        })
+        .not.toBeNull();
+      const started = await db.broadcast.findUniqueOrThrow({ where: { id: bc.broadcastUid } });
+      const lateMs = (started.startedAt?.getTime() ?? 0) - at.getTime();
+      expect(lateMs).toBeGreaterThanOrEqual(0);
+      expect(lateMs).toBeLessThan(5_000);
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+    const events = await db.webhookEvent.findMany({ where: { customerId: a.customer.id, type: "broadcast.started" } });
+    expect(
+      events.filter((e) => (e.payload as { data: { broadcastUid: string } }).data.broadcastUid === bc.broadcastUid),
+    ).toHaveLength(1);
+    expect(await db.broadcastRecipient.count({ where: { broadcastId: bc.broadcastUid } })).toBe(1);
   });
 });
