@@ -3,7 +3,21 @@
 // processes never hand out the same second's tokens twice. A broadcast takes at most 80% of
 // a second while other sends of the sender were seen in this or the last second (the inbox
 // is never starved); other sends are counted, never held back.
+import { env } from "@/lib/core/env";
+import { log } from "@/lib/core/log";
 import { db } from "@/lib/db";
+import { type RedisBucket, redisBucket } from "./rate-bucket-redis";
+
+// With REDIS_URL the bucket lives in Redis (rate-bucket-redis.ts); a Redis error falls back
+// to the PostgreSQL rows for that take.
+let redis: RedisBucket | null | undefined;
+function redisStore(): RedisBucket | null {
+  if (redis === undefined) {
+    const url = env().REDIS_URL;
+    redis = url ? redisBucket(url) : null;
+  }
+  return redis;
+}
 
 /** The part of a sender's second a broadcast may take while other sends are waiting. */
 export const BROADCAST_SHARE = 0.8;
@@ -21,6 +35,14 @@ export async function takeTokens(
   if (want <= 0 || cap <= 0) return 0;
   const second = Math.floor((options.now ?? Date.now()) / 1000);
   const shared = options.broadcast ? Math.max(1, Math.floor(cap * BROADCAST_SHARE)) : cap;
+  const store = redisStore();
+  if (store) {
+    try {
+      return await store.take(key, second, want, cap, shared, options.broadcast);
+    } catch (error) {
+      log.warn({ err: error }, "rate bucket: Redis unavailable, counting in PostgreSQL");
+    }
+  }
   await db.$executeRawUnsafe(
     `INSERT INTO "SenderRateSlot" ("senderId", second, count, "broadcastCount", "otherCount")
      VALUES ($1, $2, 0, 0, 0) ON CONFLICT DO NOTHING`,
@@ -49,6 +71,15 @@ export async function takeTokens(
 /** Counts a send that is not a broadcast's (the inbox, /send): broadcasts then leave it room. */
 export async function countOtherSend(senderId: string, now = Date.now()): Promise<void> {
   const second = Math.floor(now / 1000);
+  const store = redisStore();
+  if (store) {
+    try {
+      await store.countOther(senderId, second);
+      return;
+    } catch (error) {
+      log.warn({ err: error }, "rate bucket: Redis unavailable, counting in PostgreSQL");
+    }
+  }
   await db.$executeRawUnsafe(
     `INSERT INTO "SenderRateSlot" AS s ("senderId", second, count, "broadcastCount", "otherCount")
      VALUES ($1, $2, 1, 0, 1)
