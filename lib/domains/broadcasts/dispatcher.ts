@@ -115,8 +115,12 @@ async function resumeDue(o: Required<DispatchOptions>): Promise<void> {
 /** Recipients left "sending" past their lease: their worker died during the call. Never resent. */
 async function interruptStale(o: Required<DispatchOptions>): Promise<number> {
   return db.$executeRawUnsafe(
+    // Only broadcasts that can still hold a "sending" row (one whose recipients are all final
+    // is COMPLETED), so the (broadcastId, status) index serves it, not a scan of every recipient.
     `UPDATE "BroadcastRecipient" SET status = 'interrupted', "lockedUntil" = NULL, "updatedAt" = ${UTC(1)}
-      WHERE status = 'sending' AND "lockedUntil" < ${UTC(1)} AND ($2::text[] IS NULL OR "customerId" = ANY($2::text[]))`,
+      WHERE "broadcastId" IN (SELECT id FROM "Broadcast" WHERE status IN ('SENDING', 'PAUSED')
+                                 OR (status = 'CANCELLED' AND "completedAt" > ${UTC(1)} - interval '1 day'))
+        AND status = 'sending' AND "lockedUntil" < ${UTC(1)} AND ($2::text[] IS NULL OR "customerId" = ANY($2::text[]))`,
     o.now().toISOString(),
     o.customerIds,
   );
