@@ -84,8 +84,13 @@ it("a worker killed mid-broadcast: the next one finishes it, nobody gets two mes
     })
     .toBe("COMPLETED");
 
-  const perRecipient = await db.$queryRawUnsafe<{ recipient: string; n: number }[]>(
-    `SELECT recipient, count(*)::int AS n FROM "Message" WHERE "broadcastId" = $1 GROUP BY 1 HAVING count(*) > 1`,
+  // A message the provider refused (130429 past the number's throughput: the simulator's
+  // default is below the 200/s set here) reached nobody and is sent again; any other
+  // message row counts as one the contact may have received.
+  const perRecipient = await db.$queryRawUnsafe<{ recipient: string; statuses: string[] }[]>(
+    `SELECT recipient, array_agg(status || ':' || coalesce("errorCode"::text, '')) AS statuses FROM "Message"
+      WHERE "broadcastId" = $1 AND NOT (status = 'failed' AND "errorCode" IN (130429, 131056))
+      GROUP BY 1 HAVING count(*) > 1`,
     uid,
   );
   expect(perRecipient).toEqual([]);
