@@ -2,6 +2,7 @@
 // lib/api/routes/<domain>.ts (the shape is lib/api/route-definition.ts); OpenAPI and the
 // security suite read this list.
 import type { AnyRoute } from "./route-definition";
+import { auditRoutes } from "./routes/audit";
 import { billingRoutes } from "./routes/billing";
 import { blacklistRoutes } from "./routes/blacklist";
 import { broadcastRoutes } from "./routes/broadcasts";
@@ -25,5 +26,6 @@ export const routes: readonly AnyRoute[] = [
   ...broadcastRoutes,
   ...messagingRoutes,
   ...conversationRoutes,
+  ...auditRoutes,
   ...docsRoutes(() => routes),
 ];

@@ -6,6 +6,8 @@
 import type { Tx } from "@/lib/db";
 import { type AppliedStatus, applyStatuses, type StatusItem } from "@/lib/domains/billing/status-writes";
 import { applyRecipientStatuses, broadcastsOf } from "@/lib/domains/broadcasts/recipient-statuses";
+import type { LiveEvent } from "@/lib/domains/live/events";
+import { publishLive } from "@/lib/domains/live/publish";
 import { type EventInput, emitEvents } from "../emit";
 
 export type { StatusItem };
@@ -52,6 +54,7 @@ export async function ingestStatuses(tx: Tx, items: StatusItem[]): Promise<{ eve
         })),
     );
   }
+  await publishStatuses(tx, applied);
   return {
     events: await emitEvents(
       tx,
@@ -59,6 +62,17 @@ export async function ingestStatuses(tx: Tx, items: StatusItem[]): Promise<{ eve
     ),
     unknown,
   };
+}
+
+/** The threads' ticks move live on the open dashboards when this commits (docs/inbox.md "Live updates"). */
+async function publishStatuses(tx: Tx, applied: AppliedStatus[]) {
+  const byCustomer = new Map<string, LiveEvent[]>();
+  for (const { row, t } of applied) {
+    const events = byCustomer.get(row.sender.customerId) ?? [];
+    events.push({ kind: "message.status", senderId: row.sender.id, messageId: row.messageId, status: t.status });
+    byCustomer.set(row.sender.customerId, events);
+  }
+  for (const [customerId, events] of byCustomer) await publishLive(tx, customerId, events);
 }
 
 function statusEvent({ row, t }: AppliedStatus, broadcastUid?: string): EventInput {
