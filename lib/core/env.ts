@@ -208,6 +208,14 @@ const Provider = z.object({
     .max(1)
     .default(0.7)
     .describe("The share of simulated sends that are read."),
+  SIMULATOR_WELCOME_CREDIT: z.coerce
+    .number()
+    .min(0)
+    .max(1_000_000)
+    .default(10)
+    .describe(
+      'In simulator mode, the credit a new self-serve account starts with, one ledger entry "Welcome credit (simulator)", so the onboarding\'s first template goes through (docs/api/billing.md "Welcome credit"); 0 = none. A real provider\'s accounts start at 0 (credit:add).',
+    ),
   SIMULATOR_REPLY_RATE: z.coerce
     .number()
     .min(0)

@@ -5,6 +5,7 @@
 import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ledgerBalance } from "./ledger";
+import { checkLowBalance } from "./low-balance";
 
 export type CreditInput = {
   customerId: string;
@@ -49,6 +50,8 @@ async function creditIn(tx: Tx, input: CreditInput): Promise<CreditResult> {
       },
     }));
   const balance = await ledgerBalance(customer.id, tx);
+  // Back at or above the low-balance threshold: the next crossing alerts again.
+  await checkLowBalance(tx, [customer.id]);
   return {
     transactionId: row.id,
     customerId: customer.id,
