@@ -15,8 +15,9 @@ import { createDestination, postProvider, waitFor } from "@/test/events-helpers"
 import { createTestCustomer, uniquePhone } from "@/test/factory";
 import { graceFor } from "@/test/grace";
 import { addCredit } from "./credits";
-import { checkLowBalanceNow } from "./low-balance";
+import { checkLowBalanceNow, lowBalanceState, setLowBalanceThreshold } from "./low-balance";
 import { setRate } from "./rate-card";
+import { LowBalanceThresholdInput } from "./schemas";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
@@ -129,5 +130,30 @@ describe("billing.balance.low", () => {
     expect(await checkLowBalanceNow([quiet.customer.id])).toBe(0);
     await graceFor(600, "an alert without a threshold");
     expect(await alerts(quiet.customer.id)).toHaveLength(0);
+  });
+});
+
+describe("the account's threshold", () => {
+  it("raising it above the balance alerts at once and lights the banner; empty turns it off", async () => {
+    const t = await createTestCustomer();
+    const p = { customerId: t.customer.id, plan: "pro" as const, via: "session" as const };
+    await createDestination({
+      customerId: t.customer.id,
+      senderId: t.sender.id,
+      url: "https://hooks.example.com/low",
+      events: ["billing.balance.low"],
+    });
+    await addCredit({ customerId: t.customer.id, amount: "20" });
+    expect(await lowBalanceState(p)).toEqual({ balance: 20, threshold: 5, currency: "USD", low: false });
+
+    await setLowBalanceThreshold(p, LowBalanceThresholdInput.parse({ threshold: "25.5" }).threshold);
+    expect(await lowBalanceState(p)).toMatchObject({ threshold: 25.5, low: true });
+    expect(await alerts(t.customer.id)).toHaveLength(1);
+
+    await setLowBalanceThreshold(p, LowBalanceThresholdInput.parse({ threshold: "" }).threshold);
+    expect(await lowBalanceState(p)).toMatchObject({ threshold: null, low: false });
+    expect((await db.customer.findUniqueOrThrow({ where: { id: t.customer.id } })).lowBalanceAlerted).toBe(false);
+    expect(LowBalanceThresholdInput.safeParse({ threshold: "-3" }).success).toBe(false);
+    expect(LowBalanceThresholdInput.safeParse({ threshold: "lots" }).success).toBe(false);
   });
 });

@@ -10,10 +10,12 @@
 // its own transaction, once per customer for a whole burst of debits.
 import { log } from "@/lib/core/log";
 import { db, type Tx } from "@/lib/db";
+import type { Principal } from "@/lib/domains/auth/principal";
 import { emitEvents } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SIGNED_AMOUNT } from "./ledger";
+import { recentBalance } from "./send-balance";
 
 export const BALANCE_LOW = "billing.balance.low";
 
@@ -102,4 +104,36 @@ export function noteSpending(customerIds: Iterable<string>): void {
       .catch((err: unknown) => log.warn({ err, customers: ids.length }, "low-balance check failed"));
   }, CHECK_DELAY_MS);
   timer.unref();
+}
+
+export type LowBalanceState = { balance: number; threshold: number | null; currency: string; low: boolean };
+
+/** What the dashboard's banner and the ledger page show (the balance from the send check's short cache). */
+export async function lowBalanceState(p: Principal): Promise<LowBalanceState> {
+  const [customer, balance] = await Promise.all([
+    db.customer.findUniqueOrThrow({
+      where: { id: p.customerId },
+      select: { lowBalanceThreshold: true, currency: true },
+    }),
+    recentBalance(p.customerId),
+  ]);
+  const threshold = customer.lowBalanceThreshold;
+  return {
+    balance: balance.toNumber(),
+    threshold: threshold?.toNumber() ?? null,
+    currency: customer.currency,
+    low: threshold !== null && balance.lt(threshold),
+  };
+}
+
+/** Sets the account's threshold (null = never) and decides at once against the new value. */
+export async function setLowBalanceThreshold(p: Principal, threshold: string | null): Promise<void> {
+  const emitted = await db.$transaction(async (tx) => {
+    await tx.customer.update({
+      where: { id: p.customerId },
+      data: { lowBalanceThreshold: threshold === null ? null : new Prisma.Decimal(threshold) },
+    });
+    return checkLowBalance(tx, [p.customerId]);
+  });
+  if (emitted > 0) deliveriesQueued();
 }
