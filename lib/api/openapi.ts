@@ -1,14 +1,15 @@
 // The OpenAPI 3.1 document, generated from the route table and its zod schemas (never
 // kept by hand): served at /api/{v2,v3}/openapi.json and rendered at /docs/api.
 import { z } from "zod";
-import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
-import { type AnyRoute, bodySchema, VERSIONS } from "./route-definition";
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode, wireCodeOf } from "@/lib/core/errors";
+import { openObjects } from "@/lib/core/open-schema";
+import { type AnyRoute, bodySchema, type ResponseHeader, VERSIONS } from "./route-definition";
 
 type Json = Record<string, unknown>;
 
 export type OpenApiParameter = {
   name: string;
-  in: "path" | "query";
+  in: "path" | "query" | "header";
   required: boolean;
   description?: string;
   schema: Json;
@@ -68,12 +69,20 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output", defs: Re
   } catch {
     return {};
   }
+  // Answers are open to added fields (lib/core/open-schema.ts); inputs stay as zod checks them.
+  if (io === "output") generated = openObjects(generated);
   const { $schema: _dialect, $defs, ...rest } = generated;
   for (const [name, def] of Object.entries(($defs ?? {}) as Record<string, unknown>)) {
     defs[name] = rewriteRefs(def) as Json;
   }
   return rewriteRefs(rest) as Json;
 }
+
+/** The version path parameter: v3 first and the default (code samples and "try it" use it), v2 after. */
+const versionSchema = (versions: readonly string[]) => {
+  const ordered = [...versions].sort().reverse();
+  return { type: "string", enum: ordered, default: ordered[0] };
+};
 
 /** "/webhooks/:webhookUid" under its version prefix: "/api/{version}/webhooks/{webhookUid}". */
 export const openApiPath = (path: string) => `/api/{version}${path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`;
@@ -134,7 +143,8 @@ function routeCodesByStatus(route: AnyRoute): Map<number, string[]> {
   const byStatus = new Map<number, string[]>();
   for (const code of errorCodesOf(route)) {
     const list = byStatus.get(ERROR_STATUS[code]) ?? [];
-    if (!list.includes(code)) list.push(code);
+    const wire = wireCodeOf(code);
+    if (!list.includes(wire)) list.push(wire);
     byStatus.set(ERROR_STATUS[code], list);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
@@ -142,7 +152,12 @@ function routeCodesByStatus(route: AnyRoute): Map<number, string[]> {
 
 function errorResponse(status: number, list: string[], provider: boolean): Json {
   const headers: Json = { "X-Service-Request-Id": headerRef("RequestId") };
-  if (status === 429) headers["Retry-After"] = headerRef("RetryAfter");
+  if (status === 429) {
+    headers["Retry-After"] = headerRef("RetryAfter");
+    headers["RateLimit-Limit"] = headerRef("RateLimitLimit");
+    headers["RateLimit-Remaining"] = headerRef("RateLimitRemaining");
+    headers["RateLimit-Reset"] = headerRef("RateLimitReset");
+  }
   const schema = provider
     ? ref("ProviderErrorEnvelope")
     : {
@@ -195,7 +210,7 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
       in: "path",
       required: true,
       description: "API version prefix",
-      schema: { type: "string", enum: [...route.versions] },
+      schema: versionSchema(route.versions),
     },
     ...pathParamNames(route.path).map((name): OpenApiParameter => {
       // The route's own schema of the parameter (route.params); any text when it declares none.
@@ -212,6 +227,7 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
       };
     }),
   ];
+  if (route.idempotent) parameters.push(IDEMPOTENCY_KEY);
   if (route.query) {
     const q = jsonSchemaOf(route.query, "input", defs);
     const properties = (q.properties ?? {}) as Record<string, Json>;
@@ -240,6 +256,8 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
     "RateLimit-Reset": headerRef("RateLimitReset"),
   };
   if (route.sender === "resolve") successHeaders["X-Service-Phone-Number-Id"] = headerRef("PhoneNumberId");
+  if (route.idempotent) successHeaders["Idempotent-Replayed"] = headerRef("IdempotentReplayed");
+  for (const name of route.responseHeaders ?? []) successHeaders[name] = headerRef(RESPONSE_HEADER_COMPONENT[name]);
   const extra = Object.fromEntries(
     Object.entries(route.responseExtra ?? {}).map(([name, schema]) => [name, jsonSchemaOf(schema, "output", defs)]),
   );
@@ -364,6 +382,32 @@ const HEADERS: Record<string, Json> = {
   RateLimitRemaining: { description: "Points left in that window", schema: { type: "integer" } },
   RateLimitReset: { description: "Seconds until that window resets", schema: { type: "integer" } },
   RetryAfter: { description: "Seconds to wait before retrying", schema: { type: "integer" } },
+  IdempotentReplayed: {
+    description: "true when this answer is the stored answer of an earlier request with the same Idempotency-Key",
+    schema: { type: "string", enum: ["true"] },
+  },
+  MessageId: { description: "The provider's id of the message sent (wamid…)", schema: { type: "string" } },
+  TemplateUid: { description: "The uid of the template created", schema: { type: "string" } },
+  Queued: {
+    description: "reconnect-queue when the sender is reconnecting and the message waits to be sent",
+    schema: { type: "string", enum: ["reconnect-queue"] },
+  },
+};
+
+const RESPONSE_HEADER_COMPONENT: Record<ResponseHeader, string> = {
+  "X-Service-Message-Id": "MessageId",
+  "X-Service-Queued": "Queued",
+  "X-Service-Template-Uid": "TemplateUid",
+};
+
+/** The header of every operation that honours it (route.idempotent). */
+const IDEMPOTENCY_KEY: OpenApiParameter = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes a retry safe: the first answer of a key is stored and replayed (Idempotent-Replayed: true); the same key with another body is 409 IDEMPOTENCY_KEY_REUSED (docs/idempotency.md)",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
 };
 
 /** One line per tag, shown by the reference page (docs/*.md say more). */
@@ -394,7 +438,7 @@ export function buildOpenApiDocument(table: readonly AnyRoute[], serverUrl = "/"
       const versions = [...new Set([...existing["x-versions"], ...route.versions])];
       existing["x-versions"] = versions;
       const versionParam = existing.parameters.find((p) => p.name === "version");
-      if (versionParam) versionParam.schema = { type: "string", enum: versions };
+      if (versionParam) versionParam.schema = versionSchema(versions);
       continue;
     }
     paths[key] = { ...paths[key], [method]: operationFor(route, defs) };
@@ -406,8 +450,8 @@ export function buildOpenApiDocument(table: readonly AnyRoute[], serverUrl = "/"
       version: "3.0.0",
       license: { name: "Proprietary", url: "https://switchboard.invalid/terms" },
       description:
-        "Every path exists under /api/v2 and /api/v3 unless its version parameter says otherwise. " +
-        "Authenticate with Authorization: Bearer <token>; GET also accepts ?authToken=, ?auth_token= or ?token=, " +
+        "Every path exists under `/api/v3` and `/api/v2` unless its version parameter says otherwise; v3 is the default. " +
+        "Authenticate with `Authorization: Bearer <token>`; GET also accepts `?authToken=`, `?auth_token=` or `?token=`, " +
         "POST the same names in the JSON body.",
     },
     servers: [{ url: serverUrl }],
