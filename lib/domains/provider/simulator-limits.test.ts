@@ -98,23 +98,39 @@ describe("simulator: throughput (130429)", () => {
 });
 
 describe("simulator: pair rate (131056)", () => {
-  it("refuses a second template to one user within 6 seconds, not to another user, and again after 6 seconds", async () => {
+  it("refuses a second marketing template to one user within 6 seconds, not to another user, and again after 6 seconds", async () => {
     const t = await createTestCustomer();
     const sim = simulator();
     let now = T0;
     sim.limits.useClock(() => now);
     const sender = providerSender(t.sender);
+    const marketing = { pricingCategory: "marketing" };
     const user = uniquePhone();
-    expect((await sim.sendMessage(sender, template(user))).ok).toBe(true);
+    expect((await sim.sendMessage(sender, template(user, "spring_sale"), marketing)).ok).toBe(true);
     now += 5_900;
-    expect(await sim.sendMessage(sender, template(user))).toMatchObject({
+    expect(await sim.sendMessage(sender, template(user, "spring_sale"), marketing)).toMatchObject({
       ok: false,
       code: PAIR_RATE_LIMIT,
       retryable: true,
     });
-    expect((await sim.sendMessage(sender, template(uniquePhone()))).ok).toBe(true);
+    // A utility template in the conversation is inside the burst allowance; another user is another pair.
+    expect((await sim.sendMessage(sender, template(user), { pricingCategory: "utility" })).ok).toBe(true);
+    expect((await sim.sendMessage(sender, template(uniquePhone(), "spring_sale"), marketing)).ok).toBe(true);
     now += 200;
-    expect((await sim.sendMessage(sender, template(user))).ok).toBe(true);
+    expect((await sim.sendMessage(sender, template(user, "spring_sale"), marketing)).ok).toBe(true);
+  });
+
+  it("allows a burst of 45 messages to one user within 6 seconds, then refuses", async () => {
+    const sim = simulator({ throughputPerSecond: 1000 });
+    const now = T0;
+    sim.limits.useClock(() => now);
+    const sender = { phoneNumberId: "5550005", phoneNumber: "+15550005", wabaId: "w2", messagingLimit: null };
+    const user = uniquePhone();
+    for (let i = 0; i < 45; i++)
+      expect((await sim.sendMessage(sender, template(user), { pricingCategory: "utility" })).ok).toBe(true);
+    expect(await sim.sendMessage(sender, template(user), { pricingCategory: "utility" })).toMatchObject({
+      code: PAIR_RATE_LIMIT,
+    });
   });
 });
 

@@ -1,8 +1,9 @@
 // The provider limits the simulator enforces (docs/api/limits.md "What the simulator enforces"),
 // so a test or the demo shows the service staying inside them:
 // - throughput per business number (fixed one-second windows) -> 130429 with a Retry-After;
-// - the pair rate to one user: a burst of 45 messages within 6 seconds, and a second template
-//   (business-initiated) message to one user within 6 seconds -> 131056;
+// - the pair rate to one user: a burst of 45 messages within 6 seconds (the provider's
+//   allowance for a conversation), and a second marketing template to one user within 6
+//   seconds (what a broadcast must space) -> 131056;
 // - the messaging limit of the business account: unique contacts reached outside an open
 //   window per rolling 24 hours -> the send is accepted and then fails with 131048.
 export const PAIR_WINDOW_MS = 6_000;
@@ -57,7 +58,7 @@ export class SimulatorLimits {
   check(
     phoneNumberId: string,
     recipient: string,
-    options: { template?: boolean; throughput?: number } = {},
+    options: { marketing?: boolean; throughput?: number } = {},
     now = this.clock(),
   ): LimitVerdict {
     const second = Math.floor(now / 1000);
@@ -70,11 +71,11 @@ export class SimulatorLimits {
       this.pairs.set(key, recent);
       return "pair";
     }
-    const lastTemplate = this.templatePairs.get(key);
-    if (options.template && lastTemplate !== undefined && now - lastTemplate < PAIR_WINDOW_MS) return "pair";
+    const lastMarketing = this.templatePairs.get(key);
+    if (options.marketing && lastMarketing !== undefined && now - lastMarketing < PAIR_WINDOW_MS) return "pair";
     recent.push(now);
     this.pairs.set(key, recent);
-    if (options.template) this.templatePairs.set(key, now);
+    if (options.marketing) this.templatePairs.set(key, now);
     this.perSecond.set(phoneNumberId, { second, count: used + 1 });
     if (this.pairs.size > 50_000 || this.templatePairs.size > 50_000) this.prune(now);
     return "ok";

@@ -124,8 +124,9 @@ export class ProviderSimulator implements ProviderClient {
     const mismatch = await this.parameterRefusal(sender, payload);
     if (mismatch) return mismatch;
     const freeForm = isFreeForm(payload);
+    const category = (hints.pricingCategory ?? "service").toLowerCase();
     const verdict = this.limits.check(sender.phoneNumberId, to, {
-      template: payload.type === "template",
+      marketing: payload.type === "template" && category === "marketing",
       throughput: sender.throughputPerSecond,
     });
     if (verdict === "throughput") {
@@ -139,7 +140,6 @@ export class ProviderSimulator implements ProviderClient {
     const outsideWindow = freeForm && !(await windowOpenForNumber(sender.phoneNumberId, `+${to}`));
     const overLimit = !freeForm && !(await this.reachAllowed(sender, to));
     const messageId = wamid();
-    const category = (hints.pricingCategory ?? "service").toLowerCase();
     this.accepted.push({ messageId, phoneNumberId: sender.phoneNumberId, to, type: payload.type, category });
     if (this.accepted.length > 20_000) this.accepted.splice(0, 10_000);
     const capped = category === "marketing" && Math.random() < this.options.marketingCapRate;
