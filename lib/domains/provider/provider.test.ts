@@ -53,6 +53,20 @@ describe("HTTP provider client", () => {
     },
   );
 
+  it("keeps the provider's Retry-After of a throughput refusal", async () => {
+    const f = (async () =>
+      new Response(JSON.stringify({ error: { message: "limit", code: THROUGHPUT_EXCEEDED } }), {
+        status: 429,
+        headers: { "Content-Type": "application/json", "Retry-After": "3" },
+      })) as typeof fetch;
+    expect(await client(f).sendMessage(sender, payload)).toMatchObject({
+      ok: false,
+      code: THROUGHPUT_EXCEEDED,
+      retryable: true,
+      retryAfterSeconds: 3,
+    });
+  });
+
   it("treats other 4xx as final, 5xx as retryable and network failures as ambiguous", async () => {
     const invalid = await client(fakeFetch(400, { error: { message: "bad param", code: 100 } })).sendMessage(
       sender,
