@@ -6,8 +6,9 @@
 // lower threshold) the flag is cleared and the next crossing raises it again.
 //
 // Debits are written by the callback ingest's transaction (status-writes.ts), the hot path:
-// it only notes the customers it debited (noteSpending), and the check runs a moment later in
-// its own transaction, once per customer for a whole burst of debits.
+// it only notes the customers it debited (noteSpending); once that transaction committed
+// (spendingCommitted, lib/domains/events/ingest/process-batch.ts) the check runs in its own
+// transaction, once per customer for all the debits noted meanwhile.
 import { log } from "@/lib/core/log";
 import { db, type Tx } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
@@ -85,25 +86,36 @@ export async function checkLowBalanceNow(customerIds: readonly string[]): Promis
   return emitted;
 }
 
-const CHECK_DELAY_MS = 250;
+/** A debit noted in a transaction that never says it committed is checked after this at the latest. */
+const FALLBACK_DELAY_MS = 1_000;
 const noted = new Set<string>();
 let timer: NodeJS.Timeout | undefined;
 let running: Promise<unknown> = Promise.resolve();
 
-/** The ingest debited these customers: check them shortly (after its transaction commits). */
-export function noteSpending(customerIds: Iterable<string>): void {
-  for (const id of customerIds) noted.add(id);
-  if (noted.size === 0 || timer) return;
+function schedule(delayMs: number): void {
+  if (timer) clearTimeout(timer);
   timer = setTimeout(() => {
     timer = undefined;
     const ids = [...noted];
     noted.clear();
+    if (ids.length === 0) return;
     // A failed check is dropped: the customers' next debit checks again.
     running = running
       .then(() => checkLowBalanceNow(ids))
       .catch((err: unknown) => log.warn({ err, customers: ids.length }, "low-balance check failed"));
-  }, CHECK_DELAY_MS);
+  }, delayMs);
   timer.unref();
+}
+
+/** The ingest debited these customers in its open transaction: checked once it commits (spendingCommitted). */
+export function noteSpending(customerIds: Iterable<string>): void {
+  for (const id of customerIds) noted.add(id);
+  if (noted.size > 0 && !timer) schedule(FALLBACK_DELAY_MS);
+}
+
+/** The ingest's transaction committed: check the customers it debited now. */
+export function spendingCommitted(): void {
+  if (noted.size > 0) schedule(0);
 }
 
 export type LowBalanceState = { balance: number; threshold: number | null; currency: string; low: boolean };
