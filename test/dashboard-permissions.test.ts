@@ -44,6 +44,7 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/(dashboard)/webhooks/[uid]/page.tsx": "webhooks",
   "app/(dashboard)/webhooks/events/page.tsx": "webhooks",
   // Server actions (every exported function of the file).
+  "app/(dashboard)/billing/ledger/actions.ts": "billing",
   "app/(dashboard)/blacklist/actions.ts": "contacts.write",
   "app/(dashboard)/chatbots/actions.ts": "chatbots",
   "app/(dashboard)/contacts/actions.ts": "contacts.write",

@@ -35,6 +35,19 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./sender-commands").then((m) => m.senderDefault),
   },
   {
+    name: "sender:limits",
+    usage: "--sender E164 [--throughput N] [--messaging-limit N|unlimited]",
+    summary:
+      "Show or set a sender's messages per second (up to 1000) and its business account's messaging limit (unique contacts per 24 h)",
+    load: () => import("./sender-limits-command").then((m) => m.senderLimitsCommand),
+  },
+  {
+    name: "credit:add",
+    usage: "--customer ID --amount N [--note T]",
+    summary: "Add a prepaid credit to a customer's ledger; prints the new balance",
+    load: () => import("./credit-command").then((m) => m.creditAdd),
+  },
+  {
     name: "token:create",
     usage: "--customer ID [--sender E164] [--name N] [--expires-in-days D]",
     summary: "Issue an API token (global, or bound to one sender); the token is printed once",
