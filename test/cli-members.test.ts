@@ -6,6 +6,7 @@ import { db } from "@/lib/db";
 import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { queueMail } from "@/lib/domains/mail/outbox";
 import { createTestCustomer } from "./factory";
+import { signedInSession } from "./member-fixtures";
 
 async function cli(...args: string[]) {
   let stdout = "";
@@ -44,7 +45,7 @@ describe("user:create", () => {
     );
     expect(agent.code).toBe(0);
     expect(agent.json).toMatchObject({ role: "agent" });
-    const p = await principalForSession({ userId: agent.json.userId, customerId: t.customer.id });
+    const p = await principalForSession(await signedInSession(agent.json.userId, t.customer.id));
     expect(p?.member?.role).toBe("agent");
     expect([...(p?.member?.senderIds ?? [])].sort()).toEqual([t.sender.id, t.otherSender.id].sort());
   });
