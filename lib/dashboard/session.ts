@@ -8,6 +8,7 @@ import { cache } from "react";
 import { ApiError } from "@/lib/core/errors";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { principalForSession, type SessionIds } from "@/lib/domains/auth/session-principal";
+import { clientIpFrom } from "@/lib/http/client-ip";
 import { authOptions } from "./next-auth";
 import { servedOverHttps } from "./secure-cookies";
 
@@ -17,8 +18,13 @@ import { servedOverHttps } from "./secure-cookies";
  */
 export const getSessionPrincipal = cache(async (): Promise<Principal | null> => {
   // The session cookie's name depends on it (the __Secure- prefix over HTTPS).
-  const secure = servedOverHttps(await headers());
-  return principalForSession((await getServerSession(authOptions(secure))) as SessionIds | null);
+  const h = await headers();
+  const secure = servedOverHttps(h);
+  const ip = clientIpFrom(h.get("x-forwarded-for"), undefined);
+  return principalForSession(
+    (await getServerSession(authOptions(secure))) as SessionIds | null,
+    ip === "unknown" ? null : ip,
+  );
 });
 
 /**
