@@ -19,6 +19,7 @@ const ITEMS: readonly { href: string; label: string; permission: Permission }[] 
   { href: "/tokens", label: "API tokens", permission: "tokens" },
   { href: "/senders", label: "Senders", permission: "senders" },
   { href: "/members", label: "Members", permission: "members" },
+  { href: "/account", label: "Account security", permission: "account" },
 ];
 
 /** Conversations with unread messages (the chosen sender's, or every sender's), polled. */

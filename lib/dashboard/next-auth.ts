@@ -89,7 +89,9 @@ export function authOptions(secure = servedOverHttps(undefined), clientIp = "unk
       // Signing out ends the session on the server: the cookie, if kept, reads nothing more.
       async signOut({ token }) {
         if (typeof token?.sessionId !== "string") return;
-        await endSessionById(token.sessionId, "signed_out").catch((err) => log.error({ err }, "could not end a session"));
+        await endSessionById(token.sessionId, "signed_out").catch((err) =>
+          log.error({ err }, "could not end a session"),
+        );
       },
     },
   };

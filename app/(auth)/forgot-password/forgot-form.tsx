@@ -34,7 +34,14 @@ export function ForgotForm() {
   }
   return (
     <form onSubmit={onSubmit} className="space-y-4" noValidate>
-      <TextField id="forgot-email" name="email" type="email" label="Email" autoComplete="email" message={fields.email} />
+      <TextField
+        id="forgot-email"
+        name="email"
+        type="email"
+        label="Email"
+        autoComplete="email"
+        message={fields.email}
+      />
       <FormAlert message={message} />
       <button type="submit" className={`${button} w-full`} disabled={pending}>
         {pending ? "Sending…" : "Email me a reset link"}

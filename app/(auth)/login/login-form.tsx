@@ -54,8 +54,8 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
     return (
       <form onSubmit={onSubmit} className="space-y-4" noValidate>
         <p className={muted}>
-          Two-factor authentication is on for {firstStep.current.email}. Enter the 6-digit code from your
-          authenticator app, or one of your recovery codes.
+          Two-factor authentication is on for {firstStep.current.email}. Enter the 6-digit code from your authenticator
+          app, or one of your recovery codes.
         </p>
         <div>
           <label htmlFor="code" className={label}>
@@ -68,7 +68,6 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
             inputMode="text"
             autoComplete="one-time-code"
             required
-            autoFocus
             className={input}
           />
         </div>

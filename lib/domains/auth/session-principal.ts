@@ -6,8 +6,8 @@
 // session (signed out, ended from another device or by an admin, a password reset) is
 // refused on its next request (docs/security.md "Sessions").
 import { hotRows } from "@/lib/db";
-import { touchSession } from "@/lib/domains/security/sessions";
 import { isRole, SENDER_LIMITED_ROLES } from "@/lib/domains/members/permissions";
+import { touchSession } from "@/lib/domains/security/sessions";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Plan, Principal } from "./principal";
 
@@ -46,7 +46,10 @@ const memberSql = (userId: string, customerId: string, sessionId: string) =>
  * recorded), the session was ended or expired, the user was removed or the customer is
  * suspended. `ip`: the caller's address, recorded as the session's last seen.
  */
-export async function principalForSession(session: SessionIds | null, ip: string | null = null): Promise<Principal | null> {
+export async function principalForSession(
+  session: SessionIds | null,
+  ip: string | null = null,
+): Promise<Principal | null> {
   if (!session?.userId || !session.customerId || !session.sessionId) return null;
   const [row] = await hotRows<MemberRow>(memberSql(session.userId, session.customerId, session.sessionId));
   if (row?.status !== "ACTIVE" || !isRole(row.role)) return null;

@@ -2,8 +2,9 @@
 // new device, two-factor turned off, a password reset or change. Sent through the outbox
 // (lib/domains/mail/outbox.ts) in the transaction of the change, so a notice is never lost
 // and a change that rolls back sends none. They hold no secret; the reset email holds the link.
-import { escapeHtml, type OutgoingMail } from "@/lib/domains/mail/message";
+
 import { dashboardLink } from "@/lib/domains/mail/links";
+import { escapeHtml, type OutgoingMail } from "@/lib/domains/mail/message";
 
 const when = (at: Date) => `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 

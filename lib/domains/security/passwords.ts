@@ -43,7 +43,9 @@ export async function requestPasswordReset(ip: string, email: string): Promise<{
     await db.$transaction(async (tx) => {
       // One link in force at a time: a new request ends the earlier ones.
       await tx.passwordReset.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: new Date() } });
-      await tx.passwordReset.create({ data: { userId: user.id, tokenHash: link.tokenHash, expiresAt: link.expiresAt } });
+      await tx.passwordReset.create({
+        data: { userId: user.id, tokenHash: link.tokenHash, expiresAt: link.expiresAt },
+      });
       await queueMail(
         tx,
         resetLinkMail({
@@ -59,7 +61,10 @@ export async function requestPasswordReset(ip: string, email: string): Promise<{
 }
 
 const linkRefused = () =>
-  new ApiError("NOT_FOUND", "This reset link is not valid any more (used, replaced or older than an hour). Ask for a new one.");
+  new ApiError(
+    "NOT_FOUND",
+    "This reset link is not valid any more (used, replaced or older than an hour). Ask for a new one.",
+  );
 
 /** The email a reset link is for, or null when it cannot be used (unknown, used, expired). */
 export async function resetLinkEmail(token: string, now = Date.now()): Promise<string | null> {
@@ -93,7 +98,10 @@ export async function resetPassword(token: string, password: string, now = Date.
     const { user } = reset;
     await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
     await endSessionsOf(tx, user.id, "password_reset");
-    await queueMail(tx, passwordChangedMail({ customerId: user.customerId, to: user.email, at: new Date(now), how: "reset" }));
+    await queueMail(
+      tx,
+      passwordChangedMail({ customerId: user.customerId, to: user.email, at: new Date(now), how: "reset" }),
+    );
     return { email: user.email };
   });
 }
@@ -113,6 +121,9 @@ export async function changePassword(p: Principal, current: string, next: string
   await db.$transaction(async (tx) => {
     await tx.user.update({ where: { id: member.userId }, data: { passwordHash } });
     await endSessionsOf(tx, member.userId, "password_changed", p.sessionId);
-    await queueMail(tx, passwordChangedMail({ customerId: p.customerId, to: member.email, at: new Date(), how: "changed" }));
+    await queueMail(
+      tx,
+      passwordChangedMail({ customerId: p.customerId, to: member.email, at: new Date(), how: "changed" }),
+    );
   });
 }

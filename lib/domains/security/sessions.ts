@@ -7,11 +7,11 @@ import { randomBytes } from "node:crypto";
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { queueMail } from "@/lib/domains/mail/outbox";
 import { assertPermission } from "@/lib/domains/members/access";
 import { assertMayManage } from "@/lib/domains/members/service";
 import { deviceLabel } from "./device";
 import { newDeviceMail } from "./notices";
-import { queueMail } from "@/lib/domains/mail/outbox";
 
 /** As long as the JWT (lib/dashboard/next-auth.ts maxAge); renewed while the session is used. */
 export const SESSION_TTL_MS = 7 * 24 * 3600_000;
@@ -73,7 +73,10 @@ export async function touchSession(sessionId: string, ip: string | null): Promis
 
 /** Ends one session by id (sign-out). Nothing when it is already ended or unknown. */
 export async function endSessionById(sessionId: string, reason: EndReason): Promise<void> {
-  await db.userSession.updateMany({ where: { id: sessionId, endedAt: null }, data: { endedAt: new Date(), endedReason: reason } });
+  await db.userSession.updateMany({
+    where: { id: sessionId, endedAt: null },
+    data: { endedAt: new Date(), endedReason: reason },
+  });
 }
 
 /** Ends every open session of a user but `keep` (inside the caller's transaction). */

@@ -7,8 +7,8 @@ import { decryptSecret, encryptSecret } from "@/lib/core/crypto/secret-box";
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { assertPermission } from "@/lib/domains/members/access";
 import { queueMail } from "@/lib/domains/mail/outbox";
+import { assertPermission } from "@/lib/domains/members/access";
 import { twoFactorOffMail } from "./notices";
 import { hashRecoveryCode, newRecoveryCodes, normaliseRecoveryCode } from "./recovery-codes";
 import { acceptTotp, newTotpSecret, totpUri } from "./totp";
@@ -120,7 +120,9 @@ export async function disableTwoFactor(p: Principal, code: string, at = Date.now
 export async function regenerateRecoveryCodes(p: Principal, code: string, at = Date.now()): Promise<string[]> {
   const member = assertPermission(p, "account");
   return db.$transaction(async (tx) => {
-    const on = await tx.user.count({ where: { id: member.userId, customerId: p.customerId, totpEnabledAt: { not: null } } });
+    const on = await tx.user.count({
+      where: { id: member.userId, customerId: p.customerId, totpEnabledAt: { not: null } },
+    });
     if (on !== 1) throw new ApiError("CONFLICT", "Two-factor authentication is not on");
     if (!(await useSecondFactor(tx, member.userId, code, at))) throw wrongCode();
     return replaceRecoveryCodes(tx, member.userId);
