@@ -29,7 +29,8 @@ export async function twoFactorState(p: Principal): Promise<TwoFactorState> {
   return { enabled: user.totpEnabledAt !== null, recoveryCodesLeft: user._count.recoveryCodes };
 }
 
-export type TwoFactorSetup = { secret: string; uri: string; qrSvg: string };
+/** The secret (shown as text too, for typing in), its otpauth URI and the URI as a QR code image (a data: URL). */
+export type TwoFactorSetup = { secret: string; uri: string; qrDataUrl: string };
 
 /**
  * Starts (or restarts) setting up: a new secret, kept encrypted but not in force until a
@@ -44,7 +45,7 @@ export async function beginTwoFactorSetup(p: Principal): Promise<TwoFactorSetup>
   });
   if (count !== 1) throw new ApiError("CONFLICT", "Two-factor authentication is already on");
   const uri = totpUri(secret, member.email);
-  return { secret, uri, qrSvg: await QRCode.toString(uri, { type: "svg", margin: 1 }) };
+  return { secret, uri, qrDataUrl: await QRCode.toDataURL(uri, { margin: 1, width: 192 }) };
 }
 
 async function replaceRecoveryCodes(tx: Tx, userId: string): Promise<string[]> {
