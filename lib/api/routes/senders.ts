@@ -6,6 +6,7 @@ import { listOf } from "@/lib/core/pagination";
 import { PathText } from "@/lib/core/path-params";
 import { SenderInputError } from "@/lib/domains/senders/admin";
 import * as examples from "@/lib/domains/senders/examples";
+import { limitsOfSenders, type SenderLimits, senderLimits } from "@/lib/domains/senders/limits";
 import { PublicSender, SenderCreateBody, SenderListData } from "@/lib/domains/senders/schemas";
 import { connectSender, makeDefaultSender } from "@/lib/domains/senders/self-serve";
 import { toPublicSender } from "@/lib/domains/senders/serializers";
@@ -44,7 +45,10 @@ export const senderRoutes: AnyRoute[] = [
     summary: "List the account's senders, the default first (a number-scoped token sees its own only)",
     response: SenderListData,
     handler: async ({ principal }) => {
-      return ok("Senders retrieved", listOf("senders", (await listSenders(principal)).map(toPublicSender)));
+      const senders = await listSenders(principal);
+      const limits = await limitsOfSenders(senders);
+      const shown = senders.map((s, i) => toPublicSender(s, limits[i] as SenderLimits));
+      return ok("Senders retrieved", listOf("senders", shown));
     },
   }),
   route({
@@ -62,7 +66,7 @@ export const senderRoutes: AnyRoute[] = [
       const sender = await connectSender(principal, body.sender).catch((error: unknown) => {
         throw asBodyError(error);
       });
-      return { status: 201, ...ok("Sender connected", toPublicSender(sender)) };
+      return { status: 201, ...ok("Sender connected", toPublicSender(sender, await senderLimits(sender))) };
     },
   }),
   route({
@@ -78,7 +82,8 @@ export const senderRoutes: AnyRoute[] = [
       const requested = params.senderId;
       const known = await findSenderByPhone(principal, requested);
       if (!known) throw new ApiError("SENDER_NOT_FOUND", `Sender ${requested} is not connected to this account`);
-      return ok("Default sender set", toPublicSender(await makeDefaultSender(principal, known.phoneNumber)));
+      const sender = await makeDefaultSender(principal, known.phoneNumber);
+      return ok("Default sender set", toPublicSender(sender, await senderLimits(sender)));
     },
   }),
 ];

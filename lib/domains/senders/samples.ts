@@ -16,6 +16,8 @@ export const sampleSender: Sender = {
   isDefault: true,
   optOutKeywords: [],
   optInKeywords: [],
+  throughputPerSecond: 80,
+  messagingLimit: 10_000,
   createdAt: EXAMPLE_TIME,
   updatedAt: EXAMPLE_TIME,
 };
