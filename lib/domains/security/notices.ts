@@ -1,4 +1,4 @@
-// Security notices and the reset email (docs/security.md "Emails"): a new sign-in from a
+// Security notices and the reset email (docs/security.md "What is recorded"): a new sign-in from a
 // new device, two-factor turned off, a password reset or change. Sent through the outbox
 // (lib/domains/mail/outbox.ts) in the transaction of the change, so a notice is never lost
 // and a change that rolls back sends none. They hold no secret; the reset email holds the link.
