@@ -25,5 +25,3 @@ export const SecondFactorCode = z.object({
 export const RequireTwoFactorInput = z.object({ required: z.boolean() });
 
 export const SessionIdInput = z.object({ sessionId: z.string().min(1).max(100) });
-
-export const MemberIdInput = z.object({ userId: z.string().min(1).max(100) });
