@@ -16,7 +16,7 @@ import {
 } from "@/lib/domains/messaging/schemas";
 import { sendChat, sendProviderMessage, sendTemplate } from "@/lib/domains/messaging/send-requests";
 import { providerResponse, receiptResponse } from "@/lib/domains/messaging/serializers";
-import { type AnyRoute, route } from "../route-definition";
+import { type AnyRoute, route, SEND_RESPONSE_HEADERS } from "../route-definition";
 import { messagingOrderRoutes } from "./messaging-orders";
 import { messagingReportRoutes } from "./messaging-reports";
 import { messagingTemplateRoutes } from "./messaging-templates";
@@ -24,6 +24,7 @@ import { messagingTemplateRoutes } from "./messaging-templates";
 const send = {
   versions: ["v2", "v3"],
   limit: "send",
+  responseHeaders: SEND_RESPONSE_HEADERS,
   feature: "messaging",
   tag: "Messaging",
   tokenScope: "any",
