@@ -143,3 +143,8 @@ export const SimulateInboundArgs = z.object({
   text: z.string().min(1, "must not be empty").max(4096, "must be at most 4096 characters"),
   name: z.string().trim().min(1, "must not be empty").max(120).optional(),
 });
+
+/** A member by email (user:2fa-off). */
+export const UserEmailArgs = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email("must be an email address like ops@example.com")),
+});

@@ -145,3 +145,30 @@ export async function twoFactorRequired(p: Principal): Promise<boolean> {
   const c = await db.customer.findUniqueOrThrow({ where: { id: p.customerId }, select: { require2fa: true } });
   return c.require2fa;
 }
+
+/**
+ * The operator turns off two-factor of a member who lost both their app and their recovery
+ * codes (after checking who asks, outside Switchboard): `npm run -s cli -- user:2fa-off`.
+ * Every session of the member ends and they are emailed. False when it was not on.
+ */
+export async function operatorDisableTwoFactor(email: string): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const user = await tx.user.findUnique({
+      where: { email: email.trim().toLowerCase() },
+      select: { id: true, email: true, customerId: true, totpEnabledAt: true },
+    });
+    if (!user) throw new ApiError("NOT_FOUND", `No member with the email ${email}`);
+    if (!user.totpEnabledAt) return false;
+    await tx.user.update({
+      where: { id: user.id },
+      data: { totpSecret: null, totpEnabledAt: null, totpLastStep: null },
+    });
+    await tx.recoveryCode.deleteMany({ where: { userId: user.id } });
+    await tx.userSession.updateMany({
+      where: { userId: user.id, endedAt: null },
+      data: { endedAt: new Date(), endedReason: "ended_by_admin" },
+    });
+    await queueMail(tx, twoFactorOffMail({ customerId: user.customerId, to: user.email, at: new Date() }));
+    return true;
+  });
+}
