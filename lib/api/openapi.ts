@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode, wireCodeOf } from "@/lib/core/errors";
 import { openObjects } from "@/lib/core/open-schema";
+import { providerStatusOf } from "./envelope";
 import { type AnyRoute, bodySchema, type ResponseHeader, VERSIONS } from "./route-definition";
 
 type Json = Record<string, unknown>;
@@ -142,10 +143,11 @@ export function errorCodesOf(route: AnyRoute): ErrorCode[] {
 function routeCodesByStatus(route: AnyRoute): Map<number, string[]> {
   const byStatus = new Map<number, string[]>();
   for (const code of errorCodesOf(route)) {
-    const list = byStatus.get(ERROR_STATUS[code]) ?? [];
+    const status = route.errorStyle === "provider" ? providerStatusOf(code) : ERROR_STATUS[code];
+    const list = byStatus.get(status) ?? [];
     const wire = wireCodeOf(code);
     if (!list.includes(wire)) list.push(wire);
-    byStatus.set(ERROR_STATUS[code], list);
+    byStatus.set(status, list);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
 }
@@ -422,6 +424,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Templates: "Message templates",
   Reports: "Message reports and delivery analytics",
   Conversations: "Conversations with a contact and their messages",
+  "Audit log": "Who changed what in the account: tokens, webhooks, members, senders, sign-ins",
   Documentation: "This document",
 };
 

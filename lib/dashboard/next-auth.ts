@@ -27,9 +27,14 @@ const headerOf = (req: unknown, name: string): string | null => {
 /**
  * `secure`: served over HTTPS (secure-cookies.ts), so the cookies are Secure. `clientIp`:
  * the caller's address for the login limiter and the session record (the route handler
- * reads it as lib/http/client-ip.ts says); session reads need none.
+ * reads it as lib/http/client-ip.ts says) and `userAgent`, which the audit log records with
+ * the sign-in and the session keeps as its device; session reads need neither.
  */
-export function authOptions(secure = servedOverHttps(undefined), clientIp = "unknown"): NextAuthOptions {
+export function authOptions(
+  secure = servedOverHttps(undefined),
+  clientIp = "unknown",
+  userAgent: string | null = null,
+): NextAuthOptions {
   return {
     secret: env().NEXTAUTH_SECRET,
     useSecureCookies: secure,
@@ -47,7 +52,7 @@ export function authOptions(secure = servedOverHttps(undefined), clientIp = "unk
           const parsed = SignInForm.safeParse(credentials ?? {});
           if (!parsed.success) throw new Error(WRONG_CREDENTIALS);
           const { email, password, code } = parsed.data;
-          const outcome = await attemptLogin(clientIp, email, password, code || undefined);
+          const outcome = await attemptLogin(clientIp, email, password, userAgent, code || undefined);
           if (!outcome.ok && outcome.reason === "rate_limited") {
             throw new Error(
               `Too many sign-in attempts. Try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes.`,
@@ -61,7 +66,7 @@ export function authOptions(secure = servedOverHttps(undefined), clientIp = "unk
             userId: user.id,
             customerId: user.customerId,
             ip: clientIp === "unknown" ? null : clientIp,
-            userAgent: headerOf(req, "user-agent"),
+            userAgent: userAgent ?? headerOf(req, "user-agent"),
           });
           return { id: user.id, email: user.email, name: user.name, customerId: user.customerId, sessionId };
         },

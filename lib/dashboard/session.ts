@@ -10,6 +10,7 @@ import type { Principal } from "@/lib/domains/auth/principal";
 import { principalForSession, type SessionIds } from "@/lib/domains/auth/session-principal";
 import { clientIpFrom } from "@/lib/http/client-ip";
 import { authOptions } from "./next-auth";
+import { originFrom } from "./request-origin";
 import { servedOverHttps } from "./secure-cookies";
 
 /**
@@ -21,10 +22,13 @@ export const getSessionPrincipal = cache(async (): Promise<Principal | null> => 
   const h = await headers();
   const secure = servedOverHttps(h);
   const ip = clientIpFrom(h.get("x-forwarded-for"), undefined);
-  return principalForSession(
+  const p = await principalForSession(
     (await getServerSession(authOptions(secure))) as SessionIds | null,
     ip === "unknown" ? null : ip,
   );
+  // Who and from where, for the audit log of what this request changes (docs/security.md "Audit log").
+  if (p) p.origin = originFrom(h);
+  return p;
 });
 
 /**

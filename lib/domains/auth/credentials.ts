@@ -1,9 +1,12 @@
 // Email + password check for the dashboard login (next-auth Credentials provider).
 import { db } from "@/lib/db";
+import { auditContext } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
 import { secondFactorLimiter } from "@/lib/domains/security/limits";
 import { useSecondFactor } from "@/lib/domains/security/two-factor";
 import { loginSucceeded, reserveLoginAttempt } from "./login-limiter";
 import { hashPassword, verifyPassword } from "./password";
+import type { RequestOrigin } from "./principal";
 
 export type SessionUser = {
   id: string;
@@ -14,10 +17,34 @@ export type SessionUser = {
   twoFactor: boolean;
 };
 
+const memberTarget = (email: string) => ({ type: "member", uid: email });
+
+const auditOf = (user: SessionUser, origin: RequestOrigin | undefined) => ({
+  ...auditContext({ customerId: user.customerId, member: { email: user.email, userId: user.id }, origin }),
+  target: memberTarget(user.email),
+});
+
+/** A completed sign-in: the last sign-in time and its audit entry, together. */
+async function signedIn(user: SessionUser, origin: RequestOrigin | undefined, method: string): Promise<void> {
+  await db.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: user.id }, data: { lastLoginAt: new Date() } });
+    await recordAudit(tx, { ...auditOf(user, origin), action: "member.signed_in", details: { method } });
+  });
+}
+
 // Verifying against a throwaway hash when the email is unknown keeps the timing flat.
 let dummyHash: Promise<string> | undefined;
 
-export async function checkCredentials(email: string, password: string): Promise<SessionUser | null> {
+/**
+ * `origin`: the sign-in request's address and user agent, for the audit log's
+ * member.signed_in and member.sign_in_failed (docs/security.md "Audit log"). An unknown
+ * email belongs to no account, so it has no entry.
+ */
+export async function checkCredentials(
+  email: string,
+  password: string,
+  origin?: RequestOrigin,
+): Promise<SessionUser | null> {
   const user = await db.user.findUnique({
     where: { email: email.trim().toLowerCase() },
     include: { customer: { select: { status: true } } },
@@ -27,15 +54,23 @@ export async function checkCredentials(email: string, password: string): Promise
     await verifyPassword(await dummyHash, password);
     return null;
   }
-  if (!(await verifyPassword(user.passwordHash, password))) return null;
+  const member = { email: user.email, userId: user.id };
+  const entry = { ...auditContext({ customerId: user.customerId, member, origin }), target: memberTarget(user.email) };
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    await recordAudit(db, { ...entry, action: "member.sign_in_failed", details: { reason: "wrong_password" } });
+    return null;
+  }
   if (user.customer.status !== "ACTIVE") return null;
-  return {
+  const found = {
     id: user.id,
     email: user.email,
     name: user.name,
     customerId: user.customerId,
     twoFactor: user.totpEnabledAt !== null,
   };
+  // With two-factor on, the sign-in is recorded once the code is accepted (attemptLogin).
+  if (!found.twoFactor) await signedIn(found, origin, "password");
+  return found;
 }
 
 export type LoginOutcome =
@@ -52,19 +87,32 @@ export type LoginOutcome =
  * on, then the code (a TOTP code or a recovery code), limited like the password by its own
  * counters (docs/sign-in-limits.md "Reusing the limits") and used up when accepted.
  */
-export async function attemptLogin(ip: string, email: string, password: string, code?: string): Promise<LoginOutcome> {
+export async function attemptLogin(
+  ip: string,
+  email: string,
+  password: string,
+  userAgent: string | null = null,
+  code?: string,
+): Promise<LoginOutcome> {
   const gate = await reserveLoginAttempt(ip, email);
   if (!gate.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: gate.retryAfterSeconds };
-  const user = await checkCredentials(email, password);
+  const user = await checkCredentials(email, password, { ip, userAgent });
   if (!user) return { ok: false, reason: "wrong_credentials" };
   await loginSucceeded(ip, email);
   if (user.twoFactor) {
     if (!code) return { ok: false, reason: "code_required" };
     const codeGate = await secondFactorLimiter().reserve(ip, email);
     if (!codeGate.allowed) return { ok: false, reason: "rate_limited", retryAfterSeconds: codeGate.retryAfterSeconds };
-    if (!(await useSecondFactor(db, user.id, code))) return { ok: false, reason: "wrong_code" };
+    if (!(await useSecondFactor(db, user.id, code))) {
+      await recordAudit(db, {
+        ...auditOf(user, { ip, userAgent }),
+        action: "member.sign_in_failed",
+        details: { reason: "wrong_code" },
+      });
+      return { ok: false, reason: "wrong_code" };
+    }
     await secondFactorLimiter().succeeded(ip, email);
+    await signedIn(user, { ip, userAgent }, "password+code");
   }
-  await db.user.update({ where: { id: user.id }, data: { lastLoginAt: new Date() } }).catch(() => {});
   return { ok: true, user };
 }

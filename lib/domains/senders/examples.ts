@@ -3,7 +3,7 @@
 import { exampleTime, listExample } from "@/lib/core/examples";
 import type { SenderLimits } from "./limits";
 import { sampleSender } from "./samples";
-import { toPublicSender } from "./serializers";
+import { toProviderPhoneNumber, toPublicSender } from "./serializers";
 
 const addedRow = {
   ...sampleSender,
@@ -36,4 +36,10 @@ export const postSendersBySenderIdDefault = {
   params: { senderId: addedRow.phoneNumber },
   message: "Default sender set",
   response: toPublicSender({ ...addedRow, isDefault: true }, limits),
+};
+
+/** GET /{phoneNumberId}: the sample sender as the provider describes a phone number. */
+export const getByPhoneNumberId = {
+  params: { phoneNumberId: sampleSender.phoneNumberId ?? "" },
+  response: toProviderPhoneNumber(sampleSender),
 };
