@@ -247,3 +247,34 @@ describe("sessions", () => {
     expect(newest).toMatchObject({ kind: "security_notice", subject: "New sign-in to your Switchboard account" });
   });
 });
+
+describe("the audit log", () => {
+  it("records resets, changes, two-factor and ended sessions with the member as target", async () => {
+    const c = await createTestCustomer();
+    const m = await createMemberOf(c.customer.id, "owner");
+    const p = await asPrincipal(m.session);
+    await signedInSession(m.userId, c.customer.id);
+    await endMyOtherSessions(p);
+    await changePassword(p, m.password, "changed password 1");
+    const { secret } = await beginTwoFactorSetup(p);
+    await confirmTwoFactor(p, totpCode(secret, Date.now() - 30_000));
+    await disableTwoFactor(p, totpCode(secret));
+    await requestResetAction({ email: m.email });
+    await resetPassword(tokenOf(await latestLinkTo(m.email)), "reset password 12");
+    const rows = await db.auditEvent.findMany({ where: { customerId: c.customer.id }, orderBy: { createdAt: "asc" } });
+    const actions = rows.map((r) => r.action);
+    for (const action of [
+      "session.revoked",
+      "member.password_changed",
+      "member.2fa_enabled",
+      "member.2fa_disabled",
+      "member.password_reset",
+    ]) {
+      expect(actions, action).toContain(action);
+    }
+    for (const row of rows) {
+      expect(row).toMatchObject({ targetType: "member", targetUid: m.email, actorEmail: m.email });
+      expect(JSON.stringify(row.details)).not.toContain(secret);
+    }
+  });
+});

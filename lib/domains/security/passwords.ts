@@ -5,6 +5,8 @@
 // sessions end. Both queue a notice in the same transaction.
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
+import { auditContext } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
 import { hashPassword, verifyPassword } from "@/lib/domains/auth/password";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { dashboardLink } from "@/lib/domains/mail/links";
@@ -97,7 +99,13 @@ export async function resetPassword(token: string, password: string, now = Date.
     if (count !== 1) throw linkRefused();
     const { user } = reset;
     await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
-    await endSessionsOf(tx, user.id, "password_reset");
+    const ended = await endSessionsOf(tx, user.id, "password_reset");
+    await recordAudit(tx, {
+      ...auditContext({ customerId: user.customerId, member: { email: user.email, userId: user.id } }),
+      action: "member.password_reset",
+      target: { type: "member", uid: user.email },
+      details: { sessionsEnded: ended },
+    });
     await queueMail(
       tx,
       passwordChangedMail({ customerId: user.customerId, to: user.email, at: new Date(now), how: "reset" }),
@@ -120,7 +128,13 @@ export async function changePassword(p: Principal, current: string, next: string
   const passwordHash = await hashPassword(next);
   await db.$transaction(async (tx) => {
     await tx.user.update({ where: { id: member.userId }, data: { passwordHash } });
-    await endSessionsOf(tx, member.userId, "password_changed", p.sessionId);
+    const ended = await endSessionsOf(tx, member.userId, "password_changed", p.sessionId);
+    await recordAudit(tx, {
+      ...auditContext(p),
+      action: "member.password_changed",
+      target: { type: "member", uid: member.email },
+      details: { sessionsEnded: ended },
+    });
     await queueMail(
       tx,
       passwordChangedMail({ customerId: p.customerId, to: member.email, at: new Date(), how: "changed" }),

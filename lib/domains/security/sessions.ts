@@ -6,6 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
+import { auditContext } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { queueMail } from "@/lib/domains/mail/outbox";
 import { assertPermission } from "@/lib/domains/members/access";
@@ -97,6 +99,16 @@ export type SessionRow = {
   current: boolean;
 };
 
+/** session.revoked: `count` sessions of the member `email` ended by `p` (docs/security.md "Audit log"). */
+async function recordRevoked(tx: Tx, p: Principal, email: string, count: number): Promise<void> {
+  await recordAudit(tx, {
+    ...auditContext(p),
+    action: "session.revoked",
+    target: { type: "member", uid: email },
+    details: { sessions: count },
+  });
+}
+
 const self = (p: Principal) => {
   const member = assertPermission(p, "account");
   return member;
@@ -118,24 +130,38 @@ export async function listMySessions(p: Principal): Promise<SessionRow[]> {
 /** Ends one of the member's own sessions (the current one too: that is signing out). */
 export async function endMySession(p: Principal, sessionId: string): Promise<void> {
   const member = self(p);
-  const { count } = await db.userSession.updateMany({
-    where: { id: sessionId, userId: member.userId, customerId: p.customerId, endedAt: null },
-    data: { endedAt: new Date(), endedReason: "ended" },
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.userSession.updateMany({
+      where: { id: sessionId, userId: member.userId, customerId: p.customerId, endedAt: null },
+      data: { endedAt: new Date(), endedReason: "ended" },
+    });
+    if (count !== 1) throw new ApiError("NOT_FOUND", "No open session with this id");
+    await recordRevoked(tx, p, member.email, 1);
   });
-  if (count !== 1) throw new ApiError("NOT_FOUND", "No open session with this id");
 }
 
 /** Ends every other session of the member (keeps the one asking). */
 export async function endMyOtherSessions(p: Principal): Promise<number> {
   const member = self(p);
-  return endSessionsOf(db, member.userId, "ended", p.sessionId);
+  return db.$transaction(async (tx) => {
+    const count = await endSessionsOf(tx, member.userId, "ended", p.sessionId);
+    if (count > 0) await recordRevoked(tx, p, member.email, count);
+    return count;
+  });
 }
 
 /** An owner or admin ends every session of a member (an admin: not an owner's). */
 export async function endMemberSessions(p: Principal, userId: string): Promise<number> {
   const actor = assertPermission(p, "members");
-  const target = await db.user.findFirst({ where: { id: userId, customerId: p.customerId }, select: { role: true } });
+  const target = await db.user.findFirst({
+    where: { id: userId, customerId: p.customerId },
+    select: { role: true, email: true },
+  });
   if (!target) throw new ApiError("NOT_FOUND", "Member not found in this account");
   assertMayManage(actor, target.role);
-  return endSessionsOf(db, userId, "ended_by_admin", userId === actor.userId ? p.sessionId : undefined);
+  return db.$transaction(async (tx) => {
+    const count = await endSessionsOf(tx, userId, "ended_by_admin", userId === actor.userId ? p.sessionId : undefined);
+    if (count > 0) await recordRevoked(tx, p, target.email, count);
+    return count;
+  });
 }

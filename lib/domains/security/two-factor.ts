@@ -6,6 +6,8 @@ import QRCode from "qrcode";
 import { decryptSecret, encryptSecret } from "@/lib/core/crypto/secret-box";
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
+import { auditContext, operatorPrincipal } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { queueMail } from "@/lib/domains/mail/outbox";
 import { assertPermission } from "@/lib/domains/members/access";
@@ -69,6 +71,11 @@ export async function confirmTwoFactor(p: Principal, code: string, at = Date.now
     const step = acceptTotp(decryptSecret(user.totpSecret), code, at, null);
     if (step === null) throw wrongCode();
     await tx.user.update({ where: { id: member.userId }, data: { totpEnabledAt: new Date(at), totpLastStep: step } });
+    await recordAudit(tx, {
+      ...auditContext(p),
+      action: "member.2fa_enabled",
+      target: { type: "member", uid: member.email },
+    });
     return replaceRecoveryCodes(tx, member.userId);
   });
 }
@@ -113,6 +120,11 @@ export async function disableTwoFactor(p: Principal, code: string, at = Date.now
       data: { totpSecret: null, totpEnabledAt: null, totpLastStep: null },
     });
     await tx.recoveryCode.deleteMany({ where: { userId: member.userId } });
+    await recordAudit(tx, {
+      ...auditContext(p),
+      action: "member.2fa_disabled",
+      target: { type: "member", uid: member.email },
+    });
     await queueMail(tx, twoFactorOffMail({ customerId: p.customerId, to: member.email, at: new Date(at) }));
   });
 }
@@ -167,6 +179,12 @@ export async function operatorDisableTwoFactor(email: string): Promise<boolean> 
     await tx.userSession.updateMany({
       where: { userId: user.id, endedAt: null },
       data: { endedAt: new Date(), endedReason: "ended_by_admin" },
+    });
+    await recordAudit(tx, {
+      ...auditContext(operatorPrincipal(user.customerId)),
+      action: "member.2fa_disabled",
+      target: { type: "member", uid: user.email },
+      details: { by: "operator" },
     });
     await queueMail(tx, twoFactorOffMail({ customerId: user.customerId, to: user.email, at: new Date() }));
     return true;
