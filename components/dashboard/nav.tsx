@@ -21,6 +21,7 @@ const ITEMS: readonly { href: string; label: string; permission: Permission }[] 
   { href: "/senders", label: "Senders", permission: "senders" },
   { href: "/members", label: "Members", permission: "members" },
   { href: "/audit", label: "Audit log", permission: "audit" },
+  { href: "/account", label: "Account security", permission: "account" },
 ];
 
 /** Conversations with unread messages (the chosen sender's, or every sender's): live, polled only without the stream. */

@@ -73,6 +73,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./user-command").then((m) => m.userCreate),
   },
   {
+    name: "user:2fa-off",
+    usage: "--email E",
+    summary:
+      "Turn off two-factor of a member who lost their app and recovery codes (their sessions end; they are emailed; docs/security.md)",
+    load: () => import("./two-factor-command").then((m) => m.userTwoFactorOff),
+  },
+  {
     name: "mail:list",
     usage: "[--to EMAIL] [--limit N]",
     summary: "List queued and sent emails, newest first, with the links of those still kept (docs/email.md)",

@@ -173,3 +173,8 @@ export const SenderLimitsArgs = z.object({
     .transform((v) => (v === "unlimited" ? null : Number(v)))
     .optional(),
 });
+
+/** A member by email (user:2fa-off). */
+export const UserEmailArgs = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email("must be an email address like ops@example.com")),
+});
