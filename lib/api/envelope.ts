@@ -1,7 +1,8 @@
 // The success and error envelopes (docs/api/errors.md), and the provider-shaped error
 // body of the provider-compatible routes.
-import type { ErrorAnswer } from "@/lib/core/error-answer";
+
 import { env } from "@/lib/core/env";
+import type { ErrorAnswer } from "@/lib/core/error-answer";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import type { Version } from "./route-definition";
 
