@@ -22,7 +22,13 @@ const validate = answerValidator(doc);
 
 /** "/api/{version}/webhooks/{webhookUid}" as a concrete path. */
 const concrete = (template: string, version: string, params: Record<string, string> = {}) =>
-  template.replace("{version}", version).replace(/\{([^}]+)\}/g, (_, name: string) => params[name] ?? "x1");
+  template
+    .replace("{version}", version)
+    // A phone number id is digits (any other text is no route); other ids any text.
+    .replace(
+      /\{([^}]+)\}/g,
+      (_, name: string) => params[name] ?? (name === "phoneNumberId" ? "100000000000001" : "x1"),
+    );
 
 const operations = Object.entries(doc.paths).flatMap(([template, item]) =>
   Object.entries(item).map(([method, op]) => ({ template, method: method.toUpperCase(), op })),
