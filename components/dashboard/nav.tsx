@@ -82,6 +82,14 @@ export function Nav({ permissions }: { permissions: readonly Permission[] }) {
         })}
         <li>
           <a
+            href="/docs"
+            className={`${item} text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800`}
+          >
+            Integrator docs
+          </a>
+        </li>
+        <li>
+          <a
             href="/docs/api"
             className={`${item} text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800`}
           >
