@@ -2,6 +2,7 @@
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { Prisma, type Sender } from "@/lib/generated/prisma/client";
+import { parsePhone } from "./phone";
 import { E164, normalizePhone } from "./service";
 
 /** Bad operator input, named by the field it is about (the CLI shows it as that flag). */
@@ -25,13 +26,14 @@ export type AddSenderInput = {
 };
 
 /**
- * Adds a sender. The phone number must be E.164; with isDefault (or when it is the
+ * Adds a sender. The phone number must be international (the one parser, ./phone.ts); with isDefault (or when it is the
  * customer's first sender) it becomes the default and the others stop being default, in
  * one transaction.
  */
 export async function addSender(input: AddSenderInput): Promise<Sender> {
-  const phoneNumber = normalizePhone(input.phoneNumber);
-  if (!E164.test(phoneNumber)) throw new SenderInputError("phone", "must be E.164 like +15550001234");
+  const parsed = parsePhone(input.phoneNumber);
+  if (!parsed.ok) throw new SenderInputError("phone", parsed.message);
+  const phoneNumber = parsed.e164;
   try {
     return await db.$transaction(async (tx) => {
       const customer = await tx.customer.findUnique({ where: { id: input.customerId }, select: { id: true } });
@@ -74,7 +76,8 @@ export async function addSender(input: AddSenderInput): Promise<Sender> {
  */
 export async function setDefaultSender(customerId: string, phone: string): Promise<Sender> {
   const phoneNumber = normalizePhone(phone);
-  if (!E164.test(phoneNumber)) throw new SenderInputError("phone", "must be E.164 like +15550001234");
+  if (!E164.test(phoneNumber))
+    throw new SenderInputError("phone", "must be a phone number with + and the country code");
   return db.$transaction(async (tx) => {
     const sender = await tx.sender.findFirst({ where: { customerId, phoneNumber } });
     if (!sender) throw new SenderInputError("phone", `${phoneNumber} is not a sender of customer ${customerId}`);

@@ -3,9 +3,14 @@
 // OpenAPI document (docs/messaging.md "Senders").
 import { z } from "zod";
 
-/** A sender to connect. The E.164 and provider checks are connectSender's (lib/domains/senders/self-serve.ts). */
+/**
+ * A sender to connect. The number is parsed by the one phone parser (lib/domains/senders/phone.ts)
+ * with the country picked in the form, if any; the provider checks are connectSender's
+ * (lib/domains/senders/self-serve.ts).
+ */
 export const SenderConnectFields = z.object({
-  phoneNumber: z.string().trim().min(1, "Enter the phone number (E.164, like +15550001234)").max(32),
+  phoneNumber: z.string().trim().min(1, "Enter the phone number, with + and the country code").max(40),
+  country: z.string().trim().max(2).optional().describe("The country of a number typed without + (like US)"),
   phoneNumberId: z.string().trim().max(64).optional(),
   makeDefault: z.boolean().optional(),
 });
