@@ -6,7 +6,14 @@ import { listOf } from "@/lib/core/pagination";
 import { PathText } from "@/lib/core/path-params";
 import { SenderInputError } from "@/lib/domains/senders/admin";
 import * as examples from "@/lib/domains/senders/examples";
-import { PublicSender, SenderCreateBody, SenderListData } from "@/lib/domains/senders/schemas";
+import { removeSender, renameSender } from "@/lib/domains/senders/manage";
+import {
+  PublicSender,
+  SenderCreateBody,
+  SenderListData,
+  SenderRemovedData,
+  SenderRenameBody,
+} from "@/lib/domains/senders/schemas";
 import { connectSender, makeDefaultSender } from "@/lib/domains/senders/self-serve";
 import { toPublicSender } from "@/lib/domains/senders/serializers";
 import { findSenderByPhone, listSenders } from "@/lib/domains/senders/service";
@@ -79,6 +86,42 @@ export const senderRoutes: AnyRoute[] = [
       const known = await findSenderByPhone(principal, requested);
       if (!known) throw new ApiError("SENDER_NOT_FOUND", `Sender ${requested} is not connected to this account`);
       return ok("Default sender set", toPublicSender(await makeDefaultSender(principal, known.phoneNumber)));
+    },
+  }),
+  route({
+    ...common,
+    tokenScope: "global",
+    method: "POST",
+    path: "/senders/:senderId/rename",
+    example: examples.postSendersBySenderIdRename,
+    summary: "Rename a sender (its display name; empty or null: none)",
+    body: SenderRenameBody,
+    response: PublicSender,
+    errors: ["SENDER_NOT_FOUND"],
+    handler: async ({ principal, params, body }) => {
+      const known = await findSenderByPhone(principal, params.senderId);
+      if (!known) throw new ApiError("SENDER_NOT_FOUND", `Sender ${params.senderId} is not connected to this account`);
+      return ok(
+        "Sender renamed",
+        toPublicSender(await renameSender(principal, known.phoneNumber, body.sender.displayName)),
+      );
+    },
+  }),
+  route({
+    ...common,
+    tokenScope: "global",
+    method: "POST",
+    path: "/senders/:senderId/remove",
+    example: examples.postSendersBySenderIdRemove,
+    summary:
+      "Remove a sender: deleted when it has no history, else deactivated (sends no more; its conversations and records stay)",
+    response: SenderRemovedData,
+    errors: ["SENDER_NOT_FOUND"],
+    handler: async ({ principal, params }) => {
+      const known = await findSenderByPhone(principal, params.senderId);
+      if (!known) throw new ApiError("SENDER_NOT_FOUND", `Sender ${params.senderId} is not connected to this account`);
+      const removed = await removeSender(principal, known.phoneNumber);
+      return ok("Sender removed", { outcome: removed.outcome, sender: toPublicSender(removed.sender) });
     },
   }),
 ];

@@ -38,7 +38,17 @@ export async function addSender(input: AddSenderInput): Promise<Sender> {
     return await db.$transaction(async (tx) => {
       const customer = await tx.customer.findUnique({ where: { id: input.customerId }, select: { id: true } });
       if (!customer) throw new SenderInputError("customer", `no customer with id ${input.customerId}`);
-      const existing = await tx.sender.count({ where: { customerId: input.customerId } });
+      // A number this customer removed (deactivated, history kept) comes back as it was.
+      const removed = await tx.sender.findFirst({
+        where: { customerId: input.customerId, phoneNumber, deactivatedAt: { not: null } },
+      });
+      if (removed) {
+        return tx.sender.update({
+          where: { id: removed.id, customerId: input.customerId },
+          data: { deactivatedAt: null, connectionStatus: "CONNECTED" },
+        });
+      }
+      const existing = await tx.sender.count({ where: { customerId: input.customerId, deactivatedAt: null } });
       const isDefault = Boolean(input.isDefault) || existing === 0;
       if (isDefault) {
         await tx.sender.updateMany({
@@ -81,6 +91,7 @@ export async function setDefaultSender(customerId: string, phone: string): Promi
   return db.$transaction(async (tx) => {
     const sender = await tx.sender.findFirst({ where: { customerId, phoneNumber } });
     if (!sender) throw new SenderInputError("phone", `${phoneNumber} is not a sender of customer ${customerId}`);
+    if (sender.deactivatedAt) throw new SenderInputError("phone", `${phoneNumber} was removed: add it again first`);
     await tx.sender.updateMany({
       where: { customerId, isDefault: true, NOT: { id: sender.id } },
       data: { isDefault: false },

@@ -31,3 +31,19 @@ export const postSendersBySenderIdDefault = {
   message: "Default sender set",
   response: toPublicSender({ ...addedRow, isDefault: true }),
 };
+
+export const postSendersBySenderIdRename = {
+  params: { senderId: addedRow.phoneNumber },
+  request: { sender: { displayName: "Support line" } },
+  message: "Sender renamed",
+  response: toPublicSender({ ...addedRow, displayName: "Support line" }),
+};
+
+export const postSendersBySenderIdRemove = {
+  params: { senderId: addedRow.phoneNumber },
+  message: "Sender removed",
+  response: {
+    outcome: "deactivated" as const,
+    sender: toPublicSender({ ...addedRow, connectionStatus: "DISCONNECTED", deactivatedAt: exampleTime(7200) }),
+  },
+};

@@ -74,7 +74,7 @@ describe("the parser on every path", () => {
 
   it.each([
     ["/api/v3/send", { template: { name: "hello_world" } }],
-    ["/api/v3/chat", { type: "text", text: { body: "hi" } }],
+    ["/api/v3/chat", { type: "text", text: "hi" }],
   ])("%s refuses the recipient '4155550177' and sends nothing", async (path, rest) => {
     const t = await createTestCustomer();
     const res = await call("POST", path, { token: t.globalToken, body: { to: "4155550177", ...rest } });

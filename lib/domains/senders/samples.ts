@@ -16,6 +16,7 @@ export const sampleSender: Sender = {
   isDefault: true,
   optOutKeywords: [],
   optInKeywords: [],
+  deactivatedAt: null,
   createdAt: EXAMPLE_TIME,
   updatedAt: EXAMPLE_TIME,
 };

@@ -25,8 +25,25 @@ export const PublicSender = z.object({
   displayName: z.string().nullable(),
   isDefault: z.boolean(),
   status: SenderConnectionStatus,
+  deactivatedAt: z
+    .string()
+    .nullable()
+    .describe("When the sender was removed (it had history, so it was kept, deactivated); null: active"),
   createdAt: z.string(),
 });
 export type PublicSenderShape = z.infer<typeof PublicSender>;
 
 export const SenderListData = z.object({ senders: z.array(PublicSender), items: z.array(PublicSender) });
+
+/** POST /senders/{senderId}/rename: rename (the display name; empty or null: none). */
+export const SenderRenameFields = z.object({
+  displayName: z.string().trim().max(120, "Keep the name under 120 characters").nullable(),
+});
+export const SenderRenameBody = z.object({ sender: SenderRenameFields });
+
+export const SenderRemovedData = z.object({
+  outcome: z
+    .enum(["deleted", "deactivated"])
+    .describe("deleted: it had no history; deactivated: kept with its conversations and records, sends no more"),
+  sender: PublicSender,
+});

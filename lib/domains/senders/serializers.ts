@@ -9,6 +9,7 @@ export function toPublicSender(sender: Sender): PublicSenderShape {
     displayName: sender.displayName,
     isDefault: sender.isDefault,
     status: sender.connectionStatus,
+    deactivatedAt: sender.deactivatedAt?.toISOString() ?? null,
     createdAt: sender.createdAt.toISOString(),
   };
 }
