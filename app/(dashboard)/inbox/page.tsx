@@ -5,6 +5,7 @@ import { Suspense } from "react";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { can } from "@/lib/domains/members/access";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { listTemplates } from "@/lib/domains/templates/service";
 import { Inbox } from "./inbox";
@@ -25,7 +26,10 @@ export default async function InboxPage({ searchParams }: Props) {
       <h1 className="text-2xl font-semibold">Inbox</h1>
       <SenderInForce sender={sender ? senderInfo(sender) : null} chosen={Boolean(requested)} />
       <Suspense>
-        <Inbox templates={templates.map((t) => ({ name: t.name, language: t.language, category: t.category }))} />
+        <Inbox
+          templates={templates.map((t) => ({ name: t.name, language: t.language, category: t.category }))}
+          canBlacklist={can(p, "contacts.write")}
+        />
       </Suspense>
     </div>
   );

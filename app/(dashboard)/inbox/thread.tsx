@@ -8,7 +8,9 @@ import Link from "next/link";
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { button, buttonSecondary, card, input, label, muted } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
+import type { BlacklistStanding } from "@/lib/domains/contacts/blacklist";
 import type { PublicConversation, PublicConversationMessage } from "@/lib/domains/conversations/schemas";
+import { BlacklistControls, blacklistDescription, HandoffNotice, MarkUnreadButton } from "./thread-actions";
 import {
   bubbleText,
   isWindowOpen,
@@ -20,7 +22,13 @@ import {
 } from "./thread-format";
 
 export type TemplateOption = { name: string; language: string; category: string };
-type ThreadAnswer = { conversation: PublicConversation; messages: PublicConversationMessage[]; total: number };
+type ThreadAnswer = {
+  conversation: PublicConversation;
+  messages: PublicConversationMessage[];
+  total: number;
+  /** The contact's blacklist entry as it was given (reason, source), when blacklisted. */
+  blacklist: BlacklistStanding | null;
+};
 type ApiFailure = { message?: unknown; error_code?: string };
 
 export const THREAD_POLL_MS = 2_000;
@@ -46,7 +54,18 @@ function useNow(everyMs = 30_000): number {
   return now;
 }
 
-export function Thread({ uid, templates, backHref }: { uid: string; templates: TemplateOption[]; backHref: string }) {
+export function Thread({
+  uid,
+  templates,
+  backHref,
+  canBlacklist = false,
+}: {
+  uid: string;
+  templates: TemplateOption[];
+  backHref: string;
+  /** The member may change the blacklist (contacts.write): the thread offers blacklist and unblock. */
+  canBlacklist?: boolean;
+}) {
   const queryClient = useQueryClient();
   const base = `/api/dashboard/conversations/${encodeURIComponent(uid)}`;
   // Pages of 100, newest first; "Show older messages" adds one. Polled together.
@@ -69,7 +88,12 @@ export function Thread({ uid, templates, backHref }: { uid: string; templates: T
         .toReversed()
         .flatMap((a) => a.messages)
         .filter((m) => !seen.has(m.messageUid) && seen.add(m.messageUid));
-      return { conversation: answers[0].conversation, messages, total: answers[0].total };
+      return {
+        conversation: answers[0].conversation,
+        messages,
+        total: answers[0].total,
+        blacklist: answers[0].blacklist ?? null,
+      };
     },
     placeholderData: keepPreviousData,
     refetchInterval: THREAD_POLL_MS,
@@ -135,7 +159,7 @@ export function Thread({ uid, templates, backHref }: { uid: string; templates: T
       </section>
     );
   }
-  const { conversation: c, messages, total } = thread.data;
+  const { conversation: c, messages, total, blacklist } = thread.data;
   const open = isWindowOpen(c.windowExpiresAt, now);
   const name = c.contactName ?? c.contactPhoneNumber;
   return (
@@ -171,7 +195,10 @@ export function Thread({ uid, templates, backHref }: { uid: string; templates: T
         >
           {c.status === "OPEN" ? "Close conversation" : "Reopen conversation"}
         </button>
+        <MarkUnreadButton backHref={backHref} onMark={() => post(base, { conversation: { markUnread: true } })} />
+        {canBlacklist ? <BlacklistControls c={c} standing={blacklist} onChange={refresh} /> : null}
       </header>
+      <HandoffNotice c={c} />
       {update.isError ? (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">
           {update.error.message}
@@ -182,7 +209,7 @@ export function Thread({ uid, templates, backHref }: { uid: string; templates: T
           className="rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
           data-testid="blacklisted-notice"
         >
-          This contact is on the sender's blacklist (opted out). Replies are disabled until they opt back in or are{" "}
+          {blacklistDescription(blacklist)} Replies are disabled until they opt back in or are{" "}
           <Link
             className="underline"
             href={`/blacklist?sender=${encodeURIComponent(c.senderId)}&search=${encodeURIComponent(c.contactPhoneNumber)}`}

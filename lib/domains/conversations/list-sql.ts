@@ -9,7 +9,7 @@ import { phoneSearchTerm } from "@/lib/domains/contacts/search";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ConversationStatus, ListOrder } from "./schemas";
 
-export type ListFilters = { status?: ConversationStatus; unread?: boolean; search?: string };
+export type ListFilters = { status?: ConversationStatus; unread?: boolean; waiting?: boolean; search?: string };
 
 /**
  * The senders a list, count or look-up covers: the resolved sender, else every sender the
@@ -41,6 +41,8 @@ function listWhere(p: Principal, senderId: string | undefined, f: ListFilters): 
   if (scope) parts.push(scope);
   if (f.status) parts.push(Prisma.sql`c."status" = ${f.status}::"ConversationStatus"`);
   if (f.unread) parts.push(Prisma.sql`c."unread" = true`);
+  // Few conversations wait at once: a filter on the scan, not an index of its own.
+  if (f.waiting) parts.push(Prisma.sql`c."handoffAt" IS NOT NULL`);
   const term = f.search?.trim();
   if (term) {
     const phone = phoneSearchTerm(term);
@@ -86,7 +88,7 @@ export function conversationByUidSql(p: Principal, senderId: string | undefined,
 
 export const CONVERSATION_COLUMNS = Prisma.sql`c."id", c."customerId", c."senderId", c."contactPhoneNumber",
   c."contactName", c."status"::text AS "status", c."unreadCount", c."lastMessageAt", c."lastInboundAt",
-  c."windowExpiresAt", c."lastMessagePreview", c."closedAt", c."createdAt", c."updatedAt",
+  c."windowExpiresAt", c."lastMessagePreview", c."closedAt", c."handoffAt", c."createdAt", c."updatedAt",
   s."phoneNumber" AS "senderPhoneNumber", s."phoneNumberId",
   EXISTS (SELECT 1 FROM "BlacklistEntry" b
     WHERE b."senderId" = c."senderId" AND b."phoneNumber" = c."contactPhoneNumber") AS "blacklisted"`;

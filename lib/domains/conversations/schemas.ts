@@ -35,6 +35,10 @@ export const ConversationListQuery = PageQuery.extend({
     .preprocess(blankAsAbsent, z.enum(["true", "false"]).optional())
     .transform((v) => v === "true")
     .describe("true: only conversations with unread messages"),
+  waiting: z
+    .preprocess(blankAsAbsent, z.enum(["true", "false"]).optional())
+    .transform((v) => v === "true")
+    .describe("true: only conversations a chatbot handed off, waiting for a person's reply"),
   search: z
     .preprocess(blankAsAbsent, z.string().trim().max(100).optional())
     .describe("Part of the contact's phone number or name (case-insensitive)"),
@@ -51,9 +55,16 @@ export const ConversationUpdateBody = z.object({
     .object({
       status: z.preprocess(upper, z.enum(CONVERSATION_STATUSES)).optional().describe("OPEN or CLOSED"),
       markRead: z.literal(true).optional().describe("true: set unreadCount to 0"),
+      markUnread: z
+        .literal(true)
+        .optional()
+        .describe("true: mark it unread again (unreadCount at least 1), to come back to it"),
     })
-    .refine((c) => c.status !== undefined || c.markRead !== undefined, {
-      message: "at least one of status, markRead is required",
+    .refine((c) => c.status !== undefined || c.markRead !== undefined || c.markUnread !== undefined, {
+      message: "at least one of status, markRead, markUnread is required",
+    })
+    .refine((c) => !(c.markRead && c.markUnread), {
+      message: "markRead and markUnread cannot both be true",
     }),
 });
 export type ConversationPatch = z.infer<typeof ConversationUpdateBody>["conversation"];
@@ -75,6 +86,10 @@ export const ConversationPublic = z.object({
   windowOpen: z.boolean(),
   lastMessagePreview: z.string(),
   blacklisted: z.boolean().describe("The contact is on this sender's blacklist: sends are refused"),
+  waitingForPerson: z
+    .boolean()
+    .describe("A chatbot handed the conversation off and no person has replied yet (conversation.handoff)"),
+  handoffAt: z.string().nullable().describe("When the chatbot handed off; null when no one is waiting"),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

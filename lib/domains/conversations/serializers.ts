@@ -23,6 +23,7 @@ export type ConversationRow = {
   windowExpiresAt: Date | null;
   lastMessagePreview: string;
   closedAt: Date | null;
+  handoffAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
   senderPhoneNumber: string;
@@ -68,6 +69,8 @@ export function toPublicConversation(c: ConversationRow, now = Date.now()): Publ
     windowOpen: c.windowExpiresAt !== null && c.windowExpiresAt.getTime() > now,
     lastMessagePreview: c.lastMessagePreview,
     blacklisted: c.blacklisted,
+    waitingForPerson: c.handoffAt !== null,
+    handoffAt: c.handoffAt?.toISOString() ?? null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };

@@ -63,7 +63,15 @@ export async function listConversations(
 ): Promise<ConversationPage> {
   const { page, count } = conversationListSql(p, senderId, q, order);
   const conversations = await hotRows<ConversationRow>(page);
-  const key = JSON.stringify(["list", p.customerId, senderScope(p, senderId) ?? null, q.status, q.unread, q.search]);
+  const key = JSON.stringify([
+    "list",
+    p.customerId,
+    senderScope(p, senderId) ?? null,
+    q.status,
+    q.unread,
+    q.waiting ?? false,
+    q.search,
+  ]);
   return { conversations, total: await pageTotal(key, q, conversations.length, () => countOf(count)) };
 }
 
@@ -112,7 +120,7 @@ export async function unreadConversations(p: Principal, senderId?: string): Prom
 }
 
 /**
- * Applies {status?, markRead?}. Closing an OPEN conversation emits conversation.closed;
+ * Applies {status?, markRead?, markUnread?}. Closing an OPEN conversation emits conversation.closed;
  * every write carries the tenant and sender scope, then the row is read back.
  */
 export async function updateConversation(
@@ -128,6 +136,11 @@ export async function updateConversation(
   const now = new Date();
   const emitted = await db.$transaction(async (tx) => {
     if (patch.markRead) await tx.conversation.updateMany({ where, data: { unreadCount: 0, unread: false } });
+    // Unread again (to come back to it): its count stays when it has one, else 1.
+    if (patch.markUnread) {
+      await tx.conversation.updateMany({ where: { ...where, unreadCount: 0 }, data: { unreadCount: 1 } });
+      await tx.conversation.updateMany({ where, data: { unread: true } });
+    }
     if (patch.status === "OPEN") {
       await tx.conversation.updateMany({
         where: { ...where, status: "CLOSED" },

@@ -39,6 +39,10 @@ const CONVERSATION_EVENTS: CatalogEvent[] = [
     description: "A conversation with a new contact began (their first message, or the first message sent to them).",
   },
   { key: "conversation.closed", description: "A conversation was closed from the API or the dashboard." },
+  {
+    key: "conversation.handoff",
+    description: "A chatbot handed a conversation to a person: it waits for a person's reply.",
+  },
 ];
 
 const OPERATIONAL_EVENTS: CatalogEvent[] = [
