@@ -126,11 +126,29 @@ describe("operator CLI", { timeout: 180_000 }, () => {
       `9${Date.now()}`,
     );
     expect(a).toMatchObject({ phoneNumber: phoneA, isDefault: true, setupComplete: true, customerId });
+    // A sender on a (simulated) business account: its approved sample hello_world at once.
+    const withAccount = await cliJson(
+      "sender:add",
+      "--customer",
+      customerId,
+      "--phone",
+      uniquePhone(),
+      "--phone-number-id",
+      `8${Date.now()}`,
+      "--waba-id",
+      `7${Date.now()}`,
+    );
+    expect(withAccount).toMatchObject({ setupComplete: true });
+    expect(
+      await db.template.findFirst({ where: { customerId, name: "hello_world", status: "APPROVED" } }),
+    ).not.toBeNull();
     // The second sender is added as default: the first stops being default.
     const b = await cliJson("sender:add", "--customer", customerId, "--phone", phoneB, "--default");
     expect(b).toMatchObject({ phoneNumber: phoneB, isDefault: true, setupComplete: false, phoneNumberId: null });
     const senders = await db.sender.findMany({ where: { customerId }, orderBy: { createdAt: "asc" } });
-    expect(senders.map((s) => [s.phoneNumber, s.isDefault])).toEqual([
+    expect(
+      senders.filter((s) => s.phoneNumber !== withAccount.phoneNumber).map((s) => [s.phoneNumber, s.isDefault]),
+    ).toEqual([
       [phoneA, false],
       [phoneB, true],
     ]);
@@ -149,7 +167,7 @@ describe("operator CLI", { timeout: 180_000 }, () => {
       pnid,
     );
     expect(takenId.stderr).toContain("--phone-number-id: is already used by another sender");
-    expect(await db.sender.count({ where: { customerId } })).toBe(2);
+    expect(await db.sender.count({ where: { customerId } })).toBe(3); // A, B and the one on a business account
 
     const global = await cliJson("token:create", "--customer", customerId, "--name", "ci global");
     const token = str(global.token);

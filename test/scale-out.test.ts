@@ -175,7 +175,7 @@ describe("two API instances and two workers on one PostgreSQL and Redis", () => 
       });
       statuses.push(sent.status);
       if (sent.status === 429) {
-        expect(sent.body.error_code).toBe("RATE_LIMITED");
+        expect(sent.body.error_code).toBe("REQUEST_FAILED");
         expect(sent.body.details).toMatchObject({ policy: "send_token", limit: SEND_BUDGET });
       }
     }

@@ -15,7 +15,7 @@ import { drainCallbacks } from "./conversation-fixtures";
 import { waitFor } from "./events-helpers";
 import { uniquePhone } from "./factory";
 import { type FakeProvider, startFakeProvider } from "./fake-provider";
-import { messagingCustomer } from "./messaging-fixtures";
+import { HELLO_PARAMS, messagingCustomer } from "./messaging-fixtures";
 import { buildServerBundle, type ServerProcess, startProcess, stopProcess } from "./server-processes";
 
 const START_MS = 120_000;
@@ -81,7 +81,7 @@ it(
           "Content-Type": "application/json",
           "Idempotency-Key": key,
         },
-        body: JSON.stringify({ to, template: { name: "order_update", language: "en" } }),
+        body: JSON.stringify({ to, template: { name: "order_update", language: "en", components: HELLO_PARAMS } }),
         signal,
       });
     const atProvider = () => provider.sends.filter((s) => s.payload.to === to.slice(1));

@@ -66,7 +66,15 @@ beforeAll(async () => {
       passwordHash: "x",
     },
   });
-  session.principal = { customerId: t.customer.id, plan: "pro", via: "session", userId: user.id, scopedSenderId: null };
+  // A session's principal carries its member (lib/domains/auth/session-principal.ts); an owner may send.
+  session.principal = {
+    customerId: t.customer.id,
+    plan: "pro",
+    via: "session",
+    userId: user.id,
+    scopedSenderId: null,
+    member: { userId: user.id, email: user.email, name: null, role: "owner", senderIds: null },
+  };
 });
 
 describe("POST /send", () => {

@@ -60,7 +60,7 @@ const PROVIDER_CODES: Record<string, { type: string; code: number; subcode: numb
 };
 
 export function providerErrorBody(meta: Meta, error: ErrorAnswer) {
-  const mapped = PROVIDER_CODES[error.code] ?? {
+  const mapped = PROVIDER_CODES[error.kind] ?? {
     type: error.status >= 500 ? "InternalServerError" : "OAuthException",
     code: error.status >= 500 ? 1 : 100,
     subcode: null,

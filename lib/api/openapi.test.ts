@@ -130,14 +130,46 @@ describe("the document of the real table", () => {
     expect(untyped).toEqual([]);
   });
 
+  it("offers v3 first and as the default version of every path that has it", () => {
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const op of Object.values(ops)) {
+        const version = op.parameters.find((p) => p.name === "version")?.schema as { enum: string[]; default: string };
+        if (version.enum.includes("v3"))
+          expect({ path, ...version }).toMatchObject({ path, default: "v3", enum: ["v3", ...version.enum.slice(1)] });
+      }
+    }
+  });
+
+  it("leaves every answer open to added fields (no additionalProperties: false outside request bodies)", () => {
+    const closed: string[] = [];
+    const walk = (value: unknown, at: string) => {
+      if (Array.isArray(value)) {
+        for (const [i, v] of value.entries()) walk(v, `${at}/${i}`);
+        return;
+      }
+      if (!value || typeof value !== "object") return;
+      for (const [k, v] of Object.entries(value)) {
+        if (k === "requestBody") continue;
+        if (k === "additionalProperties" && v === false) closed.push(at);
+        walk(v, `${at}/${k}`);
+      }
+    };
+    walk(doc.paths, "#/paths");
+    // Component schemas are shared by answers; request bodies are inlined under requestBody.
+    walk(doc.components.schemas, "#/components/schemas");
+    expect(closed).toEqual([]);
+  });
+
   it("describes the success and error envelopes, with every error code", () => {
     const error = doc.components.schemas.ErrorEnvelope as { properties: { error_code: { enum: string[] } } };
     const codes = error.properties.error_code.enum;
     expect(codes).toContain("REQUEST_FAILED");
     expect(codes).toContain("MISSING_AUTH_TOKEN");
-    // Every refusal travels with its own code, none as REQUEST_FAILED.
-    for (const code of ["RATE_LIMITED", "PAYLOAD_TOO_LARGE", "METHOD_NOT_ALLOWED"]) expect(codes).toContain(code);
-    expect(codes.length).toBe(Object.keys(ERROR_STATUS).length);
+    // 405 and 429 travel as REQUEST_FAILED (the contract's code when none specific applies);
+    // the body limit and the cross-origin refusal carry their own.
+    for (const code of ["PAYLOAD_TOO_LARGE", "CROSS_ORIGIN_REQUEST"]) expect(codes).toContain(code);
+    for (const code of ["RATE_LIMITED", "METHOD_NOT_ALLOWED"]) expect(codes).not.toContain(code);
+    expect(codes.length).toBe(Object.keys(ERROR_STATUS).length - 2);
     const openapi = doc.paths["/api/{version}/openapi.json"]?.get;
     expect(openapi?.responses["200"]).toBeDefined();
     expect(openapi?.responses["429"]).toBeDefined();
@@ -187,7 +219,11 @@ describe("generation from zod schemas", () => {
       "query:status:false",
       "query:search:true",
     ]);
-    expect(op?.parameters.find((p) => p.name === "version")?.schema).toEqual({ type: "string", enum: ["v3"] });
+    expect(op?.parameters.find((p) => p.name === "version")?.schema).toEqual({
+      type: "string",
+      enum: ["v3"],
+      default: "v3",
+    });
     // A path parameter is described by the route's own schema of it.
     expect(op?.parameters.find((p) => p.name === "thingId")).toMatchObject({
       description: "The thing's uid",
@@ -251,10 +287,11 @@ describe("servers[] of the OpenAPI document", () => {
     const forged = { headers: { Host: "evil.example", "X-Forwarded-Host": "evil.example" } };
     const bare = await callWith(handleApiRequest, "GET", "http://evil.example/api/v3/openapi.json", forged);
     expect(JSON.stringify(bare.body.servers)).not.toContain("evil.example");
-    process.env.NEXTAUTH_URL = "https://dash.example.com/";
+    // The dashboard's URL (npm start sets it to localhost) is not the API's: still relative.
+    process.env.NEXTAUTH_URL = "http://localhost:3000/";
     resetEnvCache();
     const viaAuth = await callWith(handleApiRequest, "GET", "http://evil.example/api/v3/openapi.json", forged);
-    expect(viaAuth.body.servers).toEqual([{ url: "https://dash.example.com" }]);
+    expect(viaAuth.body.servers).toEqual([{ url: "/" }]);
     process.env.PUBLIC_URL = "https://api.example.com";
     resetEnvCache();
     const viaPublic = await callWith(handleApiRequest, "GET", "http://evil.example/api/v2/openapi.json", forged);

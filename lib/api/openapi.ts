@@ -1,7 +1,8 @@
 // The OpenAPI 3.1 document, generated from the route table and its zod schemas (never
 // kept by hand): served at /api/{v2,v3}/openapi.json and rendered at /docs/api.
 import { z } from "zod";
-import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode, wireCodeOf } from "@/lib/core/errors";
+import { openObjects } from "@/lib/core/open-schema";
 import { type AnyRoute, bodySchema, VERSIONS } from "./route-definition";
 
 type Json = Record<string, unknown>;
@@ -68,12 +69,20 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output", defs: Re
   } catch {
     return {};
   }
+  // Answers are open to added fields (lib/core/open-schema.ts); inputs stay as zod checks them.
+  if (io === "output") generated = openObjects(generated);
   const { $schema: _dialect, $defs, ...rest } = generated;
   for (const [name, def] of Object.entries(($defs ?? {}) as Record<string, unknown>)) {
     defs[name] = rewriteRefs(def) as Json;
   }
   return rewriteRefs(rest) as Json;
 }
+
+/** The version path parameter: v3 first and the default (code samples and "try it" use it), v2 after. */
+const versionSchema = (versions: readonly string[]) => {
+  const ordered = [...versions].sort().reverse();
+  return { type: "string", enum: ordered, default: ordered[0] };
+};
 
 /** "/webhooks/:webhookUid" under its version prefix: "/api/{version}/webhooks/{webhookUid}". */
 export const openApiPath = (path: string) => `/api/{version}${path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`;
@@ -134,7 +143,8 @@ function routeCodesByStatus(route: AnyRoute): Map<number, string[]> {
   const byStatus = new Map<number, string[]>();
   for (const code of errorCodesOf(route)) {
     const list = byStatus.get(ERROR_STATUS[code]) ?? [];
-    if (!list.includes(code)) list.push(code);
+    const wire = wireCodeOf(code);
+    if (!list.includes(wire)) list.push(wire);
     byStatus.set(ERROR_STATUS[code], list);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
@@ -195,7 +205,7 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
       in: "path",
       required: true,
       description: "API version prefix",
-      schema: { type: "string", enum: [...route.versions] },
+      schema: versionSchema(route.versions),
     },
     ...pathParamNames(route.path).map((name): OpenApiParameter => {
       // The route's own schema of the parameter (route.params); any text when it declares none.
@@ -394,7 +404,7 @@ export function buildOpenApiDocument(table: readonly AnyRoute[], serverUrl = "/"
       const versions = [...new Set([...existing["x-versions"], ...route.versions])];
       existing["x-versions"] = versions;
       const versionParam = existing.parameters.find((p) => p.name === "version");
-      if (versionParam) versionParam.schema = { type: "string", enum: versions };
+      if (versionParam) versionParam.schema = versionSchema(versions);
       continue;
     }
     paths[key] = { ...paths[key], [method]: operationFor(route, defs) };
@@ -406,8 +416,8 @@ export function buildOpenApiDocument(table: readonly AnyRoute[], serverUrl = "/"
       version: "3.0.0",
       license: { name: "Proprietary", url: "https://switchboard.invalid/terms" },
       description:
-        "Every path exists under /api/v2 and /api/v3 unless its version parameter says otherwise. " +
-        "Authenticate with Authorization: Bearer <token>; GET also accepts ?authToken=, ?auth_token= or ?token=, " +
+        "Every path exists under `/api/v3` and `/api/v2` unless its version parameter says otherwise; v3 is the default. " +
+        "Authenticate with `Authorization: Bearer <token>`; GET also accepts `?authToken=`, `?auth_token=` or `?token=`, " +
         "POST the same names in the JSON body.",
     },
     servers: [{ url: serverUrl }],

@@ -102,7 +102,7 @@ describe.each([
     expect((await get("/api/v3/plain", ip, "not-a-token")).status).toBe(429);
     expect(handlerSpy).not.toHaveBeenCalled();
 
-    expect(limited.body).toMatchObject({ success: false, error_code: "RATE_LIMITED" });
+    expect(limited.body).toMatchObject({ success: false, error_code: "REQUEST_FAILED" });
     const { details } = limited.body;
     expect(details).toEqual({ limit: 5, windowSeconds: 60, retryAfterSeconds: expect.any(Number), policy: "global" });
     expect(details.retryAfterSeconds).toBeGreaterThanOrEqual(1);

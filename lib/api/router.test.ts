@@ -426,15 +426,15 @@ describe("routing", () => {
     expectError(await call("DELETE", "/api/v2/v3-only", { token: c.globalToken }), 404, "NOT_FOUND");
   });
 
-  it("405 with Allow and error_code METHOD_NOT_ALLOWED for a method the path does not have", async () => {
+  it("405 with Allow and error_code REQUEST_FAILED for a method the path does not have", async () => {
     for (const method of ["DELETE", "PUT", "PATCH", "OPTIONS"]) {
       const res = await call(method, "/api/v3/things", { token: c.globalToken });
-      expectError(res, 405, "METHOD_NOT_ALLOWED");
+      expectError(res, 405, "REQUEST_FAILED");
       expect(res.headers.get("allow")).toBe("GET, POST");
       expect(res.headers.get("x-service-request-id")).toBe(res.body.metadata.requestId);
     }
     const single = await call("POST", "/api/v2/global-only", { token: c.globalToken });
-    expectError(single, 405, "METHOD_NOT_ALLOWED");
+    expectError(single, 405, "REQUEST_FAILED");
     expect(single.headers.get("allow")).toBe("GET");
   });
 
@@ -444,7 +444,7 @@ describe("routing", () => {
     const param = await call("GET", "/api/v3/things/abc%20d", { token: c.globalToken });
     expect(param.body.data).toEqual({ params: { id: "abc d" } });
     const post = await call("POST", "/api/v3/things/events", { token: c.globalToken });
-    expectError(post, 405, "METHOD_NOT_ALLOWED");
+    expectError(post, 405, "REQUEST_FAILED");
     expect(post.headers.get("allow")).toBe("GET");
   });
 

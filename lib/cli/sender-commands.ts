@@ -1,5 +1,7 @@
 // sender:add and sender:default (docs/operator-cli.md).
+import { providerMode } from "@/lib/domains/provider/client";
 import { addSender, setDefaultSender } from "@/lib/domains/senders/admin";
+import { syncAccountTemplates } from "@/lib/domains/templates/service";
 import { defineCommand } from "./command";
 import { requireCustomer } from "./require-customer";
 import { SenderAddArgs, SenderDefaultArgs } from "./schemas";
@@ -24,6 +26,11 @@ export const senderAdd = defineCommand({
       displayName: input.displayName,
       isDefault: input.default,
     });
+    // The simulated business account's templates at once, as a dashboard connect does: the
+    // approved sample hello_world can be sent from the start (docs/messaging.md "Senders").
+    if (providerMode() === "simulator" && sender.wabaId && sender.phoneNumberId) {
+      await syncAccountTemplates(sender.customerId, sender);
+    }
     const setup = sender.phoneNumberId ? "" : " (setup incomplete: no provider phone number id)";
     return {
       json: {

@@ -70,7 +70,7 @@ const Secrets = z.object({
     .url({ protocol: /^https?$/ })
     .optional()
     .describe(
-      "The API's public base URL (https://switchboard.example.com): the `servers[]` of `/api/v3/openapi.json`, never taken from a request's Host. Unset: `NEXTAUTH_URL`, else `/`.",
+      "The API's public base URL (https://switchboard.example.com): the `servers[]` of `/api/v3/openapi.json`, never taken from a request's Host. Unset: `/` (relative: clients and the reference page's \"try it\" use the host they read the document from).",
     ),
   // Required in production (EnvSchema below); public dev_ values otherwise.
   PROVIDER_APP_SECRET: z

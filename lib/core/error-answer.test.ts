@@ -14,6 +14,7 @@ describe("errorAnswer", () => {
     expect(errorAnswer(error)).toEqual({
       status: 400,
       code: "VALIDATION_FAILED",
+      kind: "VALIDATION_FAILED",
       message: "webhook.verificationHeaderKey: needed",
       fields: [{ path: "body.webhook.verificationHeaderKey", message: "required while a token is stored" }],
       details: {
@@ -24,9 +25,18 @@ describe("errorAnswer", () => {
     });
   });
 
-  it("answers a refusal with its own code (RATE_LIMITED, not REQUEST_FAILED)", () => {
-    const answer = errorAnswer(new ApiError("RATE_LIMITED", "Slow down"));
-    expect(answer).toMatchObject({ status: 429, code: "RATE_LIMITED", fields: [] });
+  it("answers 429 and 405 as REQUEST_FAILED on the wire, keeping their status and kind", () => {
+    const limited = errorAnswer(new ApiError("RATE_LIMITED", "Slow down"));
+    expect(limited).toMatchObject({ status: 429, code: "REQUEST_FAILED", kind: "RATE_LIMITED", fields: [] });
+    const method = errorAnswer(new ApiError("METHOD_NOT_ALLOWED", "No"));
+    expect(method).toMatchObject({ status: 405, code: "REQUEST_FAILED", kind: "METHOD_NOT_ALLOWED" });
+  });
+
+  it("answers the body limit with its own code", () => {
+    expect(errorAnswer(new ApiError("PAYLOAD_TOO_LARGE", "Big"))).toMatchObject({
+      status: 413,
+      code: "PAYLOAD_TOO_LARGE",
+    });
   });
 
   it("names the one field of details.field with the error's message", () => {
@@ -69,6 +79,7 @@ describe("errorAnswer", () => {
       expect(answer).toEqual({
         status: 500,
         code: "REQUEST_FAILED",
+        kind: "REQUEST_FAILED",
         message: "The request could not be completed",
         fields: [],
         details: {},

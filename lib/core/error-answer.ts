@@ -11,8 +11,10 @@ export type FieldError = { path: string; message: string };
 
 export type ErrorAnswer = {
   status: number;
-  /** The error_code, a code of the status table (ERROR_STATUS). */
-  code: ErrorCode;
+  /** The error_code on the wire (wireCodeOf: 405 and 429 travel as REQUEST_FAILED). */
+  code: string;
+  /** The code of the status table (ERROR_STATUS). */
+  kind: ErrorCode;
   message: string;
   fields: FieldError[];
   /** The envelope's details (holds `fields` when there are any). */
@@ -99,7 +101,8 @@ export function errorAnswer(caught: unknown, options: AnswerOptions = {}): Error
     );
   return {
     status: error.status,
-    code: error.code,
+    code: error.wireCode,
+    kind: error.code,
     message: error.message,
     fields: fieldsOf(error),
     details: error.details,

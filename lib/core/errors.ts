@@ -66,8 +66,21 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** Every error_code a client can receive (the OpenAPI enum): each refusal travels with its own code. */
-export const ERROR_CODES = Object.keys(ERROR_STATUS) as readonly ErrorCode[];
+// Two refusals travel on the wire as REQUEST_FAILED, the contract's code when no specific one
+// applies (docs/api/errors.md): a method the path does not have (405, with Allow) and an
+// exhausted rate-limit window (429, with Retry-After and details.policy). Clients written
+// against the contract branch on those statuses, not on a code; every other refusal,
+// PAYLOAD_TOO_LARGE and CROSS_ORIGIN_REQUEST included, travels with its own code.
+const WIRE_CODE: Partial<Record<ErrorCode, string>> = {
+  METHOD_NOT_ALLOWED: "REQUEST_FAILED",
+  RATE_LIMITED: "REQUEST_FAILED",
+};
+
+/** The error_code a code travels as on the wire. */
+export const wireCodeOf = (code: ErrorCode): string => WIRE_CODE[code] ?? code;
+
+/** Every error_code a client can receive (the OpenAPI enum). */
+export const ERROR_CODES: readonly string[] = [...new Set((Object.keys(ERROR_STATUS) as ErrorCode[]).map(wireCodeOf))];
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
@@ -89,6 +102,10 @@ export class ApiError extends Error {
 
   get status(): number {
     return ERROR_STATUS[this.code];
+  }
+
+  get wireCode(): string {
+    return wireCodeOf(this.code);
   }
 }
 

@@ -12,9 +12,10 @@ import { type AnyRoute, route } from "../route-definition";
  * Unconfigured, "/" (OpenAPI: relative to where the document was fetched).
  */
 export function publicServerUrl(): string {
-  const { PUBLIC_URL, NEXTAUTH_URL } = env();
-  const base = PUBLIC_URL ?? NEXTAUTH_URL;
-  return base ? base.replace(/\/+$/, "") : "/";
+  // Not NEXTAUTH_URL: npm start sets it to http://localhost:$PORT, which would bake localhost
+  // into generated clients and break "try it" from any other host. Relative works from anywhere.
+  const { PUBLIC_URL } = env();
+  return PUBLIC_URL ? PUBLIC_URL.replace(/\/+$/, "") : "/";
 }
 
 /** The parts of the document a client reads first (the whole is OpenAPI 3.1's own schema). */

@@ -6,6 +6,7 @@ import { listOf } from "@/lib/core/pagination";
 import { PathText } from "@/lib/core/path-params";
 import { SenderInputError } from "@/lib/domains/senders/admin";
 import * as examples from "@/lib/domains/senders/examples";
+import { limitsOfSenders, type SenderLimits, senderLimits } from "@/lib/domains/senders/limits";
 import { removeSender, renameSender } from "@/lib/domains/senders/manage";
 import {
   PublicSender,
@@ -51,7 +52,10 @@ export const senderRoutes: AnyRoute[] = [
     summary: "List the account's senders, the default first (a number-scoped token sees its own only)",
     response: SenderListData,
     handler: async ({ principal }) => {
-      return ok("Senders retrieved", listOf("senders", (await listSenders(principal)).map(toPublicSender)));
+      const senders = await listSenders(principal);
+      const limits = await limitsOfSenders(senders);
+      const shown = senders.map((s, i) => toPublicSender(s, limits[i] as SenderLimits));
+      return ok("Senders retrieved", listOf("senders", shown));
     },
   }),
   route({
@@ -69,7 +73,7 @@ export const senderRoutes: AnyRoute[] = [
       const sender = await connectSender(principal, body.sender).catch((error: unknown) => {
         throw asBodyError(error);
       });
-      return { status: 201, ...ok("Sender connected", toPublicSender(sender)) };
+      return { status: 201, ...ok("Sender connected", toPublicSender(sender, await senderLimits(sender))) };
     },
   }),
   route({
@@ -85,7 +89,8 @@ export const senderRoutes: AnyRoute[] = [
       const requested = params.senderId;
       const known = await findSenderByPhone(principal, requested);
       if (!known) throw new ApiError("SENDER_NOT_FOUND", `Sender ${requested} is not connected to this account`);
-      return ok("Default sender set", toPublicSender(await makeDefaultSender(principal, known.phoneNumber)));
+      const sender = await makeDefaultSender(principal, known.phoneNumber);
+      return ok("Default sender set", toPublicSender(sender, await senderLimits(sender)));
     },
   }),
   route({
@@ -101,10 +106,8 @@ export const senderRoutes: AnyRoute[] = [
     handler: async ({ principal, params, body }) => {
       const known = await findSenderByPhone(principal, params.senderId);
       if (!known) throw new ApiError("SENDER_NOT_FOUND", `Sender ${params.senderId} is not connected to this account`);
-      return ok(
-        "Sender renamed",
-        toPublicSender(await renameSender(principal, known.phoneNumber, body.sender.displayName)),
-      );
+      const sender = await renameSender(principal, known.phoneNumber, body.sender.displayName);
+      return ok("Sender renamed", toPublicSender(sender, await senderLimits(sender)));
     },
   }),
   route({
@@ -121,7 +124,8 @@ export const senderRoutes: AnyRoute[] = [
       const known = await findSenderByPhone(principal, params.senderId);
       if (!known) throw new ApiError("SENDER_NOT_FOUND", `Sender ${params.senderId} is not connected to this account`);
       const removed = await removeSender(principal, known.phoneNumber);
-      return ok("Sender removed", { outcome: removed.outcome, sender: toPublicSender(removed.sender) });
+      const sender = toPublicSender(removed.sender, await senderLimits(removed.sender));
+      return ok("Sender removed", { outcome: removed.outcome, sender });
     },
   }),
 ];

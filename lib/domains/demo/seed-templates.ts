@@ -1,7 +1,8 @@
 // The demo's message templates, so the composer and the templates page have something
 // to show: approved ones of each billed category, one still in review, one rejected.
 import { db } from "@/lib/db";
-import type { Sender } from "@/lib/generated/prisma/client";
+import { sampleTemplate } from "@/lib/domains/provider/sample-template";
+import type { Prisma, Sender } from "@/lib/generated/prisma/client";
 
 type DemoTemplate = { name: string; category: string; status: string; source: string; body: string; reason?: string };
 
@@ -64,4 +65,29 @@ export async function ensureTemplates(customerId: string, sender: Sender): Promi
       },
     });
   }
+  await ensureSampleTemplate(customerId, sender);
+}
+
+/**
+ * The provider's approved sample `hello_world` of the demo's business account, as a sync would
+ * bring it (docs/messaging.md "Provider and simulator"): the demo can send it from the start.
+ */
+async function ensureSampleTemplate(customerId: string, sender: Sender): Promise<void> {
+  if (!sender.wabaId) return;
+  const sample = sampleTemplate(sender.wabaId);
+  await db.template.upsert({
+    where: { customerId_name_language: { customerId, name: sample.name, language: sample.language } },
+    update: {},
+    create: {
+      customerId,
+      wabaId: sender.wabaId,
+      providerTemplateId: sample.id,
+      name: sample.name,
+      language: sample.language,
+      category: sample.category,
+      status: sample.status,
+      source: "MANUAL",
+      components: sample.components as Prisma.InputJsonValue,
+    },
+  });
 }

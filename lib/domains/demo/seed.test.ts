@@ -108,8 +108,9 @@ describe("demo seed", { timeout: 120_000 }, () => {
       contactFields: 4,
       webhooks: 2,
       activeChatbots: 1,
-      templates: 5,
-      approvedTemplates: 3,
+      // The five demo templates and the provider's approved sample hello_world.
+      templates: 6,
+      approvedTemplates: 4,
       billingRecords: RECORDS,
       conversations: 3,
       threadEntries: 11,
@@ -149,6 +150,10 @@ describe("demo seed", { timeout: 120_000 }, () => {
       city: expect.any(String),
       loyalty_points: expect.any(Number),
     });
+
+    // The provider's approved sample is there from the start, no sync needed.
+    const sample = await db.template.findFirstOrThrow({ where: { customerId, name: "hello_world" } });
+    expect(sample).toMatchObject({ status: "APPROVED", language: "en_US", category: "UTILITY" });
 
     const bot = await db.chatbot.findFirstOrThrow({ where: { customerId, status: "ACTIVE" } });
     const config = configOf(bot);

@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { addToBlacklist } from "@/lib/domains/contacts/blacklist";
-import { engagedRecipient, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import type { OutgoingMessage } from "./outgoing";
 import { templatePayload } from "./payloads";
 import { checkSends } from "./send-checks";
@@ -31,7 +31,8 @@ type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
 const templateSend = (to: string, name = "order_update"): OutgoingMessage => ({
   sendRoute: "send",
   recipient: to,
-  payload: templatePayload({ to, template: { name, language: "en", components: [] } }),
+  // order_update's body takes one value (test/messaging-fixtures.ts): a send without it is refused.
+  payload: templatePayload({ to, template: { name, language: "en", components: HELLO_PARAMS } }),
   template: { name, language: "en" },
 });
 const textSend = (to: string): OutgoingMessage => ({

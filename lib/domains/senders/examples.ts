@@ -1,6 +1,7 @@
 // The OpenAPI examples of the sender routes (docs/openapi.md "Adding a route"): the sample
 // sender and a second one, through the serializer the routes answer with.
 import { exampleTime, listExample } from "@/lib/core/examples";
+import type { SenderLimits } from "./limits";
 import { sampleSender } from "./samples";
 import { toPublicSender } from "./serializers";
 
@@ -13,11 +14,16 @@ const addedRow = {
   createdAt: exampleTime(3600),
   updatedAt: exampleTime(3600),
 };
-const added = toPublicSender(addedRow);
+/** The account has reached 37 contacts outside a window today; the first of them leaves the 24 hours in 5 hours. */
+const limits: SenderLimits = {
+  throughputPerSecond: 80,
+  messagingLimit: { tier: 10_000, usedLast24h: 37, resetsAt: exampleTime(5 * 3600) },
+};
+const added = toPublicSender(addedRow, limits);
 
 export const getSenders = {
   message: "Senders retrieved",
-  response: listExample("senders", [toPublicSender(sampleSender), added], null),
+  response: listExample("senders", [toPublicSender(sampleSender, limits), added], null),
 };
 
 export const postSenders = {
@@ -29,14 +35,14 @@ export const postSenders = {
 export const postSendersBySenderIdDefault = {
   params: { senderId: addedRow.phoneNumber },
   message: "Default sender set",
-  response: toPublicSender({ ...addedRow, isDefault: true }),
+  response: toPublicSender({ ...addedRow, isDefault: true }, limits),
 };
 
 export const postSendersBySenderIdRename = {
   params: { senderId: addedRow.phoneNumber },
   request: { sender: { displayName: "Support line" } },
   message: "Sender renamed",
-  response: toPublicSender({ ...addedRow, displayName: "Support line" }),
+  response: toPublicSender({ ...addedRow, displayName: "Support line" }, limits),
 };
 
 export const postSendersBySenderIdRemove = {
@@ -44,6 +50,6 @@ export const postSendersBySenderIdRemove = {
   message: "Sender removed",
   response: {
     outcome: "deactivated" as const,
-    sender: toPublicSender({ ...addedRow, connectionStatus: "DISCONNECTED", deactivatedAt: exampleTime(7200) }),
+    sender: toPublicSender({ ...addedRow, connectionStatus: "DISCONNECTED", deactivatedAt: exampleTime(7200) }, limits),
   },
 };

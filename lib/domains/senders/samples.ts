@@ -17,6 +17,8 @@ export const sampleSender: Sender = {
   optOutKeywords: [],
   optInKeywords: [],
   deactivatedAt: null,
+  throughputPerSecond: 80,
+  messagingLimit: 10_000,
   createdAt: EXAMPLE_TIME,
   updatedAt: EXAMPLE_TIME,
 };

@@ -19,6 +19,27 @@ export const SenderCreateBody = z.object({ sender: SenderConnectFields });
 
 export const SenderConnectionStatus = z.enum(["CONNECTED", "RECONNECTING", "DISCONNECTED"]);
 
+/** The messaging limit of the sender's business account (docs/messaging.md "Sender limits"). */
+export const SenderMessagingLimit = z
+  .object({
+    tier: z
+      .number()
+      .int()
+      .nullable()
+      .describe("Unique contacts per rolling 24 hours (250, 2000, 10000, 100000); null = unlimited"),
+    usedLast24h: z
+      .number()
+      .int()
+      .describe(
+        "Unique contacts reached outside an open customer service window in the last 24 hours, by every sender of the business account",
+      ),
+    resetsAt: z
+      .string()
+      .nullable()
+      .describe("When the oldest counted contact leaves the 24 hours; null when none counts"),
+  })
+  .describe("Shared by the senders of one business account (wabaId)");
+
 export const PublicSender = z.object({
   phoneNumber: z.string().describe("E.164; the senderId of sender-scoped routes"),
   phoneNumberId: z.string().nullable().describe("Provider phone number id; null = setup incomplete"),
@@ -29,6 +50,11 @@ export const PublicSender = z.object({
     .string()
     .nullable()
     .describe("When the sender was removed (it had history, so it was kept, deactivated); null: active"),
+  throughputPerSecond: z
+    .number()
+    .int()
+    .describe("The number's messages per second at the provider (80 by default, up to 1,000); broadcasts pace by it"),
+  messagingLimit: SenderMessagingLimit,
   createdAt: z.string(),
 });
 export type PublicSenderShape = z.infer<typeof PublicSender>;

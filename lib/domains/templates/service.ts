@@ -69,7 +69,12 @@ export async function createTemplate(p: Principal, sender: Sender, input: Templa
 }
 
 /** Pulls the sender's business account templates from the provider and upserts them. */
-export async function syncTemplates(p: Principal, sender: Sender): Promise<{ synced: number }> {
+export function syncTemplates(p: Principal, sender: Sender): Promise<{ synced: number }> {
+  return syncAccountTemplates(p.customerId, sender);
+}
+
+/** The same for an operator (CLI) acting on a customer's sender. */
+export async function syncAccountTemplates(customerId: string, sender: Sender): Promise<{ synced: number }> {
   const remote = await getProvider().listTemplates(providerSender(sender));
   for (const t of remote) {
     const data = {
@@ -82,8 +87,8 @@ export async function syncTemplates(p: Principal, sender: Sender): Promise<{ syn
       components: t.components as Prisma.InputJsonValue,
     };
     await db.template.upsert({
-      where: { customerId_name_language: { customerId: p.customerId, name: t.name, language: t.language } },
-      create: { customerId: p.customerId, name: t.name, language: t.language, ...data },
+      where: { customerId_name_language: { customerId: customerId, name: t.name, language: t.language } },
+      create: { customerId: customerId, name: t.name, language: t.language, ...data },
       update: data,
     });
   }

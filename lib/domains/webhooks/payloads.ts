@@ -3,6 +3,7 @@
 // its example; lib/domains/webhooks/payloads.test.ts proves every example validates against its
 // schema and that the emitters' data fits (the emitters are typed against these shapes).
 import { z } from "zod";
+import { openObjects } from "@/lib/core/open-schema";
 
 const Iso = z.string().describe("ISO 8601 timestamp (UTC)");
 
@@ -21,7 +22,14 @@ const STATUSES = ["accepted", "sent", "delivered", "read", "failed"] as const;
 
 export const StatusData = z.object({
   messageId: z.string(),
-  billingUid: z.string(),
+  messageUid: z
+    .string()
+    .optional()
+    .describe("The message's uid in this service; on message.status.accepted, which the service emits when it sends"),
+  billingUid: z
+    .string()
+    .nullable()
+    .describe("The billing record of the status; null on message.status.accepted (not billed yet)"),
   recipientId: z.string().nullable(),
   status: z.enum(STATUSES),
   previousStatus: z.string().nullable(),
@@ -302,7 +310,8 @@ export function payloadDocs(): Record<string, { schema: Record<string, unknown>;
   const out: Record<string, { schema: Record<string, unknown>; example: Record<string, unknown> }> = {};
   for (const [key, entry] of Object.entries(payloadEntries())) {
     out[key] = {
-      schema: z.toJSONSchema(entry.schema, { io: "output" }) as Record<string, unknown>,
+      // Open to added fields, as every answer (lib/core/open-schema.ts).
+      schema: openObjects(z.toJSONSchema(entry.schema, { io: "output" })) as Record<string, unknown>,
       example: entry.example,
     };
   }

@@ -1,0 +1,88 @@
+// A sender's provider limits as this service holds them (docs/messaging.md "Sender limits"):
+// the number's throughput per second and the messaging limit of its business account, with
+// how much of it the rolling 24 hours used. Broadcasts pace and pause by these; GET /senders
+// shows them; the operator sets them (sender:limits, docs/operator-cli.md).
+//
+// The messaging limit belongs to the business account (the provider sets it per portfolio
+// since October 2025): every sender of one wabaId shares it, a sender without a wabaId is its
+// own account. It counts unique contacts reached outside an open customer service window in
+// the last 24 hours, across every send path (every Message row: /send, /chat, orders, the
+// inbox, broadcasts). A contact who wrote to that number within the 24 hours before a message
+// had an open window, so that message does not count.
+import { hotRows } from "@/lib/db";
+import { Prisma, type Sender } from "@/lib/generated/prisma/client";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export type MessagingLimit = {
+  /** Unique contacts per rolling 24 hours; null = unlimited. */
+  tier: number | null;
+  /** Unique contacts reached outside an open window in the last 24 hours. */
+  usedLast24h: number;
+  /** When the oldest counted contact leaves the 24 hours (one more may be reached); null when none counts. */
+  resetsAt: Date | null;
+};
+
+export type SenderLimits = { throughputPerSecond: number; messagingLimit: MessagingLimit };
+
+type LimitSender = Pick<Sender, "id" | "customerId" | "wabaId" | "throughputPerSecond" | "messagingLimit">;
+
+/** The ids of the senders sharing this sender's business account (itself included). */
+export async function accountSenderIds(sender: Pick<Sender, "id" | "customerId" | "wabaId">): Promise<string[]> {
+  if (!sender.wabaId) return [sender.id];
+  const rows = await hotRows<{ id: string }>(
+    Prisma.sql`SELECT "id" FROM "Sender" WHERE "customerId" = ${sender.customerId} AND "wabaId" = ${sender.wabaId} ORDER BY "id"`,
+  );
+  return rows.length > 0 ? rows.map((r) => r.id) : [sender.id];
+}
+
+/**
+ * The messaging-limit use of a business account at `now`: one read. Messages the provider
+ * never took (failed at once, still queued) reached nobody and do not count.
+ */
+export async function messagingLimitUsage(
+  customerId: string,
+  senderIds: readonly string[],
+  now = new Date(),
+): Promise<{ usedLast24h: number; resetsAt: Date | null }> {
+  const since = new Date(now.getTime() - DAY_MS);
+  const [row] = await hotRows<{ used: number; oldest: Date | null }>(
+    Prisma.sql`SELECT count(*)::int AS "used", min(t."last") AS "oldest" FROM (
+      SELECT m."recipient", max(m."createdAt") AS "last" FROM "Message" m
+      WHERE m."customerId" = ${customerId} AND m."senderId" = ANY(${[...senderIds]}::text[])
+        AND m."createdAt" > ${since} AND m."createdAt" <= ${now}
+        AND m."status" NOT IN ('failed', 'queued')
+        AND NOT EXISTS (
+          SELECT 1 FROM "Conversation" c JOIN "ConversationMessage" cm ON cm."conversationId" = c."id"
+          WHERE c."customerId" = ${customerId} AND c."senderId" = m."senderId" AND c."contactPhoneNumber" = m."recipient"
+            AND cm."direction" = 'inbound' AND cm."createdAt" <= m."createdAt"
+            AND cm."createdAt" > m."createdAt" - interval '24 hours')
+      GROUP BY m."recipient") t`,
+  );
+  const oldest = row?.oldest ? new Date(row.oldest) : null;
+  return { usedLast24h: row?.used ?? 0, resetsAt: oldest ? new Date(oldest.getTime() + DAY_MS) : null };
+}
+
+/** One sender's throughput and its account's messaging limit with the use of the last 24 hours. */
+export async function senderLimits(sender: LimitSender, now = new Date()): Promise<SenderLimits> {
+  const usage = await messagingLimitUsage(sender.customerId, await accountSenderIds(sender), now);
+  return { throughputPerSecond: sender.throughputPerSecond, messagingLimit: { tier: sender.messagingLimit, ...usage } };
+}
+
+/** The limits of several senders of one customer, in their order: one usage read per business account. */
+export async function limitsOfSenders(senders: readonly LimitSender[], now = new Date()): Promise<SenderLimits[]> {
+  const byAccount = new Map<string, Promise<{ usedLast24h: number; resetsAt: Date | null }>>();
+  return Promise.all(
+    senders.map(async (sender) => {
+      const account = sender.wabaId ? `waba:${sender.wabaId}` : `sender:${sender.id}`;
+      let usage = byAccount.get(account);
+      if (!usage) {
+        usage = accountSenderIds(sender).then((ids) => messagingLimitUsage(sender.customerId, ids, now));
+        byAccount.set(account, usage);
+      }
+      return {
+        throughputPerSecond: sender.throughputPerSecond,
+        messagingLimit: { tier: sender.messagingLimit, ...(await usage) },
+      };
+    }),
+  );
+}
