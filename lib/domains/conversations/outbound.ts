@@ -27,6 +27,8 @@ export type OutboundThread = {
 };
 
 /**
+ * A send into a closed conversation reopens it (docs/conversations.md), and a person's send
+ * ends a chatbot hand-off's wait (docs/inbox.md).
  * CTEs `conv` and `entry` to follow `WITH m AS (INSERT INTO "Message" ...)`; the statement
  * then selects `conv.id, conv.created`. One round trip for message, conversation and entry.
  */
@@ -40,7 +42,6 @@ export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
       ON CONFLICT ("senderId", "contactPhoneNumber") DO UPDATE SET
         "lastMessageAt" = GREATEST("Conversation"."lastMessageAt", EXCLUDED."lastMessageAt"),
         "lastMessagePreview" = EXCLUDED."lastMessagePreview", "updatedAt" = EXCLUDED."updatedAt",
-        -- A send into a closed conversation reopens it (docs/conversations.md).
         "status" = 'OPEN', "closedAt" = NULL${
           // A person's reply (API or dashboard) ends the wait a chatbot's hand-off began.
           PERSON_SENDS.has(t.sentBy.by) ? Prisma.sql`, "handoffAt" = NULL` : Prisma.empty

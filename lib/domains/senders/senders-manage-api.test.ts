@@ -41,6 +41,11 @@ describe("POST /senders/{senderId}/remove", () => {
     expect(res.status).toBe(200);
     expect(res.body.data.outcome).toBe("deleted");
     expect(await db.sender.findUnique({ where: { id: t.otherSender.id } })).toBeNull();
+    const again = await call("POST", `/api/v3/senders/${encodeURIComponent(t.otherSender.phoneNumber)}/remove`, {
+      token: t.globalToken,
+    });
+    expect(again.status).toBe(404);
+    expect(again.body.error_code).toBe("SENDER_NOT_FOUND");
   });
 
   it("deactivates the default sender with history: conversations stay, sends refused, the default moves", async () => {

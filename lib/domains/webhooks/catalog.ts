@@ -84,14 +84,14 @@ export const EVENT_GROUPS: readonly CatalogGroup[] = [
   {
     key: "conversation",
     name: "Conversations",
-    description: "The inbox's threads with your contacts (docs/conversations.md).",
+    description: "The inbox's threads with your contacts: started, handed off by a chatbot to a person, closed.",
     events: CONVERSATION_EVENTS,
   },
   {
     key: "webhook",
     name: "Endpoint health",
     description:
-      'Operational events about your webhook destinations, delivered to your other active destinations that subscribe to them (docs/event-pipeline.md "Endpoint health").',
+      "Operational events about your webhook destinations, delivered to your other active destinations that subscribe to them.",
     events: OPERATIONAL_EVENTS,
   },
 ];
