@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { DataTable } from "@/components/dashboard/data-table";
 import { card, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
-import { formatDateTime } from "@/components/ui/format";
+import { countOf, formatDateTime } from "@/components/ui/format";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { listTemplates } from "@/lib/domains/templates/service";
 
@@ -36,7 +36,7 @@ export default async function TemplatesPage() {
       <DataTable
         label="Templates"
         className={`${card} p-0`}
-        caption={`${pagination.total} templates`}
+        caption={countOf(pagination.total, "template")}
         columns={COLUMNS}
         rowCount={templates.length}
         empty={<EmptyState title="No templates yet">Create templates with POST /api/v3/templates.</EmptyState>}
