@@ -6,13 +6,7 @@
 // never reinterpreted: "555 000 1234" is not silently Brazil's +55 50001234.
 // No database code here, so input schemas (the API's, the CLI's) can use it without loading the
 // Prisma client.
-import {
-  AsYouType,
-  type CountryCode,
-  getCountries,
-  getCountryCallingCode,
-  parsePhoneNumberFromString,
-} from "libphonenumber-js/max";
+import { AsYouType, type CountryCode, getCountries, parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { z } from "zod";
 
 export const E164 = /^\+[1-9]\d{6,14}$/;
@@ -30,11 +24,6 @@ export type PhoneParseOptions = {
 };
 
 const COUNTRIES = new Set<string>(getCountries());
-
-/** The countries a form may offer, with their calling codes ("US" → "1"). */
-export function phoneCountries(): { code: string; callingCode: string }[] {
-  return getCountries().map((code) => ({ code, callingCode: getCountryCallingCode(code) }));
-}
 
 const shown = (raw: string) => (raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
 
@@ -73,9 +62,6 @@ function notPossible(raw: string, text: string, country: string | undefined): st
   const named = typing.getCountry();
   return `"${shown(raw)}" is not a valid phone number for country code +${code}${named ? ` (${named})` : ""}: check the digits`;
 }
-
-/** A stored number that is already E.164 (as senders and contacts are kept). */
-export const isE164 = (value: string) => E164.test(value);
 
 /**
  * A look-up key for a number someone is searching for (a filter, a sender named in a path or
