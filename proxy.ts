@@ -82,5 +82,5 @@ export const config = {
   // app/api/dashboard: its handlers check the session themselves (lib/dashboard/handler.ts),
   // and a request this proxy sees has its body copied by Next (up to 10 MB, the rest read
   // and dropped, the handler getting a silently cut copy) before any of our checks.
-  matcher: ["/((?!api/v2|api/v3|api/auth|api/provider|api/dashboard|_next|favicon.ico|docs).*)"],
+  matcher: ["/((?!api/v2|api/v3|api/auth|api/provider|api/dashboard|graph|_next|favicon.ico|docs).*)"],
 };

@@ -15,6 +15,7 @@ const SCRIPTS = [
   ["events", shared.filter((a) => !a.startsWith("--duration"))],
   ["memory", []],
   ["idle", []],
+  ["live", shared.filter((a) => !a.startsWith("--duration"))],
   ["start", []],
 ];
 

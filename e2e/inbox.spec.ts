@@ -4,7 +4,7 @@ import { inboundTextChange } from "../lib/domains/provider/simulator-inbound";
 import { DEMO_EMAIL, DEMO_SENDER, expectAccessible, login, saveScreenshot, signForApp } from "./helpers";
 
 // The inbox from the browser: inbound messages arrive as signed provider callbacks through
-// the real endpoint (as the simulator and `cli simulate:inbound` send them), the inbox polls,
+// the real endpoint (as the simulator and `cli simulate:inbound` send them), the inbox refetches on the live stream,
 // replies go out through the simulator, whose status callbacks come back as ticks.
 
 let seq = 0;
@@ -36,7 +36,7 @@ test("an inbound message appears in the open inbox without a reload; the reply g
   const name = `Dana ${contact.slice(-5)}`;
   await simulateInbound(page, contact, name, "Hi, is my order on its way?");
 
-  // No reload: the list polls. Unread, with the nav badge counting it.
+  // No reload: the live stream (polling without it). Unread, with the nav badge counting it.
   const row = item(page, name);
   await expect(row).toBeVisible();
   await expect(row).toContainText("Hi, is my order on its way?");
@@ -102,6 +102,8 @@ test("a contact who never wrote gets the template picker instead of the text box
   const contact = uniqueContact("+1415559");
   await page.getByLabel("Recipient (E.164)").fill(contact);
   await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_update (en, utility)" });
+  await page.getByLabel("Body {{1}}").fill("Ana");
+  await page.getByLabel("Body {{2}}").fill("A-1042");
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Accepted:" })).toBeVisible();
 
@@ -111,9 +113,21 @@ test("a contact who never wrote gets the template picker instead of the text box
   await expect(page.getByRole("textbox", { name: "Reply" })).toHaveCount(0);
   await expect(page.getByTestId("window-closed-notice")).toBeVisible();
   await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_update (en, utility)" });
+  // The picker asks for the template's two values; without them the send is refused, with the reason.
+  await page.getByRole("button", { name: "Send template" }).click();
+  await expect(
+    page.getByRole("status").filter({ hasText: "body parameter 1 ({{1}}) has no text value" }),
+  ).toBeVisible();
+  await page.getByLabel("Body {{1}}").fill("Robin");
+  await page.getByLabel("Body {{2}}").fill("B-7");
+  await expect(page.getByRole("figure", { name: "Message preview" })).toContainText(
+    "Hi Robin, your order B-7 is on its way.",
+  );
   await page.getByRole("button", { name: "Send template" }).click();
   const thread = page.getByRole("log");
   await expect(thread.getByTestId("thread-message")).toHaveCount(2);
+  // Sent: the picker's values are cleared for the next template.
+  await expect(page.getByLabel("Body {{1}}")).toHaveValue("");
   await expect(thread.getByTestId("thread-message").last()).toHaveAttribute("data-status", "read", {
     timeout: 30_000,
   });

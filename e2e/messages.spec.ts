@@ -2,13 +2,28 @@ import { expect, test } from "@playwright/test";
 import { contactWrites, expectAccessible, login, saveScreenshot } from "./helpers";
 
 // The whole loop from the browser: the composer sends through the simulator, whose signed
-// callbacks come back through /api/provider/webhook, and the live log follows them.
+// callbacks come back through /api/provider/webhook, and the live log follows them. A
+// template's variables are filled in the composer (one field each) after seeing the preview.
 test("a template sent from the composer reaches read in the message log", async ({ page }) => {
   await login(page);
   await page.goto("/messages");
   const recipient = `+1415555${String(Date.now()).slice(-4)}`;
   await page.getByLabel("Recipient (E.164)").fill(recipient);
   await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_update (en, utility)" });
+  // One field per variable, and the preview shows the placeholders until they are filled.
+  const preview = page.getByRole("figure", { name: "Message preview" });
+  await expect(preview).toContainText("Hi {{1}}, your order {{2}} is on its way.");
+  // Without its values the send is refused, with the reason shown, and nothing is logged.
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(
+    page.getByRole("status").filter({
+      hasText: "Template order_update (en): body parameter 1 ({{1}}) has no text value",
+    }),
+  ).toBeVisible();
+  await expect(page.getByTestId("message-row").filter({ hasText: recipient })).toHaveCount(0);
+  await page.getByLabel("Body {{1}}").fill("Ana");
+  await page.getByLabel("Body {{2}}").fill("A-1042");
+  await expect(preview).toContainText("Hi Ana, your order A-1042 is on its way.");
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Accepted:" })).toBeVisible();
 

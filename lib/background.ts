@@ -4,7 +4,7 @@
 // reconnecting go out once it is connected, even when no request drained them), the
 // send reconciliation (sends interrupted mid-flight become "unknown") and the chatbot
 // worker (bot replies from the outbox), the webhook recovery worker and the email worker
-// (the mail outbox: lib/domains/mail/worker.ts).
+// (the mail outbox: lib/domains/mail/worker.ts), and the audit log's retention pruning.
 // `npm run worker` (scripts/worker.ts) runs the same standalone.
 export type Background = { stop: () => Promise<void> };
 
@@ -43,9 +43,13 @@ export async function startBackgroundWork(options: BackgroundOptions = {}): Prom
   // Emails (docs/email.md): invitations and notices from the mail outbox.
   const { startMailWorker } = await import("@/lib/domains/mail/worker");
   const mail = options.callbacksOnly ? { stop: async () => {} } : startMailWorker({ customerIds: options.customerIds });
+  // Audit log retention (docs/security.md "Audit log"): entries past AUDIT_RETENTION_DAYS.
+  const { startAuditRetention } = await import("@/lib/domains/audit/retention");
+  const audit = options.callbacksOnly ? { stop: async () => {} } : startAuditRetention();
   return {
     stop: async () => {
       await Promise.allSettled([
+        audit.stop(),
         mail.stop(),
         stopDrainer(),
         stopReconciler(),

@@ -20,6 +20,7 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/(dashboard)/page.tsx": "dashboard",
   "app/(dashboard)/no-access/page.tsx": "dashboard",
   "app/(dashboard)/analytics/page.tsx": "billing",
+  "app/(dashboard)/audit/page.tsx": "audit",
   "app/(dashboard)/billing/page.tsx": "billing",
   "app/(dashboard)/billing/ledger/page.tsx": "billing",
   "app/(dashboard)/blacklist/page.tsx": "contacts.read",
@@ -33,6 +34,8 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/(dashboard)/messages/page.tsx": "inbox",
   "app/(dashboard)/senders/page.tsx": "senders",
   "app/(dashboard)/templates/page.tsx": "templates",
+  "app/(dashboard)/templates/new/page.tsx": "templates",
+  "app/(dashboard)/templates/[uid]/page.tsx": "templates",
   "app/(dashboard)/tokens/page.tsx": "tokens",
   "app/(dashboard)/tokens/[id]/page.tsx": "tokens",
   "app/(dashboard)/tokens/usage/page.tsx": "tokens",
@@ -44,6 +47,7 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/(dashboard)/chatbots/actions.ts": "chatbots",
   "app/(dashboard)/contacts/actions.ts": "contacts.write",
   "app/(dashboard)/senders/actions.ts": "senders",
+  "app/(dashboard)/templates/actions.ts": "templates",
   "app/(dashboard)/tokens/actions.ts": "tokens",
   "app/(dashboard)/webhooks/actions.ts": "webhooks",
   "app/(dashboard)/webhooks/[uid]/recovery-actions.ts": "webhooks",
@@ -51,6 +55,7 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/(auth)/signup/actions.ts": "public",
   "app/(auth)/invite/[token]/actions.ts": "public",
   // app/api/dashboard handlers (every exported method).
+  "app/api/dashboard/audit/export/route.ts": "audit",
   "app/api/dashboard/billing/export/route.ts": "billing",
   "app/api/dashboard/contact-books/[uid]/bulk/route.ts": "contacts.write",
   "app/api/dashboard/conversations/route.ts": "inbox",
@@ -58,6 +63,7 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/api/dashboard/conversations/[uid]/messages/route.ts": "inbox",
   "app/api/dashboard/conversations/unread/route.ts": "inbox",
   "app/api/dashboard/messages/route.ts": "inbox",
+  "app/api/dashboard/live/route.ts": "dashboard",
   "app/api/dashboard/webhooks/[uid]/recoveries/[recoveryUid]/route.ts": "webhooks",
 };
 

@@ -3,7 +3,7 @@
 // an X-Forwarded-For of our own.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetEnvCache } from "@/lib/core/env";
 import { BULK_BODY_LIMIT_BYTES } from "@/lib/domains/contacts/schemas";
 import {
@@ -23,6 +23,8 @@ let c: TestCustomer;
 let front: http.Server;
 let upstream: http.Server;
 let frontPort: number;
+/** The open live stream on the stand-in for Next, written to by the test. */
+let liveStream: http.ServerResponse | undefined;
 const seenByNext: { url: string; forwardedFor: string | undefined; body: string }[] = [];
 /** Bytes Next was handed per path, answered or not (a cut request never ends). */
 const bytesToNext = new Map<string, number>();
@@ -36,6 +38,13 @@ beforeAll(async () => {
   c = await createTestCustomer();
   // Stands in for `next start` on its loopback port.
   upstream = http.createServer((req, res) => {
+    if (req.url === "/api/dashboard/live") {
+      // A live stream (docs/inbox.md "Live updates"): headers and a first event, the rest later.
+      res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform" });
+      res.write("event: ready\ndata: {}\n\n");
+      liveStream = res;
+      return;
+    }
     let body = "";
     req.on("data", (d: Buffer) => {
       bytesToNext.set(req.url ?? "", (bytesToNext.get(req.url ?? "") ?? 0) + d.length);
@@ -149,6 +158,21 @@ describe("front server", () => {
         accept: "*/*",
       }),
     ).toEqual({ accept: "*/*" });
+  });
+
+  it("passes a live stream on event by event, never holding it until it ends", async () => {
+    const received: string[] = [];
+    const req = http.get({ host: "127.0.0.1", port: frontPort, path: "/api/dashboard/live", agent: false });
+    const res = await new Promise<http.IncomingMessage>((resolve) => req.on("response", resolve));
+    expect(res.headers["content-type"]).toBe("text/event-stream");
+    res.setEncoding("utf8");
+    res.on("data", (chunk: string) => received.push(chunk));
+    await vi.waitFor(() => expect(received.join("")).toContain("event: ready"));
+    liveStream?.write('data: {"kind":"message.created"}\n\n');
+    await vi.waitFor(() => expect(received.join("")).toContain("message.created"));
+    expect(liveStream?.writableEnded).toBe(false);
+    liveStream?.end();
+    await new Promise((resolve) => res.on("end", resolve));
   });
 
   it("answers 502 with a plain message while Next is not up", async () => {

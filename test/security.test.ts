@@ -1,6 +1,6 @@
 // One security suite over EVERY route of the table (routes added later are covered
 // automatically), on every version it exists on, plus the versions it does not.
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type AnyRoute, VERSIONS } from "@/lib/api/route-definition";
 import { routes } from "@/lib/api/route-table";
@@ -13,8 +13,11 @@ const label = (r: AnyRoute) => `${r.method} ${r.path}`;
 const randomId = () => `x${randomBytes(8).toString("hex")}`;
 
 /** The path under a version with every parameter filled (random ids unless given). */
+/** A value of the parameter's shape: a phone number id is digits (any other text is no route). */
+const sampleParam = (name: string) => (name === "phoneNumberId" ? `9${Date.now()}${randomInt(1000)}` : randomId());
+
 function pathOf(r: AnyRoute, version: string, fill: Record<string, string> = {}): string {
-  return `/api/${version}${r.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(fill[name] ?? randomId()))}`;
+  return `/api/${version}${r.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(fill[name] ?? sampleParam(name)))}`;
 }
 
 /** The contract's code from either error shape (envelope, or provider-shaped). */

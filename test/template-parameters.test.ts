@@ -39,6 +39,20 @@ const dashboardPost = (path: string, json: unknown) =>
     body: JSON.stringify(json),
   });
 
+// A header variable, a body variable and a URL button with a variable suffix.
+const TRACK_PARCEL = [
+  { type: "HEADER", format: "TEXT", text: "Parcel {{1}}" },
+  { type: "BODY", text: "Hi {{1}}, tap below to follow it." },
+  { type: "BUTTONS", buttons: [{ type: "URL", text: "Track", url: "https://shop.test/t/{{1}}" }] },
+];
+const header = (text: string) => ({ type: "header", parameters: [{ type: "text", text }] });
+const urlButton = (text: string) => ({
+  type: "button",
+  sub_type: "url",
+  index: "0",
+  parameters: [{ type: "text", text }],
+});
+
 let t: Awaited<ReturnType<typeof messagingCustomer>>;
 const accepted = (to: string) => getSimulator()?.acceptedTo(to) ?? [];
 const storedTo = (to: string) => db.message.count({ where: { customerId: t.customer.id, recipient: to } });
@@ -49,6 +63,8 @@ beforeAll(async () => {
   await db.template.update({ where: { id: parcel.id }, data: { components: [{ type: "BODY", text: ORDER_UPDATE }] } });
   const bot = await addTemplate(t.customer.id, { name: "bot_parcel" });
   await db.template.update({ where: { id: bot.id }, data: { components: [{ type: "BODY", text: ORDER_UPDATE }] } });
+  const track = await addTemplate(t.customer.id, { name: "track_parcel" });
+  await db.template.update({ where: { id: track.id }, data: { components: TRACK_PARCEL } });
   const receipt = await addTemplate(t.customer.id, { name: "receipt_doc" });
   await db.template.update({
     where: { id: receipt.id },
@@ -109,6 +125,63 @@ describe("POST /send", () => {
     });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(accepted(to)).toHaveLength(1);
+  });
+});
+
+describe("header and button parameters", () => {
+  const send = (to: string, components: unknown[]) =>
+    call("POST", "/api/v3/send", {
+      token: t.globalToken,
+      body: { to, template: { name: "track_parcel", language: "en", components } },
+    });
+
+  it("a missing header parameter, then a missing button parameter, are refused naming the component and index", async () => {
+    const to = uniquePhone();
+    const noHeader = await send(to, body("Ana"));
+    expect(noHeader.status).toBe(400);
+    expect(noHeader.body).toMatchObject({
+      error_code: "VALIDATION_FAILED",
+      message:
+        "Template track_parcel (en): header parameter 1 ({{1}}) is missing: the template's header takes 1 parameter, 0 given",
+      details: { component: "header", index: 0, expected: 1, received: 0, providerCode: 132000 },
+    });
+    const noButton = await send(to, [header("P-1"), ...body("Ana")]);
+    expect(noButton.status).toBe(400);
+    expect(noButton.body).toMatchObject({
+      error_code: "VALIDATION_FAILED",
+      message: 'Template track_parcel (en): button 0 ("Track") needs a text parameter (sub_type url), none given',
+      details: { component: "button", index: 0, expected: 1, received: 0, providerCode: 132000 },
+    });
+    const wrongSubType = await send(to, [
+      header("P-1"),
+      ...body("Ana"),
+      { ...urlButton("P-1"), sub_type: "quick_reply" },
+    ]);
+    expect(wrongSubType.body.details).toMatchObject({ component: "button", index: 0, providerCode: 132012 });
+    expect(accepted(to)).toHaveLength(0);
+    expect(await storedTo(to)).toBe(0);
+    const ok = await send(to, [header("P-1"), ...body("Ana"), urlButton("P-1")]);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(accepted(to)).toHaveLength(1);
+  });
+
+  it("the provider-compatible route answers a missing button parameter with the provider's 132000", async () => {
+    const to = uniquePhone();
+    const res = await call("POST", `/api/v2/${t.sender.phoneNumberId}/messages`, {
+      token: t.globalToken,
+      body: {
+        to,
+        type: "template",
+        template: { name: "track_parcel", language: { code: "en" }, components: [header("P-1"), ...body("Ana")] },
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 132000,
+      message: 'Template track_parcel (en): button 0 ("Track") needs a text parameter (sub_type url), none given',
+      error_data: { error_code: "VALIDATION_FAILED" },
+    });
+    expect(accepted(to)).toHaveLength(0);
   });
 });
 

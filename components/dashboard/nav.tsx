@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import type { Permission } from "@/lib/domains/members/permissions";
+import { useLiveUpdates } from "./use-live-updates";
 
 // Each page's permission (the guard checks it; the navigation only leaves out what the
 // member's role cannot open).
@@ -19,10 +20,12 @@ const ITEMS: readonly { href: string; label: string; permission: Permission }[] 
   { href: "/tokens", label: "API tokens", permission: "tokens" },
   { href: "/senders", label: "Senders", permission: "senders" },
   { href: "/members", label: "Members", permission: "members" },
+  { href: "/audit", label: "Audit log", permission: "audit" },
 ];
 
-/** Conversations with unread messages (the chosen sender's, or every sender's), polled. */
+/** Conversations with unread messages (the chosen sender's, or every sender's): live, polled only without the stream. */
 function useUnread(sender: string | null, enabled: boolean): number {
+  const live = useLiveUpdates(enabled);
   const qs = sender ? `?sender=${encodeURIComponent(sender)}` : "";
   const { data } = useQuery({
     enabled,
@@ -32,7 +35,7 @@ function useUnread(sender: string | null, enabled: boolean): number {
       if (!res.ok) throw new Error("Could not count unread conversations");
       return res.json();
     },
-    refetchInterval: 5_000,
+    refetchInterval: live ? false : 5_000,
     staleTime: 0,
   });
   return data?.unread ?? 0;

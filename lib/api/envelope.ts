@@ -1,6 +1,7 @@
 // The success and error envelopes (docs/api/errors.md), and the provider-shaped error
 // body of the provider-compatible routes.
 import type { ErrorAnswer } from "@/lib/core/error-answer";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import type { Version } from "./route-definition";
 
 export type Meta = { version: Version; requestId: string; startedAt: number };
@@ -57,7 +58,16 @@ const PROVIDER_CODES: Record<string, { type: string; code: number; subcode: numb
   RATE_LIMITED: { type: "OAuthException", code: 80007, subcode: null },
   // "Re-engagement message": more than 24 hours since the contact's last message.
   CUSTOMER_SERVICE_WINDOW_CLOSED: { type: "OAuthException", code: 131047, subcode: null },
+  // "Template name does not exist in the translation", answered 400 by the provider.
+  TEMPLATE_NOT_FOUND: { type: "OAuthException", code: 132001, subcode: null },
 };
+
+// The provider answers these with another HTTP status than our envelope does: a stock SDK
+// branches on the provider's (docs/api/errors.md "Provider-shaped errors").
+const PROVIDER_STATUS: Partial<Record<ErrorCode, number>> = { TEMPLATE_NOT_FOUND: 400 };
+
+/** The HTTP status of an error on a provider-compatible route. */
+export const providerStatusOf = (code: ErrorCode): number => PROVIDER_STATUS[code] ?? ERROR_STATUS[code];
 
 export function providerErrorBody(meta: Meta, error: ErrorAnswer) {
   const mapped = PROVIDER_CODES[error.kind] ?? {

@@ -130,6 +130,24 @@ describe("the document of the real table", () => {
     expect(untyped).toEqual([]);
   });
 
+  it("declares Idempotency-Key on every operation that honours it, and the headers its answers carry", () => {
+    for (const r of routes) {
+      const op = doc.paths[openApiPath(r.path)]?.[r.method.toLowerCase()];
+      const header = op?.parameters.find((p) => p.in === "header" && p.name === "Idempotency-Key");
+      expect(Boolean(header), `${r.method} ${r.path}`).toBe(Boolean(r.idempotent));
+      const success = op?.responses[String(r.successStatus ?? 200)] as { headers: Record<string, unknown> };
+      if (r.idempotent) expect(success.headers, r.path).toHaveProperty("Idempotent-Replayed");
+      for (const name of r.responseHeaders ?? []) expect(success.headers, r.path).toHaveProperty(name);
+      const limited = op?.responses["429"] as { headers: Record<string, unknown> };
+      for (const name of ["Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]) {
+        expect(limited.headers, r.path).toHaveProperty(name);
+      }
+    }
+    const send = doc.paths["/api/{version}/send"]?.post?.responses["200"] as { headers: Record<string, unknown> };
+    expect(send.headers).toHaveProperty("X-Service-Message-Id");
+    expect(send.headers).toHaveProperty("X-Service-Queued");
+  });
+
   it("offers v3 first and as the default version of every path that has it", () => {
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const op of Object.values(ops)) {

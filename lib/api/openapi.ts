@@ -3,13 +3,14 @@
 import { z } from "zod";
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode, wireCodeOf } from "@/lib/core/errors";
 import { openObjects } from "@/lib/core/open-schema";
-import { type AnyRoute, bodySchema, VERSIONS } from "./route-definition";
+import { providerStatusOf } from "./envelope";
+import { type AnyRoute, bodySchema, type ResponseHeader, VERSIONS } from "./route-definition";
 
 type Json = Record<string, unknown>;
 
 export type OpenApiParameter = {
   name: string;
-  in: "path" | "query";
+  in: "path" | "query" | "header";
   required: boolean;
   description?: string;
   schema: Json;
@@ -142,17 +143,23 @@ export function errorCodesOf(route: AnyRoute): ErrorCode[] {
 function routeCodesByStatus(route: AnyRoute): Map<number, string[]> {
   const byStatus = new Map<number, string[]>();
   for (const code of errorCodesOf(route)) {
-    const list = byStatus.get(ERROR_STATUS[code]) ?? [];
+    const status = route.errorStyle === "provider" ? providerStatusOf(code) : ERROR_STATUS[code];
+    const list = byStatus.get(status) ?? [];
     const wire = wireCodeOf(code);
     if (!list.includes(wire)) list.push(wire);
-    byStatus.set(ERROR_STATUS[code], list);
+    byStatus.set(status, list);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
 }
 
 function errorResponse(status: number, list: string[], provider: boolean): Json {
   const headers: Json = { "X-Service-Request-Id": headerRef("RequestId") };
-  if (status === 429) headers["Retry-After"] = headerRef("RetryAfter");
+  if (status === 429) {
+    headers["Retry-After"] = headerRef("RetryAfter");
+    headers["RateLimit-Limit"] = headerRef("RateLimitLimit");
+    headers["RateLimit-Remaining"] = headerRef("RateLimitRemaining");
+    headers["RateLimit-Reset"] = headerRef("RateLimitReset");
+  }
   const schema = provider
     ? ref("ProviderErrorEnvelope")
     : {
@@ -222,6 +229,7 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
       };
     }),
   ];
+  if (route.idempotent) parameters.push(IDEMPOTENCY_KEY);
   if (route.query) {
     const q = jsonSchemaOf(route.query, "input", defs);
     const properties = (q.properties ?? {}) as Record<string, Json>;
@@ -250,6 +258,8 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
     "RateLimit-Reset": headerRef("RateLimitReset"),
   };
   if (route.sender === "resolve") successHeaders["X-Service-Phone-Number-Id"] = headerRef("PhoneNumberId");
+  if (route.idempotent) successHeaders["Idempotent-Replayed"] = headerRef("IdempotentReplayed");
+  for (const name of route.responseHeaders ?? []) successHeaders[name] = headerRef(RESPONSE_HEADER_COMPONENT[name]);
   const extra = Object.fromEntries(
     Object.entries(route.responseExtra ?? {}).map(([name, schema]) => [name, jsonSchemaOf(schema, "output", defs)]),
   );
@@ -374,6 +384,32 @@ const HEADERS: Record<string, Json> = {
   RateLimitRemaining: { description: "Points left in that window", schema: { type: "integer" } },
   RateLimitReset: { description: "Seconds until that window resets", schema: { type: "integer" } },
   RetryAfter: { description: "Seconds to wait before retrying", schema: { type: "integer" } },
+  IdempotentReplayed: {
+    description: "true when this answer is the stored answer of an earlier request with the same Idempotency-Key",
+    schema: { type: "string", enum: ["true"] },
+  },
+  MessageId: { description: "The provider's id of the message sent (wamid…)", schema: { type: "string" } },
+  TemplateUid: { description: "The uid of the template created", schema: { type: "string" } },
+  Queued: {
+    description: "reconnect-queue when the sender is reconnecting and the message waits to be sent",
+    schema: { type: "string", enum: ["reconnect-queue"] },
+  },
+};
+
+const RESPONSE_HEADER_COMPONENT: Record<ResponseHeader, string> = {
+  "X-Service-Message-Id": "MessageId",
+  "X-Service-Queued": "Queued",
+  "X-Service-Template-Uid": "TemplateUid",
+};
+
+/** The header of every operation that honours it (route.idempotent). */
+const IDEMPOTENCY_KEY: OpenApiParameter = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes a retry safe: the first answer of a key is stored and replayed (Idempotent-Replayed: true); the same key with another body is 409 IDEMPOTENCY_KEY_REUSED (docs/idempotency.md)",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
 };
 
 /** One line per tag, shown by the reference page (docs/*.md say more). */
@@ -388,6 +424,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Templates: "Message templates",
   Reports: "Message reports and delivery analytics",
   Conversations: "Conversations with a contact and their messages",
+  "Audit log": "Who changed what in the account: tokens, webhooks, members, senders, sign-ins",
   Documentation: "This document",
 };
 

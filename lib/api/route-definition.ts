@@ -107,6 +107,12 @@ export type RouteExample<Q extends Schema, B extends Schema, R extends Schema, P
   extra?: Readonly<Record<string, unknown>>;
 };
 
+/** Success-answer headers a handler may set (a send's receipt, a created template). */
+export type ResponseHeader = "X-Service-Message-Id" | "X-Service-Queued" | "X-Service-Template-Uid";
+
+/** A send's receipt headers (lib/domains/messaging/serializers.ts receiptHeaders). */
+export const SEND_RESPONSE_HEADERS: readonly ResponseHeader[] = ["X-Service-Message-Id", "X-Service-Queued"];
+
 export type RouteDef<
   Q extends Schema = Schema,
   B extends Schema = Schema,
@@ -151,6 +157,12 @@ export type RouteDef<
    * of a key and replays it. The value names the operation; routes sharing it share keys.
    */
   idempotent?: string;
+  /**
+   * Headers of the success answer beyond those every answer has (request id, rate limit) and
+   * those the definition implies (Idempotent-Replayed, X-Service-Phone-Number-Id): the OpenAPI
+   * document declares them (components.headers in lib/api/openapi.ts).
+   */
+  responseHeaders?: readonly ResponseHeader[];
   /** Provider-compatible routes answer errors in the provider's shape (docs/api/errors.md "Provider-shaped errors"). */
   errorStyle?: "envelope" | "provider";
   /**

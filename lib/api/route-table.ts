@@ -2,6 +2,7 @@
 // lib/api/routes/<domain>.ts (the shape is lib/api/route-definition.ts); OpenAPI and the
 // security suite read this list.
 import type { AnyRoute } from "./route-definition";
+import { auditRoutes } from "./routes/audit";
 import { billingRoutes } from "./routes/billing";
 import { blacklistRoutes } from "./routes/blacklist";
 import { chatbotRoutes } from "./routes/chatbots";
@@ -23,5 +24,6 @@ export const routes: readonly AnyRoute[] = [
   ...chatbotRoutes,
   ...messagingRoutes,
   ...conversationRoutes,
+  ...auditRoutes,
   ...docsRoutes(() => routes),
 ];

@@ -14,7 +14,7 @@ import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/domains/
 import { resolveSender, resolveSenderByPhoneNumberId, type Sender } from "@/lib/domains/senders/service";
 import { verifyToken } from "@/lib/domains/tokens/service";
 import { recordUsage } from "@/lib/domains/tokens/usage";
-import { errorBody, json, type Meta, providerErrorBody, successBody } from "./envelope";
+import { errorBody, json, type Meta, providerErrorBody, providerStatusOf, successBody } from "./envelope";
 import { consumeRateLimits, type RateLimiter } from "./rate-limit";
 import { type BodyInput, bearerToken, readJsonInput, TOKEN_FIELDS, tokenFrom } from "./request-body";
 import { type AnyRoute, bodySchema, type HandlerContext, type RouteResult, type Version } from "./route-definition";
@@ -42,6 +42,9 @@ function compile(route: AnyRoute): Compiled {
     .map((seg) => {
       if (!seg.startsWith(":")) return seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       keys.push(seg.slice(1));
+      // A provider phone number id is digits: /api/v3/nowhere is no route (404 envelope), never
+      // GET /{phoneNumberId}'s, nor another method's 405.
+      if (route.sender === "phoneNumberId" && seg === ":phoneNumberId") return "(\\d{1,30})";
       return "([^/]+)";
     })
     .join("/");
@@ -152,6 +155,8 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
         if (!presented)
           throw new ApiError("MISSING_AUTH_TOKEN", "An API token is required (Authorization: Bearer <token>)");
         principal = (await verifyToken(presented)).principal;
+        // Who and from where, for the audit log of what this request changes (docs/security.md).
+        principal.origin = { ip: clientIp, userAgent: request.headers.get("user-agent") };
         if (route.tokenScope === "global" && principal.scopedSenderId) {
           throw new ApiError(
             "TOKEN_SCOPE_NOT_ALLOWED",
@@ -235,8 +240,10 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       const context = { requestId, method: request.method, url: redactUrl(request.url) };
       if (error.unexpected) log.error({ err: caught, ...context }, "unhandled API error");
       else if (caught instanceof RequestAbortedError) log.debug(context, "the client closed the request mid-body");
-      const body = errorStyle === "provider" ? providerErrorBody(meta, error) : errorBody(meta, error);
-      return done(headOnly(request, json(error.status, body, { ...headers, ...error.headers })));
+      const provider = errorStyle === "provider";
+      const body = provider ? providerErrorBody(meta, error) : errorBody(meta, error);
+      const status = provider && !error.unexpected ? providerStatusOf(error.kind) : error.status;
+      return done(headOnly(request, json(status, body, { ...headers, ...error.headers })));
     }
   };
 }

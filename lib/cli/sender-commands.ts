@@ -1,4 +1,5 @@
 // sender:add and sender:default (docs/operator-cli.md).
+import { operatorPrincipal } from "@/lib/domains/audit/actor";
 import { providerMode } from "@/lib/domains/provider/client";
 import { addSender, setDefaultSender } from "@/lib/domains/senders/admin";
 import { syncAccountTemplates } from "@/lib/domains/templates/service";
@@ -18,14 +19,17 @@ export const senderAdd = defineCommand({
   schema: SenderAddArgs,
   run: async (input) => {
     await requireCustomer(input.customer);
-    const sender = await addSender({
-      customerId: input.customer,
-      phoneNumber: input.phone,
-      phoneNumberId: input.phoneNumberId,
-      wabaId: input.wabaId,
-      displayName: input.displayName,
-      isDefault: input.default,
-    });
+    const sender = await addSender(
+      {
+        customerId: input.customer,
+        phoneNumber: input.phone,
+        phoneNumberId: input.phoneNumberId,
+        wabaId: input.wabaId,
+        displayName: input.displayName,
+        isDefault: input.default,
+      },
+      operatorPrincipal(input.customer),
+    );
     // The simulated business account's templates at once, as a dashboard connect does: the
     // approved sample hello_world can be sent from the start (docs/messaging.md "Senders").
     if (providerMode() === "simulator" && sender.wabaId && sender.phoneNumberId) {
@@ -51,7 +55,7 @@ export const senderDefault = defineCommand({
   schema: SenderDefaultArgs,
   run: async (input) => {
     await requireCustomer(input.customer);
-    const sender = await setDefaultSender(input.customer, input.phone);
+    const sender = await setDefaultSender(input.customer, input.phone, operatorPrincipal(input.customer));
     return {
       json: { senderId: sender.id, customerId: sender.customerId, phoneNumber: sender.phoneNumber, isDefault: true },
       text: `Default sender of ${sender.customerId}: ${sender.phoneNumber} (${sender.id})`,

@@ -1,5 +1,6 @@
 // token:create, token:revoke and token:rotate (docs/operator-cli.md).
 import { db } from "@/lib/db";
+import { operatorPrincipal } from "@/lib/domains/audit/actor";
 import { issueToken, revokeToken, rotateToken } from "@/lib/domains/tokens/service";
 import { defineCommand } from "./command";
 import { CliInputError } from "./input-error";
@@ -25,12 +26,15 @@ export const tokenCreate = defineCommand({
       if (!sender) throw new CliInputError("--sender", `${input.sender} is not a sender of customer ${input.customer}`);
     }
     const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
-    const { token, record } = await issueToken({
-      customerId: input.customer,
-      name: input.name,
-      senderId: sender?.id ?? null,
-      expiresAt,
-    });
+    const { token, record } = await issueToken(
+      {
+        customerId: input.customer,
+        name: input.name,
+        senderId: sender?.id ?? null,
+        expiresAt,
+      },
+      operatorPrincipal(input.customer),
+    );
     const scope = sender ? `number-scoped to ${sender.phoneNumber}` : "global";
     return {
       json: {
@@ -65,7 +69,7 @@ export const tokenRevoke = defineCommand({
       select: { customerId: true, revokedAt: true },
     });
     if (!owner?.customerId) throw new CliInputError("TOKEN_ID", `no customer token with id ${tokenId}`);
-    const token = await revokeToken({ customerId: owner.customerId }, tokenId);
+    const token = await revokeToken(operatorPrincipal(owner.customerId), tokenId);
     return {
       json: {
         tokenId: token.id,
@@ -85,7 +89,7 @@ export const tokenRotate = defineCommand({
   run: async ({ tokenId, graceHours }) => {
     const owner = await db.apiToken.findUnique({ where: { id: tokenId }, select: { customerId: true } });
     if (!owner?.customerId) throw new CliInputError("TOKEN_ID", `no customer token with id ${tokenId}`);
-    const { token, successor, previous } = await rotateToken({ customerId: owner.customerId }, tokenId, {
+    const { token, successor, previous } = await rotateToken(operatorPrincipal(owner.customerId), tokenId, {
       graceHours,
     });
     const oldStops = previous.expiresAt?.toISOString() ?? null;

@@ -105,6 +105,9 @@ const Api = z.object({
     .enum(["on", "off"])
     .default("on")
     .describe("`off` stops the per-token request log and hourly usage (lib/domains/tokens/usage.ts, docs/tokens.md)."),
+  AUDIT_RETENTION_DAYS: positiveInt(365).describe(
+    "Audit log entries older than this many days are deleted by the background worker (hourly). See docs/security.md.",
+  ),
   USAGE_LOG_RETENTION_DAYS: positiveInt(30).describe(
     "Raw API request log rows older than this are pruned; the hourly counts stay.",
   ),

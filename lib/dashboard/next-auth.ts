@@ -11,9 +11,14 @@ export const WRONG_CREDENTIALS = "Wrong email or password. Check both and try ag
 /**
  * `secure`: served over HTTPS (secure-cookies.ts), so the cookies are Secure. `clientIp`:
  * the caller's address for the login limiter (the route handler reads it as
- * lib/http/client-ip.ts says); session reads need none.
+ * lib/http/client-ip.ts says) and `userAgent`, which the audit log records with the sign-in;
+ * session reads need neither.
  */
-export function authOptions(secure = servedOverHttps(undefined), clientIp = "unknown"): NextAuthOptions {
+export function authOptions(
+  secure = servedOverHttps(undefined),
+  clientIp = "unknown",
+  userAgent: string | null = null,
+): NextAuthOptions {
   return {
     secret: env().NEXTAUTH_SECRET,
     useSecureCookies: secure,
@@ -27,7 +32,7 @@ export function authOptions(secure = servedOverHttps(undefined), clientIp = "unk
           const parsed = LoginInput.safeParse(credentials ?? {});
           if (!parsed.success) throw new Error(WRONG_CREDENTIALS);
           const { email, password } = parsed.data;
-          const outcome = await attemptLogin(clientIp, email, password);
+          const outcome = await attemptLogin(clientIp, email, password, userAgent);
           if (!outcome.ok && outcome.reason === "rate_limited") {
             throw new Error(
               `Too many sign-in attempts. Try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes.`,

@@ -9,6 +9,7 @@ import { ApiError } from "@/lib/core/errors";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { principalForSession, type SessionIds } from "@/lib/domains/auth/session-principal";
 import { authOptions } from "./next-auth";
+import { originFrom } from "./request-origin";
 import { servedOverHttps } from "./secure-cookies";
 
 /**
@@ -17,8 +18,12 @@ import { servedOverHttps } from "./secure-cookies";
  */
 export const getSessionPrincipal = cache(async (): Promise<Principal | null> => {
   // The session cookie's name depends on it (the __Secure- prefix over HTTPS).
-  const secure = servedOverHttps(await headers());
-  return principalForSession((await getServerSession(authOptions(secure))) as SessionIds | null);
+  const h = await headers();
+  const secure = servedOverHttps(h);
+  const p = await principalForSession((await getServerSession(authOptions(secure))) as SessionIds | null);
+  // Who and from where, for the audit log of what this request changes (docs/security.md "Audit log").
+  if (p) p.origin = originFrom(h);
+  return p;
 });
 
 /**

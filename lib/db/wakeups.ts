@@ -19,6 +19,8 @@ export const CHANNELS = {
   tokens: "switchboard_tokens",
   /** An email was queued in the outbox (docs/email.md). */
   mail: "switchboard_mail",
+  /** A change the open dashboards show live; the payload says what (lib/domains/live, docs/inbox.md "Live updates"). */
+  live: "switchboard_live",
 } as const;
 export type Channel = keyof typeof CHANNELS;
 

@@ -18,8 +18,9 @@ import { BULK_BODY_LIMIT_BYTES } from "@/lib/domains/contacts/schemas";
 import { clientIpFrom } from "./client-ip";
 import { leanRequestListener, type Mount } from "./lean-server";
 
-/** Paths the lean router serves: /api/v2..., /api/v3..., /api/provider/webhook. */
-export const servesDirectly = (path: string) => /^\/api\/(v2|v3|provider\/webhook)(\/|\?|$)/.test(path);
+/** Paths the lean router serves: /api/v2..., /api/v3..., /api/provider/webhook, /graph/... (provider SDKs). */
+export const servesDirectly = (path: string) =>
+  /^\/api\/(v2|v3|provider\/webhook)(\/|\?|$)/.test(path) || /^\/graph(\/|\?|$)/.test(path);
 
 /** The only /api paths Next serves: next-auth and the dashboard's own handlers. */
 const servedByNext = (path: string) => /^\/api\/(auth|dashboard)(\/|\?|$)/.test(path);

@@ -6,6 +6,7 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Pager } from "@/components/dashboard/pager";
+import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { input, label, muted } from "@/components/ui/classes";
 import type { PageBlock } from "@/lib/core/pagination";
 import type { PublicConversation } from "@/lib/domains/conversations/schemas";
@@ -50,6 +51,8 @@ export function Inbox({ templates, canBlacklist = false }: { templates: Template
   const listQs = new URLSearchParams(
     Object.entries({ sender, status, unread, waiting, search, page }).filter(([, v]) => v !== ""),
   ).toString();
+  // Live (docs/inbox.md "Live updates"): refetched when a notice says it changed; polled only without the stream.
+  const live = useLiveUpdates();
   const list = useQuery({
     queryKey: ["inbox", listQs],
     queryFn: async (): Promise<ListAnswer> => {
@@ -57,7 +60,7 @@ export function Inbox({ templates, canBlacklist = false }: { templates: Template
       if (!res.ok) throw new Error("Could not load conversations");
       return res.json();
     },
-    refetchInterval: LIST_POLL_MS,
+    refetchInterval: live ? false : LIST_POLL_MS,
     staleTime: 0,
   });
   // The conversation being read, as last seen in this view (see withPinned).
@@ -170,7 +173,7 @@ export function Inbox({ templates, canBlacklist = false }: { templates: Template
   );
 
   return (
-    <div className="grid gap-4 md:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]">
+    <div className="grid gap-4 md:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]" data-live={live ? "on" : "polling"}>
       {listPane}
       {selected ? (
         <Thread

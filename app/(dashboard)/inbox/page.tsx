@@ -1,5 +1,6 @@
 // Inbox: the conversations of the chosen sender (or every sender), a live thread and the
-// reply box (docs/inbox.md). The client side polls app/api/dashboard/conversations.
+// reply box (docs/inbox.md). The client side reads app/api/dashboard/conversations, refetched
+// on the live stream's notices (polled only without it).
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
@@ -27,7 +28,12 @@ export default async function InboxPage({ searchParams }: Props) {
       <SenderInForce sender={sender ? senderInfo(sender) : null} chosen={Boolean(requested)} />
       <Suspense>
         <Inbox
-          templates={templates.map((t) => ({ name: t.name, language: t.language, category: t.category }))}
+          templates={templates.map((t) => ({
+            name: t.name,
+            language: t.language,
+            category: t.category,
+            components: t.components,
+          }))}
           canBlacklist={can(p, "contacts.write")}
         />
       </Suspense>

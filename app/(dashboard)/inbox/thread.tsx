@@ -6,6 +6,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { type TemplateChoice, TemplateFillFields, useTemplateFill } from "@/components/dashboard/template-fill";
+import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { button, buttonSecondary, card, input, label, muted } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
 import type { BlacklistStanding } from "@/lib/domains/contacts/blacklist";
@@ -21,7 +23,8 @@ import {
   withDaySeparators,
 } from "./thread-format";
 
-export type TemplateOption = { name: string; language: string; category: string };
+/** An approved template the picker offers (its components give the fields and the preview). */
+export type TemplateOption = TemplateChoice;
 type ThreadAnswer = {
   conversation: PublicConversation;
   messages: PublicConversationMessage[];
@@ -70,6 +73,7 @@ export function Thread({
   const base = `/api/dashboard/conversations/${encodeURIComponent(uid)}`;
   // Pages of 100, newest first; "Show older messages" adds one. Polled together.
   const [pages, setPages] = useState(1);
+  const live = useLiveUpdates();
   const thread = useQuery({
     queryKey: ["conversation", uid, pages],
     queryFn: async (): Promise<ThreadAnswer> => {
@@ -96,7 +100,7 @@ export function Thread({
       };
     },
     placeholderData: keepPreviousData,
-    refetchInterval: THREAD_POLL_MS,
+    refetchInterval: live ? false : THREAD_POLL_MS,
     staleTime: 0,
   });
   const refresh = () => {
@@ -338,12 +342,13 @@ function ReplyBox({
   onSent: () => void;
 }) {
   const [text, setText] = useState("");
-  const [template, setTemplate] = useState(templates[0] ? `${templates[0].name}|${templates[0].language}` : "");
+  const fill = useTemplateFill(templates);
   const send = useMutation({
     mutationFn: (message: unknown) =>
       post(`/api/dashboard/conversations/${encodeURIComponent(uid)}/messages`, { message }),
     onSuccess: (_data, message) => {
       if ((message as { type: string }).type === "text") setText("");
+      else fill.reset();
       onSent();
     },
   });
@@ -364,9 +369,9 @@ function ReplyBox({
   };
   const submitTemplate = (e: FormEvent) => {
     e.preventDefault();
-    const [name, language] = template.split("|");
-    if (!name || blacklisted) return;
-    send.mutate({ type: "template", template: { name, language } });
+    const template = fill.sendTemplate();
+    if (!template || blacklisted) return;
+    send.mutate({ type: "template", template });
   };
   const status = (
     <p role="status" className={muted}>
@@ -412,18 +417,8 @@ function ReplyBox({
           ? "The 24-hour customer service window has closed: only an approved template can be sent."
           : "This contact has not written yet: only an approved template can be sent."}
       </p>
-      <label htmlFor="reply-template" className={label}>
-        Template
-      </label>
-      <select id="reply-template" className={input} value={template} onChange={(e) => setTemplate(e.target.value)}>
-        {templates.map((t) => (
-          <option key={`${t.name}|${t.language}`} value={`${t.name}|${t.language}`}>
-            {t.name} ({t.language}, {t.category.toLowerCase()})
-          </option>
-        ))}
-      </select>
-      {templates.length === 0 ? <p className={muted}>No approved templates yet.</p> : null}
-      <button type="submit" className={button} disabled={send.isPending || !template}>
+      <TemplateFillFields id="reply" templates={templates} fill={fill} />
+      <button type="submit" className={button} disabled={send.isPending || !fill.template}>
         {send.isPending ? "Sending…" : "Send template"}
       </button>
       {status}

@@ -5,9 +5,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { PhoneCountrySelect } from "@/components/dashboard/phone-country-select";
 import { SenderInForce, type SenderInForceInfo } from "@/components/dashboard/sender-in-force";
+import { type TemplateChoice, TemplateFillFields, useTemplateFill } from "@/components/dashboard/template-fill";
 import { button, card, input, label, muted } from "@/components/ui/classes";
 
-type TemplateOption = { name: string; language: string; category: string };
 type Receipt = { messageUid: string; messageId: string | null; status: string };
 
 export function Composer({
@@ -20,22 +20,21 @@ export function Composer({
   /** Whether the sender was picked in the header rather than defaulted. */
   senderChosen: boolean;
   setUp: boolean;
-  templates: TemplateOption[];
+  templates: TemplateChoice[];
 }) {
   const senderId = sender.phoneNumber;
   const [mode, setMode] = useState<"template" | "session">(templates.length ? "template" : "session");
   const [to, setTo] = useState("");
   const [country, setCountry] = useState("");
-  const [template, setTemplate] = useState(templates[0] ? `${templates[0].name}|${templates[0].language}` : "");
+  const fill = useTemplateFill(templates);
   const [text, setText] = useState("");
   const queryClient = useQueryClient();
   const send = useMutation({
     mutationFn: async (): Promise<Receipt> => {
-      const [name, language] = template.split("|");
       const recipient = { to, country: country || undefined };
       const body =
         mode === "template"
-          ? { mode, senderId, ...recipient, template: { name, language } }
+          ? { mode, senderId, ...recipient, template: fill.sendTemplate() }
           : { mode, senderId, ...recipient, text };
       const res = await fetch("/api/dashboard/messages", {
         method: "POST",
@@ -87,25 +86,7 @@ export function Composer({
       </div>
       <PhoneCountrySelect id="composer-country" value={country} onChange={setCountry} />
       {mode === "template" ? (
-        <div>
-          <label htmlFor="composer-template" className={label}>
-            Template
-          </label>
-          <select
-            id="composer-template"
-            className={input}
-            value={template}
-            onChange={(e) => setTemplate(e.target.value)}
-            required
-          >
-            {templates.map((t) => (
-              <option key={`${t.name}|${t.language}`} value={`${t.name}|${t.language}`}>
-                {t.name} ({t.language}, {t.category.toLowerCase()})
-              </option>
-            ))}
-          </select>
-          {templates.length === 0 && <p className={muted}>No approved templates yet.</p>}
-        </div>
+        <TemplateFillFields id="composer" templates={templates} fill={fill} />
       ) : (
         <div>
           <label htmlFor="composer-text" className={label}>

@@ -1,7 +1,9 @@
 "use client";
-// The message log with live status: polls /api/dashboard/messages every two seconds.
+// The message log with live status: refetched when the live stream says a message or its
+// status changed (docs/inbox.md "Live updates"); polled every two seconds only without it.
 import { useQuery } from "@tanstack/react-query";
 import { DataTable } from "@/components/dashboard/data-table";
+import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { card, muted, td } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
 
@@ -29,6 +31,7 @@ const STATUS_STYLE: Record<string, string> = {
 };
 
 export function MessageLog({ senderId }: { senderId: string }) {
+  const live = useLiveUpdates();
   const { data, isLoading, isError } = useQuery({
     queryKey: ["messages", senderId],
     queryFn: async (): Promise<{ messages: Row[] }> => {
@@ -36,7 +39,7 @@ export function MessageLog({ senderId }: { senderId: string }) {
       if (!res.ok) throw new Error("Could not load messages");
       return res.json();
     },
-    refetchInterval: 2_000,
+    refetchInterval: live ? false : 2_000,
     staleTime: 0,
   });
   return (

@@ -31,7 +31,12 @@ export default async function MessagesPage({ searchParams }: Props) {
         sender={senderInfo(sender)}
         senderChosen={Boolean(requested)}
         setUp={Boolean(sender.phoneNumberId)}
-        templates={templates.map((t) => ({ name: t.name, language: t.language, category: t.category }))}
+        templates={templates.map((t) => ({
+          name: t.name,
+          language: t.language,
+          category: t.category,
+          components: t.components,
+        }))}
       />
       <MessageLog senderId={sender.phoneNumber} />
     </div>

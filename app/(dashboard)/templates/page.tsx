@@ -1,24 +1,25 @@
-// Templates with their review status, category and source.
+// Templates: each with its text, review status (and the rejection reason), quality, category
+// and source; "New template" opens the builder, "Sync from provider" reads the account's
+// templates from the provider (as POST /templates/sync does).
 import type { Metadata } from "next";
+import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
-import { card, td } from "@/components/ui/classes";
+import { button, card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
-import { countOf, formatDateTime } from "@/components/ui/format";
+import { formatDateTime } from "@/components/ui/format";
 import { requirePermission } from "@/lib/dashboard/guard";
+import { renderTemplate } from "@/lib/domains/templates/fill";
 import { listTemplates } from "@/lib/domains/templates/service";
+import { RefreshWhilePending } from "./refresh-while-pending";
+import { SyncButton } from "./sync-button";
+import { qualityText, TemplateStatus } from "./template-status";
 
 export const metadata: Metadata = { title: "Templates · Switchboard" };
 export const dynamic = "force-dynamic";
 
-const STATUS: Record<string, string> = {
-  APPROVED: "text-emerald-800 dark:text-emerald-300",
-  PENDING: "text-amber-800 dark:text-amber-300",
-  REJECTED: "text-red-800 dark:text-red-300",
-  PAUSED: "text-amber-800 dark:text-amber-300",
-};
-
 const COLUMNS = [
   { key: "name", label: "Name" },
+  { key: "text", label: "Text" },
   { key: "language", label: "Language" },
   { key: "category", label: "Category" },
   { key: "status", label: "Status" },
@@ -27,23 +28,51 @@ const COLUMNS = [
   { key: "updated", label: "Updated" },
 ];
 
+// The list follows templates submitted in the last ten minutes (a review takes moments); one
+// pending for longer is not worth a reload every two seconds (its own page still follows it).
+const IN_REVIEW_MS = 10 * 60_000;
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
 export default async function TemplatesPage() {
   const p = await requirePermission("templates");
   const { templates, pagination } = await listTemplates(p, { page: 1, limit: 100 }, "v3");
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold">Templates</h1>
+      <RefreshWhilePending
+        pending={templates.some((t) => t.status === "PENDING" && Date.now() - t.createdAt.getTime() < IN_REVIEW_MS)}
+      />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold">Templates</h1>
+        <div className="flex flex-wrap gap-2">
+          <SyncButton />
+          <Link href="/templates/new" className={button}>
+            New template
+          </Link>
+        </div>
+      </div>
       <DataTable
         label="Templates"
         className={`${card} p-0`}
-        caption={countOf(pagination.total, "template")}
+        caption={plural(pagination.total, "template")}
         columns={COLUMNS}
         rowCount={templates.length}
-        empty={<EmptyState title="No templates yet">Create templates with POST /api/v3/templates.</EmptyState>}
+        empty={
+          <EmptyState title="No templates yet">
+            Create one with <Link href="/templates/new">New template</Link>, or sync them from the provider.
+          </EmptyState>
+        }
       >
         {templates.map((t) => (
-          <tr key={t.id}>
-            <td className={`${td} font-mono`}>{t.name}</td>
+          <tr key={t.id} data-testid="template-row">
+            <td className={`${td} font-mono`}>
+              <Link href={`/templates/${t.id}`} className={link}>
+                {t.name}
+              </Link>
+            </td>
+            <td className={`${td} max-w-xs truncate`} title={renderTemplate(t.components, {}).body}>
+              {renderTemplate(t.components, {}).body || "—"}
+            </td>
             <td className={td}>{t.language}</td>
             <td className={td}>
               {t.category.toLowerCase()}
@@ -53,8 +82,10 @@ export default async function TemplatesPage() {
                 </span>
               ) : null}
             </td>
-            <td className={`${td} font-semibold ${STATUS[t.status] ?? ""}`}>{t.status.toLowerCase()}</td>
-            <td className={td}>{t.quality?.toLowerCase() ?? "—"}</td>
+            <td className={td}>
+              <TemplateStatus status={t.status} rejectionReason={t.rejectionReason} />
+            </td>
+            <td className={td}>{qualityText(t.quality)}</td>
             <td className={td}>{t.source === "AUTO_GENERATED" ? "auto-generated" : "manual"}</td>
             <td className={td}>{formatDateTime(t.updatedAt)}</td>
           </tr>

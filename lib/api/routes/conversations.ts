@@ -27,7 +27,7 @@ import { DELIVERY_ERRORS } from "@/lib/domains/messaging/errors";
 import * as sendExamples from "@/lib/domains/messaging/examples";
 import { ConversationReplyBody, SendReceipt } from "@/lib/domains/messaging/schemas";
 import { receiptResponse } from "@/lib/domains/messaging/serializers";
-import { type AnyRoute, ok, route } from "../route-definition";
+import { type AnyRoute, ok, route, SEND_RESPONSE_HEADERS } from "../route-definition";
 
 const common = {
   versions: ["v2", "v3"],
@@ -118,6 +118,7 @@ export const conversationRoutes: AnyRoute[] = [
     path: "/conversations/:conversationUid/messages",
     example: sendExamples.postConversationsByConversationUidMessages,
     limit: "send",
+    responseHeaders: SEND_RESPONSE_HEADERS,
     idempotent: "conversation.reply",
     summary: "Reply in the conversation: text inside the customer service window, else a template",
     body: ConversationReplyBody,

@@ -15,7 +15,7 @@ import {
 } from "@/lib/domains/messaging/orders/schemas";
 import { orderReceipt, toPublicOrder } from "@/lib/domains/messaging/orders/serializers";
 import { followUpOrder, getOrder, listOrders, sendNewOrder } from "@/lib/domains/messaging/orders/service";
-import { type AnyRoute, ok, route } from "../route-definition";
+import { type AnyRoute, ok, route, SEND_RESPONSE_HEADERS } from "../route-definition";
 
 const common = {
   versions: ["v2", "v3"],
@@ -33,6 +33,7 @@ export const messagingOrderRoutes: AnyRoute[] = [
     path: "/orders/send",
     example: examples.postOrdersSend,
     limit: "send",
+    responseHeaders: SEND_RESPONSE_HEADERS,
     sender: "resolve",
     idempotent: "orders",
     summary: "Create an order and send it as an order-details message",
@@ -48,6 +49,7 @@ export const messagingOrderRoutes: AnyRoute[] = [
     path: "/orders/:orderUid/send",
     example: examples.postOrdersByOrderUidSend,
     limit: "send",
+    responseHeaders: SEND_RESPONSE_HEADERS,
     sender: "none",
     idempotent: "order",
     summary: "Send an order again, or an order-status update when status is given (from the order's sender)",

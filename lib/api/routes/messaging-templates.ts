@@ -61,6 +61,7 @@ export const messagingTemplateRoutes: AnyRoute[] = [
     path: "/templates",
     example: examples.postTemplates,
     idempotent: "template.create",
+    responseHeaders: ["X-Service-Template-Uid"],
     sender: "resolve",
     summary: "Create a template (submitted to the provider for review; X-Service-Template-Uid)",
     body: TemplateCreateBody,

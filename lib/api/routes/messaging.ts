@@ -14,9 +14,9 @@ import {
   SendBodies,
   SendReceipt,
 } from "@/lib/domains/messaging/schemas";
-import { sendChat, sendProviderMessage, sendTemplate } from "@/lib/domains/messaging/send-requests";
+import { answerProviderMessage, sendChat, sendTemplate } from "@/lib/domains/messaging/send-requests";
 import { providerResponse, receiptResponse } from "@/lib/domains/messaging/serializers";
-import { type AnyRoute, route } from "../route-definition";
+import { type AnyRoute, route, SEND_RESPONSE_HEADERS } from "../route-definition";
 import { messagingOrderRoutes } from "./messaging-orders";
 import { messagingReportRoutes } from "./messaging-reports";
 import { messagingTemplateRoutes } from "./messaging-templates";
@@ -24,6 +24,7 @@ import { messagingTemplateRoutes } from "./messaging-templates";
 const send = {
   versions: ["v2", "v3"],
   limit: "send",
+  responseHeaders: SEND_RESPONSE_HEADERS,
   feature: "messaging",
   tag: "Messaging",
   tokenScope: "any",
@@ -82,8 +83,12 @@ export const messagingRoutes: AnyRoute[] = [
     example: examples.postMessages,
     sender: "resolve",
     summary: "Provider-compatible send (provider request, response and error bodies)",
-    handler: async ({ principal, sender, body }) =>
-      providerResponse(await sendProviderMessage(principal, sender, body), sender, body.to),
+    handler: async ({ principal, sender, body }) => {
+      const answer = await answerProviderMessage(principal, sender, body);
+      return answer.read
+        ? { status: 200, raw: { success: true } }
+        : providerResponse(answer.sent, sender, answer.toAsSent);
+    },
   }),
   // POST /{phoneNumberId}/messages: the same, with the sender named by its provider id.
   route({
@@ -94,8 +99,12 @@ export const messagingRoutes: AnyRoute[] = [
     // Any text: the sender resolution tells a provider phone number id from a path that is no route.
     params: { phoneNumberId: PathText },
     summary: "Provider-compatible send for the sender with this phone number id",
-    handler: async ({ principal, sender, body }) =>
-      providerResponse(await sendProviderMessage(principal, sender, body), sender, body.to),
+    handler: async ({ principal, sender, body }) => {
+      const answer = await answerProviderMessage(principal, sender, body);
+      return answer.read
+        ? { status: 200, raw: { success: true } }
+        : providerResponse(answer.sent, sender, answer.toAsSent);
+    },
   }),
   ...messagingOrderRoutes,
   ...messagingTemplateRoutes,

@@ -20,7 +20,20 @@ export type Principal = {
   scopedSenderId?: string | null;
   /** Set for a dashboard session: the member, loaded on each request (lib/domains/auth/session-principal.ts). */
   member?: Member;
+  /** Set for an API token: its name and visible prefix, which the audit log records as the actor. */
+  token?: { name: string; prefix: string };
+  /** Set for the operator CLI: the audit log records its changes as `operator` (docs/security.md "Audit log"). */
+  operator?: true;
+  /**
+   * Where the request came from (client IP by lib/http/client-ip.ts's rule, user agent), set by
+   * the adapter that built the principal: the router, the dashboard session. The audit log
+   * records it; absent for the CLI and background work.
+   */
+  origin?: RequestOrigin;
 };
+
+/** The client address and user agent of a request, as the audit log keeps them. */
+export type RequestOrigin = { ip: string | null; userAgent: string | null };
 
 /** A signed-in member as of this request (docs/members.md). */
 export type Member = {

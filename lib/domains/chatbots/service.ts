@@ -7,6 +7,8 @@ import { ApiError } from "@/lib/core/errors";
 import { skipTake } from "@/lib/core/pagination";
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
+import { auditContext } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { Prisma, type Sender } from "@/lib/generated/prisma/client";
 import { decideWithinBudget, type TimedDecision } from "./decide-within-budget";
@@ -76,7 +78,7 @@ export async function createChatbot(p: Principal, sender: Sender, input: Chatbot
   return withActiveGuard(p.customerId, sender.id, () =>
     db.$transaction(async (tx) => {
       if (active) await activeConflict(tx, p.customerId, sender.id, null);
-      return tx.chatbot.create({
+      const created = await tx.chatbot.create({
         data: {
           id: newId("cbt_"),
           customerId: scope.customerId,
@@ -90,6 +92,13 @@ export async function createChatbot(p: Principal, sender: Sender, input: Chatbot
         },
         include: WITH_SENDER,
       });
+      await recordAudit(tx, {
+        ...auditContext(p),
+        action: active ? "chatbot.activated" : "chatbot.created",
+        target: { type: "chatbot", uid: created.id },
+        details: { name: created.name, status: created.status, senderId: created.senderId, created: true },
+      });
+      return created;
     }),
   );
 }
@@ -157,6 +166,17 @@ export async function updateChatbot(
         data: toUpdateData(patch, current.senderId),
       });
       if (count === 0) throw chatbotNotFound(uid);
+      const statusChanged = patch.status !== undefined && patch.status !== current.status;
+      await recordAudit(tx, {
+        ...auditContext(p),
+        action: statusChanged
+          ? patch.status === "ACTIVE"
+            ? "chatbot.activated"
+            : "chatbot.deactivated"
+          : "chatbot.updated",
+        target: { type: "chatbot", uid },
+        details: { fields: Object.keys(patch).sort(), from: current.status, to: patch.status ?? current.status },
+      });
       return getChatbot(p, sender, uid, tx);
     }),
   );

@@ -4,6 +4,8 @@
 import { ApiError } from "@/lib/core/errors";
 import { type PageBlock, pageBlock, skipTake } from "@/lib/core/pagination";
 import { db, hotRows } from "@/lib/db";
+import { auditContext } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { normalizePhone, type Sender } from "@/lib/domains/senders/service";
 import { type BlacklistEntry, Prisma } from "@/lib/generated/prisma/client";
@@ -68,25 +70,48 @@ export async function addBlacklistEntry(
   source: "api" | "dashboard" = p.via === "session" ? "dashboard" : "api",
 ): Promise<BlacklistEntry> {
   const phoneNumber = normalizePhone(input.phoneNumber);
-  await db.blacklistEntry.createMany({
-    data: [{ customerId: p.customerId, senderId: sender.id, phoneNumber, reason: input.reason ?? null, source }],
-    skipDuplicates: true,
-  });
-  if (input.reason !== undefined) {
-    await db.blacklistEntry.updateMany({
-      where: { customerId: p.customerId, senderId: sender.id, phoneNumber },
-      data: { reason: input.reason },
+  const where = { customerId: p.customerId, senderId: sender.id, phoneNumber };
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.blacklistEntry.createMany({
+      data: [{ ...where, reason: input.reason ?? null, source }],
+      skipDuplicates: true,
     });
-  }
-  return db.blacklistEntry.findFirstOrThrow({ where: { customerId: p.customerId, senderId: sender.id, phoneNumber } });
+    if (input.reason !== undefined) await tx.blacklistEntry.updateMany({ where, data: { reason: input.reason } });
+    // A number already listed is no change to record (unless its reason changed).
+    if (count > 0 || input.reason !== undefined) {
+      await recordAudit(tx, {
+        ...auditContext(p),
+        action: "blacklist.added",
+        target: { type: "blacklist_entry", uid: phoneNumber },
+        details: {
+          senderId: sender.id,
+          senderPhoneNumber: sender.phoneNumber,
+          reason: input.reason ?? null,
+          new: count > 0,
+        },
+      });
+    }
+    return tx.blacklistEntry.findFirstOrThrow({ where });
+  });
 }
 
 /** POST /blacklist/remove: whether the number was on the sender's blacklist. */
 export async function removeBlacklistEntry(p: Principal, sender: Sender, phone: string): Promise<boolean> {
-  const { count } = await db.blacklistEntry.deleteMany({
-    where: { customerId: p.customerId, senderId: sender.id, phoneNumber: normalizePhone(phone) },
+  const phoneNumber = normalizePhone(phone);
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.blacklistEntry.deleteMany({
+      where: { customerId: p.customerId, senderId: sender.id, phoneNumber },
+    });
+    if (count > 0) {
+      await recordAudit(tx, {
+        ...auditContext(p),
+        action: "blacklist.removed",
+        target: { type: "blacklist_entry", uid: phoneNumber },
+        details: { senderId: sender.id, senderPhoneNumber: sender.phoneNumber },
+      });
+    }
+    return count > 0;
   });
-  return count > 0;
 }
 
 export async function isBlacklisted(customerId: string, senderId: string, phone: string): Promise<boolean> {

@@ -7,6 +7,8 @@
 import type { Tx } from "@/lib/db";
 import { NOW_UTC } from "@/lib/db/sql";
 import type { EventInput, EventSender } from "@/lib/domains/events/emit";
+import type { LiveEvent } from "@/lib/domains/live/events";
+import { publishLive } from "@/lib/domains/live/publish";
 import { contentOf, previewOf } from "./content";
 import { createdEvent } from "./events";
 import { newConversationUid, newThreadMessageUid } from "./ids";
@@ -132,7 +134,7 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
     bumps.set(id, b);
   }
   const list = [...bumps.values()];
-  await tx.$executeRawUnsafe(
+  const bumped = await tx.$queryRawUnsafe<{ id: string; customerId: string; senderId: string; unreadCount: number }[]>(
     `UPDATE "Conversation" AS c SET
        "unreadCount" = c."unreadCount" + s.n, "unread" = true,
        "lastInboundAt" = GREATEST(c."lastInboundAt", s.at::timestamp(3)),
@@ -142,13 +144,22 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
        "contactName" = COALESCE(s.name, c."contactName"),
        "status" = 'OPEN', "closedAt" = NULL, "updatedAt" = ${NOW_UTC}
      FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[], $5::text[]) AS s(id, n, at, preview, name)
-     WHERE c."id" = s.id`,
+     WHERE c."id" = s.id
+     RETURNING c."id", c."customerId", c."senderId", c."unreadCount"`,
     list.map((b) => b.id),
     list.map((b) => b.n),
     list.map((b) => iso(b.last.at)),
     list.map((b) => previewOf(b.last.type, b.last.body)),
     list.map((b) => b.name),
   );
+  // The open dashboards learn of them when this transaction commits (docs/inbox.md "Live updates").
+  const byCustomer = new Map<string, LiveEvent[]>();
+  for (const c of bumped) {
+    const events = byCustomer.get(c.customerId) ?? [];
+    events.push({ kind: "message.created", senderId: c.senderId, conversationUid: c.id, unreadCount: c.unreadCount });
+    byCustomer.set(c.customerId, events);
+  }
+  for (const [customerId, events] of byCustomer) await publishLive(tx, customerId, events);
   await applyOptKeywords(
     tx,
     news.map((m) => ({ ...m, conversationId: applied.conversationOf.get(m.id) ?? "" })),

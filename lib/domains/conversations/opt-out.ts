@@ -3,8 +3,11 @@
 // keywords puts the contact on the sender's blacklist (reason "opt-out", the inbound
 // message id and time); an opt-in keyword takes an opt-out entry off again. Both leave a
 // system note in the thread. Runs for new inbound messages only, so a replay does nothing.
+
 import type { Tx } from "@/lib/db";
 import { NOW_UTC } from "@/lib/db/sql";
+import { auditContext } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
 import type { EventSender } from "@/lib/domains/events/emit";
 import { typedText } from "./content";
 import { newThreadMessageUid } from "./ids";
@@ -93,8 +96,9 @@ export async function applyOptKeywords(tx: Tx, news: KeywordMessage[]): Promise<
     if (!action) continue;
     applied += 1;
     const keyword = normalizeKeyword(m.text);
+    let changed: number;
     if (action === "opt-out") {
-      await tx.$executeRawUnsafe(
+      changed = await tx.$executeRawUnsafe(
         `INSERT INTO "BlacklistEntry" ("id", "customerId", "senderId", "phoneNumber", "reason", "source",
            "inboundMessageId", "createdAt")
          VALUES ($1, $2, $3, $4, 'opt-out', 'opt-out', $5, $6::timestamp(3))
@@ -107,13 +111,22 @@ export async function applyOptKeywords(tx: Tx, news: KeywordMessage[]): Promise<
         m.at.toISOString(),
       );
     } else {
-      await tx.$executeRawUnsafe(
+      changed = await tx.$executeRawUnsafe(
         `DELETE FROM "BlacklistEntry" WHERE "senderId" = $1 AND "phoneNumber" = $2 AND "customerId" = $3
            AND "source" = 'opt-out'`,
         m.sender.id,
         m.contact,
         m.sender.customerId,
       );
+    }
+    // The contact's keyword changed the blacklist: the system's change (docs/security.md "Audit log").
+    if (changed > 0) {
+      await recordAudit(tx, {
+        ...auditContext({ customerId: m.sender.customerId }),
+        action: action === "opt-out" ? "blacklist.added" : "blacklist.removed",
+        target: { type: "blacklist_entry", uid: m.contact },
+        details: { senderId: m.sender.id, senderPhoneNumber: m.sender.phoneNumber, source: "opt-out", keyword },
+      });
     }
     const body =
       action === "opt-out"

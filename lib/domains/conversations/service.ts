@@ -5,9 +5,11 @@
 import { ApiError } from "@/lib/core/errors";
 import type { PageInput } from "@/lib/core/pagination";
 import { SwrCache } from "@/lib/core/swr-cache";
-import { db, hotRows } from "@/lib/db";
+import { db, hotRows, type Tx } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
+import type { EventInput } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
+import { publishLive } from "@/lib/domains/live/publish";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { closedEvent, emitConversationEvents } from "./events";
 import {
@@ -119,6 +121,24 @@ export async function unreadConversations(p: Principal, senderId?: string): Prom
   return row?.total ?? 0;
 }
 
+/** conversation.changed for the open dashboards, in the writing transaction (docs/inbox.md "Live updates"). */
+async function publishChanged(tx: Tx, customerId: string, where: Prisma.ConversationWhereInput): Promise<void> {
+  const c = await tx.conversation.findFirst({
+    where,
+    select: { id: true, senderId: true, unreadCount: true, status: true },
+  });
+  if (!c) return;
+  await publishLive(tx, customerId, [
+    {
+      kind: "conversation.changed",
+      senderId: c.senderId,
+      conversationUid: c.id,
+      unreadCount: c.unreadCount,
+      status: c.status,
+    },
+  ]);
+}
+
 /**
  * Applies {status?, markRead?, markUnread?}. Closing an OPEN conversation emits conversation.closed;
  * every write carries the tenant and sender scope, then the row is read back.
@@ -135,26 +155,42 @@ export async function updateConversation(
   const where = { id: uid, customerId: p.customerId, ...(scope ? { senderId: { in: [...scope] } } : {}) };
   const now = new Date();
   const emitted = await db.$transaction(async (tx) => {
-    if (patch.markRead) await tx.conversation.updateMany({ where, data: { unreadCount: 0, unread: false } });
+    const events: EventInput[] = [];
+    /** Rows this patch changed: the open dashboards are told (docs/inbox.md "Live updates"). */
+    let changed = 0;
+    if (patch.markRead) {
+      const { count } = await tx.conversation.updateMany({
+        where: { ...where, OR: [{ unread: true }, { unreadCount: { gt: 0 } }] },
+        data: { unreadCount: 0, unread: false },
+      });
+      changed += count;
+    }
     // Unread again (to come back to it): its count stays when it has one, else 1.
     if (patch.markUnread) {
       await tx.conversation.updateMany({ where: { ...where, unreadCount: 0 }, data: { unreadCount: 1 } });
-      await tx.conversation.updateMany({ where, data: { unread: true } });
+      const { count } = await tx.conversation.updateMany({ where, data: { unread: true } });
+      changed += count;
     }
     if (patch.status === "OPEN") {
-      await tx.conversation.updateMany({
+      const { count } = await tx.conversation.updateMany({
         where: { ...where, status: "CLOSED" },
         data: { status: "OPEN", closedAt: null },
       });
+      changed += count;
     }
-    if (patch.status !== "CLOSED") return 0;
-    const { count } = await tx.conversation.updateMany({
-      where: { ...where, status: "OPEN" },
-      data: { status: "CLOSED", closedAt: now },
-    });
-    if (count === 0) return 0;
-    const c = await tx.conversation.findFirstOrThrow({ where, include: { sender: true } });
-    return emitConversationEvents(tx, [closedEvent(c.sender, c, now, actor)]);
+    if (patch.status === "CLOSED") {
+      const { count } = await tx.conversation.updateMany({
+        where: { ...where, status: "OPEN" },
+        data: { status: "CLOSED", closedAt: now },
+      });
+      if (count > 0) {
+        const c = await tx.conversation.findFirstOrThrow({ where, include: { sender: true } });
+        events.push(closedEvent(c.sender, c, now, actor));
+      }
+      changed += count;
+    }
+    if (changed > 0) await publishChanged(tx, p.customerId, where);
+    return events.length > 0 ? emitConversationEvents(tx, events) : 0;
   });
   if (emitted > 0) deliveriesQueued();
   return getConversation(p, senderId, uid);
@@ -162,3 +198,23 @@ export async function updateConversation(
 
 export const markConversationRead = (p: Principal, senderId: string | undefined, uid: string) =>
   updateConversation(p, senderId, uid, { markRead: true });
+
+/**
+ * The provider's mark-as-read ({status: "read", message_id}) on the provider-compatible send
+ * routes: the conversation holding that inbound message, received by this sender, is read.
+ * False when no inbound message of this sender and account has that id.
+ */
+export async function markInboundRead(p: Principal, senderId: string, providerMessageId: string): Promise<boolean> {
+  const found = await db.conversationMessage.findFirst({
+    where: {
+      providerMessageId,
+      customerId: p.customerId,
+      direction: "inbound",
+      conversation: { senderId },
+    },
+    select: { conversationId: true },
+  });
+  if (!found) return false;
+  await markConversationRead(p, senderId, found.conversationId);
+  return true;
+}

@@ -6,8 +6,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
+import { auditContext } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
 import { hashPassword } from "@/lib/domains/auth/password";
-import type { Member, Principal } from "@/lib/domains/auth/principal";
+import type { Member, Principal, RequestOrigin } from "@/lib/domains/auth/principal";
 import { dashboardLink } from "@/lib/domains/mail/links";
 import { queueMail } from "@/lib/domains/mail/outbox";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -129,6 +131,12 @@ export async function createInvitation(p: Principal, input: InvitationCreateValu
       },
     });
     await queueInvitationMail(tx, actor, { customerId: p.customerId, email: input.email, role: input.role }, link);
+    await recordAudit(tx, {
+      ...auditContext(p),
+      action: "member.invited",
+      target: { type: "member", uid: input.email },
+      details: { role: input.role, invitationId: id },
+    });
     return tx.invitation.findFirstOrThrow({ where: { id, customerId: p.customerId }, select: INVITATION_SELECT });
   });
   const [withSenders] = await withPhones(p.customerId, [row]);
@@ -236,6 +244,7 @@ function refusal(view: InvitationView | null): ApiError | null {
 export async function acceptInvitation(
   token: string,
   input: InvitationAcceptValue,
+  origin?: RequestOrigin,
 ): Promise<{ email: string; customerId: string }> {
   // Checked before the (deliberately slow) password hash: a bad link costs nothing.
   const early = refusal(await invitationForToken(token));
@@ -271,6 +280,13 @@ export async function acceptInvitation(
       await writeSenderLimit(tx, inv.customerId, user.id, {
         limited,
         senderIds: limited ? senders.map((s) => s.id) : [],
+      });
+      // The new member is the actor (`origin`: the accepting request's, when the caller knows it).
+      await recordAudit(tx, {
+        ...auditContext({ customerId: inv.customerId, member: { email: user.email, userId: user.id }, origin }),
+        action: "member.joined",
+        target: { type: "member", uid: user.email },
+        details: { role: inv.role, invitationId: inv.id },
       });
       return { email: user.email, customerId: inv.customerId };
     });

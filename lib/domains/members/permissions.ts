@@ -38,6 +38,8 @@ export const PERMISSIONS = {
   billing: ["owner", "admin", "billing"],
   /** Members, invitations, roles, security settings, audit log (admins: not owners, see members/service.ts). */
   members: ["owner", "admin"],
+  /** The audit log: read and export (the same row as members; docs/security.md "Audit log"). */
+  audit: ["owner", "admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -5,6 +5,8 @@
 // member's next request (lib/domains/auth/session-principal.ts reads the member each time).
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
+import { type AuditPrincipal, auditContext } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
 import { hashPassword } from "@/lib/domains/auth/password";
 import type { Member, Principal } from "@/lib/domains/auth/principal";
 import { UserEmailTakenError } from "@/lib/domains/users/service";
@@ -65,7 +67,10 @@ export async function changeMember(p: Principal, userId: string, input: MemberCh
   const actor = assertPermission(p, "members");
   return db.$transaction(async (tx) => {
     await lockMembers(tx, p.customerId);
-    const target = await tx.user.findFirst({ where: { id: userId, customerId: p.customerId }, select: { role: true } });
+    const target = await tx.user.findFirst({
+      where: { id: userId, customerId: p.customerId },
+      select: { role: true, email: true },
+    });
     if (!target) throw memberNotFound();
     assertMayManage(actor, target.role, input.role);
     if (target.role === "owner" && input.role !== "owner") await assertAnotherOwner(tx, p.customerId, userId);
@@ -75,6 +80,12 @@ export async function changeMember(p: Principal, userId: string, input: MemberCh
       data: { role: input.role, sendersLimited: limit.limited },
     });
     await writeSenderLimit(tx, p.customerId, userId, limit);
+    await recordAudit(tx, {
+      ...auditContext(p),
+      action: "member.role_changed",
+      target: { type: "member", uid: target.email },
+      details: { from: target.role, to: input.role, senders: [...(input.senders ?? [])] },
+    });
     return tx.user.findFirstOrThrow({ where: { id: userId, customerId: p.customerId }, select: MEMBER_SELECT });
   });
 }
@@ -84,11 +95,20 @@ export async function removeMember(p: Principal, userId: string): Promise<void> 
   const actor = assertPermission(p, "members");
   await db.$transaction(async (tx) => {
     await lockMembers(tx, p.customerId);
-    const target = await tx.user.findFirst({ where: { id: userId, customerId: p.customerId }, select: { role: true } });
+    const target = await tx.user.findFirst({
+      where: { id: userId, customerId: p.customerId },
+      select: { role: true, email: true },
+    });
     if (!target) throw memberNotFound();
     assertMayManage(actor, target.role);
     if (target.role === "owner") await assertAnotherOwner(tx, p.customerId, userId);
     await tx.user.deleteMany({ where: { id: userId, customerId: p.customerId } });
+    await recordAudit(tx, {
+      ...auditContext(p),
+      action: "member.removed",
+      target: { type: "member", uid: target.email },
+      details: { role: target.role },
+    });
   });
 }
 
@@ -108,7 +128,7 @@ export type NewMember = {
  * Adds a member with a password (the operator CLI; an accepted invitation, inside its
  * transaction). A taken email (emails are unique across accounts) is UserEmailTakenError.
  */
-export async function addMember(input: NewMember, tx?: Tx) {
+export async function addMember(input: NewMember, tx?: Tx, by?: AuditPrincipal) {
   const passwordHash = await hashPassword(input.password);
   const work = async (t: Tx) => {
     const limit = await senderLimitFor(t, input.customerId, input.role, input.senders ?? [], input.sendersField);
@@ -125,6 +145,13 @@ export async function addMember(input: NewMember, tx?: Tx) {
         },
       });
       await writeSenderLimit(t, input.customerId, user.id, limit);
+      // By the operator (user:create), or `system` when no one is named.
+      await recordAudit(t, {
+        ...auditContext({ ...by, customerId: input.customerId }),
+        action: "member.joined",
+        target: { type: "member", uid: email },
+        details: { role: input.role },
+      });
       return user;
     } catch (error) {
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {

@@ -131,7 +131,11 @@ describe("send -> provider callbacks -> billing, ledger and webhook events", () 
     const created = await call("POST", "/api/v3/templates", {
       token: t.globalToken,
       body: {
-        template: { name: "loop_notice", category: "UTILITY", components: [{ type: "BODY", text: "Hi {{1}}" }] },
+        template: {
+          name: "loop_notice",
+          category: "UTILITY",
+          components: [{ type: "BODY", text: "Hi {{1}}, welcome.", example: { body_text: [["Ana"]] } }],
+        },
       },
     });
     expect(created.body.data.status).toBe("PENDING");

@@ -15,6 +15,7 @@ import {
 } from "@/lib/domains/conversations/outbound";
 import type { EventSender } from "@/lib/domains/events/emit";
 import { keyLinkCte } from "@/lib/domains/idempotency/key-run";
+import { messageCreatedNotify, messageStatusNotify } from "@/lib/domains/live/publish";
 import { type Message, Prisma } from "@/lib/generated/prisma/client";
 
 export type NewMessage = Omit<
@@ -74,7 +75,9 @@ export async function insertMessage(m: NewMessage, thread: ThreadContext): Promi
       ${row.attempts}::int, ${row.errorCode}::int, ${row.errorMessage}, ${JSON.stringify(m.payload)}::jsonb,
       ${at}::timestamptz AT TIME ZONE 'UTC', ${at}::timestamptz AT TIME ZONE 'UTC') RETURNING "id"),
     ${conversation}${keyLinkCte(row.customerId, row.id)}
-    SELECT conv."id", conv."contactPhoneNumber", conv."contactName", conv."createdAt", conv.created FROM conv`);
+    SELECT conv."id", conv."contactPhoneNumber", conv."contactName", conv."createdAt", conv.created,
+      (SELECT count(${messageCreatedNotify(row.customerId, row.senderId, Prisma.sql`c."id"`)}) FROM conv c) AS live
+    FROM conv`);
   await announceIfCreated(thread.sender, outcome);
   return row;
 }
@@ -96,12 +99,19 @@ const unwritten = new Map<string, OutcomeColumns>();
 
 async function writeOutcome(id: string, c: OutcomeColumns): Promise<boolean> {
   const at = new Date().toISOString();
+  // The thread's ticks move live (docs/inbox.md "Live updates"): notified in the same statement.
   const rows = await hotRows<{ id: string }>(Prisma.sql`
-    UPDATE "Message" SET "status" = ${c.status}, "queued" = ${c.queued}, "attempts" = ${c.attempts}::int,
+    WITH u AS (UPDATE "Message" SET "status" = ${c.status}, "queued" = ${c.queued}, "attempts" = ${c.attempts}::int,
       "providerMessageId" = ${c.providerMessageId ?? null}, "errorCode" = ${c.errorCode ?? null}::int,
       "errorMessage" = ${c.errorMessage ?? null}, "updatedAt" = ${at}::timestamptz AT TIME ZONE 'UTC'
     WHERE "id" = ${id} AND "status" IN (${SENDING}, 'unknown')
-    RETURNING "id"`);
+    RETURNING "id", "customerId", "senderId", "status")
+    SELECT u."id", (SELECT count(${messageStatusNotify({
+      customerId: Prisma.sql`n."customerId"`,
+      senderId: Prisma.sql`n."senderId"`,
+      id: Prisma.sql`n."id"`,
+      status: Prisma.sql`n."status"`,
+    })}) FROM u n) AS live FROM u`);
   return rows.length > 0;
 }
 

@@ -1,6 +1,6 @@
 // Our send bodies -> the provider's message body (Cloud API shape).
 import type { ProviderMessagePayload } from "@/lib/domains/provider/types";
-import type { ChatInput, ProviderMessageInput, SendInput } from "./schemas";
+import { type ChatInput, type ProviderSendInput, type SendInput, TO_AS_SENT } from "./schemas";
 
 const digits = (e164: string) => e164.replace(/^\+/, "");
 const base = (to: string) => ({
@@ -39,7 +39,15 @@ export function chatPayload(body: ChatInput): ProviderMessagePayload {
 }
 
 /** The provider-compatible body as it goes to the provider (our own fields removed). */
-export function providerPayload(body: ProviderMessageInput): ProviderMessagePayload {
-  const { senderId: _s, category: _c, ttl_seconds: _t, ...rest } = body;
+export function providerPayload(body: ProviderSendInput): ProviderMessagePayload {
+  const {
+    senderId: _s,
+    category: _c,
+    ttl_seconds: _t,
+    [TO_AS_SENT]: _asSent,
+    ...rest
+  } = body as ProviderSendInput & {
+    [TO_AS_SENT]?: string;
+  };
   return { ...rest, messaging_product: "whatsapp", to: digits(body.to), type: body.type };
 }

@@ -92,33 +92,60 @@ export const ChatBody = z
   });
 export type ChatInput = z.infer<typeof ChatBody>;
 
-/** POST /messages and /{phoneNumberId}/messages: the provider's own message body. */
-export const ProviderMessageBody = z
-  .looseObject({
-    senderId: SenderIdField,
-    messaging_product: z.literal("whatsapp").default("whatsapp"),
-    recipient_type: z.literal("individual").optional(),
-    to: ProviderRecipient,
-    type: z.string().min(1).default("text"),
-    text: z.object({ body: z.string().min(1).max(4096), preview_url: z.boolean().optional() }).optional(),
-    template: z
-      .looseObject({
-        name: z.string().min(1).max(512),
-        language: z.looseObject({ code: z.string().min(2).max(15) }),
-        components: z.array(z.record(z.string(), z.unknown())).optional(),
-      })
-      .optional(),
-    category: DirectSendCategoryField.optional().describe("v3 Direct Send (provider-native category), type text"),
-    ttl_seconds: TtlSeconds.optional(),
-  })
-  .superRefine((b, ctx) => {
-    const part = (b as Record<string, unknown>)[b.type];
-    if (!part || typeof part !== "object")
-      ctx.addIssue({ code: "custom", path: [b.type], message: `Param ${b.type} is required for type ${b.type}` });
-    if (b.category && b.type !== "text")
-      ctx.addIssue({ code: "custom", path: ["category"], message: "Direct Send supports type text only" });
-  });
+/** The key that keeps `to` as the client sent it: the provider echoes it as contacts[].input. */
+export const TO_AS_SENT = "__toAsSent";
+
+/**
+ * POST /messages and /{phoneNumberId}/messages: the provider's own message body, or its
+ * mark-as-read ({status: "read", message_id}), as the provider's SDKs send them
+ * (docs/messaging.md "Provider SDKs").
+ */
+export const ProviderMessageBody = z.preprocess(
+  (v) => (v && typeof v === "object" && "to" in v ? { ...v, [TO_AS_SENT]: String((v as { to: unknown }).to) } : v),
+  z
+    .looseObject({
+      senderId: SenderIdField,
+      messaging_product: z.literal("whatsapp").default("whatsapp"),
+      recipient_type: z.literal("individual").optional(),
+      status: z.literal("read").optional().describe('Mark-as-read: "read" with message_id (and no to)'),
+      message_id: z.string().min(1).max(256).optional().describe("Mark-as-read: the inbound message's id (wamid…)"),
+      typing_indicator: z.looseObject({ type: z.string() }).optional().describe("Mark-as-read: accepted, not shown"),
+      to: ProviderRecipient.optional().describe("The recipient; required unless the body is a mark-as-read"),
+      type: z.string().min(1).default("text"),
+      text: z.object({ body: z.string().min(1).max(4096), preview_url: z.boolean().optional() }).optional(),
+      template: z
+        .looseObject({
+          name: z.string().min(1).max(512),
+          language: z.looseObject({ code: z.string().min(2).max(15) }),
+          components: z.array(z.record(z.string(), z.unknown())).optional(),
+        })
+        .optional(),
+      category: DirectSendCategoryField.optional().describe("v3 Direct Send (provider-native category), type text"),
+      ttl_seconds: TtlSeconds.optional(),
+    })
+    .superRefine((b, ctx) => {
+      if (b.status === "read") {
+        if (!b.message_id)
+          ctx.addIssue({
+            code: "custom",
+            path: ["message_id"],
+            message: "message_id is required to mark a message read",
+          });
+        return;
+      }
+      if (b.message_id)
+        ctx.addIssue({ code: "custom", path: ["status"], message: 'status "read" is required with message_id' });
+      if (b.to === undefined) ctx.addIssue({ code: "custom", path: ["to"], message: "Param to is required" });
+      const part = (b as Record<string, unknown>)[b.type];
+      if (!part || typeof part !== "object")
+        ctx.addIssue({ code: "custom", path: [b.type], message: `Param ${b.type} is required for type ${b.type}` });
+      if (b.category && b.type !== "text")
+        ctx.addIssue({ code: "custom", path: ["category"], message: "Direct Send supports type text only" });
+    }),
+);
 export type ProviderMessageInput = z.infer<typeof ProviderMessageBody>;
+/** A send (not a mark-as-read): `to` is there. */
+export type ProviderSendInput = ProviderMessageInput & { to: string };
 
 /**
  * The Direct Send rule per API version (docs/messaging.md): v2 ignores the Direct Send fields of
@@ -159,11 +186,14 @@ export const DirectSendInfo = z.object({
 });
 
 /** The provider's own send answer (POST /messages, /{phoneNumberId}/messages; docs/messaging.md). */
-export const ProviderSendResponse = z.object({
-  messaging_product: z.literal("whatsapp"),
-  contacts: z.array(z.object({ input: z.string(), wa_id: z.string() })),
-  messages: z.array(z.object({ id: z.string(), message_status: z.enum(["accepted", "queued"]) })),
-});
+export const ProviderSendResponse = z.union([
+  z.object({
+    messaging_product: z.literal("whatsapp"),
+    contacts: z.array(z.object({ input: z.string().describe("`to` as sent"), wa_id: z.string() })),
+    messages: z.array(z.object({ id: z.string(), message_status: z.enum(["accepted", "queued"]) })),
+  }),
+  z.object({ success: z.literal(true) }).describe("A mark-as-read"),
+]);
 
 export const SendReceipt = z.object({
   messageUid: z.string().describe("Local message id"),

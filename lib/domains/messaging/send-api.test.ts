@@ -198,7 +198,8 @@ describe("provider-compatible sends", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       messaging_product: "whatsapp",
-      contacts: [{ input: to, wa_id: to.slice(1) }],
+      // `to` echoed as sent, as the provider does (docs/messaging.md "Provider SDKs").
+      contacts: [{ input: to.slice(1), wa_id: to.slice(1) }],
       messages: [{ id: res.headers.get("x-service-message-id"), message_status: "accepted" }],
     });
     expect(res.headers.get("x-service-request-id")).toMatch(/^req_/);

@@ -1,10 +1,19 @@
 // The API's send bodies (POST /send, /chat, /messages; docs/messaging.md) as the one send of
 // send.ts. The version rules are already applied by the per-version schemas (schemas.ts).
+
+import { ApiError } from "@/lib/core/errors";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { markInboundRead } from "@/lib/domains/conversations/service";
 import type { Sender } from "@/lib/domains/senders/service";
 import type { SendResult } from "./outgoing";
 import { chatPayload, providerPayload, templatePayload } from "./payloads";
-import type { ChatInput, ProviderMessageInput, SendInput } from "./schemas";
+import {
+  type ChatInput,
+  type ProviderMessageInput,
+  type ProviderSendInput,
+  type SendInput,
+  TO_AS_SENT,
+} from "./schemas";
 import { sendMessage } from "./send";
 
 /** POST /send: an approved template. */
@@ -25,8 +34,32 @@ export function sendChat(p: Principal, sender: Sender, body: ChatInput): Promise
   return sendMessage(p, sender, { sendRoute: "chat", recipient: body.to, payload: chatPayload(body), directSend });
 }
 
-/** POST /messages and /{phoneNumberId}/messages: the provider's own body. */
-export function sendProviderMessage(p: Principal, sender: Sender, body: ProviderMessageInput): Promise<SendResult> {
+/**
+ * POST /messages and /{phoneNumberId}/messages: a send in the provider's own body, or the
+ * provider's mark-as-read of an inbound message (docs/messaging.md "Provider SDKs").
+ */
+export async function answerProviderMessage(
+  p: Principal,
+  sender: Sender,
+  body: ProviderMessageInput,
+): Promise<{ read: true } | { read: false; sent: SendResult; toAsSent: string }> {
+  if (body.status === "read") {
+    const id = body.message_id ?? "";
+    if (!(await markInboundRead(p, sender.id, id))) {
+      // The provider's answer to an id it does not know: (#100) Invalid parameter, HTTP 400.
+      throw new ApiError("VALIDATION_FAILED", `message_id ${id} is no message received by this number`, {
+        fields: [{ path: "body.message_id", message: "no message received by this number has this id" }],
+        providerCode: 100,
+      });
+    }
+    return { read: true };
+  }
+  const send = body as ProviderSendInput;
+  const toAsSent = (body as { [TO_AS_SENT]?: string })[TO_AS_SENT] ?? send.to;
+  return { read: false, sent: await sendProviderMessage(p, sender, send), toAsSent };
+}
+
+function sendProviderMessage(p: Principal, sender: Sender, body: ProviderSendInput): Promise<SendResult> {
   const payload = providerPayload(body);
   const text = (body.text as { body?: string } | undefined)?.body ?? "";
   const template =

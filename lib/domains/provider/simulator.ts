@@ -18,6 +18,7 @@ import { SAMPLE_TEMPLATE_NAME, sampleTemplate } from "./sample-template";
 import { type CallbackChange, deliverCallback, envelopeFor } from "./simulator-callbacks";
 import { inboundTextChange, messagesChange } from "./simulator-inbound";
 import { SimulatorLimits } from "./simulator-limits";
+import { reviewTemplate } from "./simulator-review";
 import { templateComponentsFor } from "./simulator-templates";
 import type {
   ProviderClient,
@@ -166,18 +167,21 @@ export class ProviderSimulator implements ProviderClient {
     const waba = sender.wabaId ?? "";
     this.templates.set(waba, [...(this.templates.get(waba) ?? []), created]);
     // Review takes a moment; then the provider reports the verdict through a callback.
+    const verdict = reviewTemplate(input.components);
     setTimeout(
       () => {
-        created.status = "APPROVED";
+        created.status = verdict.status;
         this.enqueue({
           entryId: waba,
           field: "message_template_status_update",
           value: {
-            event: "APPROVED",
+            event: verdict.status,
             message_template_id: created.id,
             message_template_name: created.name,
             message_template_language: created.language,
-            reason: "NONE",
+            ...(verdict.status === "REJECTED"
+              ? { reason: verdict.reason, rejection_info: { reason: verdict.detail } }
+              : { reason: "NONE" }),
           },
         });
       },

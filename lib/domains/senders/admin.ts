@@ -1,6 +1,9 @@
 // Operator-side sender management (the CLI and the demo seed): connect a phone number to a customer.
+
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
+import { type AuditPrincipal, auditContext } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
 import { Prisma, type Sender } from "@/lib/generated/prisma/client";
 import { parsePhone } from "./phone";
 import { E164, normalizePhone } from "./service";
@@ -30,7 +33,10 @@ export type AddSenderInput = {
  * customer's first sender) it becomes the default and the others stop being default, in
  * one transaction.
  */
-export async function addSender(input: AddSenderInput): Promise<Sender> {
+export async function addSender(
+  input: AddSenderInput,
+  by: AuditPrincipal = { customerId: input.customerId },
+): Promise<Sender> {
   const parsed = parsePhone(input.phoneNumber);
   if (!parsed.ok) throw new SenderInputError("phone", parsed.message);
   const phoneNumber = parsed.e164;
@@ -56,7 +62,7 @@ export async function addSender(input: AddSenderInput): Promise<Sender> {
           data: { isDefault: false },
         });
       }
-      return tx.sender.create({
+      const sender = await tx.sender.create({
         data: {
           customerId: input.customerId,
           phoneNumber,
@@ -66,6 +72,13 @@ export async function addSender(input: AddSenderInput): Promise<Sender> {
           isDefault,
         },
       });
+      await recordAudit(tx, {
+        ...auditContext({ ...by, customerId: input.customerId }),
+        action: "sender.added",
+        target: { type: "sender", uid: sender.phoneNumber },
+        details: { senderId: sender.id, phoneNumberId: sender.phoneNumberId, isDefault },
+      });
+      return sender;
     });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
@@ -84,7 +97,11 @@ export async function addSender(input: AddSenderInput): Promise<Sender> {
  * Makes one of the customer's senders (by phone number) its default, the others not, in
  * one transaction (the CLI's sender:default).
  */
-export async function setDefaultSender(customerId: string, phone: string): Promise<Sender> {
+export async function setDefaultSender(
+  customerId: string,
+  phone: string,
+  by: AuditPrincipal = { customerId },
+): Promise<Sender> {
   const phoneNumber = normalizePhone(phone);
   if (!E164.test(phoneNumber))
     throw new SenderInputError("phone", "must be a phone number with + and the country code");
@@ -96,6 +113,14 @@ export async function setDefaultSender(customerId: string, phone: string): Promi
       where: { customerId, isDefault: true, NOT: { id: sender.id } },
       data: { isDefault: false },
     });
+    if (!sender.isDefault) {
+      await recordAudit(tx, {
+        ...auditContext({ ...by, customerId }),
+        action: "sender.default_changed",
+        target: { type: "sender", uid: sender.phoneNumber },
+        details: { senderId: sender.id },
+      });
+    }
     return tx.sender.update({ where: { id: sender.id, customerId }, data: { isDefault: true } });
   });
 }

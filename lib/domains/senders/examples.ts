@@ -3,7 +3,7 @@
 import { exampleTime, listExample } from "@/lib/core/examples";
 import type { SenderLimits } from "./limits";
 import { sampleSender } from "./samples";
-import { toPublicSender } from "./serializers";
+import { toProviderPhoneNumber, toPublicSender } from "./serializers";
 
 const addedRow = {
   ...sampleSender,
@@ -52,4 +52,10 @@ export const postSendersBySenderIdRemove = {
     outcome: "deactivated" as const,
     sender: toPublicSender({ ...addedRow, connectionStatus: "DISCONNECTED", deactivatedAt: exampleTime(7200) }, limits),
   },
+};
+
+/** GET /{phoneNumberId}: the sample sender as the provider describes a phone number. */
+export const getByPhoneNumberId = {
+  params: { phoneNumberId: sampleSender.phoneNumberId ?? "" },
+  response: toProviderPhoneNumber(sampleSender),
 };

@@ -73,3 +73,20 @@ export const SenderRemovedData = z.object({
     .describe("deleted: it had no history; deactivated: kept with its conversations and records, sends no more"),
   sender: PublicSender,
 });
+
+/**
+ * GET /{phoneNumberId}: the phone number as the provider's Graph API describes it, for stock
+ * provider SDKs (docs/messaging.md "Provider SDKs").
+ */
+export const ProviderPhoneNumber = z.object({
+  id: z.string().describe("The phone number id"),
+  display_phone_number: z.string().describe("The number, as the provider shows it (+1 555-010-0001)"),
+  verified_name: z.string().describe("The display name, else the number"),
+  quality_rating: z.enum(["GREEN", "YELLOW", "RED", "UNKNOWN"]),
+  code_verification_status: z.literal("VERIFIED"),
+  platform_type: z.literal("CLOUD_API"),
+  throughput: z.object({ level: z.enum(["STANDARD", "HIGH"]) }).describe("HIGH from 1,000 messages per second"),
+  messaging_limit_tier: z
+    .string()
+    .describe('TIER_250, TIER_2K, TIER_10K, TIER_100K or TIER_UNLIMITED (docs/messaging.md "Sender limits")'),
+});

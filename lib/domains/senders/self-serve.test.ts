@@ -81,7 +81,7 @@ describe("connectSender", () => {
       name: "first_notice",
       language: "en_US",
       category: "UTILITY",
-      components: [{ type: "BODY", text: "Your order {{1}} is ready" }],
+      components: [{ type: "BODY", text: "Your order {{1}} is ready", example: { body_text: [["A-1"]] } }],
     });
     expect(created.status).toBe("PENDING");
     await expect

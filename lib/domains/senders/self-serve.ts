@@ -54,7 +54,7 @@ export async function connectSender(p: Principal, input: ConnectSenderInput): Pr
   if (known !== phoneNumber.slice(1)) {
     throw new SenderInputError("phoneNumberId", `belongs to another number at the provider (+${known})`);
   }
-  return addSender({ customerId: p.customerId, phoneNumber, phoneNumberId, isDefault: input.makeDefault });
+  return addSender({ customerId: p.customerId, phoneNumber, phoneNumberId, isDefault: input.makeDefault }, p);
 }
 
 /** Simulator mode: a simulated id on the customer's simulated business account, its templates synced. */
@@ -64,18 +64,21 @@ async function connectSimulated(
   phoneNumberId: string | undefined,
   makeDefault: boolean | undefined,
 ): Promise<Sender> {
-  const sender = await addSender({
-    customerId: p.customerId,
-    phoneNumber,
-    phoneNumberId: phoneNumberId ?? simulatedPhoneNumberId(),
-    wabaId: await simulatedWabaId(p.customerId),
-    isDefault: makeDefault,
-  });
+  const sender = await addSender(
+    {
+      customerId: p.customerId,
+      phoneNumber,
+      phoneNumberId: phoneNumberId ?? simulatedPhoneNumberId(),
+      wabaId: await simulatedWabaId(p.customerId),
+      isDefault: makeDefault,
+    },
+    p,
+  );
   await syncTemplates(p, sender);
   return sender;
 }
 
 /** Makes one of the principal's senders (by phone number) the default. */
 export function makeDefaultSender(p: Principal, phoneNumber: string): Promise<Sender> {
-  return setDefaultSender(p.customerId, phoneNumber);
+  return setDefaultSender(p.customerId, phoneNumber, p);
 }

@@ -190,3 +190,28 @@ describe("POST /senders/{senderId}/default", () => {
     expect(await defaults(t.customer.id)).toEqual([{ phoneNumber: t.sender.phoneNumber }]);
   });
 });
+
+describe("GET /{phoneNumberId} (provider-compatible)", () => {
+  it("answers the phone number as the provider does; another account's id is the provider's error", async () => {
+    const t = await createTestCustomer();
+    const other = await createTestCustomer();
+    for (const v of ["v2", "v3"]) {
+      const res = await call("GET", `/api/${v}/${t.sender.phoneNumberId}`, { token: t.globalToken });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        id: t.sender.phoneNumberId,
+        code_verification_status: "VERIFIED",
+        platform_type: "CLOUD_API",
+        throughput: { level: "STANDARD" },
+        messaging_limit_tier: "TIER_10K",
+      });
+      expect(res.body.display_phone_number.replace(/\D/g, "")).toBe(t.sender.phoneNumber.slice(1));
+    }
+    const foreign = await call("GET", `/api/v3/${other.sender.phoneNumberId}`, { token: t.globalToken });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error).toMatchObject({ error_data: { error_code: "SENDER_NOT_FOUND" } });
+    // A number-scoped token reads only its own number.
+    const scoped = await call("GET", `/api/v3/${t.otherSender.phoneNumberId}`, { token: t.scopedToken });
+    expect(scoped.status).toBe(403);
+  });
+});

@@ -6,11 +6,7 @@ import { type ParameterSlot, templateParameters } from "./parameters";
 /** A slot's form key: "header.0", "body.1", "button.0". */
 export const slotKey = (s: Pick<ParameterSlot, "component" | "index">) => `${s.component}.${s.index}`;
 
-/**
- * What a form shows beside a slot's field.
- * @public Not used yet: the template forms (composer, inbox, broadcasts) being built this round
- * take it; drop the tag once one does (knip then checks it again).
- */
+/** What a form shows beside a slot's field (components/dashboard/template-fill.tsx). */
 export function slotLabel(s: ParameterSlot): string {
   if (s.component === "button") {
     const what = s.kind === "coupon_code" ? "coupon code" : s.kind === "payload" ? "payload" : "URL suffix";
@@ -21,6 +17,13 @@ export function slotLabel(s: ParameterSlot): string {
 }
 
 export type FilledValues = Record<string, string>;
+
+/** Each slot filled with the template's sample for it: the message as the review saw it. */
+export function sampleValues(templateComponents: unknown): FilledValues {
+  const values: FilledValues = {};
+  for (const s of templateParameters(templateComponents).slots) if (s.example) values[slotKey(s)] = s.example;
+  return values;
+}
 
 function parameterFor(s: ParameterSlot, value: string, named: boolean): Record<string, unknown> {
   switch (s.kind) {

@@ -2,6 +2,7 @@
 // read by uid or name, create (X-Service-Template-Uid), sync from the provider.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { processPendingCallbacks } from "@/lib/domains/events/ingest/process-batch";
 import { recordApiAnswers } from "@/test/api-answers";
 import { call } from "@/test/factory";
 import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
@@ -101,6 +102,35 @@ describe("POST /templates", () => {
         },
       )
       .toBeGreaterThan(0);
+  });
+
+  it("a template the simulator's review rejects gets REJECTED with its reason through the callback", async () => {
+    const t = await messagingCustomer();
+    const res = await call("POST", "/api/v3/templates", {
+      token: t.globalToken,
+      body: {
+        template: {
+          name: "code_at_end",
+          category: "utility",
+          components: [{ type: "BODY", text: "Your code is {{1}}", example: { body_text: [["123456"]] } }],
+        },
+      },
+    });
+    expect(res.status).toBe(201);
+    const uid = res.body.data.templateUid;
+    await expect
+      .poll(
+        async () => {
+          await processPendingCallbacks(200);
+          return (await call("GET", `/api/v3/templates/${uid}`, { token: t.globalToken })).body.data;
+        },
+        { timeout: 10_000 },
+      )
+      .toMatchObject({
+        status: "REJECTED",
+        rejectionReason:
+          "INVALID_FORMAT: The body may not start or end with a variable: put text before the first and after the last.",
+      });
   });
 
   it("syncs the business account's templates from the provider", async () => {

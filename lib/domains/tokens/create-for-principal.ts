@@ -8,10 +8,13 @@ export async function createTokenFor(p: Principal, input: TokenCreateValue) {
   const sender = input.senderId
     ? await resolveSender(p, input.senderId, { useDefault: false, requireSetup: false })
     : undefined;
-  return issueToken({
-    customerId: p.customerId,
-    name: input.name,
-    senderId: sender?.id ?? null,
-    expiresAt: input.expiresOn ? new Date(`${input.expiresOn}T00:00:00Z`) : null,
-  });
+  return issueToken(
+    {
+      customerId: p.customerId,
+      name: input.name,
+      senderId: sender?.id ?? null,
+      expiresAt: input.expiresOn ? new Date(`${input.expiresOn}T00:00:00Z`) : null,
+    },
+    p,
+  );
 }

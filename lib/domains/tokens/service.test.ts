@@ -53,6 +53,8 @@ describe("verifyToken", () => {
       plan: "starter",
       via: "token",
       tokenId: record.id,
+      // The audit log names the token by these (docs/security.md "Audit log").
+      token: { name: record.name, prefix: record.prefix },
       scopedSenderId: null,
     });
   });

@@ -2,6 +2,8 @@
 
 import { ApiError } from "@/lib/core/errors";
 import { db, hotRows } from "@/lib/db";
+import { type AuditPrincipal, auditContext } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { type ApiToken, type Customer, Prisma } from "@/lib/generated/prisma/client";
 import { invalidateVerifiedTokens, tokenCache, type VerifiedToken } from "./token-cache";
@@ -16,21 +18,45 @@ export type IssueTokenInput = {
   expiresAt?: Date | null;
 };
 
-/** Creates a token; the plain value is returned here and never again. */
-export async function issueToken(input: IssueTokenInput): Promise<{ token: string; record: ApiToken }> {
+/**
+ * Creates a token; the plain value is returned here and never again. `by`: who asked, for
+ * the audit log (docs/security.md "Audit log"); without it the entry's actor is `system`.
+ */
+export async function issueToken(
+  input: IssueTokenInput,
+  by: AuditPrincipal = { customerId: input.customerId },
+): Promise<{ token: string; record: ApiToken }> {
   const token = generateTokenString();
-  const record = await db.apiToken.create({
-    data: {
-      customerId: input.customerId,
-      senderId: input.senderId ?? null,
-      name: input.name,
-      prefix: visiblePrefix(token),
-      hash: hashToken(token),
-      expiresAt: input.expiresAt ?? null,
-    },
+  const record = await db.$transaction(async (tx) => {
+    const created = await tx.apiToken.create({
+      data: {
+        customerId: input.customerId,
+        senderId: input.senderId ?? null,
+        name: input.name,
+        prefix: visiblePrefix(token),
+        hash: hashToken(token),
+        expiresAt: input.expiresAt ?? null,
+      },
+    });
+    await recordAudit(tx, {
+      ...auditContext({ ...by, customerId: input.customerId }),
+      action: "token.created",
+      target: { type: "token", uid: created.id },
+      details: tokenDetails(created),
+    });
+    return created;
   });
   return { token, record };
 }
+
+/** What the audit log says of a token: never its value or hash. */
+const tokenDetails = (t: ApiToken) => ({
+  name: t.name,
+  prefix: t.prefix,
+  scope: t.senderId ? "number" : "global",
+  senderId: t.senderId,
+  expiresAt: t.expiresAt?.toISOString() ?? null,
+});
 
 export type { VerifiedToken };
 
@@ -84,6 +110,7 @@ async function lookUpToken(hash: string, now: Date): Promise<VerifiedToken> {
       plan,
       via: "token",
       tokenId: record.id,
+      token: { name: record.name, prefix: record.prefix },
       scopedSenderId: record.senderId,
     },
   };
@@ -117,10 +144,20 @@ export async function listTokens(p: Principal) {
 }
 
 /** Revokes a token of this customer; revoking twice is harmless. */
-export async function revokeToken(p: Pick<Principal, "customerId">, tokenId: string): Promise<ApiToken> {
-  await db.apiToken.updateMany({
-    where: { id: tokenId, customerId: p.customerId, revokedAt: null },
-    data: { revokedAt: new Date() },
+export async function revokeToken(p: AuditPrincipal, tokenId: string): Promise<ApiToken> {
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.apiToken.updateMany({
+      where: { id: tokenId, customerId: p.customerId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    // Only the revocation that happened is recorded, not a repeat.
+    if (count === 1) {
+      await recordAudit(tx, {
+        ...auditContext(p),
+        action: "token.revoked",
+        target: { type: "token", uid: tokenId },
+      });
+    }
   });
   invalidateVerifiedTokens();
   const token = await db.apiToken.findFirst({ where: { id: tokenId, customerId: p.customerId } });
@@ -141,7 +178,7 @@ export type RotatedToken = { token: string; successor: ApiToken; previous: ApiTo
  * old token's own expiry, if any.
  */
 export async function rotateToken(
-  p: Pick<Principal, "customerId">,
+  p: AuditPrincipal,
   tokenId: string,
   options: { graceHours?: number; now?: Date } = {},
 ): Promise<RotatedToken> {
@@ -175,6 +212,12 @@ export async function rotateToken(
         hash: hashToken(token),
         expiresAt: ownExpiry,
       },
+    });
+    await recordAudit(tx, {
+      ...auditContext(p),
+      action: "token.rotated",
+      target: { type: "token", uid: old.id },
+      details: { successorTokenId: successor.id, successorPrefix: successor.prefix, graceHours },
     });
     return { token, successor, previous };
   });

@@ -2,8 +2,11 @@
 // on the WebhookDestination row; every change runs under that row's lock (FOR UPDATE), so
 // workers sharing a destination see one breaker and never let two probes through. The
 // transitions themselves are pure (breaker.ts); every function takes `now`.
+
 import { db, hotPrepared, type Tx } from "@/lib/db";
 import { ts } from "@/lib/db/sql";
+import { auditContext } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
 import { type Admission, type AttemptResult, admit, afterAttempts, BREAKER, disabledReason } from "./breaker";
 import { emitDeliveryExhausted, emitEndpointDisabled } from "./operational-events";
 
@@ -122,7 +125,7 @@ async function recordResults(destinationId: string, results: AttemptResult[], no
     await lockDestination(tx, destinationId);
     const row = await tx.webhookDestination.findUnique({
       where: { id: destinationId },
-      select: { ...HEALTH, status: true, updatedAt: true },
+      select: { ...HEALTH, status: true, updatedAt: true, customerId: true },
     });
     if (!row) return;
     const change = afterAttempts(row, results, now);
@@ -143,6 +146,13 @@ async function recordResults(destinationId: string, results: AttemptResult[], no
         data: { status: "CANCELLED", lockedUntil: null, lastError: reason },
       });
       await emitEndpointDisabled(tx, destinationId, now);
+      // The breaker disabled it: the system's change (docs/security.md "Audit log").
+      await recordAudit(tx, {
+        ...auditContext({ customerId: row.customerId }),
+        action: "webhook.disabled",
+        target: { type: "webhook", uid: destinationId },
+        details: { reason },
+      });
     } else if (change.opened && change.health.nextProbeAt) {
       await holdPending(tx, destinationId, change.health.nextProbeAt, now);
     } else if (change.closed) {

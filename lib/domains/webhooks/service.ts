@@ -8,6 +8,8 @@ import { encryptSecret } from "@/lib/core/crypto/secret-box";
 import { ApiError } from "@/lib/core/errors";
 import { skipTake } from "@/lib/core/pagination";
 import { db, type Tx } from "@/lib/db";
+import { auditContext } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
 import type { Principal } from "@/lib/domains/auth/principal";
 import type { Prisma, Sender } from "@/lib/generated/prisma/client";
 import { resetHealth } from "./breaker";
@@ -42,22 +44,36 @@ export async function createWebhook(
   const scope = tenantScope(p, sender);
   const endpointUrl = await validateEndpointUrl(input.endpointUrl);
   const signingSecret = generateSigningSecret();
-  const webhook = await db.webhookDestination.create({
-    data: {
-      ...scope,
-      name: input.name,
-      endpointUrl,
-      events: input.events,
-      status: input.status,
-      timeoutMs: input.timeoutMs,
-      retryEnabled: input.retryEnabled,
-      retryMaxAttempts: input.retryMaxAttempts,
-      verificationHeaderKey: input.verificationHeaderKey ?? null,
-      verificationTokenEnc: input.verificationToken ? encryptSecret(input.verificationToken) : null,
-      signingSecretEnc: encryptSecret(signingSecret),
-      maxDeliveriesPerSecond: input.maxDeliveriesPerSecond ?? null,
-    },
-    include: WITH_SENDER,
+  const webhook = await db.$transaction(async (tx) => {
+    const created = await tx.webhookDestination.create({
+      data: {
+        ...scope,
+        name: input.name,
+        endpointUrl,
+        events: input.events,
+        status: input.status,
+        timeoutMs: input.timeoutMs,
+        retryEnabled: input.retryEnabled,
+        retryMaxAttempts: input.retryMaxAttempts,
+        verificationHeaderKey: input.verificationHeaderKey ?? null,
+        verificationTokenEnc: input.verificationToken ? encryptSecret(input.verificationToken) : null,
+        signingSecretEnc: encryptSecret(signingSecret),
+        maxDeliveriesPerSecond: input.maxDeliveriesPerSecond ?? null,
+      },
+      include: WITH_SENDER,
+    });
+    await recordAudit(tx, {
+      ...auditContext(p),
+      action: "webhook.created",
+      target: { type: "webhook", uid: created.id },
+      details: {
+        name: created.name,
+        endpointUrl: created.endpointUrl,
+        senderId: created.senderId,
+        events: [...created.events],
+      },
+    });
+    return created;
   });
   return { webhook, signingSecret };
 }
@@ -148,6 +164,13 @@ export async function updateWebhook(
       });
     }
     const row = await getWebhook(p, sender, uid, tx);
+    await recordAudit(tx, {
+      ...auditContext(p),
+      action: patch.status === "INACTIVE" ? "webhook.disabled" : "webhook.updated",
+      target: { type: "webhook", uid },
+      // The names of the fields sent, never their values (a verification token is one).
+      details: { fields: Object.keys(patch).sort() },
+    });
     if (row.verificationTokenEnc && !row.verificationHeaderKey) {
       // Rolls the update back: a token nobody would ever send is a configuration mistake.
       throw new ApiError(
@@ -193,6 +216,12 @@ export async function rotateSigningSecret(
     });
     // Another rotation won the race: answer as if this one came second (it did not happen).
     if (count === 0) throw new ApiError("CONFLICT", "The signing secret was rotated concurrently; try again");
+    await recordAudit(tx, {
+      ...auditContext(p),
+      action: "webhook.secret_rotated",
+      target: { type: "webhook", uid },
+      details: { gracePeriodSeconds },
+    });
     return { webhook: await getWebhook(p, sender, uid, tx), signingSecret };
   });
 }

@@ -3,8 +3,11 @@
 // state, each fenced by the lease it was claimed with). The statements every delivery
 // passes through (claim, start, outcome, rate slot) run on plain pg (`hotRows`), not the
 // ORM: its per-statement CPU was a large share of a delivery's (docs/event-pipeline.md).
+
 import { db, hotPrepared, hotRows } from "@/lib/db";
 import { NOW_UTC, newIds } from "@/lib/db/sql";
+import { auditContext } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
 
 const run = <T>(text: string, values: unknown[]) => hotRows<T>({ text, values });
 /** The statements run for every batch: prepared once per connection (hotPrepared). */
@@ -148,16 +151,30 @@ export async function recordOutcomes(outcomes: Outcome[]): Promise<void> {
 
 /** 410 Gone: the destination goes INACTIVE with the reason, and its pending deliveries are cancelled. */
 export async function deactivateDestination(destinationId: string, reason: string): Promise<void> {
-  await db.$transaction([
-    db.webhookDestination.updateMany({
+  await db.$transaction(async (tx) => {
+    const destination = await tx.webhookDestination.findUnique({
+      where: { id: destinationId },
+      select: { customerId: true, status: true },
+    });
+    if (!destination) return;
+    await tx.webhookDestination.updateMany({
       where: { id: destinationId },
       data: { status: "INACTIVE", inactiveReason: reason, disabledAt: new Date() },
-    }),
-    db.webhookDelivery.updateMany({
+    });
+    await tx.webhookDelivery.updateMany({
       where: { destinationId, status: "PENDING" },
       data: { status: "CANCELLED", lockedUntil: null, lastError: reason },
-    }),
-  ]);
+    });
+    // The endpoint answered 410 Gone: the system's change (docs/security.md "Audit log").
+    if (destination.status === "ACTIVE") {
+      await recordAudit(tx, {
+        ...auditContext({ customerId: destination.customerId }),
+        action: "webhook.disabled",
+        target: { type: "webhook", uid: destinationId },
+        details: { reason },
+      });
+    }
+  });
 }
 
 export async function cancelDelivery(id: string): Promise<void> {

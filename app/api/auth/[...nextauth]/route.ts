@@ -13,7 +13,7 @@ type Ctx = { params: Promise<{ nextauth: string[] }> };
 // X-Forwarded-For itself, and lib/http/client-ip.ts says which entry to believe.
 function handler(request: NextRequest, ctx: Ctx): Promise<Response> {
   const ip = clientIpFrom(request.headers.get("x-forwarded-for"), undefined);
-  return NextAuth(authOptions(servedOverHttps(request.headers), ip))(request, ctx);
+  return NextAuth(authOptions(servedOverHttps(request.headers), ip, request.headers.get("user-agent")))(request, ctx);
 }
 
 export { handler as GET, handler as POST };

@@ -5,6 +5,8 @@
 
 import type { Tx } from "@/lib/db";
 import { type AppliedStatus, applyStatuses, type StatusItem } from "@/lib/domains/billing/status-writes";
+import type { LiveEvent } from "@/lib/domains/live/events";
+import { publishLive } from "@/lib/domains/live/publish";
 import { type EventInput, emitEvents } from "../emit";
 
 export type { StatusItem };
@@ -36,7 +38,20 @@ export async function ingestStatuses(tx: Tx, items: StatusItem[]): Promise<{ eve
   const known = await sentFromTheirSender(tx, items);
   const ours = items.filter((i) => known.has(`${i.sender.id}|${i.update.id}`));
   const unknown = items.filter((i) => !known.has(`${i.sender.id}|${i.update.id}`));
-  return { events: await emitEvents(tx, (await applyStatuses(tx, ours)).map(statusEvent)), unknown };
+  const applied = await applyStatuses(tx, ours);
+  await publishStatuses(tx, applied);
+  return { events: await emitEvents(tx, applied.map(statusEvent)), unknown };
+}
+
+/** The threads' ticks move live on the open dashboards when this commits (docs/inbox.md "Live updates"). */
+async function publishStatuses(tx: Tx, applied: AppliedStatus[]) {
+  const byCustomer = new Map<string, LiveEvent[]>();
+  for (const { row, t } of applied) {
+    const events = byCustomer.get(row.sender.customerId) ?? [];
+    events.push({ kind: "message.status", senderId: row.sender.id, messageId: row.messageId, status: t.status });
+    byCustomer.set(row.sender.customerId, events);
+  }
+  for (const [customerId, events] of byCustomer) await publishLive(tx, customerId, events);
 }
 
 function statusEvent({ row, t }: AppliedStatus): EventInput {

@@ -1,0 +1,49 @@
+// The live stream's route handler (docs/inbox.md "Live updates"): a signed-in member gets a
+// Server-Sent Events answer that proxies and Next's compression pass on as written, opening
+// with `ready`; without a session, the 401 envelope.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Principal } from "@/lib/domains/auth/principal";
+import { createTestCustomer } from "@/test/factory";
+import { readLive } from "@/test/live-reader";
+import { createMemberOf } from "@/test/member-fixtures";
+
+const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined }));
+vi.mock("@/lib/dashboard/session", async () => {
+  const { ApiError } = await import("@/lib/core/errors");
+  return {
+    requireApiPrincipal: async () => {
+      if (!session.principal) throw new ApiError("UNAUTHORIZED", "Sign in to continue");
+      return session.principal;
+    },
+  };
+});
+const { GET } = await import("./route");
+const { principalForSession } = await import("@/lib/domains/auth/session-principal");
+
+const request = () => new Request("http://dash.test/api/dashboard/live", { headers: { Host: "dash.test" } });
+
+afterEach(() => {
+  session.principal = undefined;
+});
+
+describe("GET /api/dashboard/live", () => {
+  it("streams text/event-stream, untransformed, opening with ready", async () => {
+    const t = await createTestCustomer();
+    const agent = await createMemberOf(t.customer.id, "agent", [t.sender.phoneNumber]);
+    session.principal = (await principalForSession(agent.session)) ?? undefined;
+    const res = await GET(request(), {});
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("no-cache, no-transform");
+    if (!res.body) throw new Error("no body");
+    const live = readLive(res.body);
+    await vi.waitFor(() => expect(live.events[0]).toEqual({ event: "ready", data: {} }));
+    await live.stop();
+  });
+
+  it("is 401 without a session", async () => {
+    const res = await GET(request(), {});
+    expect(res.status).toBe(401);
+    expect((await res.json()).error_code).toBe("UNAUTHORIZED");
+  });
+});

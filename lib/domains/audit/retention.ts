@@ -1,0 +1,52 @@
+// Retention of the audit log (docs/security.md "Audit log"): entries older than
+// AUDIT_RETENTION_DAYS are deleted by the background worker (lib/background.ts), once at
+// start and then every hour, in batches so one pass never holds a long lock on a big table.
+import { env } from "@/lib/core/env";
+import { log } from "@/lib/core/log";
+import { db } from "@/lib/db";
+
+const DAY_MS = 86_400_000;
+const BATCH = 5_000;
+
+/** Deletes the entries older than the retention; returns how many went. */
+export async function pruneAuditEvents(now = new Date(), days = env().AUDIT_RETENTION_DAYS): Promise<number> {
+  const cutoff = new Date(now.getTime() - days * DAY_MS);
+  let total = 0;
+  for (;;) {
+    const old = await db.auditEvent.findMany({
+      where: { createdAt: { lt: cutoff } },
+      select: { id: true },
+      take: BATCH,
+    });
+    if (old.length === 0) return total;
+    const { count } = await db.auditEvent.deleteMany({ where: { id: { in: old.map((r) => r.id) } } });
+    total += count;
+    if (old.length < BATCH) return total;
+  }
+}
+
+/** The hourly pruning loop of the background worker. */
+export function startAuditRetention(options: { intervalMs?: number } = {}): { stop: () => Promise<void> } {
+  const intervalMs = options.intervalMs ?? 3_600_000;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const pass = () => {
+    running = pruneAuditEvents()
+      .then((count) => {
+        if (count > 0) log.info({ count }, "audit log entries past retention deleted");
+      })
+      .catch((error: unknown) => log.warn({ err: error }, "audit log pruning failed; next pass retries"))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(pass, intervalMs);
+      });
+  };
+  pass();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

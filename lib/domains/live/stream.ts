@@ -1,0 +1,71 @@
+// One browser tab's live stream (docs/inbox.md "Live updates"): a Server-Sent Events body
+// for a signed-in member. It opens with `ready` (the page refetches what it shows: anything
+// may have changed while it was not connected), then carries the notices this member may
+// receive, `resync` when notices may have been lost, a heartbeat comment, and `end` when
+// the member is gone. A stream lives at most MAX_STREAM_MS, then the browser reconnects
+// (and is signed in again, or refused): an ended session keeps no stream open for long.
+import { log } from "@/lib/core/log";
+import type { Principal } from "@/lib/domains/auth/principal";
+import type { LiveEvent } from "./events";
+import { addLiveClient, type LiveClient } from "./hub";
+import { SSE_HEARTBEAT, sseEvent, sseOpening } from "./sse";
+
+/** The browser's wait before it reconnects a dropped stream. */
+const RETRY_MS = 3_000;
+const MAX_STREAM_MS = 10 * 60_000;
+/** A client this far behind (bytes queued, unread) is cut off; it reconnects and refetches. */
+const MAX_QUEUED_BYTES = 256 * 1024;
+
+export function openLiveStream(p: Principal, opts: { maxMs?: number } = {}): ReadableStream<Uint8Array> {
+  let remove = () => {};
+  let lifetime: NodeJS.Timeout | undefined;
+  let closed = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const close = () => {
+          if (closed) return;
+          closed = true;
+          remove();
+          clearTimeout(lifetime);
+          try {
+            controller.close();
+          } catch {
+            // already closed by the reader going away
+          }
+        };
+        const write = (bytes: Uint8Array) => {
+          if (closed) return;
+          if ((controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) {
+            log.debug({ userId: p.userId }, "live stream too far behind; closed (the browser reconnects)");
+            close();
+            return;
+          }
+          controller.enqueue(bytes);
+        };
+        const client: LiveClient = {
+          principal: p,
+          deliver: (event: LiveEvent) => write(sseEvent(event)),
+          resync: () => write(sseEvent({}, "resync")),
+          heartbeat: () => write(SSE_HEARTBEAT),
+          end: (reason) => {
+            write(sseEvent({ reason }, "end"));
+            close();
+          },
+        };
+        controller.enqueue(sseOpening(RETRY_MS));
+        controller.enqueue(sseEvent({}, "ready"));
+        remove = addLiveClient(client);
+        lifetime = setTimeout(close, opts.maxMs ?? MAX_STREAM_MS);
+        lifetime.unref();
+      },
+      cancel() {
+        closed = true;
+        remove();
+        clearTimeout(lifetime);
+      },
+    },
+    // Counted in bytes, so MAX_QUEUED_BYTES means what it says.
+    { highWaterMark: 0, size: (chunk) => chunk.byteLength },
+  );
+}
