@@ -128,6 +128,7 @@ export const senderRoutes: AnyRoute[] = [
       const sender = toPublicSender(removed.sender, await senderLimits(removed.sender));
       return ok("Sender removed", { outcome: removed.outcome, sender });
     },
+  }),
   // GET /{phoneNumberId}: the provider's read of a phone number, for stock provider SDKs.
   route({
     versions: ["v2", "v3"],
