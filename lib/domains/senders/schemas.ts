@@ -86,7 +86,5 @@ export const ProviderPhoneNumber = z.object({
   code_verification_status: z.literal("VERIFIED"),
   platform_type: z.literal("CLOUD_API"),
   throughput: z.object({ level: z.enum(["STANDARD", "HIGH"]) }).describe("HIGH from 1,000 messages per second"),
-  messaging_limit_tier: z
-    .string()
-    .describe('TIER_250, TIER_2K, TIER_10K, TIER_100K or TIER_UNLIMITED (docs/messaging.md "Sender limits")'),
+  messaging_limit_tier: z.string().describe("TIER_250, TIER_2K, TIER_10K, TIER_100K or TIER_UNLIMITED"),
 });
