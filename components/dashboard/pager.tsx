@@ -33,7 +33,7 @@ export function Pager({
       <span>
         Page {page}
         {totalPages !== undefined ? ` of ${Math.max(1, totalPages)}` : ""}
-        {total !== undefined ? ` · ${total} total` : ""}
+        {total !== undefined ? ` · ${total.toLocaleString("en-US")} total` : ""}
       </span>
       <Link
         href={`${path}${withParams(params, { page: String(page + 1) })}`}

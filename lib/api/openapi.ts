@@ -414,7 +414,7 @@ const IDEMPOTENCY_KEY: OpenApiParameter = {
   in: "header",
   required: false,
   description:
-    "Makes a retry safe: the first answer of a key is stored and replayed (Idempotent-Replayed: true); the same key with another body is 409 IDEMPOTENCY_KEY_REUSED (docs/idempotency.md)",
+    "Makes a retry safe: the first answer of a key is stored and replayed (Idempotent-Replayed: true); the same key with another body is 409 IDEMPOTENCY_KEY_REUSED",
   schema: { type: "string", minLength: 1, maxLength: 255 },
 };
 

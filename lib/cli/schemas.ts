@@ -3,13 +3,11 @@ import { z } from "zod";
 import { normalizeCategory, PRICING_CATEGORIES } from "@/lib/domains/billing/pricing-categories";
 import { ROLES } from "@/lib/domains/members/permissions";
 import { MAX_THROUGHPUT_PER_SECOND } from "@/lib/domains/senders/limit-values";
-import { E164, normalizePhone } from "@/lib/domains/senders/phone";
+import { E164, normalizePhone, phoneField } from "@/lib/domains/senders/phone";
 
 const id = z.string().trim().min(1, "must not be empty");
-const phone = z
-  .string()
-  .transform(normalizePhone)
-  .refine((v) => E164.test(v), "must be E.164 like +15550001234");
+/** A number the operator types: the one phone parser, international only. */
+const phone = phoneField();
 
 export const CustomerCreateArgs = z.object({
   name: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApiError } from "@/lib/core/errors";
-import { formFields, runAction } from "./action-result";
+import { formFields, runAction, withLabels } from "./action-result";
 
 describe("runAction", () => {
   it("puts a service's field error under the form field it is about", async () => {
@@ -76,5 +76,22 @@ describe("server actions' raw input", () => {
     );
     expect(result).toMatchObject({ ok: false, fields: { description: expect.stringMatching(/surrogate/) } });
     expect(ran).toBe(false);
+  });
+});
+
+describe("withLabels", () => {
+  it("says a refused field by the form's label", () => {
+    const refused = {
+      ok: false as const,
+      message: "endpointUrl must use https://",
+      code: "WEBHOOK_ENDPOINT_REQUIRES_HTTPS",
+      fields: { endpointUrl: "endpointUrl must use https://" },
+    };
+    expect(withLabels(refused, { endpointUrl: "Endpoint URL" })).toEqual({
+      ...refused,
+      message: "Endpoint URL must use https://",
+      fields: { endpointUrl: "Endpoint URL must use https://" },
+    });
+    expect(withLabels({ ok: true, data: 1 }, { endpointUrl: "Endpoint URL" })).toEqual({ ok: true, data: 1 });
   });
 });

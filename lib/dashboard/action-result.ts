@@ -26,6 +26,17 @@ export function formFields(fields: FieldError[]): Record<string, string> | undef
   return Object.keys(byName).length > 0 ? byName : undefined;
 }
 
+/** A refusal whose messages name fields by their API names ("endpointUrl"), said with the form's labels. */
+export function withLabels<T>(result: ActionResult<T>, labels: Record<string, string>): ActionResult<T> {
+  if (result.ok) return result;
+  const say = (text: string) =>
+    Object.entries(labels).reduce((t, [name, label]) => t.replace(new RegExp(`\\b${name}\\b`, "g"), label), text);
+  const fields = result.fields
+    ? Object.fromEntries(Object.entries(result.fields).map(([k, v]) => [k, say(v)]))
+    : undefined;
+  return { ...result, message: say(result.message), ...(fields ? { fields } : {}) };
+}
+
 /**
  * Runs a server action's work; `input` (the action's raw arguments) is first checked for
  * text the database cannot store and nesting, as the public API checks its bodies.

@@ -7,7 +7,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { Principal } from "@/lib/domains/auth/principal";
 import type { Permission } from "@/lib/domains/members/permissions";
-import { type ActionResult, runAction } from "./action-result";
+import { type ActionResult, runAction, withLabels } from "./action-result";
 import { requirePermission } from "./guard";
 
 /** The id of the record an action works on (a path parameter of the matching route). */
@@ -28,6 +28,11 @@ type ActionDef<S extends z.ZodType, T, C> = {
   run: (ctx: C & { input: z.output<S> }) => Promise<T>;
   /** What the success makes stale; nothing when absent (the caller refreshes). */
   revalidate?: Revalidate<z.output<S>, T>;
+  /**
+   * The form's label of a field the service names by its API name ({endpointUrl: "Endpoint
+   * URL"}): a refusal shown in the dashboard says the label a person sees.
+   */
+  labels?: Record<string, string>;
 };
 
 export type SessionActionDef<S extends z.ZodType, T> = ActionDef<S, T, { principal: Principal }> & {
@@ -84,6 +89,6 @@ export function defineAction<S extends z.ZodType, T>(
       if (typeof target === "string") revalidatePath(target);
       else revalidatePath(target.path, target.type);
     }
-    return result;
+    return def.labels ? withLabels(result, def.labels) : result;
   };
 }

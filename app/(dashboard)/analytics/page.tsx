@@ -47,8 +47,9 @@ export default async function AnalyticsPage({ searchParams }: Props) {
       <SenderInForce sender={senderInfo(sender)} chosen={Boolean(requested)} />
       <p className={muted} data-testid="analytics-scope">
         Last 30 days ({periodLabel(dateFrom)}) for sender {sender.phoneNumber}:{" "}
-        <span data-testid="analytics-sent">{delivery.totals.total.toLocaleString("en-US")}</span> messages sent through
-        Switchboard, delivered {pct(delivery.totals.deliveryRate)}, read {pct(delivery.totals.readRate)}, failed{" "}
+        <span data-testid="analytics-sent">{delivery.totals.total.toLocaleString("en-US")}</span>{" "}
+        {delivery.totals.total === 1 ? "message" : "messages"} sent through Switchboard, delivered{" "}
+        {pct(delivery.totals.deliveryRate)}, read {pct(delivery.totals.readRate)}, failed{" "}
         {pct(delivery.totals.failureRate)}.
       </p>
       <p className={muted}>

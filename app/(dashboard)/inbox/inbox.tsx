@@ -10,16 +10,18 @@ import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { input, label, muted } from "@/components/ui/classes";
 import type { PageBlock } from "@/lib/core/pagination";
 import type { PublicConversation } from "@/lib/domains/conversations/schemas";
+import { type Pinned, withPinned } from "./pinned";
 import { type TemplateOption, Thread } from "./thread";
 import { dayLabel, timeOf } from "./thread-format";
 
 type ListAnswer = { conversations: PublicConversation[]; unread: number; pagination: PageBlock };
 
 const FILTERS = [
-  { id: "all", label: "All", changes: { status: undefined, unread: undefined } },
-  { id: "open", label: "Open", changes: { status: "open", unread: undefined } },
-  { id: "closed", label: "Closed", changes: { status: "closed", unread: undefined } },
-  { id: "unread", label: "Unread", changes: { status: undefined, unread: "true" } },
+  { id: "all", label: "All", changes: { status: undefined, unread: undefined, waiting: undefined } },
+  { id: "open", label: "Open", changes: { status: "open", unread: undefined, waiting: undefined } },
+  { id: "closed", label: "Closed", changes: { status: "closed", unread: undefined, waiting: undefined } },
+  { id: "unread", label: "Unread", changes: { status: undefined, unread: "true", waiting: undefined } },
+  { id: "waiting", label: "Waiting for a person", changes: { status: undefined, unread: undefined, waiting: "true" } },
 ] as const;
 
 /** Whose conversations (docs/inbox.md "Assignment"): the URL's `assignee`. */
@@ -31,13 +33,35 @@ const ASSIGNEE_FILTERS = [
 
 export const LIST_POLL_MS = 3_000;
 
-export function Inbox({ templates, me }: { templates: TemplateOption[]; me: string | null }) {
+export function Inbox({
+  templates,
+  me,
+  canBlacklist = false,
+}: {
+  templates: TemplateOption[];
+  me: string | null;
+  canBlacklist?: boolean;
+}) {
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
   const current = Object.fromEntries(params.entries());
-  const { sender = "", status = "", unread = "", search = "", page = "1", assignee = "", c: selected } = current;
-  const filter = unread === "true" ? "unread" : (status.toLowerCase() as "open" | "closed" | "") || "all";
+  const {
+    sender = "",
+    status = "",
+    unread = "",
+    waiting = "",
+    search = "",
+    page = "1",
+    assignee = "",
+    c: selected,
+  } = current;
+  const filter =
+    waiting === "true"
+      ? "waiting"
+      : unread === "true"
+        ? "unread"
+        : (status.toLowerCase() as "open" | "closed" | "") || "all";
   const hrefWith = (changes: Record<string, string | undefined>) => {
     const next = new URLSearchParams(params.toString());
     for (const [k, v] of Object.entries(changes)) {
@@ -49,7 +73,7 @@ export function Inbox({ templates, me }: { templates: TemplateOption[]; me: stri
   };
 
   const listQs = new URLSearchParams(
-    Object.entries({ sender, status, unread, search, page, assignee }).filter(([, v]) => v !== ""),
+    Object.entries({ sender, status, unread, waiting, search, page, assignee }).filter(([, v]) => v !== ""),
   ).toString();
   // Live (docs/inbox.md "Live updates"): refetched when a notice says it changed; polled only without the stream.
   const live = useLiveUpdates();
@@ -63,6 +87,15 @@ export function Inbox({ templates, me }: { templates: TemplateOption[]; me: stri
     refetchInterval: live ? false : LIST_POLL_MS,
     staleTime: 0,
   });
+  // The conversation being read, as last seen in this view (see withPinned).
+  const pinned = useRef<Pinned | null>(null);
+  const served = list.data?.conversations ?? [];
+  const at = served.findIndex((c) => c.uid === selected);
+  if (selected && at >= 0) pinned.current = { view: listQs, item: served[at], index: at };
+  else if (pinned.current && (pinned.current.view !== listQs || pinned.current.item.uid !== selected)) {
+    pinned.current = null;
+  }
+  const shown = withPinned(served, selected, pinned.current, listQs);
 
   // Search follows typing (debounced) and Enter; the URL keeps it.
   // The URL only overwrites the box when it changed from elsewhere (back button, a link),
@@ -150,17 +183,17 @@ export function Inbox({ templates, me }: { templates: TemplateOption[]; me: stri
       </nav>
       {list.isLoading ? <p className={muted}>Loading…</p> : null}
       {list.isError ? <p className="text-sm text-red-700 dark:text-red-300">Could not load conversations.</p> : null}
-      {list.data && list.data.conversations.length === 0 ? (
+      {list.data && shown.length === 0 ? (
         <p className={muted}>
           {search || filter !== "all" || assignee ? "No conversations match." : "No conversations yet."}
         </p>
       ) : null}
-      {list.data && list.data.conversations.length > 0 ? (
+      {list.data && shown.length > 0 ? (
         <ul
           aria-label="Conversations"
           className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-700 dark:border-slate-700 dark:bg-slate-900"
         >
-          {list.data.conversations.map((c) => (
+          {shown.map((c) => (
             <ConversationItem
               key={c.uid}
               c={c}
@@ -188,7 +221,14 @@ export function Inbox({ templates, me }: { templates: TemplateOption[]; me: stri
     <div className="grid gap-4 md:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]" data-live={live ? "on" : "polling"}>
       {listPane}
       {selected ? (
-        <Thread key={selected} uid={selected} templates={templates} backHref={hrefWith({ c: undefined })} me={me} />
+        <Thread
+          key={selected}
+          uid={selected}
+          templates={templates}
+          backHref={hrefWith({ c: undefined })}
+          me={me}
+          canBlacklist={canBlacklist}
+        />
       ) : (
         <p className={`${muted} hidden md:block`}>Choose a conversation to read and reply.</p>
       )}
@@ -230,6 +270,14 @@ function ConversationItem({
           <span className="min-w-0 flex-1 truncate text-sm text-slate-700 dark:text-slate-300">
             {c.lastMessagePreview}
           </span>
+          {c.waitingForPerson ? (
+            <span
+              className="shrink-0 rounded bg-amber-100 px-1.5 text-xs font-semibold text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+              data-testid="waiting-badge"
+            >
+              Waiting
+            </span>
+          ) : null}
           {c.status === "CLOSED" ? (
             <span className="shrink-0 rounded bg-slate-100 px-1.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300">
               Closed

@@ -43,6 +43,7 @@ export default async function InboxPage({ searchParams }: Props) {
             components: t.components,
           }))}
           me={p.member?.email ?? null}
+          canBlacklist={can(p, "contacts.write")}
         />
       </Suspense>
     </div>

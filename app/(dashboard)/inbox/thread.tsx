@@ -11,10 +11,12 @@ import { type TemplateChoice, TemplateFillFields, useTemplateFill } from "@/comp
 import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { button, buttonSecondary, card, input, label, muted } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
+import type { BlacklistStanding } from "@/lib/domains/contacts/blacklist";
 import type { PublicConversation, PublicConversationMessage } from "@/lib/domains/conversations/schemas";
 import { AssignmentControls } from "./assignment-controls";
 import { NotesPanel } from "./notes-panel";
 import { useSavedReplyMenu } from "./saved-reply-menu";
+import { BlacklistControls, blacklistDescription, HandoffNotice, MarkUnreadButton } from "./thread-actions";
 import {
   bubbleText,
   isWindowOpen,
@@ -27,7 +29,13 @@ import {
 
 /** An approved template the picker offers (its components give the fields and the preview). */
 export type TemplateOption = TemplateChoice;
-type ThreadAnswer = { conversation: PublicConversation; messages: PublicConversationMessage[]; total: number };
+type ThreadAnswer = {
+  conversation: PublicConversation;
+  messages: PublicConversationMessage[];
+  total: number;
+  /** The contact's blacklist entry as it was given (reason, source), when blacklisted. */
+  blacklist: BlacklistStanding | null;
+};
 type ApiFailure = { message?: unknown; error_code?: string };
 
 export const THREAD_POLL_MS = 2_000;
@@ -58,12 +66,15 @@ export function Thread({
   templates,
   backHref,
   me,
+  canBlacklist = false,
 }: {
   uid: string;
   templates: TemplateOption[];
   backHref: string;
   /** The signed-in member's email ("Assign to me"). */
   me: string | null;
+  /** The member may change the blacklist (contacts.write): the thread offers blacklist and unblock. */
+  canBlacklist?: boolean;
 }) {
   const queryClient = useQueryClient();
   const base = `/api/dashboard/conversations/${encodeURIComponent(uid)}`;
@@ -88,7 +99,12 @@ export function Thread({
         .toReversed()
         .flatMap((a) => a.messages)
         .filter((m) => !seen.has(m.messageUid) && seen.add(m.messageUid));
-      return { conversation: answers[0].conversation, messages, total: answers[0].total };
+      return {
+        conversation: answers[0].conversation,
+        messages,
+        total: answers[0].total,
+        blacklist: answers[0].blacklist ?? null,
+      };
     },
     placeholderData: keepPreviousData,
     refetchInterval: live ? false : THREAD_POLL_MS,
@@ -154,7 +170,7 @@ export function Thread({
       </section>
     );
   }
-  const { conversation: c, messages, total } = thread.data;
+  const { conversation: c, messages, total, blacklist } = thread.data;
   const open = isWindowOpen(c.windowExpiresAt, now);
   const name = c.contactName ?? c.contactPhoneNumber;
   return (
@@ -190,8 +206,11 @@ export function Thread({
         >
           {c.status === "OPEN" ? "Close conversation" : "Reopen conversation"}
         </button>
+        <MarkUnreadButton backHref={backHref} onMark={() => post(base, { conversation: { markUnread: true } })} />
+        {canBlacklist ? <BlacklistControls c={c} standing={blacklist} onChange={refresh} /> : null}
       </header>
       <AssignmentControls uid={uid} assignee={c.assignee} me={me} onChanged={refresh} />
+      <HandoffNotice c={c} />
       {update.isError ? (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">
           {update.error.message}
@@ -202,7 +221,7 @@ export function Thread({
           className="rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
           data-testid="blacklisted-notice"
         >
-          This contact is on the sender's blacklist (opted out). Replies are disabled until they opt back in or are{" "}
+          {blacklistDescription(blacklist)} Replies are disabled until they opt back in or are{" "}
           <Link
             className="underline"
             href={`/blacklist?sender=${encodeURIComponent(c.senderId)}&search=${encodeURIComponent(c.contactPhoneNumber)}`}

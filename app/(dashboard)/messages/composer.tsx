@@ -3,6 +3,7 @@
 // checks as the public API), then refreshes the log.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { PhoneCountrySelect } from "@/components/dashboard/phone-country-select";
 import { SenderInForce, type SenderInForceInfo } from "@/components/dashboard/sender-in-force";
 import { type TemplateChoice, TemplateFillFields, useTemplateFill } from "@/components/dashboard/template-fill";
 import { button, card, input, label, muted } from "@/components/ui/classes";
@@ -24,13 +25,17 @@ export function Composer({
   const senderId = sender.phoneNumber;
   const [mode, setMode] = useState<"template" | "session">(templates.length ? "template" : "session");
   const [to, setTo] = useState("");
+  const [country, setCountry] = useState("");
   const fill = useTemplateFill(templates);
   const [text, setText] = useState("");
   const queryClient = useQueryClient();
   const send = useMutation({
     mutationFn: async (): Promise<Receipt> => {
+      const recipient = { to, country: country || undefined };
       const body =
-        mode === "template" ? { mode, senderId, to, template: fill.sendTemplate() } : { mode, senderId, to, text };
+        mode === "template"
+          ? { mode, senderId, ...recipient, template: fill.sendTemplate() }
+          : { mode, senderId, ...recipient, text };
       const res = await fetch("/api/dashboard/messages", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
@@ -41,7 +46,11 @@ export function Composer({
         throw new Error(typeof json.message === "string" ? json.message : (json.error_code ?? "Send failed"));
       return json.message as Receipt;
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["messages", senderId] }),
+    onSuccess: () => {
+      // Sent: the message box empties for the next one (the recipient stays, for a follow-up).
+      setText("");
+      return queryClient.invalidateQueries({ queryKey: ["messages", senderId] });
+    },
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -63,17 +72,19 @@ export function Composer({
       </fieldset>
       <div>
         <label htmlFor="composer-to" className={label}>
-          Recipient (E.164)
+          Recipient (with + and country code)
         </label>
         <input
           id="composer-to"
           className={input}
           value={to}
           onChange={(e) => setTo(e.target.value)}
-          placeholder="+14155550123"
+          placeholder="+1 415 555 0123"
+          inputMode="tel"
           required
         />
       </div>
+      <PhoneCountrySelect id="composer-country" value={country} onChange={setCountry} />
       {mode === "template" ? (
         <TemplateFillFields id="composer" templates={templates} fill={fill} />
       ) : (

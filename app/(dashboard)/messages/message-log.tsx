@@ -13,6 +13,8 @@ type Row = {
   recipient: string;
   type: string;
   templateName: string | null;
+  /** A text message's body. */
+  text: string | null;
   status: string;
   sendRoute: string;
   errorMessage: string | null;
@@ -64,7 +66,9 @@ export function MessageLog({ senderId }: { senderId: string }) {
             <tr key={m.messageUid} data-testid="message-row">
               <td className={td}>{formatDateTime(m.createdAt)}</td>
               <td className={`${td} font-mono`}>{m.recipient}</td>
-              <td className={td}>{m.templateName ?? m.type}</td>
+              <td className={`${td} max-w-xs truncate`} title={m.text ?? undefined}>
+                {m.templateName ? `Template ${m.templateName}` : (m.text ?? m.type)}
+              </td>
               <td className={td}>{m.sendRoute}</td>
               <td className={td}>
                 <span

@@ -1,10 +1,11 @@
 "use server";
 import { z } from "zod";
 import { defineAction } from "@/lib/dashboard/define-action";
-import { SenderConnectFields } from "@/lib/domains/senders/schemas";
+import { removeSender, renameSender } from "@/lib/domains/senders/manage";
+import { SenderConnectFields, SenderRenameFields } from "@/lib/domains/senders/schemas";
 import { connectSender, makeDefaultSender } from "@/lib/domains/senders/self-serve";
 
-// Both change the header's sender list: the whole layout is stale.
+// Each changes the header's sender list: the whole layout is stale.
 const LAYOUT = { path: "/", type: "layout" } as const;
 
 export const addSenderAction = defineAction({
@@ -20,5 +21,22 @@ export const makeDefaultAction = defineAction({
   run: async ({ principal, input }) => {
     await makeDefaultSender(principal, input.phoneNumber);
   },
+  revalidate: LAYOUT,
+});
+
+export const renameSenderAction = defineAction({
+  permission: "senders",
+  schema: SenderRenameFields.extend({ phoneNumber: z.string() }),
+  run: async ({ principal, input }) => {
+    await renameSender(principal, input.phoneNumber, input.displayName);
+  },
+  revalidate: LAYOUT,
+});
+
+/** Deleted without history, else deactivated (lib/domains/senders/manage.ts); the toast says which. */
+export const removeSenderAction = defineAction({
+  permission: "senders",
+  schema: z.object({ phoneNumber: z.string() }),
+  run: async ({ principal, input }) => ({ outcome: (await removeSender(principal, input.phoneNumber)).outcome }),
   revalidate: LAYOUT,
 });

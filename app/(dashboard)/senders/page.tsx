@@ -6,7 +6,7 @@ import { formatDateTime } from "@/components/ui/format";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { providerMode } from "@/lib/domains/provider/client";
 import { listSenders } from "@/lib/domains/senders/service";
-import { MakeDefaultButton, SenderForm } from "./sender-form";
+import { MakeDefaultButton, RemoveSenderButton, RenameSenderForm, SenderForm } from "./sender-form";
 
 export const metadata: Metadata = { title: "Senders · Switchboard" };
 
@@ -47,9 +47,19 @@ export default async function SendersPage() {
                 <span className="ml-2 rounded bg-slate-100 px-1.5 text-xs dark:bg-slate-800">default</span>
               )}
             </td>
-            <td className={td}>{s.displayName ?? "—"}</td>
+            <td className={td}>
+              {s.deactivatedAt ? (
+                (s.displayName ?? "—")
+              ) : (
+                <RenameSenderForm phoneNumber={s.phoneNumber} displayName={s.displayName} />
+              )}
+            </td>
             <td className={`${td} font-mono`}>{s.phoneNumberId ?? "—"}</td>
-            <td className={td}>{s.connectionStatus.toLowerCase()}</td>
+            <td className={td}>
+              {s.deactivatedAt
+                ? `removed ${formatDateTime(s.deactivatedAt)} (history kept)`
+                : s.connectionStatus.toLowerCase()}
+            </td>
             <td className={td}>
               {s.phoneNumberId ? (
                 "Complete"
@@ -58,7 +68,14 @@ export default async function SendersPage() {
               )}
             </td>
             <td className={td}>{formatDateTime(s.createdAt)}</td>
-            <td className={td}>{s.isDefault ? null : <MakeDefaultButton phoneNumber={s.phoneNumber} />}</td>
+            <td className={td}>
+              {s.deactivatedAt ? null : (
+                <div className="flex gap-2">
+                  {s.isDefault ? null : <MakeDefaultButton phoneNumber={s.phoneNumber} />}
+                  <RemoveSenderButton phoneNumber={s.phoneNumber} />
+                </div>
+              )}
+            </td>
           </tr>
         ))}
       </DataTable>

@@ -19,6 +19,15 @@ export default async function TokensPage() {
   const p = await requirePermission("tokens");
   const [tokens, senders] = await Promise.all([listTokens(p), listSenders(p)]);
   const rows = tokens.map((t) => toPublicToken(t));
+  // A rotation leaves two active tokens of one name: the newest is the successor, the others
+  // are the replaced ones, working until they expire. Each row says which.
+  const newestOfName = new Map<string, string>();
+  for (const t of rows) {
+    if (t.state !== "active") continue;
+    const seen = rows.find((o) => o.id === newestOfName.get(t.name));
+    if (!seen || seen.createdAt < t.createdAt) newestOfName.set(t.name, t.id);
+  }
+  const sharedName = (name: string) => rows.filter((o) => o.name === name && o.state === "active").length > 1;
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -55,6 +64,13 @@ export default async function TokensPage() {
                 <Link href={`/tokens/${t.id}`} className={link} aria-label={`Usage of “${t.name}” (${t.prefix}…)`}>
                   {t.name}
                 </Link>
+                {t.state === "active" && sharedName(t.name) ? (
+                  <span className="mt-0.5 block text-xs text-slate-600 dark:text-slate-400" data-testid="rotation-role">
+                    {newestOfName.get(t.name) === t.id
+                      ? "New token (after rotation)"
+                      : `Replaced: works until ${t.expiresAt ? formatDateTime(t.expiresAt) : "revoked"}`}
+                  </span>
+                ) : null}
               </td>
               <td className={`${td} font-mono`}>{t.prefix}…</td>
               <td className={td}>{t.scope === "global" ? "Global" : `Number ${t.senderPhoneNumber}`}</td>

@@ -29,11 +29,12 @@ export function RotateTokenForm({ id, name }: { id: string; name: string }) {
   const selectId = `rotate-grace-${id}`;
   return (
     <div className="space-y-2">
-      <form onSubmit={onSubmit} className="flex items-center gap-2" noValidate>
+      <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-2" noValidate>
         <label htmlFor={selectId} className="sr-only">
           Grace period for “{name}”
         </label>
-        <select id={selectId} name="graceHours" defaultValue="24" className={input}>
+        {/* As wide as its longest choice: the grace must be read whole. */}
+        <select id={selectId} name="graceHours" defaultValue="24" className={`${input} w-auto min-w-max`}>
           {GRACE_CHOICES.map((c) => (
             <option key={c.hours} value={c.hours}>
               {c.label}

@@ -9,8 +9,12 @@ import { createWebhook, rotateSigningSecret, updateWebhook } from "@/lib/domains
 /** The sender whose webhook an action changes (the page's sender, set up). */
 const OnSender = z.object({ senderId: z.string({ error: "senderId must be a phone number string" }) });
 
+/** The webhook form's labels, for refusals the service words with the API's field names. */
+const LABELS = { endpointUrl: "Endpoint URL" };
+
 export const createWebhookAction = defineAction({
   permission: "webhooks",
+  labels: LABELS,
   schema: WebhookCreateBody,
   run: async ({ principal, input }) => {
     const sender = await actionSender(principal, input.senderId);
@@ -22,6 +26,7 @@ export const createWebhookAction = defineAction({
 
 export const updateWebhookAction = defineAction({
   permission: "webhooks",
+  labels: LABELS,
   schema: WebhookUpdateBody.extend({ uid: RecordId }),
   run: async ({ principal, input }) => {
     await updateWebhook(principal, await actionSender(principal, input.senderId), input.uid, input.webhook);

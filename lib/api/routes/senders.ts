@@ -7,7 +7,15 @@ import { PathText } from "@/lib/core/path-params";
 import { SenderInputError } from "@/lib/domains/senders/admin";
 import * as examples from "@/lib/domains/senders/examples";
 import { limitsOfSenders, type SenderLimits, senderLimits } from "@/lib/domains/senders/limits";
-import { ProviderPhoneNumber, PublicSender, SenderCreateBody, SenderListData } from "@/lib/domains/senders/schemas";
+import { removeSender, renameSender } from "@/lib/domains/senders/manage";
+import {
+  ProviderPhoneNumber,
+  PublicSender,
+  SenderCreateBody,
+  SenderListData,
+  SenderRemovedData,
+  SenderRenameBody,
+} from "@/lib/domains/senders/schemas";
 import { connectSender, makeDefaultSender } from "@/lib/domains/senders/self-serve";
 import { toProviderPhoneNumber, toPublicSender } from "@/lib/domains/senders/serializers";
 import { findSenderByPhone, listSenders } from "@/lib/domains/senders/service";
@@ -84,6 +92,41 @@ export const senderRoutes: AnyRoute[] = [
       if (!known) throw new ApiError("SENDER_NOT_FOUND", `Sender ${requested} is not connected to this account`);
       const sender = await makeDefaultSender(principal, known.phoneNumber);
       return ok("Default sender set", toPublicSender(sender, await senderLimits(sender)));
+    },
+  }),
+  route({
+    ...common,
+    tokenScope: "global",
+    method: "POST",
+    path: "/senders/:senderId/rename",
+    example: examples.postSendersBySenderIdRename,
+    summary: "Rename a sender (its display name; empty or null: none)",
+    body: SenderRenameBody,
+    response: PublicSender,
+    errors: ["SENDER_NOT_FOUND"],
+    handler: async ({ principal, params, body }) => {
+      const known = await findSenderByPhone(principal, params.senderId);
+      if (!known) throw new ApiError("SENDER_NOT_FOUND", `Sender ${params.senderId} is not connected to this account`);
+      const sender = await renameSender(principal, known.phoneNumber, body.sender.displayName);
+      return ok("Sender renamed", toPublicSender(sender, await senderLimits(sender)));
+    },
+  }),
+  route({
+    ...common,
+    tokenScope: "global",
+    method: "POST",
+    path: "/senders/:senderId/remove",
+    example: examples.postSendersBySenderIdRemove,
+    summary:
+      "Remove a sender: deleted when it has no history, else deactivated (sends no more; its conversations and records stay)",
+    response: SenderRemovedData,
+    errors: ["SENDER_NOT_FOUND"],
+    handler: async ({ principal, params }) => {
+      const known = await findSenderByPhone(principal, params.senderId);
+      if (!known) throw new ApiError("SENDER_NOT_FOUND", `Sender ${params.senderId} is not connected to this account`);
+      const removed = await removeSender(principal, known.phoneNumber);
+      const sender = toPublicSender(removed.sender, await senderLimits(removed.sender));
+      return ok("Sender removed", { outcome: removed.outcome, sender });
     },
   }),
   // GET /{phoneNumberId}: the provider's read of a phone number, for stock provider SDKs.

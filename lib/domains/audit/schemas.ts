@@ -67,7 +67,7 @@ export const AuditActorPublic = z.object({
 
 export const AuditEventPublic = z.object({
   auditEventUid: z.string(),
-  action: z.string().describe("A dotted action name (docs/api/audit-events.md)"),
+  action: z.string().describe("A dotted action name (what was done, to what)"),
   actor: AuditActorPublic,
   target: z.object({ type: z.string(), uid: z.string() }),
   ip: z.string().nullable(),

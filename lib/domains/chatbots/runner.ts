@@ -8,6 +8,7 @@ import { SwrCache } from "@/lib/core/swr-cache";
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
 import { notifyStatement } from "@/lib/db/wakeups";
+import { markHandedOff } from "@/lib/domains/conversations/handoff";
 import { type KeywordConfig, keywordAction } from "@/lib/domains/conversations/opt-out";
 import type { Chatbot, Prisma } from "@/lib/generated/prisma/client";
 import { decideWithinBudget, outOfTime, type TimedDecision } from "./decide-within-budget";
@@ -227,6 +228,18 @@ export async function decideChatbotReplies(
       skipDuplicates: true,
     });
     written += count;
+    // A hand-off rule answered: the conversation now waits for a person (conversation.handoff).
+    if (count > 0 && decision.handoff) {
+      await markHandedOff(tx, {
+        customerId: item.customerId,
+        senderId: item.senderId,
+        contactPhoneNumber: item.from,
+        chatbot: { id: bot.id, name: bot.name },
+        matchedRule: decision.matchedRule,
+        inboundMessageId: item.providerMessageId,
+        at: now,
+      });
+    }
   }
   // Commits with the outbox rows: the chatbot worker wakes (lib/db/wakeups.ts).
   if (written > 0) await tx.$executeRaw(notifyStatement("chatbots"));

@@ -259,8 +259,6 @@ export const ChatbotTestPublic = z.object({
   reply: ChatbotReplySchema.nullable().describe("What the bot would send; null when it would stay silent"),
   handoff: z.boolean(),
   withinBusinessHours: z.boolean(),
-  timedOut: z
-    .boolean()
-    .describe("The bot's patterns ran out of their time budget on this text: the fallback answers (docs/chatbots.md)"),
+  timedOut: z.boolean().describe("The bot's patterns ran out of their time budget on this text: the fallback answers"),
 });
 export type ChatbotTestPublic = z.infer<typeof ChatbotTestPublic>;

@@ -26,6 +26,22 @@ export async function listBlacklist(p: Principal, sender: Sender, query: Blackli
   return { entries, pagination: pageBlock(query.page, query.limit, total, entries.length) };
 }
 
+/** How a contact came to be on a sender's blacklist, as it was given (the inbox's thread shows it). */
+export type BlacklistStanding = { reason: string | null; source: string; createdAt: string };
+
+/** The contact's entry on one of the customer's senders' blacklists, or null. */
+export async function blacklistStanding(
+  p: Principal,
+  senderId: string,
+  phoneNumber: string,
+): Promise<BlacklistStanding | null> {
+  const entry = await db.blacklistEntry.findFirst({
+    where: { customerId: p.customerId, senderId, phoneNumber },
+    select: { reason: true, source: true, createdAt: true },
+  });
+  return entry ? { reason: entry.reason, source: entry.source, createdAt: entry.createdAt.toISOString() } : null;
+}
+
 /** Adds (or keeps) a number on a sender's blacklist; the sender must be the customer's. */
 export async function addToBlacklist(
   customerId: string,

@@ -103,7 +103,7 @@ describe("bulk upload", () => {
       { phoneNumber: "+14155550102", customFields: { shoe_size: 42 } },
       { phoneNumber: "+14155550103", customFields: { age: "old" } },
       { phoneNumber: "+14155550104", email: "nope@" },
-      { phoneNumber: "14155550105", customFields: { vip: "true", birthday: "1990-02-28", age: "41" } },
+      { phoneNumber: "+1 415 555 0105", customFields: { vip: "true", birthday: "1990-02-28", age: "41" } },
       { phoneNumber: "+14155550106", customFields: { birthday: "1990-02-30" } },
       { phoneNumber: "+14155550107", customFields: { vip: "maybe" } },
       "just a string",

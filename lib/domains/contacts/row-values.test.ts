@@ -19,9 +19,10 @@ describe("checkRow", () => {
       ok: true,
       row: { phoneNumber: "+442079460958", name: null, email: null, customFields: {} },
     });
+    // International only: digits without "+" (a JSON number has none) are refused, not guessed.
     expect(checkRow({ phoneNumber: 14155550100 }, fields)).toMatchObject({
-      ok: true,
-      row: { phoneNumber: "+14155550100" },
+      ok: false,
+      problem: { error_code: "INVALID_PHONE_NUMBER", message: expect.stringContaining("start it with +") },
     });
   });
 

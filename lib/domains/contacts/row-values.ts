@@ -2,7 +2,7 @@
 // its definition's type. A bad row yields one {error_code, message}; it never throws.
 import { z } from "zod";
 import { findInputProblem } from "@/lib/core/storable-input";
-import { E164, normalizePhone } from "@/lib/domains/senders/service";
+import { parsePhone } from "@/lib/domains/senders/phone";
 import { BulkContactRow, type FieldTypeValue, type RowErrorCode } from "./schemas";
 
 export type CleanRow = {
@@ -76,13 +76,10 @@ export function checkRow(raw: unknown, fieldTypes: ReadonlyMap<string, FieldType
   }
   const row = parsed.data;
 
-  const phoneNumber = normalizePhone(String(row.phoneNumber).trim());
-  if (!E164.test(phoneNumber)) {
-    return fail(
-      "INVALID_PHONE_NUMBER",
-      `"${String(row.phoneNumber)}" is not a valid phone number (E.164, e.g. +14155550123)`,
-    );
-  }
+  // The one phone parser: international only, never reinterpreted (a JSON number has no "+").
+  const phone = parsePhone(row.phoneNumber);
+  if (!phone.ok) return fail("INVALID_PHONE_NUMBER", phone.message);
+  const phoneNumber = phone.e164;
 
   let email: string | null = null;
   if (!blank(row.email)) {

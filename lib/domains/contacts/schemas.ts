@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { PublicId } from "@/lib/core/path-params";
+import { E164, normalizePhone, phoneField } from "@/lib/domains/senders/phone";
 
 /** A path id: a value that is not an id we issue names no contact book (NOT_FOUND, as an unknown one). */
 export const ContactBookUid = PublicId.describe("The contact book's uid");
@@ -59,7 +60,9 @@ export type ContactListInput = z.infer<typeof ContactListQuery>;
 
 /** One upload row, as checked per row by the upload service. */
 export const BulkContactRow = z.object({
-  phoneNumber: z.union([z.string(), z.number()]).describe("Phone number; normalised to E.164"),
+  phoneNumber: z
+    .union([z.string(), z.number()])
+    .describe("Phone number with + and the country code; stored as E.164 (refused when not international)"),
   name: z.string().trim().max(200).nullish(),
   email: z.string().trim().max(320).nullish(),
   customFields: z.record(z.string(), z.unknown()).nullish(),
@@ -190,15 +193,13 @@ export const PublicBlacklistEntry = z.object({
   createdAt: z.string(),
 });
 
-const BlacklistPhone = z
+/** A number to blacklist: the one phone parser, international only (docs/messaging.md "Phone numbers"). */
+const BlacklistPhone = phoneField().describe("Phone number with + and the country code");
+/** A number to take off: a look-up of what is stored, so an entry kept before the parser can still go. */
+const BlacklistedPhone = z
   .union([z.string(), z.number()])
-  .transform(
-    (v) =>
-      `+${String(v)
-        .replace(/[\s()-]/g, "")
-        .replace(/^\+/, "")}`,
-  )
-  .pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be a phone number in E.164 format, e.g. +14155550123"));
+  .transform((v) => normalizePhone(String(v)))
+  .pipe(z.string().regex(E164, "must be a phone number with + and the country code, like +14155550123"));
 const BlacklistSender = z
   .string()
   .optional()
@@ -212,7 +213,7 @@ export const BlacklistAddBody = z.object({
 });
 
 /** POST /blacklist/remove: take a number off (the contract has no DELETE verbs). */
-export const BlacklistRemoveBody = z.object({ senderId: BlacklistSender, phoneNumber: BlacklistPhone });
+export const BlacklistRemoveBody = z.object({ senderId: BlacklistSender, phoneNumber: BlacklistedPhone });
 
 export const BlacklistRemoveData = z.object({
   senderId: z.string(),

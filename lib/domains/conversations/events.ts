@@ -1,4 +1,4 @@
-// conversation.created and conversation.closed (catalog group "Conversations"), emitted
+// conversation.created, conversation.closed and conversation.handoff (catalog group "Conversations"), emitted
 // through the event pipeline like every other event (dedupe keys make them once-only).
 import type { Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
@@ -47,6 +47,30 @@ export function closedEvent(
       status: "CLOSED",
       closedAt: closedAt.toISOString(),
       closedBy: by,
+    },
+  };
+}
+
+/** A chatbot handed the conversation to a person: it waits for a person's reply (docs/inbox.md). */
+export function handoffEvent(
+  sender: EventSender,
+  c: ConversationEventRow & { status: string },
+  handoffAt: Date,
+  bot: { chatbotUid: string; chatbotName: string; matchedRule: number | null; inboundMessageId: string },
+): EventInput {
+  return {
+    sender,
+    type: "conversation.handoff",
+    // One per hand-off: a later one (after a person replied) is a new event.
+    dedupeKey: `conversation.handoff:${c.id}:${handoffAt.getTime()}`,
+    createdAt: handoffAt,
+    data: {
+      conversationUid: c.id,
+      contactPhoneNumber: c.contactPhoneNumber,
+      contactName: c.contactName,
+      status: c.status,
+      handoffAt: handoffAt.toISOString(),
+      ...bot,
     },
   };
 }

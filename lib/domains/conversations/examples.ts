@@ -24,6 +24,7 @@ export const sampleConversation: ConversationRow = {
   lastMessageAt: exampleTime(),
   lastInboundAt: exampleTime(),
   windowExpiresAt: exampleTime(DAY),
+  handoffAt: null,
   lastMessagePreview: "Hi there",
   closedAt: null,
   createdAt: exampleTime(),

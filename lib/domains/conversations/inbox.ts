@@ -21,7 +21,7 @@ export async function dashboardSentBy(p: Principal): Promise<SentBy> {
 export async function inboxPage(
   p: Principal,
   senderId: string | undefined,
-  q: Omit<ConversationListInput, "senderId">,
+  q: Omit<ConversationListInput, "senderId" | "waiting"> & { waiting?: boolean },
 ): Promise<ConversationPage & { unread: number }> {
   const [page, unread] = await Promise.all([
     listConversations(p, senderId, q, "inbox"),

@@ -13,6 +13,7 @@ import type { ConversationStatus, ListOrder } from "./schemas";
 export type ListFilters = {
   status?: ConversationStatus;
   unread?: boolean;
+  waiting?: boolean;
   search?: string;
   assigneeId?: string | null;
 };
@@ -49,6 +50,8 @@ function listWhere(p: Principal, senderId: string | undefined, f: ListFilters): 
   if (f.unread) parts.push(Prisma.sql`c."unread" = true`);
   if (f.assigneeId === null) parts.push(Prisma.sql`c."assigneeId" IS NULL`);
   else if (f.assigneeId !== undefined) parts.push(Prisma.sql`c."assigneeId" = ${f.assigneeId}`);
+  // Few conversations wait at once: a filter on the scan, not an index of its own.
+  if (f.waiting) parts.push(Prisma.sql`c."handoffAt" IS NOT NULL`);
   const term = f.search?.trim();
   if (term) {
     const phone = phoneSearchTerm(term);
@@ -94,7 +97,7 @@ export function conversationByUidSql(p: Principal, senderId: string | undefined,
 
 export const CONVERSATION_COLUMNS = Prisma.sql`c."id", c."customerId", c."senderId", c."contactPhoneNumber",
   c."contactName", c."status"::text AS "status", c."unreadCount", c."lastMessageAt", c."lastInboundAt",
-  c."windowExpiresAt", c."lastMessagePreview", c."closedAt", c."createdAt", c."updatedAt",
+  c."windowExpiresAt", c."lastMessagePreview", c."closedAt", c."handoffAt", c."createdAt", c."updatedAt",
   s."phoneNumber" AS "senderPhoneNumber", s."phoneNumberId",
   EXISTS (SELECT 1 FROM "BlacklistEntry" b
     WHERE b."senderId" = c."senderId" AND b."phoneNumber" = c."contactPhoneNumber") AS "blacklisted",

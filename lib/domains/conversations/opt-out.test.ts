@@ -142,9 +142,16 @@ describe("POST /blacklist and /blacklist/remove", () => {
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ phoneNumber: phone, reason: null, source: "api" });
     }
-    const withReason = await call("POST", "/api/v3/blacklist", {
+    // International only (the one phone parser): the digits without "+" are refused, not guessed.
+    const noPlus = await call("POST", "/api/v3/blacklist", {
       token: t.globalToken,
       body: { phoneNumber: phone.slice(1), reason: "asked by phone" },
+    });
+    expect(noPlus.status).toBe(400);
+    expect(noPlus.body.message).toContain("is not an international number");
+    const withReason = await call("POST", "/api/v3/blacklist", {
+      token: t.globalToken,
+      body: { phoneNumber: ` ${phone.slice(0, 2)} ${phone.slice(2)}`, reason: "asked by phone" },
     });
     expect(withReason.body.data).toMatchObject({ phoneNumber: phone, reason: "asked by phone" });
     expect(await db.blacklistEntry.count({ where: { customerId: t.customer.id } })).toBe(1);

@@ -12,6 +12,9 @@ import type { SentByKind } from "./schemas";
 
 export type SentBy = { by: Exclude<SentByKind, "contact" | "system">; label?: string | null };
 
+/** The sends a person made (not a chatbot's): they answer a hand-off. */
+const PERSON_SENDS: ReadonlySet<SentBy["by"]> = new Set(["api", "dashboard"]);
+
 export type OutboundThread = {
   messageId: string;
   customerId: string;
@@ -24,6 +27,8 @@ export type OutboundThread = {
 };
 
 /**
+ * A send into a closed conversation reopens it (docs/conversations.md), and a person's send
+ * ends a chatbot hand-off's wait (docs/inbox.md).
  * CTEs `conv` and `entry` to follow `WITH m AS (INSERT INTO "Message" ...)`; the statement
  * then selects `conv.id, conv.created`. One round trip for message, conversation and entry.
  */
@@ -36,7 +41,11 @@ export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
       VALUES (${newConversationUid()}, ${t.customerId}, ${t.senderId}, ${t.recipient}, ${at}, ${preview}, ${at}, ${at})
       ON CONFLICT ("senderId", "contactPhoneNumber") DO UPDATE SET
         "lastMessageAt" = GREATEST("Conversation"."lastMessageAt", EXCLUDED."lastMessageAt"),
-        "lastMessagePreview" = EXCLUDED."lastMessagePreview", "updatedAt" = EXCLUDED."updatedAt"
+        "lastMessagePreview" = EXCLUDED."lastMessagePreview", "updatedAt" = EXCLUDED."updatedAt",
+        "status" = 'OPEN', "closedAt" = NULL${
+          // A person's reply (API or dashboard) ends the wait a chatbot's hand-off began.
+          PERSON_SENDS.has(t.sentBy.by) ? Prisma.sql`, "handoffAt" = NULL` : Prisma.empty
+        }
       RETURNING "id", "contactPhoneNumber", "contactName", "createdAt", (xmax = 0) AS created
     ), entry AS (
       INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "messageId",

@@ -36,6 +36,10 @@ export const ConversationListQuery = PageQuery.extend({
     .preprocess(blankAsAbsent, z.enum(["true", "false"]).optional())
     .transform((v) => v === "true")
     .describe("true: only conversations with unread messages"),
+  waiting: z
+    .preprocess(blankAsAbsent, z.enum(["true", "false"]).optional())
+    .transform((v) => v === "true")
+    .describe("true: only conversations a chatbot handed off, waiting for a person's reply"),
   search: z
     .preprocess(blankAsAbsent, z.string().trim().max(100).optional())
     .describe("Part of the contact's phone number or name (case-insensitive)"),
@@ -60,9 +64,18 @@ export const ConversationUpdateBody = z.object({
         .describe(
           "A member's email to assign it to (a member of the account who may see its sender), or null to unassign",
         ),
+      markUnread: z
+        .literal(true)
+        .optional()
+        .describe("true: mark it unread again (unreadCount at least 1), to come back to it"),
     })
-    .refine((c) => c.status !== undefined || c.markRead !== undefined || c.assignee !== undefined, {
-      message: "at least one of status, markRead, assignee is required",
+    .refine(
+      (c) =>
+        c.status !== undefined || c.markRead !== undefined || c.markUnread !== undefined || c.assignee !== undefined,
+      { message: "at least one of status, markRead, markUnread, assignee is required" },
+    )
+    .refine((c) => !(c.markRead && c.markUnread), {
+      message: "markRead and markUnread cannot both be true",
     }),
 });
 export type ConversationPatch = z.infer<typeof ConversationUpdateBody>["conversation"];
@@ -91,6 +104,10 @@ export const ConversationPublic = z.object({
   lastMessagePreview: z.string(),
   blacklisted: z.boolean().describe("The contact is on this sender's blacklist: sends are refused"),
   assignee: AssigneePublic,
+  waitingForPerson: z
+    .boolean()
+    .describe("A chatbot handed the conversation off and no person has replied yet (conversation.handoff)"),
+  handoffAt: z.string().nullable().describe("When the chatbot handed off; null when no one is waiting"),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

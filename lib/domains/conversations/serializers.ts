@@ -24,6 +24,7 @@ export type ConversationRow = {
   windowExpiresAt: Date | null;
   lastMessagePreview: string;
   closedAt: Date | null;
+  handoffAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
   senderPhoneNumber: string;
@@ -73,6 +74,8 @@ export function toPublicConversation(c: ConversationRow, now = Date.now()): Publ
     lastMessagePreview: c.lastMessagePreview,
     blacklisted: c.blacklisted,
     assignee: c.assigneeEmail ? { email: c.assigneeEmail, name: c.assigneeName } : null,
+    waitingForPerson: c.handoffAt !== null,
+    handoffAt: c.handoffAt?.toISOString() ?? null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };

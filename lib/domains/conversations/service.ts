@@ -88,6 +88,7 @@ export async function listConversations(
     senderScope(p, senderId) ?? null,
     q.status,
     q.unread,
+    q.waiting ?? false,
     q.search,
     q.assigneeId,
   ]);
@@ -157,7 +158,7 @@ async function publishChanged(tx: Tx, customerId: string, where: Prisma.Conversa
 }
 
 /**
- * Applies {status?, markRead?, assignee?}. Closing an OPEN conversation emits
+ * Applies {status?, markRead?, markUnread?, assignee?}. Closing an OPEN conversation emits
  * conversation.closed, a change of assignee conversation.assigned (an assignee who is no
  * member, or may not see the sender, is VALIDATION_FAILED and nothing is written); every
  * write carries the tenant and sender scope, then the row is read back.
@@ -200,6 +201,12 @@ export async function updateConversation(
         where: { ...where, OR: [{ unread: true }, { unreadCount: { gt: 0 } }] },
         data: { unreadCount: 0, unread: false },
       });
+      changed += count;
+    }
+    // Unread again (to come back to it): its count stays when it has one, else 1.
+    if (patch.markUnread) {
+      await tx.conversation.updateMany({ where: { ...where, unreadCount: 0 }, data: { unreadCount: 1 } });
+      const { count } = await tx.conversation.updateMany({ where, data: { unread: true } });
       changed += count;
     }
     if (patch.status === "OPEN") {

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { CodedIssueParams } from "@/lib/core/coded-issue";
 import type { Version } from "@/lib/core/version";
-import { E164, normalizePhone } from "@/lib/domains/senders/service";
+import { parsePhone, phoneField } from "@/lib/domains/senders/phone";
 import { DIRECT_SEND_CATEGORIES } from "@/lib/domains/templates/direct-send";
 
 export const SEND_ROUTES = ["send", "chat", "messages", "orders", "chatbot"] as const;
@@ -12,11 +12,12 @@ export type SendRoute = (typeof SEND_ROUTES)[number];
 export const CHAT_TYPES = ["text", "image", "document", "audio", "video", "location"] as const;
 export const MEDIA_TYPES = ["image", "document", "audio", "video", "sticker"] as const;
 
-export const Recipient = z
-  .union([z.string(), z.number()])
-  .transform((v) => normalizePhone(String(v).trim()))
-  .pipe(z.string().regex(E164, "must be a phone number in E.164 format, e.g. +14155550123"))
-  .describe("Recipient phone number (E.164)");
+/** Our own send bodies: an international number, "+" and the country code (docs/messaging.md "Phone numbers"). */
+export const Recipient = phoneField().describe("Recipient phone number, international: + and the country code");
+/** The provider's own body: digits without "+" already carry the country code, as the provider reads them. */
+const ProviderRecipient = phoneField({ digitsAreInternational: true }).describe(
+  "Recipient phone number with its country code (the provider's form: with or without +)",
+);
 
 const SenderIdField = z.string().optional().describe("Sender phone number; omitted: the token's or default sender");
 const lower = (v: unknown) => (typeof v === "string" ? v.trim().toLowerCase() : v);
@@ -109,7 +110,7 @@ export const ProviderMessageBody = z.preprocess(
       status: z.literal("read").optional().describe('Mark-as-read: "read" with message_id (and no to)'),
       message_id: z.string().min(1).max(256).optional().describe("Mark-as-read: the inbound message's id (wamid…)"),
       typing_indicator: z.looseObject({ type: z.string() }).optional().describe("Mark-as-read: accepted, not shown"),
-      to: Recipient.optional().describe("The recipient; required unless the body is a mark-as-read"),
+      to: ProviderRecipient.optional().describe("The recipient; required unless the body is a mark-as-read"),
       type: z.string().min(1).default("text"),
       text: z.object({ body: z.string().min(1).max(4096), preview_url: z.boolean().optional() }).optional(),
       template: z
@@ -209,21 +210,39 @@ export const SendReceipt = z.object({
   directSend: DirectSendInfo.optional().describe("v3 /chat only, when Direct Send was requested"),
 });
 
-/** The dashboard composer: a template or a session text from one sender (same rules as the API). */
-export const ComposerBody = z.discriminatedUnion("mode", [
-  z.object({
-    mode: z.literal("template"),
-    senderId: z.string().min(1, "Pick a sender"),
-    to: Recipient,
-    template: TemplateRef,
-  }),
-  z.object({
-    mode: z.literal("session"),
-    senderId: z.string().min(1, "Pick a sender"),
-    to: Recipient,
-    text: z.string().trim().min(1, "Write a message").max(4096),
-  }),
-]);
+const ComposerTo = z
+  .string()
+  .max(64)
+  .describe("The recipient as typed: + and the country code, or national with country");
+const PickedCountry = z.string().trim().max(2).optional().describe("The country picked in the form (like US), if any");
+
+/**
+ * The dashboard composer: a template or a session text from one sender (same rules as the API).
+ * The recipient goes through the one parser with the country picked in the form, if any.
+ */
+export const ComposerBody = z
+  .discriminatedUnion("mode", [
+    z.object({
+      mode: z.literal("template"),
+      senderId: z.string().min(1, "Pick a sender"),
+      to: ComposerTo,
+      country: PickedCountry,
+      template: TemplateRef,
+    }),
+    z.object({
+      mode: z.literal("session"),
+      senderId: z.string().min(1, "Pick a sender"),
+      to: ComposerTo,
+      country: PickedCountry,
+      text: z.string().trim().min(1, "Write a message").max(4096),
+    }),
+  ])
+  .transform(({ country, ...body }, ctx) => {
+    const to = parsePhone(body.to, { country });
+    if (to.ok) return { ...body, to: to.e164 };
+    ctx.addIssue({ code: "custom", path: ["to"], message: to.message });
+    return z.NEVER;
+  });
 export type ComposerInput = z.infer<typeof ComposerBody>;
 
 const TextReply = z.object({

@@ -42,7 +42,9 @@ export async function checkSends(
   if (sender.connectionStatus === "DISCONNECTED") {
     const refusal = new MessagingError(
       "SENDER_DISCONNECTED",
-      `Sender ${sender.phoneNumber} is disconnected; reconnect it to send`,
+      sender.deactivatedAt
+        ? `Sender ${sender.phoneNumber} was removed; its history stays, but it sends no more`
+        : `Sender ${sender.phoneNumber} is disconnected; reconnect it to send`,
     );
     return outs.map(() => ({ ok: false, refusal }));
   }

@@ -25,6 +25,7 @@ const reportRow: MessageReportRow = {
   failedAt: null,
   status: "delivered",
   updatedAt: exampleTime(2),
+  textBody: null,
 };
 
 export const getReportsMessages = {

@@ -39,6 +39,8 @@ export type MessageReportRow = {
   failedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** A text message's body (the dashboard's log shows it; not part of the public report). */
+  textBody: string | null;
 };
 
 export async function listMessageReport(
@@ -69,7 +71,8 @@ export async function listMessageReport(
         m."directSendTemplateName", m."ttlSeconds", m."metaTemplateId", m."broadcastId", ${STATUS_SQL} AS "status", m."queued",
         m."attempts", COALESCE(b."errorCode", m."errorCode") AS "errorCode", COALESCE(b."errorTitle", m."errorMessage") AS "errorMessage",
         COALESCE(b."pricingCategory", m."pricingCategory") AS "pricingCategory", b."billable", b."rate", b."id" AS "billingUid",
-        b."sentAt", b."deliveredAt", b."readAt", b."failedAt", m."createdAt", GREATEST(m."updatedAt", b."updatedAt") AS "updatedAt"
+        b."sentAt", b."deliveredAt", b."readAt", b."failedAt", m."createdAt", GREATEST(m."updatedAt", b."updatedAt") AS "updatedAt",
+        left(m."payload"->'text'->>'body', 200) AS "textBody"
       FROM ${FROM_SQL} ${whereSql(where)}
       ORDER BY m."createdAt" DESC, m."id" ASC
       LIMIT ${take} OFFSET ${skip}`,
@@ -117,4 +120,9 @@ export function toPublicMessageReport(r: MessageReportRow, version: Version) {
         }
       : {}),
   };
+}
+
+/** The dashboard's message log row: the v3 report row and, for a text, what it said. */
+export function toDashboardMessageRow(r: MessageReportRow) {
+  return { ...toPublicMessageReport(r, "v3"), text: r.textBody };
 }

@@ -5,6 +5,7 @@ import { db } from "@/lib/db";
 import { type AuditPrincipal, auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import { Prisma, type Sender } from "@/lib/generated/prisma/client";
+import { parsePhone } from "./phone";
 import { E164, normalizePhone } from "./service";
 
 /** Bad operator input, named by the field it is about (the CLI shows it as that flag). */
@@ -28,7 +29,7 @@ export type AddSenderInput = {
 };
 
 /**
- * Adds a sender. The phone number must be E.164; with isDefault (or when it is the
+ * Adds a sender. The phone number must be international (the one parser, ./phone.ts); with isDefault (or when it is the
  * customer's first sender) it becomes the default and the others stop being default, in
  * one transaction.
  */
@@ -36,13 +37,24 @@ export async function addSender(
   input: AddSenderInput,
   by: AuditPrincipal = { customerId: input.customerId },
 ): Promise<Sender> {
-  const phoneNumber = normalizePhone(input.phoneNumber);
-  if (!E164.test(phoneNumber)) throw new SenderInputError("phone", "must be E.164 like +15550001234");
+  const parsed = parsePhone(input.phoneNumber);
+  if (!parsed.ok) throw new SenderInputError("phone", parsed.message);
+  const phoneNumber = parsed.e164;
   try {
     return await db.$transaction(async (tx) => {
       const customer = await tx.customer.findUnique({ where: { id: input.customerId }, select: { id: true } });
       if (!customer) throw new SenderInputError("customer", `no customer with id ${input.customerId}`);
-      const existing = await tx.sender.count({ where: { customerId: input.customerId } });
+      // A number this customer removed (deactivated, history kept) comes back as it was.
+      const removed = await tx.sender.findFirst({
+        where: { customerId: input.customerId, phoneNumber, deactivatedAt: { not: null } },
+      });
+      if (removed) {
+        return tx.sender.update({
+          where: { id: removed.id, customerId: input.customerId },
+          data: { deactivatedAt: null, connectionStatus: "CONNECTED" },
+        });
+      }
+      const existing = await tx.sender.count({ where: { customerId: input.customerId, deactivatedAt: null } });
       const isDefault = Boolean(input.isDefault) || existing === 0;
       if (isDefault) {
         await tx.sender.updateMany({
@@ -91,10 +103,12 @@ export async function setDefaultSender(
   by: AuditPrincipal = { customerId },
 ): Promise<Sender> {
   const phoneNumber = normalizePhone(phone);
-  if (!E164.test(phoneNumber)) throw new SenderInputError("phone", "must be E.164 like +15550001234");
+  if (!E164.test(phoneNumber))
+    throw new SenderInputError("phone", "must be a phone number with + and the country code");
   return db.$transaction(async (tx) => {
     const sender = await tx.sender.findFirst({ where: { customerId, phoneNumber } });
     if (!sender) throw new SenderInputError("phone", `${phoneNumber} is not a sender of customer ${customerId}`);
+    if (sender.deactivatedAt) throw new SenderInputError("phone", `${phoneNumber} was removed: add it again first`);
     await tx.sender.updateMany({
       where: { customerId, isDefault: true, NOT: { id: sender.id } },
       data: { isDefault: false },

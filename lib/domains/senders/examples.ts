@@ -38,6 +38,22 @@ export const postSendersBySenderIdDefault = {
   response: toPublicSender({ ...addedRow, isDefault: true }, limits),
 };
 
+export const postSendersBySenderIdRename = {
+  params: { senderId: addedRow.phoneNumber },
+  request: { sender: { displayName: "Support line" } },
+  message: "Sender renamed",
+  response: toPublicSender({ ...addedRow, displayName: "Support line" }, limits),
+};
+
+export const postSendersBySenderIdRemove = {
+  params: { senderId: addedRow.phoneNumber },
+  message: "Sender removed",
+  response: {
+    outcome: "deactivated" as const,
+    sender: toPublicSender({ ...addedRow, connectionStatus: "DISCONNECTED", deactivatedAt: exampleTime(7200) }, limits),
+  },
+};
+
 /** GET /{phoneNumberId}: the sample sender as the provider describes a phone number. */
 export const getByPhoneNumberId = {
   params: { phoneNumberId: sampleSender.phoneNumberId ?? "" },

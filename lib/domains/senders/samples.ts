@@ -16,6 +16,7 @@ export const sampleSender: Sender = {
   isDefault: true,
   optOutKeywords: [],
   optInKeywords: [],
+  deactivatedAt: null,
   throughputPerSecond: 80,
   messagingLimit: 10_000,
   autoAssign: false,

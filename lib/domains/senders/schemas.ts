@@ -3,9 +3,14 @@
 // OpenAPI document (docs/messaging.md "Senders").
 import { z } from "zod";
 
-/** A sender to connect. The E.164 and provider checks are connectSender's (lib/domains/senders/self-serve.ts). */
+/**
+ * A sender to connect. The number is parsed by the one phone parser (lib/domains/senders/phone.ts)
+ * with the country picked in the form, if any; the provider checks are connectSender's
+ * (lib/domains/senders/self-serve.ts).
+ */
 export const SenderConnectFields = z.object({
-  phoneNumber: z.string().trim().min(1, "Enter the phone number (E.164, like +15550001234)").max(32),
+  phoneNumber: z.string().trim().min(1, "Enter the phone number, with + and the country code").max(40),
+  country: z.string().trim().max(2).optional().describe("The country of a number typed without + (like US)"),
   phoneNumberId: z.string().trim().max(64).optional(),
   makeDefault: z.boolean().optional(),
 });
@@ -41,6 +46,10 @@ export const PublicSender = z.object({
   displayName: z.string().nullable(),
   isDefault: z.boolean(),
   status: SenderConnectionStatus,
+  deactivatedAt: z
+    .string()
+    .nullable()
+    .describe("When the sender was removed (it had history, so it was kept, deactivated); null: active"),
   throughputPerSecond: z
     .number()
     .int()
@@ -51,6 +60,19 @@ export const PublicSender = z.object({
 export type PublicSenderShape = z.infer<typeof PublicSender>;
 
 export const SenderListData = z.object({ senders: z.array(PublicSender), items: z.array(PublicSender) });
+
+/** POST /senders/{senderId}/rename: rename (the display name; empty or null: none). */
+export const SenderRenameFields = z.object({
+  displayName: z.string().trim().max(120, "Keep the name under 120 characters").nullable(),
+});
+export const SenderRenameBody = z.object({ sender: SenderRenameFields });
+
+export const SenderRemovedData = z.object({
+  outcome: z
+    .enum(["deleted", "deactivated"])
+    .describe("deleted: it had no history; deactivated: kept with its conversations and records, sends no more"),
+  sender: PublicSender,
+});
 
 /**
  * GET /{phoneNumberId}: the phone number as the provider's Graph API describes it, for stock
@@ -64,7 +86,5 @@ export const ProviderPhoneNumber = z.object({
   code_verification_status: z.literal("VERIFIED"),
   platform_type: z.literal("CLOUD_API"),
   throughput: z.object({ level: z.enum(["STANDARD", "HIGH"]) }).describe("HIGH from 1,000 messages per second"),
-  messaging_limit_tier: z
-    .string()
-    .describe('TIER_250, TIER_2K, TIER_10K, TIER_100K or TIER_UNLIMITED (docs/messaging.md "Sender limits")'),
+  messaging_limit_tier: z.string().describe("TIER_250, TIER_2K, TIER_10K, TIER_100K or TIER_UNLIMITED"),
 });

@@ -31,7 +31,7 @@ describe("connectSender", () => {
     await makeDefaultSender(principal(c.id), second.phoneNumber);
     const defaults = await db.sender.findMany({ where: { customerId: c.id, isDefault: true } });
     expect(defaults.map((s) => s.id)).toEqual([second.id]);
-    await expect(connectSender(principal(c.id), { phoneNumber: "12" })).rejects.toThrow(/E\.164/);
+    await expect(connectSender(principal(c.id), { phoneNumber: "12" })).rejects.toThrow(/international number/);
     await expect(connectSender(principal(c.id), { phoneNumber: first.phoneNumber })).rejects.toThrow(
       /already connected/,
     );

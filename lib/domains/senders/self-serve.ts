@@ -1,5 +1,5 @@
 // A customer connects its own sender from the dashboard (docs/messaging.md "Senders"), through the same
-// addSender as the operator's sender:add. In simulator mode any E.164 number gets a
+// addSender as the operator's sender:add. In simulator mode any international number (lib/domains/senders/phone.ts) gets a
 // simulated phone number id at once; with a real provider the phone number id is required
 // and must be the provider's id of that very number (checked through the provider client).
 // A simulated number belongs to the customer's simulated business account (one per
@@ -13,9 +13,15 @@ import { getProvider, providerMode } from "@/lib/domains/provider/client";
 import { syncTemplates } from "@/lib/domains/templates/service";
 import type { Sender } from "@/lib/generated/prisma/client";
 import { addSender, SenderInputError, setDefaultSender } from "./admin";
-import { E164, normalizePhone } from "./service";
+import { parsePhone } from "./phone";
 
-export type ConnectSenderInput = { phoneNumber: string; phoneNumberId?: string; makeDefault?: boolean };
+export type ConnectSenderInput = {
+  phoneNumber: string;
+  /** The country picked in the form for a number typed without "+". */
+  country?: string;
+  phoneNumberId?: string;
+  makeDefault?: boolean;
+};
 
 const PHONE_NUMBER_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -34,8 +40,9 @@ async function simulatedWabaId(customerId: string): Promise<string> {
 }
 
 export async function connectSender(p: Principal, input: ConnectSenderInput): Promise<Sender> {
-  const phoneNumber = normalizePhone(input.phoneNumber);
-  if (!E164.test(phoneNumber)) throw new SenderInputError("phone", "must be E.164 like +15550001234");
+  const parsed = parsePhone(input.phoneNumber, { country: input.country });
+  if (!parsed.ok) throw new SenderInputError("phone", parsed.message);
+  const phoneNumber = parsed.e164;
   const phoneNumberId = input.phoneNumberId?.trim() || undefined;
   if (phoneNumberId !== undefined && !PHONE_NUMBER_ID.test(phoneNumberId)) {
     throw new SenderInputError("phoneNumberId", "must be the provider's phone number id (letters, digits)");

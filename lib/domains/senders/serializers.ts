@@ -14,6 +14,7 @@ export function toPublicSender(sender: Sender, limits: SenderLimits): PublicSend
     displayName: sender.displayName,
     isDefault: sender.isDefault,
     status: sender.connectionStatus,
+    deactivatedAt: sender.deactivatedAt?.toISOString() ?? null,
     throughputPerSecond: limits.throughputPerSecond,
     messagingLimit: {
       tier: limits.messagingLimit.tier,

@@ -14,7 +14,8 @@ export async function listSenders(p: Principal): Promise<Sender[]> {
   const allowed = allowedSenderIds(p);
   return db.sender.findMany({
     where: { customerId: p.customerId, ...(allowed ? { id: { in: [...allowed] } } : {}) },
-    orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }],
+    // Removed senders (history kept) last.
+    orderBy: [{ deactivatedAt: { sort: "desc", nulls: "first" } }, { isDefault: "desc" }, { createdAt: "asc" }],
   });
 }
 
@@ -91,7 +92,8 @@ export async function resolveSender(
       allowed
         ? Prisma.sql`"customerId" = ${p.customerId} AND "id" = ANY(${[...allowed]}::text[])`
         : Prisma.sql`"customerId" = ${p.customerId}`,
-      Prisma.sql`"isDefault" DESC, "createdAt" ASC, "id" ASC`,
+      // A removed sender (deactivatedAt) is never the default one.
+      Prisma.sql`"deactivatedAt" IS NOT NULL, "isDefault" DESC, "createdAt" ASC, "id" ASC`,
     );
     if (!sender) {
       throw new ApiError(

@@ -44,6 +44,10 @@ const CONVERSATION_EVENTS: CatalogEvent[] = [
     description:
       "A conversation's assignee changed: assigned to a member (from the API, the inbox, a member's first reply or auto-assignment) or unassigned.",
   },
+  {
+    key: "conversation.handoff",
+    description: "A chatbot handed a conversation to a person: it waits for a person's reply.",
+  },
 ];
 
 const BROADCAST_EVENTS: CatalogEvent[] = [
@@ -102,7 +106,7 @@ export const EVENT_GROUPS: readonly CatalogGroup[] = [
   {
     key: "conversation",
     name: "Conversations",
-    description: "The inbox's threads with your contacts (docs/conversations.md).",
+    description: "The inbox's threads with your contacts: started, handed off by a chatbot to a person, closed.",
     events: CONVERSATION_EVENTS,
   },
   {
@@ -115,7 +119,7 @@ export const EVENT_GROUPS: readonly CatalogGroup[] = [
     key: "webhook",
     name: "Endpoint health",
     description:
-      'Operational events about your webhook destinations, delivered to your other active destinations that subscribe to them (docs/event-pipeline.md "Endpoint health").',
+      "Operational events about your webhook destinations, delivered to your other active destinations that subscribe to them.",
     events: OPERATIONAL_EVENTS,
   },
   {

@@ -107,6 +107,16 @@ export const ConversationAssignedData = z.object({
   assignedAt: Iso,
 });
 
+export const ConversationHandoffData = z.object({
+  ...ConversationBase,
+  status: z.enum(["OPEN", "CLOSED"]),
+  handoffAt: Iso,
+  chatbotUid: z.string().describe("The chatbot that handed off"),
+  chatbotName: z.string(),
+  matchedRule: z.number().int().nullable().describe("The index of the rule with handoff: true that answered"),
+  inboundMessageId: z.string().describe("The provider id of the contact's message that was answered"),
+});
+
 const OperationalBase = {
   webhookUid: z.string().describe("The destination in trouble (not the one receiving this event)"),
   name: z.string(),
@@ -310,6 +320,21 @@ export function payloadEntries(): Record<string, PayloadEntry> {
         assignee: { email: "agent@example.com", name: "Grace Hopper" },
         assignedBy: "owner@example.com",
         assignedAt: AT,
+      },
+    },
+  };
+  out["conversation.handoff"] = {
+    schema: envelope("conversation.handoff", ConversationHandoffData),
+    example: {
+      ...base("conversation.handoff"),
+      data: {
+        ...convo,
+        status: "OPEN",
+        handoffAt: AT,
+        chatbotUid: "cbt_3f9a2c41d0e8",
+        chatbotName: "Front desk",
+        matchedRule: 2,
+        inboundMessageId: "wamid.HBgLMTU1NTAxMDAwMDIVAgASGBQzQUI",
       },
     },
   };

@@ -278,7 +278,9 @@ export const WebhookHealthPublic = z
       recoveryRampSeconds: z.number().int(),
     }),
   })
-  .describe('Endpoint health: the destination\'s circuit breaker (docs/event-pipeline.md "Endpoint health")');
+  .describe(
+    "Endpoint health: the destination's circuit breaker (CLOSED: delivering; OPEN: paused after repeated failures; HALF_OPEN: trying again)",
+  );
 
 export const WebhookPublic = z.object({
   webhookUid: z.string(),

@@ -99,6 +99,7 @@ describe("event catalog", () => {
       "template.quality_update",
       "conversation.created",
       "conversation.closed",
+      "conversation.handoff",
       "webhook.endpoint.disabled",
       "webhook.delivery.exhausted",
     ];

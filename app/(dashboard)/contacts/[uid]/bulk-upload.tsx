@@ -5,6 +5,7 @@ import { useState } from "react";
 import { DataTable } from "@/components/dashboard/data-table";
 import { useToast } from "@/components/dashboard/toast";
 import { button, input, label, td } from "@/components/ui/classes";
+import { countOf } from "@/components/ui/format";
 import {
   customFieldOfColumn,
   guessMapping,
@@ -77,7 +78,7 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
     onSuccess: (r) => {
       setReport(r);
       if (r.failed) toast.error(`${r.failed} row(s) were not stored; see the report`);
-      else toast.success(`${r.created + r.updated} contacts stored`);
+      else toast.success(`${countOf(r.created + r.updated, "contact")} stored`);
       router.refresh();
     },
     onError: (error) => toast.error(error instanceof Error ? error.message : "Upload failed"),
@@ -167,7 +168,7 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
               upload.mutate(mapRows(file.rows, mapping));
             }}
           >
-            {upload.isPending ? "Uploading…" : `Upload ${file.rows.length} rows`}
+            {upload.isPending ? "Uploading…" : `Upload ${countOf(file.rows.length, "row")}`}
           </button>
         </>
       )}

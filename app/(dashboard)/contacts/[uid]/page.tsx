@@ -5,6 +5,7 @@ import { Pager } from "@/components/dashboard/pager";
 import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
+import { countOf } from "@/components/ui/format";
 import { foundOr404 } from "@/lib/dashboard/found";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
@@ -35,7 +36,7 @@ export default async function ContactBookPage({ params, searchParams }: Props) {
     <div className="space-y-6">
       <SubpageHeader backHref="/contacts" backLabel="All contact books" title={book.name}>
         <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="contact-count">
-          {book.contactCount} contacts · {book.status}
+          {countOf(book.contactCount, "contact")} · {book.status}
         </p>
       </SubpageHeader>
       {can(p, "contacts.write") ? (

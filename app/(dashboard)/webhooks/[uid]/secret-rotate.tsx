@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { useToast } from "@/components/dashboard/toast";
 import { buttonSecondary, input, label } from "@/components/ui/classes";
+import { ConfirmButton } from "@/components/ui/confirm-button";
 import { SecretOnce } from "@/components/ui/secret-once";
 import { rotateSecretAction } from "../actions";
 
@@ -48,9 +49,24 @@ export function SecretRotate({ senderPhone, uid }: { senderPhone: string; uid: s
             ))}
           </select>
         </div>
-        <button type="button" className={buttonSecondary} disabled={pending} onClick={rotate}>
-          {pending ? "Rotating…" : "Rotate signing secret"}
-        </button>
+        {grace === 0 ? (
+          // No grace: deliveries signed with the old secret fail at the receiver until it has
+          // the new one, so this one asks first.
+          <ConfirmButton
+            label={pending ? "Rotating…" : "Rotate signing secret"}
+            title="Stop the old signing secret at once?"
+            confirmLabel="Rotate now"
+            disabled={pending}
+            onConfirm={rotate}
+          >
+            The old secret stops signing immediately: your endpoint rejects every delivery until it is given the new
+            secret, shown once after rotating. Choose a grace period to keep both for a while instead.
+          </ConfirmButton>
+        ) : (
+          <button type="button" className={buttonSecondary} disabled={pending} onClick={rotate}>
+            {pending ? "Rotating…" : "Rotate signing secret"}
+          </button>
+        )}
       </div>
     </div>
   );

@@ -3,7 +3,7 @@ import { dashboardHandler } from "@/lib/dashboard/handler";
 import { readDashboardJson } from "@/lib/dashboard/request-guard";
 import { sendFromComposer } from "@/lib/domains/messaging/composer";
 import { ComposerBody } from "@/lib/domains/messaging/schemas";
-import { listMessageReport, toPublicMessageReport } from "@/lib/domains/reports/messages";
+import { listMessageReport, toDashboardMessageRow } from "@/lib/domains/reports/messages";
 import { MessageReportQuery } from "@/lib/domains/reports/schemas";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 
@@ -15,7 +15,7 @@ export const GET = dashboardHandler("inbox", async (p, request) => {
   const { sender: _s, ...rest } = params;
   const query = MessageReportQuery.parse({ limit: "25", ...rest });
   const { rows, pagination } = await listMessageReport(p, sender, query, "v3");
-  return Response.json({ messages: rows.map((r) => toPublicMessageReport(r, "v3")), pagination });
+  return Response.json({ messages: rows.map(toDashboardMessageRow), pagination });
 });
 
 export const POST = dashboardHandler("inbox", async (p, request) => {

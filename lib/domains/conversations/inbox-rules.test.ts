@@ -1,0 +1,135 @@
+// The inbox's server-side rules through the real router (docs/inbox.md): mark as unread, a
+// chatbot hand-off that marks the conversation waiting for a person (filterable, announced as
+// conversation.handoff, cleared by a person's reply), and a send into a closed conversation
+// reopening it.
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { recordApiAnswers } from "@/test/api-answers";
+import { contactWrites } from "@/test/conversation-fixtures";
+import { call, uniquePhone } from "@/test/factory";
+import { messagingCustomer } from "@/test/messaging-fixtures";
+
+recordApiAnswers();
+
+type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
+let t: Customer;
+
+const conversationWith = (contact: string) =>
+  db.conversation.findFirstOrThrow({ where: { senderId: t.sender.id, contactPhoneNumber: contact } });
+const read = async (uid: string) =>
+  (await call("GET", `/api/v3/conversations/${uid}`, { token: t.globalToken })).body.data;
+const listed = async (query: Record<string, string>) => {
+  const res = await call("GET", "/api/v3/conversations", { token: t.globalToken, query });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res.body.data.conversations as { contactPhoneNumber: string }[]).map((c) => c.contactPhoneNumber);
+};
+
+beforeAll(async () => {
+  t = await messagingCustomer();
+  const bot = {
+    name: "Front desk",
+    status: "ACTIVE",
+    rules: [
+      {
+        match: { type: "keyword", value: "agent" },
+        reply: { type: "text", text: "A person will answer" },
+        handoff: true,
+      },
+    ],
+    fallbackReply: { type: "text", text: "Type agent for a person" },
+  };
+  const res = await call("POST", "/api/v3/chatbots", { token: t.globalToken, body: { chatbot: bot } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+});
+
+describe("mark as unread", () => {
+  it("a read conversation becomes unread again and is listed under unread", async () => {
+    const contact = uniquePhone();
+    await contactWrites(t.sender, contact, "hi");
+    const c = await conversationWith(contact);
+    const markRead = await call("POST", `/api/v3/conversations/${c.id}`, {
+      token: t.globalToken,
+      body: { conversation: { markRead: true } },
+    });
+    expect(markRead.body.data.unreadCount).toBe(0);
+    expect(await listed({ unread: "true" })).not.toContain(contact);
+
+    const res = await call("POST", `/api/v3/conversations/${c.id}`, {
+      token: t.globalToken,
+      body: { conversation: { markUnread: true } },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.unreadCount).toBe(1);
+    expect(await listed({ unread: "true" })).toContain(contact);
+
+    const both = await call("POST", `/api/v3/conversations/${c.id}`, {
+      token: t.globalToken,
+      body: { conversation: { markRead: true, markUnread: true } },
+    });
+    expect(both.status).toBe(400);
+    expect(both.body.error_code).toBe("VALIDATION_FAILED");
+  });
+});
+
+describe("a chatbot hand-off", () => {
+  it("marks the conversation waiting for a person, emits conversation.handoff, and a person's reply clears it", async () => {
+    const contact = uniquePhone();
+    await contactWrites(t.sender, contact, "hello");
+    const c = await conversationWith(contact);
+    // The fallback answered: no hand-off.
+    expect((await read(c.id)).waitingForPerson).toBe(false);
+
+    await contactWrites(t.sender, contact, "agent");
+    const waiting = await read(c.id);
+    expect(waiting).toMatchObject({ waitingForPerson: true, handoffAt: expect.any(String) });
+    expect(await listed({ waiting: "true" })).toEqual([contact]);
+
+    const events = await db.webhookEvent.findMany({
+      where: { customerId: t.customer.id, type: "conversation.handoff" },
+    });
+    expect(events).toHaveLength(1);
+    expect(events[0]?.payload).toMatchObject({
+      data: {
+        conversationUid: c.id,
+        contactPhoneNumber: contact,
+        chatbotName: "Front desk",
+        matchedRule: 0,
+        handoffAt: waiting.handoffAt,
+      },
+    });
+
+    // Asking again while waiting is no second hand-off event.
+    await contactWrites(t.sender, contact, "agent");
+    expect(await db.webhookEvent.count({ where: { customerId: t.customer.id, type: "conversation.handoff" } })).toBe(1);
+
+    const reply = await call("POST", `/api/v3/conversations/${c.id}/messages`, {
+      token: t.globalToken,
+      body: { message: { type: "text", text: { body: "Hi, Sam here" } } },
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(await read(c.id)).toMatchObject({ waitingForPerson: false, handoffAt: null });
+    expect(await listed({ waiting: "true" })).toEqual([]);
+  });
+});
+
+describe("a send into a closed conversation", () => {
+  it("reopens it", async () => {
+    const contact = uniquePhone();
+    await contactWrites(t.sender, contact, "hello");
+    const c = await conversationWith(contact);
+    const closed = await call("POST", `/api/v3/conversations/${c.id}`, {
+      token: t.globalToken,
+      body: { conversation: { status: "CLOSED" } },
+    });
+    expect(closed.body.data.status).toBe("CLOSED");
+
+    const send = await call("POST", "/api/v3/chat", {
+      token: t.globalToken,
+      body: { senderId: t.sender.phoneNumber, to: contact, type: "text", text: "We are back" },
+    });
+    expect(send.status, JSON.stringify(send.body)).toBe(200);
+    const after = await read(c.id);
+    expect(after.status).toBe("OPEN");
+    expect(await listed({ status: "OPEN" })).toContain(contact);
+  });
+});

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Sender" ADD COLUMN     "deactivatedAt" TIMESTAMP(3);
