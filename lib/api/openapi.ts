@@ -292,6 +292,7 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
     responses[String(status)] = errorResponse(status, list, provider);
   }
   const notes = [
+    route.description ?? "",
     route.tokenScope === "global" ? "Requires a global token (number-scoped tokens get TOKEN_SCOPE_NOT_ALLOWED)." : "",
     route.feature ? `Requires the ${route.feature} feature of the plan.` : "",
     route.versions.length < VERSIONS.length ? `Only on ${route.versions.join(", ")}.` : "",
