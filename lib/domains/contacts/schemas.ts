@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { PublicId } from "@/lib/core/path-params";
+import { isoTimestamp } from "@/lib/core/timestamp-schema";
 
 /** A path id: a value that is not an id we issue names no contact book (NOT_FOUND, as an unknown one). */
 export const ContactBookUid = PublicId.describe("The contact book's uid");
@@ -126,17 +127,19 @@ export type BlacklistInput = z.infer<typeof BlacklistQuery>;
 
 // Public shapes (data of the success envelope), for the OpenAPI document.
 
-export const PublicContactBook = z.object({
-  contactBookUid: z.string(),
-  uid: z.string(),
-  name: z.string(),
-  description: z.string(),
-  color: z.string(),
-  status: ContactBookStatus,
-  contactCount: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const PublicContactBook = z
+  .object({
+    contactBookUid: z.string(),
+    uid: z.string(),
+    name: z.string(),
+    description: z.string(),
+    color: z.string(),
+    status: ContactBookStatus,
+    contactCount: z.number().int(),
+    createdAt: isoTimestamp(),
+    updatedAt: isoTimestamp(),
+  })
+  .meta({ id: "ContactBook" });
 
 export const ContactBookListData = z.object({
   contactBooks: z.array(PublicContactBook),
@@ -144,16 +147,18 @@ export const ContactBookListData = z.object({
   pagination: z.object({ page: z.number(), limit: z.number(), count: z.number(), hasMore: z.boolean() }),
 });
 
-export const PublicContact = z.object({
-  contactUid: z.string(),
-  uid: z.string(),
-  phoneNumber: z.string(),
-  name: z.string().nullable(),
-  email: z.string().nullable(),
-  customFields: z.record(z.string(), z.unknown()),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const PublicContact = z
+  .object({
+    contactUid: z.string(),
+    uid: z.string(),
+    phoneNumber: z.string(),
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    customFields: z.record(z.string(), z.unknown()),
+    createdAt: isoTimestamp(),
+    updatedAt: isoTimestamp(),
+  })
+  .meta({ id: "Contact" });
 
 export const ContactListData = z.object({
   contactBookUid: z.string(),
@@ -162,33 +167,39 @@ export const ContactListData = z.object({
   pagination: PageBlockSchema,
 });
 
-export const BulkUploadReport = z.object({
-  received: z.number().int(),
-  created: z.number().int(),
-  updated: z.number().int(),
-  failed: z.number().int(),
-  errors: z.array(z.object({ index: z.number().int(), error_code: z.enum(ROW_ERROR_CODES), message: z.string() })),
-});
+export const BulkUploadReport = z
+  .object({
+    received: z.number().int(),
+    created: z.number().int(),
+    updated: z.number().int(),
+    failed: z.number().int(),
+    errors: z.array(z.object({ index: z.number().int(), error_code: z.enum(ROW_ERROR_CODES), message: z.string() })),
+  })
+  .meta({ id: "ContactBulkUploadReport" });
 
-export const PublicContactField = z.object({
-  key: z.string(),
-  label: z.string(),
-  type: ContactFieldType,
-  createdAt: z.string(),
-});
+export const PublicContactField = z
+  .object({
+    key: z.string(),
+    label: z.string(),
+    type: ContactFieldType,
+    createdAt: isoTimestamp(),
+  })
+  .meta({ id: "ContactField" });
 
 export const ContactFieldListData = z.object({
   fields: z.array(PublicContactField),
   items: z.array(PublicContactField),
 });
 
-export const PublicBlacklistEntry = z.object({
-  phoneNumber: z.string(),
-  reason: z.string().nullable(),
-  source: z.string().describe("api, dashboard or opt-out (an inbound opt-out keyword)"),
-  inboundMessageId: z.string().nullable().describe("The opt-out message's provider id (source opt-out)"),
-  createdAt: z.string(),
-});
+export const PublicBlacklistEntry = z
+  .object({
+    phoneNumber: z.string(),
+    reason: z.string().nullable(),
+    source: z.string().describe("api, dashboard or opt-out (an inbound opt-out keyword)"),
+    inboundMessageId: z.string().nullable().describe("The opt-out message's provider id (source opt-out)"),
+    createdAt: isoTimestamp(),
+  })
+  .meta({ id: "BlacklistEntry" });
 
 const BlacklistPhone = z
   .union([z.string(), z.number()])

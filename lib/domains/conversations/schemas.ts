@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { PublicId } from "@/lib/core/path-params";
+import { isoTimestamp } from "@/lib/core/timestamp-schema";
 
 export const CONVERSATION_STATUSES = ["OPEN", "CLOSED"] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
@@ -60,40 +61,44 @@ export type ConversationPatch = z.infer<typeof ConversationUpdateBody>["conversa
 
 // Public shapes (data of the success envelope).
 
-export const ConversationPublic = z.object({
-  conversationUid: z.string(),
-  uid: z.string(),
-  senderId: z.string().describe("Sender phone number (E.164)"),
-  phoneNumberId: z.string().nullable(),
-  contactPhoneNumber: z.string(),
-  contactName: z.string().nullable(),
-  status: z.enum(CONVERSATION_STATUSES),
-  unreadCount: z.number().int(),
-  lastMessageAt: z.string(),
-  lastInboundAt: z.string().nullable(),
-  windowExpiresAt: z.string().nullable(),
-  windowOpen: z.boolean(),
-  lastMessagePreview: z.string(),
-  blacklisted: z.boolean().describe("The contact is on this sender's blacklist: sends are refused"),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const ConversationPublic = z
+  .object({
+    conversationUid: z.string(),
+    uid: z.string(),
+    senderId: z.string().describe("Sender phone number (E.164)"),
+    phoneNumberId: z.string().nullable(),
+    contactPhoneNumber: z.string(),
+    contactName: z.string().nullable(),
+    status: z.enum(CONVERSATION_STATUSES),
+    unreadCount: z.number().int(),
+    lastMessageAt: isoTimestamp(),
+    lastInboundAt: isoTimestamp().nullable(),
+    windowExpiresAt: isoTimestamp().nullable(),
+    windowOpen: z.boolean(),
+    lastMessagePreview: z.string(),
+    blacklisted: z.boolean().describe("The contact is on this sender's blacklist: sends are refused"),
+    createdAt: isoTimestamp(),
+    updatedAt: isoTimestamp(),
+  })
+  .meta({ id: "Conversation" });
 export type PublicConversation = z.infer<typeof ConversationPublic>;
 
-export const ConversationMessagePublic = z.object({
-  messageUid: z.string(),
-  conversationUid: z.string(),
-  direction: z.enum(DIRECTIONS),
-  type: z.string(),
-  content: z.record(z.string(), z.unknown()).describe("The type's object, e.g. {text: {body}}"),
-  status: z.string().describe("received (inbound), note (system), else accepted|queued|sent|delivered|read|failed"),
-  providerMessageId: z.string().nullable(),
-  sentBy: z.enum(SENT_BY),
-  sentByLabel: z.string().nullable(),
-  errorCode: z.number().int().nullable(),
-  errorMessage: z.string().nullable(),
-  timestamp: z.string(),
-});
+export const ConversationMessagePublic = z
+  .object({
+    messageUid: z.string(),
+    conversationUid: z.string(),
+    direction: z.enum(DIRECTIONS),
+    type: z.string(),
+    content: z.record(z.string(), z.unknown()).describe("The type's object, e.g. {text: {body}}"),
+    status: z.string().describe("received (inbound), note (system), else accepted|queued|sent|delivered|read|failed"),
+    providerMessageId: z.string().nullable(),
+    sentBy: z.enum(SENT_BY),
+    sentByLabel: z.string().nullable(),
+    errorCode: z.number().int().nullable(),
+    errorMessage: z.string().nullable(),
+    timestamp: isoTimestamp(),
+  })
+  .meta({ id: "Message" });
 export type PublicConversationMessage = z.infer<typeof ConversationMessagePublic>;
 
 export const ConversationListPublic = z.object({
