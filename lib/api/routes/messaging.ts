@@ -84,7 +84,7 @@ export const messagingRoutes: AnyRoute[] = [
     path: "/messages",
     example: examples.postMessages,
     sender: "resolve",
-    summary: "Send a message (provider)",
+    summary: "Send a message, provider style",
     description: "Provider-compatible send: the provider's request, response and error bodies.",
     handler: async ({ principal, sender, body }) => {
       const answer = await answerProviderMessage(principal, sender, body);
@@ -101,7 +101,7 @@ export const messagingRoutes: AnyRoute[] = [
     sender: "phoneNumberId",
     // Any text: the sender resolution tells a provider phone number id from a path that is no route.
     params: { phoneNumberId: PathText },
-    summary: "Send from a phone number (provider)",
+    summary: "Send from a phone number id, provider style",
     description: "Provider-compatible send for the sender with this phone number id.",
     handler: async ({ principal, sender, body }) => {
       const answer = await answerProviderMessage(principal, sender, body);

@@ -102,7 +102,7 @@ export const senderRoutes: AnyRoute[] = [
     tokenScope: "any",
     // Any text: the sender resolution tells a provider phone number id from a path that is no route.
     params: { phoneNumberId: PathText },
-    summary: "Read a phone number (provider)",
+    summary: "Read a phone number, provider style",
     description: "Provider-compatible: the phone number's public fields in the provider's shape.",
     response: ProviderPhoneNumber,
     handler: async ({ sender }) => ({ status: 200, raw: toProviderPhoneNumber(sender) }),
