@@ -84,14 +84,13 @@ describe("@great-detail/whatsapp (default Graph version v23.0), base URL changed
   });
 
   it("gets the provider's errors: 400 with 132001 for a missing template, 100 for an unknown message id", async () => {
-    const missing = await client()
-      .message.createMessage({
-        phoneNumberID: phoneNumberId(),
-        to: uniquePhone(),
-        type: "template",
-        template: { name: "no_such_template", language: { code: "en" } },
-        request: { throwHttpErrors: false },
-      } as Parameters<ReturnType<typeof client>["message"]["createMessage"]>[0]);
+    const missing = await client().message.createMessage({
+      phoneNumberID: phoneNumberId(),
+      to: uniquePhone(),
+      type: "template",
+      template: { name: "no_such_template", language: { code: "en" } },
+      request: { throwHttpErrors: false },
+    } as Parameters<ReturnType<typeof client>["message"]["createMessage"]>[0]);
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ error: { code: 132001 } });
     const unknown = await client().message.createStatus({

@@ -22,14 +22,21 @@ const FILTERS = [
   { id: "unread", label: "Unread", changes: { status: undefined, unread: "true" } },
 ] as const;
 
+/** Whose conversations (docs/inbox.md "Assignment"): the URL's `assignee`. */
+const ASSIGNEE_FILTERS = [
+  { id: "", label: "Everyone's" },
+  { id: "me", label: "Mine" },
+  { id: "none", label: "Unassigned" },
+] as const;
+
 export const LIST_POLL_MS = 3_000;
 
-export function Inbox({ templates }: { templates: TemplateOption[] }) {
+export function Inbox({ templates, me }: { templates: TemplateOption[]; me: string | null }) {
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
   const current = Object.fromEntries(params.entries());
-  const { sender = "", status = "", unread = "", search = "", page = "1", c: selected } = current;
+  const { sender = "", status = "", unread = "", search = "", page = "1", assignee = "", c: selected } = current;
   const filter = unread === "true" ? "unread" : (status.toLowerCase() as "open" | "closed" | "") || "all";
   const hrefWith = (changes: Record<string, string | undefined>) => {
     const next = new URLSearchParams(params.toString());
@@ -42,7 +49,7 @@ export function Inbox({ templates }: { templates: TemplateOption[] }) {
   };
 
   const listQs = new URLSearchParams(
-    Object.entries({ sender, status, unread, search, page }).filter(([, v]) => v !== ""),
+    Object.entries({ sender, status, unread, search, page, assignee }).filter(([, v]) => v !== ""),
   ).toString();
   // Live (docs/inbox.md "Live updates"): refetched when a notice says it changed; polled only without the stream.
   const live = useLiveUpdates();
@@ -122,10 +129,31 @@ export function Inbox({ templates }: { templates: TemplateOption[] }) {
           ))}
         </ul>
       </nav>
+      <nav aria-label="Filter by assignee">
+        <ul className="flex flex-wrap gap-2">
+          {ASSIGNEE_FILTERS.map((f) => (
+            <li key={f.id || "all"}>
+              <Link
+                href={hrefWith({ assignee: f.id || undefined, page: undefined })}
+                aria-current={assignee === f.id ? "page" : undefined}
+                className={`${pill} ${
+                  assignee === f.id
+                    ? "bg-indigo-700 text-white"
+                    : "bg-slate-100 text-slate-800 hover:bg-slate-200 dark:bg-slate-800 dark:text-slate-100"
+                }`}
+              >
+                {f.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
       {list.isLoading ? <p className={muted}>Loading…</p> : null}
       {list.isError ? <p className="text-sm text-red-700 dark:text-red-300">Could not load conversations.</p> : null}
       {list.data && list.data.conversations.length === 0 ? (
-        <p className={muted}>{search || filter !== "all" ? "No conversations match." : "No conversations yet."}</p>
+        <p className={muted}>
+          {search || filter !== "all" || assignee ? "No conversations match." : "No conversations yet."}
+        </p>
       ) : null}
       {list.data && list.data.conversations.length > 0 ? (
         <ul
@@ -160,7 +188,7 @@ export function Inbox({ templates }: { templates: TemplateOption[] }) {
     <div className="grid gap-4 md:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]" data-live={live ? "on" : "polling"}>
       {listPane}
       {selected ? (
-        <Thread key={selected} uid={selected} templates={templates} backHref={hrefWith({ c: undefined })} />
+        <Thread key={selected} uid={selected} templates={templates} backHref={hrefWith({ c: undefined })} me={me} />
       ) : (
         <p className={`${muted} hidden md:block`}>Choose a conversation to read and reply.</p>
       )}
@@ -215,6 +243,11 @@ function ConversationItem({
           ) : null}
         </span>
         {showSender ? <span className="block text-xs text-slate-600 dark:text-slate-400">via {c.senderId}</span> : null}
+        {c.assignee ? (
+          <span className="block text-xs text-slate-600 dark:text-slate-400" data-testid="conversation-assignee">
+            → {c.assignee.name ?? c.assignee.email}
+          </span>
+        ) : null}
       </Link>
     </li>
   );

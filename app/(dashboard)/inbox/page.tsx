@@ -2,10 +2,12 @@
 // reply box (docs/inbox.md). The client side reads app/api/dashboard/conversations, refetched
 // on the live stream's notices (polled only without it).
 import type { Metadata } from "next";
+import Link from "next/link";
 import { Suspense } from "react";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { can } from "@/lib/domains/members/access";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { listTemplates } from "@/lib/domains/templates/service";
 import { Inbox } from "./inbox";
@@ -23,7 +25,14 @@ export default async function InboxPage({ searchParams }: Props) {
   const { templates } = await listTemplates(p, { page: 1, limit: 100, status: "APPROVED" }, "v3");
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">Inbox</h1>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h1 className="text-2xl font-semibold">Inbox</h1>
+        {can(p, "inbox.settings") ? (
+          <Link href="/inbox/settings" className="text-sm underline">
+            Saved replies and auto-assignment
+          </Link>
+        ) : null}
+      </div>
       <SenderInForce sender={sender ? senderInfo(sender) : null} chosen={Boolean(requested)} />
       <Suspense>
         <Inbox
@@ -33,6 +42,7 @@ export default async function InboxPage({ searchParams }: Props) {
             category: t.category,
             components: t.components,
           }))}
+          me={p.member?.email ?? null}
         />
       </Suspense>
     </div>

@@ -2,7 +2,8 @@
 // One conversation: header (contact, window time left, close/reopen), the bubbles with day
 // separators and status ticks (polled every two seconds), and the reply box: text while the
 // window is open (Enter sends, Shift+Enter breaks the line), else an approved template;
-// disabled for a blacklisted contact. Opening it marks it read.
+// disabled for a blacklisted contact; `/` inserts a saved reply. Opening it marks it read.
+// The assignee and the internal notes sit apart from the messages (docs/inbox.md).
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
@@ -11,6 +12,9 @@ import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { button, buttonSecondary, card, input, label, muted } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
 import type { PublicConversation, PublicConversationMessage } from "@/lib/domains/conversations/schemas";
+import { AssignmentControls } from "./assignment-controls";
+import { NotesPanel } from "./notes-panel";
+import { useSavedReplyMenu } from "./saved-reply-menu";
 import {
   bubbleText,
   isWindowOpen,
@@ -49,7 +53,18 @@ function useNow(everyMs = 30_000): number {
   return now;
 }
 
-export function Thread({ uid, templates, backHref }: { uid: string; templates: TemplateOption[]; backHref: string }) {
+export function Thread({
+  uid,
+  templates,
+  backHref,
+  me,
+}: {
+  uid: string;
+  templates: TemplateOption[];
+  backHref: string;
+  /** The signed-in member's email ("Assign to me"). */
+  me: string | null;
+}) {
   const queryClient = useQueryClient();
   const base = `/api/dashboard/conversations/${encodeURIComponent(uid)}`;
   // Pages of 100, newest first; "Show older messages" adds one. Polled together.
@@ -176,6 +191,7 @@ export function Thread({ uid, templates, backHref }: { uid: string; templates: T
           {c.status === "OPEN" ? "Close conversation" : "Reopen conversation"}
         </button>
       </header>
+      <AssignmentControls uid={uid} assignee={c.assignee} me={me} onChanged={refresh} />
       {update.isError ? (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">
           {update.error.message}
@@ -238,6 +254,7 @@ export function Thread({ uid, templates, backHref }: { uid: string; templates: T
         templates={templates}
         onSent={refresh}
       />
+      <NotesPanel uid={uid} />
     </section>
   );
 }
@@ -316,6 +333,7 @@ function ReplyBox({
 }) {
   const [text, setText] = useState("");
   const fill = useTemplateFill(templates);
+  const saved = useSavedReplyMenu(text, setText);
   const send = useMutation({
     mutationFn: (message: unknown) =>
       post(`/api/dashboard/conversations/${encodeURIComponent(uid)}/messages`, { message }),
@@ -335,6 +353,7 @@ function ReplyBox({
     sendText();
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (saved.onKeyDown(e)) return;
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       sendText();
@@ -368,7 +387,11 @@ function ReplyBox({
           disabled={blacklisted}
           aria-describedby="reply-hint"
           maxLength={4096}
+          aria-controls={saved.open ? "saved-reply-menu" : undefined}
+          aria-autocomplete="list"
+          aria-activedescendant={saved.activeId}
         />
+        {saved.menu}
         <div className="flex flex-wrap items-center gap-3">
           <button type="submit" className={button} disabled={blacklisted || send.isPending || !text.trim()}>
             {send.isPending ? "Sending…" : "Send"}
@@ -376,7 +399,7 @@ function ReplyBox({
           <p id="reply-hint" className={muted}>
             {blacklisted
               ? "Replies are disabled: the contact is blacklisted."
-              : "Enter sends, Shift+Enter adds a line."}
+              : "Enter sends, Shift+Enter adds a line, / inserts a saved reply."}
           </p>
         </div>
         {status}

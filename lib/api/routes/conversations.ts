@@ -5,11 +5,15 @@
 
 import { pageOf } from "@/lib/core/pagination";
 import * as examples from "@/lib/domains/conversations/examples";
+import { addNote, listNotes } from "@/lib/domains/conversations/notes";
 import {
   ConversationListPublic,
   ConversationListQuery,
   ConversationMessagesPublic,
   ConversationMessagesQuery,
+  ConversationNoteBody,
+  ConversationNotePublic,
+  ConversationNotesPublic,
   ConversationPublic,
   ConversationSenderQuery,
   ConversationUid,
@@ -48,8 +52,12 @@ export const conversationRoutes: AnyRoute[] = [
     method: "GET",
     path: "/conversations",
     example: examples.getConversations,
+<<<<<<< HEAD
     summary: "List conversations",
     description: "Newest activity first; filter by senderId, status, unread and search text.",
+=======
+    summary: "List conversations, newest activity first (filters senderId, status, unread, search, assignee)",
+>>>>>>> main
     query: ConversationListQuery,
     response: ConversationListPublic,
     handler: async ({ principal, sender, query }) => {
@@ -88,11 +96,16 @@ export const conversationRoutes: AnyRoute[] = [
     method: "POST",
     path: "/conversations/:conversationUid",
     example: examples.postConversationsByConversationUid,
+<<<<<<< HEAD
     summary: "Update a conversation",
     description: "Body {conversation: {status?: OPEN|CLOSED, markRead?: true}}.",
+=======
+    summary:
+      "Update a conversation: {conversation: {status?: OPEN|CLOSED, markRead?: true, assignee?: member email | null}}",
+>>>>>>> main
     body: ConversationUpdateBody,
     response: ConversationPublic,
-    errors: ["CONVERSATION_NOT_FOUND"],
+    errors: ["CONVERSATION_NOT_FOUND", "VALIDATION_FAILED"],
     handler: async ({ principal, sender, params, body }) => {
       const row = await updateConversation(principal, sender?.id, params.conversationUid, body.conversation);
       return ok("Conversation updated", toPublicConversation(row));
@@ -115,6 +128,35 @@ export const conversationRoutes: AnyRoute[] = [
         ...pageOf("messages", messages.map(toPublicThreadMessage), query, total),
       });
     },
+  }),
+  route({
+    ...common,
+    method: "GET",
+    path: "/conversations/:conversationUid/notes",
+    example: examples.getConversationsByConversationUidNotes,
+    summary: "The conversation's internal notes, newest first (never sent to the contact)",
+    query: ConversationMessagesQuery,
+    response: ConversationNotesPublic,
+    errors: ["CONVERSATION_NOT_FOUND"],
+    handler: async ({ principal, sender, params, query }) => {
+      const { conversationUid, notes, total } = await listNotes(principal, sender?.id, params.conversationUid, query);
+      return ok("Conversation notes retrieved", { conversationUid, ...pageOf("notes", notes, query, total) });
+    },
+  }),
+  route({
+    ...common,
+    method: "POST",
+    path: "/conversations/:conversationUid/notes",
+    example: examples.postConversationsByConversationUidNotes,
+    summary: "Write an internal note in the conversation: {note: {text}} (never sent to the contact)",
+    body: ConversationNoteBody,
+    response: ConversationNotePublic,
+    successStatus: 201,
+    errors: ["CONVERSATION_NOT_FOUND"],
+    handler: async ({ principal, sender, params, body }) => ({
+      status: 201,
+      ...ok("Note added", await addNote(principal, sender?.id, params.conversationUid, body.note.text)),
+    }),
   }),
   route({
     ...common,

@@ -99,6 +99,8 @@ const FILTERS: [string, ListFilters, boolean][] = [
   ["senderId + status", { status: "OPEN" }, true],
   ["senderId + unread", { unread: true }, true],
   ["senderId + status + unread", { status: "CLOSED", unread: true }, true],
+  ["assignee (Mine)", { assigneeId: "cm3nobody" }, false],
+  ["assignee + unread", { assigneeId: "cm3nobody", unread: true }, false],
   ["search by number", { search: "99900012" }, false],
   ["search by name", { search: "contact 77" }, true],
 ];

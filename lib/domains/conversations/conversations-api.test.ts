@@ -46,8 +46,10 @@ describe("the routes", () => {
       "GET /conversations",
       "GET /conversations/:conversationUid",
       "GET /conversations/:conversationUid/messages",
+      "GET /conversations/:conversationUid/notes",
       "POST /conversations/:conversationUid",
       "POST /conversations/:conversationUid/messages",
+      "POST /conversations/:conversationUid/notes",
     ]);
     for (const r of mine) {
       expect(r.versions).toEqual(["v2", "v3"]);

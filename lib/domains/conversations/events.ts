@@ -52,3 +52,28 @@ export function closedEvent(
 }
 
 export const emitConversationEvents = (tx: Tx, events: EventInput[]) => emitEvents(tx, events);
+
+/** conversation.assigned: a new assignee, or none (unassigned). `by`: a member's email, a token's name, or null (auto-assignment). */
+export function assignedEvent(
+  sender: EventSender,
+  c: Omit<ConversationEventRow, "createdAt">,
+  assignee: { email: string; name: string | null } | null,
+  by: string | null,
+  at: Date,
+): EventInput {
+  return {
+    sender,
+    type: "conversation.assigned",
+    // One event per change (a conversation changes hands many times).
+    dedupeKey: `conversation.assigned:${c.id}:${at.getTime()}:${newId("")}`,
+    createdAt: at,
+    data: {
+      conversationUid: c.id,
+      contactPhoneNumber: c.contactPhoneNumber,
+      contactName: c.contactName,
+      assignee,
+      assignedBy: by,
+      assignedAt: at.toISOString(),
+    },
+  };
+}

@@ -3,7 +3,13 @@
 // The reply is a send: its example is messaging's.
 import { exampleTime, listExample } from "@/lib/core/examples";
 import { SAMPLE_CUSTOMER_ID, sampleSender } from "@/lib/domains/senders/samples";
-import { type ConversationRow, type ThreadRow, toPublicConversation, toPublicThreadMessage } from "./serializers";
+import {
+  type ConversationRow,
+  type ThreadRow,
+  toPublicConversation,
+  toPublicNote,
+  toPublicThreadMessage,
+} from "./serializers";
 
 const DAY = 24 * 3600;
 /** A conversation with one inbound text; the reply's example (messaging) answers it. */
@@ -25,6 +31,9 @@ export const sampleConversation: ConversationRow = {
   senderPhoneNumber: sampleSender.phoneNumber,
   phoneNumberId: sampleSender.phoneNumberId,
   blacklisted: false,
+  assigneeId: "cm3member0agent01",
+  assigneeEmail: "ada@example.com",
+  assigneeName: "Ada Lovelace",
 };
 // As at a minute later: the customer service window is open.
 const conversation = (row: ConversationRow) => toPublicConversation(row, exampleTime(60).getTime());
@@ -68,7 +77,7 @@ export const getConversationsByConversationUid = {
 
 export const postConversationsByConversationUid = {
   params,
-  request: { conversation: { markRead: true as const } },
+  request: { conversation: { markRead: true as const, assignee: "ada@example.com" } },
   message: "Conversation updated",
   response: conversation({ ...sampleConversation, unreadCount: 0, updatedAt: exampleTime(30) }),
 };
@@ -77,4 +86,26 @@ export const getConversationsByConversationUidMessages = {
   params,
   message: "Conversation messages retrieved",
   response: { conversationUid: sampleConversation.id, ...listExample("messages", [toPublicThreadMessage(inbound)]) },
+};
+
+const note = toPublicNote({
+  id: "note_6a1f0c2b9e7d4a3c8b5e0f1d",
+  text: "Asked for the invoice of order 1042; sent by email, waiting for their answer.",
+  authorType: "member",
+  authorEmail: "ada@example.com",
+  authorTokenName: null,
+  createdAt: exampleTime(120),
+});
+
+export const getConversationsByConversationUidNotes = {
+  params,
+  message: "Conversation notes retrieved",
+  response: { conversationUid: sampleConversation.id, ...listExample("notes", [note]) },
+};
+
+export const postConversationsByConversationUidNotes = {
+  params,
+  request: { note: { text: note.text } },
+  message: "Note added",
+  response: note,
 };

@@ -9,6 +9,7 @@ import { NOW_UTC } from "@/lib/db/sql";
 import type { EventInput, EventSender } from "@/lib/domains/events/emit";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
+import { autoAssign } from "./auto-assign";
 import { contentOf, previewOf } from "./content";
 import { createdEvent } from "./events";
 import { newConversationUid, newThreadMessageUid } from "./ids";
@@ -30,7 +31,7 @@ export type InboundMessage = {
 export type InboundApplied = {
   /** Provider message id -> conversation uid, for every message (new or replayed). */
   conversationOf: Map<string, string>;
-  /** conversation.created for the conversations this batch created. */
+  /** conversation.created for the conversations this batch created, conversation.assigned for those auto-assigned. */
   events: EventInput[];
 };
 
@@ -134,7 +135,12 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
     bumps.set(id, b);
   }
   const list = [...bumps.values()];
-  const bumped = await tx.$queryRawUnsafe<{ id: string; customerId: string; senderId: string; unreadCount: number }[]>(
+  // Returns what the live updates need and the conversations auto-assignment should hand
+  // out (unassigned, sender with autoAssign on): most senders have it off, and then nothing
+  // more is read or locked.
+  const bumped = await tx.$queryRawUnsafe<
+    { id: string; customerId: string; senderId: string; unreadCount: number; autoAssign: boolean }[]
+  >(
     `UPDATE "Conversation" AS c SET
        "unreadCount" = c."unreadCount" + s.n, "unread" = true,
        "lastInboundAt" = GREATEST(c."lastInboundAt", s.at::timestamp(3)),
@@ -145,7 +151,9 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
        "status" = 'OPEN', "closedAt" = NULL, "updatedAt" = ${NOW_UTC}
      FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[], $5::text[]) AS s(id, n, at, preview, name)
      WHERE c."id" = s.id
-     RETURNING c."id", c."customerId", c."senderId", c."unreadCount"`,
+     RETURNING c."id", c."customerId", c."senderId", c."unreadCount",
+       (c."assigneeId" IS NULL AND EXISTS (SELECT 1 FROM "Sender" x
+       WHERE x."id" = c."senderId" AND x."autoAssign")) AS "autoAssign"`,
     list.map((b) => b.id),
     list.map((b) => b.n),
     list.map((b) => iso(b.last.at)),
@@ -160,6 +168,13 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
     byCustomer.set(c.customerId, events);
   }
   for (const [customerId, events] of byCustomer) await publishLive(tx, customerId, events);
+  const assignable = new Set(bumped.filter((r) => r.autoAssign).map((r) => r.id));
+  if (assignable.size > 0) {
+    const unassigned = list
+      .filter((b) => assignable.has(b.id))
+      .map((b) => ({ id: b.id, contactPhoneNumber: b.last.contact, contactName: b.name, sender: b.last.sender }));
+    applied.events.push(...(await autoAssign(tx, unassigned)));
+  }
   await applyOptKeywords(
     tx,
     news.map((m) => ({ ...m, conversationId: applied.conversationOf.get(m.id) ?? "" })),

@@ -9,7 +9,13 @@ import { phoneSearchTerm } from "@/lib/domains/contacts/search";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ConversationStatus, ListOrder } from "./schemas";
 
-export type ListFilters = { status?: ConversationStatus; unread?: boolean; search?: string };
+/** `assigneeId`: a member's id (the conversations assigned to them), null (unassigned), absent (any). */
+export type ListFilters = {
+  status?: ConversationStatus;
+  unread?: boolean;
+  search?: string;
+  assigneeId?: string | null;
+};
 
 /**
  * The senders a list, count or look-up covers: the resolved sender, else every sender the
@@ -41,6 +47,8 @@ function listWhere(p: Principal, senderId: string | undefined, f: ListFilters): 
   if (scope) parts.push(scope);
   if (f.status) parts.push(Prisma.sql`c."status" = ${f.status}::"ConversationStatus"`);
   if (f.unread) parts.push(Prisma.sql`c."unread" = true`);
+  if (f.assigneeId === null) parts.push(Prisma.sql`c."assigneeId" IS NULL`);
+  else if (f.assigneeId !== undefined) parts.push(Prisma.sql`c."assigneeId" = ${f.assigneeId}`);
   const term = f.search?.trim();
   if (term) {
     const phone = phoneSearchTerm(term);
@@ -70,7 +78,7 @@ export function conversationListSql(
   const ids = Prisma.sql`SELECT c."id" FROM "Conversation" c WHERE ${where}
     ORDER BY ${ORDER[order]} LIMIT ${take} OFFSET ${skip}`;
   const page = Prisma.sql`SELECT ${CONVERSATION_COLUMNS} FROM (${ids}) ids
-    JOIN "Conversation" c ON c."id" = ids."id" JOIN "Sender" s ON s."id" = c."senderId"
+    JOIN "Conversation" c ON c."id" = ids."id" JOIN "Sender" s ON s."id" = c."senderId" ${ASSIGNEE_JOIN}
     ORDER BY ${ORDER[order]}`;
   const count = Prisma.sql`SELECT count(*)::int AS total FROM "Conversation" c WHERE ${where}`;
   return { ids, page, count };
@@ -80,7 +88,7 @@ export function conversationListSql(
 export function conversationByUidSql(p: Principal, senderId: string | undefined, uid: string): Prisma.Sql {
   const scope = senderScopeCondition(p, senderId);
   return Prisma.sql`SELECT ${CONVERSATION_COLUMNS} FROM "Conversation" c JOIN "Sender" s ON s."id" = c."senderId"
-    WHERE c."id" = ${uid} AND c."customerId" = ${p.customerId}
+    ${ASSIGNEE_JOIN} WHERE c."id" = ${uid} AND c."customerId" = ${p.customerId}
     ${scope ? Prisma.sql`AND ${scope}` : Prisma.empty}`;
 }
 
@@ -89,7 +97,11 @@ export const CONVERSATION_COLUMNS = Prisma.sql`c."id", c."customerId", c."sender
   c."windowExpiresAt", c."lastMessagePreview", c."closedAt", c."createdAt", c."updatedAt",
   s."phoneNumber" AS "senderPhoneNumber", s."phoneNumberId",
   EXISTS (SELECT 1 FROM "BlacklistEntry" b
-    WHERE b."senderId" = c."senderId" AND b."phoneNumber" = c."contactPhoneNumber") AS "blacklisted"`;
+    WHERE b."senderId" = c."senderId" AND b."phoneNumber" = c."contactPhoneNumber") AS "blacklisted",
+  c."assigneeId", a."email" AS "assigneeEmail", a."name" AS "assigneeName"`;
+
+/** The assignee's email and name (CONVERSATION_COLUMNS' `a`), joined by primary key. */
+const ASSIGNEE_JOIN = Prisma.sql`LEFT JOIN "User" a ON a."id" = c."assigneeId"`;
 
 /** A thread page, newest first, with each outbound entry's Message and delivery record. */
 export function threadSql(

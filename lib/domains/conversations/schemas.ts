@@ -5,6 +5,7 @@ import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { PublicId } from "@/lib/core/path-params";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
+import { MemberEmail } from "@/lib/domains/members/schemas";
 
 export const CONVERSATION_STATUSES = ["OPEN", "CLOSED"] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
@@ -39,6 +40,9 @@ export const ConversationListQuery = PageQuery.extend({
   search: z
     .preprocess(blankAsAbsent, z.string().trim().max(100).optional())
     .describe("Part of the contact's phone number or name (case-insensitive)"),
+  assignee: z
+    .preprocess(blankAsAbsent, z.string().trim().toLowerCase().max(254).optional())
+    .describe("A member's email: the conversations assigned to them; none: the unassigned ones"),
 });
 export type ConversationListInput = z.infer<typeof ConversationListQuery>;
 
@@ -52,14 +56,25 @@ export const ConversationUpdateBody = z.object({
     .object({
       status: z.preprocess(upper, z.enum(CONVERSATION_STATUSES)).optional().describe("OPEN or CLOSED"),
       markRead: z.literal(true).optional().describe("true: set unreadCount to 0"),
+      assignee: MemberEmail.nullable()
+        .optional()
+        .describe(
+          "A member's email to assign it to (a member of the account who may see its sender), or null to unassign",
+        ),
     })
-    .refine((c) => c.status !== undefined || c.markRead !== undefined, {
-      message: "at least one of status, markRead is required",
+    .refine((c) => c.status !== undefined || c.markRead !== undefined || c.assignee !== undefined, {
+      message: "at least one of status, markRead, assignee is required",
     }),
 });
 export type ConversationPatch = z.infer<typeof ConversationUpdateBody>["conversation"];
 
 // Public shapes (data of the success envelope).
+
+export const AssigneePublic = z
+  .object({ email: z.string(), name: z.string().nullable() })
+  .nullable()
+  .describe("The member the conversation is assigned to; null: unassigned");
+export type PublicAssignee = z.infer<typeof AssigneePublic>;
 
 export const ConversationPublic = z
   .object({
@@ -77,6 +92,7 @@ export const ConversationPublic = z
     windowOpen: z.boolean(),
     lastMessagePreview: z.string(),
     blacklisted: z.boolean().describe("The contact is on this sender's blacklist: sends are refused"),
+    assignee: AssigneePublic,
     createdAt: isoTimestamp(),
     updatedAt: isoTimestamp(),
   })
@@ -113,5 +129,42 @@ export const ConversationMessagesPublic = z.object({
   conversationUid: z.string(),
   messages: z.array(ConversationMessagePublic),
   items: z.array(ConversationMessagePublic),
+  pagination: PageBlockSchema,
+});
+
+// Internal notes (docs/inbox.md "Internal notes"): never sent to the contact.
+
+export const NOTE_MAX_LENGTH = 4096;
+
+export const NoteText = z
+  .string()
+  .trim()
+  .min(1, "Write the note")
+  .max(NOTE_MAX_LENGTH, `At most ${NOTE_MAX_LENGTH} characters`)
+  .describe("The note (at most 4,096 characters); never sent to the contact");
+
+export const ConversationNoteBody = z.object({
+  senderId: SenderIdField,
+  note: z.object({ text: NoteText }),
+});
+
+export const ConversationNotePublic = z
+  .object({
+    noteUid: z.string(),
+    text: z.string(),
+    author: z.object({
+      type: z.enum(["member", "api_token"]),
+      email: z.string().optional().describe("A member's email"),
+      tokenName: z.string().optional().describe("An API token's name"),
+    }),
+    createdAt: isoTimestamp(),
+  })
+  .meta({ id: "ConversationNote" });
+export type PublicConversationNote = z.infer<typeof ConversationNotePublic>;
+
+export const ConversationNotesPublic = z.object({
+  conversationUid: z.string(),
+  notes: z.array(ConversationNotePublic),
+  items: z.array(ConversationNotePublic),
   pagination: PageBlockSchema,
 });

@@ -6,6 +6,7 @@ import type {
   Direction,
   PublicConversation,
   PublicConversationMessage,
+  PublicConversationNote,
   SentByKind,
 } from "./schemas";
 
@@ -28,6 +29,9 @@ export type ConversationRow = {
   senderPhoneNumber: string;
   phoneNumberId: string | null;
   blacklisted: boolean;
+  assigneeId: string | null;
+  assigneeEmail: string | null;
+  assigneeName: string | null;
 };
 
 /** A row of threadSql. */
@@ -68,6 +72,7 @@ export function toPublicConversation(c: ConversationRow, now = Date.now()): Publ
     windowOpen: c.windowExpiresAt !== null && c.windowExpiresAt.getTime() > now,
     lastMessagePreview: c.lastMessagePreview,
     blacklisted: c.blacklisted,
+    assignee: c.assigneeEmail ? { email: c.assigneeEmail, name: c.assigneeName } : null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };
@@ -92,4 +97,22 @@ export function toPublicThreadMessage(e: ThreadRow): PublicConversationMessage {
     errorMessage: outbound ? (e.deliveryErrorTitle ?? e.outErrorMessage) : null,
     timestamp: e.createdAt.toISOString(),
   };
+}
+
+/** A ConversationNote row. */
+export type NoteRow = {
+  id: string;
+  text: string;
+  authorType: string;
+  authorEmail: string | null;
+  authorTokenName: string | null;
+  createdAt: Date;
+};
+
+export function toPublicNote(n: NoteRow): PublicConversationNote {
+  const author: PublicConversationNote["author"] =
+    n.authorType === "api_token"
+      ? { type: "api_token", ...(n.authorTokenName ? { tokenName: n.authorTokenName } : {}) }
+      : { type: "member", ...(n.authorEmail ? { email: n.authorEmail } : {}) };
+  return { noteUid: n.id, text: n.text, author, createdAt: n.createdAt.toISOString() };
 }

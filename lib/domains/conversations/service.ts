@@ -11,6 +11,7 @@ import type { EventInput } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import { publishLive } from "@/lib/domains/live/publish";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { actorLabel, assigneeFor, setAssignee } from "./assignment";
 import { closedEvent, emitConversationEvents } from "./events";
 import {
   conversationByUidSql,
@@ -56,16 +57,40 @@ export async function pageTotal(
 
 const countOf = async (sql: Prisma.Sql) => (await hotRows<{ total: number }>(sql))[0]?.total ?? 0;
 
+/** The list filters as given: `assignee` is a member's email or `none` (docs/conversations.md). */
+export type ListQuery = Omit<ListFilters, "assigneeId"> & { assignee?: string } & PageInput;
+
+/** `none`: unassigned (null); an email: that member's id ("" for no member: matches nothing). */
+async function assigneeFilter(customerId: string, assignee: string | undefined): Promise<string | null | undefined> {
+  if (assignee === undefined) return undefined;
+  if (assignee === "none") return null;
+  const member = await db.user.findFirst({
+    where: { customerId, email: assignee.toLowerCase() },
+    select: { id: true },
+  });
+  return member?.id ?? "";
+}
+
 /** The list: "recent" (newest activity first, the API) or "inbox" (unread first, then newest). */
 export async function listConversations(
   p: Principal,
   senderId: string | undefined,
-  q: ListFilters & PageInput,
+  query: ListQuery,
   order: ListOrder = "recent",
 ): Promise<ConversationPage> {
+  const { assignee, ...rest } = query;
+  const q = { ...rest, assigneeId: await assigneeFilter(p.customerId, assignee) };
   const { page, count } = conversationListSql(p, senderId, q, order);
   const conversations = await hotRows<ConversationRow>(page);
-  const key = JSON.stringify(["list", p.customerId, senderScope(p, senderId) ?? null, q.status, q.unread, q.search]);
+  const key = JSON.stringify([
+    "list",
+    p.customerId,
+    senderScope(p, senderId) ?? null,
+    q.status,
+    q.unread,
+    q.search,
+    q.assigneeId,
+  ]);
   return { conversations, total: await pageTotal(key, q, conversations.length, () => countOf(count)) };
 }
 
@@ -132,8 +157,10 @@ async function publishChanged(tx: Tx, customerId: string, where: Prisma.Conversa
 }
 
 /**
- * Applies {status?, markRead?}. Closing an OPEN conversation emits conversation.closed;
- * every write carries the tenant and sender scope, then the row is read back.
+ * Applies {status?, markRead?, assignee?}. Closing an OPEN conversation emits
+ * conversation.closed, a change of assignee conversation.assigned (an assignee who is no
+ * member, or may not see the sender, is VALIDATION_FAILED and nothing is written); every
+ * write carries the tenant and sender scope, then the row is read back.
  */
 export async function updateConversation(
   p: Principal,
@@ -146,10 +173,28 @@ export async function updateConversation(
   const scope = senderScope(p, senderId);
   const where = { id: uid, customerId: p.customerId, ...(scope ? { senderId: { in: [...scope] } } : {}) };
   const now = new Date();
+  const assignedBy = patch.assignee !== undefined ? await actorLabel(p) : null;
   const emitted = await db.$transaction(async (tx) => {
     const events: EventInput[] = [];
     /** Rows this patch changed: the open dashboards are told (docs/inbox.md "Live updates"). */
     let changed = 0;
+    if (patch.assignee !== undefined) {
+      const c = await tx.conversation.findFirst({ where, include: { sender: true } });
+      if (!c) throw conversationNotFound(uid);
+      const assignee = patch.assignee === null ? null : await assigneeFor(tx, p.customerId, c.senderId, patch.assignee);
+      const event = await setAssignee(tx, c, assignee, assignedBy);
+      if (event) {
+        events.push(event);
+        await publishLive(tx, p.customerId, [
+          {
+            kind: "conversation.assigned",
+            senderId: c.senderId,
+            conversationUid: c.id,
+            assignee: assignee?.email ?? null,
+          },
+        ]);
+      }
+    }
     if (patch.markRead) {
       const { count } = await tx.conversation.updateMany({
         where: { ...where, OR: [{ unread: true }, { unreadCount: { gt: 0 } }] },

@@ -36,6 +36,8 @@ export const PERMISSIONS = {
   senders: ["owner", "admin", "developer"],
   /** Billing, ledger, exports, usage (analytics). */
   billing: ["owner", "admin", "billing"],
+  /** Inbox settings: saved replies (every inbox member inserts them) and per-sender auto-assignment (docs/inbox.md). */
+  "inbox.settings": ["owner", "admin"],
   /** Members, invitations, roles, security settings, audit log (admins: not owners, see members/service.ts). */
   members: ["owner", "admin"],
   /** The audit log: read and export (the same row as members; docs/security.md "Audit log"). */

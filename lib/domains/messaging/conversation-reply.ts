@@ -5,6 +5,7 @@
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { assignOnReply } from "@/lib/domains/conversations/assignment";
 import type { SentBy } from "@/lib/domains/conversations/outbound";
 import { getConversation } from "@/lib/domains/conversations/service";
 import type { Sender } from "@/lib/domains/senders/service";
@@ -44,5 +45,7 @@ export async function replyToConversation(
           payload: chatPayload({ to, type: "text", text: message.text.body, previewUrl: message.text.previewUrl }),
           sentBy,
         });
+  // A member's reply takes an unassigned conversation (docs/inbox.md "Assignment").
+  if (conversation.assigneeId === null) await assignOnReply(p, conversation.id);
   return { ...result, sender, conversationUid: conversation.id };
 }

@@ -18,6 +18,9 @@ export const sampleSender: Sender = {
   optInKeywords: [],
   throughputPerSecond: 80,
   messagingLimit: 10_000,
+  autoAssign: false,
+  autoAssignCap: 10,
+  autoAssignLastUserId: null,
   createdAt: EXAMPLE_TIME,
   updatedAt: EXAMPLE_TIME,
 };

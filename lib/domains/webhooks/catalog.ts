@@ -39,6 +39,11 @@ const CONVERSATION_EVENTS: CatalogEvent[] = [
     description: "A conversation with a new contact began (their first message, or the first message sent to them).",
   },
   { key: "conversation.closed", description: "A conversation was closed from the API or the dashboard." },
+  {
+    key: "conversation.assigned",
+    description:
+      "A conversation's assignee changed: assigned to a member (from the API, the inbox, a member's first reply or auto-assignment) or unassigned.",
+  },
 ];
 
 const OPERATIONAL_EVENTS: CatalogEvent[] = [

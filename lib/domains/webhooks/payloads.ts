@@ -93,6 +93,18 @@ export const ConversationClosedData = z.object({
   closedAt: Iso,
   closedBy: z.string().nullable(),
 });
+export const ConversationAssignedData = z.object({
+  ...ConversationBase,
+  assignee: z
+    .object({ email: z.string(), name: z.string().nullable() })
+    .nullable()
+    .describe("The member it is now assigned to; null: unassigned"),
+  assignedBy: z
+    .string()
+    .nullable()
+    .describe("The member's email or the API token's name that made the change; null: auto-assignment"),
+  assignedAt: Iso,
+});
 
 const OperationalBase = {
   webhookUid: z.string().describe("The destination in trouble (not the one receiving this event)"),
@@ -236,6 +248,18 @@ export function payloadEntries(): Record<string, PayloadEntry> {
     example: {
       ...base("conversation.closed"),
       data: { ...convo, status: "CLOSED", closedAt: AT, closedBy: "agent@example.com" },
+    },
+  };
+  out["conversation.assigned"] = {
+    schema: envelope("conversation.assigned", ConversationAssignedData),
+    example: {
+      ...base("conversation.assigned"),
+      data: {
+        ...convo,
+        assignee: { email: "agent@example.com", name: "Grace Hopper" },
+        assignedBy: "owner@example.com",
+        assignedAt: AT,
+      },
     },
   };
   const trouble = {

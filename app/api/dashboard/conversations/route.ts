@@ -1,4 +1,5 @@
 // GET: the inbox list (unread first, then newest) with the unread badge; polled by the inbox.
+// `assignee=me` is the signed-in member ("Mine"), `none` the unassigned ones.
 
 import { pageBlock } from "@/lib/core/pagination";
 import { dashboardHandler } from "@/lib/dashboard/handler";
@@ -12,7 +13,8 @@ export const dynamic = "force-dynamic";
 export const GET = dashboardHandler("inbox", async (p, request) => {
   const { sender: phone, ...params } = Object.fromEntries(new URL(request.url).searchParams);
   const sender = phone ? await pageSender(p, phone) : undefined;
-  const { senderId: _s, ...query } = ConversationListQuery.parse({ limit: "50", ...params });
+  const mine = params.assignee === "me" ? { assignee: p.member?.email } : {};
+  const { senderId: _s, ...query } = ConversationListQuery.parse({ limit: "50", ...params, ...mine });
   const { conversations: rows, total, unread } = await inboxPage(p, sender?.id, query);
   const conversations = rows.map((r) => toPublicConversation(r));
   return Response.json({
