@@ -52,12 +52,8 @@ export const conversationRoutes: AnyRoute[] = [
     method: "GET",
     path: "/conversations",
     example: examples.getConversations,
-<<<<<<< HEAD
     summary: "List conversations",
-    description: "Newest activity first; filter by senderId, status, unread and search text.",
-=======
-    summary: "List conversations, newest activity first (filters senderId, status, unread, search, assignee)",
->>>>>>> main
+    description: "Newest activity first; filter by senderId, status, unread, search text and assignee.",
     query: ConversationListQuery,
     response: ConversationListPublic,
     handler: async ({ principal, sender, query }) => {
@@ -96,13 +92,8 @@ export const conversationRoutes: AnyRoute[] = [
     method: "POST",
     path: "/conversations/:conversationUid",
     example: examples.postConversationsByConversationUid,
-<<<<<<< HEAD
     summary: "Update a conversation",
-    description: "Body {conversation: {status?: OPEN|CLOSED, markRead?: true}}.",
-=======
-    summary:
-      "Update a conversation: {conversation: {status?: OPEN|CLOSED, markRead?: true, assignee?: member email | null}}",
->>>>>>> main
+    description: "Body {conversation: {status?: OPEN|CLOSED, markRead?: true, assignee?: member email | null}}.",
     body: ConversationUpdateBody,
     response: ConversationPublic,
     errors: ["CONVERSATION_NOT_FOUND", "VALIDATION_FAILED"],
@@ -134,7 +125,8 @@ export const conversationRoutes: AnyRoute[] = [
     method: "GET",
     path: "/conversations/:conversationUid/notes",
     example: examples.getConversationsByConversationUidNotes,
-    summary: "The conversation's internal notes, newest first (never sent to the contact)",
+    summary: "List a conversation's notes",
+    description: "The conversation's internal notes, newest first; never sent to the contact.",
     query: ConversationMessagesQuery,
     response: ConversationNotesPublic,
     errors: ["CONVERSATION_NOT_FOUND"],
@@ -148,7 +140,8 @@ export const conversationRoutes: AnyRoute[] = [
     method: "POST",
     path: "/conversations/:conversationUid/notes",
     example: examples.postConversationsByConversationUidNotes,
-    summary: "Write an internal note in the conversation: {note: {text}} (never sent to the contact)",
+    summary: "Write a note in a conversation",
+    description: "An internal note, body {note: {text}}; never sent to the contact.",
     body: ConversationNoteBody,
     response: ConversationNotePublic,
     successStatus: 201,
