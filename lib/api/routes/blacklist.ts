@@ -29,7 +29,8 @@ export const blacklistRoutes: AnyRoute[] = [
     example: examples.postBlacklist,
     idempotent: "blacklist.add",
     summary: "Add a number to the blacklist",
-    description: "Adds a number to the resolved sender's blacklist; adding a number already there succeeds (idempotent).",
+    description:
+      "Adds a number to the resolved sender's blacklist; adding a number already there succeeds (idempotent).",
     body: BlacklistAddBody,
     response: PublicBlacklistEntry,
     handler: async ({ principal, sender, body }) => {

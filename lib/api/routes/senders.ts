@@ -59,7 +59,8 @@ export const senderRoutes: AnyRoute[] = [
     path: "/senders",
     example: examples.postSenders,
     summary: "Connect a sender",
-    description: "With the simulator a simulated phone number id is assigned at once; with the provider the id is checked.",
+    description:
+      "With the simulator a simulated phone number id is assigned at once; with the provider the id is checked.",
     idempotent: "sender.create",
     body: SenderCreateBody,
     response: PublicSender,
