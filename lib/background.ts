@@ -4,7 +4,8 @@
 // reconnecting go out once it is connected, even when no request drained them), the
 // send reconciliation (sends interrupted mid-flight become "unknown") and the chatbot
 // worker (bot replies from the outbox), the webhook recovery worker and the email worker
-// (the mail outbox: lib/domains/mail/worker.ts), and the audit log's retention pruning.
+// (the mail outbox: lib/domains/mail/worker.ts), the audit log's retention pruning and the
+// broadcast dispatcher (lib/domains/broadcasts/dispatcher.ts).
 // `npm run worker` (scripts/worker.ts) runs the same standalone.
 export type Background = { stop: () => Promise<void> };
 
@@ -46,9 +47,15 @@ export async function startBackgroundWork(options: BackgroundOptions = {}): Prom
   // Audit log retention (docs/security.md "Audit log"): entries past AUDIT_RETENTION_DAYS.
   const { startAuditRetention } = await import("@/lib/domains/audit/retention");
   const audit = options.callbacksOnly ? { stop: async () => {} } : startAuditRetention();
+  // Broadcasts (docs/broadcasts.md): scheduled starts, paced batches, interrupted sends.
+  const { startBroadcastWorker } = await import("@/lib/domains/broadcasts/dispatcher");
+  const broadcasts = options.callbacksOnly
+    ? { stop: async () => {} }
+    : startBroadcastWorker({ customerIds: options.customerIds ?? null });
   return {
     stop: async () => {
       await Promise.allSettled([
+        broadcasts.stop(),
         audit.stop(),
         mail.stop(),
         stopDrainer(),

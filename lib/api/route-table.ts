@@ -5,6 +5,7 @@ import type { AnyRoute } from "./route-definition";
 import { auditRoutes } from "./routes/audit";
 import { billingRoutes } from "./routes/billing";
 import { blacklistRoutes } from "./routes/blacklist";
+import { broadcastRoutes } from "./routes/broadcasts";
 import { chatbotRoutes } from "./routes/chatbots";
 import { contactRoutes } from "./routes/contacts";
 import { conversationRoutes } from "./routes/conversations";
@@ -22,6 +23,7 @@ export const routes: readonly AnyRoute[] = [
   ...webhookRoutes,
   ...webhookRecoveryRoutes,
   ...chatbotRoutes,
+  ...broadcastRoutes,
   ...messagingRoutes,
   ...conversationRoutes,
   ...auditRoutes,

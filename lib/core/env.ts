@@ -44,7 +44,9 @@ const Storage = z.object({
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// URL")
     .optional()
-    .describe("Redis for the rate-limit windows that several instances share. Unset: counted in memory."),
+    .describe(
+      "Redis for the rate-limit windows and the broadcasts' per-sender token bucket that several instances share. Unset: windows counted in memory, the bucket in PostgreSQL.",
+    ),
 });
 
 const Secrets = z.object({

@@ -53,6 +53,10 @@ export const ERROR_STATUS = {
   ORDER_REFERENCE_EXISTS: 409,
   /** The chatbot does not exist for this customer and sender (docs/chatbots.md). */
   CHATBOT_NOT_FOUND: 404,
+  /** The broadcast does not exist for this customer and sender (docs/broadcasts.md). */
+  BROADCAST_NOT_FOUND: 404,
+  /** The broadcast's status does not allow the change (details.status names it; docs/broadcasts.md). */
+  BROADCAST_STATE_CONFLICT: 409,
   /** A rate-limit window is exhausted (Retry-After says when the next one opens; docs/api/limits.md). */
   RATE_LIMITED: 429,
   /** A dashboard mutation or server action that did not come from the dashboard's own pages. */

@@ -33,6 +33,7 @@ export async function emitAccepted(message: Message, sender: ProviderSender): Pr
         pricing: null,
         conversation: null,
         errors: [],
+        ...(message.broadcastId ? { broadcastUid: message.broadcastId } : {}),
       },
     });
   } catch (error) {

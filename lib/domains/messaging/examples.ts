@@ -30,6 +30,7 @@ export const sampleMessage: Message = {
   directSendTemplateName: null,
   ttlSeconds: null,
   metaTemplateId: null,
+  broadcastId: null,
   status: "accepted",
   queued: false,
   attempts: 1,

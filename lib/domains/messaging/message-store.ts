@@ -29,8 +29,11 @@ export type NewMessage = Omit<
   | "errorCode"
   | "errorMessage"
   | "providerMessageId"
+  | "broadcastId"
 > & {
   payload: unknown;
+  /** The broadcast a message is sent for (docs/broadcasts.md); absent for every other send. */
+  broadcastId?: string | null;
   status: string;
   queued: boolean;
   attempts?: number;
@@ -51,6 +54,7 @@ export async function insertMessage(m: NewMessage, thread: ThreadContext): Promi
     errorCode: m.errorCode ?? null,
     errorMessage: m.errorMessage ?? null,
     providerMessageId: m.providerMessageId ?? null,
+    broadcastId: m.broadcastId ?? null,
     createdAt: now,
     updatedAt: now,
   };
@@ -68,10 +72,10 @@ export async function insertMessage(m: NewMessage, thread: ThreadContext): Promi
   const [outcome] = await hotRows<ThreadOutcome>(Prisma.sql`
     WITH m AS (INSERT INTO "Message" ("id", "customerId", "senderId", "providerMessageId", "recipient", "type", "templateName",
       "templateLanguage", "pricingCategory", "sendRoute", "directSendCategory", "directSendTemplateName", "ttlSeconds",
-      "metaTemplateId", "status", "queued", "attempts", "errorCode", "errorMessage", "payload", "createdAt", "updatedAt")
+      "metaTemplateId", "broadcastId", "status", "queued", "attempts", "errorCode", "errorMessage", "payload", "createdAt", "updatedAt")
     VALUES (${row.id}, ${row.customerId}, ${row.senderId}, ${row.providerMessageId}, ${row.recipient}, ${row.type},
       ${row.templateName}, ${row.templateLanguage}, ${row.pricingCategory}, ${row.sendRoute}, ${row.directSendCategory},
-      ${row.directSendTemplateName}, ${row.ttlSeconds}::int, ${row.metaTemplateId}, ${row.status}, ${row.queued},
+      ${row.directSendTemplateName}, ${row.ttlSeconds}::int, ${row.metaTemplateId}, ${row.broadcastId}, ${row.status}, ${row.queued},
       ${row.attempts}::int, ${row.errorCode}::int, ${row.errorMessage}, ${JSON.stringify(m.payload)}::jsonb,
       ${at}::timestamptz AT TIME ZONE 'UTC', ${at}::timestamptz AT TIME ZONE 'UTC') RETURNING "id"),
     ${conversation}${keyLinkCte(row.customerId, row.id)}

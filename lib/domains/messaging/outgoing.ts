@@ -17,6 +17,8 @@ export type OutgoingMessage = {
   directSend?: { category: DirectSendCategory; ttlSeconds?: number; text: string };
   /** A caller-chosen local id (a chatbot reply derives it from its outbox row to notice a resend). */
   messageId?: string;
+  /** The broadcast this send belongs to (docs/broadcasts.md): recorded on the message, named in its events. */
+  broadcastId?: string;
   /** Shown in the conversation; default: dashboard for a session, else api. */
   sentBy?: SentBy;
 };

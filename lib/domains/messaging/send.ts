@@ -16,6 +16,7 @@ import { db } from "@/lib/db";
 import { notifyStatement } from "@/lib/db/wakeups";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { providerSender } from "@/lib/domains/senders/provider-sender";
+import { countOtherSend } from "@/lib/domains/senders/rate-bucket";
 import type { Sender } from "@/lib/domains/senders/service";
 import type { Message } from "@/lib/generated/prisma/client";
 import { dispatchRecorded } from "./dispatch";
@@ -41,6 +42,9 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
  * sends at once, then sends each one that passed through here.
  */
 export async function sendChecked(p: Principal, sender: Sender, send: CheckedSend): Promise<SendResult> {
+  // Every other send of the sender is counted in its second: broadcasts then leave it room
+  // (lib/domains/senders/rate-bucket.ts, docs/broadcasts.md "Throughput").
+  if (!send.out.broadcastId) await countOtherSend(sender.id);
   const row = await recordSend(p, sender, send);
   if (row.queued) {
     // The row is committed: a drainer elsewhere wakes in case the sender reconnected meanwhile.
@@ -69,6 +73,7 @@ function recordSend(p: Principal, sender: Sender, send: CheckedSend): Promise<Me
       directSendTemplateName: out.directSend ? (template?.name ?? null) : null,
       ttlSeconds: out.directSend?.ttlSeconds ?? null,
       metaTemplateId: template?.providerTemplateId ?? null,
+      broadcastId: out.broadcastId ?? null,
       payload,
       ...(queued ? { status: "queued", queued: true } : { status: SENDING, queued: false }),
     },

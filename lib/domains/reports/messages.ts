@@ -23,6 +23,7 @@ export type MessageReportRow = {
   directSendTemplateName: string | null;
   ttlSeconds: number | null;
   metaTemplateId: string | null;
+  broadcastId: string | null;
   status: string;
   queued: boolean;
   attempts: number;
@@ -57,13 +58,15 @@ export async function listMessageReport(
   if (sendRoute) where.push(Prisma.sql`m."sendRoute" = ${sendRoute}`);
   const category = v3Only(version, q.directSendCategory);
   if (category) where.push(Prisma.sql`m."directSendCategory" = ${category}`);
+  const broadcastUid = v3Only(version, q.broadcastUid);
+  if (broadcastUid) where.push(Prisma.sql`m."broadcastId" = ${broadcastUid}`);
   const { skip, take } = skipTake(q);
   const [counted, rows] = await Promise.all([
     db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM ${FROM_SQL} ${whereSql(where)}`,
     db.$queryRaw<MessageReportRow[]>`
       SELECT m."id", m."providerMessageId", s."phoneNumber" AS "senderPhone", s."phoneNumberId" AS "senderPhoneNumberId",
         m."recipient", m."type", m."templateName", m."templateLanguage", m."sendRoute", m."directSendCategory",
-        m."directSendTemplateName", m."ttlSeconds", m."metaTemplateId", ${STATUS_SQL} AS "status", m."queued",
+        m."directSendTemplateName", m."ttlSeconds", m."metaTemplateId", m."broadcastId", ${STATUS_SQL} AS "status", m."queued",
         m."attempts", COALESCE(b."errorCode", m."errorCode") AS "errorCode", COALESCE(b."errorTitle", m."errorMessage") AS "errorMessage",
         COALESCE(b."pricingCategory", m."pricingCategory") AS "pricingCategory", b."billable", b."rate", b."id" AS "billingUid",
         b."sentAt", b."deliveredAt", b."readAt", b."failedAt", m."createdAt", GREATEST(m."updatedAt", b."updatedAt") AS "updatedAt"
@@ -77,7 +80,7 @@ export async function listMessageReport(
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-/** The public report row; v3 adds sendRoute, directSendCategory, directSendTemplateName, ttlSeconds, metaTemplateId. */
+/** The public report row; v3 adds sendRoute, directSendCategory, directSendTemplateName, ttlSeconds, metaTemplateId, broadcastUid. */
 export function toPublicMessageReport(r: MessageReportRow, version: Version) {
   return {
     messageUid: r.id,
@@ -110,6 +113,7 @@ export function toPublicMessageReport(r: MessageReportRow, version: Version) {
           directSendTemplateName: r.directSendTemplateName,
           ttlSeconds: r.ttlSeconds,
           metaTemplateId: r.metaTemplateId,
+          broadcastUid: r.broadcastId,
         }
       : {}),
   };

@@ -52,6 +52,7 @@ export const MessageReportQuery = PageQuery.extend({
   type: Text(32),
   sendRoute: z.preprocess(lower, z.enum(SEND_ROUTES).optional()).describe("v3 only"),
   directSendCategory: z.preprocess(lower, z.enum(DIRECT_SEND_CATEGORIES).optional()).describe("v3 only"),
+  broadcastUid: Text(64).describe("v3 only: the messages of one broadcast (docs/broadcasts.md)"),
 }).superRefine(orderedDates);
 export type MessageReportInput = z.infer<typeof MessageReportQuery>;
 
@@ -104,6 +105,7 @@ export const MessageReportRowPublic = z
     directSendTemplateName: v3(str),
     ttlSeconds: v3(z.number().int().nullable()),
     metaTemplateId: v3(str),
+    broadcastUid: v3(str).describe("v3 only: the broadcast that sent the message; null for other sends"),
   })
   .meta({ id: "MessageReportRow" });
 

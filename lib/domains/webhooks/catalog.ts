@@ -46,6 +46,15 @@ const CONVERSATION_EVENTS: CatalogEvent[] = [
   },
 ];
 
+const BROADCAST_EVENTS: CatalogEvent[] = [
+  { key: "broadcast.started", description: "A broadcast started sending (its recipients were made)." },
+  {
+    key: "broadcast.paused",
+    description: "A broadcast paused: by a person (pauseReason null) or by the service (pauseReason says why).",
+  },
+  { key: "broadcast.completed", description: "A broadcast has no recipient left to send (with counts and cost)." },
+];
+
 const OPERATIONAL_EVENTS: CatalogEvent[] = [
   {
     key: "webhook.endpoint.disabled",
@@ -87,6 +96,12 @@ export const EVENT_GROUPS: readonly CatalogGroup[] = [
     name: "Conversations",
     description: "The inbox's threads with your contacts (docs/conversations.md).",
     events: CONVERSATION_EVENTS,
+  },
+  {
+    key: "broadcast",
+    name: "Broadcasts",
+    description: "One template sent to an audience (docs/broadcasts.md); every event carries data.broadcastUid.",
+    events: BROADCAST_EVENTS,
   },
   {
     key: "webhook",

@@ -49,6 +49,7 @@ export const StatusData = z.object({
   errors: z.array(
     z.object({ code: z.number().nullable(), title: z.string().nullable(), message: z.string().nullable() }).loose(),
   ),
+  broadcastUid: z.string().optional().describe("Set when the message was sent by a broadcast (docs/broadcasts.md)"),
 });
 
 const inboundData = (type: string) =>
@@ -129,6 +130,48 @@ export const DeliveryExhaustedData = z.object({
   lastStatusCode: z.number().int().nullable(),
   lastError: z.string().nullable(),
   failedAt: Iso,
+});
+
+const BroadcastBase = { broadcastUid: z.string(), timestamp: Iso };
+const Estimate = z.object({
+  recipients: z.number().int(),
+  skipped: z.number().int(),
+  cost: z.number(),
+  currency: z.string(),
+  durationSeconds: z.number().int(),
+});
+export const BroadcastStartedData = z.object({ ...BroadcastBase, status: z.literal("SENDING"), estimate: Estimate });
+export const BroadcastPausedData = z.object({
+  ...BroadcastBase,
+  status: z.literal("PAUSED"),
+  pauseReason: z
+    .enum(["insufficient_balance", "messaging_limit", "template_not_approved", "sender_disconnected"])
+    .nullable()
+    .describe("null: a person paused it"),
+  resumesAt: Iso.nullable().describe("When it resumes by itself (messaging_limit)"),
+});
+const Counts = z.object(
+  Object.fromEntries(
+    [
+      "total",
+      "queued",
+      "skipped",
+      "sending",
+      "accepted",
+      "sent",
+      "delivered",
+      "read",
+      "failed",
+      "interrupted",
+      "replied",
+    ].map((k) => [k, z.number().int()]),
+  ),
+);
+export const BroadcastCompletedData = z.object({
+  ...BroadcastBase,
+  status: z.literal("COMPLETED"),
+  counts: Counts,
+  cost: z.number().describe("Billed so far (statuses keep arriving after completion)"),
 });
 
 const AT = "2026-11-23T10:15:00.000Z";
@@ -259,6 +302,49 @@ export function payloadEntries(): Record<string, PayloadEntry> {
         assignee: { email: "agent@example.com", name: "Grace Hopper" },
         assignedBy: "owner@example.com",
         assignedAt: AT,
+      },
+    },
+  };
+  const bc = { broadcastUid: "bc_mwtr9dy580d00daf32ad1db4ff17", timestamp: AT };
+  out["broadcast.started"] = {
+    schema: envelope("broadcast.started", BroadcastStartedData),
+    example: {
+      ...base("broadcast.started"),
+      data: {
+        ...bc,
+        status: "SENDING",
+        estimate: { recipients: 1200, skipped: 14, cost: 30, currency: "USD", durationSeconds: 15 },
+      },
+    },
+  };
+  out["broadcast.paused"] = {
+    schema: envelope("broadcast.paused", BroadcastPausedData),
+    example: {
+      ...base("broadcast.paused"),
+      data: { ...bc, status: "PAUSED", pauseReason: "messaging_limit", resumesAt: "2026-11-24T08:02:11.000Z" },
+    },
+  };
+  out["broadcast.completed"] = {
+    schema: envelope("broadcast.completed", BroadcastCompletedData),
+    example: {
+      ...base("broadcast.completed"),
+      data: {
+        ...bc,
+        status: "COMPLETED",
+        counts: {
+          total: 1214,
+          queued: 0,
+          skipped: 14,
+          sending: 0,
+          accepted: 120,
+          sent: 300,
+          delivered: 610,
+          read: 150,
+          failed: 20,
+          interrupted: 0,
+          replied: 41,
+        },
+        cost: 29.5,
       },
     },
   };

@@ -3,6 +3,7 @@
 // message id), plus conversation.created for the conversations they start.
 
 import type { Tx } from "@/lib/db";
+import { markReplied } from "@/lib/domains/broadcasts/recipient-statuses";
 import { chatbotSnapshot, decideChatbotReplies, type InboundForBot, inboundText } from "@/lib/domains/chatbots/runner";
 import { applyInbound, type InboundMessage } from "@/lib/domains/conversations/inbound";
 import type { ProviderMessagesValueT, ProviderMessageT } from "@/lib/domains/provider/callbacks/schemas";
@@ -94,5 +95,9 @@ export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<numbe
   // In this same transaction, the sender's ACTIVE bot writes at most one outbox reply per
   // inbound message: committed with it, or lost with it and applied again.
   if (bots) await decideChatbotReplies(tx, forBots, { snapshot: bots });
+  // A contact who writes back marks their delivered broadcast messages replied (docs/broadcasts.md).
+  const bySender = new Map<string, string[]>();
+  for (const m of inputs) bySender.set(m.sender.id, [...(bySender.get(m.sender.id) ?? []), m.contact]);
+  for (const [senderId, contacts] of bySender) await markReplied(tx, senderId, contacts);
   return emitted;
 }

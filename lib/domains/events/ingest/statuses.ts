@@ -5,6 +5,7 @@
 
 import type { Tx } from "@/lib/db";
 import { type AppliedStatus, applyStatuses, type StatusItem } from "@/lib/domains/billing/status-writes";
+import { applyRecipientStatuses, broadcastsOf } from "@/lib/domains/broadcasts/recipient-statuses";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
 import { type EventInput, emitEvents } from "../emit";
@@ -39,8 +40,28 @@ export async function ingestStatuses(tx: Tx, items: StatusItem[]): Promise<{ eve
   const ours = items.filter((i) => known.has(`${i.sender.id}|${i.update.id}`));
   const unknown = items.filter((i) => !known.has(`${i.sender.id}|${i.update.id}`));
   const applied = await applyStatuses(tx, ours);
+  // A broadcast's messages: their recipients follow, and their events name the broadcast (docs/broadcasts.md).
+  const broadcasts = await broadcastsOf(tx, [...new Set(applied.map((a) => a.row.messageId))]);
+  if (broadcasts.size > 0) {
+    await applyRecipientStatuses(
+      tx,
+      applied
+        .filter((a) => broadcasts.has(a.row.messageId))
+        .map((a) => ({
+          providerMessageId: a.row.messageId,
+          status: a.t.status,
+          errorCode: a.t.update.errors?.[0]?.code ?? null,
+        })),
+    );
+  }
   await publishStatuses(tx, applied);
-  return { events: await emitEvents(tx, applied.map(statusEvent)), unknown };
+  return {
+    events: await emitEvents(
+      tx,
+      applied.map((a) => statusEvent(a, broadcasts.get(a.row.messageId))),
+    ),
+    unknown,
+  };
 }
 
 /** The threads' ticks move live on the open dashboards when this commits (docs/inbox.md "Live updates"). */
@@ -54,7 +75,7 @@ async function publishStatuses(tx: Tx, applied: AppliedStatus[]) {
   for (const [customerId, events] of byCustomer) await publishLive(tx, customerId, events);
 }
 
-function statusEvent({ row, t }: AppliedStatus): EventInput {
+function statusEvent({ row, t }: AppliedStatus, broadcastUid?: string): EventInput {
   const u = t.update;
   return {
     sender: row.sender,
@@ -86,6 +107,7 @@ function statusEvent({ row, t }: AppliedStatus): EventInput {
         title: e.title ?? null,
         message: e.message ?? null,
       })),
+      ...(broadcastUid ? { broadcastUid } : {}),
     },
   };
 }

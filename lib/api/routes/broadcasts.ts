@@ -1,0 +1,222 @@
+// Broadcasts (docs/broadcasts.md): create, list, read, update, preview, start or schedule,
+// pause, resume, cancel and the recipients list. Sender-scoped as chatbots: senderId (query
+// on GET, body on POST) or a number-scoped token; a global token without senderId reaches
+// all the account's senders (create: the default sender).
+import { pageOf } from "@/lib/core/pagination";
+import * as examples from "@/lib/domains/broadcasts/examples";
+import {
+  BroadcastCreateBody,
+  BroadcastListPublic,
+  BroadcastListQuery,
+  BroadcastPublic,
+  type BroadcastPublic as BroadcastPublicData,
+  BroadcastSenderBody,
+  BroadcastSenderQuery,
+  BroadcastStartBody,
+  BroadcastUid,
+  BroadcastUpdateBody,
+  PreviewPublic,
+  RecipientListPublic,
+  RecipientListQuery,
+} from "@/lib/domains/broadcasts/schemas";
+import type { BroadcastRow } from "@/lib/domains/broadcasts/serializers";
+import { toPublicBroadcast, toPublicRecipient } from "@/lib/domains/broadcasts/serializers";
+import {
+  cancelBroadcast,
+  createBroadcast,
+  extrasOf,
+  getBroadcast,
+  listBroadcasts,
+  listRecipients,
+  pauseBroadcast,
+  previewBroadcast,
+  resumeBroadcast,
+  startBroadcast,
+  updateBroadcast,
+} from "@/lib/domains/broadcasts/service";
+import { type AnyRoute, ok, route } from "../route-definition";
+
+const common = {
+  versions: ["v2", "v3"],
+  limit: "global",
+  tag: "Broadcasts",
+  sender: "resolve",
+  params: { broadcastUid: BroadcastUid },
+  paramNotFound: { broadcastUid: "BROADCAST_NOT_FOUND" },
+} as const;
+// Reads and changes by uid, and the list, reach every sender of the account without senderId.
+const anySender = { ...common, senderOptions: { useDefault: false, requireSetup: false } } as const;
+
+async function withExtras(customerId: string, row: BroadcastRow) {
+  return toPublicBroadcast(row, (await extrasOf(customerId, [row])).get(row.id));
+}
+
+/** A state change by uid: pause, resume, cancel (idempotent). */
+const change = (
+  action: "pause" | "resume" | "cancel",
+  run: typeof pauseBroadcast,
+  message: string,
+  summary: string,
+  example: { params: { broadcastUid: string }; request: object; message: string; response: BroadcastPublicData },
+) =>
+  route({
+    ...anySender,
+    method: "POST",
+    path: `/broadcasts/:broadcastUid/${action}`,
+    example,
+    summary,
+    body: BroadcastSenderBody,
+    response: BroadcastPublic,
+    errors: ["BROADCAST_NOT_FOUND", "BROADCAST_STATE_CONFLICT"],
+    handler: async ({ principal, sender, params }) =>
+      ok(message, await withExtras(principal.customerId, await run(principal, sender, params.broadcastUid))),
+  });
+
+export const broadcastRoutes: AnyRoute[] = [
+  route({
+    ...anySender,
+    method: "GET",
+    path: "/broadcasts",
+    example: examples.getBroadcasts,
+    summary: "List broadcasts, newest first (senderId and status filters)",
+    query: BroadcastListQuery,
+    response: BroadcastListPublic,
+    handler: async ({ principal, sender, query }) => {
+      const { broadcasts, total } = await listBroadcasts(principal, sender, query);
+      const extras = await extrasOf(principal.customerId, broadcasts);
+      return ok(
+        "Broadcasts retrieved",
+        pageOf(
+          "broadcasts",
+          broadcasts.map((b) => toPublicBroadcast(b, extras.get(b.id))),
+          query,
+          total,
+        ),
+      );
+    },
+  }),
+  route({
+    ...common,
+    senderOptions: { requireSetup: false },
+    method: "POST",
+    path: "/broadcasts",
+    example: examples.postBroadcasts,
+    idempotent: "broadcast.create",
+    summary: "Create a broadcast as DRAFT (one approved template to an audience)",
+    body: BroadcastCreateBody,
+    response: BroadcastPublic,
+    successStatus: 201,
+    errors: ["TEMPLATE_NOT_FOUND"],
+    handler: async ({ principal, sender, body }) => {
+      const row = await createBroadcast(principal, sender, body.broadcast);
+      return { status: 201, ...ok("Broadcast created", await withExtras(principal.customerId, row)) };
+    },
+  }),
+  route({
+    ...anySender,
+    method: "GET",
+    path: "/broadcasts/:broadcastUid",
+    example: examples.getBroadcastsByBroadcastUid,
+    summary: "Read a broadcast with its live counts",
+    query: BroadcastSenderQuery,
+    response: BroadcastPublic,
+    errors: ["BROADCAST_NOT_FOUND"],
+    handler: async ({ principal, sender, params }) =>
+      ok(
+        "Broadcast retrieved",
+        await withExtras(principal.customerId, await getBroadcast(principal, sender, params.broadcastUid)),
+      ),
+  }),
+  route({
+    ...anySender,
+    method: "POST",
+    path: "/broadcasts/:broadcastUid",
+    example: examples.postBroadcastsByBroadcastUid,
+    summary: "Update a broadcast while DRAFT or SCHEDULED (at least one field)",
+    body: BroadcastUpdateBody,
+    response: BroadcastPublic,
+    errors: ["BROADCAST_NOT_FOUND", "BROADCAST_STATE_CONFLICT", "TEMPLATE_NOT_FOUND"],
+    handler: async ({ principal, sender, params, body }) =>
+      ok(
+        "Broadcast updated",
+        await withExtras(
+          principal.customerId,
+          await updateBroadcast(principal, sender, params.broadcastUid, body.broadcast),
+        ),
+      ),
+  }),
+  route({
+    ...anySender,
+    method: "POST",
+    path: "/broadcasts/:broadcastUid/preview",
+    example: examples.postBroadcastsByBroadcastUidPreview,
+    summary: "Estimate, skipped recipients by reason and up to 5 rendered messages (sends nothing)",
+    body: BroadcastSenderBody,
+    response: PreviewPublic,
+    errors: ["BROADCAST_NOT_FOUND", "TEMPLATE_NOT_FOUND"],
+    handler: async ({ principal, sender, params }) =>
+      ok("Broadcast preview", await previewBroadcast(principal, sender, params.broadcastUid)),
+  }),
+  route({
+    ...anySender,
+    method: "POST",
+    path: "/broadcasts/:broadcastUid/start",
+    example: examples.postBroadcastsByBroadcastUidStart,
+    summary: "Start a broadcast now, or schedule it (scheduledAt); the balance must cover the estimate",
+    body: BroadcastStartBody,
+    response: BroadcastPublic,
+    errors: [
+      "BROADCAST_NOT_FOUND",
+      "BROADCAST_STATE_CONFLICT",
+      "INSUFFICIENT_BALANCE",
+      "TEMPLATE_NOT_FOUND",
+      "TEMPLATE_NOT_APPROVED",
+    ],
+    handler: async ({ principal, sender, params, body }) =>
+      ok(
+        "Broadcast started",
+        await withExtras(
+          principal.customerId,
+          await startBroadcast(principal, sender, params.broadcastUid, body.scheduledAt),
+        ),
+      ),
+  }),
+  change(
+    "pause",
+    pauseBroadcast,
+    "Broadcast paused",
+    "Pause a sending broadcast (idempotent)",
+    examples.postBroadcastsByBroadcastUidPause,
+  ),
+  change(
+    "resume",
+    resumeBroadcast,
+    "Broadcast resumed",
+    "Resume a paused broadcast (idempotent)",
+    examples.postBroadcastsByBroadcastUidResume,
+  ),
+  change(
+    "cancel",
+    cancelBroadcast,
+    "Broadcast cancelled",
+    "Cancel a broadcast: its queued recipients are skipped (idempotent)",
+    examples.postBroadcastsByBroadcastUidCancel,
+  ),
+  route({
+    ...anySender,
+    method: "GET",
+    path: "/broadcasts/:broadcastUid/recipients",
+    example: examples.getBroadcastsByBroadcastUidRecipients,
+    summary: "A broadcast's recipients (status and search filters)",
+    query: RecipientListQuery,
+    response: RecipientListPublic,
+    errors: ["BROADCAST_NOT_FOUND"],
+    handler: async ({ principal, sender, params, query }) => {
+      const { recipients, total } = await listRecipients(principal, sender, params.broadcastUid, query);
+      return ok(
+        "Broadcast recipients retrieved",
+        pageOf("recipients", recipients.map(toPublicRecipient), query, total),
+      );
+    },
+  }),
+];

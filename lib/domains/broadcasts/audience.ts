@@ -1,0 +1,111 @@
+// The audience of a broadcast as one SQL query (docs/broadcasts.md "Audience"): the contacts
+// of its ACTIVE books narrowed by the filters, plus the explicit numbers, one row per unique
+// phone number, each with its template parameters resolved from the contact and its verdict
+// (queued, or skipped with blacklisted / invalid_number / missing_variable). The same query
+// counts the audience (preview, estimate) and, wrapped in INSERT ... SELECT, makes the
+// recipients when the broadcast starts: set-based, never one row per round trip.
+import type { Audience, AudienceFilter, VariableMapping, Variables } from "./schemas";
+
+/** E.164: a plus, then 7 to 15 digits not starting with 0. */
+export const E164_SQL = `'^\\+[1-9][0-9]{6,14}$'`;
+
+type Sql = { text: string; values: unknown[] };
+
+class Params {
+  values: unknown[] = [];
+  add(v: unknown): string {
+    this.values.push(v);
+    return `$${this.values.length}`;
+  }
+}
+
+const BUILT_IN: Record<string, string> = { name: "u.name", email: "u.email", phoneNumber: "u.phone" };
+
+/** A contact field as text: a built-in column or a custom field. */
+function fieldText(field: string, ps: Params): string {
+  return BUILT_IN[field] ?? `(u.fields ->> ${ps.add(field)})`;
+}
+
+const CONTACT_COLUMN: Record<string, string> = { name: "c.name", email: "c.email", phoneNumber: 'c."phoneNumber"' };
+
+function filterSql(f: AudienceFilter, ps: Params): string {
+  const col = CONTACT_COLUMN[f.field] ?? `(c."customFields" ->> ${ps.add(f.field)})`;
+  if (f.op === "exists") return `(${col} IS NOT NULL AND ${col} <> '')`;
+  const text = String(f.value);
+  switch (f.op) {
+    case "eq":
+      return `(lower(${col}) = lower(${ps.add(text)}))`;
+    case "neq":
+      return `(${col} IS NULL OR lower(${col}) <> lower(${ps.add(text)}))`;
+    case "contains":
+      return `(strpos(lower(coalesce(${col}, '')), lower(${ps.add(text)})) > 0)`;
+    default: {
+      const cmp = f.op === "gt" ? ">" : "<";
+      // Numbers compare as numbers (a value that is not one never matches); else as text (dates in ISO form).
+      if (typeof f.value === "number" || /^-?\d+(\.\d+)?$/.test(text)) {
+        return `(CASE WHEN ${col} ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN (${col})::numeric ${cmp} ${ps.add(Number(text))}::numeric ELSE false END)`;
+      }
+      return `(${col} ${cmp} ${ps.add(text)})`;
+    }
+  }
+}
+
+function variableSql(v: VariableMapping, ps: Params): string {
+  const raw =
+    v.source === "constant"
+      ? `${ps.add(v.value ?? "")}::text`
+      : v.source === "field"
+        ? fieldText(v.key ?? "", ps)
+        : fieldText(v.source, ps);
+  const value = `NULLIF(btrim(${raw}), '')`;
+  return v.default !== undefined && v.default.trim() !== "" ? `COALESCE(${value}, ${ps.add(v.default)}::text)` : value;
+}
+
+export type AudienceInput = {
+  customerId: string;
+  senderId: string;
+  audience: Audience;
+  variables: Variables;
+};
+
+/**
+ * SELECT phone, "contactId", parameters, status, "skipReason": the broadcast's unique numbers.
+ * Every value the caller gave travels as a parameter; field keys too.
+ */
+export function audienceQuery(input: AudienceInput): Sql {
+  const ps = new Params();
+  const customer = ps.add(input.customerId);
+  const sender = ps.add(input.senderId);
+  const books = ps.add(input.audience.contactBookUids);
+  const phones = ps.add(input.audience.phoneNumbers.map((p) => p.trim()));
+  const filters = input.audience.filters.map((f) => filterSql(f, ps));
+  const body = input.variables.body.map((v) => variableSql(v, ps));
+  const header = input.variables.header.map((v) => variableSql(v, ps));
+  const all = [...body, ...header];
+  const missing = all.length > 0 ? all.map((e) => `${e} IS NULL`).join(" OR ") : "false";
+  const arr = (exprs: string[]) => (exprs.length > 0 ? `jsonb_build_array(${exprs.join(", ")})` : `'[]'::jsonb`);
+  const text = `
+    WITH src AS (
+      SELECT c."phoneNumber" AS phone, c.id AS "contactId", c.name, c.email, c."customFields" AS fields, 0 AS pri, c."createdAt" AS at
+        FROM "Contact" c JOIN "ContactBook" b ON b.id = c."contactBookId" AND b."customerId" = ${customer} AND b.status = 'ACTIVE'
+       WHERE c."customerId" = ${customer} AND c."contactBookId" = ANY(${books}::text[])
+         ${filters.map((f) => `AND ${f}`).join(" ")}
+      UNION ALL
+      SELECT n.phone, k.id, k.name, k.email, coalesce(k."customFields", '{}'::jsonb), 1, k."createdAt"
+        FROM unnest(${phones}::text[]) AS n(phone)
+        LEFT JOIN LATERAL (
+          SELECT x.id, x.name, x.email, x."customFields", x."createdAt" FROM "Contact" x
+           WHERE x."customerId" = ${customer} AND x."phoneNumber" = n.phone ORDER BY x."createdAt" LIMIT 1
+        ) k ON true
+    ), u AS (
+      SELECT DISTINCT ON (phone) * FROM src ORDER BY phone, pri, at
+    )
+    SELECT u.phone, u."contactId",
+           jsonb_build_object('body', ${arr(body)}, 'header', ${arr(header)}) AS parameters,
+           CASE WHEN bl.id IS NOT NULL OR u.phone !~ ${E164_SQL} OR ${missing} THEN 'skipped' ELSE 'queued' END AS status,
+           CASE WHEN bl.id IS NOT NULL THEN 'blacklisted'
+                WHEN u.phone !~ ${E164_SQL} THEN 'invalid_number'
+                WHEN ${missing} THEN 'missing_variable' END AS "skipReason"
+      FROM u LEFT JOIN "BlacklistEntry" bl ON bl."senderId" = ${sender} AND bl."phoneNumber" = u.phone`;
+  return { text, values: ps.values };
+}

@@ -1,0 +1,178 @@
+// The limits a broadcast keeps (docs/broadcasts.md "The limits"), each with the clock held
+// by the test: the sender's token bucket and the broadcasts' 80% share, maxPerSecond, the
+// pair rate, the messaging limit (pause with resumesAt, resume by itself), the provider's
+// 130429 retried without counting as a failure, and two workers on one broadcast sending
+// nobody twice.
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { getSimulator } from "@/lib/domains/provider/client";
+import { countOtherSend, takeTokens } from "@/lib/domains/senders/rate-bucket";
+import { call, uniquePhone } from "@/test/factory";
+import { messagingCustomer } from "@/test/messaging-fixtures";
+import { dispatchOnce } from "./dispatcher";
+
+type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
+let c: Customer;
+
+async function broadcastTo(phones: string[], over: Record<string, unknown> = {}, senderId?: string) {
+  const book = await db.contactBook.create({ data: { customerId: c.customer.id, name: `B ${uniquePhone()}` } });
+  await db.contact.createMany({
+    data: phones.map((phoneNumber, i) => ({
+      customerId: c.customer.id,
+      contactBookId: book.id,
+      phoneNumber,
+      name: `C${i}`,
+    })),
+  });
+  const res = await call("POST", "/api/v3/broadcasts", {
+    token: c.globalToken,
+    body: {
+      ...(senderId ? { senderId } : {}),
+      broadcast: {
+        name: "Limits",
+        template: { name: "order_update", language: "en" },
+        audience: { contactBookUids: [book.id] },
+        variables: { body: [{ source: "name" }] },
+        ...over,
+      },
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const uid = res.body.data.broadcastUid as string;
+  const started = await call("POST", `/api/v3/broadcasts/${uid}/start`, { token: c.globalToken, body: {} });
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  return uid;
+}
+
+const sentCount = (uid: string) => db.message.count({ where: { broadcastId: uid } });
+const phonesOf = (n: number) => Array.from({ length: n }, () => uniquePhone());
+
+beforeAll(async () => {
+  c = await messagingCustomer({ credit: 1000 });
+});
+
+describe("the sender's token bucket", () => {
+  it("hands out a second's tokens once, across callers; a new second has new tokens", async () => {
+    const key = `test:${uniquePhone()}`;
+    const now = Date.UTC(2026, 10, 26, 12, 0, 0);
+    const got = await Promise.all([0, 1, 2].map(() => takeTokens(key, 5, 10, { broadcast: false, now })));
+    expect(got.reduce((a, b) => a + b, 0)).toBe(10);
+    expect(await takeTokens(key, 5, 10, { broadcast: false, now: now + 500 })).toBe(0);
+    expect(await takeTokens(key, 50, 10, { broadcast: false, now: now + 1000 })).toBe(10);
+  });
+
+  it("a broadcast takes at most 80% of the second while other sends of the sender are waiting", async () => {
+    const key = `test:${uniquePhone()}`;
+    const now = Date.UTC(2026, 10, 26, 12, 0, 10);
+    expect(await takeTokens(key, 100, 10, { broadcast: true, now })).toBe(10);
+    const key2 = `test:${uniquePhone()}`;
+    await countOtherSend(key2, now);
+    expect(await takeTokens(key2, 100, 10, { broadcast: true, now })).toBe(8);
+  });
+});
+
+describe("pacing a broadcast", () => {
+  it("sends at most the sender's throughput per second", async () => {
+    await db.sender.update({ where: { id: c.otherSender.id }, data: { throughputPerSecond: 3 } });
+    const uid = await broadcastTo(phonesOf(7), {}, c.otherSender.phoneNumber);
+    const t0 = new Date(Date.UTC(2027, 0, 1, 0, 0, 0));
+    await dispatchOnce({ customerIds: [c.customer.id], now: () => t0 });
+    await dispatchOnce({ customerIds: [c.customer.id], now: () => new Date(t0.getTime() + 400) });
+    expect(await sentCount(uid)).toBe(3);
+    await dispatchOnce({ customerIds: [c.customer.id], now: () => new Date(t0.getTime() + 1000) });
+    expect(await sentCount(uid)).toBe(6);
+  });
+
+  it("maxPerSecond paces one broadcast below the sender's throughput", async () => {
+    const uid = await broadcastTo(phonesOf(5), { maxPerSecond: 2 });
+    const t0 = new Date(Date.UTC(2027, 0, 2, 0, 0, 0));
+    await dispatchOnce({ customerIds: [c.customer.id], now: () => t0 });
+    await dispatchOnce({ customerIds: [c.customer.id], now: () => t0 });
+    expect(await sentCount(uid)).toBe(2);
+    await dispatchOnce({ customerIds: [c.customer.id], now: () => new Date(t0.getTime() + 1000) });
+    expect(await sentCount(uid)).toBe(4);
+  });
+
+  it("spaces two broadcasts to one contact by the pair interval instead of dropping one", async () => {
+    const shared = uniquePhone();
+    const first = await broadcastTo([shared]);
+    // The recipients' sendingAt is the real time of the send: the clock moves from there.
+    await dispatchOnce({ customerIds: [c.customer.id] });
+    expect(await sentCount(first)).toBe(1);
+    const second = await broadcastTo([shared]);
+    await dispatchOnce({ customerIds: [c.customer.id] });
+    expect(await sentCount(second)).toBe(0);
+    const afterPair = () => new Date(Date.now() + 7_000);
+    await dispatchOnce({ customerIds: [c.customer.id], now: afterPair });
+    expect(await sentCount(second)).toBe(1);
+  });
+});
+
+describe("the messaging limit", () => {
+  it("pauses at the tier with resumesAt, and resumes by itself when the oldest contact leaves the 24 hours", async () => {
+    const t = await messagingCustomer({ credit: 1000 });
+    const prev = c;
+    c = t;
+    try {
+      await db.sender.update({ where: { id: t.sender.id }, data: { messagingLimit: 2 } });
+      const uid = await broadcastTo(phonesOf(4));
+      await dispatchOnce({ customerIds: [t.customer.id] });
+      const paused = await db.broadcast.findUniqueOrThrow({ where: { id: uid } });
+      expect(paused).toMatchObject({ status: "PAUSED", pauseReason: "messaging_limit" });
+      expect(await sentCount(uid)).toBe(2);
+      const resumesAt = paused.resumesAt as Date;
+      expect(resumesAt.getTime() - Date.now()).toBeGreaterThan(23 * 3600_000);
+      // Before resumesAt nothing moves; after it the broadcast resumes and sends the rest.
+      await dispatchOnce({ customerIds: [t.customer.id], now: () => new Date(resumesAt.getTime() - 60_000) });
+      expect((await db.broadcast.findUniqueOrThrow({ where: { id: uid } })).status).toBe("PAUSED");
+      const later = () => new Date(resumesAt.getTime() + 60_000);
+      for (let i = 0; i < 5 && (await sentCount(uid)) < 4; i++) {
+        await dispatchOnce({ customerIds: [t.customer.id], now: later });
+      }
+      expect(await sentCount(uid)).toBe(4);
+    } finally {
+      c = prev;
+    }
+  });
+});
+
+describe("provider refusals", () => {
+  it("retries 130429 after its wait without counting a failure", async () => {
+    const sim = getSimulator();
+    expect(sim).toBeDefined();
+    const sender = await db.sender.findUniqueOrThrow({ where: { id: c.sender.id } });
+    // The provider takes one message per second from this number; the service thinks 80.
+    sim?.limits.setThroughput(sender.phoneNumberId as string, 1);
+    try {
+      const uid = await broadcastTo(phonesOf(3));
+      for (let i = 0; i < 40; i++) {
+        await dispatchOnce({ customerIds: [c.customer.id], now: () => new Date(Date.now() + i * 1100) });
+        const b = await db.broadcast.findUniqueOrThrow({ where: { id: uid } });
+        if (b.status === "COMPLETED") break;
+      }
+      const recipients = await db.broadcastRecipient.findMany({ where: { broadcastId: uid } });
+      expect(recipients.map((r) => r.status).sort()).toEqual(["accepted", "accepted", "accepted"]);
+    } finally {
+      sim?.limits.setThroughput(sender.phoneNumberId as string, undefined);
+    }
+  });
+});
+
+describe("several workers", () => {
+  it("two workers on one broadcast send nobody twice", async () => {
+    const phones = phonesOf(120);
+    const uid = await broadcastTo(phones);
+    const worker = async () => {
+      for (let i = 0; i < 100; i++) {
+        await dispatchOnce({ customerIds: [c.customer.id], batchSize: 7 });
+        const b = await db.broadcast.findUniqueOrThrow({ where: { id: uid } });
+        if (b.status !== "SENDING") return;
+      }
+    };
+    await Promise.all([worker(), worker()]);
+    const messages = await db.message.findMany({ where: { broadcastId: uid }, select: { recipient: true } });
+    expect(messages).toHaveLength(120);
+    expect(new Set(messages.map((m) => m.recipient)).size).toBe(120);
+    expect((await db.broadcast.findUniqueOrThrow({ where: { id: uid } })).status).toBe("COMPLETED");
+  });
+});

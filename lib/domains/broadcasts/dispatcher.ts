@@ -1,0 +1,453 @@
+// The broadcast dispatcher (docs/broadcasts.md "How it sends"): one pass starts the scheduled
+// broadcasts that are due, resumes those whose messaging-limit pause ended, marks recipients
+// whose worker died mid-call "interrupted", then sends a batch of each SENDING broadcast.
+// Several workers and instances run it side by side:
+//   - a batch is claimed with FOR UPDATE SKIP LOCKED and a lease (lockedUntil): no two
+//     workers hold one recipient; a worker that dies before the provider call lets it go;
+//   - a recipient is marked "sending" (with its message id) BEFORE the provider call, so a
+//     worker that dies during the call leaves it "sending" and the next pass after the lease
+//     makes it "interrupted": never sent again automatically;
+//   - the tokens of the sender's second (lib/domains/senders/rate-bucket.ts), the
+//     broadcast's maxPerSecond, the pair rate and the messaging limit are taken before the
+//     claim, so the provider never has to refuse.
+import { env } from "@/lib/core/env";
+import { log } from "@/lib/core/log";
+import { type WakeableSleep, wakeableSleep } from "@/lib/core/wakeable-sleep";
+import { db } from "@/lib/db";
+import type { Principal } from "@/lib/domains/auth/principal";
+import { MAX_ATTEMPTS } from "@/lib/domains/messaging/dispatch";
+import type { OutgoingMessage } from "@/lib/domains/messaging/outgoing";
+import { sendChecked } from "@/lib/domains/messaging/send";
+import { checkSends } from "@/lib/domains/messaging/send-checks";
+import { PAIR_RATE_LIMIT } from "@/lib/domains/provider/error-codes";
+import { pruneSlots, takeTokens } from "@/lib/domains/senders/rate-bucket";
+import { componentsFor } from "@/lib/domains/templates/fill";
+import { findTemplate } from "@/lib/domains/templates/send-template";
+import type { Broadcast, Sender, Template } from "@/lib/generated/prisma/client";
+import { broadcastEvent } from "./events";
+import { admitContacts } from "./messaging-limit";
+import { senderLimits } from "./sender-limits";
+import { beginSending, extrasOf, filledValues, pauseLocked } from "./service";
+
+/** Throughput refused by the provider: retried later without counting as a failure. */
+export const THROUGHPUT_EXCEEDED = 130429;
+/** One broadcast message per contact per this many milliseconds, across the sender's broadcasts. */
+export const PAIR_INTERVAL_MS = 6_000;
+
+export type DispatchOptions = {
+  /** How long a claim and a "sending" mark hold before the row is given up (default: every provider attempt's timeout and a margin). */
+  leaseMs?: number;
+  /** Recipients per claim (default 100). */
+  batchSize?: number;
+  /** The clock (tests move it). */
+  now?: () => Date;
+  /** Only these customers' broadcasts (isolated tests). */
+  customerIds?: string[] | null;
+};
+
+type Claimed = {
+  id: bigint;
+  phoneNumber: string;
+  parameters: { body?: string[]; header?: string[] } | null;
+  attempts: number;
+};
+
+const UTC = (n: number) => `($${n}::timestamptz AT TIME ZONE 'UTC')`;
+const later = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
+
+/** The local message id of a recipient's attempt: a second worker with the same row cannot record it again. */
+export const recipientMessageId = (broadcastId: string, recipientId: bigint, attempt: number) =>
+  `msg_${broadcastId}_${recipientId}_${attempt}`;
+
+/** Starts scheduled broadcasts that are due: each claimed by one worker under a lease, started once. */
+async function startDue(o: Required<DispatchOptions>): Promise<number> {
+  const now = o.now();
+  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+    `UPDATE "Broadcast" SET "lockedUntil" = ${UTC(1)} WHERE id IN (
+       SELECT id FROM "Broadcast" WHERE status = 'SCHEDULED' AND "scheduledAt" <= ${UTC(2)}
+          AND ("lockedUntil" IS NULL OR "lockedUntil" < ${UTC(2)}) AND ($3::text[] IS NULL OR "customerId" = ANY($3::text[]))
+        ORDER BY "scheduledAt" LIMIT 5 FOR UPDATE SKIP LOCKED)
+     RETURNING id`,
+    later(now, o.leaseMs),
+    now.toISOString(),
+    o.customerIds,
+  );
+  for (const { id } of rows) {
+    try {
+      await db.$transaction(
+        async (tx) => {
+          const [locked] = await tx.$queryRawUnsafe<{ status: string }[]>(
+            `SELECT status::text AS status FROM "Broadcast" WHERE id = $1 FOR UPDATE`,
+            id,
+          );
+          if (locked?.status !== "SCHEDULED") return;
+          const b = await tx.broadcast.findUniqueOrThrow({ where: { id } });
+          const sender = await tx.sender.findUniqueOrThrow({ where: { id: b.senderId } });
+          const estimate = (b.estimate ?? {
+            recipients: 0,
+            skipped: 0,
+            cost: 0,
+            currency: "USD",
+            durationSeconds: 0,
+          }) as unknown as Parameters<typeof beginSending>[3];
+          await beginSending(tx, b, sender, estimate, now);
+        },
+        { timeout: 120_000 },
+      );
+    } catch (error) {
+      log.error({ err: error, broadcastUid: id }, "scheduled broadcast not started");
+    }
+  }
+  return rows.length;
+}
+
+/** Broadcasts paused for the messaging limit resume by themselves at resumesAt. */
+async function resumeDue(o: Required<DispatchOptions>): Promise<void> {
+  await db.$executeRawUnsafe(
+    `UPDATE "Broadcast" SET status = 'SENDING', "pauseReason" = NULL, "resumesAt" = NULL, "updatedAt" = ${UTC(1)}
+      WHERE status = 'PAUSED' AND "pauseReason" = 'messaging_limit' AND "resumesAt" <= ${UTC(1)}
+        AND ($2::text[] IS NULL OR "customerId" = ANY($2::text[]))`,
+    o.now().toISOString(),
+    o.customerIds,
+  );
+}
+
+/** Recipients left "sending" past their lease: their worker died during the call. Never resent. */
+async function interruptStale(o: Required<DispatchOptions>): Promise<number> {
+  return db.$executeRawUnsafe(
+    // Only broadcasts that can still hold a "sending" row (one whose recipients are all final
+    // is COMPLETED), so the (broadcastId, status) index serves it, not a scan of every recipient.
+    `UPDATE "BroadcastRecipient" SET status = 'interrupted', "lockedUntil" = NULL, "updatedAt" = ${UTC(1)}
+      WHERE "broadcastId" IN (SELECT id FROM "Broadcast" WHERE status IN ('SENDING', 'PAUSED')
+                                 OR (status = 'CANCELLED' AND "completedAt" > ${UTC(1)} - interval '1 day'))
+        AND status = 'sending' AND "lockedUntil" < ${UTC(1)} AND ($2::text[] IS NULL OR "customerId" = ANY($2::text[]))`,
+    o.now().toISOString(),
+    o.customerIds,
+  );
+}
+
+/** Pauses a SENDING broadcast for a reason of the service (locked; a person's change wins). */
+async function pauseFor(b: Pick<Broadcast, "id" | "senderId">, reason: string, resumesAt: Date | null = null) {
+  await db.$transaction(async (tx) => {
+    const [locked] = await tx.$queryRawUnsafe<{ status: string }[]>(
+      `SELECT status::text AS status FROM "Broadcast" WHERE id = $1 FOR UPDATE`,
+      b.id,
+    );
+    if (locked?.status === "SENDING") await pauseLocked(tx, b, reason, resumesAt);
+  });
+}
+
+/** COMPLETED once no recipient is queued or sending; broadcast.completed with counts and cost. */
+async function completeIfDone(b: Broadcast, sender: Sender, now: Date): Promise<boolean> {
+  const done = await db.$transaction(async (tx) => {
+    const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
+      `UPDATE "Broadcast" SET status = 'COMPLETED', "completedAt" = ${UTC(2)}, "updatedAt" = ${UTC(2)}
+        WHERE id = $1 AND status = 'SENDING'
+          AND NOT EXISTS (SELECT 1 FROM "BroadcastRecipient" r WHERE r."broadcastId" = $1 AND r.status IN ('queued', 'sending'))
+        RETURNING id`,
+      b.id,
+      now.toISOString(),
+    );
+    return rows.length > 0;
+  });
+  if (!done) return false;
+  const row = await db.broadcast.findUniqueOrThrow({ where: { id: b.id }, include: { sender: true } });
+  const extras = (await extrasOf(b.customerId, [row])).get(b.id);
+  await broadcastEvent(db, sender, "broadcast.completed", b.id, {
+    status: "COMPLETED",
+    counts: extras?.counts,
+    cost: extras?.cost ?? 0,
+  });
+  return true;
+}
+
+/** Claims up to n queued recipients that are due and not within the pair interval of another broadcast message. */
+async function claim(b: Broadcast, n: number, o: Required<DispatchOptions>): Promise<Claimed[]> {
+  const now = o.now();
+  return db.$queryRawUnsafe<Claimed[]>(
+    `UPDATE "BroadcastRecipient" r SET "lockedUntil" = ${UTC(3)}
+      WHERE r.id IN (
+        SELECT q.id FROM "BroadcastRecipient" q
+         WHERE q."broadcastId" = $1 AND q.status = 'queued' AND q."notBefore" <= ${UTC(4)}
+           AND (q."lockedUntil" IS NULL OR q."lockedUntil" < ${UTC(4)})
+           AND NOT EXISTS (SELECT 1 FROM "BroadcastRecipient" x
+                            WHERE x."senderId" = q."senderId" AND x."phoneNumber" = q."phoneNumber"
+                              AND x."sendingAt" > ${UTC(5)})
+         ORDER BY q.id LIMIT $2 FOR UPDATE SKIP LOCKED)
+      RETURNING r.id, r."phoneNumber", r.parameters, r.attempts`,
+    b.id,
+    n,
+    later(now, o.leaseMs),
+    now.toISOString(),
+    new Date(now.getTime() - PAIR_INTERVAL_MS).toISOString(),
+  );
+}
+
+/** Gives claimed rows back (queued, due at notBefore) without counting an attempt. */
+async function release(ids: bigint[], notBefore: Date | null = null): Promise<void> {
+  if (ids.length === 0) return;
+  await db.$executeRawUnsafe(
+    `UPDATE "BroadcastRecipient" SET "lockedUntil" = NULL,
+            "notBefore" = COALESCE(${UTC(2)}, "notBefore"), "updatedAt" = now() AT TIME ZONE 'UTC'
+      WHERE id = ANY($1::bigint[]) AND status = 'queued'`,
+    ids,
+    notBefore?.toISOString() ?? null,
+  );
+}
+
+async function setSkipped(ids: bigint[], reason: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.$executeRawUnsafe(
+    `UPDATE "BroadcastRecipient" SET status = 'skipped', "skipReason" = $2, "lockedUntil" = NULL,
+            "updatedAt" = now() AT TIME ZONE 'UTC' WHERE id = ANY($1::bigint[]) AND status = 'queued'`,
+    ids,
+    reason,
+  );
+}
+
+function outgoing(b: Broadcast, template: Template, r: Claimed): OutgoingMessage {
+  const components = componentsFor(template.components, filledValues(r.parameters));
+  return {
+    sendRoute: "send",
+    recipient: r.phoneNumber,
+    template: { name: template.name, language: template.language },
+    payload: {
+      messaging_product: "whatsapp",
+      recipient_type: "individual",
+      to: r.phoneNumber,
+      type: "template",
+      template: {
+        name: template.name,
+        language: { code: template.language },
+        ...(components.length > 0 ? { components } : {}),
+      },
+    },
+    messageId: recipientMessageId(b.id, r.id, r.attempts + 1),
+    broadcastId: b.id,
+    sentBy: { by: "api", label: `Broadcast ${b.name}` },
+  };
+}
+
+const PAUSE_FOR_REFUSAL: Record<string, string> = {
+  INSUFFICIENT_BALANCE: "insufficient_balance",
+  TEMPLATE_NOT_APPROVED: "template_not_approved",
+  TEMPLATE_NOT_FOUND: "template_not_approved",
+  SENDER_DISCONNECTED: "sender_disconnected",
+};
+
+/** Sends one batch of a SENDING broadcast; returns how many provider calls it made. */
+async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promise<number> {
+  const sender = await db.sender.findUniqueOrThrow({ where: { id: b.senderId } });
+  if (sender.connectionStatus === "DISCONNECTED") {
+    await pauseFor(b, "sender_disconnected");
+    return 0;
+  }
+  if (sender.connectionStatus === "RECONNECTING") return 0;
+  const template = await findTemplate(b.customerId, b.templateName, b.templateLanguage);
+  if (template?.status !== "APPROVED") {
+    await pauseFor(b, "template_not_approved");
+    return 0;
+  }
+  const limits = senderLimits(sender);
+  const now = o.now().getTime();
+  // Claim first (a broadcast with nothing due takes no tokens), then take the tokens of this
+  // second for what was claimed, and give back what the tokens do not cover.
+  const candidates = await claim(b, Math.min(o.batchSize, b.maxPerSecond ?? o.batchSize), o);
+  if (candidates.length === 0) {
+    await completeIfDone(b, sender, o.now());
+    return 0;
+  }
+  let want = candidates.length;
+  if (b.maxPerSecond) want = await takeTokens(`bc:${b.id}`, want, b.maxPerSecond, { broadcast: false, now });
+  const granted = await takeTokens(sender.id, want, limits.throughputPerSecond, { broadcast: true, now });
+  const claimed = candidates.slice(0, granted);
+  await release(candidates.slice(granted).map((r) => r.id));
+  if (claimed.length === 0) return 0;
+  // The messaging limit: contacts past the tier go back and the broadcast pauses until resumesAt.
+  const admission = await admitContacts(
+    limits,
+    sender,
+    claimed.map((r) => r.phoneNumber),
+    o.now(),
+  );
+  const admitted = claimed.filter((r) => admission.admitted.has(r.phoneNumber));
+  if (admitted.length < claimed.length) {
+    await release(claimed.filter((r) => !admission.admitted.has(r.phoneNumber)).map((r) => r.id));
+    await pauseFor(b, "messaging_limit", admission.resumesAt);
+  }
+  if (admitted.length === 0) return 0;
+  const p: Principal = { customerId: b.customerId, plan: "pro", via: "token" };
+  const outs = admitted.map((r) => outgoing(b, template, r));
+  const verdicts = await checkSends(p, sender, outs);
+  const toSend: { r: Claimed; i: number }[] = [];
+  const blacklisted: bigint[] = [];
+  const refusedLater: bigint[] = [];
+  const failed: { id: bigint; code: number | null; message: string }[] = [];
+  let pauseReason: string | null = null;
+  verdicts.forEach((v, i) => {
+    const r = admitted[i] as Claimed;
+    if (v.ok) {
+      toSend.push({ r, i });
+      return;
+    }
+    const pause = PAUSE_FOR_REFUSAL[v.refusal.code];
+    if (v.refusal.code === "RECIPIENT_BLACKLISTED") blacklisted.push(r.id);
+    else if (pause) {
+      pauseReason ??= pause;
+      refusedLater.push(r.id);
+    } else {
+      const code = v.refusal.details.providerCode;
+      failed.push({ id: r.id, code: typeof code === "number" ? code : null, message: v.refusal.message });
+    }
+  });
+  await setSkipped(blacklisted, "blacklisted");
+  await release(refusedLater);
+  for (const f of failed) await finish(f.id, { status: "failed", errorCode: f.code, errorMessage: f.message });
+  if (pauseReason) await pauseFor(b, pauseReason);
+  if (toSend.length === 0) return 0;
+  // "sending" before the call: a worker that dies in the call leaves the row for interruptStale.
+  await db.$executeRawUnsafe(
+    `UPDATE "BroadcastRecipient" AS r SET status = 'sending', "messageId" = m.mid, attempts = r.attempts + 1,
+            "sendingAt" = ${UTC(3)}, "lockedUntil" = ${UTC(4)}, "updatedAt" = ${UTC(3)}
+       FROM unnest($1::bigint[], $2::text[]) AS m(id, mid) WHERE r.id = m.id AND r.status = 'queued'`,
+    toSend.map((s) => s.r.id),
+    toSend.map((s) => outs[s.i]?.messageId ?? ""),
+    o.now().toISOString(),
+    later(o.now(), o.leaseMs),
+  );
+  await Promise.all(
+    toSend.map(async ({ r, i }) => {
+      const v = verdicts[i];
+      if (!v?.ok) return;
+      try {
+        const { message } = await sendChecked(p, sender, v.send);
+        await applyOutcome(r, message);
+      } catch (error) {
+        // A provider refusal is thrown after the message row took its outcome: read it there.
+        const stored = await db.message.findUnique({ where: { id: outs[i]?.messageId ?? "" } });
+        if (stored && stored.status !== "sending") {
+          await applyOutcome(r, stored);
+          return;
+        }
+        // Whether the provider got it is not known: interrupted, never resent.
+        log.error({ err: error, broadcastUid: b.id }, "broadcast send ended unexpectedly");
+        await finish(r.id, { status: "interrupted", errorCode: null, errorMessage: "internal error" });
+      }
+    }),
+  );
+  return toSend.length;
+}
+
+type Finish = {
+  status: "accepted" | "failed" | "interrupted";
+  errorCode?: number | null;
+  errorMessage?: string | null;
+};
+
+async function finish(id: bigint, f: Finish & { providerMessageId?: string | null }): Promise<void> {
+  await db.$executeRawUnsafe(
+    `UPDATE "BroadcastRecipient" SET status = $2::"BroadcastRecipientStatus", "errorCode" = $3, "errorMessage" = $4,
+            "providerMessageId" = COALESCE($5, "providerMessageId"), "lockedUntil" = NULL,
+            "failedAt" = CASE WHEN $2 = 'failed' THEN now() AT TIME ZONE 'UTC' ELSE "failedAt" END,
+            "updatedAt" = now() AT TIME ZONE 'UTC'
+      WHERE id = $1 AND status IN ('queued', 'sending')`,
+    id,
+    f.status,
+    f.errorCode ?? null,
+    f.errorMessage?.slice(0, 500) ?? null,
+    f.providerMessageId ?? null,
+  );
+}
+
+/** The message's outcome on its recipient; throughput and pair refusals go back to the queue. */
+async function applyOutcome(
+  r: Claimed,
+  m: { status: string; providerMessageId: string | null; errorCode: number | null; errorMessage: string | null },
+) {
+  if (m.status === "accepted" || m.status === "queued") {
+    await finish(r.id, { status: "accepted", providerMessageId: m.providerMessageId });
+    return;
+  }
+  if (m.status === "failed" && (m.errorCode === THROUGHPUT_EXCEEDED || m.errorCode === PAIR_RATE_LIMIT)) {
+    // The provider refused it: nothing reached the contact; queued again after its wait.
+    const waitMs = m.errorCode === PAIR_RATE_LIMIT ? PAIR_INTERVAL_MS : 1_000;
+    await db.$executeRawUnsafe(
+      `UPDATE "BroadcastRecipient" SET status = 'queued', "lockedUntil" = NULL, "messageId" = NULL, "sendingAt" = NULL,
+              "notBefore" = ${UTC(2)}, "updatedAt" = now() AT TIME ZONE 'UTC' WHERE id = $1 AND status = 'sending'`,
+      r.id,
+      new Date(Date.now() + waitMs).toISOString(),
+    );
+    return;
+  }
+  if (m.status === "failed") {
+    await finish(r.id, { status: "failed", errorCode: m.errorCode, errorMessage: m.errorMessage });
+    return;
+  }
+  await finish(r.id, { status: "interrupted", errorMessage: "the provider's answer was ambiguous" });
+}
+
+/** Long enough for a send's every provider attempt, as the other send workers (docs/configuration.md). */
+function sendLeaseMs(): number {
+  const e = env();
+  return MAX_ATTEMPTS * e.PROVIDER_TIMEOUT_MS + e.WORKER_LEASE_MARGIN_MS;
+}
+
+const withDefaults = (o: DispatchOptions): Required<DispatchOptions> => ({
+  leaseMs: o.leaseMs ?? sendLeaseMs(),
+  batchSize: o.batchSize ?? 100,
+  now: o.now ?? (() => new Date()),
+  customerIds: o.customerIds ?? null,
+});
+
+/** One pass over every broadcast with work; returns how many provider calls it made. */
+export async function dispatchOnce(options: DispatchOptions = {}): Promise<number> {
+  const o = withDefaults(options);
+  await startDue(o);
+  await resumeDue(o);
+  await interruptStale(o);
+  const sending = await db.broadcast.findMany({
+    where: { status: "SENDING", ...(o.customerIds ? { customerId: { in: o.customerIds } } : {}) },
+    orderBy: { updatedAt: "asc" },
+    take: 20,
+  });
+  let calls = 0;
+  for (const b of sending) {
+    try {
+      calls += await dispatchBatch(b, o);
+    } catch (error) {
+      log.error({ err: error, broadcastUid: b.id }, "broadcast batch failed");
+    }
+  }
+  return calls;
+}
+
+/** The background loop (lib/background.ts): passes back to back while there is work, else a short poll. */
+export function startBroadcastWorker(options: DispatchOptions & { pollMs?: number; sleep?: WakeableSleep } = {}): {
+  stop: () => Promise<void>;
+} {
+  const pollMs = options.pollMs ?? 250;
+  const sleep = options.sleep ?? wakeableSleep();
+  let stopped = false;
+  let passes = 0;
+  const loop = (async () => {
+    while (!stopped) {
+      let calls = 0;
+      try {
+        calls = await dispatchOnce(options);
+        if (++passes % 200 === 0) await pruneSlots();
+      } catch (error) {
+        log.error({ err: error }, "broadcast worker error");
+      }
+      if (stopped) break;
+      // A full second's tokens spent: wait for the next second rather than spin.
+      await sleep.pause(calls > 0 ? 20 : pollMs);
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      sleep.wake();
+      await loop;
+    },
+  };
+}
