@@ -210,6 +210,9 @@ describe("the document of the real table", () => {
       "SendReceipt",
       "MessageReportRow",
       "AuditEvent",
+      "Broadcast",
+      "BroadcastRecipient",
+      "ConversationNote",
     ];
     for (const name of resources) {
       expect(doc.components.schemas[name], name).toMatchObject({ type: "object" });
