@@ -254,7 +254,8 @@ describe("the document of the real table", () => {
         if (k === "requestBody" || k === "parameters" || k === "example") continue;
         if (k === "properties" && v && typeof v === "object") {
           for (const [name, schema] of Object.entries(v as Record<string, Record<string, unknown>>)) {
-            if (/(At|Timestamp)$|^timestamp$/.test(name) && !isDateTime(schema)) untyped.push(`${at}/${name}`);
+            if (/(At|Timestamp|Since|Until)$|^(timestamp|since|until)$/.test(name) && !isDateTime(schema))
+              untyped.push(`${at}/${name}`);
           }
         }
         walk(v, `${at}/${k}`);

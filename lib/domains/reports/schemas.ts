@@ -133,7 +133,9 @@ export const DeliveryAnalyticsPublic = z.object({
   dateFrom: str,
   dateTo: str,
   totals: z.object(Rates),
-  byDay: z.array(z.object({ date: z.string(), ...Rates })),
+  byDay: z.array(
+    z.object({ date: z.string().meta({ format: "date" }).describe("The day (UTC), YYYY-MM-DD"), ...Rates }),
+  ),
   bySendRoute: v3(z.array(z.object({ sendRoute: z.string(), ...Rates }))),
 });
 

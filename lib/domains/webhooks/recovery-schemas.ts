@@ -65,8 +65,8 @@ export const RecoveryPublic = z
     status: z
       .enum(RECOVERY_STATUSES)
       .describe("QUEUED (waiting for a worker), RUNNING, COMPLETED, or FAILED (see error)"),
-    since: z.string().describe("Start of the window (delivery creation time, inclusive)"),
-    until: z.string().describe("End of the window (inclusive)"),
+    since: isoTimestamp().describe("Start of the window (delivery creation time, inclusive)"),
+    until: isoTimestamp().describe("End of the window (inclusive)"),
     total: z
       .number()
       .int()

@@ -264,11 +264,10 @@ export const WebhookHealthPublic = z
       .enum(["CLOSED", "OPEN", "HALF_OPEN"])
       .describe("CLOSED: delivering; OPEN: paused until nextProbeAt; HALF_OPEN: one probe delivery in flight"),
     consecutiveFailures: z.number().int().describe("Failed attempts since the last success"),
-    failingSince: z.string().nullable().describe("The first failure since the last success (null: healthy)"),
+    failingSince: isoTimestamp().nullable().describe("The first failure since the last success (null: healthy)"),
     breakerOpenedAt: isoTimestamp().nullable(),
     nextProbeAt: isoTimestamp().nullable().describe("When the open breaker lets one probe delivery through"),
-    recoveringUntil: z
-      .string()
+    recoveringUntil: isoTimestamp()
       .nullable()
       .describe("Deliveries ramp up (1, 2, 4, ... per second) until then after the breaker closed"),
     thresholds: z.object({
