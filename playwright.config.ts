@@ -59,6 +59,8 @@ export default defineConfig({
       SIMULATOR_READ_RATE: "1",
       // Simulated contacts do not answer on their own: the inbox tests decide who writes.
       SIMULATOR_REPLY_RATE: "0",
+      // No random marketing-cap failures (131049): a test that wants them sets sim().options.marketingCapRate.
+      SIMULATOR_MARKETING_CAP_RATE: "0",
     },
   },
 });

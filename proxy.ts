@@ -17,6 +17,7 @@ import { servedOverHttps } from "@/lib/dashboard/secure-cookies";
 /** The first path segment of every page under app/(dashboard) ("" is the home page). */
 export const DASHBOARD_SECTIONS = [
   "",
+  "account",
   "analytics",
   "billing",
   "blacklist",

@@ -29,6 +29,8 @@ export default defineConfig({
       RATE_LIMIT_REPORTS_IP: "100000",
       // Simulated contacts answer only where a test asks them to (sim().options.replyRate).
       SIMULATOR_REPLY_RATE: "0",
+      // No random marketing-cap failures (131049): a test that wants them sets sim().options.marketingCapRate.
+      SIMULATOR_MARKETING_CAP_RATE: "0",
       API_ANSWERS_DIR: answersDir,
     },
     projects: [

@@ -25,7 +25,45 @@ test("a new account sees none of the demo data", async ({ page }) => {
   await expectAccessible(page);
   await page.goto("/webhooks");
   await expect(page.getByText("No sender numbers yet")).toBeVisible();
+  // The only ledger entry: the welcome credit of simulator mode (docs/api/billing.md "Welcome credit").
   await page.goto("/billing/ledger");
-  await expect(page.getByTestId("ledger-balance")).toContainText("0.0000");
+  await expect(page.getByTestId("ledger-balance")).toContainText("10.0000");
+  await expect(page.getByText("Welcome credit (simulator)")).toBeVisible();
+  await expect(page.getByTestId("low-balance-banner")).toHaveCount(0);
   await saveScreenshot(page, "signup-empty");
+});
+
+test("below the account's low-balance threshold every page shows a banner, until the threshold is lowered", async ({
+  page,
+}) => {
+  await page.goto("/signup");
+  await page.getByLabel("Company name").fill("Thrifty Co");
+  await page.getByLabel("Work email").fill(`low-${Date.now()}@example.com`);
+  await page.getByLabel("Password (at least 10 characters)").fill("a-long-password-1");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByTestId("onboarding-progress")).toHaveText("0 of 4");
+  await page.goto("/billing/ledger");
+  const threshold = page.getByLabel(/Alert below/);
+  await expect(threshold).toHaveValue("5");
+  // The welcome credit of 10 is below a threshold of 20: the banner shows, on every page.
+  await threshold.fill("20");
+  await page.getByRole("button", { name: "Save" }).click();
+  const banner = page.getByTestId("low-balance-banner");
+  await expect(banner).toContainText("Low balance: USD 10.00, below the alert threshold of USD 20.00");
+  await expectAccessible(page);
+  await page.goto("/contacts");
+  await expect(banner).toBeVisible();
+  await saveScreenshot(page, "low-balance-banner");
+  // A bad amount is refused under the field; an empty one turns the alert off.
+  await page.goto("/billing/ledger");
+  await threshold.fill("lots");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(
+    page.getByRole("form", { name: "Low-balance alert" }).getByText(/^Enter an amount like 5/),
+  ).toBeVisible();
+  await threshold.fill("");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(banner).toHaveCount(0);
+  await page.reload();
+  await expect(threshold).toHaveValue("");
 });

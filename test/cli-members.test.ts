@@ -6,6 +6,7 @@ import { db } from "@/lib/db";
 import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { queueMail } from "@/lib/domains/mail/outbox";
 import { createTestCustomer } from "./factory";
+import { signedInSession } from "./member-fixtures";
 
 async function cli(...args: string[]) {
   let stdout = "";
@@ -44,7 +45,7 @@ describe("user:create", () => {
     );
     expect(agent.code).toBe(0);
     expect(agent.json).toMatchObject({ role: "agent" });
-    const p = await principalForSession({ userId: agent.json.userId, customerId: t.customer.id });
+    const p = await principalForSession(await signedInSession(agent.json.userId, t.customer.id));
     expect(p?.member?.role).toBe("agent");
     expect([...(p?.member?.senderIds ?? [])].sort()).toEqual([t.sender.id, t.otherSender.id].sort());
   });
@@ -105,4 +106,29 @@ it("mail:list shows a queued email with its link, newest first", async () => {
   const bad = await cli("mail:list", "--limit", "0");
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain("--limit: must be at least 1");
+});
+
+describe("user:2fa-off", () => {
+  it("turns off a member's two-factor, ends their sessions and emails them; says so when it was off", async () => {
+    const { beginTwoFactorSetup, confirmTwoFactor } = await import("@/lib/domains/security/two-factor");
+    const { totpCode } = await import("@/lib/domains/security/totp");
+    const { createMemberOf } = await import("./member-fixtures");
+    const t = await createTestCustomer();
+    const m = await createMemberOf(t.customer.id, "developer");
+    const p = await principalForSession(m.session);
+    if (!p) throw new Error("no principal");
+    const { secret } = await beginTwoFactorSetup(p);
+    await confirmTwoFactor(p, totpCode(secret));
+
+    const off = await cli("user:2fa-off", "--email", m.email.toUpperCase());
+    expect(off.code).toBe(0);
+    expect(off.json).toMatchObject({ turnedOff: true });
+    expect(await principalForSession(m.session)).toBeNull();
+    const user = await db.user.findUniqueOrThrow({ where: { id: m.userId } });
+    expect(user).toMatchObject({ totpSecret: null, totpEnabledAt: null });
+    const again = await cli("user:2fa-off", "--email", m.email);
+    expect(again.json).toMatchObject({ turnedOff: false });
+    const unknown = await cli("user:2fa-off", "--email", email("nobody"));
+    expect(unknown.code).not.toBe(0);
+  });
 });

@@ -12,6 +12,7 @@ import { deniedMessage } from "@/lib/domains/members/access";
 import { PERMISSION_NAMES, type Permission, ROLES, type Role, roleHas } from "@/lib/domains/members/permissions";
 import { addMember } from "@/lib/domains/members/service";
 import { createTestCustomer } from "./factory";
+import { signedInSession } from "./member-fixtures";
 
 /** Every entry point and the permission it needs ("public": no session needed by design). */
 const EXPECTED: Record<string, Permission | "public"> = {
@@ -19,6 +20,7 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/(dashboard)/layout.tsx": "dashboard",
   "app/(dashboard)/page.tsx": "dashboard",
   "app/(dashboard)/no-access/page.tsx": "dashboard",
+  "app/(dashboard)/account/page.tsx": "account",
   "app/(dashboard)/analytics/page.tsx": "billing",
   "app/(dashboard)/audit/page.tsx": "audit",
   "app/(dashboard)/billing/page.tsx": "billing",
@@ -44,6 +46,7 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/(dashboard)/webhooks/[uid]/page.tsx": "webhooks",
   "app/(dashboard)/webhooks/events/page.tsx": "webhooks",
   // Server actions (every exported function of the file).
+  "app/(dashboard)/billing/ledger/actions.ts": "billing",
   "app/(dashboard)/blacklist/actions.ts": "contacts.write",
   "app/(dashboard)/chatbots/actions.ts": "chatbots",
   "app/(dashboard)/contacts/actions.ts": "contacts.write",
@@ -53,6 +56,9 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/(dashboard)/webhooks/actions.ts": "webhooks",
   "app/(dashboard)/webhooks/[uid]/recovery-actions.ts": "webhooks",
   "app/(dashboard)/members/actions.ts": "members",
+  "app/(dashboard)/account/actions.ts": "account",
+  "app/(auth)/forgot-password/actions.ts": "public",
+  "app/(auth)/reset-password/[token]/actions.ts": "public",
   "app/(dashboard)/inbox/settings/actions.ts": "inbox.settings",
   "app/(auth)/signup/actions.ts": "public",
   "app/(auth)/invite/[token]/actions.ts": "public",
@@ -73,7 +79,9 @@ const EXPECTED: Record<string, Permission | "public"> = {
 };
 
 // The session the mocked getServerSession hands out (ids only, as the JWT carries them).
-const session = vi.hoisted(() => ({ current: null as { userId: string; customerId: string } | null }));
+const session = vi.hoisted(() => ({
+  current: null as { userId: string; customerId: string; sessionId: string } | null,
+}));
 vi.mock("next-auth", async (original) => ({
   ...(await original<typeof import("next-auth")>()),
   getServerSession: async () => session.current,
@@ -200,7 +208,7 @@ it("every page, action and handler of the file tree is listed with its permissio
   expect(stale, "these are listed but no longer exist").toEqual([]);
 });
 
-const members = {} as Record<Role, { userId: string; customerId: string }>;
+const members = {} as Record<Role, { userId: string; customerId: string; sessionId: string }>;
 let entries: Entry[] = [];
 beforeAll(async () => {
   const c = await createTestCustomer();
@@ -213,7 +221,7 @@ beforeAll(async () => {
       // The agent works on one of the account's senders.
       senders: role === "agent" ? [c.sender.phoneNumber] : [],
     });
-    members[role] = { userId: user.id, customerId: c.customer.id };
+    members[role] = await signedInSession(user.id, c.customer.id);
   }
   entries = (await Promise.all(discovered.filter((f) => f in EXPECTED).map(entriesOf))).flat();
 }, 120_000);
@@ -263,9 +271,55 @@ it("a removed member's next request is refused like no session at all", async ()
     password: "a-long-password",
     role: "owner",
   });
-  session.current = { userId: owner.id, customerId: c.customer.id };
+  session.current = await signedInSession(owner.id, c.customer.id);
   const tokens = entries.find((e) => e.name === "app/(dashboard)/tokens/page.tsx");
   expect(await tokens?.run()).toMatchObject({ kind: "reached" });
   await db.user.delete({ where: { id: owner.id } });
   expect(await tokens?.run()).toEqual({ kind: "login" });
+});
+
+it("an ended session's next request is refused like no session at all (pages, actions, handlers)", async () => {
+  const { db } = await import("@/lib/db");
+  const { endSessionById } = await import("@/lib/domains/security/sessions");
+  const c = await createTestCustomer();
+  const owner = await addMember({
+    customerId: c.customer.id,
+    email: `walk-ended-${c.customer.id}@example.test`,
+    password: "a-long-password",
+    role: "owner",
+  });
+  session.current = await signedInSession(owner.id, c.customer.id);
+  const probes = [
+    "app/(dashboard)/tokens/page.tsx",
+    "app/(dashboard)/members/actions.ts#removeMemberAction",
+    "GET app/api/dashboard/conversations/route.ts",
+  ].map((name) => entries.find((e) => e.name === name));
+  for (const probe of probes) expect((await probe?.run())?.kind, probe?.name).toBe("reached");
+  await endSessionById(session.current.sessionId, "ended");
+  for (const probe of probes) expect(await probe?.run(), probe?.name).toEqual({ kind: "login" });
+  // The member and the JWT are untouched: only the session row ended.
+  expect(await db.user.count({ where: { id: owner.id } })).toBe(1);
+});
+
+it("while the account requires two-factor, a member without it reaches only the account page", async () => {
+  const { db } = await import("@/lib/db");
+  const c = await createTestCustomer();
+  await db.customer.update({ where: { id: c.customer.id }, data: { require2fa: true } });
+  const dev = await addMember({
+    customerId: c.customer.id,
+    email: `walk-2fa-${c.customer.id}@example.test`,
+    password: "a-long-password",
+    role: "admin",
+  });
+  session.current = await signedInSession(dev.id, c.customer.id);
+  const run = (name: string) => entries.find((e) => e.name === name)?.run();
+  expect(await run("app/(dashboard)/account/page.tsx")).toEqual({ kind: "reached", detail: "rendered" });
+  expect(await run("app/(dashboard)/tokens/page.tsx")).toEqual({
+    kind: "reached",
+    detail: "redirect /account?setup=required",
+  });
+  // The handler's 403 names the permission asked for (the table grants it; the setup comes first).
+  expect(await run("GET app/api/dashboard/conversations/route.ts")).toEqual({ kind: "denied", permission: "inbox" });
+  await db.user.update({ where: { id: dev.id }, data: { totpEnabledAt: new Date() } });
+  expect(await run("app/(dashboard)/tokens/page.tsx")).toEqual({ kind: "reached", detail: "rendered" });
 });

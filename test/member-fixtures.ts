@@ -3,19 +3,26 @@
 import { randomBytes } from "node:crypto";
 import type { Role } from "@/lib/domains/members/permissions";
 import { addMember } from "@/lib/domains/members/service";
+import { openSession } from "@/lib/domains/security/sessions";
 
 export type TestMember = {
   userId: string;
   email: string;
   password: string;
-  session: { userId: string; customerId: string };
+  session: { userId: string; customerId: string; sessionId: string };
 };
+
+/** The ids a dashboard JWT carries after `userId` signs in (a new server-side session). */
+export async function signedInSession(userId: string, customerId: string, userAgent: string | null = null) {
+  const sessionId = await openSession({ userId, customerId, ip: "127.0.0.1", userAgent });
+  return { userId, customerId, sessionId };
+}
 
 export async function createMemberOf(customerId: string, role: Role, senders: string[] = []): Promise<TestMember> {
   const email = `${role}-${randomBytes(5).toString("hex")}@example.test`;
   const password = "a-long-password";
   const user = await addMember({ customerId, email, password, role, senders });
-  return { userId: user.id, email, password, session: { userId: user.id, customerId } };
+  return { userId: user.id, email, password, session: await signedInSession(user.id, customerId) };
 }
 
 /** The link of the newest email to `to` as the invitee would read it (the outbox, as `mail:list` shows it). */

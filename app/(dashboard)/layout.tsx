@@ -1,12 +1,14 @@
 import Link from "next/link";
 import { type ReactNode, Suspense } from "react";
 import { LogoutButton } from "@/components/dashboard/logout-button";
+import { LowBalanceBanner } from "@/components/dashboard/low-balance-banner";
 import { Nav } from "@/components/dashboard/nav";
 import { Providers } from "@/components/dashboard/providers";
 import { SenderSwitcher } from "@/components/dashboard/sender-switcher";
 import { ThemeToggle } from "@/components/dashboard/theme-toggle";
 import { requirePermission } from "@/lib/dashboard/guard";
-import { permissionsOf } from "@/lib/domains/members/permissions";
+import { lowBalanceState } from "@/lib/domains/billing/low-balance";
+import { permissionsOf, roleHas } from "@/lib/domains/members/permissions";
 import { listSenders } from "@/lib/domains/senders/service";
 
 export const dynamic = "force-dynamic";
@@ -14,7 +16,7 @@ export const dynamic = "force-dynamic";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const principal = await requirePermission("dashboard");
   // An agent limited to some senders sees only those in the switcher (listSenders narrows).
-  const senders = await listSenders(principal);
+  const [senders, balance] = await Promise.all([listSenders(principal), lowBalanceState(principal)]);
   const permissions = principal.member ? permissionsOf(principal.member.role) : [];
   const options = senders.map((s) => ({
     phoneNumber: s.phoneNumber,
@@ -51,6 +53,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
         </div>
       </header>
+      <LowBalanceBanner
+        state={balance}
+        showAmounts={principal.member ? roleHas(principal.member.role, "billing") : true}
+      />
       <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 md:flex-row">
         <aside className="md:w-48 md:shrink-0">
           <Suspense>

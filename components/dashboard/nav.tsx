@@ -21,6 +21,7 @@ const ITEMS: readonly { href: string; label: string; permission: Permission }[] 
   { href: "/senders", label: "Senders", permission: "senders" },
   { href: "/members", label: "Members", permission: "members" },
   { href: "/audit", label: "Audit log", permission: "audit" },
+  { href: "/account", label: "Account security", permission: "account" },
 ];
 
 /** Conversations with unread messages (the chosen sender's, or every sender's): live, polled only without the stream. */
@@ -79,6 +80,14 @@ export function Nav({ permissions }: { permissions: readonly Permission[] }) {
             </li>
           );
         })}
+        <li>
+          <a
+            href="/docs"
+            className={`${item} text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800`}
+          >
+            Integrator docs
+          </a>
+        </li>
         <li>
           <a
             href="/docs/api"

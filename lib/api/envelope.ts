@@ -1,5 +1,7 @@
 // The success and error envelopes (docs/api/errors.md), and the provider-shaped error
 // body of the provider-compatible routes.
+
+import { env } from "@/lib/core/env";
 import type { ErrorAnswer } from "@/lib/core/error-answer";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/core/errors";
 import type { Version } from "./route-definition";
@@ -38,12 +40,24 @@ export function successBody(meta: Meta, message: string, data: unknown, extra?: 
   return { success: true, message, data, ...extra, metadata: metadata(meta) };
 }
 
+/**
+ * Where the integrator docs explain an error (docs/integrators/errors.md, served at /docs/errors):
+ * the anchor is the status table's code in lower case, so a 405 or 429 that travels as
+ * REQUEST_FAILED still points at its own entry. Absolute from PUBLIC_URL when it is set,
+ * else relative to the host that answered.
+ */
+export function errorDocUrl(kind: ErrorCode): string {
+  const base = env().PUBLIC_URL?.replace(/\/+$/, "") ?? "";
+  return `${base}/docs/errors#${kind.toLowerCase()}`;
+}
+
 export function errorBody(meta: Meta, error: ErrorAnswer) {
   return {
     success: false,
     message: error.message,
     error_code: error.code,
     details: error.details,
+    docUrl: errorDocUrl(error.kind),
     metadata: metadata(meta),
   };
 }

@@ -20,14 +20,15 @@ import { createRouter } from "./router";
 const doc = buildOpenApiDocument(routes);
 const validate = answerValidator(doc);
 
-/** An id that names nothing; a provider phone number id is digits (anything else is no route). */
-const NOTHING: Record<string, string> = { phoneNumberId: "100000000000001" };
-
 /** "/api/{version}/webhooks/{webhookUid}" as a concrete path. */
 const concrete = (template: string, version: string, params: Record<string, string> = {}) =>
   template
     .replace("{version}", version)
-    .replace(/\{([^}]+)\}/g, (_, name: string) => params[name] ?? NOTHING[name] ?? "x1");
+    // A phone number id is digits (any other text is no route); other ids any text.
+    .replace(
+      /\{([^}]+)\}/g,
+      (_, name: string) => params[name] ?? (name === "phoneNumberId" ? "100000000000001" : "x1"),
+    );
 
 const operations = Object.entries(doc.paths).flatMap(([template, item]) =>
   Object.entries(item).map(([method, op]) => ({ template, method: method.toUpperCase(), op })),

@@ -191,6 +191,7 @@ function errorResponse(status: number, list: string[], provider: boolean): Json 
         message: STATUS_TEXT[status] ?? "Error",
         error_code: list[0],
         details: {},
+        docUrl: `/docs/errors#${String(list[0]).toLowerCase()}`,
         metadata: { apiVersion: "v3", requestId: "req_3f2a9c" },
       };
   return {
@@ -365,6 +366,11 @@ const COMPONENT_SCHEMAS: Record<string, Json> = {
       message: { type: "string", description: "Human-readable; do not branch on it" },
       error_code: { type: "string", enum: [...ERROR_CODES] },
       details: { type: "object", description: "Endpoint-specific context; {} when nothing extra" },
+      docUrl: {
+        type: "string",
+        description:
+          "The error's entry in the integrator docs (/docs/errors#<code in lower case>): absolute when the service has a public URL, else relative",
+      },
       metadata: ref("Metadata"),
     },
   },

@@ -389,7 +389,15 @@ describe("envelope and headers", () => {
   it("errors carry the same metadata per version and the request id header", async () => {
     for (const version of both) {
       const res = await call("GET", `/api/${version}/things`);
-      expect(Object.keys(res.body).sort()).toEqual(["details", "error_code", "message", "metadata", "success"]);
+      expect(Object.keys(res.body).sort()).toEqual([
+        "details",
+        "docUrl",
+        "error_code",
+        "message",
+        "metadata",
+        "success",
+      ]);
+      expect(res.body.docUrl).toBe(`/docs/errors#${res.body.error_code.toLowerCase()}`);
       expect(res.body.metadata.apiVersion).toBe(version);
       expect("processingTimeMs" in res.body.metadata).toBe(version === "v3");
       expect(res.headers.get("x-service-request-id")).toBe(res.body.metadata.requestId);
@@ -432,6 +440,8 @@ describe("routing", () => {
       expectError(res, 405, "REQUEST_FAILED");
       expect(res.headers.get("allow")).toBe("GET, POST");
       expect(res.headers.get("x-service-request-id")).toBe(res.body.metadata.requestId);
+      // REQUEST_FAILED on the wire, but the docs entry of its own (docs/integrators/errors.md).
+      expect(res.body.docUrl).toBe("/docs/errors#method_not_allowed");
     }
     const single = await call("POST", "/api/v2/global-only", { token: c.globalToken });
     expectError(single, 405, "REQUEST_FAILED");

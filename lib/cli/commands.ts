@@ -35,6 +35,19 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./sender-commands").then((m) => m.senderDefault),
   },
   {
+    name: "sender:limits",
+    usage: "--sender E164 [--throughput N] [--messaging-limit N|unlimited]",
+    summary:
+      "Show or set a sender's messages per second (up to 1000) and its business account's messaging limit (unique contacts per 24 h)",
+    load: () => import("./sender-limits-command").then((m) => m.senderLimitsCommand),
+  },
+  {
+    name: "credit:add",
+    usage: "--customer ID --amount N [--note T]",
+    summary: "Add a prepaid credit to a customer's ledger; prints the new balance",
+    load: () => import("./credit-command").then((m) => m.creditAdd),
+  },
+  {
     name: "token:create",
     usage: "--customer ID [--sender E164] [--name N] [--expires-in-days D]",
     summary: "Issue an API token (global, or bound to one sender); the token is printed once",
@@ -58,6 +71,13 @@ export const COMMANDS: readonly CommandEntry[] = [
       "--customer ID --email E --password P [--name N] [--role owner|admin|developer|agent|billing] [--senders E164,...]",
     summary: "Create a member of a customer account (default role owner; --senders limits an agent to those senders)",
     load: () => import("./user-command").then((m) => m.userCreate),
+  },
+  {
+    name: "user:2fa-off",
+    usage: "--email E",
+    summary:
+      "Turn off two-factor of a member who lost their app and recovery codes (their sessions end; they are emailed; docs/security.md)",
+    load: () => import("./two-factor-command").then((m) => m.userTwoFactorOff),
   },
   {
     name: "mail:list",

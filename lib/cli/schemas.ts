@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { normalizeCategory, PRICING_CATEGORIES } from "@/lib/domains/billing/pricing-categories";
 import { ROLES } from "@/lib/domains/members/permissions";
+import { MAX_THROUGHPUT_PER_SECOND } from "@/lib/domains/senders/limit-values";
 import { E164, normalizePhone } from "@/lib/domains/senders/phone";
 
 const id = z.string().trim().min(1, "must not be empty");
@@ -142,4 +143,38 @@ export const SimulateInboundArgs = z.object({
   from: phone,
   text: z.string().min(1, "must not be empty").max(4096, "must be at most 4096 characters"),
   name: z.string().trim().min(1, "must not be empty").max(120).optional(),
+});
+
+export const CreditAddArgs = z.object({
+  customer: id,
+  amount: z
+    .string()
+    .regex(/^\d+(\.\d{1,6})?$/, "must be a positive amount with at most 6 decimals, like 25 or 12.50")
+    .refine((a) => Number(a) > 0, "must be more than 0")
+    .refine((a) => Number(a) <= 100_000_000, "must be at most 100000000"),
+  note: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),
+});
+
+export const SenderLimitsArgs = z.object({
+  sender: phone,
+  throughput: z.coerce
+    .number({ error: "must be a whole number of messages per second" })
+    .int("must be a whole number of messages per second")
+    .min(1, "must be at least 1")
+    .max(MAX_THROUGHPUT_PER_SECOND, `must be at most ${MAX_THROUGHPUT_PER_SECOND} (the provider's upgraded numbers)`)
+    .optional(),
+  messagingLimit: z
+    .string()
+    .trim()
+    .refine(
+      (v) => v === "unlimited" || /^[1-9]\d{0,8}$/.test(v),
+      "must be a number of contacts like 2000, or unlimited",
+    )
+    .transform((v) => (v === "unlimited" ? null : Number(v)))
+    .optional(),
+});
+
+/** A member by email (user:2fa-off). */
+export const UserEmailArgs = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email("must be an email address like ops@example.com")),
 });

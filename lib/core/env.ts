@@ -198,6 +198,17 @@ const Provider = z.object({
   SIMULATOR_THROUGHPUT_PER_SECOND: positiveInt(80).describe(
     'The simulator\'s messages per second per number (docs/api/limits.md "Provider limits").',
   ),
+  SIMULATOR_MESSAGING_LIMIT: positiveInt(10_000).describe(
+    "The simulator's messaging limit of a business account whose tier the service does not carry: unique contacts reached outside an open window per rolling 24 hours; past it a send fails with 131048 (docs/api/limits.md \"What the simulator enforces\"). A sender's own tier (sender:limits) takes precedence.",
+  ),
+  SIMULATOR_MARKETING_CAP_RATE: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.02)
+    .describe(
+      "The share of simulated marketing template sends that fail with 131049 (the provider's marketing frequency cap for that user).",
+    ),
   SIMULATOR_STATUS_DELAY_MS: positiveInt(150).describe(
     "The base delay of the simulated status progression (sent after about 1x, delivered 3x, read 8x).",
   ),
@@ -213,6 +224,14 @@ const Provider = z.object({
     .max(1)
     .default(0.7)
     .describe("The share of simulated sends that are read."),
+  SIMULATOR_WELCOME_CREDIT: z.coerce
+    .number()
+    .min(0)
+    .max(1_000_000)
+    .default(10)
+    .describe(
+      'In simulator mode, the credit a new self-serve account starts with, one ledger entry "Welcome credit (simulator)", so the onboarding\'s first template goes through (docs/api/billing.md "Welcome credit"); 0 = none. A real provider\'s accounts start at 0 (credit:add).',
+    ),
   SIMULATOR_REPLY_RATE: z.coerce
     .number()
     .min(0)

@@ -1,26 +1,43 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
-import { useState } from "react";
-import { button, input, label } from "@/components/ui/classes";
+import { useRef, useState } from "react";
+import { button, input, label, muted } from "@/components/ui/classes";
 import { FormAlert } from "@/components/ui/form-alert";
 
+// lib/dashboard/next-auth.ts TWO_FACTOR_REQUIRED: the password was right, now the code.
+const TWO_FACTOR_REQUIRED = "TWO_FACTOR_REQUIRED";
+
+/**
+ * Email and password; when the member has two-factor on, a second step asks for the code
+ * from their app (or a recovery code) and signs in with all three (docs/security.md).
+ */
 export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const [needsCode, setNeedsCode] = useState(false);
+  // The password stays in memory between the two steps only.
+  const firstStep = useRef({ email: "", password: "" });
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
+    if (!needsCode) {
+      firstStep.current = { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") };
+    }
     setPending(true);
     setError(null);
     const result = await signIn("credentials", {
       redirect: false,
-      email: String(form.get("email") ?? ""),
-      password: String(form.get("password") ?? ""),
+      ...firstStep.current,
+      ...(needsCode ? { code: String(form.get("code") ?? "") } : {}),
     });
     setPending(false);
+    if (result?.error === TWO_FACTOR_REQUIRED) {
+      setNeedsCode(true);
+      return;
+    }
     if (!result || result.error) {
       setError(
         result?.error && result.error !== "CredentialsSignin"
@@ -31,6 +48,35 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
     }
     router.replace(callbackUrl);
     router.refresh();
+  }
+
+  if (needsCode) {
+    return (
+      <form onSubmit={onSubmit} className="space-y-4" noValidate>
+        <p className={muted}>
+          Two-factor authentication is on for {firstStep.current.email}. Enter the 6-digit code from your authenticator
+          app, or one of your recovery codes.
+        </p>
+        <div>
+          <label htmlFor="code" className={label}>
+            Authentication code
+          </label>
+          <input
+            id="code"
+            name="code"
+            type="text"
+            inputMode="text"
+            autoComplete="one-time-code"
+            required
+            className={input}
+          />
+        </div>
+        <FormAlert message={error} />
+        <button type="submit" className={`${button} w-full`} disabled={pending}>
+          {pending ? "Checking…" : "Verify and sign in"}
+        </button>
+      </form>
+    );
   }
 
   return (

@@ -23,6 +23,11 @@ export default async function LoginPage({ searchParams }: Props) {
       </h1>
       <LoginForm callbackUrl={safeCallback(sp.callbackUrl)} />
       <p className="mt-4 text-sm">
+        <Link className={link} href="/forgot-password">
+          Forgot password?
+        </Link>
+      </p>
+      <p className="mt-2 text-sm">
         New here?{" "}
         <Link className={link} href="/signup">
           Create an account

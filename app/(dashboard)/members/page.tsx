@@ -11,10 +11,12 @@ import { listInvitations } from "@/lib/domains/members/invitations";
 import { ROLE_SUMMARY, ROLES, type Role } from "@/lib/domains/members/permissions";
 import { toPublicInvitation, toPublicMember } from "@/lib/domains/members/serializers";
 import { listMembers } from "@/lib/domains/members/service";
+import { twoFactorRequired } from "@/lib/domains/security/two-factor";
 import { listSenders } from "@/lib/domains/senders/service";
 import { InvitationControls } from "./invitation-controls";
 import { InviteForm } from "./invite-form";
 import { MemberControls } from "./member-controls";
+import { EndMemberSessionsButton, RequireTwoFactorToggle } from "./security-controls";
 
 export const metadata: Metadata = { title: "Members · Switchboard" };
 
@@ -39,7 +41,12 @@ const INVITATION_COLUMNS = [
 
 export default async function MembersPage() {
   const p = await requirePermission("members");
-  const [members, invitations, senders] = await Promise.all([listMembers(p), listInvitations(p), listSenders(p)]);
+  const [members, invitations, senders, required] = await Promise.all([
+    listMembers(p),
+    listInvitations(p),
+    listSenders(p),
+    twoFactorRequired(p),
+  ]);
   const isOwner = p.member?.role === "owner";
   // An admin may neither appoint nor touch an owner (the services refuse it too).
   const grantable: Role[] = ROLES.filter((r) => isOwner || r !== "owner");
@@ -48,6 +55,14 @@ export default async function MembersPage() {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Members</h1>
+      <CardSection id="two-factor-policy" title="Two-factor authentication">
+        <p className="mb-3 text-sm" data-testid="two-factor-policy">
+          {required
+            ? "Required: members without it set it up at their next sign-in."
+            : "Optional: each member chooses on Account security."}
+        </p>
+        {isOwner ? <RequireTwoFactorToggle required={required} /> : null}
+      </CardSection>
       <CardSection id="invite" title="Invite a member">
         <InviteForm roles={grantable.map((role) => ({ role, summary: ROLE_SUMMARY[role] }))} senders={phones} />
       </CardSection>
@@ -68,14 +83,17 @@ export default async function MembersPage() {
               <td className={td}>{m.lastLoginAt ? formatDateTime(m.lastLoginAt) : "Never"}</td>
               <td className={td}>
                 {isOwner || m.role !== "owner" ? (
-                  <MemberControls
-                    id={m.id}
-                    email={m.email}
-                    role={m.role}
-                    memberSenders={m.senders}
-                    roles={grantable}
-                    senders={phones}
-                  />
+                  <div className="flex flex-wrap gap-2">
+                    <EndMemberSessionsButton userId={m.id} email={m.email} />
+                    <MemberControls
+                      id={m.id}
+                      email={m.email}
+                      role={m.role}
+                      memberSenders={m.senders}
+                      roles={grantable}
+                      senders={phones}
+                    />
+                  </div>
                 ) : null}
               </td>
             </tr>

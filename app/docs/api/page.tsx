@@ -15,6 +15,9 @@ export default function ApiReferencePage() {
         <a className="text-blue-700 underline dark:text-blue-400" href="/api/v3/openapi.json">
           openapi.json
         </a>
+        <Link className="text-blue-700 underline dark:text-blue-400" href="/docs">
+          Docs
+        </Link>
         <Link className="ml-auto text-blue-700 underline dark:text-blue-400" href="/">
           Dashboard
         </Link>

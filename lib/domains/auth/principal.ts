@@ -20,6 +20,13 @@ export type Principal = {
   scopedSenderId?: string | null;
   /** Set for a dashboard session: the member, loaded on each request (lib/domains/auth/session-principal.ts). */
   member?: Member;
+  /** A dashboard session: the UserSession row behind the JWT (docs/security.md "Sessions"). */
+  sessionId?: string;
+  /**
+   * The account requires two-factor sign-in and this member has not set it up: every page,
+   * action and handler but the account page refuses until they do (lib/dashboard/guard.ts).
+   */
+  twoFactorSetupRequired?: boolean;
   /** Set for an API token: its name and visible prefix, which the audit log records as the actor. */
   token?: { name: string; prefix: string };
   /** Set for the operator CLI: the audit log records its changes as `operator` (docs/security.md "Audit log"). */

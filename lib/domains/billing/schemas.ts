@@ -173,3 +173,15 @@ export const BillingHistoryData = z.object({
   }),
   pagination: BillingMessagesData.shape.pagination,
 });
+
+/** The account's low-balance threshold (docs/api/billing.md "Low balance"): an amount, or empty for never. */
+export const LowBalanceThresholdInput = z.object({
+  threshold: z
+    .string()
+    .trim()
+    .refine(
+      (v) => v === "" || /^\d{1,8}(\.\d{1,6})?$/.test(v),
+      "Enter an amount like 5 or 12.50, or leave it empty for no alert",
+    )
+    .transform((v) => (v === "" ? null : v)),
+});

@@ -11,6 +11,7 @@ import { type Column, insertIgnore, updateMany } from "@/lib/db/bulk";
 import { NOW_UTC, newId } from "@/lib/db/sql";
 import type { ProviderStatusT } from "@/lib/domains/provider/callbacks/schemas";
 import type { BillingRecord } from "@/lib/generated/prisma/client";
+import { noteSpending } from "./low-balance";
 import { rateFor } from "./rate-card";
 import {
   applyStatus,
@@ -195,6 +196,8 @@ export async function applyStatuses(tx: Tx, items: StatusItem[]): Promise<Applie
     type: `'debit'::"TransactionType"`,
     createdAt: NOW_UTC,
   });
+  // The low-balance alert is decided a moment later, off this transaction (low-balance.ts).
+  if (debits.length > 0) noteSpending(debits.map((d) => d.row.sender.customerId));
   return transitions;
 }
 

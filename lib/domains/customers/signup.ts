@@ -3,14 +3,31 @@
 
 import { env } from "@/lib/core/env";
 import { ApiError } from "@/lib/core/errors";
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import { type AttemptLimiter, createAttemptLimiter } from "@/lib/domains/auth/attempt-limiter";
 import { hashPassword } from "@/lib/domains/auth/password";
 import type { SignupInputValue } from "@/lib/domains/auth/schemas";
+import { addCredit } from "@/lib/domains/billing/credits";
+import { providerMode } from "@/lib/domains/provider/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createCustomer } from "./service";
 
 let limiter: AttemptLimiter<"ip"> | undefined;
+
+export const WELCOME_CREDIT_NOTE = "Welcome credit (simulator)";
+
+/**
+ * In simulator mode a new account starts with SIMULATOR_WELCOME_CREDIT on its ledger (its own
+ * entry, booked once), so the first template of the onboarding is not refused for balance.
+ */
+async function welcomeCredit(tx: Tx, customerId: string): Promise<void> {
+  const amount = env().SIMULATOR_WELCOME_CREDIT;
+  if (providerMode() !== "simulator" || amount <= 0) return;
+  await addCredit(
+    { customerId, amount: String(amount), note: WELCOME_CREDIT_NOTE, onceKey: `welcome:${customerId}` },
+    tx,
+  );
+}
 
 function signupLimiter(): AttemptLimiter<"ip"> {
   const e = env();
@@ -40,6 +57,7 @@ export async function signUp(input: SignupInputValue, clientIp: string) {
       const user = await tx.user.create({
         data: { customerId: customer.id, email, name: input.name || null, passwordHash },
       });
+      await welcomeCredit(tx, customer.id);
       return { customer, user };
     });
   } catch (error) {

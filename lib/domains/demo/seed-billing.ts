@@ -64,6 +64,9 @@ export async function insertBillingRecords(options: {
 
 type MonthTotal = { month: string; debits: string };
 
+/** The credit the demo account has for new sends beyond what the seeded history spent. */
+export const DEMO_HEADROOM_CREDIT = 500;
+
 /** Debits for payable records, a top-up at the start of each month, one refund and one adjustment. */
 export async function insertLedger(customerId: string, now: Date): Promise<void> {
   await db.$executeRawUnsafe(INSERT_DEBITS, customerId);
@@ -120,6 +123,16 @@ export async function insertLedger(customerId: string, now: Date): Promise<void>
           },
         ]
       : []),
+    // Headroom for sending now (a broadcast to the demo books, docs/api/billing.md "Credit"):
+    // the monthly top-ups only cover what the demo already spent.
+    {
+      customerId,
+      idempotencyKey: "demo:topup:headroom",
+      type: "credit" as const,
+      amount: DEMO_HEADROOM_CREDIT.toFixed(2),
+      description: "Top-up for this month's campaigns (card)",
+      createdAt: new Date(now.getTime() - 86_400_000),
+    },
     {
       customerId,
       idempotencyKey: "demo:adjustment:1",

@@ -15,6 +15,7 @@ import { verifyToken } from "@/lib/domains/tokens/service";
 import { DEMO_CUSTOMER_NAME, DEMO_EMAIL, DEMO_PASSWORD } from "./constants";
 import { seedDemoOnFirstRun } from "./first-run";
 import { DEMO_RATES, seedDemo } from "./seed";
+import { DEMO_HEADROOM_CREDIT } from "./seed-billing";
 
 const RECORDS = 3_000;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-demo-"));
@@ -219,7 +220,11 @@ describe("demo seed", { timeout: 120_000 }, () => {
     expect(ledger.filter((t) => t.type === "credit").length).toBeGreaterThanOrEqual(3);
     expect(ledger.filter((t) => t.type === "refund")).toHaveLength(1);
     expect(ledger.filter((t) => t.type === "adjustment")).toHaveLength(1);
-    expect(sum("credit") + sum("refund") - sum("debit")).toBeGreaterThan(0);
+    // Credit to send with now (broadcasts), well above the low-balance threshold.
+    const balance = sum("credit") + sum("refund") + sum("adjustment") - sum("debit");
+    expect(balance).toBeGreaterThanOrEqual(DEMO_HEADROOM_CREDIT);
+    const demo = await db.customer.findUniqueOrThrow({ where: { id: customerId } });
+    expect(balance).toBeGreaterThan(demo.lowBalanceThreshold?.toNumber() ?? 0);
   });
 
   it("seeds conversations with history: an open window with unread messages and a closed one", async () => {

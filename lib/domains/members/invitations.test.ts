@@ -9,7 +9,7 @@ import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { smtpTransport } from "@/lib/domains/mail/transport";
 import { sendDueMail } from "@/lib/domains/mail/worker";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
-import { createMemberOf, latestLinkTo, tokenOf } from "@/test/member-fixtures";
+import { createMemberOf, latestLinkTo, signedInSession, tokenOf } from "@/test/member-fixtures";
 import { startSmtpServer, type TestSmtpServer } from "@/test/smtp-server";
 import {
   acceptInvitation,
@@ -62,7 +62,7 @@ describe("accepting", () => {
     });
     const user = await checkCredentials(to, PASSWORD);
     expect(user?.customerId).toBe(c.customer.id);
-    const joined = await principalForSession({ userId: user?.id, customerId: c.customer.id });
+    const joined = await principalForSession(await signedInSession(user?.id ?? "", c.customer.id));
     expect(joined?.member).toMatchObject({ role: "agent", name: "Ann Agent", senderIds: [c.sender.id] });
 
     // Single use: the second time is refused and changes nothing.

@@ -16,6 +16,8 @@ const ALL = ROLES;
 export const PERMISSIONS = {
   /** Signed in at all: the layout, the home page, the "no access" page. */
   dashboard: ALL,
+  /** One's own account: password, two-factor, sessions (docs/security.md). */
+  account: ALL,
   /** Inbox: read, reply, assign, notes (agents: on their own senders); the composer and message log. */
   inbox: ["owner", "admin", "agent"],
   /** Contacts, blacklist: read. */

@@ -100,7 +100,7 @@ export function refusalError(r: ProviderRefused, messageUid: string, attempts: n
     );
   }
   if (r.retryable) {
-    const retryAfter = r.code === PAIR_RATE_LIMIT ? PAIR_RETRY_AFTER_SECONDS : 1;
+    const retryAfter = r.retryAfterSeconds ?? (r.code === PAIR_RATE_LIMIT ? PAIR_RETRY_AFTER_SECONDS : 1);
     return new MessagingError(
       "PROVIDER_RATE_LIMITED",
       `${r.message}; the message was not sent, retry after ${retryAfter} s`,

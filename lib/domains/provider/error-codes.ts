@@ -4,6 +4,10 @@ export const PAIR_RATE_LIMIT = 131056;
 export const THROUGHPUT_UPGRADE = 131057;
 export const TEMPLATE_NOT_FOUND = 132001;
 export const UNDELIVERABLE = 131026;
+/** The business account reached its messaging limit (unique contacts per 24 hours): a failed status. */
+export const MESSAGING_LIMIT_HIT = 131048;
+/** The provider's marketing frequency cap for that user: a failed status; not to be retried within 24 hours. */
+export const MARKETING_CAP = 131049;
 
 /** Throughput signals: the request was refused before sending, so a retry cannot duplicate. */
 export const RETRYABLE_CODES: ReadonlySet<number> = new Set([THROUGHPUT_EXCEEDED, PAIR_RATE_LIMIT, THROUGHPUT_UPGRADE]);
@@ -18,6 +22,8 @@ export const CODE_TITLES: Record<number, string> = {
   [THROUGHPUT_UPGRADE]: "Business account is in maintenance mode (throughput upgrade)",
   [TEMPLATE_NOT_FOUND]: "Template name does not exist in the translation",
   [UNDELIVERABLE]: "Message undeliverable",
+  [MESSAGING_LIMIT_HIT]: "Spam rate limit hit",
+  [MARKETING_CAP]: "This message was not delivered to maintain healthy ecosystem engagement",
   131047: "Re-engagement message: more than 24 hours have passed since the recipient last replied",
   // Template parameter refusals (lib/domains/templates/parameters.ts).
   131008: "Required parameter is missing",

@@ -53,10 +53,14 @@ type GraphTemplate = {
   correct_category?: string;
 };
 
-/** Maps a Graph error answer to a refusal; throughput codes and 5xx are retryable. */
-export function refusalFrom(httpStatus: number, body: unknown): ProviderSendOutcome {
+/**
+ * Maps a Graph error answer to a refusal; throughput codes and 5xx are retryable. A Retry-After
+ * in whole seconds (a throughput refusal's) is kept for the caller's wait.
+ */
+export function refusalFrom(httpStatus: number, body: unknown, retryAfter?: string | null): ProviderSendOutcome {
   const err = (body as GraphError | null)?.error;
   const code = typeof err?.code === "number" ? err.code : 0;
+  const seconds = retryAfter && /^\d{1,5}$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : undefined;
   return {
     ok: false,
     code,
@@ -64,6 +68,7 @@ export function refusalFrom(httpStatus: number, body: unknown): ProviderSendOutc
     retryable: isRetryableCode(code) || httpStatus >= 500,
     ambiguous: false,
     httpStatus,
+    ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }),
   };
 }
 
@@ -107,7 +112,9 @@ export function createHttpClient(config: HttpClientConfig = httpConfigFromEnv())
         // Timeout or reset: the provider may have accepted it. Not retried (docs/api/errors.md "When to retry").
         return { ok: false, code: 0, message: String(error), retryable: false, ambiguous: true };
       }
-      if (!result.response.ok) return refusalFrom(result.response.status, result.body);
+      if (!result.response.ok) {
+        return refusalFrom(result.response.status, result.body, result.response.headers.get("retry-after"));
+      }
       const sent = result.body as GraphSend;
       const messageId = sent.messages?.[0]?.id;
       if (!messageId)

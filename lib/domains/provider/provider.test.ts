@@ -53,6 +53,20 @@ describe("HTTP provider client", () => {
     },
   );
 
+  it("keeps the provider's Retry-After of a throughput refusal", async () => {
+    const f = (async () =>
+      new Response(JSON.stringify({ error: { message: "limit", code: THROUGHPUT_EXCEEDED } }), {
+        status: 429,
+        headers: { "Content-Type": "application/json", "Retry-After": "3" },
+      })) as typeof fetch;
+    expect(await client(f).sendMessage(sender, payload)).toMatchObject({
+      ok: false,
+      code: THROUGHPUT_EXCEEDED,
+      retryable: true,
+      retryAfterSeconds: 3,
+    });
+  });
+
   it("treats other 4xx as final, 5xx as retryable and network failures as ambiguous", async () => {
     const invalid = await client(fakeFetch(400, { error: { message: "bad param", code: 100 } })).sendMessage(
       sender,
@@ -103,19 +117,19 @@ describe("simulator limits", () => {
   it("allows the per-number throughput per second, then answers throughput", () => {
     const limits = new SimulatorLimits(80);
     const now = 1_700_000_000_000;
-    for (let i = 0; i < 80; i++) expect(limits.check("n1", `r${i}`, now)).toBe("ok");
-    expect(limits.check("n1", "r-extra", now + 10)).toBe("throughput");
-    expect(limits.check("n2", "r-extra", now + 10)).toBe("ok");
-    expect(limits.check("n1", "r-extra", now + 1000)).toBe("ok");
+    for (let i = 0; i < 80; i++) expect(limits.check("n1", `r${i}`, {}, now)).toBe("ok");
+    expect(limits.check("n1", "r-extra", {}, now + 10)).toBe("throughput");
+    expect(limits.check("n2", "r-extra", {}, now + 10)).toBe("ok");
+    expect(limits.check("n1", "r-extra", {}, now + 1000)).toBe("ok");
   });
 
   it("allows a burst of 45 to one user within 6 seconds, then the pair limit", () => {
     const limits = new SimulatorLimits(1000);
     const now = 1_700_000_000_000;
-    for (let i = 0; i < PAIR_BURST; i++) expect(limits.check("n1", "user", now + i * 30)).toBe("ok");
-    expect(limits.check("n1", "user", now + 2000)).toBe("pair");
-    expect(limits.check("n1", "other", now + 2000)).toBe("ok");
-    expect(limits.check("n1", "user", now + 6100)).toBe("ok");
+    for (let i = 0; i < PAIR_BURST; i++) expect(limits.check("n1", "user", {}, now + i * 30)).toBe("ok");
+    expect(limits.check("n1", "user", {}, now + 2000)).toBe("pair");
+    expect(limits.check("n1", "other", {}, now + 2000)).toBe("ok");
+    expect(limits.check("n1", "user", {}, now + 6100)).toBe("ok");
   });
 });
 

@@ -13,6 +13,8 @@ const simulator = () =>
     failureRate: 0,
     readRate: 0,
     replyRate: 0,
+    messagingLimit: 10_000,
+    marketingCapRate: 0,
   });
 const templatePayload = (name: string, components?: unknown[]) => ({
   messaging_product: "whatsapp" as const,

@@ -9,6 +9,8 @@ import { findParameterProblem } from "@/lib/domains/templates/parameters";
 import {
   CODE_TITLES,
   isRetryableCode,
+  MARKETING_CAP,
+  MESSAGING_LIMIT_HIT,
   numericId,
   PAIR_RATE_LIMIT,
   THROUGHPUT_EXCEEDED,
@@ -37,6 +39,10 @@ export type SimulatorOptions = {
   readRate: number;
   /** Share of delivered messages the simulated contact answers (a signed inbound callback). */
   replyRate: number;
+  /** The messaging limit of an account whose sender carries none (unique contacts per 24 h). */
+  messagingLimit: number;
+  /** Share of marketing template sends that fail with 131049. */
+  marketingCapRate: number;
 };
 
 export type SimulatedMessage = { messageId: string; phoneNumberId: string; to: string; type: string; category: string };
@@ -62,6 +68,8 @@ export function simulatorOptionsFromEnv(): SimulatorOptions {
     failureRate: e.SIMULATOR_FAILURE_RATE,
     readRate: e.SIMULATOR_READ_RATE,
     replyRate: e.SIMULATOR_REPLY_RATE,
+    messagingLimit: e.SIMULATOR_MESSAGING_LIMIT,
+    marketingCapRate: e.SIMULATOR_MARKETING_CAP_RATE,
   };
 }
 
@@ -116,19 +124,53 @@ export class ProviderSimulator implements ProviderClient {
     if (injected !== undefined) return refusal(injected);
     const mismatch = await this.parameterRefusal(sender, payload);
     if (mismatch) return mismatch;
-    const verdict = this.limits.check(sender.phoneNumberId, to);
-    if (verdict === "throughput") return refusal(THROUGHPUT_EXCEEDED);
+    const freeForm = isFreeForm(payload);
+    const category = (hints.pricingCategory ?? "service").toLowerCase();
+    const verdict = this.limits.check(sender.phoneNumberId, to, {
+      marketing: payload.type === "template" && category === "marketing",
+      throughput: sender.throughputPerSecond,
+    });
+    if (verdict === "throughput") {
+      return refusal(THROUGHPUT_EXCEEDED, undefined, this.limits.retryAfterSeconds());
+    }
     if (verdict === "pair") return refusal(PAIR_RATE_LIMIT);
 
     // Like the provider, a free-form message outside the customer service window is
-    // accepted and then fails with 131047 (docs/conversations.md).
-    const outsideWindow = isFreeForm(payload) && !(await windowOpenForNumber(sender.phoneNumberId, `+${to}`));
+    // accepted and then fails with 131047 (docs/conversations.md); a business-initiated one
+    // past the account's messaging limit is accepted and then fails with 131048.
+    const outsideWindow = freeForm && !(await windowOpenForNumber(sender.phoneNumberId, `+${to}`));
+    const overLimit = !freeForm && !(await this.reachAllowed(sender, to));
     const messageId = wamid();
-    const category = (hints.pricingCategory ?? "service").toLowerCase();
     this.accepted.push({ messageId, phoneNumberId: sender.phoneNumberId, to, type: payload.type, category });
     if (this.accepted.length > 20_000) this.accepted.splice(0, 10_000);
-    this.scheduleStatuses(sender, messageId, to, category, outsideWindow);
+    const capped = category === "marketing" && Math.random() < this.options.marketingCapRate;
+    const failure = outsideWindow
+      ? WINDOW_CLOSED_PROVIDER_CODE
+      : overLimit
+        ? MESSAGING_LIMIT_HIT
+        : capped
+          ? MARKETING_CAP
+          : undefined;
+    this.scheduleStatuses(sender, messageId, to, category, failure);
     return { ok: true, messageId, waId: to };
+  }
+
+  /** The business account's messaging limit: the sender's tier when it carries one (null = unlimited). */
+  messagingLimitOf(sender: ProviderSender): number | null {
+    return sender.messagingLimit === undefined ? this.options.messagingLimit : sender.messagingLimit;
+  }
+
+  /**
+   * Whether a business-initiated message may reach this contact under the account's messaging
+   * limit: a contact already counted in the 24 hours, or one whose window with this number is
+   * open, costs nothing; a new one counts, unless the account has reached its limit.
+   */
+  private async reachAllowed(sender: ProviderSender, to: string): Promise<boolean> {
+    const limit = this.messagingLimitOf(sender);
+    if (limit === null) return true;
+    const account = sender.wabaId ?? sender.phoneNumberId;
+    if (!this.limits.counted(account, to) && (await windowOpenForNumber(sender.phoneNumberId, `+${to}`))) return true;
+    return this.limits.reach(account, to, limit);
   }
 
   /**
@@ -195,7 +237,7 @@ export class ProviderSimulator implements ProviderClient {
     messageId: string,
     to: string,
     category: string,
-    outsideWindow = false,
+    failure?: number,
   ): void {
     const base = this.options.statusDelayMs;
     const forced = this.forced.get(to);
@@ -219,8 +261,8 @@ export class ProviderSimulator implements ProviderClient {
     const at = (ms: number, build: () => Record<string, unknown>) =>
       setTimeout(() => this.enqueueStatus(sender, build()), jitter(ms)).unref();
 
-    if (outsideWindow || fails) {
-      const code = outsideWindow ? WINDOW_CLOSED_PROVIDER_CODE : UNDELIVERABLE;
+    if (failure !== undefined || fails) {
+      const code = failure ?? UNDELIVERABLE;
       at(base, () =>
         status("failed", {
           errors: [{ code, title: CODE_TITLES[code], message: CODE_TITLES[code] }],
@@ -274,7 +316,7 @@ export class ProviderSimulator implements ProviderClient {
   }
 }
 
-function refusal(code: number, message?: string): ProviderSendOutcome {
+function refusal(code: number, message?: string, retryAfterSeconds?: number): ProviderSendOutcome {
   return {
     ok: false,
     code,
@@ -282,5 +324,6 @@ function refusal(code: number, message?: string): ProviderSendOutcome {
     retryable: isRetryableCode(code),
     ambiguous: false,
     httpStatus: 400,
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
   };
 }

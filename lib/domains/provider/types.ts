@@ -6,6 +6,14 @@ export type ProviderSender = {
   phoneNumberId: string;
   phoneNumber: string;
   wabaId: string | null;
+  /**
+   * The limits the provider set for this number and its business account, as the service
+   * learned them (lib/domains/senders/limits.ts); the simulator enforces them, the HTTP client
+   * ignores them. Absent: the simulator's defaults.
+   */
+  throughputPerSecond?: number;
+  /** Unique contacts per rolling 24 hours; null = unlimited. */
+  messagingLimit?: number | null;
 };
 
 /** A Cloud API message body: { messaging_product, to, type, <type>: {...} }. */
@@ -31,6 +39,8 @@ export type ProviderRefused = {
   /** The request may have reached the provider (timeout, connection reset): never resend blindly. */
   ambiguous: boolean;
   httpStatus?: number;
+  /** 130429: when the provider takes messages from this number again (its Retry-After). */
+  retryAfterSeconds?: number;
 };
 export type ProviderSendOutcome = ProviderAccepted | ProviderRefused;
 

@@ -9,7 +9,7 @@
 // the last 24 hours, across every send path (every Message row: /send, /chat, orders, the
 // inbox, broadcasts). A contact who wrote to that number within the 24 hours before a message
 // had an open window, so that message does not count.
-import { hotRows } from "@/lib/db";
+import { db, hotRows } from "@/lib/db";
 import { Prisma, type Sender } from "@/lib/generated/prisma/client";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -85,4 +85,51 @@ export async function limitsOfSenders(senders: readonly LimitSender[], now = new
       };
     }),
   );
+}
+
+export type LimitsChange = {
+  /** The sender's phone number (E.164): unique across customers. */
+  phoneNumber: string;
+  throughputPerSecond?: number;
+  /** null = unlimited. */
+  messagingLimit?: number | null;
+};
+
+export type LimitsChangeResult = {
+  sender: Sender;
+  limits: SenderLimits;
+  /** The phone numbers of the account's senders whose messaging limit was set with it. */
+  accountPhoneNumbers: string[];
+};
+
+/**
+ * The operator's sender:limits (docs/operator-cli.md "Credit and sender limits"): the throughput is the
+ * number's own; the messaging limit is the business account's, so it is set on every sender
+ * of the wabaId in the same transaction. Nothing to change just reads them. undefined when no
+ * sender has this phone number.
+ */
+export async function setSenderLimits(change: LimitsChange): Promise<LimitsChangeResult | undefined> {
+  const found = await db.sender.findUnique({ where: { phoneNumber: change.phoneNumber } });
+  if (!found) return undefined;
+  const accountWhere = found.wabaId
+    ? { customerId: found.customerId, wabaId: found.wabaId }
+    : { customerId: found.customerId, id: found.id };
+  await db.$transaction(async (tx) => {
+    if (change.throughputPerSecond !== undefined) {
+      await tx.sender.update({
+        where: { id: found.id },
+        data: { throughputPerSecond: change.throughputPerSecond },
+      });
+    }
+    if (change.messagingLimit !== undefined) {
+      await tx.sender.updateMany({ where: accountWhere, data: { messagingLimit: change.messagingLimit } });
+    }
+  });
+  const sender = await db.sender.findUniqueOrThrow({ where: { id: found.id } });
+  const account = await db.sender.findMany({
+    where: accountWhere,
+    select: { phoneNumber: true },
+    orderBy: { id: "asc" },
+  });
+  return { sender, limits: await senderLimits(sender), accountPhoneNumbers: account.map((s) => s.phoneNumber) };
 }

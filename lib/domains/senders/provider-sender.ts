@@ -4,5 +4,11 @@ import type { ProviderSender } from "@/lib/domains/provider/types";
 import type { Sender } from "./service";
 
 export function providerSender(sender: Sender): ProviderSender {
-  return { phoneNumberId: sender.phoneNumberId ?? "", phoneNumber: sender.phoneNumber, wabaId: sender.wabaId };
+  return {
+    phoneNumberId: sender.phoneNumberId ?? "",
+    phoneNumber: sender.phoneNumber,
+    wabaId: sender.wabaId,
+    throughputPerSecond: sender.throughputPerSecond,
+    messagingLimit: sender.messagingLimit,
+  };
 }

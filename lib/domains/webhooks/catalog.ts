@@ -68,6 +68,14 @@ const OPERATIONAL_EVENTS: CatalogEvent[] = [
   },
 ];
 
+const BILLING_EVENTS: CatalogEvent[] = [
+  {
+    key: "billing.balance.low",
+    description:
+      "The account's balance fell below its low-balance threshold (once per crossing; again after it was back above).",
+  },
+];
+
 export const EVENT_GROUPS: readonly CatalogGroup[] = [
   {
     key: "message.status",
@@ -109,6 +117,13 @@ export const EVENT_GROUPS: readonly CatalogGroup[] = [
     description:
       'Operational events about your webhook destinations, delivered to your other active destinations that subscribe to them (docs/event-pipeline.md "Endpoint health").',
     events: OPERATIONAL_EVENTS,
+  },
+  {
+    key: "billing",
+    name: "Billing",
+    description:
+      'The account\'s money (docs/api/billing.md "Low balance"), sent to each active destination that subscribes, under its own sender.',
+    events: BILLING_EVENTS,
   },
 ];
 

@@ -174,6 +174,14 @@ export const BroadcastCompletedData = z.object({
   cost: z.number().describe("Billed so far (statuses keep arriving after completion)"),
 });
 
+/** billing.balance.low (docs/api/billing.md "Low balance"): the account's balance fell below its threshold. */
+const BalanceLowData = z.object({
+  balance: z.number().describe("The balance when it was noticed below the threshold (may be negative)"),
+  threshold: z.number().describe("The account's low-balance threshold"),
+  currency: z.string(),
+  alertedAt: Iso,
+});
+
 const AT = "2026-11-23T10:15:00.000Z";
 const base = (type: string) => ({
   id: "evt_01jexample000000000000000",
@@ -383,6 +391,13 @@ export function payloadEntries(): Record<string, PayloadEntry> {
         lastError: "HTTP 503",
         failedAt: AT,
       },
+    },
+  };
+  out["billing.balance.low"] = {
+    schema: envelope("billing.balance.low", BalanceLowData),
+    example: {
+      ...base("billing.balance.low"),
+      data: { balance: 4.2175, threshold: 5, currency: "USD", alertedAt: AT },
     },
   };
   return out;

@@ -10,7 +10,9 @@ import { billingSender, parseHistoryView } from "@/lib/dashboard/billing-view";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { listBillingHistory } from "@/lib/domains/billing/history";
+import { lowBalanceState } from "@/lib/domains/billing/low-balance";
 import { BILLING_CLASSES, TEMPLATE_TYPES, TRANSACTION_TYPES } from "@/lib/domains/billing/schemas";
+import { ThresholdForm } from "./threshold-form";
 
 export const metadata: Metadata = { title: "Ledger · Switchboard" };
 
@@ -27,7 +29,7 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
   const params = flatParams(await searchParams);
   const { query, error } = parseHistoryView(params);
   const sender = await billingSender(p, params.sender);
-  const history = await listBillingHistory(p, sender, query);
+  const [history, alert] = await Promise.all([listBillingHistory(p, sender, query), lowBalanceState(p)]);
   const { summary } = history;
   const money = (n: number) => `${summary.currency} ${n.toFixed(4)}`;
   const field = { idPrefix: "l", params };
@@ -55,6 +57,14 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
           { label: "Debits", value: money(summary.debits), id: "ledger-debits" },
         ]}
       />
+      <section className={card} aria-label="Low-balance alert">
+        <h2 className="mb-2 text-base font-semibold">Low-balance alert</h2>
+        <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+          Below this balance every page shows a banner and your webhooks subscribed to <code>billing.balance.low</code>{" "}
+          hear it once (again after the balance is back above).
+        </p>
+        <ThresholdForm threshold={alert.threshold} currency={alert.currency} />
+      </section>
       <section className={card} aria-label="Ledger filters">
         <form method="get" action="/billing/ledger" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {params.sender && <input type="hidden" name="sender" value={params.sender} />}

@@ -5,6 +5,7 @@
 import { log } from "@/lib/core/log";
 import { db, type Tx } from "@/lib/db";
 import { NOW_UTC } from "@/lib/db/sql";
+import { spendingCommitted } from "@/lib/domains/billing/low-balance";
 import { patternBotsActive, predecideChatbotReplies } from "@/lib/domains/chatbots/runner";
 import { cleanCallbackBody } from "@/lib/domains/provider/callbacks/clean";
 import { type ParsedChange, parseProviderBody } from "@/lib/domains/provider/callbacks/schemas";
@@ -176,7 +177,7 @@ async function retryLater(tx: Tx, callbacks: Claimed[]) {
 
 export async function runOne(limit: number, id?: string): Promise<{ callbacks: Claimed[]; events: number }> {
   await predecide(limit, id);
-  return db.$transaction(
+  const result = await db.$transaction(
     async (tx) => {
       const callbacks = await claim(tx, limit, id);
       if (callbacks.length === 0) return { callbacks, events: 0 };
@@ -205,6 +206,9 @@ export async function runOne(limit: number, id?: string): Promise<{ callbacks: C
     },
     { timeout: 60_000, maxWait: 30_000 },
   );
+  // Its debits are committed: the low-balance check may read them (docs/api/billing.md "Low balance").
+  spendingCommitted();
+  return result;
 }
 
 /**

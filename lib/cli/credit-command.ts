@@ -1,0 +1,27 @@
+// credit:add (docs/operator-cli.md "Credit and sender limits"): a prepaid top-up booked as one
+// ledger credit through the billing service.
+import { addCredit } from "@/lib/domains/billing/credits";
+import { defineCommand } from "./command";
+import { requireCustomer } from "./require-customer";
+import { CreditAddArgs } from "./schemas";
+
+export const creditAdd = defineCommand({
+  options: { customer: { type: "string" }, amount: { type: "string" }, note: { type: "string" } },
+  schema: CreditAddArgs,
+  run: async (input) => {
+    await requireCustomer(input.customer);
+    const credit = await addCredit({ customerId: input.customer, amount: input.amount, note: input.note });
+    return {
+      json: {
+        transactionId: credit.transactionId,
+        customerId: credit.customerId,
+        type: "credit",
+        amount: credit.amount,
+        currency: credit.currency,
+        description: credit.description,
+        balance: credit.balance,
+      },
+      text: `Credited ${credit.amount} ${credit.currency} to ${credit.customerId} (${credit.description}); balance ${credit.balance} ${credit.currency}: ${credit.transactionId}`,
+    };
+  },
+});

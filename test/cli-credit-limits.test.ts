@@ -1,0 +1,153 @@
+// The operator's credit:add and sender:limits (docs/operator-cli.md "Credit and sender limits"):
+// the real CLI process with --json, checked through what the customer sees on the API
+// (the ledger's entries and balance, GET /senders), and bad input named by its flag.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { describe, expect, inject, it } from "vitest";
+import { runCli } from "@/lib/cli/run";
+import { db } from "@/lib/db";
+import { call, createTestCustomer, uniquePhone } from "./factory";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+function cli(...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["scripts/cli.ts", ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), LOG_LEVEL: "silent" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function cliJson(...args: string[]): Promise<Record<string, unknown>> {
+  const run = await cli(...args, "--json");
+  expect(run.stderr, run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout.trim()) as Record<string, unknown>;
+}
+
+async function inProcess(...args: string[]): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(args, {
+    out: (t) => {
+      stdout += t;
+    },
+    err: (t) => {
+      stderr += t;
+    },
+  });
+  return { code, stdout, stderr };
+}
+
+describe("credit:add and sender:limits", { timeout: 180_000 }, () => {
+  it("credit:add books a credit the customer sees in the ledger, with the new balance", async () => {
+    const t = await createTestCustomer();
+    const first = await cliJson("credit:add", "--customer", t.customer.id, "--amount", "25", "--note", "Invoice 1042");
+    expect(first).toMatchObject({
+      customerId: t.customer.id,
+      type: "credit",
+      amount: "25",
+      currency: "USD",
+      description: "Invoice 1042",
+      balance: "25",
+    });
+    const second = await inProcess("credit:add", "--customer", t.customer.id, "--amount", "12.50", "--json");
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ amount: "12.5", description: "Prepaid top-up", balance: "37.5" });
+
+    const history = await call("GET", "/api/v3/billing/history", {
+      token: t.globalToken,
+      query: { transactionType: "credit" },
+    });
+    expect(history.status).toBe(200);
+    expect(history.body.data.summary).toMatchObject({ credits: 37.5, balance: 37.5 });
+    const descriptions = history.body.data.transactions.map((x: { description: string }) => x.description);
+    expect(descriptions.sort()).toEqual(["Invoice 1042", "Prepaid top-up"]);
+  });
+
+  it("sender:limits sets the number's throughput and the business account's messaging limit", async () => {
+    const t = await createTestCustomer();
+    await db.sender.update({ where: { id: t.otherSender.id }, data: { wabaId: t.sender.wabaId } });
+    const set = await cliJson(
+      "sender:limits",
+      "--sender",
+      t.sender.phoneNumber,
+      "--throughput",
+      "400",
+      "--messaging-limit",
+      "2000",
+    );
+    expect(set).toMatchObject({
+      phoneNumber: t.sender.phoneNumber,
+      throughputPerSecond: 400,
+      messagingLimit: { tier: 2000, usedLast24h: 0, resetsAt: null },
+    });
+    expect((set.accountSenders as string[]).sort()).toEqual([t.sender.phoneNumber, t.otherSender.phoneNumber].sort());
+
+    const unlimited = await inProcess(
+      "sender:limits",
+      "--sender",
+      t.otherSender.phoneNumber,
+      "--messaging-limit",
+      "unlimited",
+      "--json",
+    );
+    expect(JSON.parse(unlimited.stdout)).toMatchObject({ throughputPerSecond: 80, messagingLimit: { tier: null } });
+
+    const res = await call("GET", "/api/v2/senders", { token: t.globalToken });
+    const shown = new Map(
+      res.body.data.senders.map(
+        (s: { phoneNumber: string; throughputPerSecond: number; messagingLimit: { tier: number | null } }) => [
+          s.phoneNumber,
+          [s.throughputPerSecond, s.messagingLimit.tier],
+        ],
+      ),
+    );
+    expect(shown.get(t.sender.phoneNumber)).toEqual([400, null]);
+    expect(shown.get(t.otherSender.phoneNumber)).toEqual([80, null]);
+    // The third sender is its own business account: untouched.
+    expect(shown.get(t.incompleteSender.phoneNumber)).toEqual([80, 10_000]);
+
+    // Without a change it only reads.
+    const read = await inProcess("sender:limits", "--sender", t.sender.phoneNumber);
+    expect(read.code).toBe(0);
+    expect(read.stdout).toContain("400 messages/s");
+    expect(read.stdout).toContain("messaging limit unlimited");
+  });
+
+  it.each([
+    [["credit:add", "--amount", "5"], "--customer: is required"],
+    [["credit:add", "--customer", "c1"], "--amount: is required"],
+    [["credit:add", "--customer", "c1", "--amount", "0"], "--amount: must be more than 0"],
+    [["credit:add", "--customer", "c1", "--amount", "ten"], "--amount: must be a positive amount"],
+    [["credit:add", "--customer", "c1", "--amount=-5"], "--amount: must be a positive amount"],
+    [["credit:add", "--customer", "nobody", "--amount", "5"], "--customer: no customer with id nobody"],
+    [["sender:limits", "--sender", "call-me"], "--sender: must be E.164"],
+    [["sender:limits", "--sender", "+15550001234", "--throughput", "5000"], "--throughput: must be at most 1000"],
+    [["sender:limits", "--sender", "+15550001234", "--throughput", "0"], "--throughput: must be at least 1"],
+    [["sender:limits", "--sender", "+15550001234", "--messaging-limit", "lots"], "--messaging-limit: must be a number"],
+  ])("rejects %j naming the argument", async (args, message) => {
+    const run = await inProcess(...args, "--json");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+
+  it("sender:limits on an unknown number says so", async () => {
+    const run = await inProcess("sender:limits", "--sender", uniquePhone(), "--throughput", "100");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--sender: no sender with phone number");
+  });
+});
