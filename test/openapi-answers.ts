@@ -2,6 +2,7 @@
 // schema of the operation (method, path template) and status, with Ajv's JSON Schema
 // 2020-12 dialect (OpenAPI 3.1's).
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
+import addFormats from "ajv-formats";
 import type { OpenApiDocument } from "@/lib/api/openapi";
 
 export type Answer = { method: string; path: string; status: number; body: unknown };
@@ -65,7 +66,9 @@ export const missingAnswers = (doc: OpenApiDocument, answers: readonly Answer[])
   missingCoverage(doc, [coverageOf(doc, answers)]);
 
 export function answerValidator(doc: OpenApiDocument) {
-  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+  // Formats checked too: a timestamp documented as date-time must be one.
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
   const compiled = new Map<string, ValidateFunction>();
   return (answer: Answer): string[] => {
     const template = templateOf(doc, answer.method, answer.path);

@@ -2,6 +2,7 @@
 // against its zod schemas (refinements included), and each example of the document against
 // the JSON Schema beside it (Ajv, JSON Schema 2020-12, OpenAPI 3.1's dialect).
 import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
 import type { OpenApiDocument } from "@/lib/api/openapi";
 import { pathParamNames } from "@/lib/api/openapi";
 import { type AnyRoute, bodySchema } from "@/lib/api/route-definition";
@@ -45,7 +46,9 @@ type Media = { schema?: object; example?: unknown };
 
 /** Every example of the document that its own schema refuses. */
 export function documentExampleProblems(doc: OpenApiDocument): string[] {
-  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+  // Formats checked too: a timestamp documented as date-time must be one.
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
   const problems: string[] = [];
   const check = (where: string, schema: object | undefined, example: unknown) => {
     if (example === undefined || !schema) return;

@@ -68,6 +68,19 @@ describe("a planted mismatch", () => {
     expect(validate({ method: "POST", path: "/api/v3/webhooks", status: 200, body: withoutSecret })).not.toEqual([]);
   });
 
+  it("fails when a documented timestamp is not one (format: date-time)", async () => {
+    const t = await createTestCustomer();
+    const res = await call("POST", "/api/v3/webhooks", {
+      token: t.globalToken,
+      body: { webhook: { name: "Log", endpointUrl: "https://example.com/in", events: ["message.status.read"] } },
+    });
+    expect(res.status).toBe(200);
+    const body = { ...res.body, data: { ...res.body.data, createdAt: "yesterday" } };
+    expect(validate({ method: "POST", path: "/api/v3/webhooks", status: 200, body }).join("\n")).toMatch(
+      /\/data\/createdAt must match format "date-time"/,
+    );
+  });
+
   it("fails on an undocumented status or error code", () => {
     expect(validate({ method: "GET", path: "/api/v3/billing/messages", status: 418, body: {} })).toEqual([
       "GET /api/{version}/billing/messages 418: status not documented",

@@ -178,6 +178,97 @@ describe("the document of the real table", () => {
     expect(closed).toEqual([]);
   });
 
+  it("names every operation shortly for the reference sidebar, the detail in its description", () => {
+    for (const r of routes) {
+      const op = doc.paths[openApiPath(r.path)]?.[r.method.toLowerCase()];
+      const at = `${r.method} ${r.path}: ${op?.summary}`;
+      expect(op?.summary.length, at).toBeLessThanOrEqual(45);
+      // Detail (filters, limits, parentheses, a second clause) belongs in the description.
+      expect(op?.summary, at).toMatch(/^[A-Z][^();:]*[^.;:]$/);
+      if (r.description) expect(op?.description, at).toContain(r.description);
+    }
+  });
+
+  it("names a component schema for every resource it answers, referenced where it is answered", () => {
+    const resources = [
+      "Webhook",
+      "WebhookDelivery",
+      "WebhookRecovery",
+      "EventCatalog",
+      "BillingRecord",
+      "LedgerTransaction",
+      "ContactBook",
+      "Contact",
+      "ContactField",
+      "BlacklistEntry",
+      "Conversation",
+      "Message",
+      "Chatbot",
+      "Template",
+      "Sender",
+      "Order",
+      "SendReceipt",
+      "MessageReportRow",
+      "AuditEvent",
+      "Broadcast",
+      "BroadcastRecipient",
+      "ConversationNote",
+    ];
+    for (const name of resources) {
+      expect(doc.components.schemas[name], name).toMatchObject({ type: "object" });
+      expect(JSON.stringify(doc.paths), name).toContain(`"#/components/schemas/${name}"`);
+    }
+    const dataOf = (path: string, method: string) =>
+      (
+        doc.paths[path]?.[method]?.responses["200"] as
+          | { content: Record<string, { schema: { properties: { data: Record<string, unknown> } } }> }
+          | undefined
+      )?.content["application/json"]?.schema.properties.data;
+    expect(dataOf("/api/{version}/webhooks/{webhookUid}", "get")).toEqual({ $ref: "#/components/schemas/Webhook" });
+    expect(dataOf("/api/{version}/webhooks", "get")).toMatchObject({
+      properties: { webhooks: { type: "array", items: { $ref: "#/components/schemas/Webhook" } } },
+    });
+    // No resource shape left inline: every object with a createdAt under paths is a component.
+    const inline: string[] = [];
+    const walk = (value: unknown, at: string) => {
+      if (!value || typeof value !== "object") return;
+      for (const [k, v] of Object.entries(value)) {
+        if (k === "example" || k === "examples") continue;
+        if (k === "properties" && v && typeof v === "object" && "createdAt" in v) inline.push(at);
+        walk(v, `${at}/${k}`);
+      }
+    };
+    walk(doc.paths, "#/paths");
+    expect(inline).toEqual([]);
+  });
+
+  it("marks every timestamp of an answer as format: date-time", () => {
+    const untyped: string[] = [];
+    const isDateTime = (schema: Record<string, unknown>): boolean =>
+      schema.format === "date-time" ||
+      (Array.isArray(schema.anyOf) &&
+        (schema.anyOf as Record<string, unknown>[]).some((s) => s.format === "date-time"));
+    const walk = (value: unknown, at: string) => {
+      if (!value || typeof value !== "object") return;
+      for (const [k, v] of Object.entries(value)) {
+        if (k === "requestBody" || k === "parameters" || k === "example") continue;
+        if (k === "properties" && v && typeof v === "object") {
+          for (const [name, schema] of Object.entries(v as Record<string, Record<string, unknown>>)) {
+            if (/(At|Timestamp|Since|Until)$|^(timestamp|since|until)$/.test(name) && !isDateTime(schema))
+              untyped.push(`${at}/${name}`);
+          }
+        }
+        walk(v, `${at}/${k}`);
+      }
+    };
+    walk(doc.paths, "#/paths");
+    walk(doc.components.schemas, "#/components/schemas");
+    expect(untyped).toEqual([]);
+    expect(doc.components.schemas.Webhook).toMatchObject({
+      properties: { createdAt: { type: "string", format: "date-time" } },
+    });
+  });
+
   it("describes the success and error envelopes, with every error code", () => {
     const error = doc.components.schemas.ErrorEnvelope as { properties: { error_code: { enum: string[] } } };
     const codes = error.properties.error_code.enum;
@@ -273,6 +364,52 @@ describe("generation from zod schemas", () => {
     expect(Object.keys(op?.responses ?? {})).toEqual(["200", "400", "401", "403", "413", "415", "429", "500"]);
     const parts = doc.paths["/api/{version}/things/{thingId}/parts/{partId}"]?.get;
     expect(Object.keys(parts?.responses ?? {})).toEqual(["200", "400", "401", "403", "404", "429", "500"]);
+  });
+});
+
+describe("named component schemas (.meta({ id }))", () => {
+  const Thing = z.object({ uid: z.string() }).meta({ id: "Thing" });
+  const answering = (response: z.ZodType) =>
+    route({
+      method: "GET",
+      path: "/things",
+      versions: ["v3"],
+      summary: "List things",
+      tag: "Things",
+      limit: "global",
+      response,
+      handler: async () => ok("Things", {}),
+    });
+
+  it("become components.schemas entries, referenced and open to added fields", () => {
+    const doc = buildOpenApiDocument([answering(z.object({ things: z.array(Thing) }))]);
+    expect(doc.components.schemas.Thing).toEqual({
+      type: "object",
+      properties: { uid: { type: "string" } },
+      required: ["uid"],
+    });
+    expect(JSON.stringify(doc.paths)).toContain('"items":{"$ref":"#/components/schemas/Thing"}');
+  });
+
+  it("refuse one id for two shapes (read as input and as output, or two schemas)", () => {
+    // A default makes a field optional as input and present as output: two shapes.
+    const Sized = z.object({ uid: z.string(), size: z.number().default(3) }).meta({ id: "Thing" });
+    const both = route({
+      method: "POST",
+      path: "/things",
+      versions: ["v3"],
+      summary: "Create a thing",
+      tag: "Things",
+      limit: "global",
+      body: z.object({ thing: Sized }),
+      response: Sized,
+      handler: async () => ok("Created", {}),
+    });
+    expect(() => buildOpenApiDocument([both])).toThrow(/"Thing" has two different shapes/);
+    const other = z.object({ name: z.string() }).meta({ id: "Thing" });
+    expect(() => buildOpenApiDocument([answering(Thing), { ...answering(other), path: "/others" }])).toThrow(
+      /two different shapes/,
+    );
   });
 });
 

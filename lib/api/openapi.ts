@@ -67,14 +67,24 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output", defs: Re
   let generated: Json;
   try {
     generated = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Json;
-  } catch {
+  } catch (error) {
+    // Two schemas sharing one id is a mistake in the schemas, not a shape to skip.
+    if (error instanceof Error && error.message.startsWith("Duplicate schema id")) throw error;
     return {};
   }
   // Answers are open to added fields (lib/core/open-schema.ts); inputs stay as zod checks them.
   if (io === "output") generated = openObjects(generated);
   const { $schema: _dialect, $defs, ...rest } = generated;
   for (const [name, def] of Object.entries(($defs ?? {}) as Record<string, unknown>)) {
-    defs[name] = rewriteRefs(def) as Json;
+    const component = rewriteRefs(def) as Json;
+    // A named schema (`.meta({ id })` in a domain's schemas.ts) is one component: the same id
+    // for two shapes (two schemas, or one read as input and as output) would hide one of them.
+    if (defs[name] && JSON.stringify(defs[name]) !== JSON.stringify(component)) {
+      throw new Error(
+        `Component schema "${name}" has two different shapes (an id on an input schema, or on two schemas)`,
+      );
+    }
+    defs[name] = component;
   }
   return rewriteRefs(rest) as Json;
 }
@@ -293,6 +303,7 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
     responses[String(status)] = errorResponse(status, list, provider);
   }
   const notes = [
+    route.description ?? "",
     route.tokenScope === "global" ? "Requires a global token (number-scoped tokens get TOKEN_SCOPE_NOT_ALLOWED)." : "",
     route.feature ? `Requires the ${route.feature} feature of the plan.` : "",
     route.versions.length < VERSIONS.length ? `Only on ${route.versions.join(", ")}.` : "",

@@ -126,7 +126,10 @@ export type RouteDef<
   /** Below the version prefix, e.g. "/webhooks/:webhookUid". */
   path: Path;
   versions: readonly Version[];
+  /** The operation's name in the reference sidebar: short (at most 45 characters), no detail. */
   summary: string;
+  /** The detail: filters, limits, what the answer carries (the OpenAPI operation's description). */
+  description?: string;
   tag: string;
   /** "public": no token (only the OpenAPI document). */
   auth?: "token" | "public";

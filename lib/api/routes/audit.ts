@@ -17,7 +17,8 @@ export const auditRoutes: AnyRoute[] = [
     method: "GET",
     path: "/audit-events",
     example: examples.getAuditEvents,
-    summary: "List the account's audit events, newest first (action, actor, targetUid, dateFrom, dateTo filters)",
+    summary: "List audit events",
+    description: "The account's audit events, newest first; filter by action, actor, targetUid, dateFrom and dateTo.",
     query: AuditEventListQuery,
     response: AuditEventListPublic,
     handler: async ({ principal, query }) => {

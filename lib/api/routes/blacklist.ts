@@ -28,7 +28,9 @@ export const blacklistRoutes: AnyRoute[] = [
     path: "/blacklist",
     example: examples.postBlacklist,
     idempotent: "blacklist.add",
-    summary: "Add a number to the resolved sender's blacklist (idempotent)",
+    summary: "Add a number to the blacklist",
+    description:
+      "Adds a number to the resolved sender's blacklist; adding a number already there succeeds (idempotent).",
     body: BlacklistAddBody,
     response: PublicBlacklistEntry,
     handler: async ({ principal, sender, body }) => {
@@ -40,7 +42,8 @@ export const blacklistRoutes: AnyRoute[] = [
     ...common,
     path: "/blacklist/remove",
     example: examples.postBlacklistRemove,
-    summary: "Remove a number from the resolved sender's blacklist",
+    summary: "Remove a number from the blacklist",
+    description: "Removes a number from the resolved sender's blacklist.",
     body: BlacklistRemoveBody,
     response: BlacklistRemoveData,
     handler: async ({ principal, sender, body }) => {

@@ -47,7 +47,8 @@ export const contactRoutes: AnyRoute[] = [
     method: "GET",
     path: "/contact-books",
     example: examples.getContactBooks,
-    summary: "List contact books (status and search filters)",
+    summary: "List contact books",
+    description: "Filter by status and search text.",
     query: ContactBookListQuery,
     response: ContactBookListData,
     handler: async ({ principal, query }) => {
@@ -85,7 +86,8 @@ export const contactRoutes: AnyRoute[] = [
     method: "POST",
     path: "/contact-books/:contactBookUid",
     example: examples.postContactBooksByContactBookUid,
-    summary: "Update a contact book (at least one field)",
+    summary: "Update a contact book",
+    description: "At least one field: name, description, color or status.",
     body: ContactBookUpdateBody,
     response: PublicContactBook,
     handler: async ({ principal, params, body }) => {
@@ -98,7 +100,8 @@ export const contactRoutes: AnyRoute[] = [
     method: "GET",
     path: "/contact-books/:contactBookUid/contacts",
     example: examples.getContactBooksByContactBookUidContacts,
-    summary: "List the contacts of a book (search and pagination)",
+    summary: "List the contacts of a book",
+    description: "Search and paginate the book's contacts.",
     query: ContactListQuery,
     response: ContactListData,
     handler: async ({ principal, params, query }) => {
@@ -117,7 +120,8 @@ export const contactRoutes: AnyRoute[] = [
     path: "/contact-books/:contactBookUid/contacts/bulk",
     example: examples.postContactBooksByContactBookUidContactsBulk,
     idempotent: "contacts.bulk",
-    summary: "Bulk upload contacts (upsert by phone number, at most 5,000 rows)",
+    summary: "Bulk upload contacts",
+    description: "Upserts by phone number, at most 5,000 rows per request.",
     // 5,000 rows with names, emails and custom fields outgrow the default 1 MiB.
     bodyLimitBytes: BULK_BODY_LIMIT_BYTES,
     // A row with text the database cannot store is one bad row of the report.
@@ -136,7 +140,8 @@ export const contactRoutes: AnyRoute[] = [
     method: "GET",
     path: "/contact-fields",
     example: examples.getContactFields,
-    summary: "List custom contact field definitions",
+    summary: "List custom contact fields",
+    description: "The account's custom contact field definitions.",
     response: ContactFieldListData,
     handler: async ({ principal }) => {
       const fields = (await listContactFields(principal)).map(toPublicContactField);
@@ -149,7 +154,8 @@ export const contactRoutes: AnyRoute[] = [
     path: "/contact-fields",
     example: examples.postContactFields,
     idempotent: "contact-field.create",
-    summary: "Create a custom contact field definition",
+    summary: "Create a custom contact field",
+    description: "Defines a custom field that contacts can carry.",
     body: ContactFieldCreateBody,
     response: PublicContactField,
     successStatus: 201,
@@ -165,7 +171,8 @@ export const contactRoutes: AnyRoute[] = [
     method: "GET",
     path: "/blacklist",
     example: examples.getBlacklist,
-    summary: "List the resolved sender's message blacklist",
+    summary: "List the blacklist",
+    description: "The message blacklist of the resolved sender.",
     query: BlacklistQuery,
     response: BlacklistData,
     handler: async ({ principal, sender, query }) => {

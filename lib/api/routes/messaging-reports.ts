@@ -32,7 +32,8 @@ export const messagingReportRoutes: AnyRoute[] = [
     ...common,
     path: "/reports/messages",
     example: examples.getReportsMessages,
-    summary: "Message log with delivery status (v3 adds send route and Direct Send fields and filters)",
+    summary: "Read the message report",
+    description: "The message log with delivery status; v3 adds the send route and Direct Send fields and filters.",
     query: MessageReportQuery,
     response: MessageReportPublic,
     handler: async ({ principal, sender, query, version }) => {
@@ -45,7 +46,8 @@ export const messagingReportRoutes: AnyRoute[] = [
     ...common,
     path: "/reports/analytics/delivery",
     example: examples.getReportsAnalyticsDelivery,
-    summary: "Delivery, read and failure rates by day (v3: also by send route)",
+    summary: "Read delivery analytics",
+    description: "Delivery, read and failure rates by day; v3 also by send route.",
     query: DeliveryAnalyticsQuery,
     response: DeliveryAnalyticsPublic,
     handler: async ({ principal, sender, query, version }) =>
@@ -60,7 +62,8 @@ export const messagingReportRoutes: AnyRoute[] = [
     ...common,
     path: "/reports/analytics/templates",
     example: examples.getReportsAnalyticsTemplates,
-    summary: "Per-template delivery and read rates (v3: provider template id)",
+    summary: "Read template analytics",
+    description: "Per-template delivery and read rates; v3 adds the provider template id.",
     query: TemplateAnalyticsQuery,
     response: TemplateAnalyticsPublic,
     handler: async ({ principal, sender, query, version }) =>

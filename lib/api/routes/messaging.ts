@@ -55,7 +55,8 @@ export const messagingRoutes: AnyRoute[] = [
     example: examples.postSend,
     sender: "resolve",
     idempotent: "send",
-    summary: "Send an approved template message (acceptance receipt)",
+    summary: "Send a template message",
+    description: "Sends an approved template message; the answer is the acceptance receipt.",
     body: SendBodies,
     response: SendReceipt,
     errors: SEND_ERRORS,
@@ -69,7 +70,8 @@ export const messagingRoutes: AnyRoute[] = [
     example: examples.postChat,
     sender: "resolve",
     idempotent: "chat",
-    summary: "Send a session message; on v3 optionally Direct Send (category, ttlSeconds)",
+    summary: "Send a session message",
+    description: "On v3, optionally a Direct Send (category, ttlSeconds).",
     body: ChatBodies,
     response: SendReceipt,
     errors: SEND_ERRORS,
@@ -82,7 +84,8 @@ export const messagingRoutes: AnyRoute[] = [
     path: "/messages",
     example: examples.postMessages,
     sender: "resolve",
-    summary: "Provider-compatible send (provider request, response and error bodies)",
+    summary: "Send a message, provider style",
+    description: "Provider-compatible send: the provider's request, response and error bodies.",
     handler: async ({ principal, sender, body }) => {
       const answer = await answerProviderMessage(principal, sender, body);
       return answer.read
@@ -98,7 +101,8 @@ export const messagingRoutes: AnyRoute[] = [
     sender: "phoneNumberId",
     // Any text: the sender resolution tells a provider phone number id from a path that is no route.
     params: { phoneNumberId: PathText },
-    summary: "Provider-compatible send for the sender with this phone number id",
+    summary: "Send from a phone number id, provider style",
+    description: "Provider-compatible send for the sender with this phone number id.",
     handler: async ({ principal, sender, body }) => {
       const answer = await answerProviderMessage(principal, sender, body);
       return answer.read

@@ -50,7 +50,8 @@ export const senderRoutes: AnyRoute[] = [
     method: "GET",
     path: "/senders",
     example: examples.getSenders,
-    summary: "List the account's senders, the default first (a number-scoped token sees its own only)",
+    summary: "List senders",
+    description: "The account's senders, the default first; a number-scoped token sees its own sender only.",
     response: SenderListData,
     handler: async ({ principal }) => {
       const senders = await listSenders(principal);
@@ -65,7 +66,9 @@ export const senderRoutes: AnyRoute[] = [
     method: "POST",
     path: "/senders",
     example: examples.postSenders,
-    summary: "Connect a sender (simulator: a simulated phone number id at once; provider: the id is checked)",
+    summary: "Connect a sender",
+    description:
+      "With the simulator a simulated phone number id is assigned at once; with the provider the id is checked.",
     idempotent: "sender.create",
     body: SenderCreateBody,
     response: PublicSender,
@@ -83,7 +86,8 @@ export const senderRoutes: AnyRoute[] = [
     method: "POST",
     path: "/senders/:senderId/default",
     example: examples.postSendersBySenderIdDefault,
-    summary: "Make a sender (by its phone number) the account's default; the others stop being default",
+    summary: "Make a sender the default",
+    description: "The sender is named by its phone number; the account's other senders stop being default.",
     response: PublicSender,
     errors: ["SENDER_NOT_FOUND"],
     handler: async ({ principal, params }) => {
@@ -142,7 +146,8 @@ export const senderRoutes: AnyRoute[] = [
     tokenScope: "any",
     // Any text: the sender resolution tells a provider phone number id from a path that is no route.
     params: { phoneNumberId: PathText },
-    summary: "Provider-compatible read of a phone number",
+    summary: "Read a phone number, provider style",
+    description: "Provider-compatible: the phone number's public fields in the provider's shape.",
     response: ProviderPhoneNumber,
     handler: async ({ sender }) => ({ status: 200, raw: toProviderPhoneNumber(sender) }),
   }),

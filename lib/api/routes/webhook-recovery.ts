@@ -23,8 +23,9 @@ export const webhookRecoveryRoutes: AnyRoute[] = [
     ...scoped,
     method: "POST",
     path: "/webhooks/:webhookUid/recover",
-    summary:
-      "Re-queue every FAILED delivery of this destination created in [since, until] (a background job; read its progress with GET .../recoveries/{recoveryUid})",
+    summary: "Recover failed deliveries",
+    description:
+      "Re-queues every FAILED delivery of this destination created in [since, until], as a background job; read its progress with GET .../recoveries/{recoveryUid}.",
     // A replay answers the same job (docs/idempotency.md).
     idempotent: "webhook.recover",
     body: RecoverBody,
@@ -39,7 +40,8 @@ export const webhookRecoveryRoutes: AnyRoute[] = [
     ...scoped,
     method: "GET",
     path: "/webhooks/:webhookUid/recoveries/:recoveryUid",
-    summary: "Read a recovery job's progress (status, total, requeued, timestamps)",
+    summary: "Read a recovery job",
+    description: "The job's progress: status, total, requeued and timestamps.",
     query: SenderQuery,
     response: RecoveryPublic,
     example: examples.getWebhooksByWebhookUidRecoveriesByRecoveryUid,

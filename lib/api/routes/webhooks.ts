@@ -50,7 +50,8 @@ export const webhookRoutes: AnyRoute[] = [
     method: "GET",
     path: "/webhooks/events",
     example: examples.getWebhooksEvents,
-    summary: "The event catalog: every event key a webhook can subscribe to",
+    summary: "List webhook event types",
+    description: "The event catalog: every event key a webhook can subscribe to.",
     response: CatalogPublic,
     handler: async () => ok("Webhook events retrieved", eventCatalog()),
   }),
@@ -59,7 +60,8 @@ export const webhookRoutes: AnyRoute[] = [
     method: "POST",
     path: "/webhooks",
     example: examples.postWebhooks,
-    summary: "Create a webhook destination (the signing secret is returned once, here)",
+    summary: "Create a webhook",
+    description: "Creates a webhook destination; the signing secret is returned once, in this answer.",
     // A replay answers the same body, signingSecret included (docs/idempotency.md).
     idempotent: "webhook.create",
     body: WebhookCreateBody,
@@ -76,7 +78,8 @@ export const webhookRoutes: AnyRoute[] = [
     method: "GET",
     path: "/webhooks",
     example: examples.getWebhooks,
-    summary: "List the sender's webhook destinations (status and event filters)",
+    summary: "List webhooks",
+    description: "The sender's webhook destinations; filter by status and event.",
     query: WebhookListQuery,
     response: WebhookListPublic,
     handler: async ({ principal, sender, query }) => {
@@ -89,7 +92,8 @@ export const webhookRoutes: AnyRoute[] = [
     method: "GET",
     path: "/webhooks/:webhookUid",
     example: examples.getWebhooksByWebhookUid,
-    summary: "Read a webhook destination (no secrets)",
+    summary: "Read a webhook",
+    description: "A webhook destination, without its secrets.",
     query: SenderQuery,
     response: WebhookPublic,
     handler: async ({ principal, sender, params }) =>
@@ -100,7 +104,8 @@ export const webhookRoutes: AnyRoute[] = [
     method: "POST",
     path: "/webhooks/:webhookUid",
     example: examples.postWebhooksByWebhookUid,
-    summary: "Update a webhook destination (at least one field; never rotates the signing secret)",
+    summary: "Update a webhook",
+    description: "At least one field; an update never rotates the signing secret.",
     body: WebhookUpdateBody,
     response: WebhookPublic,
     errors: ["WEBHOOK_NOT_FOUND", "WEBHOOK_ENDPOINT_INVALID", "WEBHOOK_ENDPOINT_REQUIRES_HTTPS"],
@@ -114,8 +119,9 @@ export const webhookRoutes: AnyRoute[] = [
     method: "POST",
     path: "/webhooks/:webhookUid/secret/rotate",
     example: examples.postWebhooksByWebhookUidSecretRotate,
-    summary:
-      "Rotate the signing secret (the new one is returned once, here); the previous one keeps signing for gracePeriodSeconds",
+    summary: "Rotate a webhook's signing secret",
+    description:
+      "The new secret is returned once, in this answer; the previous one keeps signing for gracePeriodSeconds.",
     body: RotateSecretBody,
     response: WebhookPublic,
     responseExtra: { signingSecret: z.string().describe("The new signing secret, shown once: store it now") },
@@ -135,7 +141,8 @@ export const webhookRoutes: AnyRoute[] = [
     method: "GET",
     path: "/webhooks/:webhookUid/deliveries",
     example: examples.getWebhooksByWebhookUidDeliveries,
-    summary: "The delivery log of a webhook destination, newest first, with every attempt",
+    summary: "List a webhook's deliveries",
+    description: "The delivery log of a webhook destination, newest first, with every attempt.",
     query: DeliveryListQuery,
     response: DeliveryListPublic,
     handler: async ({ principal, sender, params, query }) => {
@@ -150,7 +157,8 @@ export const webhookRoutes: AnyRoute[] = [
     method: "POST",
     path: "/webhooks/:webhookUid/deliveries/:deliveryId/redeliver",
     example: examples.postWebhooksByWebhookUidDeliveriesByDeliveryIdRedeliver,
-    summary: "Queue a delivery again now (same webhook-id)",
+    summary: "Redeliver a delivery",
+    description: "Queues the delivery again now, with the same webhook-id.",
     response: DeliveryPublic,
     handler: async ({ principal, sender, params }) => {
       const delivery = await redeliver(principal, sender, params.webhookUid, params.deliveryId);
@@ -162,7 +170,8 @@ export const webhookRoutes: AnyRoute[] = [
     method: "POST",
     path: "/webhooks/:webhookUid/test",
     example: examples.postWebhooksByWebhookUidTest,
-    summary: "Send a signed webhook.test event to this destination",
+    summary: "Send a test event",
+    description: "Sends a signed webhook.test event to this destination.",
     response: TestEventPublic,
     handler: async ({ principal, sender, params }) =>
       ok("Test event queued", await sendTestEvent(principal, sender, params.webhookUid)),

@@ -2,6 +2,7 @@
 // GET /audit-events, the dashboard page, its CSV export and the OpenAPI document.
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
+import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import { AUDIT_ACTIONS } from "./actions";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -58,23 +59,27 @@ export function toOf(s: string): Date {
 export const AuditEventListQuery = PageQuery.extend(filterShape).refine(datesInOrder, datesIssue);
 export type AuditEventListQuery = z.output<typeof AuditEventListQuery>;
 
-export const AuditActorPublic = z.object({
-  type: z.enum(["member", "api_token", "operator", "system"]),
-  email: z.string().optional().describe("A member's email (type member)"),
-  tokenName: z.string().optional().describe("The API token's name (type api_token)"),
-  tokenPrefix: z.string().optional().describe("The API token's visible prefix (type api_token)"),
-});
+export const AuditActorPublic = z
+  .object({
+    type: z.enum(["member", "api_token", "operator", "system"]),
+    email: z.string().optional().describe("A member's email (type member)"),
+    tokenName: z.string().optional().describe("The API token's name (type api_token)"),
+    tokenPrefix: z.string().optional().describe("The API token's visible prefix (type api_token)"),
+  })
+  .meta({ id: "AuditActor" });
 
-export const AuditEventPublic = z.object({
-  auditEventUid: z.string(),
-  action: z.string().describe("A dotted action name (what was done, to what)"),
-  actor: AuditActorPublic,
-  target: z.object({ type: z.string(), uid: z.string() }),
-  ip: z.string().nullable(),
-  userAgent: z.string().nullable(),
-  details: z.record(z.string(), z.unknown()).describe("What changed; never a secret"),
-  createdAt: z.string(),
-});
+export const AuditEventPublic = z
+  .object({
+    auditEventUid: z.string(),
+    action: z.string().describe("A dotted action name (what was done, to what)"),
+    actor: AuditActorPublic,
+    target: z.object({ type: z.string(), uid: z.string() }),
+    ip: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    details: z.record(z.string(), z.unknown()).describe("What changed; never a secret"),
+    createdAt: isoTimestamp(),
+  })
+  .meta({ id: "AuditEvent" });
 export type AuditEventPublic = z.infer<typeof AuditEventPublic>;
 
 export const AuditEventListPublic = z.object({

@@ -2,6 +2,7 @@
 // API, the dashboard's billing explorer and the OpenAPI document.
 import { z } from "zod";
 import { PageQuery, strictPageQuery } from "@/lib/core/pagination";
+import { isoTimestamp } from "@/lib/core/timestamp-schema";
 
 export const TEMPLATE_TYPES = ["marketing", "utility", "authentication", "service"] as const;
 export const BILLABLE_VALUES = ["true", "false", "payable", "free"] as const;
@@ -96,26 +97,28 @@ export type BillingHistoryInput = z.infer<typeof BillingHistoryQuery>;
 
 // ---- Public shapes (responses; the OpenAPI document reads them) ----
 
-export const PublicBillingRecord = z.object({
-  billingUid: z.string(),
-  messageId: z.string(),
-  phoneNumberId: z.string(),
-  senderPhoneNumber: z.string(),
-  recipientId: z.string(),
-  status: z.string(),
-  billable: z.boolean(),
-  billingClass: z.string(),
-  pricingModel: z.string().nullable(),
-  pricingCategory: z.string().nullable(),
-  templateType: z.string().nullable(),
-  pricingType: z.string().nullable(),
-  rate: z.number(),
-  conversationId: z.string().nullable(),
-  conversationOriginType: z.string().nullable(),
-  messageTimestamp: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const PublicBillingRecord = z
+  .object({
+    billingUid: z.string(),
+    messageId: z.string(),
+    phoneNumberId: z.string(),
+    senderPhoneNumber: z.string(),
+    recipientId: z.string(),
+    status: z.string(),
+    billable: z.boolean(),
+    billingClass: z.string(),
+    pricingModel: z.string().nullable(),
+    pricingCategory: z.string().nullable(),
+    templateType: z.string().nullable(),
+    pricingType: z.string().nullable(),
+    rate: z.number(),
+    conversationId: z.string().nullable(),
+    conversationOriginType: z.string().nullable(),
+    messageTimestamp: isoTimestamp(),
+    createdAt: isoTimestamp(),
+    updatedAt: isoTimestamp(),
+  })
+  .meta({ id: "BillingRecord" });
 export type PublicBillingRecordT = z.infer<typeof PublicBillingRecord>;
 /** The public record's fields in the order of docs/api/billing.md (the CSV columns; the columns a list reads). */
 export const PUBLIC_BILLING_RECORD_FIELDS = PublicBillingRecord.keyof().options;
@@ -137,20 +140,22 @@ export const BillingMessagesData = z.object({
   }),
 });
 
-export const PublicBillingTransaction = z.object({
-  transactionUid: z.string(),
-  type: z.enum(TRANSACTION_TYPES),
-  amount: z.number().describe("Debits, credits and refunds are positive; adjustments carry their sign"),
-  currency: z.string(),
-  description: z.string().nullable(),
-  senderId: z.string().nullable().describe("Sender phone number; null for account-level entries"),
-  phoneNumberId: z.string().nullable(),
-  billingUid: z.string().nullable(),
-  templateType: z.string().nullable(),
-  billingClass: z.string().nullable(),
-  pricingCategory: z.string().nullable(),
-  createdAt: z.string(),
-});
+export const PublicBillingTransaction = z
+  .object({
+    transactionUid: z.string(),
+    type: z.enum(TRANSACTION_TYPES),
+    amount: z.number().describe("Debits, credits and refunds are positive; adjustments carry their sign"),
+    currency: z.string(),
+    description: z.string().nullable(),
+    senderId: z.string().nullable().describe("Sender phone number; null for account-level entries"),
+    phoneNumberId: z.string().nullable(),
+    billingUid: z.string().nullable(),
+    templateType: z.string().nullable(),
+    billingClass: z.string().nullable(),
+    pricingCategory: z.string().nullable(),
+    createdAt: isoTimestamp(),
+  })
+  .meta({ id: "LedgerTransaction" });
 export type PublicBillingTransactionT = z.infer<typeof PublicBillingTransaction>;
 
 export const BillingHistoryData = z.object({

@@ -6,6 +6,7 @@ import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { PublicId } from "@/lib/core/path-params";
 import { ResourceName } from "@/lib/core/resource-name";
 import { hasNoControlChars } from "@/lib/core/storable-text";
+import { isoTimestamp } from "@/lib/core/timestamp-schema";
 
 export const BROADCAST_STATUSES = ["DRAFT", "SCHEDULED", "SENDING", "PAUSED", "COMPLETED", "CANCELLED"] as const;
 export const BroadcastStatus = z.enum(BROADCAST_STATUSES, {
@@ -215,13 +216,15 @@ export type RecipientListQuery = z.output<typeof RecipientListQuery>;
 export const BroadcastUid = PublicId.describe("The broadcast's uid");
 
 // Public shapes (OpenAPI "data" schemas).
-export const EstimatePublic = z.object({
-  recipients: z.number().int().describe("Recipients that will be sent to"),
-  skipped: z.number().int().describe("Unique numbers skipped (blacklisted, invalid, missing a variable)"),
-  cost: z.number().describe("recipients x the rate of the template's category"),
-  currency: z.string(),
-  durationSeconds: z.number().int().describe("Expected sending time at the pace and the sender's throughput"),
-});
+export const EstimatePublic = z
+  .object({
+    recipients: z.number().int().describe("Recipients that will be sent to"),
+    skipped: z.number().int().describe("Unique numbers skipped (blacklisted, invalid, missing a variable)"),
+    cost: z.number().describe("recipients x the rate of the template's category"),
+    currency: z.string(),
+    durationSeconds: z.number().int().describe("Expected sending time at the pace and the sender's throughput"),
+  })
+  .meta({ id: "BroadcastEstimate" });
 export type EstimatePublic = z.infer<typeof EstimatePublic>;
 
 export const CountsPublic = z.object({
@@ -239,32 +242,34 @@ export const CountsPublic = z.object({
 });
 export type CountsPublic = z.infer<typeof CountsPublic>;
 
-export const BroadcastPublic = z.object({
-  broadcastUid: z.string(),
-  uid: z.string(),
-  senderId: z.string().describe("The sender's phone number (E.164)"),
-  phoneNumberId: z.string().nullable(),
-  name: z.string(),
-  status: BroadcastStatus,
-  pauseReason: z.enum(PAUSE_REASONS).nullable().describe("Why the service paused it; null when a person did"),
-  resumesAt: z.string().nullable().describe("When a broadcast paused for the messaging limit resumes by itself"),
-  template: z.object({ name: z.string(), language: z.string(), category: z.string().nullable() }),
-  audience: z.object({
-    contactBookUids: z.array(z.string()),
-    filters: z.array(AudienceFilter),
-    phoneNumbers: z.array(z.string()),
-  }),
-  variables: z.object({ body: z.array(VariableMapping), header: z.array(VariableMapping) }),
-  scheduledAt: z.string().nullable(),
-  maxPerSecond: z.number().int().nullable(),
-  estimate: EstimatePublic.nullable().describe("Made when the broadcast starts; null before"),
-  counts: CountsPublic,
-  cost: z.number().describe("Billed so far"),
-  startedAt: z.string().nullable(),
-  completedAt: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const BroadcastPublic = z
+  .object({
+    broadcastUid: z.string(),
+    uid: z.string(),
+    senderId: z.string().describe("The sender's phone number (E.164)"),
+    phoneNumberId: z.string().nullable(),
+    name: z.string(),
+    status: BroadcastStatus,
+    pauseReason: z.enum(PAUSE_REASONS).nullable().describe("Why the service paused it; null when a person did"),
+    resumesAt: isoTimestamp().nullable().describe("When a broadcast paused for the messaging limit resumes by itself"),
+    template: z.object({ name: z.string(), language: z.string(), category: z.string().nullable() }),
+    audience: z.object({
+      contactBookUids: z.array(z.string()),
+      filters: z.array(AudienceFilter),
+      phoneNumbers: z.array(z.string()),
+    }),
+    variables: z.object({ body: z.array(VariableMapping), header: z.array(VariableMapping) }),
+    scheduledAt: isoTimestamp().nullable(),
+    maxPerSecond: z.number().int().nullable(),
+    estimate: EstimatePublic.nullable().describe("Made when the broadcast starts; null before"),
+    counts: CountsPublic,
+    cost: z.number().describe("Billed so far"),
+    startedAt: isoTimestamp().nullable(),
+    completedAt: isoTimestamp().nullable(),
+    createdAt: isoTimestamp(),
+    updatedAt: isoTimestamp(),
+  })
+  .meta({ id: "Broadcast" });
 export type BroadcastPublic = z.infer<typeof BroadcastPublic>;
 
 export const BroadcastListPublic = z.object({
@@ -286,15 +291,17 @@ export const PreviewPublic = z.object({
 });
 export type PreviewPublic = z.infer<typeof PreviewPublic>;
 
-export const RecipientPublic = z.object({
-  phoneNumber: z.string(),
-  status: RecipientStatus,
-  skipReason: z.enum(SKIP_REASONS).nullable(),
-  errorCode: z.number().int().nullable(),
-  providerMessageId: z.string().nullable(),
-  replied: z.boolean(),
-  updatedAt: z.string(),
-});
+export const RecipientPublic = z
+  .object({
+    phoneNumber: z.string(),
+    status: RecipientStatus,
+    skipReason: z.enum(SKIP_REASONS).nullable(),
+    errorCode: z.number().int().nullable(),
+    providerMessageId: z.string().nullable(),
+    replied: z.boolean(),
+    updatedAt: isoTimestamp(),
+  })
+  .meta({ id: "BroadcastRecipient" });
 export type RecipientPublic = z.infer<typeof RecipientPublic>;
 
 export const RecipientListPublic = z.object({

@@ -7,6 +7,7 @@ import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { PublicId } from "@/lib/core/path-params";
 import { ResourceName } from "@/lib/core/resource-name";
 import { hasNoControlChars } from "@/lib/core/storable-text";
+import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import { isTimeZone, LIMITS, largestRepeat, MATCH_TYPES, minutesOf, patternError, programSizeOf } from "./engine";
 
 export const CHATBOT_STATUSES = ["ACTIVE", "INACTIVE"] as const;
@@ -230,19 +231,21 @@ export const ChatbotTestBody = z.object({
 export const ChatbotUid = PublicId.describe("The chatbot's uid");
 
 // Public shapes (OpenAPI "data" schemas).
-export const ChatbotPublic = z.object({
-  chatbotUid: z.string(),
-  uid: z.string(),
-  senderId: z.string().describe("The sender's phone number (E.164)"),
-  phoneNumberId: z.string().nullable(),
-  name: z.string(),
-  status: ChatbotStatus,
-  rules: z.array(RuleSchema),
-  fallbackReply: ChatbotReplySchema.nullable(),
-  businessHours: BusinessHoursSchema.nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const ChatbotPublic = z
+  .object({
+    chatbotUid: z.string(),
+    uid: z.string(),
+    senderId: z.string().describe("The sender's phone number (E.164)"),
+    phoneNumberId: z.string().nullable(),
+    name: z.string(),
+    status: ChatbotStatus,
+    rules: z.array(RuleSchema),
+    fallbackReply: ChatbotReplySchema.nullable(),
+    businessHours: BusinessHoursSchema.nullable(),
+    createdAt: isoTimestamp(),
+    updatedAt: isoTimestamp(),
+  })
+  .meta({ id: "Chatbot" });
 export type ChatbotPublic = z.infer<typeof ChatbotPublic>;
 
 export const ChatbotListPublic = z.object({
@@ -253,12 +256,16 @@ export const ChatbotListPublic = z.object({
   pagination: PageBlockSchema,
 });
 
-export const ChatbotTestPublic = z.object({
-  chatbotUid: z.string(),
-  matchedRule: z.number().int().nullable().describe("Index of the answering rule; null for fallback, away or none"),
-  reply: ChatbotReplySchema.nullable().describe("What the bot would send; null when it would stay silent"),
-  handoff: z.boolean(),
-  withinBusinessHours: z.boolean(),
-  timedOut: z.boolean().describe("The bot's patterns ran out of their time budget on this text: the fallback answers"),
-});
+export const ChatbotTestPublic = z
+  .object({
+    chatbotUid: z.string(),
+    matchedRule: z.number().int().nullable().describe("Index of the answering rule; null for fallback, away or none"),
+    reply: ChatbotReplySchema.nullable().describe("What the bot would send; null when it would stay silent"),
+    handoff: z.boolean(),
+    withinBusinessHours: z.boolean(),
+    timedOut: z
+      .boolean()
+      .describe("The bot's patterns ran out of their time budget on this text: the fallback answers"),
+  })
+  .meta({ id: "ChatbotTestResult" });
 export type ChatbotTestPublic = z.infer<typeof ChatbotTestPublic>;

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { PublicId } from "@/lib/core/path-params";
+import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import { E164, normalizePhone, phoneField } from "@/lib/domains/senders/phone";
 
 /** A path id: a value that is not an id we issue names no contact book (NOT_FOUND, as an unknown one). */
@@ -129,17 +130,19 @@ export type BlacklistInput = z.infer<typeof BlacklistQuery>;
 
 // Public shapes (data of the success envelope), for the OpenAPI document.
 
-export const PublicContactBook = z.object({
-  contactBookUid: z.string(),
-  uid: z.string(),
-  name: z.string(),
-  description: z.string(),
-  color: z.string(),
-  status: ContactBookStatus,
-  contactCount: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const PublicContactBook = z
+  .object({
+    contactBookUid: z.string(),
+    uid: z.string(),
+    name: z.string(),
+    description: z.string(),
+    color: z.string(),
+    status: ContactBookStatus,
+    contactCount: z.number().int(),
+    createdAt: isoTimestamp(),
+    updatedAt: isoTimestamp(),
+  })
+  .meta({ id: "ContactBook" });
 
 export const ContactBookListData = z.object({
   contactBooks: z.array(PublicContactBook),
@@ -147,16 +150,18 @@ export const ContactBookListData = z.object({
   pagination: z.object({ page: z.number(), limit: z.number(), count: z.number(), hasMore: z.boolean() }),
 });
 
-export const PublicContact = z.object({
-  contactUid: z.string(),
-  uid: z.string(),
-  phoneNumber: z.string(),
-  name: z.string().nullable(),
-  email: z.string().nullable(),
-  customFields: z.record(z.string(), z.unknown()),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const PublicContact = z
+  .object({
+    contactUid: z.string(),
+    uid: z.string(),
+    phoneNumber: z.string(),
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    customFields: z.record(z.string(), z.unknown()),
+    createdAt: isoTimestamp(),
+    updatedAt: isoTimestamp(),
+  })
+  .meta({ id: "Contact" });
 
 export const ContactListData = z.object({
   contactBookUid: z.string(),
@@ -165,33 +170,39 @@ export const ContactListData = z.object({
   pagination: PageBlockSchema,
 });
 
-export const BulkUploadReport = z.object({
-  received: z.number().int(),
-  created: z.number().int(),
-  updated: z.number().int(),
-  failed: z.number().int(),
-  errors: z.array(z.object({ index: z.number().int(), error_code: z.enum(ROW_ERROR_CODES), message: z.string() })),
-});
+export const BulkUploadReport = z
+  .object({
+    received: z.number().int(),
+    created: z.number().int(),
+    updated: z.number().int(),
+    failed: z.number().int(),
+    errors: z.array(z.object({ index: z.number().int(), error_code: z.enum(ROW_ERROR_CODES), message: z.string() })),
+  })
+  .meta({ id: "ContactBulkUploadReport" });
 
-export const PublicContactField = z.object({
-  key: z.string(),
-  label: z.string(),
-  type: ContactFieldType,
-  createdAt: z.string(),
-});
+export const PublicContactField = z
+  .object({
+    key: z.string(),
+    label: z.string(),
+    type: ContactFieldType,
+    createdAt: isoTimestamp(),
+  })
+  .meta({ id: "ContactField" });
 
 export const ContactFieldListData = z.object({
   fields: z.array(PublicContactField),
   items: z.array(PublicContactField),
 });
 
-export const PublicBlacklistEntry = z.object({
-  phoneNumber: z.string(),
-  reason: z.string().nullable(),
-  source: z.string().describe("api, dashboard or opt-out (an inbound opt-out keyword)"),
-  inboundMessageId: z.string().nullable().describe("The opt-out message's provider id (source opt-out)"),
-  createdAt: z.string(),
-});
+export const PublicBlacklistEntry = z
+  .object({
+    phoneNumber: z.string(),
+    reason: z.string().nullable(),
+    source: z.string().describe("api, dashboard or opt-out (an inbound opt-out keyword)"),
+    inboundMessageId: z.string().nullable().describe("The opt-out message's provider id (source opt-out)"),
+    createdAt: isoTimestamp(),
+  })
+  .meta({ id: "BlacklistEntry" });
 
 /** A number to blacklist: the one phone parser, international only (docs/messaging.md "Phone numbers"). */
 const BlacklistPhone = phoneField().describe("Phone number with + and the country code");

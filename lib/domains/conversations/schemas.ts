@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { PublicId } from "@/lib/core/path-params";
+import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import { MemberEmail } from "@/lib/domains/members/schemas";
 
 export const CONVERSATION_STATUSES = ["OPEN", "CLOSED"] as const;
@@ -88,45 +89,49 @@ export const AssigneePublic = z
   .describe("The member the conversation is assigned to; null: unassigned");
 export type PublicAssignee = z.infer<typeof AssigneePublic>;
 
-export const ConversationPublic = z.object({
-  conversationUid: z.string(),
-  uid: z.string(),
-  senderId: z.string().describe("Sender phone number (E.164)"),
-  phoneNumberId: z.string().nullable(),
-  contactPhoneNumber: z.string(),
-  contactName: z.string().nullable(),
-  status: z.enum(CONVERSATION_STATUSES),
-  unreadCount: z.number().int(),
-  lastMessageAt: z.string(),
-  lastInboundAt: z.string().nullable(),
-  windowExpiresAt: z.string().nullable(),
-  windowOpen: z.boolean(),
-  lastMessagePreview: z.string(),
-  blacklisted: z.boolean().describe("The contact is on this sender's blacklist: sends are refused"),
-  assignee: AssigneePublic,
-  waitingForPerson: z
-    .boolean()
-    .describe("A chatbot handed the conversation off and no person has replied yet (conversation.handoff)"),
-  handoffAt: z.string().nullable().describe("When the chatbot handed off; null when no one is waiting"),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const ConversationPublic = z
+  .object({
+    conversationUid: z.string(),
+    uid: z.string(),
+    senderId: z.string().describe("Sender phone number (E.164)"),
+    phoneNumberId: z.string().nullable(),
+    contactPhoneNumber: z.string(),
+    contactName: z.string().nullable(),
+    status: z.enum(CONVERSATION_STATUSES),
+    unreadCount: z.number().int(),
+    lastMessageAt: isoTimestamp(),
+    lastInboundAt: isoTimestamp().nullable(),
+    windowExpiresAt: isoTimestamp().nullable(),
+    windowOpen: z.boolean(),
+    lastMessagePreview: z.string(),
+    blacklisted: z.boolean().describe("The contact is on this sender's blacklist: sends are refused"),
+    assignee: AssigneePublic,
+    waitingForPerson: z
+      .boolean()
+      .describe("A chatbot handed the conversation off and no person has replied yet (conversation.handoff)"),
+    handoffAt: isoTimestamp().nullable().describe("When the chatbot handed off; null when no one is waiting"),
+    createdAt: isoTimestamp(),
+    updatedAt: isoTimestamp(),
+  })
+  .meta({ id: "Conversation" });
 export type PublicConversation = z.infer<typeof ConversationPublic>;
 
-export const ConversationMessagePublic = z.object({
-  messageUid: z.string(),
-  conversationUid: z.string(),
-  direction: z.enum(DIRECTIONS),
-  type: z.string(),
-  content: z.record(z.string(), z.unknown()).describe("The type's object, e.g. {text: {body}}"),
-  status: z.string().describe("received (inbound), note (system), else accepted|queued|sent|delivered|read|failed"),
-  providerMessageId: z.string().nullable(),
-  sentBy: z.enum(SENT_BY),
-  sentByLabel: z.string().nullable(),
-  errorCode: z.number().int().nullable(),
-  errorMessage: z.string().nullable(),
-  timestamp: z.string(),
-});
+export const ConversationMessagePublic = z
+  .object({
+    messageUid: z.string(),
+    conversationUid: z.string(),
+    direction: z.enum(DIRECTIONS),
+    type: z.string(),
+    content: z.record(z.string(), z.unknown()).describe("The type's object, e.g. {text: {body}}"),
+    status: z.string().describe("received (inbound), note (system), else accepted|queued|sent|delivered|read|failed"),
+    providerMessageId: z.string().nullable(),
+    sentBy: z.enum(SENT_BY),
+    sentByLabel: z.string().nullable(),
+    errorCode: z.number().int().nullable(),
+    errorMessage: z.string().nullable(),
+    timestamp: isoTimestamp(),
+  })
+  .meta({ id: "Message" });
 export type PublicConversationMessage = z.infer<typeof ConversationMessagePublic>;
 
 export const ConversationListPublic = z.object({
@@ -160,16 +165,18 @@ export const ConversationNoteBody = z.object({
   note: z.object({ text: NoteText }),
 });
 
-export const ConversationNotePublic = z.object({
-  noteUid: z.string(),
-  text: z.string(),
-  author: z.object({
-    type: z.enum(["member", "api_token"]),
-    email: z.string().optional().describe("A member's email"),
-    tokenName: z.string().optional().describe("An API token's name"),
-  }),
-  createdAt: z.string(),
-});
+export const ConversationNotePublic = z
+  .object({
+    noteUid: z.string(),
+    text: z.string(),
+    author: z.object({
+      type: z.enum(["member", "api_token"]),
+      email: z.string().optional().describe("A member's email"),
+      tokenName: z.string().optional().describe("An API token's name"),
+    }),
+    createdAt: isoTimestamp(),
+  })
+  .meta({ id: "ConversationNote" });
 export type PublicConversationNote = z.infer<typeof ConversationNotePublic>;
 
 export const ConversationNotesPublic = z.object({

@@ -3,6 +3,7 @@
 // document.
 import { z } from "zod";
 import type { CodedIssueParams } from "@/lib/core/coded-issue";
+import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import type { Version } from "@/lib/core/version";
 import { parsePhone, phoneField } from "@/lib/domains/senders/phone";
 import { DIRECT_SEND_CATEGORIES } from "@/lib/domains/templates/direct-send";
@@ -186,29 +187,33 @@ export const DirectSendInfo = z.object({
 });
 
 /** The provider's own send answer (POST /messages, /{phoneNumberId}/messages; docs/messaging.md). */
-export const ProviderSendResponse = z.union([
-  z.object({
-    messaging_product: z.literal("whatsapp"),
-    contacts: z.array(z.object({ input: z.string().describe("`to` as sent"), wa_id: z.string() })),
-    messages: z.array(z.object({ id: z.string(), message_status: z.enum(["accepted", "queued"]) })),
-  }),
-  z.object({ success: z.literal(true) }).describe("A mark-as-read"),
-]);
+export const ProviderSendResponse = z
+  .union([
+    z.object({
+      messaging_product: z.literal("whatsapp"),
+      contacts: z.array(z.object({ input: z.string().describe("`to` as sent"), wa_id: z.string() })),
+      messages: z.array(z.object({ id: z.string(), message_status: z.enum(["accepted", "queued"]) })),
+    }),
+    z.object({ success: z.literal(true) }).describe("A mark-as-read"),
+  ])
+  .meta({ id: "ProviderSendResponse" });
 
-export const SendReceipt = z.object({
-  messageUid: z.string().describe("Local message id"),
-  messageId: z.string().nullable().describe("Provider message id; null while queued"),
-  status: z.enum(["accepted", "queued"]),
-  queued: z.boolean(),
-  senderId: z.string(),
-  phoneNumberId: z.string().nullable(),
-  recipient: z.string(),
-  type: z.string(),
-  sendRoute: z.enum(SEND_ROUTES),
-  template: z.object({ name: z.string(), language: z.string(), category: z.string().nullable() }).nullable(),
-  createdAt: z.string(),
-  directSend: DirectSendInfo.optional().describe("v3 /chat only, when Direct Send was requested"),
-});
+export const SendReceipt = z
+  .object({
+    messageUid: z.string().describe("Local message id"),
+    messageId: z.string().nullable().describe("Provider message id; null while queued"),
+    status: z.enum(["accepted", "queued"]),
+    queued: z.boolean(),
+    senderId: z.string(),
+    phoneNumberId: z.string().nullable(),
+    recipient: z.string(),
+    type: z.string(),
+    sendRoute: z.enum(SEND_ROUTES),
+    template: z.object({ name: z.string(), language: z.string(), category: z.string().nullable() }).nullable(),
+    createdAt: isoTimestamp(),
+    directSend: DirectSendInfo.optional().describe("v3 /chat only, when Direct Send was requested"),
+  })
+  .meta({ id: "SendReceipt" });
 
 const ComposerTo = z
   .string()

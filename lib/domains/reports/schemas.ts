@@ -2,6 +2,7 @@
 // delivery and template analytics.
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
+import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import { SEND_ROUTES } from "@/lib/domains/messaging/schemas";
 import { DIRECT_SEND_CATEGORIES } from "@/lib/domains/templates/direct-send";
 
@@ -74,37 +75,39 @@ const Scope = {
 const str = z.string().nullable();
 const v3 = (schema: z.ZodType) => schema.optional().describe("v3 only");
 
-export const MessageReportRowPublic = z.object({
-  messageUid: z.string(),
-  messageId: str,
-  senderId: str,
-  phoneNumberId: str,
-  recipient: z.string(),
-  type: z.string(),
-  templateName: str,
-  templateLanguage: str,
-  status: z.string(),
-  queued: z.boolean(),
-  attempts: z.number().int(),
-  errorCode: z.number().int().nullable().describe("The provider's error code"),
-  errorMessage: str,
-  pricingCategory: str,
-  billable: z.boolean().nullable().describe("null until the message is billed"),
-  rate: z.number().nullable(),
-  billingUid: str,
-  sentAt: str,
-  deliveredAt: str,
-  readAt: str,
-  failedAt: str,
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  sendRoute: v3(z.string()),
-  directSendCategory: v3(str),
-  directSendTemplateName: v3(str),
-  ttlSeconds: v3(z.number().int().nullable()),
-  metaTemplateId: v3(str),
-  broadcastUid: v3(str).describe("v3 only: the broadcast that sent the message; null for other sends"),
-});
+export const MessageReportRowPublic = z
+  .object({
+    messageUid: z.string(),
+    messageId: str,
+    senderId: str,
+    phoneNumberId: str,
+    recipient: z.string(),
+    type: z.string(),
+    templateName: str,
+    templateLanguage: str,
+    status: z.string(),
+    queued: z.boolean(),
+    attempts: z.number().int(),
+    errorCode: z.number().int().nullable().describe("The provider's error code"),
+    errorMessage: str,
+    pricingCategory: str,
+    billable: z.boolean().nullable().describe("null until the message is billed"),
+    rate: z.number().nullable(),
+    billingUid: str,
+    sentAt: isoTimestamp().nullable(),
+    deliveredAt: isoTimestamp().nullable(),
+    readAt: isoTimestamp().nullable(),
+    failedAt: isoTimestamp().nullable(),
+    createdAt: isoTimestamp(),
+    updatedAt: isoTimestamp(),
+    sendRoute: v3(z.string()),
+    directSendCategory: v3(str),
+    directSendTemplateName: v3(str),
+    ttlSeconds: v3(z.number().int().nullable()),
+    metaTemplateId: v3(str),
+    broadcastUid: v3(str).describe("v3 only: the broadcast that sent the message; null for other sends"),
+  })
+  .meta({ id: "MessageReportRow" });
 
 export const MessageReportPublic = z.object({
   ...Scope,
@@ -130,7 +133,9 @@ export const DeliveryAnalyticsPublic = z.object({
   dateFrom: str,
   dateTo: str,
   totals: z.object(Rates),
-  byDay: z.array(z.object({ date: z.string(), ...Rates })),
+  byDay: z.array(
+    z.object({ date: z.string().meta({ format: "date" }).describe("The day (UTC), YYYY-MM-DD"), ...Rates }),
+  ),
   bySendRoute: v3(z.array(z.object({ sendRoute: z.string(), ...Rates }))),
 });
 

@@ -2,6 +2,7 @@
 // the API routes (lib/api/routes/senders.ts), the dashboard's add-sender action and the
 // OpenAPI document (docs/messaging.md "Senders").
 import { z } from "zod";
+import { isoTimestamp } from "@/lib/core/timestamp-schema";
 
 /**
  * A sender to connect. The number is parsed by the one phone parser (lib/domains/senders/phone.ts)
@@ -33,30 +34,30 @@ export const SenderMessagingLimit = z
       .describe(
         "Unique contacts reached outside an open customer service window in the last 24 hours, by every sender of the business account",
       ),
-    resetsAt: z
-      .string()
+    resetsAt: isoTimestamp()
       .nullable()
       .describe("When the oldest counted contact leaves the 24 hours; null when none counts"),
   })
   .describe("Shared by the senders of one business account (wabaId)");
 
-export const PublicSender = z.object({
-  phoneNumber: z.string().describe("E.164; the senderId of sender-scoped routes"),
-  phoneNumberId: z.string().nullable().describe("Provider phone number id; null = setup incomplete"),
-  displayName: z.string().nullable(),
-  isDefault: z.boolean(),
-  status: SenderConnectionStatus,
-  deactivatedAt: z
-    .string()
-    .nullable()
-    .describe("When the sender was removed (it had history, so it was kept, deactivated); null: active"),
-  throughputPerSecond: z
-    .number()
-    .int()
-    .describe("The number's messages per second at the provider (80 by default, up to 1,000); broadcasts pace by it"),
-  messagingLimit: SenderMessagingLimit,
-  createdAt: z.string(),
-});
+export const PublicSender = z
+  .object({
+    phoneNumber: z.string().describe("E.164; the senderId of sender-scoped routes"),
+    phoneNumberId: z.string().nullable().describe("Provider phone number id; null = setup incomplete"),
+    displayName: z.string().nullable(),
+    isDefault: z.boolean(),
+    status: SenderConnectionStatus,
+    deactivatedAt: isoTimestamp()
+      .nullable()
+      .describe("When the sender was removed (it had history, so it was kept, deactivated); null: active"),
+    throughputPerSecond: z
+      .number()
+      .int()
+      .describe("The number's messages per second at the provider (80 by default, up to 1,000); broadcasts pace by it"),
+    messagingLimit: SenderMessagingLimit,
+    createdAt: isoTimestamp(),
+  })
+  .meta({ id: "Sender" });
 export type PublicSenderShape = z.infer<typeof PublicSender>;
 
 export const SenderListData = z.object({ senders: z.array(PublicSender), items: z.array(PublicSender) });
@@ -78,13 +79,15 @@ export const SenderRemovedData = z.object({
  * GET /{phoneNumberId}: the phone number as the provider's Graph API describes it, for stock
  * provider SDKs (docs/messaging.md "Provider SDKs").
  */
-export const ProviderPhoneNumber = z.object({
-  id: z.string().describe("The phone number id"),
-  display_phone_number: z.string().describe("The number, as the provider shows it (+1 555-010-0001)"),
-  verified_name: z.string().describe("The display name, else the number"),
-  quality_rating: z.enum(["GREEN", "YELLOW", "RED", "UNKNOWN"]),
-  code_verification_status: z.literal("VERIFIED"),
-  platform_type: z.literal("CLOUD_API"),
-  throughput: z.object({ level: z.enum(["STANDARD", "HIGH"]) }).describe("HIGH from 1,000 messages per second"),
-  messaging_limit_tier: z.string().describe("TIER_250, TIER_2K, TIER_10K, TIER_100K or TIER_UNLIMITED"),
-});
+export const ProviderPhoneNumber = z
+  .object({
+    id: z.string().describe("The phone number id"),
+    display_phone_number: z.string().describe("The number, as the provider shows it (+1 555-010-0001)"),
+    verified_name: z.string().describe("The display name, else the number"),
+    quality_rating: z.enum(["GREEN", "YELLOW", "RED", "UNKNOWN"]),
+    code_verification_status: z.literal("VERIFIED"),
+    platform_type: z.literal("CLOUD_API"),
+    throughput: z.object({ level: z.enum(["STANDARD", "HIGH"]) }).describe("HIGH from 1,000 messages per second"),
+    messaging_limit_tier: z.string().describe("TIER_250, TIER_2K, TIER_10K, TIER_100K or TIER_UNLIMITED"),
+  })
+  .meta({ id: "ProviderPhoneNumber" });

@@ -1,6 +1,7 @@
 // Templates: list query, create body and public shape (API, dashboard and OpenAPI).
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
+import { isoTimestamp } from "@/lib/core/timestamp-schema";
 
 export const TEMPLATE_CATEGORIES = ["MARKETING", "UTILITY", "AUTHENTICATION"] as const;
 export const TEMPLATE_STATUSES = ["APPROVED", "PENDING", "REJECTED", "PAUSED", "DISABLED"] as const;
@@ -35,26 +36,28 @@ export type TemplateInput = z.infer<typeof TemplateFields>;
 
 export const TemplateCreateBody = z.object({ senderId: z.string().optional(), template: TemplateFields });
 
-export const PublicTemplate = z.object({
-  templateUid: z.string(),
-  uid: z.string(),
-  name: z.string(),
-  language: z.string(),
-  category: z.string(),
-  status: z.string(),
-  quality: z.string().nullable(),
-  components: z.array(
-    z
-      .looseObject({ type: z.string().describe("HEADER, BODY, FOOTER or BUTTONS") })
-      .describe("A template component in the provider's shape (text, format, buttons, example...)"),
-  ),
-  rejectionReason: z.string().nullable(),
-  providerTemplateId: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  source: z.enum(TEMPLATE_SOURCES).optional().describe("v3 only"),
-  correctCategory: z.string().nullable().optional().describe("v3 only"),
-});
+export const PublicTemplate = z
+  .object({
+    templateUid: z.string(),
+    uid: z.string(),
+    name: z.string(),
+    language: z.string(),
+    category: z.string(),
+    status: z.string(),
+    quality: z.string().nullable(),
+    components: z.array(
+      z
+        .looseObject({ type: z.string().describe("HEADER, BODY, FOOTER or BUTTONS") })
+        .describe("A template component in the provider's shape (text, format, buttons, example...)"),
+    ),
+    rejectionReason: z.string().nullable(),
+    providerTemplateId: z.string().nullable(),
+    createdAt: isoTimestamp(),
+    updatedAt: isoTimestamp(),
+    source: z.enum(TEMPLATE_SOURCES).optional().describe("v3 only"),
+    correctCategory: z.string().nullable().optional().describe("v3 only"),
+  })
+  .meta({ id: "Template" });
 
 export const TemplateListPublic = z.object({
   templates: z.array(PublicTemplate),

@@ -3,6 +3,7 @@
 // dashboard form's server action and the OpenAPI document.
 import { z } from "zod";
 import { PublicId } from "@/lib/core/path-params";
+import { isoTimestamp } from "@/lib/core/timestamp-schema";
 
 /** How far back a recovery may reach (deliveries are kept longer; the window is bounded). */
 export const RECOVERY_MAX_DAYS = 30;
@@ -56,24 +57,26 @@ export const RecoverBody = z
   });
 export type RecoverBody = z.output<typeof RecoverBody>;
 
-export const RecoveryPublic = z.object({
-  recoveryUid: z.string().describe("The job's identifier: GET /webhooks/{webhookUid}/recoveries/{recoveryUid}"),
-  uid: z.string().describe("Same value as recoveryUid"),
-  webhookUid: z.string(),
-  status: z
-    .enum(RECOVERY_STATUSES)
-    .describe("QUEUED (waiting for a worker), RUNNING, COMPLETED, or FAILED (see error)"),
-  since: z.string().describe("Start of the window (delivery creation time, inclusive)"),
-  until: z.string().describe("End of the window (inclusive)"),
-  total: z
-    .number()
-    .int()
-    .nullable()
-    .describe("FAILED deliveries in the window when the job started (null while QUEUED)"),
-  requeued: z.number().int().describe("Deliveries re-queued so far (each at most once)"),
-  error: z.string().nullable().describe("Why the job stopped, when FAILED"),
-  createdAt: z.string(),
-  startedAt: z.string().nullable(),
-  completedAt: z.string().nullable(),
-});
+export const RecoveryPublic = z
+  .object({
+    recoveryUid: z.string().describe("The job's identifier: GET /webhooks/{webhookUid}/recoveries/{recoveryUid}"),
+    uid: z.string().describe("Same value as recoveryUid"),
+    webhookUid: z.string(),
+    status: z
+      .enum(RECOVERY_STATUSES)
+      .describe("QUEUED (waiting for a worker), RUNNING, COMPLETED, or FAILED (see error)"),
+    since: isoTimestamp().describe("Start of the window (delivery creation time, inclusive)"),
+    until: isoTimestamp().describe("End of the window (inclusive)"),
+    total: z
+      .number()
+      .int()
+      .nullable()
+      .describe("FAILED deliveries in the window when the job started (null while QUEUED)"),
+    requeued: z.number().int().describe("Deliveries re-queued so far (each at most once)"),
+    error: z.string().nullable().describe("Why the job stopped, when FAILED"),
+    createdAt: isoTimestamp(),
+    startedAt: isoTimestamp().nullable(),
+    completedAt: isoTimestamp().nullable(),
+  })
+  .meta({ id: "WebhookRecovery" });
 export type RecoveryPublic = z.infer<typeof RecoveryPublic>;

@@ -5,6 +5,7 @@ import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { PublicId } from "@/lib/core/path-params";
 import { ResourceName } from "@/lib/core/resource-name";
 import { hasNoControlChars } from "@/lib/core/storable-text";
+import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import { EVENT_KEYS, isEventKey } from "./catalog";
 
 export const WEBHOOK_STATUSES = ["ACTIVE", "INACTIVE"] as const;
@@ -263,11 +264,10 @@ export const WebhookHealthPublic = z
       .enum(["CLOSED", "OPEN", "HALF_OPEN"])
       .describe("CLOSED: delivering; OPEN: paused until nextProbeAt; HALF_OPEN: one probe delivery in flight"),
     consecutiveFailures: z.number().int().describe("Failed attempts since the last success"),
-    failingSince: z.string().nullable().describe("The first failure since the last success (null: healthy)"),
-    breakerOpenedAt: z.string().nullable(),
-    nextProbeAt: z.string().nullable().describe("When the open breaker lets one probe delivery through"),
-    recoveringUntil: z
-      .string()
+    failingSince: isoTimestamp().nullable().describe("The first failure since the last success (null: healthy)"),
+    breakerOpenedAt: isoTimestamp().nullable(),
+    nextProbeAt: isoTimestamp().nullable().describe("When the open breaker lets one probe delivery through"),
+    recoveringUntil: isoTimestamp()
       .nullable()
       .describe("Deliveries ramp up (1, 2, 4, ... per second) until then after the breaker closed"),
     thresholds: z.object({
@@ -280,37 +280,38 @@ export const WebhookHealthPublic = z
   })
   .describe(
     "Endpoint health: the destination's circuit breaker (CLOSED: delivering; OPEN: paused after repeated failures; HALF_OPEN: trying again)",
-  );
+  )
+  .meta({ id: "WebhookHealth" });
 
-export const WebhookPublic = z.object({
-  webhookUid: z.string(),
-  uid: z.string(),
-  name: z.string(),
-  endpointUrl: z.string(),
-  phoneNumber: z.string(),
-  phoneNumberId: z.string().nullable(),
-  events: z.array(z.string()),
-  status: WebhookStatus,
-  timeoutMs: z.number().int(),
-  retryEnabled: z.boolean(),
-  retryMaxAttempts: z.number().int(),
-  verificationHeaderKey: z.string().nullable(),
-  hasVerificationToken: z.boolean(),
-  maxDeliveriesPerSecond: z.number().int().nullable(),
-  secretRotatedAt: z.string().nullable().describe("When the signing secret was last rotated"),
-  previousSecretExpiresAt: z
-    .string()
-    .nullable()
-    .describe("Until then every delivery is signed with the previous secret too (null: one signature)"),
-  disabledAt: z
-    .string()
-    .nullable()
-    .describe("When the service disabled the destination (5 days of failures, or 410 Gone); null otherwise"),
-  disabledReason: z.string().nullable().describe("Why the service disabled it (null unless disabledAt is set)"),
-  health: WebhookHealthPublic,
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const WebhookPublic = z
+  .object({
+    webhookUid: z.string(),
+    uid: z.string(),
+    name: z.string(),
+    endpointUrl: z.string(),
+    phoneNumber: z.string(),
+    phoneNumberId: z.string().nullable(),
+    events: z.array(z.string()),
+    status: WebhookStatus,
+    timeoutMs: z.number().int(),
+    retryEnabled: z.boolean(),
+    retryMaxAttempts: z.number().int(),
+    verificationHeaderKey: z.string().nullable(),
+    hasVerificationToken: z.boolean(),
+    maxDeliveriesPerSecond: z.number().int().nullable(),
+    secretRotatedAt: isoTimestamp().nullable().describe("When the signing secret was last rotated"),
+    previousSecretExpiresAt: isoTimestamp()
+      .nullable()
+      .describe("Until then every delivery is signed with the previous secret too (null: one signature)"),
+    disabledAt: isoTimestamp()
+      .nullable()
+      .describe("When the service disabled the destination (5 days of failures, or 410 Gone); null otherwise"),
+    disabledReason: z.string().nullable().describe("Why the service disabled it (null unless disabledAt is set)"),
+    health: WebhookHealthPublic,
+    createdAt: isoTimestamp(),
+    updatedAt: isoTimestamp(),
+  })
+  .meta({ id: "Webhook" });
 export type WebhookPublic = z.infer<typeof WebhookPublic>;
 
 export const WebhookListPublic = z.object({
@@ -319,47 +320,53 @@ export const WebhookListPublic = z.object({
   pagination: PageBlockSchema,
 });
 
-export const CatalogPublic = z.object({
-  groups: z.array(
-    z.object({
-      key: z.string(),
-      name: z.string(),
-      description: z.string(),
-      events: z.array(
-        z.object({
-          key: z.string(),
-          description: z.string(),
-          schema: z.record(z.string(), z.unknown()).describe("JSON Schema (draft 2020-12) of the delivered body"),
-          example: z.record(z.string(), z.unknown()).describe("An example delivered body"),
-        }),
-      ),
-    }),
-  ),
-  eventKeys: z.array(z.string()),
-});
+export const CatalogPublic = z
+  .object({
+    groups: z.array(
+      z.object({
+        key: z.string(),
+        name: z.string(),
+        description: z.string(),
+        events: z.array(
+          z.object({
+            key: z.string(),
+            description: z.string(),
+            schema: z.record(z.string(), z.unknown()).describe("JSON Schema (draft 2020-12) of the delivered body"),
+            example: z.record(z.string(), z.unknown()).describe("An example delivered body"),
+          }),
+        ),
+      }),
+    ),
+    eventKeys: z.array(z.string()),
+  })
+  .meta({ id: "EventCatalog" });
 
-export const AttemptPublic = z.object({
-  attempt: z.number().int(),
-  startedAt: z.string(),
-  statusCode: z.number().int().nullable(),
-  latencyMs: z.number().int(),
-  error: z.string().nullable(),
-  responseExcerpt: z.string().nullable(),
-});
+export const AttemptPublic = z
+  .object({
+    attempt: z.number().int(),
+    startedAt: isoTimestamp(),
+    statusCode: z.number().int().nullable(),
+    latencyMs: z.number().int(),
+    error: z.string().nullable(),
+    responseExcerpt: z.string().nullable(),
+  })
+  .meta({ id: "WebhookDeliveryAttempt" });
 
-export const DeliveryPublic = z.object({
-  deliveryId: z.string().describe("Also the webhook-id header of every attempt"),
-  eventId: z.string(),
-  eventType: z.string(),
-  status: z.enum(DELIVERY_STATUSES),
-  attempts: z.number().int(),
-  nextAttemptAt: z.string().nullable(),
-  lastStatusCode: z.number().int().nullable(),
-  lastError: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  attemptLog: z.array(AttemptPublic),
-});
+export const DeliveryPublic = z
+  .object({
+    deliveryId: z.string().describe("Also the webhook-id header of every attempt"),
+    eventId: z.string(),
+    eventType: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.number().int(),
+    nextAttemptAt: isoTimestamp().nullable(),
+    lastStatusCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    createdAt: isoTimestamp(),
+    updatedAt: isoTimestamp(),
+    attemptLog: z.array(AttemptPublic),
+  })
+  .meta({ id: "WebhookDelivery" });
 export type DeliveryPublic = z.infer<typeof DeliveryPublic>;
 
 export const DeliveryListPublic = z.object({
@@ -369,4 +376,6 @@ export const DeliveryListPublic = z.object({
   pagination: PageBlockSchema,
 });
 
-export const TestEventPublic = z.object({ eventId: z.string(), deliveryId: z.string(), webhookUid: z.string() });
+export const TestEventPublic = z
+  .object({ eventId: z.string(), deliveryId: z.string(), webhookUid: z.string() })
+  .meta({ id: "WebhookTestEvent" });

@@ -2,6 +2,7 @@
 // offset-paginated listing of docs/api/pagination.md (limit 1-100, default 25; offset >= 0, default 0).
 import { z } from "zod";
 import { PublicId } from "@/lib/core/path-params";
+import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import { Recipient, SendReceipt } from "../schemas";
 
 export const ORDER_STATUSES = [
@@ -81,28 +82,30 @@ export type OrderFollowUpInput = z.infer<typeof OrderFollowUpBody>;
 export const OrderUid = PublicId.describe("The order's uid (ord_…)");
 
 /** An order as the API answers it (toPublicOrder). */
-export const PublicOrder = z.object({
-  orderUid: z.string(),
-  uid: z.string(),
-  reference: z.string(),
-  status: z.string(),
-  recipient: z.string(),
-  senderId: z.string().nullable().describe("The sender's phone number"),
-  currency: z.string(),
-  items: z.unknown().describe("The order's line items, as sent"),
-  subtotal: z.number(),
-  tax: z.number(),
-  shipping: z.number(),
-  discount: z.number(),
-  total: z.number(),
-  lastMessageUid: z.string().nullable(),
-  sendCount: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const PublicOrder = z
+  .object({
+    orderUid: z.string(),
+    uid: z.string(),
+    reference: z.string(),
+    status: z.string(),
+    recipient: z.string(),
+    senderId: z.string().nullable().describe("The sender's phone number"),
+    currency: z.string(),
+    items: z.unknown().describe("The order's line items, as sent"),
+    subtotal: z.number(),
+    tax: z.number(),
+    shipping: z.number(),
+    discount: z.number(),
+    total: z.number(),
+    lastMessageUid: z.string().nullable(),
+    sendCount: z.number().int(),
+    createdAt: isoTimestamp(),
+    updatedAt: isoTimestamp(),
+  })
+  .meta({ id: "Order" });
 
 /** The send receipt of an order send, with the order. */
-export const OrderReceiptPublic = SendReceipt.extend({ order: PublicOrder });
+export const OrderReceiptPublic = SendReceipt.extend({ order: PublicOrder }).meta({ id: "OrderReceipt" });
 
 export const OrderListPublic = z.object({
   orders: z.array(PublicOrder),
