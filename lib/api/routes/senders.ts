@@ -104,7 +104,8 @@ export const senderRoutes: AnyRoute[] = [
     method: "POST",
     path: "/senders/:senderId/rename",
     example: examples.postSendersBySenderIdRename,
-    summary: "Rename a sender (its display name; empty or null: none)",
+    summary: "Rename a sender",
+    description: "Sets its display name; empty or null: none.",
     body: SenderRenameBody,
     response: PublicSender,
     errors: ["SENDER_NOT_FOUND"],
@@ -121,8 +122,9 @@ export const senderRoutes: AnyRoute[] = [
     method: "POST",
     path: "/senders/:senderId/remove",
     example: examples.postSendersBySenderIdRemove,
-    summary:
-      "Remove a sender: deleted when it has no history, else deactivated (sends no more; its conversations and records stay)",
+    summary: "Remove a sender",
+    description:
+      "Deleted when it has no history, else deactivated: it sends no more; its conversations and records stay.",
     response: SenderRemovedData,
     errors: ["SENDER_NOT_FOUND"],
     handler: async ({ principal, params }) => {

@@ -52,7 +52,7 @@ export const MessageReportQuery = PageQuery.extend({
   type: Text(32),
   sendRoute: z.preprocess(lower, z.enum(SEND_ROUTES).optional()).describe("v3 only"),
   directSendCategory: z.preprocess(lower, z.enum(DIRECT_SEND_CATEGORIES).optional()).describe("v3 only"),
-  broadcastUid: Text(64).describe("v3 only: the messages of one broadcast (docs/broadcasts.md)"),
+  broadcastUid: Text(64).describe("v3 only: the messages of one broadcast"),
 }).superRefine(orderedDates);
 export type MessageReportInput = z.infer<typeof MessageReportQuery>;
 

@@ -112,7 +112,7 @@ export const EVENT_GROUPS: readonly CatalogGroup[] = [
   {
     key: "broadcast",
     name: "Broadcasts",
-    description: "One template sent to an audience (docs/broadcasts.md); every event carries data.broadcastUid.",
+    description: "One template sent to an audience; every event carries data.broadcastUid.",
     events: BROADCAST_EVENTS,
   },
   {
@@ -125,8 +125,7 @@ export const EVENT_GROUPS: readonly CatalogGroup[] = [
   {
     key: "billing",
     name: "Billing",
-    description:
-      'The account\'s money (docs/api/billing.md "Low balance"), sent to each active destination that subscribes, under its own sender.',
+    description: "The account's money, sent to each active destination that subscribes, under its own sender.",
     events: BILLING_EVENTS,
   },
 ];

@@ -49,7 +49,7 @@ export const StatusData = z.object({
   errors: z.array(
     z.object({ code: z.number().nullable(), title: z.string().nullable(), message: z.string().nullable() }).loose(),
   ),
-  broadcastUid: z.string().optional().describe("Set when the message was sent by a broadcast (docs/broadcasts.md)"),
+  broadcastUid: z.string().optional().describe("Set when the message was sent by a broadcast"),
 });
 
 const inboundData = (type: string) =>

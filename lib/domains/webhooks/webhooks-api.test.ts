@@ -100,6 +100,11 @@ describe("event catalog", () => {
       "conversation.created",
       "conversation.closed",
       "conversation.handoff",
+      "conversation.assigned",
+      "broadcast.started",
+      "broadcast.paused",
+      "broadcast.completed",
+      "billing.balance.low",
       "webhook.endpoint.disabled",
       "webhook.delivery.exhausted",
     ];
