@@ -2,14 +2,16 @@
 // preview, estimate and the balance check, start and the recipients (unique numbers, skipped
 // reasons), sending to COMPLETED, every state change and conflict, scheduling, and tenant
 // and sender isolation of every route.
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
+import { CHANNELS } from "@/lib/db/wakeups";
 import { payloadEntries } from "@/lib/domains/webhooks/payloads";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { recordApiAnswers } from "@/test/api-answers";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call, createTestCustomer, type TestCustomer, uniquePhone } from "@/test/factory";
 import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
+import { otherConnection } from "@/test/other-connection";
 import { dispatchOnce, startBroadcastWorker } from "./dispatcher";
 
 recordApiAnswers();
@@ -366,6 +368,30 @@ describe("isolation", () => {
 });
 
 describe("while sending", () => {
+  it("tells the open dashboards its progress, up to COMPLETED with every recipient counted", async () => {
+    const one = uniquePhone();
+    const two = uniquePhone();
+    const bookP = await book(a.customer.id, [
+      { phoneNumber: one, name: "One" },
+      { phoneNumber: two, name: "Two" },
+    ]);
+    const bc = (await create(a.globalToken, draft([bookP]))).body.data;
+    await otherConnection(async (client) => {
+      const heard: { kind: string; broadcastUid?: string; status?: string; total?: number; sent?: number }[] = [];
+      client.on("notification", (n) => {
+        // The live channel's payload: {c: customerId, e: events} (lib/domains/live/publish.ts).
+        const { e } = JSON.parse(n.payload ?? "{}") as { e?: typeof heard };
+        heard.push(...(e ?? []).filter((x) => x.broadcastUid === bc.broadcastUid));
+      });
+      await client.query(`LISTEN ${CHANNELS.live}`);
+      await post(a.globalToken, bc.broadcastUid, "start");
+      await sendAll(a.customer.id, bc.broadcastUid);
+      await vi.waitFor(() =>
+        expect(heard.at(-1)).toMatchObject({ kind: "broadcast.progress", status: "COMPLETED", total: 2, sent: 2 }),
+      );
+    });
+  });
+
   it("checks the blacklist again at each send", async () => {
     const late = uniquePhone();
     const bookL = await book(a.customer.id, [{ phoneNumber: late, name: "Late" }]);

@@ -10,6 +10,7 @@
 //   - the tokens of the sender's second (lib/domains/senders/rate-bucket.ts), the
 //     broadcast's maxPerSecond, the pair rate and the messaging limit are taken before the
 //     claim, so the provider never has to refuse.
+
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
 import { type WakeableSleep, wakeableSleep } from "@/lib/core/wakeable-sleep";
@@ -26,6 +27,7 @@ import { findTemplate } from "@/lib/domains/templates/send-template";
 import type { Broadcast, Sender, Template } from "@/lib/generated/prisma/client";
 import { broadcastEvent } from "./events";
 import { admitContacts } from "./messaging-limit";
+import { publishProgress } from "./progress";
 import { senderLimits } from "./sender-limits";
 import { beginSending, extrasOf, filledValues, pauseLocked } from "./service";
 
@@ -413,7 +415,9 @@ export async function dispatchOnce(options: DispatchOptions = {}): Promise<numbe
   let calls = 0;
   for (const b of sending) {
     try {
-      calls += await dispatchBatch(b, o);
+      const n = await dispatchBatch(b, o);
+      calls += n;
+      await publishProgress(b, n > 0);
     } catch (error) {
       log.error({ err: error, broadcastUid: b.id }, "broadcast batch failed");
     }
