@@ -19,6 +19,7 @@ export const DASHBOARD_SECTIONS = [
   "",
   "account",
   "analytics",
+  "audit",
   "billing",
   "blacklist",
   "chatbots",

@@ -8,7 +8,8 @@ import { DEMO_EMAIL, DEMO_SENDER, expectAccessible, login, saveScreenshot, signF
 // replies go out through the simulator, whose status callbacks come back as ticks.
 
 let seq = 0;
-const uniqueContact = (prefix: string) => `${prefix}${String(Date.now() + seq++).slice(-5)}`;
+// A valid number (+1 415 55x xxxx): the composer and the blacklist parse it as every write of a number does.
+const uniqueContact = (prefix: string) => `${prefix}${String(Date.now() + seq++).slice(-4)}`;
 
 /** A contact with a profile name writes to the demo's default sender; returns once stored. */
 async function simulateInbound(page: Page, from: string, name: string, text: string): Promise<void> {
@@ -83,7 +84,9 @@ test("an inbound message appears in the open inbox without a reload; the reply g
   await expect(page).toHaveURL(/status=closed/);
   await expect(item(page, name)).toBeVisible();
   await page.getByRole("button", { name: "Reopen conversation" }).click();
-  await expect(item(page, name)).toHaveCount(0);
+  // Still listed under Closed while it is being read (docs/inbox.md); the Open filter has it.
+  await expect(page.getByRole("button", { name: "Close conversation" })).toBeVisible();
+  await expect(item(page, name)).toBeVisible();
   await page.getByRole("link", { name: "Open", exact: true }).click();
   await expect(item(page, name)).toBeVisible();
 
@@ -201,6 +204,6 @@ test("an opt-out blacklists the contact: the thread says so with the reply box d
   await expect(page.getByTestId("blacklist-row").filter({ hasText: contact })).toContainText("Dashboard");
   await page.getByLabel("Phone number (E.164)").fill("not a number");
   await page.getByRole("button", { name: "Add to blacklist" }).click();
-  await expect(page.getByText("must be a phone number in E.164 format", { exact: false }).first()).toBeVisible();
+  await expect(page.getByText('"not a number" is not a phone number', { exact: false }).first()).toBeVisible();
   await saveScreenshot(page, "blacklist");
 });

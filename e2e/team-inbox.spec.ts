@@ -3,8 +3,8 @@
 // runs without SMTP_URL); the agent sees only that sender's conversations, assigns one to
 // themself, writes an internal note, answers with the saved reply typed as `/shortcut`, and
 // cannot open the tokens page; the owner removes the agent and the agent's next click lands
-// on the login page. (New inbound messages arriving without a reload are the live stream's:
-// e2e/inbox.spec.ts.)
+// on the login page. A new inbound message reaches the agent without a reload (the live stream,
+// docs/inbox.md "Live updates").
 import { execFileSync } from "node:child_process";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { contactWrites, DEMO_SENDER, expectAccessible, hydrated, login, saveScreenshot } from "./helpers";
@@ -74,6 +74,15 @@ test("an agent on one sender assigns, notes and answers with a saved reply; remo
   const items = agent.getByTestId("conversation-item");
   await expect(items.filter({ hasText: mine })).toBeVisible();
   await expect(items.filter({ hasText: theirs })).toHaveCount(0);
+
+  // A new inbound message on the agent's sender appears without a reload, over the live stream
+  // (polling is off while it is open); one on the other sender never does.
+  await expect(agent.locator("[data-live]")).toHaveAttribute("data-live", "on");
+  const newcomer = `+1415553${stamp.slice(-4)}`;
+  await contactWrites(page, newcomer, `Hello again ${stamp}`, DEMO_SENDER);
+  await contactWrites(page, `+1415552${stamp.slice(-4)}`, `Elsewhere ${stamp}`, OTHER_SENDER);
+  await expect(items.filter({ hasText: newcomer })).toBeVisible();
+  await expect(items.filter({ hasText: `Elsewhere ${stamp}` })).toHaveCount(0);
 
   // Assign it to themself; "Mine" then lists it.
   await items.filter({ hasText: mine }).click();

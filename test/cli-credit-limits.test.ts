@@ -135,7 +135,7 @@ describe("credit:add and sender:limits", { timeout: 180_000 }, () => {
     [["credit:add", "--customer", "c1", "--amount", "ten"], "--amount: must be a positive amount"],
     [["credit:add", "--customer", "c1", "--amount=-5"], "--amount: must be a positive amount"],
     [["credit:add", "--customer", "nobody", "--amount", "5"], "--customer: no customer with id nobody"],
-    [["sender:limits", "--sender", "call-me"], "--sender: must be E.164"],
+    [["sender:limits", "--sender", "call-me"], '--sender: "call-me" is not a phone number'],
     [["sender:limits", "--sender", "+15550001234", "--throughput", "5000"], "--throughput: must be at most 1000"],
     [["sender:limits", "--sender", "+15550001234", "--throughput", "0"], "--throughput: must be at least 1"],
     [["sender:limits", "--sender", "+15550001234", "--messaging-limit", "lots"], "--messaging-limit: must be a number"],

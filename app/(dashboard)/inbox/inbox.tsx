@@ -91,7 +91,9 @@ export function Inbox({
   const pinned = useRef<Pinned | null>(null);
   const served = list.data?.conversations ?? [];
   const at = served.findIndex((c) => c.uid === selected);
-  if (selected && at >= 0) pinned.current = { view: listQs, item: served[at], index: at };
+  // Pinned only from an answer of this view, never from a cached one shown while it refetches:
+  // coming back to a view must not keep what an older answer of it listed.
+  if (selected && at >= 0 && !list.isFetching) pinned.current = { view: listQs, item: served[at], index: at };
   else if (pinned.current && (pinned.current.view !== listQs || pinned.current.item.uid !== selected)) {
     pinned.current = null;
   }

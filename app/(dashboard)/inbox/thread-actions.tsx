@@ -64,15 +64,7 @@ export function blacklistDescription(standing: BlacklistStanding | null): string
   return `This contact was blacklisted ${how}${how ? " " : ""}on ${formatDateTime(standing.createdAt)}${reason}.`;
 }
 
-export function BlacklistControls({
-  c,
-  standing,
-  onChange,
-}: {
-  c: PublicConversation;
-  standing: BlacklistStanding | null;
-  onChange: () => void;
-}) {
+export function BlacklistControls({ c, onChange }: { c: PublicConversation; onChange: () => void }) {
   const toast = useToast();
   const dialog = useRef<HTMLDialogElement>(null);
   const [pending, setPending] = useState(false);

@@ -15,6 +15,7 @@ import type { BlacklistStanding } from "@/lib/domains/contacts/blacklist";
 import type { PublicConversation, PublicConversationMessage } from "@/lib/domains/conversations/schemas";
 import { AssignmentControls } from "./assignment-controls";
 import { NotesPanel } from "./notes-panel";
+import { postJson } from "./post-json";
 import { useSavedReplyMenu } from "./saved-reply-menu";
 import { BlacklistControls, blacklistDescription, HandoffNotice, MarkUnreadButton } from "./thread-actions";
 import {
@@ -36,20 +37,10 @@ type ThreadAnswer = {
   /** The contact's blacklist entry as it was given (reason, source), when blacklisted. */
   blacklist: BlacklistStanding | null;
 };
-type ApiFailure = { message?: unknown; error_code?: string };
 
 export const THREAD_POLL_MS = 2_000;
 
-async function post(url: string, body: unknown): Promise<unknown> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json().catch(() => ({}))) as ApiFailure;
-  if (!res.ok) throw new Error(typeof json.message === "string" ? json.message : (json.error_code ?? "Request failed"));
-  return json;
-}
+const post = postJson;
 
 /** Re-renders every 30 s so the window's time left stays current. */
 function useNow(everyMs = 30_000): number {
@@ -207,7 +198,7 @@ export function Thread({
           {c.status === "OPEN" ? "Close conversation" : "Reopen conversation"}
         </button>
         <MarkUnreadButton backHref={backHref} onMark={() => post(base, { conversation: { markUnread: true } })} />
-        {canBlacklist ? <BlacklistControls c={c} standing={blacklist} onChange={refresh} /> : null}
+        {canBlacklist ? <BlacklistControls c={c} onChange={refresh} /> : null}
       </header>
       <AssignmentControls uid={uid} assignee={c.assignee} me={me} onChanged={refresh} />
       <HandoffNotice c={c} />

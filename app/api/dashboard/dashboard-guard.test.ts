@@ -57,7 +57,7 @@ const upload = (headers: Record<string, string>, body: BodyInit) =>
     params: Promise.resolve({ uid: bookUid }),
   });
 
-const validText = () => ({ mode: "session", senderId: c.sender.phoneNumber, to: "+4477009000", text: "" });
+const validText = () => ({ mode: "session", senderId: c.sender.phoneNumber, to: "+447700900000", text: "" });
 
 describe("dashboard mutations refuse forged requests", () => {
   it.each([
@@ -83,14 +83,14 @@ describe("dashboard mutations refuse forged requests", () => {
   it("text/plain (a cross-site form's type) is 415 even from our origin", async () => {
     const headers = { ...sameSite, "Content-Type": "text/plain" };
     expect((await composer(headers, validText())).status).toBe(415);
-    expect((await upload(headers, '{"contacts":[{"phoneNumber":"+4477009001"}]}')).status).toBe(415);
+    expect((await upload(headers, '{"contacts":[{"phoneNumber":"+447700900001"}]}')).status).toBe(415);
   });
 
   it("our own page's request goes through (Origin alone, as older browsers send it, too)", async () => {
-    const res = await upload(sameSite, JSON.stringify({ contacts: [{ phoneNumber: "+4477009002" }] }));
+    const res = await upload(sameSite, JSON.stringify({ contacts: [{ phoneNumber: "+447700900002" }] }));
     expect(res.status).toBe(200);
     const { "Sec-Fetch-Site": _omit, ...originOnly } = sameSite;
-    const again = await upload(originOnly, JSON.stringify({ contacts: [{ phoneNumber: "+4477009003" }] }));
+    const again = await upload(originOnly, JSON.stringify({ contacts: [{ phoneNumber: "+447700900003" }] }));
     expect(again.status).toBe(200);
     expect(await again.json()).toMatchObject({ received: 1, failed: 0 });
   });
@@ -100,7 +100,7 @@ describe("dashboard inputs", () => {
   it("a lone surrogate is VALIDATION_FAILED naming the field; in a bulk row, that row is reported", async () => {
     const res = await composer(
       sameSite,
-      `{"mode":"session","senderId":"${c.sender.phoneNumber}","to":"+4477009000","text":"hi \\ud800"}`,
+      `{"mode":"session","senderId":"${c.sender.phoneNumber}","to":"+447700900000","text":"hi \\ud800"}`,
     );
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({
@@ -109,7 +109,7 @@ describe("dashboard inputs", () => {
     });
     const rows = await upload(
       sameSite,
-      '{"contacts":[{"phoneNumber":"+4477009004","name":"\\udc00"},{"phoneNumber":"+4477009005"}]}',
+      '{"contacts":[{"phoneNumber":"+447700900004","name":"\\udc00"},{"phoneNumber":"+447700900005"}]}',
     );
     expect(rows.status).toBe(200);
     expect(await rows.json()).toMatchObject({
