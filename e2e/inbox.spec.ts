@@ -103,7 +103,7 @@ test("a contact who never wrote gets the template picker instead of the text box
   // A template from the composer starts the conversation; no inbound, so no window.
   await page.goto("/messages");
   const contact = uniqueContact("+1415559");
-  await page.getByLabel("Recipient (E.164)").fill(contact);
+  await page.getByLabel("Recipient (with + and country code)").fill(contact);
   await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_update (en, utility)" });
   await page.getByLabel("Body {{1}}").fill("Ana");
   await page.getByLabel("Body {{2}}").fill("A-1042");

@@ -8,7 +8,7 @@ test("a template sent from the composer reaches read in the message log", async 
   await login(page);
   await page.goto("/messages");
   const recipient = `+1415555${String(Date.now()).slice(-4)}`;
-  await page.getByLabel("Recipient (E.164)").fill(recipient);
+  await page.getByLabel("Recipient (with + and country code)").fill(recipient);
   await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_update (en, utility)" });
   // One field per variable, and the preview shows the placeholders until they are filled.
   const preview = page.getByRole("figure", { name: "Message preview" });
@@ -42,7 +42,7 @@ test("a session message from the composer is accepted and logged", async ({ page
   // A session message needs an open customer service window: the contact writes first.
   await contactWrites(page, recipient, "Hi, any news on my order?");
   await page.getByRole("radio", { name: "Session message" }).check();
-  await page.getByLabel("Recipient (E.164)").fill(recipient);
+  await page.getByLabel("Recipient (with + and country code)").fill(recipient);
   await page.getByRole("textbox", { name: "Message", exact: true }).fill("Hello from the dashboard");
   await page.getByRole("button", { name: "Send" }).click();
   const row = page.getByTestId("message-row").filter({ hasText: recipient });

@@ -19,7 +19,7 @@ test("a new account is guided by the checklist to a sender, a token and a delive
   await page.getByTestId("step-sender").getByRole("link", { name: "Add a sender" }).click();
   await expect(page).toHaveURL(/\/senders/);
   const phone = `+1415557${stamp.slice(-4)}`;
-  await page.getByLabel("Phone number (E.164)").fill(phone);
+  await page.getByLabel("Phone number (with + and country code)").fill(phone);
   await page.getByRole("button", { name: "Add sender" }).click();
   const row = page.getByRole("row").filter({ hasText: phone });
   await expect(row).toContainText("default");
@@ -46,7 +46,7 @@ test("a new account is guided by the checklist to a sender, a token and a delive
   await expect(page.getByLabel("Template", { exact: true })).toHaveValue("hello_world|en_US");
   const recipient = `+1415558${stamp.slice(-4)}`;
   await page.getByRole("radio", { name: "Approved template" }).check();
-  await page.getByLabel("Recipient (E.164)").fill(recipient);
+  await page.getByLabel("Recipient (with + and country code)").fill(recipient);
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Accepted:" })).toBeVisible();
   const sent = page.getByTestId("message-row").filter({ hasText: recipient });

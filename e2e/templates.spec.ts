@@ -54,8 +54,8 @@ test("a template built with two variables is approved and sent from the Messages
   // Sent from the Messages page: one field per variable, the preview, then the send.
   await page.goto("/messages");
   const recipient = `+1415554${String(Date.now()).slice(-4)}`;
-  await hydrated(page.getByLabel("Recipient (E.164)"));
-  await page.getByLabel("Recipient (E.164)").fill(recipient);
+  await hydrated(page.getByLabel("Recipient (with + and country code)"));
+  await page.getByLabel("Recipient (with + and country code)").fill(recipient);
   await page.getByLabel("Template", { exact: true }).selectOption({ label: `${name} (en, utility)` });
   const composerPreview = page.getByRole("figure", { name: "Message preview" });
   await expect(composerPreview).toContainText("Hello {{1}}, parcel {{2}} leaves today.");
