@@ -1,7 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { envelopeFor } from "../lib/domains/provider/simulator-callbacks";
 import { inboundTextChange } from "../lib/domains/provider/simulator-inbound";
-import { DEMO_EMAIL, DEMO_SENDER, expectAccessible, login, saveScreenshot, signForApp } from "./helpers";
+import { DEMO_EMAIL, DEMO_SENDER, expectAccessible, hydrated, login, saveScreenshot, signForApp } from "./helpers";
 
 // The inbox from the browser: inbound messages arrive as signed provider callbacks through
 // the real endpoint (as the simulator and `cli simulate:inbound` send them), the inbox refetches on the live stream,
@@ -103,6 +103,8 @@ test("a contact who never wrote gets the template picker instead of the text box
   // A template from the composer starts the conversation; no inbound, so no window.
   await page.goto("/messages");
   const contact = uniqueContact("+1415559");
+  // A controlled input: filled before hydration, React would reset it.
+  await hydrated(page.getByLabel("Recipient (with + and country code)"));
   await page.getByLabel("Recipient (with + and country code)").fill(contact);
   await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_update (en, utility)" });
   await page.getByLabel("Body {{1}}").fill("Ana");

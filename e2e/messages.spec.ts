@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { contactWrites, expectAccessible, login, saveScreenshot } from "./helpers";
+import { contactWrites, expectAccessible, hydrated, login, saveScreenshot } from "./helpers";
 
 // The whole loop from the browser: the composer sends through the simulator, whose signed
 // callbacks come back through /api/provider/webhook, and the live log follows them. A
@@ -8,6 +8,8 @@ test("a template sent from the composer reaches read in the message log", async 
   await login(page);
   await page.goto("/messages");
   const recipient = `+1415555${String(Date.now()).slice(-4)}`;
+  // A controlled input: filled before hydration, React would reset it.
+  await hydrated(page.getByLabel("Recipient (with + and country code)"));
   await page.getByLabel("Recipient (with + and country code)").fill(recipient);
   await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_update (en, utility)" });
   // One field per variable, and the preview shows the placeholders until they are filled.
@@ -42,6 +44,8 @@ test("a session message from the composer is accepted and logged", async ({ page
   // A session message needs an open customer service window: the contact writes first.
   await contactWrites(page, recipient, "Hi, any news on my order?");
   await page.getByRole("radio", { name: "Session message" }).check();
+  // A controlled input: filled before hydration, React would reset it.
+  await hydrated(page.getByLabel("Recipient (with + and country code)"));
   await page.getByLabel("Recipient (with + and country code)").fill(recipient);
   await page.getByRole("textbox", { name: "Message", exact: true }).fill("Hello from the dashboard");
   await page.getByRole("button", { name: "Send" }).click();

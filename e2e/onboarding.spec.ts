@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, saveScreenshot } from "./helpers";
+import { expectAccessible, hydrated, saveScreenshot } from "./helpers";
 
 // A new self-serve account, guided by the checklist on the dashboard home: adds a sender
 // (simulator mode: a simulated phone number id at once, on a business account that has the
@@ -46,6 +46,8 @@ test("a new account is guided by the checklist to a sender, a token and a delive
   await expect(page.getByLabel("Template", { exact: true })).toHaveValue("hello_world|en_US");
   const recipient = `+1415558${stamp.slice(-4)}`;
   await page.getByRole("radio", { name: "Approved template" }).check();
+  // A controlled input: filled before hydration, React would reset it.
+  await hydrated(page.getByLabel("Recipient (with + and country code)"));
   await page.getByLabel("Recipient (with + and country code)").fill(recipient);
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Accepted:" })).toBeVisible();
