@@ -54,9 +54,9 @@ test("an endpoint URL the service refuses shows the service's error under the en
   await page.getByRole("button", { name: "Create webhook" }).click();
 
   await expect(url).toHaveAttribute("aria-invalid", "true");
-  await expect(url).toHaveAccessibleDescription(/endpointUrl must not contain credentials/);
+  await expect(url).toHaveAccessibleDescription(/Endpoint URL must not contain credentials/);
   const under = page.locator("#wh-endpointUrl-error");
-  await expect(under).toContainText("endpointUrl must not contain credentials");
+  await expect(under).toContainText("Endpoint URL must not contain credentials");
   // Under the endpoint field, not under another one.
   await expect(page.getByLabel("Name", { exact: true })).not.toHaveAttribute("aria-invalid", "true");
   await expect(page.getByTestId("signing-secret")).toHaveCount(0);

@@ -2,7 +2,7 @@
 // The country of a phone number typed without "+" (lib/domains/senders/phone.ts parses it with
 // the one parser): by default none, and a number must then start with + and its country code.
 import { getCountries, getCountryCallingCode } from "libphonenumber-js/min";
-import { useMemo } from "react";
+import { useEffect, useState } from "react";
 import { input, label } from "@/components/ui/classes";
 
 export function PhoneCountrySelect({
@@ -17,11 +17,16 @@ export function PhoneCountrySelect({
   value?: string;
   onChange?: (country: string) => void;
 }) {
-  const options = useMemo(() => {
+  // Country names come from the browser's Intl after hydration: the server's ICU names some
+  // regions differently (and sorts them differently), which would be a hydration mismatch.
+  const [options, setOptions] = useState<{ code: string; text: string }[]>([]);
+  useEffect(() => {
     const names = new Intl.DisplayNames(["en"], { type: "region" });
-    return getCountries()
-      .map((code) => ({ code, text: `${names.of(code) ?? code} (+${getCountryCallingCode(code)})` }))
-      .sort((a, b) => a.text.localeCompare(b.text));
+    setOptions(
+      getCountries()
+        .map((code) => ({ code, text: `${names.of(code) ?? code} (+${getCountryCallingCode(code)})` }))
+        .sort((a, b) => a.text.localeCompare(b.text)),
+    );
   }, []);
   return (
     <div>
