@@ -367,6 +367,28 @@ describe("isolation", () => {
   });
 });
 
+describe("audit log", () => {
+  it("records who started and cancelled a broadcast, in the change's transaction; a refused change records nothing", async () => {
+    const bookQ = await book(a.customer.id, [{ phoneNumber: uniquePhone(), name: "Quinn" }]);
+    const bc = (await create(a.globalToken, draft([bookQ]))).body.data;
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    expect((await post(a.globalToken, bc.broadcastUid, "start", { scheduledAt: later })).status).toBe(200);
+    expect((await post(a.globalToken, bc.broadcastUid, "cancel")).status).toBe(200);
+    // A second start of a cancelled broadcast is a conflict: no entry for it.
+    expect((await post(a.globalToken, bc.broadcastUid, "start")).status).toBe(409);
+    const entries = await db.auditEvent.findMany({
+      where: { customerId: a.customer.id, targetUid: bc.broadcastUid },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(entries.map((e) => [e.action, e.actorType])).toEqual([
+      ["broadcast.started", "api_token"],
+      ["broadcast.cancelled", "api_token"],
+    ]);
+    expect(entries[0]?.details).toMatchObject({ scheduledAt: later });
+    expect(entries[1]?.details).toMatchObject({ previousStatus: "SCHEDULED" });
+  });
+});
+
 describe("while sending", () => {
   it("tells the open dashboards its progress, up to COMPLETED with every recipient counted", async () => {
     const one = uniquePhone();

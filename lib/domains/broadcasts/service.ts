@@ -3,10 +3,13 @@
 // and the resolved sender when there is one, in its WHERE: another customer's or sender's
 // uid is BROADCAST_NOT_FOUND. State changes lock the broadcast's row (SELECT ... FOR UPDATE)
 // and happen in one transaction: a refused change leaves the broadcast as it was.
+
 import { ApiError } from "@/lib/core/errors";
 import { skipTake } from "@/lib/core/pagination";
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
+import { auditContext } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { ledgerBalance } from "@/lib/domains/billing/ledger";
 import { rateFor } from "@/lib/domains/billing/rate-card";
@@ -380,6 +383,14 @@ export async function startBroadcast(
           { estimate: estimate.cost, balance: balance.toNumber(), currency: estimate.currency },
         );
       }
+      // Who started it, in the same transaction (docs/security.md "Audit log"); a scheduled
+      // start is recorded when it is asked for, the time it will start in its details.
+      await recordAudit(tx, {
+        ...auditContext(p),
+        action: "broadcast.started",
+        target: { type: "broadcast", uid },
+        details: { name: full.name, scheduledAt: at && at.getTime() > now.getTime() ? at.toISOString() : null },
+      });
       if (at && at.getTime() > now.getTime()) {
         await tx.broadcast.update({
           where: { id: uid },
@@ -488,6 +499,12 @@ export async function cancelBroadcast(p: Principal, sender: Sender | undefined, 
     await tx.broadcast.update({
       where: { id: uid },
       data: { status: "CANCELLED", pauseReason: null, resumesAt: null, completedAt: new Date() },
+    });
+    await recordAudit(tx, {
+      ...auditContext(p),
+      action: "broadcast.cancelled",
+      target: { type: "broadcast", uid },
+      details: { previousStatus: row.status },
     });
   });
   return getBroadcast(p, sender, uid);
