@@ -1,8 +1,12 @@
 import { afterAll, inject } from "vitest";
 import { disconnectDb } from "../lib/db";
+import { settleLowBalanceChecks } from "../lib/domains/billing/low-balance";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 
 afterAll(async () => {
+  // Background work a test file's ingest started (the low-balance check after a debit) ends
+  // before the pool closes: a transaction begun on a closing pool never finishes.
+  await settleLowBalanceChecks();
   await disconnectDb();
 });

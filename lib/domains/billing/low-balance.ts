@@ -107,6 +107,17 @@ function schedule(delayMs: number): void {
   timer.unref();
 }
 
+/**
+ * Drops the checks not yet started and waits for the one running: before a process (or a test
+ * file) closes the database, so no check starts a transaction on a closing pool.
+ */
+export async function settleLowBalanceChecks(): Promise<void> {
+  if (timer) clearTimeout(timer);
+  timer = undefined;
+  noted.clear();
+  await running;
+}
+
 /** The ingest debited these customers in its open transaction: checked once it commits (spendingCommitted). */
 export function noteSpending(customerIds: Iterable<string>): void {
   for (const id of customerIds) noted.add(id);
