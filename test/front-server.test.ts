@@ -236,6 +236,41 @@ describe("front server", () => {
       }
     });
 
+    it("a client still sending a declared body after the 413 reads the answer, not a reset", async () => {
+      // What curl, fetch and Playwright do: send the whole body, then read. The 413 arrives
+      // mid-upload; the rest of the upload must still be taken (and dropped) so the client
+      // reads the answer instead of EPIPE (the e2e upload test saw that race).
+      bytesToNext.delete("/api/dashboard/contact-books/cb_1/bulk");
+      const total = 12 * MiB;
+      const piece = Buffer.alloc(MiB, 0x20);
+      const req = http.request({
+        host: "127.0.0.1",
+        port: frontPort,
+        method: "POST",
+        path: "/api/dashboard/contact-books/cb_1/bulk",
+        headers: { "Content-Type": "application/json", "Content-Length": String(total) },
+      });
+      const writeErrors: Error[] = [];
+      req.on("error", (e) => writeErrors.push(e));
+      const response = new Promise<http.IncomingMessage>((resolve) => req.on("response", resolve));
+      req.write(piece);
+      const res = await response; // answered before most of the body was sent
+      for (let sent = MiB; sent < total; sent += MiB) {
+        await new Promise<void>((resolve, reject) => req.write(piece, (e) => (e ? reject(e) : resolve())));
+      }
+      req.end();
+      let text = "";
+      res.setEncoding("utf8");
+      for await (const chunk of res) text += chunk;
+      expect(writeErrors).toEqual([]);
+      expect(res.statusCode).toBe(413);
+      expect(JSON.parse(text)).toMatchObject({
+        error_code: "PAYLOAD_TOO_LARGE",
+        details: { limitBytes: BULK_BODY_LIMIT_BYTES },
+      });
+      expect(bytesToNext.get("/api/dashboard/contact-books/cb_1/bulk") ?? 0).toBe(0);
+    });
+
     it("passes a body under the limit whole, and a bulk upload up to the bulk limit", async () => {
       const form = `email=a%40b.test&password=${"p".repeat(1000)}`;
       const signIn = await send("POST", "/api/auth/callback/credentials", {}, form);

@@ -74,6 +74,15 @@ export function nextBodyLimit(path: string): number {
     : env().API_BODY_LIMIT_BYTES;
 }
 
+/**
+ * A refused upload that declared its length (at most this much) is read to its end and
+ * dropped before the connection closes: a client still sending when the 413 is written
+ * (curl, fetch and Playwright send the whole body before reading) would otherwise get EPIPE
+ * or a reset instead of the answer. Dropping holds no memory. A chunked body has no end to
+ * wait for (the flood case): its connection closes as soon as the 413 is written.
+ */
+export const REFUSED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
+
 /** 413 with the dashboard handlers' body; what is still arriving is read and dropped, never held. */
 function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, limit: number): void {
   req.resume();
@@ -85,7 +94,20 @@ function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, lim
     new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds the limit of ${limit} bytes`, { limitBytes: limit }),
   );
   res.writeHead(error.status, { "Content-Type": "application/json; charset=utf-8", Connection: "close" });
-  res.end(JSON.stringify({ success: false, message: error.message, error_code: error.code, details: error.details }));
+  const body = JSON.stringify({
+    success: false,
+    message: error.message,
+    error_code: error.code,
+    details: error.details,
+  });
+  const declared = Number(req.headers["content-length"] ?? Number.NaN);
+  if (req.complete || !(declared <= REFUSED_BODY_DRAIN_BYTES)) {
+    res.end(body);
+    return;
+  }
+  res.write(body);
+  req.once("end", () => res.end());
+  req.once("error", () => res.destroy());
 }
 
 /** Passes the request to Next, its body counted on the way (refused past `nextBodyLimit`). */
