@@ -4,6 +4,7 @@
 // schema and that the emitters' data fits (the emitters are typed against these shapes).
 import { z } from "zod";
 import { openObjects } from "@/lib/core/open-schema";
+import { PAUSE_REASONS, RECIPIENT_STATUSES } from "@/lib/domains/broadcasts/schemas";
 
 const Iso = z.string().describe("ISO 8601 timestamp (UTC)");
 
@@ -154,28 +155,11 @@ export const BroadcastStartedData = z.object({ ...BroadcastBase, status: z.liter
 export const BroadcastPausedData = z.object({
   ...BroadcastBase,
   status: z.literal("PAUSED"),
-  pauseReason: z
-    .enum(["insufficient_balance", "messaging_limit", "template_not_approved", "sender_disconnected"])
-    .nullable()
-    .describe("null: a person paused it"),
+  pauseReason: z.enum(PAUSE_REASONS).nullable().describe("null: a person paused it"),
   resumesAt: Iso.nullable().describe("When it resumes by itself (messaging_limit)"),
 });
 const Counts = z.object(
-  Object.fromEntries(
-    [
-      "total",
-      "queued",
-      "skipped",
-      "sending",
-      "accepted",
-      "sent",
-      "delivered",
-      "read",
-      "failed",
-      "interrupted",
-      "replied",
-    ].map((k) => [k, z.number().int()]),
-  ),
+  Object.fromEntries(["total", ...RECIPIENT_STATUSES, "replied"].map((k) => [k, z.number().int()])),
 );
 export const BroadcastCompletedData = z.object({
   ...BroadcastBase,
