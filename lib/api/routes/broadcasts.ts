@@ -1,15 +1,17 @@
 // Broadcasts (docs/broadcasts.md): create, list, read, update, preview, start or schedule,
-// pause, resume, cancel and the recipients list. Sender-scoped as chatbots: senderId (query
+// pause, resume, cancel, retry failed and the recipients list. Sender-scoped as chatbots: senderId (query
 // on GET, body on POST) or a number-scoped token; a global token without senderId reaches
 // all the account's senders (create: the default sender).
 import { pageOf } from "@/lib/core/pagination";
 import * as examples from "@/lib/domains/broadcasts/examples";
+import { retryFailedRecipients } from "@/lib/domains/broadcasts/retry-failed";
 import {
   BroadcastCreateBody,
   BroadcastListPublic,
   BroadcastListQuery,
   BroadcastPublic,
   type BroadcastPublic as BroadcastPublicData,
+  BroadcastRetryPublic,
   BroadcastSenderBody,
   BroadcastSenderQuery,
   BroadcastStartBody,
@@ -213,6 +215,29 @@ export const broadcastRoutes: AnyRoute[] = [
     "Its queued recipients are skipped; cancelling one already cancelled succeeds (idempotent).",
     examples.postBroadcastsByBroadcastUidCancel,
   ),
+  route({
+    ...anySender,
+    method: "POST",
+    path: "/broadcasts/:broadcastUid/retry-failed",
+    example: examples.postBroadcastsByBroadcastUidRetryFailed,
+    summary: "Retry a broadcast's failed recipients",
+    description:
+      "Queues again the recipients that failed with a code a later attempt can get past (throughput, pair rate, messaging limit, the provider's transient errors); 131049 no earlier than 24 hours after the failure; never template, parameter or number errors, nor interrupted recipients. A COMPLETED broadcast is SENDING again. The balance must cover the retries.",
+    body: BroadcastSenderBody,
+    response: BroadcastRetryPublic,
+    errors: ["BROADCAST_NOT_FOUND", "BROADCAST_STATE_CONFLICT", "INSUFFICIENT_BALANCE", "TEMPLATE_NOT_APPROVED"],
+    handler: async ({ principal, sender, params }) => {
+      const r = await retryFailedRecipients(principal, sender, params.broadcastUid);
+      const message =
+        r.requeued === 0
+          ? "No failed recipient can be retried now"
+          : `${r.requeued} failed recipient${r.requeued === 1 ? "" : "s"} queued again`;
+      return ok(message, {
+        ...(await withExtras(principal.customerId, r.broadcast)),
+        retry: { requeued: r.requeued, waiting: r.waiting, retryableAt: r.retryableAt?.toISOString() ?? null },
+      });
+    },
+  }),
   route({
     ...anySender,
     method: "GET",

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   "chatbot.deactivated",
   "broadcast.started",
   "broadcast.cancelled",
+  "broadcast.retried",
   "blacklist.added",
   "blacklist.removed",
   "contact_book.deleted",

@@ -92,6 +92,17 @@ export const postBroadcastsByBroadcastUidResume = {
   response: sending,
 };
 
+export const postBroadcastsByBroadcastUidRetryFailed = {
+  params,
+  request: {},
+  message: "1 failed recipient queued again",
+  response: {
+    ...sending,
+    counts: { ...sending.counts, queued: 2, accepted: 1 },
+    retry: { requeued: 1, waiting: 0, retryableAt: null },
+  },
+};
+
 export const postBroadcastsByBroadcastUidCancel = {
   params,
   request: {},

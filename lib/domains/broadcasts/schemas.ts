@@ -272,6 +272,22 @@ export const BroadcastPublic = z
   .meta({ id: "Broadcast" });
 export type BroadcastPublic = z.infer<typeof BroadcastPublic>;
 
+/** What "retry failed" answers: the broadcast and what became of its failed recipients. */
+export const BroadcastRetryPublic = z
+  .object({
+    ...BroadcastPublic.shape,
+    retry: z.object({
+      requeued: z.number().int().describe("Failed recipients queued again now"),
+      waiting: z
+        .number()
+        .int()
+        .describe("Recipients failed with 131049 in the last 24 hours: not retried before retryableAt"),
+      retryableAt: isoTimestamp().nullable().describe("When the first of the waiting recipients can be retried"),
+    }),
+  })
+  .meta({ id: "BroadcastRetry" });
+export type BroadcastRetryPublic = z.infer<typeof BroadcastRetryPublic>;
+
 export const BroadcastListPublic = z.object({
   broadcasts: z.array(BroadcastPublic),
   items: z.array(BroadcastPublic),

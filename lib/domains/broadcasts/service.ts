@@ -83,7 +83,7 @@ function assertMapping(template: Template | null, variables: Variables): void {
   }
 }
 
-async function templateOf(customerId: string, name: string, language: string): Promise<Template> {
+export async function templateOf(customerId: string, name: string, language: string): Promise<Template> {
   const template = await findTemplate(customerId, name, language);
   if (!template) {
     throw new ApiError("TEMPLATE_NOT_FOUND", `Template ${name} (${language}) does not exist`, {
@@ -94,7 +94,7 @@ async function templateOf(customerId: string, name: string, language: string): P
   return template;
 }
 
-function approved(template: Template): void {
+export function approved(template: Template): void {
   if (template.status !== "APPROVED") {
     throw new ApiError(
       "TEMPLATE_NOT_APPROVED",
@@ -250,7 +250,11 @@ export async function updateBroadcast(
 type Locked = Pick<Broadcast, "id" | "status" | "senderId" | "customerId">;
 
 /** Locks the broadcast's row for a state change (tenant in the WHERE). */
-async function lockBroadcast(tx: Tx, scope: { customerId: string; senderId?: string }, uid: string): Promise<Locked> {
+export async function lockBroadcast(
+  tx: Tx,
+  scope: { customerId: string; senderId?: string },
+  uid: string,
+): Promise<Locked> {
   const rows = await tx.$queryRawUnsafe<Locked[]>(
     `SELECT id, status::text AS status, "senderId", "customerId" FROM "Broadcast"
       WHERE id = $1 AND "customerId" = $2 AND ($3::text IS NULL OR "senderId" = $3) FOR UPDATE`,

@@ -1,0 +1,134 @@
+// "Retry failed" (docs/broadcasts.md "Retrying failed recipients"): a broadcast's recipients
+// that failed with a code that a later attempt can get past are queued again, in one
+// transaction with the broadcast's row locked. 131049 (the provider's marketing frequency
+// cap for that user) is retried no earlier than 24 hours after the failure; a code about
+// the template, the parameters or the number is never retried (it would fail again and,
+// for some, be billed). `interrupted` recipients are not retried: whether the provider
+// sent them is unknown (docs/broadcasts.md "Crashes").
+import { ApiError } from "@/lib/core/errors";
+import { db, type Tx } from "@/lib/db";
+import { auditContext } from "@/lib/domains/audit/actor";
+import { recordAudit } from "@/lib/domains/audit/record";
+import type { Principal } from "@/lib/domains/auth/principal";
+import { ledgerBalance } from "@/lib/domains/billing/ledger";
+import { rateFor } from "@/lib/domains/billing/rate-card";
+import { MARKETING_CAP, MESSAGING_LIMIT_HIT, RETRYABLE_CODES } from "@/lib/domains/provider/error-codes";
+import type { Sender } from "@/lib/generated/prisma/client";
+import type { BroadcastRow } from "./serializers";
+import { approved, broadcastScope, getBroadcast, lockBroadcast, stateConflict, templateOf } from "./service";
+
+/**
+ * Failures a later attempt can get past: throughput and pair rate, the messaging limit, and
+ * the provider's transient errors (1, 2: API unavailable; 131000: something went wrong;
+ * 131016: service unavailable; 133004: server temporarily unavailable).
+ */
+export const RETRY_FAILED_CODES: readonly number[] = [
+  ...RETRYABLE_CODES,
+  MESSAGING_LIMIT_HIT,
+  1,
+  2,
+  131000,
+  131016,
+  133004,
+];
+/** 131049 is not retried within this long of the failure (the provider's guidance). */
+export const MARKETING_CAP_WAIT_MS = 24 * 60 * 60 * 1000;
+
+export type RetryOutcome = {
+  broadcast: BroadcastRow;
+  /** Recipients queued again now. */
+  requeued: number;
+  /** 131049 failures younger than 24 hours: retryable from `retryableAt`. */
+  waiting: number;
+  retryableAt: Date | null;
+};
+
+type Counted = { eligible: number; waiting: number; oldest_waiting: Date | null };
+
+const UTC = (n: number) => `($${n}::timestamptz AT TIME ZONE 'UTC')`;
+// $1 broadcast, $2 codes, $3 the marketing cap code, $4 the cut-off for 131049 failures.
+const ELIGIBLE = `("errorCode" = ANY($2::int[]) OR ("errorCode" = $3 AND "failedAt" <= ${UTC(4)}))`;
+
+async function countFailed(tx: Tx, uid: string, cutoff: Date): Promise<Counted> {
+  const rows = await tx.$queryRawUnsafe<Counted[]>(
+    `SELECT count(*) FILTER (WHERE ${ELIGIBLE})::int AS eligible,
+            count(*) FILTER (WHERE "errorCode" = $3 AND "failedAt" > ${UTC(4)})::int AS waiting,
+            min("failedAt") FILTER (WHERE "errorCode" = $3 AND "failedAt" > ${UTC(4)}) AS oldest_waiting
+       FROM "BroadcastRecipient" WHERE "broadcastId" = $1 AND status = 'failed'`,
+    uid,
+    RETRY_FAILED_CODES,
+    MARKETING_CAP,
+    cutoff.toISOString(),
+  );
+  return rows[0] ?? { eligible: 0, waiting: 0, oldest_waiting: null };
+}
+
+/**
+ * Queues the retryable failures of a SENDING, PAUSED or COMPLETED broadcast again (a
+ * COMPLETED one is SENDING again). The balance must cover them, as at the start (402
+ * INSUFFICIENT_BALANCE with {estimate, balance, currency}); a refusal changes nothing.
+ */
+export async function retryFailedRecipients(
+  p: Principal,
+  sender: Sender | undefined,
+  uid: string,
+  now = new Date(),
+): Promise<RetryOutcome> {
+  const scope = broadcastScope(p, sender);
+  const current = await getBroadcast(p, sender, uid);
+  const template = await templateOf(p.customerId, current.templateName, current.templateLanguage);
+  approved(template);
+  const balance = await ledgerBalance(p.customerId);
+  const cutoff = new Date(now.getTime() - MARKETING_CAP_WAIT_MS);
+  const counted = await db.$transaction(async (tx) => {
+    const row = await lockBroadcast(tx, scope, uid);
+    if (!["SENDING", "PAUSED", "COMPLETED"].includes(row.status)) {
+      throw stateConflict(uid, row.status, "retry its failed recipients");
+    }
+    const c = await countFailed(tx, uid, cutoff);
+    if (c.eligible === 0) return c;
+    const [rate, customer] = await Promise.all([
+      rateFor(p.customerId, template.category, tx),
+      tx.customer.findUnique({ where: { id: p.customerId }, select: { currency: true } }),
+    ]);
+    const cost = rate.mul(c.eligible).toDecimalPlaces(6).toNumber();
+    const currency = customer?.currency ?? "USD";
+    if (balance.lt(cost)) {
+      throw new ApiError(
+        "INSUFFICIENT_BALANCE",
+        `Your balance (${balance.toNumber()} ${currency}) does not cover retrying ${c.eligible} recipients (${cost} ${currency}); add credit and try again`,
+        { estimate: cost, balance: balance.toNumber(), currency },
+      );
+    }
+    // A new attempt: a new message id (the dispatcher's comes from attempts), and the old
+    // message's late statuses no longer reach this row (they match on messageId).
+    await tx.$executeRawUnsafe(
+      `UPDATE "BroadcastRecipient"
+          SET status = 'queued', "errorCode" = NULL, "errorMessage" = NULL, "failedAt" = NULL,
+              "messageId" = NULL, "providerMessageId" = NULL, "lockedUntil" = NULL, "sendingAt" = NULL,
+              "notBefore" = ${UTC(5)}, "updatedAt" = ${UTC(5)}
+        WHERE "broadcastId" = $1 AND status = 'failed' AND ${ELIGIBLE}`,
+      uid,
+      RETRY_FAILED_CODES,
+      MARKETING_CAP,
+      cutoff.toISOString(),
+      now.toISOString(),
+    );
+    if (row.status === "COMPLETED") {
+      await tx.broadcast.update({ where: { id: uid }, data: { status: "SENDING", completedAt: null } });
+    }
+    await recordAudit(tx, {
+      ...auditContext(p),
+      action: "broadcast.retried",
+      target: { type: "broadcast", uid },
+      details: { requeued: c.eligible, previousStatus: row.status },
+    });
+    return c;
+  });
+  return {
+    broadcast: await getBroadcast(p, sender, uid),
+    requeued: counted.eligible,
+    waiting: counted.waiting,
+    retryableAt: counted.oldest_waiting ? new Date(counted.oldest_waiting.getTime() + MARKETING_CAP_WAIT_MS) : null,
+  };
+}
