@@ -7,6 +7,7 @@ import { describe, expect, inject, it } from "vitest";
 import { runCli } from "@/lib/cli/run";
 import { db } from "@/lib/db";
 import { call, createTestCustomer, uniquePhone } from "./factory";
+import { addTemplate } from "./messaging-fixtures";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -76,6 +77,47 @@ describe("credit:add and sender:limits", { timeout: 180_000 }, () => {
     expect(history.body.data.summary).toMatchObject({ credits: 37.5, balance: 37.5 });
     const descriptions = history.body.data.transactions.map((x: { description: string }) => x.description);
     expect(descriptions.sort()).toEqual(["Invoice 1042", "Prepaid top-up"]);
+  });
+
+  it("credit:add resumes the broadcasts paused for want of credit once the balance covers a message, not a person's pause", async () => {
+    const t = await createTestCustomer();
+    await addTemplate(t.customer.id, { name: "spring_sale", category: "MARKETING" });
+    await db.rateCard.create({
+      data: { scope: t.customer.id, customerId: t.customer.id, pricingCategory: "marketing", rate: 0.05 },
+    });
+    const paused = (pauseReason: string | null) =>
+      db.broadcast.create({
+        data: {
+          id: `bc_${uniquePhone().slice(1)}${pauseReason ?? "person"}`,
+          customerId: t.customer.id,
+          senderId: t.sender.id,
+          name: "Spring sale",
+          status: "PAUSED",
+          pauseReason,
+          templateName: "spring_sale",
+          templateLanguage: "en",
+          audience: { contactBookUids: [], filters: [], phoneNumbers: [] },
+          variables: { body: [], header: [] },
+        },
+      });
+    const starved = await paused("insufficient_balance");
+    const byPerson = await paused(null);
+    // 0.01 does not cover one message at 0.05: nothing resumes.
+    const tooLittle = await inProcess("credit:add", "--customer", t.customer.id, "--amount", "0.01", "--json");
+    expect(JSON.parse(tooLittle.stdout)).toMatchObject({ balance: "0.01", resumedBroadcasts: [] });
+    expect((await db.broadcast.findUniqueOrThrow({ where: { id: starved.id } })).status).toBe("PAUSED");
+
+    const enough = await inProcess("credit:add", "--customer", t.customer.id, "--amount", "5");
+    expect(enough.code).toBe(0);
+    expect(enough.stdout).toContain(`resumed broadcasts ${starved.id}`);
+    expect(await db.broadcast.findUniqueOrThrow({ where: { id: starved.id } })).toMatchObject({
+      status: "SENDING",
+      pauseReason: null,
+    });
+    expect(await db.broadcast.findUniqueOrThrow({ where: { id: byPerson.id } })).toMatchObject({
+      status: "PAUSED",
+      pauseReason: null,
+    });
   });
 
   it("sender:limits sets the number's throughput and the business account's messaging limit", async () => {

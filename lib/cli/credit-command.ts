@@ -1,6 +1,7 @@
 // credit:add (docs/operator-cli.md "Credit and sender limits"): a prepaid top-up booked as one
-// ledger credit through the billing service.
+// ledger credit through the billing service; broadcasts paused for want of credit go on.
 import { addCredit } from "@/lib/domains/billing/credits";
+import { resumeFundedBroadcasts } from "@/lib/domains/broadcasts/top-up";
 import { defineCommand } from "./command";
 import { requireCustomer } from "./require-customer";
 import { CreditAddArgs } from "./schemas";
@@ -11,6 +12,8 @@ export const creditAdd = defineCommand({
   run: async (input) => {
     await requireCustomer(input.customer);
     const credit = await addCredit({ customerId: input.customer, amount: input.amount, note: input.note });
+    const resumed = await resumeFundedBroadcasts(input.customer);
+    const resumedText = resumed.length > 0 ? `; resumed broadcasts ${resumed.join(", ")}` : "";
     return {
       json: {
         transactionId: credit.transactionId,
@@ -20,8 +23,9 @@ export const creditAdd = defineCommand({
         currency: credit.currency,
         description: credit.description,
         balance: credit.balance,
+        resumedBroadcasts: resumed,
       },
-      text: `Credited ${credit.amount} ${credit.currency} to ${credit.customerId} (${credit.description}); balance ${credit.balance} ${credit.currency}: ${credit.transactionId}`,
+      text: `Credited ${credit.amount} ${credit.currency} to ${credit.customerId} (${credit.description}); balance ${credit.balance} ${credit.currency}: ${credit.transactionId}${resumedText}`,
     };
   },
 });

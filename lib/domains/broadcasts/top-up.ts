@@ -1,0 +1,32 @@
+// After a top-up (credit:add): the account's broadcasts that paused with
+// `insufficient_balance` go on by themselves once the balance covers their next message
+// (docs/broadcasts.md "Balance"). Each by one conditional UPDATE, so only if it is still paused
+// for that reason: a person's pause, or a broadcast cancelled meanwhile, stays as it is.
+// If the credit covers only part of what is queued, the dispatcher pauses it again when the
+// balance runs out, as before.
+import { db } from "@/lib/db";
+import { ledgerBalance } from "@/lib/domains/billing/ledger";
+import { rateFor } from "@/lib/domains/billing/rate-card";
+import { findTemplate } from "@/lib/domains/templates/send-template";
+
+/** Resumes the customer's broadcasts paused for insufficient_balance that the balance now funds; their uids. */
+export async function resumeFundedBroadcasts(customerId: string): Promise<string[]> {
+  const paused = await db.broadcast.findMany({
+    where: { customerId, status: "PAUSED", pauseReason: "insufficient_balance" },
+    orderBy: { createdAt: "asc" },
+  });
+  if (paused.length === 0) return [];
+  const balance = await ledgerBalance(customerId);
+  const resumed: string[] = [];
+  for (const b of paused) {
+    const template = await findTemplate(customerId, b.templateName, b.templateLanguage);
+    const rate = await rateFor(customerId, template?.category ?? "MARKETING");
+    if (balance.lt(rate)) continue;
+    const changed = await db.broadcast.updateMany({
+      where: { id: b.id, status: "PAUSED", pauseReason: "insufficient_balance" },
+      data: { status: "SENDING", pauseReason: null, resumesAt: null },
+    });
+    if (changed.count === 1) resumed.push(b.id);
+  }
+  return resumed;
+}
