@@ -4,7 +4,8 @@
 // reconnecting go out once it is connected, even when no request drained them), the
 // send reconciliation (sends interrupted mid-flight become "unknown") and the chatbot
 // worker (bot replies from the outbox), the webhook recovery worker and the email worker
-// (the mail outbox: lib/domains/mail/worker.ts), the audit log's retention pruning and the
+// (the mail outbox: lib/domains/mail/worker.ts), the audit log's retention pruning, the pruning of
+// spent sessions, reset links and invitations, and the
 // broadcast dispatcher (lib/domains/broadcasts/dispatcher.ts).
 // `npm run worker` (scripts/worker.ts) runs the same standalone.
 export type Background = { stop: () => Promise<void> };
@@ -47,6 +48,12 @@ export async function startBackgroundWork(options: BackgroundOptions = {}): Prom
   // Audit log retention (docs/security.md "Audit log"): entries past AUDIT_RETENTION_DAYS.
   const { startAuditRetention } = await import("@/lib/domains/audit/retention");
   const audit = options.callbacksOnly ? { stop: async () => {} } : startAuditRetention();
+  // Spent sessions, reset links and invitations (docs/security.md "What is kept").
+  const { startPeriodic } = await import("@/lib/core/periodic");
+  const { pruneSpentCredentials } = await import("@/lib/domains/security/pruning");
+  const credentials = options.callbacksOnly
+    ? { stop: async () => {} }
+    : startPeriodic("spent credentials pruning", 3_600_000, () => pruneSpentCredentials());
   // Broadcasts (docs/broadcasts.md): scheduled starts, paced batches, interrupted sends.
   const { startBroadcastWorker } = await import("@/lib/domains/broadcasts/dispatcher");
   const broadcasts = options.callbacksOnly
@@ -57,6 +64,7 @@ export async function startBackgroundWork(options: BackgroundOptions = {}): Prom
       await Promise.allSettled([
         broadcasts.stop(),
         audit.stop(),
+        credentials.stop(),
         mail.stop(),
         stopDrainer(),
         stopReconciler(),

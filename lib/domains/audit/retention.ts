@@ -2,7 +2,7 @@
 // AUDIT_RETENTION_DAYS are deleted by the background worker (lib/background.ts), once at
 // start and then every hour, in batches so one pass never holds a long lock on a big table.
 import { env } from "@/lib/core/env";
-import { log } from "@/lib/core/log";
+import { startPeriodic } from "@/lib/core/periodic";
 import { db } from "@/lib/db";
 
 const DAY_MS = 86_400_000;
@@ -27,26 +27,5 @@ export async function pruneAuditEvents(now = new Date(), days = env().AUDIT_RETE
 
 /** The hourly pruning loop of the background worker. */
 export function startAuditRetention(options: { intervalMs?: number } = {}): { stop: () => Promise<void> } {
-  const intervalMs = options.intervalMs ?? 3_600_000;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-  const pass = () => {
-    running = pruneAuditEvents()
-      .then((count) => {
-        if (count > 0) log.info({ count }, "audit log entries past retention deleted");
-      })
-      .catch((error: unknown) => log.warn({ err: error }, "audit log pruning failed; next pass retries"))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(pass, intervalMs);
-      });
-  };
-  pass();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return startPeriodic("audit log retention", options.intervalMs ?? 3_600_000, () => pruneAuditEvents());
 }
