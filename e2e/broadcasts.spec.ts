@@ -99,6 +99,7 @@ test("a broadcast from a contact book with two variables runs to COMPLETED on it
   await expect(page.getByRole("link", { name: "New broadcast" })).toHaveAttribute("href", "/broadcasts/new");
   const row = page.getByTestId("broadcast-row").filter({ hasText: `Order news ${run}` });
   await expect(row).toContainText("DRAFT");
+  await saveScreenshot(page, "broadcasts-list");
   await row.getByRole("link", { name: `Order news ${run}` }).click();
   await expect(page.getByRole("heading", { level: 1, name: `Order news ${run}` })).toBeVisible();
 
@@ -153,9 +154,18 @@ test("a slow broadcast is paused, resumed and cancelled from its page", async ({
   const api = apiFor(page, await generateToken(page, `Broadcasts pause e2e ${run}`));
   const book = await bookWith(api, 2, 20);
   const uid = await draft(api, `Slow news ${run}`, book.uid, 1);
+  // The list, open in another tab, follows it too.
+  const list = await page.context().newPage();
+  await list.goto("/broadcasts");
+  await expect(list.locator("[data-live]")).toHaveAttribute("data-live", "on");
+  const listed = list.getByTestId("broadcast-row").filter({ hasText: `Slow news ${run}` });
+  await expect(listed).toContainText("DRAFT");
   const watch = await openLive(page, uid);
   await api("POST", `/broadcasts/${uid}/start`, {});
   await expect(page.getByTestId("broadcast-status")).toHaveText("SENDING");
+  await expect(listed).toContainText("SENDING");
+  await expect(listed).toContainText(/[1-9]\d* sent/);
+  await list.close();
   await expect.poll(() => count(page, "count-sent"), { timeout: 30_000 }).toBeGreaterThan(0);
 
   await page.getByRole("button", { name: "Pause" }).click();

@@ -15,6 +15,7 @@ import { BROADCAST_STATUSES, BroadcastListQuery } from "@/lib/domains/broadcasts
 import { toPublicBroadcast } from "@/lib/domains/broadcasts/serializers";
 import { extrasOf, listBroadcasts } from "@/lib/domains/broadcasts/service";
 import { resolveSender } from "@/lib/domains/senders/service";
+import { FollowBroadcasts } from "./follow-broadcasts";
 import { percent } from "./labels";
 
 export const metadata: Metadata = { title: "Broadcasts · Switchboard" };
@@ -44,6 +45,7 @@ export default async function BroadcastsPage({ searchParams }: { searchParams: P
   const keep: Record<string, string> = params.sender ? { sender: params.sender } : {};
   return (
     <div className="space-y-6">
+      <FollowBroadcasts />
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold">Broadcasts</h1>
