@@ -14,6 +14,7 @@ const ITEMS: readonly { href: string; label: string; permission: Permission }[] 
   { href: "/templates", label: "Templates", permission: "templates" },
   { href: "/analytics", label: "Analytics", permission: "billing" },
   { href: "/contacts", label: "Contacts", permission: "contacts.read" },
+  { href: "/broadcasts", label: "Broadcasts", permission: "broadcasts" },
   { href: "/chatbots", label: "Chatbots", permission: "chatbots" },
   { href: "/blacklist", label: "Blacklist", permission: "contacts.read" },
   { href: "/webhooks", label: "Webhooks", permission: "webhooks" },

@@ -325,3 +325,7 @@ export const RecipientListPublic = z.object({
   items: z.array(RecipientPublic),
   pagination: PageBlockSchema,
 });
+
+/** The recipients CSV (the dashboard's export): the list's filters, every page. */
+export const RecipientExportQuery = RecipientListQuery.pick({ status: true, search: true });
+export type RecipientExportQuery = z.output<typeof RecipientExportQuery>;

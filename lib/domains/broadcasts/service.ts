@@ -535,11 +535,7 @@ export async function listRecipients(
   return { recipients, total };
 }
 
-/**
- * Failed recipients grouped by provider error code (the dashboard's failure reasons).
- * @public Not used yet: the broadcast page of the dashboard (being built this round) takes it;
- * drop the tag once it does (knip then checks it again).
- */
+/** Failed recipients grouped by provider error code (the broadcast page's failure reasons). */
 export async function failuresByCode(p: Principal, sender: Sender | undefined, uid: string) {
   await getBroadcast(p, sender, uid);
   const rows = await db.broadcastRecipient.groupBy({

@@ -6,7 +6,9 @@ import { decryptSecret } from "@/lib/core/crypto/secret-box";
 import { resetEnvCache } from "@/lib/core/env";
 import { db } from "@/lib/db";
 import { verifyPassword } from "@/lib/domains/auth/password";
+import { ledgerBalance } from "@/lib/domains/billing/ledger";
 import { PRICING_CATEGORIES } from "@/lib/domains/billing/rate-card";
+import { extrasOf, failuresByCode, listBroadcasts } from "@/lib/domains/broadcasts/service";
 import { decide } from "@/lib/domains/chatbots/engine";
 import { configOf } from "@/lib/domains/chatbots/serializers";
 import { toPublicThreadMessage } from "@/lib/domains/conversations/serializers";
@@ -16,6 +18,7 @@ import { DEMO_CUSTOMER_NAME, DEMO_EMAIL, DEMO_PASSWORD } from "./constants";
 import { seedDemoOnFirstRun } from "./first-run";
 import { DEMO_RATES, seedDemo } from "./seed";
 import { DEMO_HEADROOM_CREDIT } from "./seed-billing";
+import { DEMO_BROADCASTS } from "./seed-broadcasts";
 
 const RECORDS = 3_000;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-demo-"));
@@ -48,6 +51,8 @@ async function counts(customerId: string) {
     conversations: await db.conversation.count({ where }),
     threadEntries: await db.conversationMessage.count({ where }),
     transactions: await db.billingTransaction.count({ where }),
+    broadcasts: await db.broadcast.count({ where }),
+    broadcastRecipients: await db.broadcastRecipient.count({ where }),
     ledgerTotal: money._sum.amount?.toString(),
   };
 }
@@ -115,6 +120,9 @@ describe("demo seed", { timeout: 120_000 }, () => {
       billingRecords: RECORDS,
       conversations: 3,
       threadEntries: 11,
+      broadcasts: 2,
+      // Every contact of the newsletter book, in the completed broadcast.
+      broadcastRecipients: 150,
     });
     expect(before.globalRates).toBe(PRICING_CATEGORIES.length);
     expect(before.contacts).toBeGreaterThan(100);
@@ -239,5 +247,40 @@ describe("demo seed", { timeout: 120_000 }, () => {
     const thread = await listThread(p, undefined, first?.id ?? "", { page: 1, limit: 50 });
     const statuses = thread.messages.map((m) => toPublicThreadMessage(m).status);
     expect(statuses).toEqual(["received", "received", "read", "received", "read"]);
+  });
+
+  it("seeds a completed broadcast with its results and a scheduled one the balance covers", async () => {
+    const customerId = await demoCustomerId();
+    const p = { customerId, plan: "pro" as const, via: "session" as const };
+    const { broadcasts } = await listBroadcasts(p, undefined, { page: 1, limit: 10 });
+    const done = broadcasts.find((b) => b.name === DEMO_BROADCASTS.completed.name);
+    const later = broadcasts.find((b) => b.name === DEMO_BROADCASTS.scheduled.name);
+    expect(done).toMatchObject({ status: "COMPLETED", templateName: "spring_sale" });
+    expect(done?.completedAt?.getTime()).toBeLessThan(Date.now());
+    expect(later).toMatchObject({ status: "SCHEDULED", startedAt: null });
+    expect(later?.scheduledAt?.getTime()).toBeGreaterThan(Date.now() + 86_400_000);
+
+    const extras = await extrasOf(
+      customerId,
+      [done, later].flatMap((b) => (b ? [b] : [])),
+    );
+    const counts = extras.get(done?.id ?? "")?.counts;
+    expect(counts?.total).toBe(150);
+    for (const status of ["read", "delivered", "sent", "failed", "skipped"] as const) {
+      expect(counts?.[status], status).toBeGreaterThan(0);
+    }
+    expect(counts?.queued).toBe(0);
+    expect(counts?.sending).toBe(0);
+    expect(counts?.replied).toBeGreaterThan(0);
+    expect(extras.get(later?.id ?? "")?.counts.total).toBe(0);
+    // Failures carry the provider's code; skipped ones their reason.
+    const failures = await failuresByCode(p, undefined, done?.id ?? "");
+    expect(failures.map((f) => f.errorCode).sort()).toEqual([131026, 131049, 131050]);
+    const skipped = await db.broadcastRecipient.findMany({ where: { broadcastId: done?.id, status: "skipped" } });
+    expect(skipped.every((r) => r.skipReason === "blacklisted")).toBe(true);
+    // The scheduled one's estimate is covered by the demo's credit.
+    const estimate = later?.estimate as { cost: number; recipients: number } | null;
+    expect(estimate?.recipients).toBe(40);
+    expect((await ledgerBalance(customerId)).toNumber()).toBeGreaterThan(estimate?.cost ?? Number.POSITIVE_INFINITY);
   });
 });

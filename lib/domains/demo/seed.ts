@@ -13,6 +13,7 @@ import { generateSigningSecret } from "@/lib/domains/webhooks/service";
 import type { Customer, Sender } from "@/lib/generated/prisma/client";
 import { DEMO_CUSTOMER_NAME, DEMO_EMAIL, DEMO_PASSWORD } from "./constants";
 import { insertBillingRecords, insertLedger } from "./seed-billing";
+import { seedBroadcasts } from "./seed-broadcasts";
 import { ensureChatbot } from "./seed-chatbots";
 import { seedContacts } from "./seed-contacts";
 import { seedConversations } from "./seed-conversations";
@@ -178,6 +179,7 @@ export async function seedDemo(options: { billingRecords?: number; now?: Date } 
   const billingRecordsInserted = await insertBillingRecords({ customerId: customer.id, senders: weighted, total, now });
   await insertLedger(customer.id, now);
   await seedConversations(customer.id, senders, now);
+  await seedBroadcasts(customer.id, primary, now, DEMO_RATES.marketing);
 
   return {
     customerId: customer.id,

@@ -25,6 +25,10 @@ export const CODE_TITLES: Record<number, string> = {
   [MESSAGING_LIMIT_HIT]: "Spam rate limit hit",
   [MARKETING_CAP]: "This message was not delivered to maintain healthy ecosystem engagement",
   131047: "Re-engagement message: more than 24 hours have passed since the recipient last replied",
+  131050: "The user has stopped marketing messages from this business",
+  131031: "Business account locked",
+  131051: "Unsupported message type",
+  131000: "Something went wrong",
   // Template parameter refusals (lib/domains/templates/parameters.ts).
   131008: "Required parameter is missing",
   131009: "Parameter value is not valid",
