@@ -1,9 +1,10 @@
 "use server";
-// Pause, resume and cancel from a broadcast's page: the API's own state changes
+// Pause, resume, cancel and retry failed from a broadcast's page: the API's own state changes
 // (docs/broadcasts.md "States"), each idempotent; a change the state does not allow is
 // BROADCAST_STATE_CONFLICT, shown on the page.
 import { z } from "zod";
 import { defineAction, RecordId } from "@/lib/dashboard/define-action";
+import { retryFailedRecipients } from "@/lib/domains/broadcasts/retry-failed";
 import { cancelBroadcast, pauseBroadcast, resumeBroadcast } from "@/lib/domains/broadcasts/service";
 
 const ByUid = z.object({ uid: RecordId });
@@ -27,5 +28,21 @@ export const cancelBroadcastAction = defineAction({
   permission: "broadcasts",
   schema: ByUid,
   run: async ({ principal, input }) => ({ status: (await cancelBroadcast(principal, undefined, input.uid)).status }),
+  revalidate: page,
+});
+
+/** Failed recipients with a retryable code queued again (docs/broadcasts.md "Retrying failed recipients"). */
+export const retryFailedAction = defineAction({
+  permission: "broadcasts",
+  schema: ByUid,
+  run: async ({ principal, input }) => {
+    const r = await retryFailedRecipients(principal, undefined, input.uid);
+    return {
+      status: r.broadcast.status,
+      requeued: r.requeued,
+      waiting: r.waiting,
+      retryableAt: r.retryableAt?.toISOString() ?? null,
+    };
+  },
   revalidate: page,
 });

@@ -1,6 +1,6 @@
 "use client";
-// Pause, resume and cancel, as the broadcast's state allows them (docs/broadcasts.md
-// "States"); cancelling asks first. A change the state no longer allows (another member or
+// Pause, resume, cancel and retry failed, as the broadcast's state allows them
+// (docs/broadcasts.md "States", "Retrying failed recipients"); cancelling asks first. A change the state no longer allows (another member or
 // the service changed it meanwhile) is said on the page, and the page shows the new state.
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
@@ -8,16 +8,36 @@ import { useToast } from "@/components/dashboard/toast";
 import { button, buttonSecondary } from "@/components/ui/classes";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { FormAlert } from "@/components/ui/form-alert";
+import { formatDateTime } from "@/components/ui/format";
 import type { ActionResult } from "@/lib/dashboard/action-result";
-import { cancelBroadcastAction, pauseBroadcastAction, resumeBroadcastAction } from "./actions";
+import { cancelBroadcastAction, pauseBroadcastAction, resumeBroadcastAction, retryFailedAction } from "./actions";
 
-type Change = { verb: string; done: string; action: (input: { uid: string }) => Promise<ActionResult<unknown>> };
+type Retried = { requeued: number; waiting: number; retryableAt: string | null };
+type Change = {
+  verb: string;
+  done: string | ((data: unknown) => string);
+  action: (input: { uid: string }) => Promise<ActionResult<unknown>>;
+};
 
 const PAUSE: Change = { verb: "pause", done: "Broadcast paused", action: pauseBroadcastAction };
 const RESUME: Change = { verb: "resume", done: "Broadcast resumed", action: resumeBroadcastAction };
 const CANCEL: Change = { verb: "cancel", done: "Broadcast cancelled", action: cancelBroadcastAction };
+const RETRY: Change = {
+  verb: "retry the failed recipients of",
+  done: (data) => {
+    const r = data as Retried;
+    const queued = r.requeued === 0 ? "No failed recipient can be retried now" : `${count(r.requeued)} queued again`;
+    const later =
+      r.waiting > 0 && r.retryableAt
+        ? `; ${count(r.waiting)} hit the marketing limit and can be retried from ${formatDateTime(r.retryableAt)}`
+        : "";
+    return `${queued}${later}`;
+  },
+  action: retryFailedAction,
+};
+const count = (n: number) => `${n.toLocaleString("en-US")} recipient${n === 1 ? "" : "s"}`;
 
-export function BroadcastControls({ uid, status }: { uid: string; status: string }) {
+export function BroadcastControls({ uid, status, failed }: { uid: string; status: string; failed: number }) {
   const router = useRouter();
   const toast = useToast();
   const [pending, start] = useTransition();
@@ -27,7 +47,7 @@ export function BroadcastControls({ uid, status }: { uid: string; status: string
     start(async () => {
       setError(null);
       const result = await change.action({ uid });
-      if (result.ok) toast.success(change.done);
+      if (result.ok) toast.success(typeof change.done === "string" ? change.done : change.done(result.data));
       else {
         const message =
           result.code === "BROADCAST_STATE_CONFLICT"
@@ -42,7 +62,8 @@ export function BroadcastControls({ uid, status }: { uid: string; status: string
   const canPause = status === "SENDING";
   const canResume = status === "PAUSED";
   const canCancel = status !== "COMPLETED" && status !== "CANCELLED";
-  if (!canPause && !canResume && !canCancel) return <FormAlert message={error} />;
+  const canRetry = failed > 0 && (status === "SENDING" || status === "PAUSED" || status === "COMPLETED");
+  if (!canPause && !canResume && !canCancel && !canRetry) return <FormAlert message={error} />;
   return (
     <div className="space-y-3">
       <FormAlert message={error} />
@@ -55,6 +76,11 @@ export function BroadcastControls({ uid, status }: { uid: string; status: string
         {canResume ? (
           <button type="button" className={button} disabled={pending} onClick={() => run(RESUME)}>
             Resume
+          </button>
+        ) : null}
+        {canRetry ? (
+          <button type="button" className={buttonSecondary} disabled={pending} onClick={() => run(RETRY)}>
+            Retry failed
           </button>
         ) : null}
         {canCancel ? (

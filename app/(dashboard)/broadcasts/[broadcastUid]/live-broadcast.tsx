@@ -132,7 +132,7 @@ export function LiveBroadcast({ uid, status, pauseReason, resumesAt, counts }: L
           </div>
         ))}
       </dl>
-      <BroadcastControls uid={uid} status={status} />
+      <BroadcastControls uid={uid} status={status} failed={counts.failed} />
     </section>
   );
 }
