@@ -16,7 +16,8 @@ import { hydrated } from "./helpers";
 // the answers. Both ways (curl, Node) end with the receiver printing verified events.
 
 const run = promisify(execFile);
-const DOC = path.resolve(import.meta.dirname, "../docs/integrators/quickstart.md");
+const ROOT = path.resolve(import.meta.dirname, "..");
+const DOC = path.join(ROOT, "docs/integrators/quickstart.md");
 
 type Block = { lang: string; code: string };
 
@@ -66,7 +67,7 @@ test("the quickstart's commands, run as written with curl and with Node, end wit
   const all = blocks(fs.readFileSync(DOC, "utf8"));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quickstart-"));
   // "In an empty folder, npm install standardwebhooks": the same package, from this repository's install.
-  fs.symlinkSync(path.resolve(import.meta.dirname, "../node_modules"), path.join(dir, "node_modules"), "dir");
+  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
   const receivers: ChildProcess[] = [];
   try {
     // 1. Sign up and add a sender, 2. create a token: in the dashboard.
