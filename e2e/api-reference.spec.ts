@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { generateToken, saveScreenshot } from "./helpers";
 
 // The API reference (docs/api/README.md "The reference"): the served OpenAPI document rendered by Scalar,
-// self-hosted under the app's CSP: the operations are there, search finds one, and
+// self-hosted under the app's CSP: the operations and the events are there, search finds one, and
 // "Test Request" with a bearer token gets a real answer from the API.
 test("the API reference renders the document, searches it and tries an operation with a token", async ({ page }) => {
   const violations: string[] = [];
@@ -30,6 +30,14 @@ test("the API reference renders the document, searches it and tries an operation
   // Operations from the document, grouped by tag.
   await expect(page.getByRole("heading", { name: "List message billing records", exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: "Contact books", exact: true })).toBeVisible();
+
+  // The events of the document's webhooks section are listed too.
+  await page.getByRole("button", { name: /Open Search/ }).click();
+  await page.keyboard.type("message.status.accepted");
+  const event = page.getByRole("option").filter({ hasText: "message.status.accepted" });
+  await expect(event.first()).toBeVisible();
+  await event.first().click();
+  await expect(page.getByRole("heading", { name: "message.status.accepted", exact: true })).toBeVisible();
 
   // Search finds an operation by its words and opens it.
   await page.getByRole("button", { name: /Open Search/ }).click();

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode, wireCodeOf } from "@/lib/core/errors";
 import { openObjects } from "@/lib/core/open-schema";
 import { providerStatusOf } from "./envelope";
+import { EVENTS_TAG, EVENTS_TAG_DESCRIPTION, type OpenApiWebhook, webhooksSection } from "./openapi-webhooks";
 import { type AnyRoute, bodySchema, type ResponseHeader, VERSIONS } from "./route-definition";
 
 type Json = Record<string, unknown>;
@@ -40,6 +41,8 @@ export type OpenApiDocument = {
   servers: { url: string }[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
+  /** What the service POSTs to webhook destinations, per event type (openapi-webhooks.ts). */
+  webhooks: Record<string, OpenApiWebhook>;
   components: {
     schemas: Record<string, Json>;
     securitySchemes: Record<string, Json>;
@@ -475,11 +478,15 @@ export function buildOpenApiDocument(table: readonly AnyRoute[], serverUrl = "/"
         "POST the same names in the JSON body.",
     },
     servers: [{ url: serverUrl }],
-    tags: [...new Set(table.map((r) => r.tag))].map((name) => ({
-      name,
-      description: TAG_DESCRIPTIONS[name] ?? name,
-    })),
+    tags: [
+      ...[...new Set(table.map((r) => r.tag))].map((name) => ({
+        name,
+        description: TAG_DESCRIPTIONS[name] ?? name,
+      })),
+      { name: EVENTS_TAG, description: EVENTS_TAG_DESCRIPTION },
+    ],
     paths,
+    webhooks: webhooksSection(),
     components: {
       schemas: { ...defs, ...COMPONENT_SCHEMAS },
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "swb_live_ API token" } },

@@ -141,11 +141,36 @@ export function isEventKey(value: unknown): value is string {
 /** The type of the signed test event (POST /webhooks/{uid}/test); not subscribable. */
 export const TEST_EVENT_TYPE = "webhook.test";
 
-/** The data of GET /webhooks/events: every key with its payload's JSON Schema and an example (payloads.ts). */
+/**
+ * The test event in the catalog: a destination receives it whatever it subscribes to, so it
+ * is listed (with its body's schema) beside the endpoint-health events, but is no key to subscribe to.
+ */
+const TEST_EVENT: CatalogEvent = {
+  key: TEST_EVENT_TYPE,
+  description:
+    "A signed test sent by POST /webhooks/{webhookUid}/test (or the dashboard's Send test event) to that one destination, whatever it subscribes to; not a key to subscribe to.",
+};
+
+/** Every type a destination may receive: the subscribable keys and webhook.test. */
+export const DELIVERED_EVENT_TYPES: readonly string[] = [...EVENT_KEYS, TEST_EVENT_TYPE];
+
+/** Every group with its events, webhook.test in the endpoint-health group; `subscribable` tells them apart. */
+export type ListedEvent = CatalogEvent & { subscribable: boolean };
+export function catalogGroups(): (Omit<CatalogGroup, "events"> & { events: ListedEvent[] })[] {
+  return EVENT_GROUPS.map((g) => ({
+    ...g,
+    events: [
+      ...g.events.map((e) => ({ ...e, subscribable: true })),
+      ...(g.key === "webhook" ? [{ ...TEST_EVENT, subscribable: false }] : []),
+    ],
+  }));
+}
+
+/** The data of GET /webhooks/events: every type with its payload's JSON Schema and an example (payloads.ts). */
 export function eventCatalog() {
   const docs = payloadDocs();
   return {
-    groups: EVENT_GROUPS.map((g) => ({
+    groups: catalogGroups().map((g) => ({
       ...g,
       events: g.events.map((e) => ({ ...e, schema: docs[e.key]?.schema ?? {}, example: docs[e.key]?.example ?? {} })),
     })),

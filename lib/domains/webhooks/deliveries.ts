@@ -3,6 +3,7 @@
 // (lib/domains/webhooks/worker.ts) sends every PENDING delivery whose nextAttemptAt has come;
 // a delivery's id is its `webhook-id`, so a redelivery keeps the same id.
 
+import type { z } from "zod";
 import { ApiError } from "@/lib/core/errors";
 import { skipTake } from "@/lib/core/pagination";
 import { db } from "@/lib/db";
@@ -11,6 +12,7 @@ import { emitEvent } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import type { Prisma, Sender } from "@/lib/generated/prisma/client";
 import { TEST_EVENT_TYPE } from "./catalog";
+import type { TestEventData } from "./payloads";
 import type { DeliveryListQuery } from "./schemas";
 import type { DeliveryRow } from "./serializers";
 import { tenantScope, webhookNotFound } from "./service";
@@ -112,7 +114,7 @@ export async function sendTestEvent(p: Principal, sender: Sender, uid: string): 
       data: {
         message: "This is a test event from Switchboard. If you can read it, your endpoint works.",
         webhookUid: uid,
-      },
+      } satisfies z.infer<typeof TestEventData>,
     });
   });
   const deliveryId = emitted?.deliveryIds[0];

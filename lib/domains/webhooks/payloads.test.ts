@@ -8,7 +8,7 @@ import { closedEvent, createdEvent } from "@/lib/domains/conversations/events";
 import { buildPayload } from "@/lib/domains/events/emit";
 import { inboundEvent } from "@/lib/domains/events/ingest/inbound";
 import { call, createTestCustomer } from "@/test/factory";
-import { EVENT_KEYS } from "./catalog";
+import { DELIVERED_EVENT_TYPES, EVENT_KEYS } from "./catalog";
 import { payloadDocs, payloadEntries } from "./payloads";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -16,10 +16,10 @@ addFormats.default(ajv);
 const sender = { id: "s1", customerId: "c1", phoneNumber: "+15550100001", phoneNumberId: "1048576" };
 
 describe("event payload catalog", () => {
-  it("every event key has a schema and an example that validates against it", () => {
+  it("every event key (and webhook.test) has a schema and an example that validates against it", () => {
     const docs = payloadDocs();
-    expect(Object.keys(docs).sort()).toEqual([...EVENT_KEYS].sort());
-    for (const key of EVENT_KEYS) {
+    expect(Object.keys(docs).sort()).toEqual([...DELIVERED_EVENT_TYPES].sort());
+    for (const key of DELIVERED_EVENT_TYPES) {
       const doc = docs[key];
       expect(doc, key).toBeDefined();
       const validate = ajv.compile(doc?.schema ?? {});
@@ -71,7 +71,7 @@ describe("event payload catalog", () => {
     }
   });
 
-  it("GET /webhooks/events serves each key's schema and example (v2 and v3)", async () => {
+  it("GET /webhooks/events serves each type's schema and example (v2 and v3), webhook.test not subscribable", async () => {
     const t = await createTestCustomer();
     for (const v of ["v2", "v3"]) {
       const res = await call("GET", `/api/${v}/webhooks/events`, { token: t.globalToken });
@@ -80,8 +80,11 @@ describe("event payload catalog", () => {
         key: string;
         schema: Record<string, unknown>;
         example: unknown;
+        subscribable: boolean;
       }[];
-      expect(events.map((e) => e.key).sort()).toEqual([...EVENT_KEYS].sort());
+      expect(events.map((e) => e.key).sort()).toEqual([...DELIVERED_EVENT_TYPES].sort());
+      expect(events.filter((e) => !e.subscribable).map((e) => e.key)).toEqual(["webhook.test"]);
+      expect([...res.body.data.eventKeys].sort()).toEqual([...EVENT_KEYS].sort());
       for (const e of events) expect(ajv.validate(e.schema, e.example), e.key).toBe(true);
     }
   });

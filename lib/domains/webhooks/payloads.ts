@@ -176,6 +176,12 @@ const BalanceLowData = z.object({
   alertedAt: Iso,
 });
 
+/** webhook.test (POST /webhooks/{webhookUid}/test): sent to that destination only. */
+export const TestEventData = z.object({
+  message: z.string().describe("A line saying this is a test"),
+  webhookUid: z.string().describe("The destination the test was sent to"),
+});
+
 const AT = "2026-11-23T10:15:00.000Z";
 const base = (type: string) => ({
   id: "evt_01jexample000000000000000",
@@ -407,6 +413,16 @@ export function payloadEntries(): Record<string, PayloadEntry> {
     example: {
       ...base("billing.balance.low"),
       data: { balance: 4.2175, threshold: 5, currency: "USD", alertedAt: AT },
+    },
+  };
+  out["webhook.test"] = {
+    schema: envelope("webhook.test", TestEventData),
+    example: {
+      ...base("webhook.test"),
+      data: {
+        message: "This is a test event from Switchboard. If you can read it, your endpoint works.",
+        webhookUid: "cm3webhook00001",
+      },
     },
   };
   return out;

@@ -331,13 +331,16 @@ export const CatalogPublic = z
           z.object({
             key: z.string(),
             description: z.string(),
+            subscribable: z
+              .boolean()
+              .describe("false for webhook.test, which a destination receives only when it is sent a test event"),
             schema: z.record(z.string(), z.unknown()).describe("JSON Schema (draft 2020-12) of the delivered body"),
             example: z.record(z.string(), z.unknown()).describe("An example delivered body"),
           }),
         ),
       }),
     ),
-    eventKeys: z.array(z.string()),
+    eventKeys: z.array(z.string()).describe("The keys a destination may subscribe to"),
   })
   .meta({ id: "EventCatalog" });
 

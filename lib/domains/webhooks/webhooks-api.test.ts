@@ -110,8 +110,17 @@ describe("event catalog", () => {
     ];
     expect([...eventKeys].sort()).toEqual([...expected].sort());
     expect([...EVENT_KEYS].sort()).toEqual([...expected].sort());
-    const grouped = groups.flatMap((g: { events: { key: string }[] }) => g.events.map((e) => e.key));
-    expect(grouped.sort()).toEqual([...expected].sort());
+    const listed = groups.flatMap((g: { events: { key: string; subscribable: boolean }[] }) => g.events);
+    // Every key to subscribe to, and webhook.test, which a destination receives only as a test.
+    expect(
+      listed
+        .filter((e: { subscribable: boolean }) => e.subscribable)
+        .map((e: { key: string }) => e.key)
+        .sort(),
+    ).toEqual([...expected].sort());
+    expect(listed.filter((e: { subscribable: boolean }) => !e.subscribable).map((e: { key: string }) => e.key)).toEqual(
+      ["webhook.test"],
+    );
     for (const g of groups)
       expect(g).toEqual(expect.objectContaining({ key: expect.any(String), name: expect.any(String) }));
   });

@@ -15,7 +15,8 @@ export default async function WebhookEventsPage() {
     <div className="space-y-6">
       <SubpageHeader backHref="/webhooks" backLabel="All webhooks" title="Webhook events">
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          Every event a destination can subscribe to, with an example body and its JSON Schema.
+          Every event a destination can receive, with an example body and its JSON Schema: the ones it subscribes to,
+          and webhook.test, sent when you send it a test event.
         </p>
       </SubpageHeader>
       {groups.map((g) => (
