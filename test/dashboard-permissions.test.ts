@@ -26,6 +26,7 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/(dashboard)/billing/page.tsx": "billing",
   "app/(dashboard)/billing/ledger/page.tsx": "billing",
   "app/(dashboard)/blacklist/page.tsx": "contacts.read",
+  "app/(dashboard)/broadcasts/new/page.tsx": "broadcasts",
   "app/(dashboard)/chatbots/page.tsx": "chatbots",
   "app/(dashboard)/chatbots/[uid]/page.tsx": "chatbots",
   "app/(dashboard)/chatbots/new/page.tsx": "chatbots",
@@ -48,6 +49,7 @@ const EXPECTED: Record<string, Permission | "public"> = {
   // Server actions (every exported function of the file).
   "app/(dashboard)/billing/ledger/actions.ts": "billing",
   "app/(dashboard)/blacklist/actions.ts": "contacts.write",
+  "app/(dashboard)/broadcasts/new/actions.ts": "broadcasts",
   "app/(dashboard)/chatbots/actions.ts": "chatbots",
   "app/(dashboard)/contacts/actions.ts": "contacts.write",
   "app/(dashboard)/senders/actions.ts": "senders",
@@ -65,6 +67,7 @@ const EXPECTED: Record<string, Permission | "public"> = {
   // app/api/dashboard handlers (every exported method).
   "app/api/dashboard/audit/export/route.ts": "audit",
   "app/api/dashboard/billing/export/route.ts": "billing",
+  "app/api/dashboard/broadcasts/estimate/route.ts": "broadcasts",
   "app/api/dashboard/contact-books/[uid]/bulk/route.ts": "contacts.write",
   "app/api/dashboard/conversations/route.ts": "inbox",
   "app/api/dashboard/conversations/[uid]/route.ts": "inbox",
