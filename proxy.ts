@@ -22,6 +22,7 @@ export const DASHBOARD_SECTIONS = [
   "audit",
   "billing",
   "blacklist",
+  "broadcasts",
   "chatbots",
   "contacts",
   "inbox",

@@ -3,7 +3,7 @@ import { expectAccessible, login, saveScreenshot } from "./helpers";
 
 // Pages other parts of the project add to the dashboard, and the API reference: each
 // loads for the demo user and passes the same axe check.
-for (const path of ["/messages", "/templates", "/analytics", "/docs/api"]) {
+for (const path of ["/messages", "/templates", "/analytics", "/broadcasts/new", "/docs/api"]) {
   test(`${path} loads and is accessible`, async ({ page }) => {
     await login(page);
     await page.goto(path);

@@ -3,7 +3,15 @@ import { isSenderScopedPage, noSenderChoiceLabel } from "./sender-scope";
 
 describe("the header's no-sender choice", () => {
   it("names the default sender on pages that act on one sender", () => {
-    for (const path of ["/messages", "/analytics", "/webhooks", "/webhooks/wh_1", "/blacklist", "/chatbots/new"]) {
+    for (const path of [
+      "/messages",
+      "/analytics",
+      "/webhooks",
+      "/webhooks/wh_1",
+      "/blacklist",
+      "/chatbots/new",
+      "/broadcasts/new",
+    ]) {
       expect(isSenderScopedPage(path)).toBe(true);
       expect(noSenderChoiceLabel(path, "+15550100001")).toBe("Default sender: +15550100001");
     }

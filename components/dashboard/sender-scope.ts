@@ -7,7 +7,11 @@
  * The pages that work on one sender at a time (a chatbot's own page shows its own sender,
  * whatever the header says, so it is not one of them).
  */
-const SENDER_SCOPED_PAGES = [/^\/(analytics|blacklist|messages|webhooks)(\/|$)/, /^\/chatbots(\/new)?\/?$/];
+const SENDER_SCOPED_PAGES = [
+  /^\/(analytics|blacklist|messages|webhooks)(\/|$)/,
+  /^\/chatbots(\/new)?\/?$/,
+  /^\/broadcasts\/new\/?$/,
+];
 
 export const isSenderScopedPage = (pathname: string) => SENDER_SCOPED_PAGES.some((re) => re.test(pathname));
 

@@ -69,7 +69,10 @@ export type AudienceInput = {
 };
 
 /**
- * SELECT phone, "contactId", parameters, status, "skipReason": the broadcast's unique numbers.
+ * SELECT phone, "contactId", duplicates, parameters, status, "skipReason": the broadcast's
+ * unique numbers; duplicates counts the other rows of the same number (a contact in two
+ * books, a listed number that is also in a book), which are not sent to; its window is ordered
+ * as DISTINCT ON sorts (phone, pri, at), so one sort serves both (measured on PostgreSQL 15).
  * Every value the caller gave travels as a parameter; field keys too.
  */
 export function audienceQuery(input: AudienceInput): Sql {
@@ -98,9 +101,11 @@ export function audienceQuery(input: AudienceInput): Sql {
            WHERE x."customerId" = ${customer} AND x."phoneNumber" = n.phone ORDER BY x."createdAt" LIMIT 1
         ) k ON true
     ), u AS (
-      SELECT DISTINCT ON (phone) * FROM src ORDER BY phone, pri, at
+      SELECT DISTINCT ON (phone) *,
+             count(*) OVER (PARTITION BY phone ORDER BY pri, at ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS copies
+        FROM src ORDER BY phone, pri, at
     )
-    SELECT u.phone, u."contactId",
+    SELECT u.phone, u."contactId", (u.copies - 1)::int AS duplicates,
            jsonb_build_object('body', ${arr(body)}, 'header', ${arr(header)}) AS parameters,
            CASE WHEN bl.id IS NOT NULL OR u.phone !~ ${E164_SQL} OR ${missing} THEN 'skipped' ELSE 'queued' END AS status,
            CASE WHEN bl.id IS NOT NULL THEN 'blacklisted'

@@ -168,6 +168,16 @@ const SenderId = z.string({ error: "senderId must be a phone number string" }).o
 
 export const BroadcastCreateBody = z.object({ senderId: SenderId, broadcast: BroadcastCreateInput });
 
+/**
+ * What the new-broadcast page counts while it is being filled in (the dashboard's live count):
+ * the create input's own fields, without the name and schedule a count does not need.
+ */
+export const BroadcastDraftBody = z.object({
+  senderId: SenderId,
+  broadcast: BroadcastCreateInput.pick({ template: true, audience: true, variables: true, maxPerSecond: true }),
+});
+export type BroadcastDraft = z.output<typeof BroadcastDraftBody>["broadcast"];
+
 const UPDATE_FIELDS = "name, template, audience, variables, scheduledAt, maxPerSecond";
 const NO_UPDATE_FIELD = `At least one broadcast field is required to update (${UPDATE_FIELDS})`;
 

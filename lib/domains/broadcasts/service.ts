@@ -12,12 +12,12 @@ import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { ledgerBalance } from "@/lib/domains/billing/ledger";
-import { rateFor } from "@/lib/domains/billing/rate-card";
 import { renderTemplate } from "@/lib/domains/templates/fill";
 import { templateParameters } from "@/lib/domains/templates/parameters";
 import { findTemplate } from "@/lib/domains/templates/send-template";
 import type { Broadcast, Prisma, Sender, Template } from "@/lib/generated/prisma/client";
 import { type AudienceInput, audienceQuery } from "./audience";
+import { audienceSamples, estimateOf, tally } from "./audience-count";
 import { broadcastEvent } from "./events";
 import type {
   Audience,
@@ -29,7 +29,6 @@ import type {
   RecipientListQuery,
   Variables,
 } from "./schemas";
-import { senderLimits } from "./sender-limits";
 import { type BroadcastRow, type Extras, emptyCounts, WITH_SENDER } from "./serializers";
 
 export const broadcastNotFound = (uid: string) =>
@@ -54,7 +53,7 @@ const audienceOf = (b: Pick<Broadcast, "audience">) => b.audience as unknown as 
 const variablesOf = (b: Pick<Broadcast, "variables">) => b.variables as unknown as Variables;
 
 /** The template's text slots against the mapping: every {{n}} needs one entry, in order. */
-function assertMapping(template: Template | null, variables: Variables): void {
+export function assertMapping(template: Template | null, variables: Variables): void {
   if (!template) return;
   const { slots } = templateParameters(template.components);
   const fields: { path: string; message: string }[] = [];
@@ -105,7 +104,7 @@ export function approved(template: Template): void {
 }
 
 /** Contact books must be the customer's own: another account's uid is refused by name. */
-async function assertBooks(customerId: string, audience: Audience): Promise<void> {
+export async function assertBooks(customerId: string, audience: Audience): Promise<void> {
   if (audience.contactBookUids.length === 0) return;
   const found = await db.contactBook.findMany({
     where: { customerId, id: { in: audience.contactBookUids } },
@@ -274,45 +273,6 @@ const audienceInput = (b: Pick<Broadcast, "customerId" | "senderId" | "audience"
   variables: variablesOf(b),
 });
 
-type Tally = { queued: number; blacklisted: number; invalid_number: number; missing_variable: number };
-
-async function tally(tx: Tx, input: AudienceInput): Promise<Tally> {
-  const q = audienceQuery(input);
-  const rows = await tx.$queryRawUnsafe<{ reason: string | null; n: number }[]>(
-    `SELECT "skipReason" AS reason, count(*)::int AS n FROM (${q.text}) a GROUP BY 1`,
-    ...q.values,
-  );
-  const t: Tally = { queued: 0, blacklisted: 0, invalid_number: 0, missing_variable: 0 };
-  for (const r of rows) {
-    if (r.reason === null) t.queued += r.n;
-    else if (r.reason in t) t[r.reason as keyof Tally] += r.n;
-  }
-  return t;
-}
-
-/** recipients x the customer's rate of the template's category; the duration at the pace. */
-async function estimateOf(
-  tx: Tx,
-  b: Pick<Broadcast, "customerId" | "maxPerSecond">,
-  sender: Sender,
-  template: Template,
-  t: Tally,
-): Promise<EstimatePublic> {
-  const [rate, customer] = await Promise.all([
-    rateFor(b.customerId, template.category, tx),
-    tx.customer.findUnique({ where: { id: b.customerId }, select: { currency: true } }),
-  ]);
-  const limits = senderLimits(sender);
-  const pace = Math.max(1, Math.min(b.maxPerSecond ?? Number.POSITIVE_INFINITY, limits.throughputPerSecond));
-  return {
-    recipients: t.queued,
-    skipped: t.blacklisted + t.invalid_number + t.missing_variable,
-    cost: rate.mul(t.queued).toDecimalPlaces(6).toNumber(),
-    currency: customer?.currency ?? "USD",
-    durationSeconds: Math.ceil(t.queued / pace),
-  };
-}
-
 const senderOf = (id: string) => db.sender.findUniqueOrThrow({ where: { id } });
 
 /** The audience count with skipped-by-reason, the estimate and up to 5 rendered samples; sends nothing. */
@@ -322,11 +282,7 @@ export async function previewBroadcast(p: Principal, sender: Sender | undefined,
   const input = audienceInput(row);
   const t = await tally(db, input);
   const estimate = await estimateOf(db, row, await senderOf(row.senderId), template, t);
-  const q = audienceQuery(input);
-  const samples = await db.$queryRawUnsafe<{ phone: string; parameters: { body: string[]; header: string[] } }[]>(
-    `SELECT phone, parameters FROM (${q.text}) a WHERE status = 'queued' ORDER BY phone LIMIT 5`,
-    ...q.values,
-  );
+  const samples = await audienceSamples(db, input, 5);
   return {
     estimate,
     skippedByReason: {

@@ -1,0 +1,93 @@
+// The new-broadcast form's state and its translation into the API's create input
+// (BroadcastCreateInput): the form checks that input with the API's own schema before it
+// counts or sends anything, and shows each problem under its field, said with the form's label.
+import type { z } from "zod";
+import type { FILTER_OPS, VARIABLE_SOURCES } from "@/lib/domains/broadcasts/schemas";
+import { type ParameterSlot, templateParameters } from "@/lib/domains/templates/parameters";
+import { withFieldLabels } from "./field-labels";
+import { zonedToUtc } from "./zoned-time";
+
+export type FilterOp = (typeof FILTER_OPS)[number];
+export type VariableSource = (typeof VARIABLE_SOURCES)[number];
+
+export type FilterDraft = { key: number; field: string; op: FilterOp; value: string };
+export type MappingDraft = { source: VariableSource; key: string; value: string; default: string };
+export type ScheduleDraft = { when: "now" | "later"; date: string; time: string; zone: string };
+
+export type FormDraft = {
+  name: string;
+  senderId: string;
+  template: { name: string; language: string } | null;
+  bookUids: string[];
+  filters: FilterDraft[];
+  /** By slot key ("body.0", "header.0"). */
+  mappings: Record<string, MappingDraft>;
+  schedule: ScheduleDraft;
+  pace: string;
+};
+
+export const emptyMapping = (): MappingDraft => ({ source: "name", key: "", value: "", default: "" });
+
+/** The template's text parameters a broadcast maps (header and body, in order). */
+export function mappedSlots(components: unknown): ParameterSlot[] {
+  return templateParameters(components).slots.filter(
+    (s) => (s.component === "body" || s.component === "header") && s.kind === "text",
+  );
+}
+
+function mappingOf(m: MappingDraft) {
+  return {
+    source: m.source,
+    ...(m.source === "field" && m.key ? { key: m.key } : {}),
+    ...(m.source === "constant" ? { value: m.value } : {}),
+    ...(m.default.trim() !== "" ? { default: m.default } : {}),
+  };
+}
+
+/** The schedule as the stored UTC instant: null for now, "" for a date and time not filled in. */
+export function scheduledAtOf(s: ScheduleDraft): string | null {
+  if (s.when === "now") return null;
+  return zonedToUtc(s.date, s.time, s.zone) ?? "";
+}
+
+/** The create input (unchecked): what the schema, the live count and the server action take. */
+export function inputOf(d: FormDraft, slots: ParameterSlot[]) {
+  const pace = d.pace.trim();
+  return {
+    name: d.name,
+    template: d.template ?? { name: "", language: "" },
+    audience: {
+      contactBookUids: d.bookUids,
+      filters: d.filters.map((f) => ({ field: f.field, op: f.op, ...(f.op === "exists" ? {} : { value: f.value }) })),
+    },
+    variables: {
+      body: slots
+        .filter((s) => s.component === "body")
+        .map((s) => mappingOf(d.mappings[`body.${s.index}`] ?? emptyMapping())),
+      header: slots
+        .filter((s) => s.component === "header")
+        .map((s) => mappingOf(d.mappings[`header.${s.index}`] ?? emptyMapping())),
+    },
+    scheduledAt: scheduledAtOf(d.schedule),
+    maxPerSecond: pace === "" ? null : Number(pace),
+  };
+}
+
+/** The schema's issues by field path ("audience.filters.0.value"), the first per field, with the form's labels. */
+export function errorsOf(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of issues) {
+    const path = issue.path.join(".");
+    out[path] ??= say(path, issue.message);
+  }
+  return out;
+}
+
+function say(path: string, message: string): string {
+  if (path === "scheduledAt") return "Start time: pick a date and a time";
+  if (path === "name") return message.replace(/^name\b/, "Name");
+  if (path === "audience") return "Contact books: choose at least one";
+  if (/^variables\.\w+\.\d+\.key$/.test(path)) return "Custom field: choose the field the value comes from";
+  if (/^variables\.\w+\.\d+\.value$/.test(path)) return "Text: enter the value every contact gets";
+  return withFieldLabels(message);
+}

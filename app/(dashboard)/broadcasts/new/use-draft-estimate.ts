@@ -1,0 +1,55 @@
+"use client";
+// The live count while the form changes: the draft is checked with the API's own schema, then
+// counted by /api/dashboard/broadcasts/estimate once it has stopped changing for a moment
+// (typing a filter value asks once, not per key). The last answer stays shown while the next
+// one is on its way.
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import type { DraftEstimate } from "@/lib/domains/broadcasts/draft-estimate";
+import { BroadcastDraftBody } from "@/lib/domains/broadcasts/schemas";
+
+const DEBOUNCE_MS = 400;
+
+export type { DraftEstimate };
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return settled;
+}
+
+async function fetchEstimate(body: string): Promise<DraftEstimate> {
+  const res = await fetch("/api/dashboard/broadcasts/estimate", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body,
+  });
+  const json = (await res.json()) as { estimate?: DraftEstimate; message?: string };
+  if (!res.ok || !json.estimate) throw new Error(json.message ?? "The audience could not be counted");
+  return json.estimate;
+}
+
+/** The draft's estimate; `ready` is false while the draft cannot be counted yet (no book, no template). */
+export function useDraftEstimate(draft: unknown) {
+  const parsed = BroadcastDraftBody.safeParse(draft);
+  const key = parsed.success ? JSON.stringify(parsed.data) : "";
+  const settled = useDebounced(key, DEBOUNCE_MS);
+  const query = useQuery({
+    queryKey: ["broadcast-estimate", settled],
+    queryFn: () => fetchEstimate(settled),
+    enabled: settled !== "",
+    placeholderData: keepPreviousData,
+    staleTime: 5_000,
+    retry: false,
+  });
+  return {
+    ready: key !== "",
+    /** The draft changed since the shown answer was asked for. */
+    updating: key !== settled || query.isFetching,
+    data: key === "" ? undefined : query.data,
+    error: key !== "" && query.isError ? query.error.message : null,
+  };
+}
