@@ -1,9 +1,4 @@
 "use client";
-// One conversation: header (contact, window time left, close/reopen), the bubbles with day
-// separators and status ticks (polled every two seconds), and the reply box: text while the
-// window is open (Enter sends, Shift+Enter breaks the line), else an approved template;
-// disabled for a blacklisted contact; `/` inserts a saved reply. Opening it marks it read.
-// The assignee and the internal notes sit apart from the messages (docs/inbox.md).
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
@@ -11,6 +6,12 @@ import { type TemplateChoice, TemplateFillFields, useTemplateFill } from "@/comp
 import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { button, buttonSecondary, card, input, label, muted } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
+// One conversation: header (contact, window time left, close/reopen), the bubbles with day
+// separators and status ticks (polled every two seconds), and the reply box: text while the
+// window is open (Enter sends, Shift+Enter breaks the line), else an approved template;
+// disabled for a blacklisted contact; `/` inserts a saved reply. Opening it marks it read.
+// The assignee and the internal notes sit apart from the messages (docs/inbox.md).
+import { formatCount } from "@/lib/core/count";
 import type { BlacklistStanding } from "@/lib/domains/contacts/blacklist";
 import type { PublicConversation, PublicConversationMessage } from "@/lib/domains/conversations/schemas";
 import { AssignmentControls } from "./assignment-controls";
@@ -238,7 +239,7 @@ export function Thread({
               onClick={() => setPages((n) => n + 1)}
               disabled={thread.isFetching}
             >
-              Show older messages ({total - messages.length} more)
+              Show older messages ({formatCount(total - messages.length)} more)
             </button>
           </p>
         ) : null}
