@@ -116,8 +116,11 @@ export function Thread({
   // answer that shows unread messages.
   const unread = thread.data?.conversation.unreadCount ?? 0;
   const markedFor = useRef(0);
+  // Set by "Mark as unread": the thread's refetch its own change triggers (the live notice)
+  // shows it unread while the page is still leaving; reading it then would undo the mark.
+  const markedUnread = useRef(false);
   useEffect(() => {
-    if (unread === 0 || thread.dataUpdatedAt <= markedFor.current) return;
+    if (markedUnread.current || unread === 0 || thread.dataUpdatedAt <= markedFor.current) return;
     markedFor.current = thread.dataUpdatedAt;
     post(base, { conversation: { markRead: true } })
       .then(refresh)
@@ -198,7 +201,21 @@ export function Thread({
         >
           {c.status === "OPEN" ? "Close conversation" : "Reopen conversation"}
         </button>
-        <MarkUnreadButton backHref={backHref} onMark={() => post(base, { conversation: { markUnread: true } })} />
+        <MarkUnreadButton
+          backHref={backHref}
+          onMark={async () => {
+            markedUnread.current = true;
+            try {
+              await post(base, { conversation: { markUnread: true } });
+            } catch (error) {
+              markedUnread.current = false;
+              throw error;
+            }
+            // The list shows it unread at once, whether or not a live notice comes first.
+            void queryClient.invalidateQueries({ queryKey: ["inbox"] });
+            void queryClient.invalidateQueries({ queryKey: ["unread"] });
+          }}
+        />
         {canBlacklist ? <BlacklistControls c={c} onChange={refresh} /> : null}
       </header>
       <AssignmentControls uid={uid} assignee={c.assignee} me={me} onChanged={refresh} />
