@@ -18,6 +18,10 @@ test("the login page is accessible and a wrong password gets a clear message", a
     await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
   }
   await expect(page.getByText("Too many sign-in attempts")).toBeVisible();
+  // The wait agrees with its number ("1 minute", never "1 minutes").
+  await expect(page.getByText("Too many sign-in attempts")).toHaveText(
+    /^Too many sign-in attempts\. Try again in (1 minute|([2-9]|\d{2,}) minutes)\.$/,
+  );
   await saveScreenshot(page, "login-wrong-password");
 });
 

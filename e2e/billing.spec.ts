@@ -156,3 +156,45 @@ test("Analytics and Billing say what they count, and the billed figure matches B
   await expect(page.getByTestId("billing-scope")).toContainText("All senders");
   await expect(page.getByTestId("billing-scope")).toContainText("all dates");
 });
+
+test("Status and Pricing type are lists in any case; an unknown value is refused on the page, with no rows", async ({
+  page,
+}) => {
+  await login(page);
+  // Every "N total" says its count as the tiles do (thousands grouped).
+  const total = (await page.getByTestId("total-messages").textContent()) ?? "";
+  expect(total).toMatch(/^\d{1,3}(,\d{3})*$/);
+  await expect(page.getByRole("navigation", { name: "Pagination" })).toContainText(`${total} total`);
+
+  // A hand-written URL in another case selects the values.
+  await page.goto("/billing?status=Delivered&pricingType=REGULAR");
+  await expect(page.getByLabel("Status")).toHaveValue("delivered");
+  await expect(page.getByLabel("Pricing type")).toHaveValue("regular");
+  await expect(page.getByTestId("billing-row").first()).toBeVisible();
+  for (const status of await page.getByTestId("billing-row").locator("td:nth-child(4)").allTextContents()) {
+    expect(status).toBe("delivered");
+  }
+  // The select offers the statuses records hold.
+  await page.getByLabel("Status").selectOption("failed");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/status=failed/);
+  await expect(page.getByTestId("billing-row").first()).toContainText("failed");
+
+  // An unknown value: said, under its field too, and nothing listed (not the unfiltered view, not an empty one).
+  await page.goto("/billing?status=bogus&templateType=marketing");
+  const refused = 'Status: "bogus" is not a billing status: use pending, accepted, sent, delivered, read or failed.';
+  await expect(page.getByTestId("billing-filters-refused")).toContainText(refused);
+  await expect(page.getByLabel("Status")).toHaveValue("bogus");
+  await expect(page.getByLabel("Status")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Template type")).toHaveValue("marketing");
+  await expect(page.getByTestId("billing-table")).toHaveCount(0);
+  await expect(page.getByTestId("total-messages")).toHaveCount(0);
+  await expectAccessible(page);
+  await saveScreenshot(page, "billing-filter-refused");
+  await page.goto("/billing?pricingType=bogus");
+  await expect(page.getByTestId("billing-filters-refused")).toContainText(
+    'Pricing type: "bogus" is not a pricing type: use regular, free_customer_service or free_entry_point.',
+  );
+  await page.getByRole("link", { name: "Reset" }).click();
+  await expect(page.getByTestId("billing-table")).toBeVisible();
+});

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, login, saveScreenshot } from "./helpers";
+import { expectAccessible, generateToken, login, saveScreenshot } from "./helpers";
 
 test("create a contact book and upload a file with one bad row", async ({ page }) => {
   await login(page);
@@ -99,4 +99,53 @@ test("a JSON file in the API's shape keeps its custom fields: shown in the previ
   await expect(table.filter({ hasText: "Grace Hopper" })).toContainText("gold");
   await expect(table.filter({ hasText: "Edsger Dijkstra" })).toContainText("silver");
   await expectAccessible(page);
+});
+
+test("a search across every book finds a name whatever its accents and case, and says which book", async ({
+  page,
+  request,
+}) => {
+  await login(page);
+  const token = await generateToken(page, `contact search ${Date.now()}`);
+  const stamp = Date.now().toString(36);
+  const headers = { Authorization: `Bearer ${token}` };
+  const books: Record<string, string> = {};
+  for (const [name, contacts] of [
+    [`Paris ${stamp}`, [{ phoneNumber: "+33612349001", name: `Chloé ${stamp}`, email: "chloe@example.fr" }]],
+    [`Lyon ${stamp}`, [{ phoneNumber: "+33612349002", name: `CHLOE ${stamp}`, email: null }]],
+  ] as const) {
+    const created = await request.post("/api/v3/contact-books", { headers, data: { contactBook: { name } } });
+    expect(created.status()).toBe(201);
+    const uid = (await created.json()).data.uid as string;
+    books[name] = uid;
+    const up = await request.post(`/api/v3/contact-books/${uid}/contacts/bulk`, { headers, data: { contacts } });
+    expect((await up.json()).data.created).toBe(1);
+  }
+
+  await page.goto("/contacts");
+  for (const term of [`Chloe ${stamp}`, `chloé ${stamp}`]) {
+    await page.getByLabel("Name, email or number").fill(term);
+    await page.getByRole("button", { name: "Search contacts" }).click();
+    await expect(page).toHaveURL(/[?&]q=/);
+    const rows = page.getByTestId("found-contact-row");
+    await expect(rows).toHaveCount(2);
+    await expect(page.getByTestId("contact-search-count")).toContainText("2 contacts match");
+    await expect(rows.filter({ hasText: `Chloé ${stamp}` })).toContainText(`Paris ${stamp}`);
+    await expect(rows.filter({ hasText: `CHLOE ${stamp}` })).toContainText(`Lyon ${stamp}`);
+  }
+  await expectAccessible(page);
+  await saveScreenshot(page, "contacts-search-all-books");
+
+  // The book link opens the book with the same search, which finds it too.
+  await page
+    .getByTestId("found-contact-row")
+    .getByRole("link", { name: `Paris ${stamp}` })
+    .click();
+  await expect(page.getByRole("heading", { level: 1, name: `Paris ${stamp}` })).toBeVisible();
+  await expect(page.getByLabel("Search phone, name or email")).toHaveValue(`chloé ${stamp}`);
+  await expect(page.getByTestId("contact-row")).toHaveCount(1);
+  await page.getByLabel("Search phone, name or email").fill(`CHLOE ${stamp}`);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page.getByTestId("contact-row")).toHaveCount(1);
+  await expect(page.getByTestId("contact-row")).toContainText(`Chloé ${stamp}`);
 });

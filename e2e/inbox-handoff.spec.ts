@@ -1,10 +1,10 @@
 import { expect, type Page, test } from "@playwright/test";
-import { contactWrites, DEMO_SENDER, login } from "./helpers";
+import { contactWrites, DEMO_SENDER, hydrated, login } from "./helpers";
 
 // The inbox flows of docs/inbox.md beyond reading and replying: a chatbot's hand-off waits for
 // a person (badge, banner, filter) until a person replies; the conversation being read stays in
 // the Unread list until the filter changes; "Mark as unread"; blacklist and unblock from the
-// thread with the reason shown as given.
+// thread with the reason shown as given; a template sent into a closed conversation reopens it.
 
 /** The demo's second sender carries the demo chatbot (lib/domains/demo/seed-chatbots.ts): "agent" hands off. */
 const BOT_SENDER = { phoneNumber: "+15550100002", phoneNumberId: "109990000000002", wabaId: "209990000000001" };
@@ -33,8 +33,10 @@ test("a chatbot hand-off waits for a person until a person replies", async ({ pa
   await expect(reply).toHaveValue("");
   await expect(page.getByTestId("handoff-notice")).toHaveCount(0);
 
-  // Still listed while this view is open; gone from the filter once it is chosen again.
+  // Still listed while this view is open; gone from the filter once it is chosen again (after
+  // the All view is shown: a view the list never rendered does not end the pin).
   await page.getByRole("link", { name: "All", exact: true }).click();
+  await expect(page.getByRole("link", { name: "All", exact: true })).toHaveAttribute("aria-current", "page");
   await page.getByRole("link", { name: "Waiting for a person" }).click();
   await expect(page).toHaveURL(/waiting=true/);
   await expect(item(page, contact)).toHaveCount(0);
@@ -65,6 +67,7 @@ test("the conversation being read stays under Unread until the filter changes; m
 
   // Another filter, then Unread again: it is unread, so it is listed.
   await page.getByRole("link", { name: "All", exact: true }).click();
+  await expect(page.getByRole("link", { name: "All", exact: true })).toHaveAttribute("aria-current", "page");
   await page.getByRole("link", { name: "Unread", exact: true }).click();
   await expect(item(page, contact)).toContainText("1 unread");
 });
@@ -91,4 +94,36 @@ test("blacklist and unblock from the thread, the reason shown as it was given", 
   await page.getByRole("button", { name: "Unblock contact" }).click();
   await expect(notice).toHaveCount(0);
   await expect(page.getByRole("textbox", { name: "Reply" })).toBeEnabled();
+});
+
+test("a template sent from the thread into a closed conversation reopens it", async ({ page }) => {
+  test.setTimeout(60_000);
+  await login(page);
+  // A template from the composer starts the conversation; the contact never wrote, so the
+  // thread offers the template picker.
+  await page.goto("/messages");
+  const contact = uniqueContact("+1415553");
+  await hydrated(page.getByLabel("Recipient (with + and country code)"));
+  await page.getByLabel("Recipient (with + and country code)").fill(contact);
+  await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_update (en, utility)" });
+  await page.getByLabel("Body {{1}}").fill("Ana");
+  await page.getByLabel("Body {{2}}").fill("A-1");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Accepted:" })).toBeVisible();
+
+  await page.goto(`/inbox?search=${contact.slice(-5)}`);
+  await item(page, contact).click();
+  await page.getByRole("button", { name: "Close conversation" }).click();
+  await expect(page.getByRole("button", { name: "Reopen conversation" })).toBeVisible();
+
+  await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_update (en, utility)" });
+  await page.getByLabel("Body {{1}}").fill("Ana");
+  await page.getByLabel("Body {{2}}").fill("A-2");
+  await page.getByRole("button", { name: "Send template" }).click();
+  await expect(page.getByRole("log").getByTestId("thread-message")).toHaveCount(2);
+  // Open again: the thread offers to close it, and the Open filter lists it.
+  await expect(page.getByRole("button", { name: "Close conversation" })).toBeVisible();
+  await page.getByRole("link", { name: "Open", exact: true }).click();
+  await expect(page).toHaveURL(/status=open/);
+  await expect(item(page, contact)).toBeVisible();
 });

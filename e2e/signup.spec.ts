@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, saveScreenshot } from "./helpers";
+import { expectAccessible, hydrated, saveScreenshot } from "./helpers";
 
 test("a new account sees none of the demo data", async ({ page }) => {
   const email = `new-${Date.now()}@example.com`;
@@ -66,4 +66,21 @@ test("below the account's low-balance threshold every page shows a banner, until
   await expect(banner).toHaveCount(0);
   await page.reload();
   await expect(threshold).toHaveValue("");
+});
+
+test("a short password is refused once, under its field", async ({ page }) => {
+  await page.goto("/signup");
+  await page.getByLabel("Company name").fill("Brief Co");
+  await page.getByLabel("Work email").fill(`short-${Date.now()}@example.com`);
+  const password = page.getByLabel("Password (at least 10 characters)");
+  await hydrated(password);
+  await password.fill("short");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.locator("#signup-password-error")).toHaveText("Use at least 10 characters");
+  await expect(password).toHaveAttribute("aria-invalid", "true");
+  // Said once: under the field, not again in the form's alert.
+  await expect(page.getByText("Use at least 10 characters")).toHaveCount(1);
+  await expect(page.getByRole("alert").filter({ hasText: "10 characters" })).toHaveCount(0);
+  await expectAccessible(page);
+  await expect(page).toHaveURL(/\/signup/);
 });

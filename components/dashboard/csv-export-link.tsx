@@ -1,9 +1,10 @@
 "use client";
+import { useState } from "react";
+import { buttonSecondary } from "@/components/ui/classes";
 // "Export CSV" with visible progress: the link still works without script, but a click
 // reads the streamed CSV (app/api/dashboard/billing/export) chunk by chunk, shows the rows
 // received against the total the page already knows, and then saves the file.
-import { useState } from "react";
-import { buttonSecondary } from "@/components/ui/classes";
+import { countOf, formatCount } from "@/lib/core/count";
 
 type Progress = { rows: number; bytes: number } | null;
 
@@ -78,7 +79,7 @@ export function CsvExportLink({
         <div className="flex items-center gap-2 text-sm" data-testid="export-progress">
           <progress className="h-2 w-32" max={max || 1} value={progress.rows} aria-label="Export progress" />
           <span aria-live="polite">
-            Preparing… {progress.rows.toLocaleString("en-US")} of {totalRows.toLocaleString("en-US")} rows
+            Preparing… {formatCount(progress.rows)} of {countOf(totalRows, "row")}
           </span>
         </div>
       ) : null}

@@ -4,8 +4,10 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { button, buttonSecondary, input, label } from "@/components/ui/classes";
+import { errorProps, FieldMessage } from "@/components/ui/field-message";
 
-type Field = { idPrefix: string; name: string; label: string; params: Record<string, string> };
+/** `error`: why the page refused this filter's value, shown under it. */
+type Field = { idPrefix: string; name: string; label: string; params: Record<string, string>; error?: string };
 
 function Labelled({ id, text, children }: { id: string; text: string; children: ReactNode }) {
   return (
@@ -26,6 +28,7 @@ export function TextFilter({
   params,
   placeholder,
   type,
+  error,
 }: Field & { placeholder?: string; type?: "date" }) {
   const id = `${idPrefix}-${name}`;
   return (
@@ -37,33 +40,53 @@ export function TextFilter({
         defaultValue={params[name] ?? ""}
         placeholder={placeholder}
         className={input}
+        {...errorProps(id, error)}
       />
+      <FieldMessage inputId={id} message={error} />
     </Labelled>
   );
 }
 
-/** A filter over a closed list of values; "Any" is no filter. */
-export function SelectFilter({ idPrefix, name, label: text, params, options }: Field & { options: readonly string[] }) {
+/**
+ * A filter over a closed list; "Any" is no filter. The URL's value is matched whatever its case
+ * ("Delivered" selects delivered); a value not in the list stays selected as it was given, so
+ * the form never shows "Any" for a filter the page refused.
+ */
+export function SelectFilter({
+  idPrefix,
+  name,
+  label: text,
+  params,
+  options,
+  error,
+}: Field & { options: readonly string[] }) {
   const id = `${idPrefix}-${name}`;
+  const given = params[name]?.trim() ?? "";
+  const known = options.find((o) => o === given.toLowerCase());
   return (
     <Labelled id={id} text={text}>
-      <select id={id} name={name} defaultValue={params[name] ?? ""} className={input}>
+      <select id={id} name={name} defaultValue={known ?? given} className={input} {...errorProps(id, error)}>
         <option value="">Any</option>
+        {given && !known ? <option value={given}>{given}</option> : null}
         {options.map((o) => (
           // Without a value attribute an option's value is its text.
           <option key={o}>{o}</option>
         ))}
       </select>
+      <FieldMessage inputId={id} message={error} />
     </Labelled>
   );
 }
 
 /** dateFrom and dateTo: whole UTC days, inclusive. */
-export function DateRangeFilter(field: Pick<Field, "idPrefix" | "params">) {
+export function DateRangeFilter({
+  errorOf = () => undefined,
+  ...field
+}: Pick<Field, "idPrefix" | "params"> & { errorOf?: (name: string) => string | undefined }) {
   return (
     <>
-      <TextFilter {...field} type="date" name="dateFrom" label="From (UTC day)" />
-      <TextFilter {...field} type="date" name="dateTo" label="To (UTC day)" />
+      <TextFilter {...field} type="date" name="dateFrom" label="From (UTC day)" error={errorOf("dateFrom")} />
+      <TextFilter {...field} type="date" name="dateTo" label="To (UTC day)" error={errorOf("dateTo")} />
     </>
   );
 }

@@ -1,9 +1,11 @@
 // API usage of a token or the whole account (docs/tokens.md "Usage"): requests per hour
 // over 30 days (the shared stacked chart: ok / errors), the error rate, the last 100 requests.
+
 import { CostChart } from "@/components/dashboard/cost-chart";
 import { DataTable } from "@/components/dashboard/data-table";
 import { card, td } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
+import { countOf } from "@/lib/core/count";
 import type { TokenUsage } from "@/lib/domains/tokens/usage";
 
 export function UsageView({ usage, tokenNames }: { usage: TokenUsage; tokenNames?: Map<string, string> }) {
@@ -35,7 +37,7 @@ export function UsageView({ usage, tokenNames }: { usage: TokenUsage; tokenNames
       </section>
       <section aria-labelledby="usage-recent">
         <h2 id="usage-recent" className="mb-3 text-lg font-semibold">
-          Last {usage.recent.length} requests
+          Last {countOf(usage.recent.length, "request")}
         </h2>
         <DataTable
           label="Recent requests"

@@ -13,8 +13,3 @@ export function formatDateTime(iso: string | Date | null | undefined): string {
 export function formatRate(record: { rate: number; billingClass: string }): string {
   return record.billingClass === "free" ? "Free" : record.rate.toFixed(4);
 }
-
-/** A count with its noun, grouped and agreeing: "1 template", "50,004 messages". */
-export function countOf(n: number, singular: string, plural = `${singular}s`): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? singular : plural}`;
-}

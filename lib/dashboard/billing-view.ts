@@ -3,7 +3,13 @@
 
 import { ApiError } from "@/lib/core/errors";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { BillingExportQuery, BillingHistoryQuery, BillingMessagesQuery } from "@/lib/domains/billing/schemas";
+import {
+  type BillingHistoryInput,
+  BillingHistoryQuery,
+  type BillingMessagesInput,
+  BillingViewExportQuery,
+  BillingViewQuery,
+} from "@/lib/domains/billing/schemas";
 import { resolveSender, type Sender } from "@/lib/domains/senders/service";
 
 const withSender = (params: Record<string, string>) => {
@@ -11,25 +17,40 @@ const withSender = (params: Record<string, string>) => {
   return { ...rest, ...(sender ? { senderId: sender } : {}) };
 };
 
-function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  const i = error.issues[0];
-  return i ? `${i.path.map(String).join(".") || "filters"}: ${i.message}` : "Invalid filters";
+/** A view whose filters cannot be applied: the field (its query name) and why. The page shows it and no rows. */
+export type ViewRefusal = { field: string; message: string };
+
+type View<T> = { query: T; refusal: null } | { query: null; refusal: ViewRefusal };
+
+function viewOf<T>(
+  parsed:
+    | { success: true; data: T }
+    | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } },
+): View<T> {
+  if (parsed.success) return { query: parsed.data, refusal: null };
+  const issue = parsed.error.issues[0];
+  return {
+    query: null,
+    refusal: { field: String(issue?.path[0] ?? "filters"), message: issue?.message ?? "Invalid filters" },
+  };
 }
 
-export function parseMessagesView(params: Record<string, string>) {
-  const parsed = BillingMessagesQuery.safeParse(withSender(params));
-  if (parsed.success) return { query: parsed.data, error: null };
-  return { query: BillingMessagesQuery.parse({ senderId: params.sender }), error: firstIssue(parsed.error) };
+/**
+ * The billing explorer's view. Status and pricing type are the dashboard's closed lists, any
+ * case (BillingViewQuery); a value the view cannot apply ("bogus") is refused, never dropped
+ * for the unfiltered view while the form still shows the other filters.
+ */
+export function parseMessagesView(params: Record<string, string>): View<BillingMessagesInput> {
+  return viewOf(BillingViewQuery.safeParse(withSender(params)));
 }
 
+/** The CSV export of the same view: a refused filter is a 400 naming it (the page never links to one). */
 export function parseExportView(params: Record<string, string>) {
-  return BillingExportQuery.parse(withSender(params));
+  return BillingViewExportQuery.parse(withSender(params));
 }
 
-export function parseHistoryView(params: Record<string, string>) {
-  const parsed = BillingHistoryQuery.safeParse(withSender(params));
-  if (parsed.success) return { query: parsed.data, error: null };
-  return { query: BillingHistoryQuery.parse({}), error: firstIssue(parsed.error) };
+export function parseHistoryView(params: Record<string, string>): View<BillingHistoryInput> {
+  return viewOf(BillingHistoryQuery.safeParse(withSender(params)));
 }
 
 /** The chosen sender, or undefined for the whole account (user-wide). */

@@ -1,9 +1,11 @@
 // next-auth options: Credentials provider (password, then the second factor when it is on),
 // JWT sessions carrying the user and customer ids and the id of the server-side session row
 // checked on every request (docs/security.md "Sessions"); signing out ends that row.
+
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
+import { minutesOfWait } from "@/lib/core/count";
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
 import { attemptLogin } from "@/lib/domains/auth/credentials";
@@ -54,9 +56,7 @@ export function authOptions(
           const { email, password, code } = parsed.data;
           const outcome = await attemptLogin(clientIp, email, password, userAgent, code || undefined);
           if (!outcome.ok && outcome.reason === "rate_limited") {
-            throw new Error(
-              `Too many sign-in attempts. Try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes.`,
-            );
+            throw new Error(`Too many sign-in attempts. Try again in ${minutesOfWait(outcome.retryAfterSeconds)}.`);
           }
           if (!outcome.ok && outcome.reason === "code_required") throw new Error(TWO_FACTOR_REQUIRED);
           if (!outcome.ok && outcome.reason === "wrong_code") throw new Error(WRONG_CODE);

@@ -2,7 +2,7 @@
 import { useState } from "react";
 import { button } from "@/components/ui/classes";
 import { TextField } from "@/components/ui/field-message";
-import { FormAlert } from "@/components/ui/form-alert";
+import { alertMessage, FormAlert } from "@/components/ui/form-alert";
 import { requestResetAction } from "./actions";
 
 /** Asks for the email; shows the one answer every request gets (no hint whether the account exists). */
@@ -18,7 +18,7 @@ export function ForgotForm() {
     const result = await requestResetAction({ email: String(new FormData(event.currentTarget).get("email") ?? "") });
     setPending(false);
     if (!result.ok) {
-      setMessage(result.message);
+      setMessage(alertMessage(result, ["email"]));
       setFields(result.fields ?? {});
       return;
     }

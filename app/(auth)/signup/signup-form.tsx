@@ -3,7 +3,7 @@ import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { button, input, label } from "@/components/ui/classes";
-import { FormAlert } from "@/components/ui/form-alert";
+import { alertMessage, FormAlert } from "@/components/ui/form-alert";
 import { signUpAction } from "./actions";
 
 const FIELDS = [
@@ -28,7 +28,12 @@ export function SignupForm() {
     const result = await signUpAction(data);
     if (!result.ok) {
       setPending(false);
-      setMessage(result.message);
+      setMessage(
+        alertMessage(
+          result,
+          FIELDS.map((f) => f.name),
+        ),
+      );
       setFields(result.fields ?? {});
       return;
     }

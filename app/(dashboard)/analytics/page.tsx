@@ -1,4 +1,5 @@
 // Delivery analytics by day and send route, and per template, for the chosen sender.
+
 import type { Metadata } from "next";
 import Link from "next/link";
 import { lastDaysFrom, periodLabel } from "@/components/dashboard/count-scope";
@@ -7,6 +8,7 @@ import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-forc
 import { CardSection } from "@/components/ui/card-section";
 import { card, link, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
+import { formatCount } from "@/lib/core/count";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { billingTotals } from "@/lib/domains/billing/totals";
 import { deliveryAnalytics, templateAnalytics } from "@/lib/domains/reports/analytics";
@@ -47,7 +49,7 @@ export default async function AnalyticsPage({ searchParams }: Props) {
       <SenderInForce sender={senderInfo(sender)} chosen={Boolean(requested)} />
       <p className={muted} data-testid="analytics-scope">
         Last 30 days ({periodLabel(dateFrom)}) for sender {sender.phoneNumber}:{" "}
-        <span data-testid="analytics-sent">{delivery.totals.total.toLocaleString("en-US")}</span>{" "}
+        <span data-testid="analytics-sent">{formatCount(delivery.totals.total)}</span>{" "}
         {delivery.totals.total === 1 ? "message" : "messages"} sent through Switchboard, delivered{" "}
         {pct(delivery.totals.deliveryRate)}, read {pct(delivery.totals.readRate)}, failed{" "}
         {pct(delivery.totals.failureRate)}.
@@ -55,7 +57,8 @@ export default async function AnalyticsPage({ searchParams }: Props) {
       <p className={muted}>
         Billing counts every message the provider billed for this sender in the same days, also those not sent through
         Switchboard (such as imported history):{" "}
-        <span data-testid="analytics-billed">{billed.messages.toLocaleString("en-US")}</span> billing records.{" "}
+        <span data-testid="analytics-billed">{formatCount(billed.messages)}</span>{" "}
+        {billed.messages === 1 ? "billing record" : "billing records"}.{" "}
         <Link href={billingHref} className={link}>
           Open them in Billing
         </Link>
@@ -77,7 +80,7 @@ export default async function AnalyticsPage({ searchParams }: Props) {
                     <span className="bg-slate-400" style={{ width: width(d.total - d.delivered - d.failed) }} />
                   </span>
                   <span className="w-40 shrink-0">
-                    {d.total} sent · {pct(d.deliveryRate)} delivered · {pct(d.readRate)} read
+                    {formatCount(d.total)} sent · {pct(d.deliveryRate)} delivered · {pct(d.readRate)} read
                   </span>
                 </li>
               );
@@ -100,7 +103,7 @@ export default async function AnalyticsPage({ searchParams }: Props) {
             {delivery.bySendRoute.map((r) => (
               <tr key={r.sendRoute}>
                 <td className={td}>{r.sendRoute}</td>
-                <td className={td}>{r.total}</td>
+                <td className={td}>{formatCount(r.total)}</td>
                 <td className={td}>{pct(r.deliveryRate)}</td>
                 <td className={td}>{pct(r.readRate)}</td>
                 <td className={td}>{pct(r.failureRate)}</td>
@@ -124,7 +127,7 @@ export default async function AnalyticsPage({ searchParams }: Props) {
               <td className={`${td} font-mono`}>
                 {String(t.templateName)} <span className={muted}>({String(t.language)})</span>
               </td>
-              <td className={td}>{Number(t.total)}</td>
+              <td className={td}>{formatCount(Number(t.total))}</td>
               <td className={td}>{pct(Number(t.deliveryRate))}</td>
               <td className={td}>{pct(Number(t.readRate))}</td>
               <td className={td}>{pct(Number(t.failureRate))}</td>

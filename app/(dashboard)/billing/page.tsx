@@ -8,6 +8,7 @@ import { Pager } from "@/components/dashboard/pager";
 import { card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime, formatRate } from "@/components/ui/format";
+import { formatCount } from "@/lib/core/count";
 import { aggregateKey, sharedAggregate } from "@/lib/dashboard/aggregate-cache";
 import { billingSender, parseMessagesView } from "@/lib/dashboard/billing-view";
 import { requirePermission } from "@/lib/dashboard/guard";
@@ -15,7 +16,7 @@ import { flatParams, type RawSearchParams, withParams } from "@/lib/dashboard/se
 import { getBillingRecord, listBillingRecords } from "@/lib/domains/billing/messages";
 import { type BillingSortField, PublicBillingRecord } from "@/lib/domains/billing/schemas";
 import { billingTotals, costPerDay } from "@/lib/domains/billing/totals";
-import { BillingFiltersForm } from "./filters-form";
+import { BillingFiltersForm, filterLabel } from "./filters-form";
 import { RecordDrawer } from "./record-drawer";
 
 export const metadata: Metadata = { title: "Billing · Switchboard" };
@@ -33,8 +34,26 @@ const COLUMNS: { key: string; label: string; sort?: BillingSortField }[] = [
 export default async function BillingPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
   const p = await requirePermission("billing");
   const params = flatParams(await searchParams);
-  const { query, error } = parseMessagesView(params);
+  const { query, refusal } = parseMessagesView(params);
   const sender = await billingSender(p, params.sender);
+  if (!query) {
+    // A filter the view cannot apply: said, with the form showing it under its field, and no rows.
+    return (
+      <div className="space-y-6">
+        <h1 className="text-2xl font-semibold">Billing</h1>
+        <p
+          role="alert"
+          data-testid="billing-filters-refused"
+          className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
+        >
+          {filterLabel(refusal.field)}: {refusal.message}. No records are shown until the filters are changed or reset.
+        </p>
+        <section className={card} aria-label="Filters">
+          <BillingFiltersForm params={params} refusal={refusal} />
+        </section>
+      </div>
+    );
+  }
   const [list, totals, perDay, record] = await Promise.all([
     listBillingRecords(p, sender, query),
     sharedAggregate(aggregateKey("totals", p.customerId, sender?.id, query), () => billingTotals(p, sender, query)),
@@ -83,11 +102,6 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
         message the provider billed, also those not sent through Switchboard (Analytics counts only messages sent
         through Switchboard).
       </p>
-      {error && (
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-          {error}. Showing the unfiltered view.
-        </p>
-      )}
       <section className={card} aria-label="Filters">
         <BillingFiltersForm params={params} />
       </section>
@@ -95,8 +109,8 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
         label="Totals for the filtered set"
         title="Totals and the chart may lag new records by a few seconds"
         tiles={[
-          { label: "Billed messages", value: totals.messages.toLocaleString("en-US"), id: "total-messages" },
-          { label: "Payable", value: totals.payable.toLocaleString("en-US"), id: "total-payable" },
+          { label: "Billed messages", value: formatCount(totals.messages), id: "total-messages" },
+          { label: "Payable", value: formatCount(totals.payable), id: "total-payable" },
           { label: "Cost (USD)", value: totals.cost.toFixed(4), id: "total-cost" },
         ]}
       />

@@ -1,5 +1,6 @@
 // The chosen sender's blacklist: numbers it never messages (added here, by the API, or by
 // the contact's opt-out keyword; docs/conversations.md "Opt-out and the blacklist").
+
 import type { Metadata } from "next";
 import { actionsColumn, DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
@@ -8,6 +9,7 @@ import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { formatCount } from "@/lib/core/count";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { listBlacklist } from "@/lib/domains/contacts/blacklist";
@@ -57,7 +59,7 @@ export default async function BlacklistPage({ searchParams }: { searchParams: Pr
       ) : null}
       <section aria-labelledby="blacklist-entries">
         <h2 id="blacklist-entries" className="mb-3 text-lg font-semibold">
-          Blacklisted numbers ({pagination.total})
+          Blacklisted numbers ({formatCount(pagination.total)})
         </h2>
         <form method="get" className="mb-4 flex flex-wrap items-end gap-3">
           {params.sender && <input type="hidden" name="sender" value={params.sender} />}

@@ -6,11 +6,13 @@ import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { countOf, formatCount } from "@/lib/core/count";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { listContactBooks } from "@/lib/domains/contacts/books";
+import { searchAllContacts } from "@/lib/domains/contacts/contacts";
 import { listContactFields } from "@/lib/domains/contacts/fields";
-import { ContactBookListQuery } from "@/lib/domains/contacts/schemas";
+import { ContactBookListQuery, ContactSearchQuery } from "@/lib/domains/contacts/schemas";
 import { toPublicContactBook, toPublicContactField } from "@/lib/domains/contacts/serializers";
 import { can } from "@/lib/domains/members/access";
 import { BookForm } from "./book-form";
@@ -23,11 +25,83 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
   const canChange = can(p, "contacts.write");
   const params = flatParams(await searchParams);
   const query = listQuery(ContactBookListQuery, params);
-  const [{ books, pagination }, fields] = await Promise.all([listContactBooks(p, query), listContactFields(p)]);
+  // The search across every book: its own parameters (q, qpage), so the book list keeps its filters and page.
+  const contactSearch = ContactSearchQuery.safeParse({ search: params.q, page: params.qpage, limit: "25" });
+  const [{ books, pagination }, fields, found] = await Promise.all([
+    listContactBooks(p, query),
+    listContactFields(p),
+    contactSearch.success ? searchAllContacts(p, contactSearch.data) : null,
+  ]);
   const rows = books.map(toPublicContactBook);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Contact books</h1>
+      <section aria-labelledby="contact-search-title">
+        <h2 id="contact-search-title" className="mb-3 text-lg font-semibold">
+          Search contacts in every book
+        </h2>
+        <form method="get" className="mb-4 flex flex-wrap items-end gap-3" aria-label="Search contacts">
+          {Object.entries(params)
+            .filter(([k]) => k !== "q" && k !== "qpage")
+            .map(([k, v]) => (
+              <input key={k} type="hidden" name={k} value={v} />
+            ))}
+          <div>
+            <label htmlFor="contact-search-all" className={label}>
+              Name, email or number
+            </label>
+            <input id="contact-search-all" name="q" defaultValue={params.q ?? ""} className={input} />
+          </div>
+          <button type="submit" className={buttonSecondary}>
+            Search contacts
+          </button>
+        </form>
+        {found && contactSearch.success ? (
+          <>
+            <p className="mb-2 text-sm text-slate-600 dark:text-slate-400" data-testid="contact-search-count">
+              {countOf(found.pagination.total, "contact")} match “{contactSearch.data.search}”, whatever the case and
+              accents
+            </p>
+            <DataTable
+              label="Contacts found"
+              columns={[
+                { key: "phone", label: "Phone number" },
+                { key: "name", label: "Name" },
+                { key: "email", label: "Email" },
+                { key: "book", label: "Book" },
+              ]}
+              rowCount={found.contacts.length}
+              empty={<EmptyState title="No contact matches">Try part of a name, an email or a number.</EmptyState>}
+            >
+              {found.contacts.map((c) => (
+                <tr key={c.id} data-testid="found-contact-row">
+                  <td className={`${td} font-mono`}>{c.phoneNumber}</td>
+                  <td className={td}>{c.name ?? "—"}</td>
+                  <td className={td}>{c.email ?? "—"}</td>
+                  <td className={td}>
+                    <Link
+                      className={link}
+                      href={`/contacts/${c.contactBook.id}?search=${encodeURIComponent(contactSearch.data.search)}`}
+                    >
+                      {c.contactBook.name}
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+            <Pager
+              path="/contacts"
+              params={params}
+              pageParam="qpage"
+              label="Pages of contacts found"
+              page={found.pagination.page}
+              hasMore={found.pagination.hasMore}
+              total={found.pagination.total}
+              totalPages={found.pagination.totalPages}
+            />
+          </>
+        ) : null}
+      </section>
       {/* Reading is for every role with contacts; changing only for contacts.write (the actions check it). */}
       {canChange ? (
         <CardSection id="new-book" title="New contact book">
@@ -40,6 +114,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
         </h2>
         <form method="get" className="mb-4 flex flex-wrap items-end gap-3">
           {params.sender && <input type="hidden" name="sender" value={params.sender} />}
+          {params.q && <input type="hidden" name="q" value={params.q} />}
           <div>
             <label htmlFor="book-search" className={label}>
               Search name or description
@@ -85,13 +160,19 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
                 </Link>
               </td>
               <td className={td}>{b.description || "—"}</td>
-              <td className={td}>{b.contactCount}</td>
+              <td className={td}>{formatCount(b.contactCount)}</td>
               <td className={td}>{b.status}</td>
               <td className={td}>{formatDateTime(b.updatedAt)}</td>
             </tr>
           ))}
         </DataTable>
-        <Pager path="/contacts" params={params} page={pagination.page} hasMore={pagination.hasMore} />
+        <Pager
+          path="/contacts"
+          params={params}
+          label="Pages of contact books"
+          page={pagination.page}
+          hasMore={pagination.hasMore}
+        />
       </section>
       <CardSection id="custom-fields" title="Custom fields">
         {fields.length === 0 ? (

@@ -1,9 +1,4 @@
 "use client";
-// One conversation: header (contact, window time left, close/reopen), the bubbles with day
-// separators and status ticks (polled every two seconds), and the reply box: text while the
-// window is open (Enter sends, Shift+Enter breaks the line), else an approved template;
-// disabled for a blacklisted contact; `/` inserts a saved reply. Opening it marks it read.
-// The assignee and the internal notes sit apart from the messages (docs/inbox.md).
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
@@ -11,6 +6,12 @@ import { type TemplateChoice, TemplateFillFields, useTemplateFill } from "@/comp
 import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { button, buttonSecondary, card, input, label, muted } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
+// One conversation: header (contact, window time left, close/reopen), the bubbles with day
+// separators and status ticks (polled every two seconds), and the reply box: text while the
+// window is open (Enter sends, Shift+Enter breaks the line), else an approved template;
+// disabled for a blacklisted contact; `/` inserts a saved reply. Opening it marks it read.
+// The assignee and the internal notes sit apart from the messages (docs/inbox.md).
+import { formatCount } from "@/lib/core/count";
 import type { BlacklistStanding } from "@/lib/domains/contacts/blacklist";
 import type { PublicConversation, PublicConversationMessage } from "@/lib/domains/conversations/schemas";
 import { AssignmentControls } from "./assignment-controls";
@@ -115,8 +116,11 @@ export function Thread({
   // answer that shows unread messages.
   const unread = thread.data?.conversation.unreadCount ?? 0;
   const markedFor = useRef(0);
+  // Set by "Mark as unread": the thread's refetch its own change triggers (the live notice)
+  // shows it unread while the page is still leaving; reading it then would undo the mark.
+  const markedUnread = useRef(false);
   useEffect(() => {
-    if (unread === 0 || thread.dataUpdatedAt <= markedFor.current) return;
+    if (markedUnread.current || unread === 0 || thread.dataUpdatedAt <= markedFor.current) return;
     markedFor.current = thread.dataUpdatedAt;
     post(base, { conversation: { markRead: true } })
       .then(refresh)
@@ -197,7 +201,21 @@ export function Thread({
         >
           {c.status === "OPEN" ? "Close conversation" : "Reopen conversation"}
         </button>
-        <MarkUnreadButton backHref={backHref} onMark={() => post(base, { conversation: { markUnread: true } })} />
+        <MarkUnreadButton
+          backHref={backHref}
+          onMark={async () => {
+            markedUnread.current = true;
+            try {
+              await post(base, { conversation: { markUnread: true } });
+            } catch (error) {
+              markedUnread.current = false;
+              throw error;
+            }
+            // The list shows it unread at once, whether or not a live notice comes first.
+            void queryClient.invalidateQueries({ queryKey: ["inbox"] });
+            void queryClient.invalidateQueries({ queryKey: ["unread"] });
+          }}
+        />
         {canBlacklist ? <BlacklistControls c={c} onChange={refresh} /> : null}
       </header>
       <AssignmentControls uid={uid} assignee={c.assignee} me={me} onChanged={refresh} />
@@ -238,7 +256,7 @@ export function Thread({
               onClick={() => setPages((n) => n + 1)}
               disabled={thread.isFetching}
             >
-              Show older messages ({total - messages.length} more)
+              Show older messages ({formatCount(total - messages.length)} more)
             </button>
           </p>
         ) : null}

@@ -1,12 +1,14 @@
 // Templates: each with its text, review status (and the rejection reason), quality, category
 // and source; "New template" opens the builder, "Sync from provider" reads the account's
 // templates from the provider (as POST /templates/sync does).
+
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { button, card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { countOf } from "@/lib/core/count";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { renderTemplate } from "@/lib/domains/templates/fill";
 import { listTemplates } from "@/lib/domains/templates/service";
@@ -32,8 +34,6 @@ const COLUMNS = [
 // pending for longer is not worth a reload every two seconds (its own page still follows it).
 const IN_REVIEW_MS = 10 * 60_000;
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
-
 export default async function TemplatesPage() {
   const p = await requirePermission("templates");
   const { templates, pagination } = await listTemplates(p, { page: 1, limit: 100 }, "v3");
@@ -54,7 +54,7 @@ export default async function TemplatesPage() {
       <DataTable
         label="Templates"
         className={`${card} p-0`}
-        caption={plural(pagination.total, "template")}
+        caption={countOf(pagination.total, "template")}
         columns={COLUMNS}
         rowCount={templates.length}
         empty={

@@ -1,10 +1,11 @@
 "use client";
-// The one field set of the webhook create and edit forms. A new webhook starts from the
-// create schema's defaults (lib/domains/webhooks/schemas.ts); each field shows its own error, the
-// service's included (e.g. an endpoint URL the URL guard refuses).
 import type { ReactNode } from "react";
 import { input, label } from "@/components/ui/classes";
 import { errorProps, FieldMessage } from "@/components/ui/field-message";
+// The one field set of the webhook create and edit forms. A new webhook starts from the
+// create schema's defaults (lib/domains/webhooks/schemas.ts); each field shows its own error, the
+// service's included (e.g. an endpoint URL the URL guard refuses).
+import { formatCount } from "@/lib/core/count";
 import type { FormValues } from "@/lib/dashboard/define-action";
 import type { CatalogGroup } from "@/lib/domains/webhooks/catalog";
 import {
@@ -159,7 +160,7 @@ export function WebhookFields({
         {more.options}
       </div>
       <div>
-        <p className={label}>Events ({events.length} selected)</p>
+        <p className={label}>Events ({formatCount(events.length)} selected)</p>
         <EventPicker groups={groups} selected={events} onChange={onEventsChange} />
         <FieldMessage inputId={`${idPrefix}-events`} message={fields.events} />
       </div>

@@ -8,6 +8,11 @@ export const TEMPLATE_TYPES = ["marketing", "utility", "authentication", "servic
 export const BILLABLE_VALUES = ["true", "false", "payable", "free"] as const;
 export const BILLING_CLASSES = ["payable", "free"] as const;
 export const TRANSACTION_TYPES = ["debit", "credit", "refund", "adjustment"] as const;
+/** Every status a billing record holds: the status machine stores no other (./status-machine.ts). */
+export const BILLING_STATUSES = ["pending", "accepted", "sent", "delivered", "read", "failed"] as const;
+export type BillingStatus = (typeof BILLING_STATUSES)[number];
+/** The provider's pricing types: regular is charged, the free_* ones are not (./pricing.ts). */
+export const PRICING_TYPES = ["regular", "free_customer_service", "free_entry_point"] as const;
 export const BILLING_SORT_FIELDS = ["created_at", "message_timestamp", "pricing_category", "status", "rate"] as const;
 export const BILLING_MESSAGES_MAX_LIMIT = 200;
 
@@ -30,11 +35,30 @@ export const DateOnly = z
 
 const Text = (max: number) => z.string().trim().min(1).max(max);
 
+const sayList = (values: readonly string[]) => `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`;
+
+/**
+ * The dashboard's filter over a closed list, whatever the case ("Delivered" is delivered).
+ * Anything else is refused naming the list, rather than matching nothing.
+ */
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T, what: string) =>
+  optional(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(values, { error: (issue) => `"${String(issue.input)}" is not ${what}: use ${sayList(values)}` })),
+  );
+
 /** Inclusive whole UTC days: dateFrom must not be after dateTo. */
 const datesInOrder = (q: { dateFrom?: string; dateTo?: string }) => !q.dateFrom || !q.dateTo || q.dateFrom <= q.dateTo;
 const datesIssue = { message: "dateFrom must be on or before dateTo", path: ["dateFrom"] };
 
-/** The filters of GET /billing/messages (without paging and sort): the explorer, totals, chart and CSV share them. */
+/**
+ * The filters of GET /billing/messages (without paging and sort): the explorer, totals, chart and CSV share them.
+ * status and pricingType are open, as the contract says (docs/api/billing.md: "or another provider status"); the
+ * dashboard offers and accepts only the known ones (BillingViewQuery below).
+ */
 export const BillingFilters = z.object({
   senderId: optional(Text(32)).describe("Sender phone number. Omitted with a global token: user-wide"),
   phoneNumberId: optional(Text(64)).describe("Provider phone number id of the sender"),
@@ -44,13 +68,14 @@ export const BillingFilters = z.object({
     z
       .string()
       .trim()
-      .regex(/^[a-z][a-z0-9_]{0,39}$/, "status is a lower-case billing status such as delivered"),
-  ).describe("accepted, sent, delivered, read, failed, pending, or another billing status"),
+      .toLowerCase()
+      .regex(/^[a-z][a-z0-9_]{0,39}$/, "status is a billing status such as delivered"),
+  ).describe(`${sayList(BILLING_STATUSES)} (the statuses this service records), or another billing status; any case`),
   templateType: optional(z.enum(TEMPLATE_TYPES)).describe("marketing, utility, authentication or service"),
   billable: optional(z.enum(BILLABLE_VALUES)).describe(
     "true or false (the billable flag), payable or free (the billing class)",
   ),
-  pricingType: optional(Text(64)).describe("Provider pricing type"),
+  pricingType: optional(Text(64)).describe(`Provider pricing type: ${sayList(PRICING_TYPES)}, or another`),
   messageId: optional(Text(256)).describe("Exact provider message id"),
   recipient: optional(Text(32)).describe("Recipient phone number (with or without +)"),
   conversationId: optional(Text(256)).describe("Provider conversation id"),
@@ -82,6 +107,17 @@ export const BillingExportQuery = BillingFilters.extend({
   sortOrder: z.preprocess(blankAsAbsent, SortOrderParam),
 }).refine(datesInOrder, datesIssue);
 export type BillingExportInput = z.infer<typeof BillingExportQuery>;
+
+/**
+ * The dashboard's billing view (its filter form offers these lists as selects): status and
+ * pricingType one of the values records hold, any case; another is refused with the list.
+ */
+const viewFilters = {
+  status: oneOf(BILLING_STATUSES, "a billing status"),
+  pricingType: oneOf(PRICING_TYPES, "a pricing type"),
+};
+export const BillingViewQuery = BillingMessagesQuery.safeExtend(viewFilters);
+export const BillingViewExportQuery = BillingExportQuery.safeExtend(viewFilters);
 
 /** GET /api/v3/billing/history (docs/api/billing.md "The ledger"): the ledger, page-based paging. */
 export const BillingHistoryQuery = PageQuery.extend({

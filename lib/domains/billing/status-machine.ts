@@ -9,8 +9,14 @@
 import type { ProviderStatusT } from "@/lib/domains/provider/callbacks/schemas";
 import { type BillingClass, billingClassOf } from "./payable";
 import { type PricingFields, pricingFields } from "./pricing";
+import type { BillingStatus } from "./schemas";
 
-export const STATUS_RANK: Record<string, number> = { pending: 0, accepted: 1, sent: 2, delivered: 3, read: 4 };
+// Every status but failed, ranked; `satisfies` keeps it and the filter's list (BILLING_STATUSES) the same.
+const RANKS = { pending: 0, accepted: 1, sent: 2, delivered: 3, read: 4 } satisfies Record<
+  Exclude<BillingStatus, "failed">,
+  number
+>;
+export const STATUS_RANK: Record<string, number> = RANKS;
 
 export type RecordState = PricingFields & {
   status: string;

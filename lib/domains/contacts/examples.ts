@@ -45,6 +45,7 @@ const contactRow: Contact = {
   name: "Ada",
   email: null,
   customFields: { city: "Paris" },
+  searchText: "ada",
   createdAt: exampleTime(1),
   updatedAt: exampleTime(1),
 };

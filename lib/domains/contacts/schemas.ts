@@ -55,9 +55,17 @@ export type ContactBookPatchInput = z.infer<typeof ContactBookPatch>;
 export const ContactBookUpdateBody = z.object({ contactBook: ContactBookPatch });
 
 export const ContactListQuery = PageQuery.extend({
-  search: Search.describe("Case-insensitive match on phone number, name or email"),
+  search: Search.describe(
+    "Match on the name or email whatever the case and accents (chloe finds Chloé), or on the phone number's digits",
+  ),
 });
 export type ContactListInput = z.infer<typeof ContactListQuery>;
+
+/** The dashboard's search across every book of the account: a term is required. */
+export const ContactSearchQuery = PageQuery.extend({
+  search: z.string().trim().min(1, "Enter a name, email or number to search for").max(200),
+});
+export type ContactSearchInput = z.infer<typeof ContactSearchQuery>;
 
 /** One upload row, as checked per row by the upload service. */
 export const BulkContactRow = z.object({

@@ -1,6 +1,7 @@
 // Self-service sign-up: a new customer account (plan pro) and its first user, in one
 // transaction; limited per client IP (RATE_LIMIT_SIGNUP_IP an hour, memory or Redis).
 
+import { minutesOfWait } from "@/lib/core/count";
 import { env } from "@/lib/core/env";
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
@@ -44,8 +45,8 @@ export async function signUp(input: SignupInputValue, clientIp: string) {
   // Counted before any work, so a burst of parallel sign-ups cannot slip past the limit.
   const gate = await signupLimiter().reserve({ ip: clientIp });
   if (!gate.allowed) {
-    const minutes = Math.ceil(gate.retryAfterSeconds / 60);
-    throw new ApiError("RATE_LIMITED", `Too many sign-ups from your network. Try again in ${minutes} minutes.`, {
+    const wait = minutesOfWait(gate.retryAfterSeconds);
+    throw new ApiError("RATE_LIMITED", `Too many sign-ups from your network. Try again in ${wait}.`, {
       retryAfterSeconds: gate.retryAfterSeconds,
     });
   }

@@ -3,6 +3,7 @@
 // link works once, for an hour; using it sets the password and ends every session of that
 // member. A signed-in member changes their password with the current one; their other
 // sessions end. Both queue a notice in the same transaction.
+import { minutesOfWait } from "@/lib/core/count";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { auditContext } from "@/lib/domains/audit/actor";
@@ -22,11 +23,7 @@ export const RESET_REQUESTED =
   "If an account uses this email, a link to choose a new password is on its way. It works once, for one hour.";
 
 export const resetRateLimited = (retryAfterSeconds: number) =>
-  new ApiError(
-    "RATE_LIMITED",
-    `Too many reset requests. Try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`,
-    undefined,
-  );
+  new ApiError("RATE_LIMITED", `Too many reset requests. Try again in ${minutesOfWait(retryAfterSeconds)}.`, undefined);
 
 /**
  * Sends a reset link when `email` belongs to an active account; says the same either way.

@@ -4,7 +4,7 @@ import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { button, input, label } from "@/components/ui/classes";
 import { errorProps, FieldMessage } from "@/components/ui/field-message";
-import { FormAlert } from "@/components/ui/form-alert";
+import { alertMessage, FormAlert } from "@/components/ui/form-alert";
 import { acceptInvitationAction } from "./actions";
 
 /** Sets the invitee's name and password, joins, then signs in with them. */
@@ -22,7 +22,7 @@ export function AcceptForm({ token, email }: { token: string; email: string }) {
     const result = await acceptInvitationAction({ ...raw, token });
     if (!result.ok) {
       setPending(false);
-      setMessage(result.message);
+      setMessage(alertMessage(result, ["name", "password"]));
       setFields(result.fields ?? {});
       return;
     }

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { button, link } from "@/components/ui/classes";
 import { TextField } from "@/components/ui/field-message";
-import { FormAlert } from "@/components/ui/form-alert";
+import { alertMessage, FormAlert } from "@/components/ui/form-alert";
 import { resetPasswordAction } from "./actions";
 
 /** Sets the new password; then the member signs in with it (every session was ended). */
@@ -20,7 +20,7 @@ export function ResetForm({ token, email }: { token: string; email: string }) {
     const result = await resetPasswordAction({ token, password });
     setPending(false);
     if (!result.ok) {
-      setMessage(result.message);
+      setMessage(alertMessage(result, ["password"]));
       setFields(result.fields ?? {});
       return;
     }

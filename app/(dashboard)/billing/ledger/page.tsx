@@ -24,15 +24,24 @@ const SELECTS = [
   { name: "billingClass", label: "Billing class", options: BILLING_CLASSES },
 ] as const;
 
+const LABELS: Record<string, string> = {
+  dateFrom: "From (UTC day)",
+  dateTo: "To (UTC day)",
+  phoneNumberId: "Phone number id",
+  ...Object.fromEntries(SELECTS.map((s) => [s.name, s.label])),
+};
+
 export default async function LedgerPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
   const p = await requirePermission("billing");
   const params = flatParams(await searchParams);
-  const { query, error } = parseHistoryView(params);
+  const { query, refusal } = parseHistoryView(params);
   const sender = await billingSender(p, params.sender);
-  const [history, alert] = await Promise.all([listBillingHistory(p, sender, query), lowBalanceState(p)]);
-  const { summary } = history;
-  const money = (n: number) => `${summary.currency} ${n.toFixed(4)}`;
+  // A filter the view cannot apply is said, under its field too, and nothing is listed (never the unfiltered ledger).
+  const [history, alert] = await Promise.all([query ? listBillingHistory(p, sender, query) : null, lowBalanceState(p)]);
+  const money = (n: number) => `${history?.summary.currency ?? alert.currency} ${n.toFixed(4)}`;
   const field = { idPrefix: "l", params };
+  const errorOf = (name: string) => (refusal?.field === name ? refusal.message : undefined);
+
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-3">
@@ -44,19 +53,22 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
           Billing records
         </Link>
       </div>
-      {error && (
+      {refusal && (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-          {error}. Showing the unfiltered ledger.
+          {LABELS[refusal.field] ?? refusal.field}: {refusal.message}. No entries are shown until the filters are
+          changed or reset.
         </p>
       )}
-      <StatTiles
-        label="Balance"
-        tiles={[
-          { label: "Balance", value: money(summary.balance), id: "ledger-balance" },
-          { label: "Credits", value: money(summary.credits), id: "ledger-credits" },
-          { label: "Debits", value: money(summary.debits), id: "ledger-debits" },
-        ]}
-      />
+      {history && (
+        <StatTiles
+          label="Balance"
+          tiles={[
+            { label: "Balance", value: money(history.summary.balance), id: "ledger-balance" },
+            { label: "Credits", value: money(history.summary.credits), id: "ledger-credits" },
+            { label: "Debits", value: money(history.summary.debits), id: "ledger-debits" },
+          ]}
+        />
+      )}
       <section className={card} aria-label="Low-balance alert">
         <h2 className="mb-2 text-base font-semibold">Low-balance alert</h2>
         <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
@@ -68,32 +80,36 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
       <section className={card} aria-label="Ledger filters">
         <form method="get" action="/billing/ledger" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {params.sender && <input type="hidden" name="sender" value={params.sender} />}
-          <DateRangeFilter {...field} />
-          <TextFilter {...field} name="phoneNumberId" label="Phone number id" />
+          <DateRangeFilter {...field} errorOf={errorOf} />
+          <TextFilter {...field} name="phoneNumberId" label="Phone number id" error={errorOf("phoneNumberId")} />
           {SELECTS.map((s) => (
-            <SelectFilter key={s.name} {...field} {...s} />
+            <SelectFilter key={s.name} {...field} {...s} error={errorOf(s.name)} />
           ))}
           <FilterActions resetHref="/billing/ledger" />
         </form>
       </section>
-      <DataTable
-        label="Ledger entries"
-        columns={COLUMNS}
-        rowCount={history.transactions.length}
-        empty={<EmptyState title="No ledger entries match" />}
-      >
-        {history.transactions.map((t) => (
-          <tr key={t.transactionUid}>
-            <td className={td}>{formatDateTime(t.createdAt)}</td>
-            <td className={td}>{t.type}</td>
-            <td className={td}>{`${t.currency} ${t.amount.toFixed(4)}`}</td>
-            <td className={`${td} font-mono`}>{t.senderId ?? "account"}</td>
-            <td className={td}>{t.pricingCategory ?? "—"}</td>
-            <td className={td}>{t.description ?? "—"}</td>
-          </tr>
-        ))}
-      </DataTable>
-      <Pager path="/billing/ledger" params={params} {...history.pagination} />
+      {history && (
+        <>
+          <DataTable
+            label="Ledger entries"
+            columns={COLUMNS}
+            rowCount={history.transactions.length}
+            empty={<EmptyState title="No ledger entries match" />}
+          >
+            {history.transactions.map((t) => (
+              <tr key={t.transactionUid}>
+                <td className={td}>{formatDateTime(t.createdAt)}</td>
+                <td className={td}>{t.type}</td>
+                <td className={td}>{`${t.currency} ${t.amount.toFixed(4)}`}</td>
+                <td className={`${td} font-mono`}>{t.senderId ?? "account"}</td>
+                <td className={td}>{t.pricingCategory ?? "—"}</td>
+                <td className={td}>{t.description ?? "—"}</td>
+              </tr>
+            ))}
+          </DataTable>
+          <Pager path="/billing/ledger" params={params} {...history.pagination} />
+        </>
+      )}
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { DataTable } from "@/components/dashboard/data-table";
 import { useToast } from "@/components/dashboard/toast";
 import { button, input, label, td } from "@/components/ui/classes";
-import { countOf } from "@/components/ui/format";
+import { countOf } from "@/lib/core/count";
 import {
   customFieldOfColumn,
   guessMapping,
@@ -77,7 +77,7 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
     },
     onSuccess: (r) => {
       setReport(r);
-      if (r.failed) toast.error(`${r.failed} row(s) were not stored; see the report`);
+      if (r.failed) toast.error(`${countOf(r.failed, "row")} not stored; see the report`);
       else toast.success(`${countOf(r.created + r.updated, "contact")} stored`);
       router.refresh();
     },
@@ -107,7 +107,7 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
       {file && (
         <>
           <p className="text-sm">
-            {file.rows.length} rows, {file.columns.length} columns. Preview of the first rows:
+            {countOf(file.rows.length, "row")}, {countOf(file.columns.length, "column")}. Preview of the first rows:
           </p>
           <DataTable
             label="File preview"

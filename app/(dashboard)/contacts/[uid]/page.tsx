@@ -5,7 +5,7 @@ import { Pager } from "@/components/dashboard/pager";
 import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
-import { countOf } from "@/components/ui/format";
+import { countOf } from "@/lib/core/count";
 import { foundOr404 } from "@/lib/dashboard/found";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";

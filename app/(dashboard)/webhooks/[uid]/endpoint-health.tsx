@@ -1,8 +1,10 @@
 // Endpoint health on the destination's page: its circuit breaker's state and the
 // thresholds it runs by (docs/event-pipeline.md "Endpoint health").
+
 import { CardSection } from "@/components/ui/card-section";
 import { muted } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
+import { countOf } from "@/lib/core/count";
 import type { WebhookPublic } from "@/lib/domains/webhooks/schemas";
 
 const STATE_TEXT: Record<WebhookPublic["health"]["breakerState"], string> = {
@@ -13,7 +15,7 @@ const STATE_TEXT: Record<WebhookPublic["health"]["breakerState"], string> = {
 
 const duration = (seconds: number) =>
   seconds % 86_400 === 0
-    ? `${seconds / 86_400} days`
+    ? countOf(seconds / 86_400, "day")
     : seconds % 3600 === 0
       ? `${seconds / 3600} h`
       : seconds % 60 === 0

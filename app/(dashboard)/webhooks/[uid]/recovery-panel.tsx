@@ -1,6 +1,4 @@
 "use client";
-// "Recover failed deliveries" (docs/webhook-recovery.md): a since/until form that queues a
-// recovery job, and a progress bar that polls the job (TanStack Query) until it is done.
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useState, useTransition } from "react";
@@ -8,6 +6,9 @@ import { useToast } from "@/components/dashboard/toast";
 import { buttonSecondary, muted } from "@/components/ui/classes";
 import { TextField } from "@/components/ui/field-message";
 import { formatDateTime } from "@/components/ui/format";
+// "Recover failed deliveries" (docs/webhook-recovery.md): a since/until form that queues a
+// recovery job, and a progress bar that polls the job (TanStack Query) until it is done.
+import { formatCount } from "@/lib/core/count";
 import type { RecoveryPublic } from "@/lib/domains/webhooks/recovery-schemas";
 import { startRecoveryAction } from "./recovery-actions";
 
@@ -117,7 +118,9 @@ export function RecoveryPanel({ senderPhone, uid, latest, disabled }: Props) {
           <div className="flex flex-wrap justify-between gap-2 text-sm">
             <span data-testid="recovery-status">{current.status}</span>
             <span data-testid="recovery-counts">
-              {total === null ? "Counting failed deliveries…" : `${current.requeued} of ${total} re-queued`}
+              {total === null
+                ? "Counting failed deliveries…"
+                : `${formatCount(current.requeued)} of ${formatCount(total)} re-queued`}
             </span>
           </div>
           <div
