@@ -2,6 +2,7 @@
 // pause, resume, cancel, retry failed and the recipients list. Sender-scoped as chatbots: senderId (query
 // on GET, body on POST) or a number-scoped token; a global token without senderId reaches
 // all the account's senders (create: the default sender).
+import { countOf } from "@/lib/core/count";
 import { pageOf } from "@/lib/core/pagination";
 import * as examples from "@/lib/domains/broadcasts/examples";
 import { retryFailedRecipients } from "@/lib/domains/broadcasts/retry-failed";
@@ -231,7 +232,7 @@ export const broadcastRoutes: AnyRoute[] = [
       const message =
         r.requeued === 0
           ? "No failed recipient can be retried now"
-          : `${r.requeued} failed recipient${r.requeued === 1 ? "" : "s"} queued again`;
+          : `${countOf(r.requeued, "failed recipient")} queued again`;
       return ok(message, {
         ...(await withExtras(principal.customerId, r.broadcast)),
         retry: { requeued: r.requeued, waiting: r.waiting, retryableAt: r.retryableAt?.toISOString() ?? null },

@@ -9,6 +9,7 @@ import { button, buttonSecondary } from "@/components/ui/classes";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { FormAlert } from "@/components/ui/form-alert";
 import { formatDateTime } from "@/components/ui/format";
+import { countOf } from "@/lib/core/count";
 import type { ActionResult } from "@/lib/dashboard/action-result";
 import { cancelBroadcastAction, pauseBroadcastAction, resumeBroadcastAction, retryFailedAction } from "./actions";
 
@@ -35,7 +36,7 @@ const RETRY: Change = {
   },
   action: retryFailedAction,
 };
-const count = (n: number) => `${n.toLocaleString("en-US")} recipient${n === 1 ? "" : "s"}`;
+const count = (n: number) => countOf(n, "recipient");
 
 export function BroadcastControls({ uid, status, failed }: { uid: string; status: string; failed: number }) {
   const router = useRouter();
