@@ -120,7 +120,15 @@ test("a broadcast from two books with two mapped variables: live counts, samples
   await expect(page).toHaveURL(/\/broadcasts\/bc_[^/?]+$/);
   const uid = new URL(page.url()).pathname.split("/").pop() ?? "";
 
-  // The broadcast's page is its own part of the dashboard: the API says how the start went.
+  // Its page follows it to the end without a reload (e2e/broadcasts.spec.ts tests that page
+  // in depth); the API agrees.
+  await page.evaluate(() => {
+    (window as unknown as { __sameDocument: string }).__sameDocument = "kept";
+  });
+  await expect(page.getByTestId("broadcast-status")).toHaveText("COMPLETED", { timeout: 60_000 });
+  await expect(page.getByTestId("count-total")).toHaveText("4");
+  await expect(page.getByTestId("count-skipped")).toHaveText("1");
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: string }).__sameDocument)).toBe("kept");
   const read = async () => {
     const res = await page.request.get(`/api/v3/broadcasts/${uid}`, { headers: { Authorization: `Bearer ${token}` } });
     expect(res.status()).toBe(200);
