@@ -16,6 +16,7 @@ import { log } from "@/lib/core/log";
 import { type WakeableSleep, wakeableSleep } from "@/lib/core/wakeable-sleep";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { announceCreated, type CreatedConversation } from "@/lib/domains/conversations/outbound";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
 import { emitAcceptedBatch } from "@/lib/domains/messaging/accepted-event";
@@ -353,6 +354,7 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promis
   const outcomes: Outcome[] = [];
   const accepted: { message: Message; sender: ProviderSender }[] = [];
   const live: LiveEvent[] = [];
+  const created: CreatedConversation[] = [];
   const beforeCall = inTokenSecond(toSend.length, now, take, o);
   const provider = providerSender(sender);
   await Promise.all(
@@ -360,7 +362,7 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promis
       const v = verdicts[i];
       if (!v?.ok) return;
       try {
-        const { message } = await sendChecked(p, sender, v.send, { announce: false, live, beforeCall });
+        const { message } = await sendChecked(p, sender, v.send, { announce: false, live, created, beforeCall });
         if (message.status === "accepted") accepted.push({ message, sender: provider });
         outcomes.push(outcomeOf(r, message));
       } catch (error) {
@@ -377,7 +379,7 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promis
     }),
   );
   await finishAll(outcomes);
-  await emitAcceptedBatch(accepted);
+  await announceBatch(accepted, created);
   await publishLiveBatch(b.customerId, live);
   return { calls: toSend.length, spent };
 }
@@ -434,6 +436,19 @@ function inTokenSecond(
       await taking;
     }
   };
+}
+
+/** The batch's conversation.created and message.status.accepted events; the sends stand whatever happens to them. */
+async function announceBatch(
+  accepted: { message: Message; sender: ProviderSender }[],
+  created: CreatedConversation[],
+): Promise<void> {
+  try {
+    await announceCreated(created);
+  } catch (error) {
+    log.error({ err: error, count: created.length }, "broadcast batch: conversation.created not emitted");
+  }
+  await emitAcceptedBatch(accepted);
 }
 
 /** The batch's live notices (new messages, their ticks) in one statement; the sends stand whatever happens to it. */

@@ -4,6 +4,7 @@
 // the client as a 429 with Retry-After. An ambiguous outcome is never resent.
 
 import { log } from "@/lib/core/log";
+import type { CreatedConversation } from "@/lib/domains/conversations/outbound";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { getProvider } from "@/lib/domains/provider/client";
 import { PAIR_RATE_LIMIT } from "@/lib/domains/provider/error-codes";
@@ -69,6 +70,8 @@ export type DispatchOptions = {
   announce?: boolean;
   /** Collects the live notices for the caller to publish with its batch's (message-store.ts ThreadContext.live). */
   live?: LiveEvent[];
+  /** Collects the conversations the sends created, for the caller to announce with its batch's (ThreadContext.created). */
+  created?: CreatedConversation[];
   /** Awaited right before the provider call (the broadcast dispatcher keeps each call inside its token's second). */
   beforeCall?: () => Promise<void>;
 };

@@ -9,6 +9,7 @@ import { log } from "@/lib/core/log";
 import { hotRows } from "@/lib/db";
 import {
   announceIfCreated,
+  type CreatedConversation,
   outboundThreadSql,
   type SentBy,
   type ThreadOutcome,
@@ -54,6 +55,8 @@ export type ThreadContext = {
    * queue at every commit.
    */
   live?: LiveEvent[];
+  /** Collects the conversation this message created, for the batch to announce together (announceCreated). */
+  created?: CreatedConversation[];
 };
 
 export async function insertMessage(m: NewMessage, thread: ThreadContext): Promise<Message> {
@@ -96,7 +99,9 @@ export async function insertMessage(m: NewMessage, thread: ThreadContext): Promi
   if (thread.live && outcome) {
     thread.live.push({ kind: "message.created", senderId: row.senderId, conversationUid: outcome.id });
   }
-  await announceIfCreated(thread.sender, outcome);
+  if (thread.created) {
+    if (outcome?.created) thread.created.push({ sender: thread.sender, outcome });
+  } else await announceIfCreated(thread.sender, outcome);
   return row;
 }
 

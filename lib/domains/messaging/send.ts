@@ -15,7 +15,6 @@
 import { db } from "@/lib/db";
 import { notifyStatement } from "@/lib/db/wakeups";
 import type { Principal } from "@/lib/domains/auth/principal";
-import type { LiveEvent } from "@/lib/domains/live/events";
 import { providerSender } from "@/lib/domains/senders/provider-sender";
 import { countOtherSend } from "@/lib/domains/senders/rate-bucket";
 import type { Sender } from "@/lib/domains/senders/service";
@@ -51,7 +50,7 @@ export async function sendChecked(
   // Every other send of the sender is counted in its second: broadcasts then leave it room
   // (lib/domains/senders/rate-bucket.ts, docs/broadcasts.md "Throughput").
   if (!send.out.broadcastId) await countOtherSend(sender.id);
-  const row = await recordSend(p, sender, send, options.live);
+  const row = await recordSend(p, sender, send, options);
   if (row.queued) {
     // The row is committed: a drainer elsewhere wakes in case the sender reconnected meanwhile.
     await db.$executeRaw(notifyStatement("reconnect"));
@@ -61,7 +60,7 @@ export async function sendChecked(
   return { message, queued: false, template: send.template };
 }
 
-function recordSend(p: Principal, sender: Sender, send: CheckedSend, live?: LiveEvent[]): Promise<Message> {
+function recordSend(p: Principal, sender: Sender, send: CheckedSend, batch: DispatchOptions): Promise<Message> {
   const { out, template, pricingCategory, payload } = send;
   const queued = sender.connectionStatus === "RECONNECTING";
   return insertMessage(
@@ -83,6 +82,11 @@ function recordSend(p: Principal, sender: Sender, send: CheckedSend, live?: Live
       payload,
       ...(queued ? { status: "queued", queued: true } : { status: SENDING, queued: false }),
     },
-    { sender, sentBy: out.sentBy ?? { by: p.via === "session" ? "dashboard" : "api" }, ...(live ? { live } : {}) },
+    {
+      sender,
+      sentBy: out.sentBy ?? { by: p.via === "session" ? "dashboard" : "api" },
+      ...(batch.live ? { live: batch.live } : {}),
+      ...(batch.created ? { created: batch.created } : {}),
+    },
   );
 }
