@@ -6,9 +6,9 @@
 // no progress counts, no polling. Per batch of up to 100 queued recipients:
 //   claim (FOR UPDATE SKIP LOCKED, lease, pair rate) -> the sender's tokens (rate-bucket.ts) ->
 //   the blacklist -> "sending" with message ids -> per recipient, concurrently: the message row
-//   and its conversation (insertMessage, with conversation.created), the simulator's
-//   sendMessage, the outcome (completeMessage) -> the recipients' outcomes, the accepted events
-//   and the live notices, one statement each.
+//   and its conversation (insertMessage), the simulator's sendMessage, the outcome
+//   (completeMessage) -> the recipients' outcomes, the conversation.created and accepted
+//   events and the live notices, one statement each.
 // The SQL of the claim, the "sending" mark and the outcomes is the dispatcher's
 // (lib/domains/broadcasts/dispatcher.ts); the rest calls the same statement-level functions.
 // The callback processor runs in this process too, as in the real worker, so the simulator's
@@ -19,6 +19,7 @@ import { db, getDb, hotRows } from "@/lib/db";
 import { recipientMessageId } from "@/lib/domains/broadcasts/dispatcher";
 import { filledValues } from "@/lib/domains/broadcasts/service";
 import { blacklistedAmong } from "@/lib/domains/contacts/blacklist";
+import { announceCreated, type CreatedConversation } from "@/lib/domains/conversations/outbound";
 import { startCallbackProcessor } from "@/lib/domains/events/ingest/processor";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
@@ -99,6 +100,7 @@ async function sendAll(uid: string, r: StartRequest): Promise<void> {
       values: [send.map((x) => x.id), mids, new Date().toISOString(), new Date(Date.now() + LEASE_MS).toISOString()],
     });
     const live: LiveEvent[] = [];
+    const created: CreatedConversation[] = [];
     const done: { id: string; message: Message }[] = [];
     await Promise.all(
       send.map(async (x, i) => {
@@ -130,7 +132,7 @@ async function sendAll(uid: string, r: StartRequest): Promise<void> {
             status: "sending",
             queued: false,
           },
-          { sender: { ...sender, phoneNumberId: sender.phoneNumberId ?? null }, sentBy: { by: "api" }, live },
+          { sender: { ...sender, phoneNumberId: sender.phoneNumberId ?? null }, sentBy: { by: "api" }, live, created },
         );
         const outcome = await provider.sendMessage(ps, payload, { pricingCategory: "utility" });
         const message = await completeMessage(
@@ -158,6 +160,7 @@ async function sendAll(uid: string, r: StartRequest): Promise<void> {
         done.map((d) => d.message.providerMessageId),
       ],
     });
+    await announceCreated(created);
     await emitAcceptedBatch(done.map((d) => ({ message: d.message, sender: ps })));
     await publishLive(db, r.customerId, live);
   }

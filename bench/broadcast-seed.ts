@@ -4,11 +4,8 @@
 // throughput scenario) and contact books made with INSERT ... SELECT generate_series.
 import pg from "pg";
 
-export type Seeded = {
-  customerId: string;
-  paced: { id: string; phoneNumber: string };
-  fast: { id: string; phoneNumber: string };
-};
+type SeededSender = { id: string; phoneNumber: string; phoneNumberId: string };
+export type Seeded = { customerId: string; paced: SeededSender; fast: SeededSender };
 
 const id = (prefix: string) => `${prefix}${Math.random().toString(36).slice(2, 12)}${Date.now().toString(36)}`;
 
@@ -21,11 +18,13 @@ export async function seedCustomer(url: string, name: string, numberBase = 0): P
       `INSERT INTO "Customer" (id, name, plan, "createdAt", "updatedAt") VALUES ($1, $2, 'pro', now(), now())`,
       [customerId, name],
     );
-    const senders: Record<"paced" | "fast", { id: string; phoneNumber: string }> = {
-      paced: { id: id("sbench"), phoneNumber: `+1555030${String(numberBase + 1).padStart(4, "0")}` },
-      fast: { id: id("sbench"), phoneNumber: `+1555030${String(numberBase + 2).padStart(4, "0")}` },
-    };
-    for (const [i, [key, s]] of Object.entries(senders).entries()) {
+    const number = (i: number): SeededSender => ({
+      id: id("sbench"),
+      phoneNumber: `+1555030${String(numberBase + 1 + i).padStart(4, "0")}`,
+      phoneNumberId: `1090000${String(numberBase + 3 + i).padStart(5, "0")}`,
+    });
+    const senders: Record<"paced" | "fast", SeededSender> = { paced: number(0), fast: number(1) };
+    for (const [key, s] of Object.entries(senders)) {
       await c.query(
         `INSERT INTO "Sender" (id, "customerId", "phoneNumber", "phoneNumberId", "wabaId", "isDefault",
            "throughputPerSecond", "messagingLimit", "createdAt", "updatedAt")
@@ -34,7 +33,7 @@ export async function seedCustomer(url: string, name: string, numberBase = 0): P
           s.id,
           customerId,
           s.phoneNumber,
-          `1090000${String(numberBase + 3 + i).padStart(5, "0")}`,
+          s.phoneNumberId,
           `2090000${String(numberBase + 3).padStart(5, "0")}`,
           key === "paced",
           key === "paced" ? 80 : 1000,

@@ -5,7 +5,9 @@
 // processor applies them), plus a small control endpoint the bench drives:
 //   POST /start {customerId, senderId, bookIds, filters?, maxPerSecond?} -> {uid, startMs}
 //     creates the broadcast and starts it with the service (the recipients made by its
-//     INSERT ... SELECT); the dispatcher of this process sends it.
+//     INSERT ... SELECT); the dispatcher of this process sends it;
+//   GET /calls?pnid=ID -> the times the simulator accepted this number's messages since the
+//     last read (the provider's view of the pacing).
 // PORT, DATABASE_URL, BENCH_CUSTOMER (the customer whose broadcasts this worker sends).
 import http from "node:http";
 import pg from "pg";
@@ -13,6 +15,7 @@ import { startBackgroundWork } from "@/lib/background";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { createBroadcast, startBroadcast } from "@/lib/domains/broadcasts/service";
+import { getProvider } from "@/lib/domains/provider/client";
 
 export type StartRequest = {
   customerId: string;
@@ -39,7 +42,25 @@ export async function createAndStart(r: StartRequest): Promise<{ uid: string; st
   return { uid: row.id, startMs: performance.now() - t0 };
 }
 
-/** The bench's control endpoint: POST /start, answered with JSON. */
+/** When the provider accepted each message of this process, per phone number id (ms since the epoch). */
+const calls = new Map<string, number[]>();
+
+/** Records the time of every accepted provider call (the pacing scenario reads them: GET /calls?pnid=). */
+export function recordCalls(): void {
+  const provider = getProvider();
+  const send = provider.sendMessage.bind(provider);
+  provider.sendMessage = async (sender, payload, hints) => {
+    const outcome = await send(sender, payload, hints);
+    if (outcome.ok) {
+      const list = calls.get(sender.phoneNumberId) ?? [];
+      list.push(Date.now());
+      calls.set(sender.phoneNumberId, list);
+    }
+    return outcome;
+  };
+}
+
+/** The bench's control endpoint: POST /start, GET /calls?pnid=, answered with JSON. */
 export function controlServer(port: number, start: (r: StartRequest) => Promise<unknown>): void {
   http
     .createServer((req, res) => {
@@ -47,6 +68,15 @@ export function controlServer(port: number, start: (r: StartRequest) => Promise<
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", async () => {
         try {
+          const url = new URL(req.url ?? "/", "http://localhost");
+          if (url.pathname === "/calls") {
+            const pnid = url.searchParams.get("pnid") ?? "";
+            const times = calls.get(pnid) ?? [];
+            calls.set(pnid, []);
+            res.writeHead(200, { "Content-Type": "application/json" });
+            res.end(JSON.stringify(times));
+            return;
+          }
           const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as StartRequest;
           const out = await start(body);
           res.writeHead(200, { "Content-Type": "application/json" });
@@ -107,6 +137,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   process.on("SIGTERM", () => printStats?.());
   const customer = process.env.BENCH_CUSTOMER ?? "";
   const background = await startBackgroundWork({ customerIds: [customer] });
+  recordCalls();
   controlServer(Number(process.env.PORT), createAndStart);
   process.on("SIGTERM", () => void background.stop().then(() => process.exit(0)));
   console.log("bench broadcast worker ready");

@@ -250,14 +250,11 @@ async function pacedRound(pgc: pg.Client, seeds: Seeds, book: string): Promise<P
   });
   await waitFor(`paced broadcast ${uid}`, async () => (await statusOf(pgc, uid)) === "COMPLETED", 600_000);
   const seconds = (performance.now() - t0) / 1000;
-  // When each message reached the provider: its row is written right before the call.
-  const times = (
-    await pgc.query<{ t: string }>(
-      `SELECT (extract(epoch FROM "createdAt") * 1000)::bigint::text AS t FROM "Message"
-        WHERE "broadcastId" = $1 AND NOT (status = 'failed' AND "errorCode" IN (130429, 131056)) ORDER BY 1`,
-      [uid],
-    )
-  ).rows.map((r) => Number(r.t));
+  // When the provider (the simulator, in the worker's process) accepted each message.
+  const times = (await (
+    await fetch(`http://127.0.0.1:${PORT.real}/calls?pnid=${seeds.real.paced.phoneNumberId}`)
+  ).json()) as number[];
+  times.sort((x, y) => x - y);
   const throttled =
     (
       await pgc.query<{ n: number }>(
@@ -416,10 +413,16 @@ async function main() {
         met: paced.every((r) => Math.abs(r.rate - 80) <= 4),
       },
       {
-        what: `(a) pacing: most messages in one clock second (load ${loads(paced)})`,
-        goal: "<= 80 + 0 (the bucket has no burst: one second's tokens)",
-        measured: `${numSpread(maxSecond)}; in any 1,000 ms: ${numSpread(spread(paced.map((r) => r.maxSliding)))}`,
+        what: `(a) pacing: most messages the provider accepted in one clock second (load ${loads(paced)})`,
+        goal: "<= 80 (the bucket counts per clock second, as the provider does: no burst within one)",
+        measured: numSpread(maxSecond),
         met: paced.every((r) => r.maxSecond <= 80),
+      },
+      {
+        what: `(a) pacing: most in any 1,000 ms window (load ${loads(paced)})`,
+        goal: "<= 160 (80 + the bucket's burst: a window across a second's boundary can hold two seconds' tokens)",
+        measured: numSpread(spread(paced.map((r) => r.maxSliding))),
+        met: paced.every((r) => r.maxSliding <= 160),
       },
     );
   }
@@ -474,8 +477,8 @@ Command: \`npm run bench:broadcast\` (bench/broadcast.ts), ${machineLine(loadBef
 PostgreSQL 15 on 127.0.0.1 (fresh databases \`${DB.real}\` and \`${DB.bare}\`); the worker processes, the lean API
 server, the bench and PostgreSQL share the same cores.
 
-(a) Pacing: ${N_PACED} recipients, sender throughput 80/s; when each message reached the provider (its row is written
-just before the call):
+(a) Pacing: ${N_PACED} recipients, sender throughput 80/s; when the provider (the simulator in the worker's process)
+accepted each message:
 
 | run | sent | rate over its seconds | most in a clock second | most in any 1,000 ms | throttled (130429) | done in | load (1 min) |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
