@@ -1,4 +1,4 @@
-// npm run bench:broadcast: the broadcast engine (docs/broadcasts.md, issue 22 item 8) on
+// npm run bench:broadcast: the broadcast engine (docs/broadcasts.md "How it sends") on
 // fresh databases of the local PostgreSQL, with the built-in simulator and its status
 // callbacks. Writes the "Broadcasts" section of docs/benchmarks.md.
 //   (a) pacing: 2,000 recipients at a sender throughput of 80/s: the achieved rate within 5%
@@ -498,6 +498,17 @@ ${fastRows}
 
 (c) Start: two overlapping contact books of ${per} contacts each, filter \`tier eq gold\`: the recipients made by the
 start's INSERT ... SELECT: ${starts.map((s) => `${(s.ms / 1000).toFixed(2)} s (${s.n} recipients, load ${s.load})`).join(", ")}.
+
+Where a recipient's CPU goes now (the engine as of this run; the profile before the changes is in "the broadcast
+engine before and after" above): its message row with its conversation (one INSERT) and its outcome (one UPDATE),
+written before and after its own provider call; the simulator's call (in the same process) and its three signed
+status callbacks, stored and applied by the callback processor (billing records, ledger debits, the recipient's
+status); and its share of the batch's statements (claim, tokens, blacklist, "sending", outcomes, events, live
+notices: one each per batch of up to 100). PostgreSQL's part is more than half of it. Against the bare baseline the
+engine adds the send pipeline's checks, the Prisma client for the per-batch statements, the per-pass reads of the
+broadcast, sender and template, the housekeeping and the progress counts. "Most in any 1,000 ms" is 160 because
+one second's calls may go late in it (up to 150 ms before its end, CALL_MARGIN_MS in the dispatcher) and the next
+second's early in it: a fixed one-second bucket, as the provider's own count.
 
 Targets:
 
