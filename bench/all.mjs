@@ -17,6 +17,7 @@ const SCRIPTS = [
   ["idle", []],
   ["live", shared.filter((a) => !a.startsWith("--duration"))],
   ["start", []],
+  ["broadcast", shared.filter((a) => /^--(rounds|no-write)/.test(a))],
 ];
 
 const summary = [];

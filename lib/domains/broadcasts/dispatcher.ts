@@ -16,15 +16,21 @@ import { log } from "@/lib/core/log";
 import { type WakeableSleep, wakeableSleep } from "@/lib/core/wakeable-sleep";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { announceCreated, type CreatedConversation } from "@/lib/domains/conversations/outbound";
+import type { LiveEvent } from "@/lib/domains/live/events";
+import { publishLive } from "@/lib/domains/live/publish";
+import { emitAcceptedBatch } from "@/lib/domains/messaging/accepted-event";
 import { MAX_ATTEMPTS } from "@/lib/domains/messaging/dispatch";
 import type { OutgoingMessage } from "@/lib/domains/messaging/outgoing";
 import { sendChecked } from "@/lib/domains/messaging/send";
 import { checkSends } from "@/lib/domains/messaging/send-checks";
 import { PAIR_RATE_LIMIT } from "@/lib/domains/provider/error-codes";
+import type { ProviderSender } from "@/lib/domains/provider/types";
+import { providerSender } from "@/lib/domains/senders/provider-sender";
 import { pruneSlots, takeTokens } from "@/lib/domains/senders/rate-bucket";
 import { componentsFor } from "@/lib/domains/templates/fill";
 import { findTemplate } from "@/lib/domains/templates/send-template";
-import type { Broadcast, Sender, Template } from "@/lib/generated/prisma/client";
+import type { Broadcast, Message, Sender, Template } from "@/lib/generated/prisma/client";
 import { broadcastEvent } from "./events";
 import { admitContacts } from "./messaging-limit";
 import { publishProgress } from "./progress";
@@ -45,7 +51,17 @@ export type DispatchOptions = {
   now?: () => Date;
   /** Only these customers' broadcasts (isolated tests). */
   customerIds?: string[] | null;
+  /**
+   * Start due scheduled broadcasts, resume paused ones and mark stale sends interrupted first
+   * (default true; the worker loop does it once per poll interval, not before every batch).
+   */
+  housekeeping?: boolean;
+  /** When a second's tokens are spent, hold the claim until the next second's (the worker loop; tests move the clock instead). */
+  waitForTokens?: boolean;
 };
+
+/** What a pass did: provider calls made, and whether a token bucket's second ran out. */
+type PassResult = { calls: number; spent: boolean };
 
 type Claimed = {
   id: bigint;
@@ -237,34 +253,49 @@ const PAUSE_FOR_REFUSAL: Record<string, string> = {
   SENDER_DISCONNECTED: "sender_disconnected",
 };
 
-/** Sends one batch of a SENDING broadcast; returns how many provider calls it made. */
-async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promise<number> {
+const NOTHING: PassResult = { calls: 0, spent: false };
+
+/** Sends one batch of a SENDING broadcast: the provider calls it made, and whether this second's tokens ran out. */
+async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promise<PassResult> {
   const sender = await db.sender.findUniqueOrThrow({ where: { id: b.senderId } });
   if (sender.connectionStatus === "DISCONNECTED") {
     await pauseFor(b, "sender_disconnected");
-    return 0;
+    return NOTHING;
   }
-  if (sender.connectionStatus === "RECONNECTING") return 0;
+  if (sender.connectionStatus === "RECONNECTING") return NOTHING;
   const template = await findTemplate(b.customerId, b.templateName, b.templateLanguage);
   if (template?.status !== "APPROVED") {
     await pauseFor(b, "template_not_approved");
-    return 0;
+    return NOTHING;
   }
   const limits = senderLimits(sender);
-  const now = o.now().getTime();
+  let now = o.now().getTime();
   // Claim first (a broadcast with nothing due takes no tokens), then take the tokens of this
-  // second for what was claimed, and give back what the tokens do not cover.
-  const candidates = await claim(b, Math.min(o.batchSize, b.maxPerSecond ?? o.batchSize), o);
+  // second for what was claimed, and give back what the tokens do not cover. A claim is never
+  // larger than one second's tokens: no rows are claimed only to be given back.
+  const perSecond = Math.min(limits.throughputPerSecond, b.maxPerSecond ?? limits.throughputPerSecond);
+  const candidates = await claim(b, Math.max(1, Math.min(o.batchSize, perSecond)), o);
   if (candidates.length === 0) {
     await completeIfDone(b, sender, o.now());
-    return 0;
+    return NOTHING;
   }
-  let want = candidates.length;
-  if (b.maxPerSecond) want = await takeTokens(`bc:${b.id}`, want, b.maxPerSecond, { broadcast: false, now });
-  const granted = await takeTokens(sender.id, want, limits.throughputPerSecond, { broadcast: true, now });
+  const take = async (at: number, wanted = candidates.length) => {
+    let want = wanted;
+    if (b.maxPerSecond) want = await takeTokens(`bc:${b.id}`, want, b.maxPerSecond, { broadcast: false, now: at });
+    return takeTokens(sender.id, want, limits.throughputPerSecond, { broadcast: true, now: at });
+  };
+  let granted = await take(now);
+  if (granted === 0 && o.waitForTokens) {
+    // This second is spent: hold the claim and take the next second's tokens as it begins, so
+    // its calls go early in it (claiming after the sleep would spend part of it on the claim).
+    await new Promise((resolve) => setTimeout(resolve, untilNextSecond()));
+    now = o.now().getTime();
+    granted = await take(now);
+  }
   const claimed = candidates.slice(0, granted);
   await release(candidates.slice(granted).map((r) => r.id));
-  if (claimed.length === 0) return 0;
+  const spent = granted < candidates.length;
+  if (claimed.length === 0) return { calls: 0, spent };
   // The messaging limit: contacts past the tier go back and the broadcast pauses until resumesAt.
   const admission = await admitContacts(
     limits,
@@ -277,7 +308,7 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promis
     await release(claimed.filter((r) => !admission.admitted.has(r.phoneNumber)).map((r) => r.id));
     await pauseFor(b, "messaging_limit", admission.resumesAt);
   }
-  if (admitted.length === 0) return 0;
+  if (admitted.length === 0) return { calls: 0, spent };
   const p: Principal = { customerId: b.customerId, plan: "pro", via: "token" };
   const outs = admitted.map((r) => outgoing(b, template, r));
   const verdicts = await checkSends(p, sender, outs);
@@ -304,9 +335,9 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promis
   });
   await setSkipped(blacklisted, "blacklisted");
   await release(refusedLater);
-  for (const f of failed) await finish(f.id, { status: "failed", errorCode: f.code, errorMessage: f.message });
+  await finishAll(failed.map((f) => ({ id: f.id, status: "failed", errorCode: f.code, errorMessage: f.message })));
   if (pauseReason) await pauseFor(b, pauseReason);
-  if (toSend.length === 0) return 0;
+  if (toSend.length === 0) return { calls: 0, spent };
   // "sending" before the call: a worker that dies in the call leaves the row for interruptStale.
   await db.$executeRawUnsafe(
     `UPDATE "BroadcastRecipient" AS r SET status = 'sending', "messageId" = m.mid, attempts = r.attempts + 1,
@@ -317,75 +348,175 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promis
     o.now().toISOString(),
     later(o.now(), o.leaseMs),
   );
+  // Each send records its message and calls the provider on its own; the recipients' outcomes
+  // and the accepted events are written once for the batch (one statement each, not one per
+  // recipient). A worker that dies before that leaves them "sending": interrupted, never resent.
+  const outcomes: Outcome[] = [];
+  const accepted: { message: Message; sender: ProviderSender }[] = [];
+  const live: LiveEvent[] = [];
+  const created: CreatedConversation[] = [];
+  const beforeCall = inTokenSecond(toSend.length, now, take, o);
+  const provider = providerSender(sender);
   await Promise.all(
     toSend.map(async ({ r, i }) => {
       const v = verdicts[i];
       if (!v?.ok) return;
       try {
-        const { message } = await sendChecked(p, sender, v.send);
-        await applyOutcome(r, message);
+        const { message } = await sendChecked(p, sender, v.send, { announce: false, live, created, beforeCall });
+        if (message.status === "accepted") accepted.push({ message, sender: provider });
+        outcomes.push(outcomeOf(r, message));
       } catch (error) {
         // A provider refusal is thrown after the message row took its outcome: read it there.
         const stored = await db.message.findUnique({ where: { id: outs[i]?.messageId ?? "" } });
         if (stored && stored.status !== "sending") {
-          await applyOutcome(r, stored);
+          outcomes.push(outcomeOf(r, stored));
           return;
         }
         // Whether the provider got it is not known: interrupted, never resent.
         log.error({ err: error, broadcastUid: b.id }, "broadcast send ended unexpectedly");
-        await finish(r.id, { status: "interrupted", errorCode: null, errorMessage: "internal error" });
+        outcomes.push({ id: r.id, status: "interrupted", errorCode: null, errorMessage: "internal error" });
       }
     }),
   );
-  return toSend.length;
+  await finishAll(outcomes);
+  await announceBatch(accepted, created);
+  await publishLiveBatch(b.customerId, live);
+  return { calls: toSend.length, spent };
+}
+
+/** How long before the end of its second a call is held for a later one (the call's own way to the provider). */
+const CALL_MARGIN_MS = 150;
+
+/**
+ * Keeps each provider call inside a second whose tokens it holds: the provider counts its
+ * limit per second too, and a batch that takes longer than the rest of its second would put
+ * its last calls into the next second on top of that second's own tokens. Calls that find
+ * their second over (or about to be) take the tokens of a later second together, one take
+ * for all of them, and wait for the next second when there are none. Their recipients stay
+ * "sending" meanwhile (a crash: interrupted, as in any call).
+ */
+function inTokenSecond(
+  calls: number,
+  tokensAt: number,
+  take: (at: number, want: number) => Promise<number>,
+  o: Required<DispatchOptions>,
+): () => Promise<void> {
+  let second = Math.floor(tokensAt / 1000);
+  let allowed = calls;
+  let waiting = calls;
+  let taking: Promise<void> | null = null;
+  return async () => {
+    for (;;) {
+      const now = o.now().getTime();
+      const current = Math.floor(now / 1000);
+      const room = now < (current + 1) * 1000 - CALL_MARGIN_MS;
+      if (current === second && room && allowed > 0) {
+        allowed -= 1;
+        waiting -= 1;
+        return;
+      }
+      if (!room || (current === second && allowed === 0)) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000 - (now % 1_000) + 5));
+        if (o.now().getTime() === now) {
+          // A clock held still (tests): nothing to wait for.
+          waiting -= 1;
+          return;
+        }
+        continue;
+      }
+      // A later second with room: its tokens for every call still waiting, in one take.
+      taking ??= take(now, waiting)
+        .then((granted) => {
+          second = current;
+          allowed = granted;
+        })
+        .finally(() => {
+          taking = null;
+        });
+      await taking;
+    }
+  };
+}
+
+/** The batch's conversation.created and message.status.accepted events; the sends stand whatever happens to them. */
+async function announceBatch(
+  accepted: { message: Message; sender: ProviderSender }[],
+  created: CreatedConversation[],
+): Promise<void> {
+  try {
+    await announceCreated(created);
+  } catch (error) {
+    log.error({ err: error, count: created.length }, "broadcast batch: conversation.created not emitted");
+  }
+  await emitAcceptedBatch(accepted);
+}
+
+/** The batch's live notices (new messages, their ticks) in one statement; the sends stand whatever happens to it. */
+async function publishLiveBatch(customerId: string, live: LiveEvent[]): Promise<void> {
+  try {
+    await publishLive(db, customerId, live);
+  } catch (error) {
+    log.warn({ err: error }, "broadcast batch: live notices not published");
+  }
 }
 
 type Finish = {
+  id: bigint;
   status: "accepted" | "failed" | "interrupted";
   errorCode?: number | null;
   errorMessage?: string | null;
+  providerMessageId?: string | null;
 };
+/** A recipient's outcome: final, or back to the queue after a wait (130429, 131056). */
+type Outcome = Finish | { id: bigint; status: "queued"; notBefore: Date };
 
-async function finish(id: bigint, f: Finish & { providerMessageId?: string | null }): Promise<void> {
-  await db.$executeRawUnsafe(
-    `UPDATE "BroadcastRecipient" SET status = $2::"BroadcastRecipientStatus", "errorCode" = $3, "errorMessage" = $4,
-            "providerMessageId" = COALESCE($5, "providerMessageId"), "lockedUntil" = NULL,
-            "failedAt" = CASE WHEN $2 = 'failed' THEN now() AT TIME ZONE 'UTC' ELSE "failedAt" END,
-            "updatedAt" = now() AT TIME ZONE 'UTC'
-      WHERE id = $1 AND status IN ('queued', 'sending')`,
-    id,
-    f.status,
-    f.errorCode ?? null,
-    f.errorMessage?.slice(0, 500) ?? null,
-    f.providerMessageId ?? null,
-  );
+/** The outcomes of a batch in one statement each for the final ones and the re-queued ones. */
+async function finishAll(outcomes: Outcome[]): Promise<void> {
+  const final = outcomes.filter((o): o is Finish => o.status !== "queued");
+  const again = outcomes.filter((o): o is Extract<Outcome, { status: "queued" }> => o.status === "queued");
+  if (final.length > 0) {
+    await db.$executeRawUnsafe(
+      `UPDATE "BroadcastRecipient" AS r SET status = u.status::"BroadcastRecipientStatus", "errorCode" = u.code,
+              "errorMessage" = u.message, "providerMessageId" = COALESCE(u.pid, r."providerMessageId"), "lockedUntil" = NULL,
+              "failedAt" = CASE WHEN u.status = 'failed' THEN now() AT TIME ZONE 'UTC' ELSE r."failedAt" END,
+              "updatedAt" = now() AT TIME ZONE 'UTC'
+         FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[]) AS u(id, status, code, message, pid)
+        WHERE r.id = u.id AND r.status IN ('queued', 'sending')`,
+      final.map((f) => f.id),
+      final.map((f) => f.status),
+      final.map((f) => f.errorCode ?? null),
+      final.map((f) => f.errorMessage?.slice(0, 500) ?? null),
+      final.map((f) => f.providerMessageId ?? null),
+    );
+  }
+  if (again.length > 0) {
+    // The provider refused them: nothing reached the contact; queued again after the wait.
+    await db.$executeRawUnsafe(
+      `UPDATE "BroadcastRecipient" AS r SET status = 'queued', "lockedUntil" = NULL, "messageId" = NULL, "sendingAt" = NULL,
+              "notBefore" = (u.at::timestamptz AT TIME ZONE 'UTC'), "updatedAt" = now() AT TIME ZONE 'UTC'
+         FROM unnest($1::bigint[], $2::text[]) AS u(id, at) WHERE r.id = u.id AND r.status = 'sending'`,
+      again.map((a) => a.id),
+      again.map((a) => a.notBefore.toISOString()),
+    );
+  }
 }
 
-/** The message's outcome on its recipient; throughput and pair refusals go back to the queue. */
-async function applyOutcome(
+/** The message's outcome for its recipient; throughput and pair refusals go back to the queue. */
+function outcomeOf(
   r: Claimed,
   m: { status: string; providerMessageId: string | null; errorCode: number | null; errorMessage: string | null },
-) {
+): Outcome {
   if (m.status === "accepted" || m.status === "queued") {
-    await finish(r.id, { status: "accepted", providerMessageId: m.providerMessageId });
-    return;
+    return { id: r.id, status: "accepted", providerMessageId: m.providerMessageId };
   }
   if (m.status === "failed" && (m.errorCode === THROUGHPUT_EXCEEDED || m.errorCode === PAIR_RATE_LIMIT)) {
-    // The provider refused it: nothing reached the contact; queued again after its wait.
     const waitMs = m.errorCode === PAIR_RATE_LIMIT ? PAIR_INTERVAL_MS : 1_000;
-    await db.$executeRawUnsafe(
-      `UPDATE "BroadcastRecipient" SET status = 'queued', "lockedUntil" = NULL, "messageId" = NULL, "sendingAt" = NULL,
-              "notBefore" = ${UTC(2)}, "updatedAt" = now() AT TIME ZONE 'UTC' WHERE id = $1 AND status = 'sending'`,
-      r.id,
-      new Date(Date.now() + waitMs).toISOString(),
-    );
-    return;
+    return { id: r.id, status: "queued", notBefore: new Date(Date.now() + waitMs) };
   }
   if (m.status === "failed") {
-    await finish(r.id, { status: "failed", errorCode: m.errorCode, errorMessage: m.errorMessage });
-    return;
+    return { id: r.id, status: "failed", errorCode: m.errorCode, errorMessage: m.errorMessage };
   }
-  await finish(r.id, { status: "interrupted", errorMessage: "the provider's answer was ambiguous" });
+  return { id: r.id, status: "interrupted", errorMessage: "the provider's answer was ambiguous" };
 }
 
 /** Long enough for a send's every provider attempt, as the other send workers (docs/configuration.md). */
@@ -399,31 +530,54 @@ const withDefaults = (o: DispatchOptions): Required<DispatchOptions> => ({
   batchSize: o.batchSize ?? 100,
   now: o.now ?? (() => new Date()),
   customerIds: o.customerIds ?? null,
+  housekeeping: o.housekeeping ?? true,
+  waitForTokens: o.waitForTokens ?? false,
 });
 
 /** One pass over every broadcast with work; returns how many provider calls it made. */
 export async function dispatchOnce(options: DispatchOptions = {}): Promise<number> {
+  return (await dispatchPass(options)).calls;
+}
+
+// The open dashboards need a broadcast's counts about once a second, not after every batch
+// (a grouped count over all its recipients: at 1,000/s that was ten counts a second).
+const PROGRESS_EVERY_MS = 1_000;
+const progressAt = new Map<string, number>();
+
+async function dispatchPass(options: DispatchOptions): Promise<PassResult> {
   const o = withDefaults(options);
-  await startDue(o);
-  await resumeDue(o);
-  await interruptStale(o);
+  if (o.housekeeping) {
+    await startDue(o);
+    await resumeDue(o);
+    await interruptStale(o);
+  }
   const sending = await db.broadcast.findMany({
     where: { status: "SENDING", ...(o.customerIds ? { customerId: { in: o.customerIds } } : {}) },
     orderBy: { updatedAt: "asc" },
     take: 20,
   });
-  let calls = 0;
+  const out = { calls: 0, spent: false };
   for (const b of sending) {
     try {
-      const n = await dispatchBatch(b, o);
-      calls += n;
-      await publishProgress(b, n > 0);
+      const r = await dispatchBatch(b, o);
+      out.calls += r.calls;
+      out.spent ||= r.spent;
+      const at = Date.now();
+      if (r.calls === 0 || at - (progressAt.get(b.id) ?? 0) >= PROGRESS_EVERY_MS) {
+        // Without calls it publishes only once the broadcast is no longer SENDING (completed, paused).
+        await publishProgress(b, r.calls > 0);
+        if (r.calls > 0) progressAt.set(b.id, at);
+        else progressAt.delete(b.id);
+      }
     } catch (error) {
       log.error({ err: error, broadcastUid: b.id }, "broadcast batch failed");
     }
   }
-  return calls;
+  return out;
 }
+
+/** Milliseconds until the next second of the token buckets begins (a few ms into it). */
+const untilNextSecond = () => 1_000 - (Date.now() % 1_000) + 5;
 
 /** The background loop (lib/background.ts): passes back to back while there is work, else a short poll. */
 export function startBroadcastWorker(options: DispatchOptions & { pollMs?: number; sleep?: WakeableSleep } = {}): {
@@ -433,18 +587,24 @@ export function startBroadcastWorker(options: DispatchOptions & { pollMs?: numbe
   const sleep = options.sleep ?? wakeableSleep();
   let stopped = false;
   let passes = 0;
+  let housekeptAt = 0;
   const loop = (async () => {
     while (!stopped) {
-      let calls = 0;
+      let result = NOTHING;
       try {
-        calls = await dispatchOnce(options);
+        // Scheduled starts, resumes and stale sends once per poll interval, not before every batch.
+        const housekeeping = Date.now() - housekeptAt >= pollMs;
+        if (housekeeping) housekeptAt = Date.now();
+        result = await dispatchPass({ ...options, housekeeping, waitForTokens: true });
         if (++passes % 200 === 0) await pruneSlots();
       } catch (error) {
         log.error({ err: error }, "broadcast worker error");
       }
       if (stopped) break;
-      // A full second's tokens spent: wait for the next second rather than spin.
-      await sleep.pause(calls > 0 ? 20 : pollMs);
+      // Calls made or tokens spent: the next batch at once (it waits for the next second's
+      // tokens holding its claim, dispatchBatch). Nothing to do: the poll interval.
+      if (result.calls > 0 || result.spent) await sleep.pause(0);
+      else await sleep.pause(pollMs);
     }
   })();
   return {

@@ -63,6 +63,16 @@ export type ThreadOutcome = {
   created: boolean;
 };
 
+/** A conversation a send created, announced later with its batch's (announceCreated). */
+export type CreatedConversation = { sender: EventSender; outcome: ThreadOutcome };
+
+/** The conversations a batch of sends created, announced in one statement (a broadcast's batch). */
+export async function announceCreated(created: CreatedConversation[]): Promise<void> {
+  const events = created.flatMap((c) => (c.outcome.created ? [createdEvent(c.sender, c.outcome, "outbound")] : []));
+  if (events.length === 0) return;
+  if ((await emitConversationEvents(db, events)) > 0) deliveriesQueued();
+}
+
 /** After the insert: a conversation this message created is announced (conversation.created). */
 export async function announceIfCreated(sender: EventSender, outcome: ThreadOutcome | undefined): Promise<void> {
   if (!outcome?.created) return;

@@ -4,6 +4,8 @@
 // the client as a 429 with Retry-After. An ambiguous outcome is never resent.
 
 import { log } from "@/lib/core/log";
+import type { CreatedConversation } from "@/lib/domains/conversations/outbound";
+import type { LiveEvent } from "@/lib/domains/live/events";
 import { getProvider } from "@/lib/domains/provider/client";
 import { PAIR_RATE_LIMIT } from "@/lib/domains/provider/error-codes";
 import type { ProviderMessagePayload, ProviderRefused, ProviderSender } from "@/lib/domains/provider/types";
@@ -63,6 +65,17 @@ export function outcomeColumns(result: ProviderCall) {
   };
 }
 
+export type DispatchOptions = {
+  /** false: the caller emits message.status.accepted itself, for a whole batch (emitAcceptedBatch). */
+  announce?: boolean;
+  /** Collects the live notices for the caller to publish with its batch's (message-store.ts ThreadContext.live). */
+  live?: LiveEvent[];
+  /** Collects the conversations the sends created, for the caller to announce with its batch's (ThreadContext.created). */
+  created?: CreatedConversation[];
+  /** Awaited right before the provider call (the broadcast dispatcher keeps each call inside its token's second). */
+  beforeCall?: () => Promise<void>;
+};
+
 /**
  * The dispatch stage of the send pipeline (send.ts): hands a recorded message (status
  * "sending": a direct send's fresh row, or one the reconnect queue claimed) to the provider,
@@ -70,9 +83,14 @@ export function outcomeColumns(result: ProviderCall) {
  * (message.status.accepted). A call that throws leaves the row "unknown": whether it reached
  * the provider is not known (docs/messaging.md "Write, call, complete").
  */
-export async function dispatchRecorded(message: Message, sender: ProviderSender): Promise<Message> {
+export async function dispatchRecorded(
+  message: Message,
+  sender: ProviderSender,
+  options: DispatchOptions = {},
+): Promise<Message> {
   let result: ProviderCall;
   try {
+    await options.beforeCall?.();
     result = await callProvider(sender, message.payload as unknown as ProviderMessagePayload, message.pricingCategory);
   } catch (error) {
     await completeMessage(message, {
@@ -83,9 +101,9 @@ export async function dispatchRecorded(message: Message, sender: ProviderSender)
     });
     throw error;
   }
-  const updated = await completeMessage(message, outcomeColumns(result));
+  const updated = await completeMessage(message, outcomeColumns(result), options.live);
   if (!result.ok) throw refusalError(result.refusal, message.id, result.attempts);
-  await emitAccepted(updated, sender);
+  if (options.announce !== false) await emitAccepted(updated, sender);
   return updated;
 }
 

@@ -9,12 +9,14 @@ import { log } from "@/lib/core/log";
 import { hotRows } from "@/lib/db";
 import {
   announceIfCreated,
+  type CreatedConversation,
   outboundThreadSql,
   type SentBy,
   type ThreadOutcome,
 } from "@/lib/domains/conversations/outbound";
 import type { EventSender } from "@/lib/domains/events/emit";
 import { keyLinkCte } from "@/lib/domains/idempotency/key-run";
+import type { LiveEvent } from "@/lib/domains/live/events";
 import { messageCreatedNotify, messageStatusNotify } from "@/lib/domains/live/publish";
 import { type Message, Prisma } from "@/lib/generated/prisma/client";
 
@@ -43,7 +45,19 @@ export type NewMessage = Omit<
 };
 
 /** Who sent the message and from which sender: the message joins its conversation (lib/domains/conversations). */
-export type ThreadContext = { sender: EventSender; sentBy: SentBy };
+export type ThreadContext = {
+  sender: EventSender;
+  sentBy: SentBy;
+  /**
+   * Collects the message's live notices instead of notifying them in its statements: a batch
+   * of sends (a broadcast's) publishes them together in one statement (publishLive). Each
+   * NOTIFY serialises its transaction's commit across the server, so one per message costs a
+   * queue at every commit.
+   */
+  live?: LiveEvent[];
+  /** Collects the conversation this message created, for the batch to announce together (announceCreated). */
+  created?: CreatedConversation[];
+};
 
 export async function insertMessage(m: NewMessage, thread: ThreadContext): Promise<Message> {
   const now = new Date();
@@ -80,9 +94,14 @@ export async function insertMessage(m: NewMessage, thread: ThreadContext): Promi
       ${at}::timestamptz AT TIME ZONE 'UTC', ${at}::timestamptz AT TIME ZONE 'UTC') RETURNING "id"),
     ${conversation}${keyLinkCte(row.customerId, row.id)}
     SELECT conv."id", conv."contactPhoneNumber", conv."contactName", conv."createdAt", conv.created,
-      (SELECT count(${messageCreatedNotify(row.customerId, row.senderId, Prisma.sql`c."id"`)}) FROM conv c) AS live
+      ${thread.live ? Prisma.sql`0` : Prisma.sql`(SELECT count(${messageCreatedNotify(row.customerId, row.senderId, Prisma.sql`c."id"`)}) FROM conv c)`} AS live
     FROM conv`);
-  await announceIfCreated(thread.sender, outcome);
+  if (thread.live && outcome) {
+    thread.live.push({ kind: "message.created", senderId: row.senderId, conversationUid: outcome.id });
+  }
+  if (thread.created) {
+    if (outcome?.created) thread.created.push({ sender: thread.sender, outcome });
+  } else await announceIfCreated(thread.sender, outcome);
   return row;
 }
 
@@ -101,21 +120,28 @@ const COMPLETE_TRIES = 3;
 // of theirs is given up as "unknown".
 const unwritten = new Map<string, OutcomeColumns>();
 
-async function writeOutcome(id: string, c: OutcomeColumns): Promise<boolean> {
+async function writeOutcome(id: string, c: OutcomeColumns, live?: LiveEvent[]): Promise<boolean> {
   const at = new Date().toISOString();
-  // The thread's ticks move live (docs/inbox.md "Live updates"): notified in the same statement.
-  const rows = await hotRows<{ id: string }>(Prisma.sql`
+  // The thread's ticks move live (docs/inbox.md "Live updates"): notified in the same statement,
+  // or collected for the batch's one notification (ThreadContext.live).
+  const rows = await hotRows<{ id: string; senderId: string }>(Prisma.sql`
     WITH u AS (UPDATE "Message" SET "status" = ${c.status}, "queued" = ${c.queued}, "attempts" = ${c.attempts}::int,
       "providerMessageId" = ${c.providerMessageId ?? null}, "errorCode" = ${c.errorCode ?? null}::int,
       "errorMessage" = ${c.errorMessage ?? null}, "updatedAt" = ${at}::timestamptz AT TIME ZONE 'UTC'
     WHERE "id" = ${id} AND "status" IN (${SENDING}, 'unknown')
     RETURNING "id", "customerId", "senderId", "status")
-    SELECT u."id", (SELECT count(${messageStatusNotify({
-      customerId: Prisma.sql`n."customerId"`,
-      senderId: Prisma.sql`n."senderId"`,
-      id: Prisma.sql`n."id"`,
-      status: Prisma.sql`n."status"`,
-    })}) FROM u n) AS live FROM u`);
+    SELECT u."id", u."senderId", ${
+      live
+        ? Prisma.sql`0`
+        : Prisma.sql`(SELECT count(${messageStatusNotify({
+            customerId: Prisma.sql`n."customerId"`,
+            senderId: Prisma.sql`n."senderId"`,
+            id: Prisma.sql`n."id"`,
+            status: Prisma.sql`n."status"`,
+          })}) FROM u n)`
+    } AS live FROM u`);
+  for (const r of live ? rows : [])
+    live?.push({ kind: "message.status", senderId: r.senderId, messageId: r.id, status: c.status });
   return rows.length > 0;
 }
 
@@ -125,7 +151,7 @@ async function writeOutcome(id: string, c: OutcomeColumns): Promise<boolean> {
  * database does; an outcome that cannot be written now is retried a few times here and
  * then by the background reconciliation (reconcileStaleSends).
  */
-export async function completeMessage(row: Message, c: OutcomeColumns): Promise<Message> {
+export async function completeMessage(row: Message, c: OutcomeColumns, live?: LiveEvent[]): Promise<Message> {
   const done: Message = {
     ...row,
     ...c,
@@ -136,7 +162,7 @@ export async function completeMessage(row: Message, c: OutcomeColumns): Promise<
   };
   for (let attempt = 1; attempt <= COMPLETE_TRIES; attempt++) {
     try {
-      await writeOutcome(row.id, c);
+      await writeOutcome(row.id, c, live);
       unwritten.delete(row.id);
       return done;
     } catch (error) {

@@ -19,7 +19,7 @@ import { providerSender } from "@/lib/domains/senders/provider-sender";
 import { countOtherSend } from "@/lib/domains/senders/rate-bucket";
 import type { Sender } from "@/lib/domains/senders/service";
 import type { Message } from "@/lib/generated/prisma/client";
-import { dispatchRecorded } from "./dispatch";
+import { type DispatchOptions, dispatchRecorded } from "./dispatch";
 import { insertMessage, SENDING } from "./message-store";
 import { newMessageUid, type OutgoingMessage, type SendResult } from "./outgoing";
 import { resumedSend } from "./resumed-send";
@@ -41,21 +41,26 @@ export async function sendMessage(p: Principal, sender: Sender, out: OutgoingMes
  * Records and dispatches a send that passed its checks (checkSends): a batch checks all its
  * sends at once, then sends each one that passed through here.
  */
-export async function sendChecked(p: Principal, sender: Sender, send: CheckedSend): Promise<SendResult> {
+export async function sendChecked(
+  p: Principal,
+  sender: Sender,
+  send: CheckedSend,
+  options: DispatchOptions = {},
+): Promise<SendResult> {
   // Every other send of the sender is counted in its second: broadcasts then leave it room
   // (lib/domains/senders/rate-bucket.ts, docs/broadcasts.md "Throughput").
   if (!send.out.broadcastId) await countOtherSend(sender.id);
-  const row = await recordSend(p, sender, send);
+  const row = await recordSend(p, sender, send, options);
   if (row.queued) {
     // The row is committed: a drainer elsewhere wakes in case the sender reconnected meanwhile.
     await db.$executeRaw(notifyStatement("reconnect"));
     return { message: row, queued: true, template: send.template };
   }
-  const message = await dispatchRecorded(row, providerSender(sender));
+  const message = await dispatchRecorded(row, providerSender(sender), options);
   return { message, queued: false, template: send.template };
 }
 
-function recordSend(p: Principal, sender: Sender, send: CheckedSend): Promise<Message> {
+function recordSend(p: Principal, sender: Sender, send: CheckedSend, batch: DispatchOptions): Promise<Message> {
   const { out, template, pricingCategory, payload } = send;
   const queued = sender.connectionStatus === "RECONNECTING";
   return insertMessage(
@@ -77,6 +82,11 @@ function recordSend(p: Principal, sender: Sender, send: CheckedSend): Promise<Me
       payload,
       ...(queued ? { status: "queued", queued: true } : { status: SENDING, queued: false }),
     },
-    { sender, sentBy: out.sentBy ?? { by: p.via === "session" ? "dashboard" : "api" } },
+    {
+      sender,
+      sentBy: out.sentBy ?? { by: p.via === "session" ? "dashboard" : "api" },
+      ...(batch.live ? { live: batch.live } : {}),
+      ...(batch.created ? { created: batch.created } : {}),
+    },
   );
 }
