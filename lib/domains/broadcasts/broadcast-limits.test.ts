@@ -9,7 +9,7 @@ import { getSimulator } from "@/lib/domains/provider/client";
 import { countOtherSend, takeTokens } from "@/lib/domains/senders/rate-bucket";
 import { call, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
-import { dispatchOnce } from "./dispatcher";
+import { claim, dispatchOnce } from "./dispatcher";
 
 type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
 let c: Customer;
@@ -105,6 +105,36 @@ describe("pacing a broadcast", () => {
     const afterPair = () => new Date(Date.now() + 7_000);
     await dispatchOnce({ customerIds: [c.customer.id], now: afterPair });
     expect(await sentCount(second)).toBe(1);
+  });
+});
+
+describe("the pair rate across the sender's broadcasts", () => {
+  it("a contact claimed by one broadcast is not claimed by another until that claim is sent or let go", async () => {
+    const shared = uniquePhone();
+    const [onlyA, onlyB] = [uniquePhone(), uniquePhone()];
+    const a = await broadcastTo([shared, onlyA]);
+    const b = await broadcastTo([shared, onlyB]);
+    const [rowA, rowB] = await Promise.all(
+      [a, b].map((id) => db.broadcast.findUniqueOrThrow({ where: { id }, select: { id: true, senderId: true } })),
+    );
+    const t0 = new Date(Date.UTC(2027, 0, 3, 0, 0, 0));
+    const at = (ms: number) => ({ now: () => new Date(t0.getTime() + ms), leaseMs: 30_000 });
+    // A claims both of its contacts (waiting for its tokens, not yet sending); B, claiming
+    // now, leaves the shared contact to later instead of messaging them a second time.
+    expect((await claim(rowA as never, 10, at(0))).map((r) => r.phoneNumber).sort()).toEqual([shared, onlyA].sort());
+    expect((await claim(rowB as never, 10, at(100))).map((r) => r.phoneNumber)).toEqual([onlyB]);
+    // Two claims at once for the two broadcasts: the contact goes to one of them.
+    const c2 = uniquePhone();
+    const [a2, b2] = await Promise.all([broadcastTo([c2]), broadcastTo([c2])]);
+    const rows = await Promise.all(
+      [a2, b2].map((id) => db.broadcast.findUniqueOrThrow({ where: { id }, select: { id: true, senderId: true } })),
+    );
+    const both = await Promise.all(rows.map((r) => claim(r as never, 10, at(200))));
+    expect(both.flat().map((r) => r.phoneNumber)).toEqual([c2]);
+    // Once A's lease has run out without a send, B may take the contact (and its own again).
+    expect((await claim(rowB as never, 10, at(31_000))).map((r) => r.phoneNumber).sort()).toEqual(
+      [shared, onlyB].sort(),
+    );
   });
 });
 

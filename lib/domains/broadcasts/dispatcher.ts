@@ -180,25 +180,42 @@ async function completeIfDone(b: Broadcast, sender: Sender, now: Date): Promise<
 }
 
 /** Claims up to n queued recipients that are due and not within the pair interval of another broadcast message. */
-async function claim(b: Broadcast, n: number, o: Required<DispatchOptions>): Promise<Claimed[]> {
+/**
+ * Claims up to n due recipients of the broadcast under a lease. The pair rate spans the
+ * sender's broadcasts (docs/broadcasts.md "Pair rate"): a contact sent to in the last 6
+ * seconds, or claimed right now by another of the sender's broadcasts (claimed rows may wait
+ * up to a second for their tokens before they are marked sending), is left for later. Claims
+ * of one sender take turns (a transaction-scoped advisory lock), so two workers claiming for
+ * two broadcasts at once cannot both take one contact.
+ */
+export async function claim(
+  b: Pick<Broadcast, "id" | "senderId">,
+  n: number,
+  o: Pick<Required<DispatchOptions>, "now" | "leaseMs">,
+): Promise<Claimed[]> {
   const now = o.now();
-  return db.$queryRawUnsafe<Claimed[]>(
-    `UPDATE "BroadcastRecipient" r SET "lockedUntil" = ${UTC(3)}
-      WHERE r.id IN (
-        SELECT q.id FROM "BroadcastRecipient" q
-         WHERE q."broadcastId" = $1 AND q.status = 'queued' AND q."notBefore" <= ${UTC(4)}
-           AND (q."lockedUntil" IS NULL OR q."lockedUntil" < ${UTC(4)})
-           AND NOT EXISTS (SELECT 1 FROM "BroadcastRecipient" x
-                            WHERE x."senderId" = q."senderId" AND x."phoneNumber" = q."phoneNumber"
-                              AND x."sendingAt" > ${UTC(5)})
-         ORDER BY q.id LIMIT $2 FOR UPDATE SKIP LOCKED)
-      RETURNING r.id, r."phoneNumber", r.parameters, r.attempts`,
-    b.id,
-    n,
-    later(now, o.leaseMs),
-    now.toISOString(),
-    new Date(now.getTime() - PAIR_INTERVAL_MS).toISOString(),
-  );
+  return db.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))`, `broadcast-claim:${b.senderId}`);
+    return tx.$queryRawUnsafe<Claimed[]>(
+      `UPDATE "BroadcastRecipient" r SET "lockedUntil" = ${UTC(3)}
+        WHERE r.id IN (
+          SELECT q.id FROM "BroadcastRecipient" q
+           WHERE q."broadcastId" = $1 AND q.status = 'queued' AND q."notBefore" <= ${UTC(4)}
+             AND (q."lockedUntil" IS NULL OR q."lockedUntil" < ${UTC(4)})
+             AND NOT EXISTS (SELECT 1 FROM "BroadcastRecipient" x
+                              WHERE x."senderId" = q."senderId" AND x."phoneNumber" = q."phoneNumber"
+                                AND (x."sendingAt" > ${UTC(5)}
+                                     OR (x."broadcastId" <> q."broadcastId" AND x.status = 'queued'
+                                         AND x."lockedUntil" > ${UTC(4)})))
+           ORDER BY q.id LIMIT $2 FOR UPDATE SKIP LOCKED)
+        RETURNING r.id, r."phoneNumber", r.parameters, r.attempts`,
+      b.id,
+      n,
+      later(now, o.leaseMs),
+      now.toISOString(),
+      new Date(now.getTime() - PAIR_INTERVAL_MS).toISOString(),
+    );
+  });
 }
 
 /** Gives claimed rows back (queued, due at notBefore) without counting an attempt. */
