@@ -33,6 +33,9 @@ export async function hydrated(element: Locator): Promise<void> {
 }
 
 export async function expectAccessible(page: Page): Promise<void> {
+  // A server action's re-render puts the page's <title> back a moment after its rows: axe
+  // reads a settled page (a page with no title still fails, here or in axe's document-title).
+  await expect(page).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const summary = bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
