@@ -82,6 +82,8 @@ export function nextBodyLimit(path: string): number {
  * wait for (the flood case): its connection closes as soon as the 413 is written.
  */
 export const REFUSED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
+/** ... and for at most this long: a client that stalls mid-body has its connection closed. */
+const REFUSED_BODY_DRAIN_MS = 30_000;
 
 /** 413 with the dashboard handlers' body; what is still arriving is read and dropped, never held. */
 function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, limit: number): void {
@@ -106,8 +108,16 @@ function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, lim
     return;
   }
   res.write(body);
-  req.once("end", () => res.end());
-  req.once("error", () => res.destroy());
+  // A client that stops sending is not waited for long.
+  const stalled = setTimeout(() => res.destroy(), REFUSED_BODY_DRAIN_MS);
+  req.once("end", () => {
+    clearTimeout(stalled);
+    res.end();
+  });
+  req.once("error", () => {
+    clearTimeout(stalled);
+    res.destroy();
+  });
 }
 
 /** Passes the request to Next, its body counted on the way (refused past `nextBodyLimit`). */

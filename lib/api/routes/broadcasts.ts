@@ -223,10 +223,16 @@ export const broadcastRoutes: AnyRoute[] = [
     example: examples.postBroadcastsByBroadcastUidRetryFailed,
     summary: "Retry a broadcast's failed recipients",
     description:
-      "Queues again the recipients that failed with a code a later attempt can get past (throughput, pair rate, messaging limit, the provider's transient errors); 131049 no earlier than 24 hours after the failure; never template, parameter or number errors, nor interrupted recipients. A COMPLETED broadcast is SENDING again. The balance must cover the retries.",
+      "Queues again the recipients that failed with a code a later attempt can get past (throughput, pair rate, messaging limit, the provider's transient errors); 131049 no earlier than 24 hours after the failure; never template, parameter or number errors, nor interrupted recipients. A COMPLETED broadcast is SENDING again (and emits broadcast.completed again when it ends). The balance must cover the retried recipients.",
     body: BroadcastSenderBody,
     response: BroadcastRetryPublic,
-    errors: ["BROADCAST_NOT_FOUND", "BROADCAST_STATE_CONFLICT", "INSUFFICIENT_BALANCE", "TEMPLATE_NOT_APPROVED"],
+    errors: [
+      "BROADCAST_NOT_FOUND",
+      "BROADCAST_STATE_CONFLICT",
+      "INSUFFICIENT_BALANCE",
+      "TEMPLATE_NOT_FOUND",
+      "TEMPLATE_NOT_APPROVED",
+    ],
     handler: async ({ principal, sender, params }) => {
       const r = await retryFailedRecipients(principal, sender, params.broadcastUid);
       const message =

@@ -158,6 +158,14 @@ async function pauseFor(b: Pick<Broadcast, "id" | "senderId">, reason: string, r
 /** COMPLETED once no recipient is queued or sending; broadcast.completed with counts and cost. */
 async function completeIfDone(b: Broadcast, sender: Sender, now: Date): Promise<boolean> {
   const done = await db.$transaction(async (tx) => {
+    // The row lock first, then the check in a statement of its own: a change that queued
+    // recipients under the lock ("retry failed") has committed by then and is seen. (One
+    // UPDATE ... WHERE NOT EXISTS would wait for the lock and then judge by its older snapshot.)
+    const locked = await tx.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id FROM "Broadcast" WHERE id = $1 AND status = 'SENDING' FOR UPDATE`,
+      b.id,
+    );
+    if (locked.length === 0) return false;
     const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
       `UPDATE "Broadcast" SET status = 'COMPLETED', "completedAt" = ${UTC(2)}, "updatedAt" = ${UTC(2)}
         WHERE id = $1 AND status = 'SENDING'
@@ -179,7 +187,6 @@ async function completeIfDone(b: Broadcast, sender: Sender, now: Date): Promise<
   return true;
 }
 
-/** Claims up to n queued recipients that are due and not within the pair interval of another broadcast message. */
 /**
  * Claims up to n due recipients of the broadcast under a lease. The pair rate spans the
  * sender's broadcasts (docs/broadcasts.md "Pair rate"): a contact sent to in the last 6

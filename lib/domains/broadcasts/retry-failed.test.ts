@@ -135,6 +135,19 @@ describe("retry failed", () => {
     expect(audit.map((e) => e.details)).toEqual([{ requeued: 2, previousStatus: "COMPLETED" }]);
   });
 
+  it("retries the failures of a PAUSED broadcast, which stays paused until resumed", async () => {
+    const [one, two] = [uniquePhone(), uniquePhone()];
+    const uid = await completedBroadcast([one, two]);
+    await fail(uid, one, 131016, 0);
+    // As a broadcast paused mid-way would be (the status is all that matters here).
+    await db.broadcast.update({ where: { id: uid }, data: { status: "PAUSED", completedAt: null } });
+    const res = await post(a.globalToken, uid, "retry-failed");
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ status: "PAUSED", retry: { requeued: 1, waiting: 0, retryableAt: null } });
+    expect((await recipient(uid, one)).status).toBe("queued");
+    expect((await recipient(uid, two)).status).not.toBe("queued");
+  });
+
   it("refuses a retry the balance does not cover with 402 and details, and changes nothing", async () => {
     const [one, two] = [uniquePhone(), uniquePhone()];
     const uid = await completedBroadcast([one, two]);
@@ -188,5 +201,14 @@ describe("retry failed", () => {
       expect(res.status).toBe(404);
       expect(res.body.error_code).toBe("BROADCAST_NOT_FOUND");
     }
+    // A global token naming another of the account's senders: not that sender's broadcast.
+    const viaOtherSender = await post(a.globalToken, uid, "retry-failed", { senderId: a.sender.phoneNumber });
+    expect(viaOtherSender.status).toBe(404);
+    expect(viaOtherSender.body.error_code).toBe("BROADCAST_NOT_FOUND");
+    // A cancelled broadcast has nothing to retry.
+    expect((await post(a.globalToken, uid, "cancel")).status).toBe(200);
+    const cancelled = await post(a.globalToken, uid, "retry-failed");
+    expect(cancelled.status).toBe(409);
+    expect(cancelled.body).toMatchObject({ details: { status: "CANCELLED" } });
   });
 });

@@ -43,30 +43,31 @@ export type RetryOutcome = {
   retryableAt: Date | null;
 };
 
-type Counted = { eligible: number; waiting: number; oldest_waiting: Date | null };
+type Waiting = { waiting: number; oldest_waiting: Date | null };
 
 const UTC = (n: number) => `($${n}::timestamptz AT TIME ZONE 'UTC')`;
 // $1 broadcast, $2 codes, $3 the marketing cap code, $4 the cut-off for 131049 failures.
 const ELIGIBLE = `("errorCode" = ANY($2::int[]) OR ("errorCode" = $3 AND "failedAt" <= ${UTC(4)}))`;
 
-async function countFailed(tx: Tx, uid: string, cutoff: Date): Promise<Counted> {
-  const rows = await tx.$queryRawUnsafe<Counted[]>(
-    `SELECT count(*) FILTER (WHERE ${ELIGIBLE})::int AS eligible,
-            count(*) FILTER (WHERE "errorCode" = $3 AND "failedAt" > ${UTC(4)})::int AS waiting,
-            min("failedAt") FILTER (WHERE "errorCode" = $3 AND "failedAt" > ${UTC(4)}) AS oldest_waiting
-       FROM "BroadcastRecipient" WHERE "broadcastId" = $1 AND status = 'failed'`,
+/** The 131049 failures younger than 24 hours: how many, and the oldest one's failure. */
+async function waitingOf(tx: Tx, uid: string, cutoff: Date): Promise<Waiting> {
+  const rows = await tx.$queryRawUnsafe<Waiting[]>(
+    `SELECT count(*)::int AS waiting, min("failedAt") AS oldest_waiting
+       FROM "BroadcastRecipient"
+      WHERE "broadcastId" = $1 AND status = 'failed' AND "errorCode" = $2 AND "failedAt" > ${UTC(3)}`,
     uid,
-    RETRY_FAILED_CODES,
     MARKETING_CAP,
     cutoff.toISOString(),
   );
-  return rows[0] ?? { eligible: 0, waiting: 0, oldest_waiting: null };
+  return rows[0] ?? { waiting: 0, oldest_waiting: null };
 }
 
 /**
  * Queues the retryable failures of a SENDING, PAUSED or COMPLETED broadcast again (a
- * COMPLETED one is SENDING again). The balance must cover them, as at the start (402
- * INSUFFICIENT_BALANCE with {estimate, balance, currency}); a refusal changes nothing.
+ * COMPLETED one is SENDING again, and says broadcast.completed again when it ends). The
+ * balance must cover the retried recipients (402 INSUFFICIENT_BALANCE with {estimate,
+ * balance, currency}; recipients still queued are not counted: the send pipeline pauses the
+ * broadcast if the balance runs out); a refusal changes nothing.
  */
 export async function retryFailedRecipients(
   p: Principal,
@@ -80,54 +81,60 @@ export async function retryFailedRecipients(
   approved(template);
   const balance = await ledgerBalance(p.customerId);
   const cutoff = new Date(now.getTime() - MARKETING_CAP_WAIT_MS);
-  const counted = await db.$transaction(async (tx) => {
-    const row = await lockBroadcast(tx, scope, uid);
-    if (!["SENDING", "PAUSED", "COMPLETED"].includes(row.status)) {
-      throw stateConflict(uid, row.status, "retry its failed recipients");
-    }
-    const c = await countFailed(tx, uid, cutoff);
-    if (c.eligible === 0) return c;
-    const [rate, customer] = await Promise.all([
-      rateFor(p.customerId, template.category, tx),
-      tx.customer.findUnique({ where: { id: p.customerId }, select: { currency: true } }),
-    ]);
-    const cost = rate.mul(c.eligible).toDecimalPlaces(6).toNumber();
-    const currency = customer?.currency ?? "USD";
-    if (balance.lt(cost)) {
-      throw new ApiError(
-        "INSUFFICIENT_BALANCE",
-        `Your balance (${balance.toNumber()} ${currency}) does not cover retrying ${c.eligible} recipients (${cost} ${currency}); add credit and try again`,
-        { estimate: cost, balance: balance.toNumber(), currency },
+  const counted = await db.$transaction(
+    async (tx) => {
+      const row = await lockBroadcast(tx, scope, uid);
+      if (!["SENDING", "PAUSED", "COMPLETED"].includes(row.status)) {
+        throw stateConflict(uid, row.status, "retry its failed recipients");
+      }
+      // Queued first, counted from what the statement changed (a recipient the dispatcher
+      // failed a moment ago is counted, priced and audited too); a refusal below rolls it back.
+      // A new attempt: a new message id (the dispatcher's comes from attempts), and the old
+      // message's late statuses no longer reach this row (they match on messageId).
+      const requeued = await tx.$executeRawUnsafe(
+        `UPDATE "BroadcastRecipient"
+            SET status = 'queued', "errorCode" = NULL, "errorMessage" = NULL, "failedAt" = NULL,
+                "messageId" = NULL, "providerMessageId" = NULL, "lockedUntil" = NULL, "sendingAt" = NULL,
+                "notBefore" = ${UTC(5)}, "updatedAt" = ${UTC(5)}
+          WHERE "broadcastId" = $1 AND status = 'failed' AND ${ELIGIBLE}`,
+        uid,
+        RETRY_FAILED_CODES,
+        MARKETING_CAP,
+        cutoff.toISOString(),
+        now.toISOString(),
       );
-    }
-    // A new attempt: a new message id (the dispatcher's comes from attempts), and the old
-    // message's late statuses no longer reach this row (they match on messageId).
-    await tx.$executeRawUnsafe(
-      `UPDATE "BroadcastRecipient"
-          SET status = 'queued', "errorCode" = NULL, "errorMessage" = NULL, "failedAt" = NULL,
-              "messageId" = NULL, "providerMessageId" = NULL, "lockedUntil" = NULL, "sendingAt" = NULL,
-              "notBefore" = ${UTC(5)}, "updatedAt" = ${UTC(5)}
-        WHERE "broadcastId" = $1 AND status = 'failed' AND ${ELIGIBLE}`,
-      uid,
-      RETRY_FAILED_CODES,
-      MARKETING_CAP,
-      cutoff.toISOString(),
-      now.toISOString(),
-    );
-    if (row.status === "COMPLETED") {
-      await tx.broadcast.update({ where: { id: uid }, data: { status: "SENDING", completedAt: null } });
-    }
-    await recordAudit(tx, {
-      ...auditContext(p),
-      action: "broadcast.retried",
-      target: { type: "broadcast", uid },
-      details: { requeued: c.eligible, previousStatus: row.status },
-    });
-    return c;
-  });
+      const waiting = await waitingOf(tx, uid, cutoff);
+      if (requeued === 0) return { requeued, ...waiting };
+      const [rate, customer] = await Promise.all([
+        rateFor(p.customerId, template.category, tx),
+        tx.customer.findUnique({ where: { id: p.customerId }, select: { currency: true } }),
+      ]);
+      const cost = rate.mul(requeued).toDecimalPlaces(6).toNumber();
+      const currency = customer?.currency ?? "USD";
+      if (balance.lt(cost)) {
+        throw new ApiError(
+          "INSUFFICIENT_BALANCE",
+          `Your balance (${balance.toNumber()} ${currency}) does not cover retrying ${requeued} recipients (${cost} ${currency}); add credit and try again`,
+          { estimate: cost, balance: balance.toNumber(), currency },
+        );
+      }
+      if (row.status === "COMPLETED") {
+        await tx.broadcast.update({ where: { id: uid }, data: { status: "SENDING", completedAt: null } });
+      }
+      await recordAudit(tx, {
+        ...auditContext(p),
+        action: "broadcast.retried",
+        target: { type: "broadcast", uid },
+        details: { requeued, previousStatus: row.status },
+      });
+      return { requeued, ...waiting };
+    },
+    // As a start: a retry after an outage may queue tens of thousands of rows.
+    { timeout: 120_000 },
+  );
   return {
     broadcast: await getBroadcast(p, sender, uid),
-    requeued: counted.eligible,
+    requeued: counted.requeued,
     waiting: counted.waiting,
     retryableAt: counted.oldest_waiting ? new Date(counted.oldest_waiting.getTime() + MARKETING_CAP_WAIT_MS) : null,
   };
