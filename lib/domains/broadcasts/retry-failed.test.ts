@@ -2,12 +2,13 @@
 // recipients"): only codes a later attempt can get past are queued again, 131049 not within
 // 24 hours of the failure, never template errors nor interrupted recipients; a new attempt
 // is a new message; the balance check, the state conflict, the audit entry and isolation.
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { recordApiAnswers } from "@/test/api-answers";
 import { call, createTestCustomer, type TestCustomer, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
+import { otherConnection } from "@/test/other-connection";
 import { dispatchOnce } from "./dispatcher";
 
 recordApiAnswers();
@@ -147,6 +148,45 @@ describe("retry failed", () => {
     expect((await recipient(uid, one)).status).toBe("queued");
     expect((await recipient(uid, two)).status).not.toBe("queued");
   });
+
+  // Two processes: a retry holding the broadcast's row while it queues a failure again, and a
+  // dispatcher pass that finds nothing to claim and goes to complete the broadcast meanwhile.
+  // PostgreSQL only: embedded PGlite runs one statement at a time, so the race cannot happen.
+  it.runIf(process.env.TEST_DB === "postgres")(
+    "a completion waiting for the row sees a retry committed meanwhile: the broadcast stays SENDING",
+    async () => {
+      const last = uniquePhone();
+      const uid = await completedBroadcast([last]);
+      // As it is the moment the last recipient has failed: SENDING, nothing queued.
+      await fail(uid, last, 131000, 0);
+      await db.broadcast.update({ where: { id: uid }, data: { status: "SENDING", completedAt: null } });
+      await otherConnection(async (retry) => {
+        await retry.query("BEGIN");
+        await retry.query(`SELECT id FROM "Broadcast" WHERE id = $1 FOR UPDATE`, [uid]);
+        await retry.query(
+          `UPDATE "BroadcastRecipient" SET status = 'queued', "errorCode" = NULL, "messageId" = NULL
+            WHERE "broadcastId" = $1`,
+          [uid],
+        );
+        const pass = dispatchOnce({ customerIds: [a.customer.id] });
+        // The pass is waiting for the broadcast's row lock.
+        await vi.waitFor(
+          async () => {
+            const waiting = await db.$queryRawUnsafe<{ n: number }[]>(
+              `SELECT count(*)::int AS n FROM pg_stat_activity
+                WHERE wait_event_type = 'Lock' AND query LIKE '%"Broadcast"%' AND datname = current_database()`,
+            );
+            expect(waiting[0]?.n).toBeGreaterThan(0);
+          },
+          { timeout: 10_000, interval: 20 },
+        );
+        await retry.query("COMMIT");
+        await pass;
+      });
+      expect((await db.broadcast.findUniqueOrThrow({ where: { id: uid } })).status).toBe("SENDING");
+      expect((await recipient(uid, last)).status).toBe("queued");
+    },
+  );
 
   it("refuses a retry the balance does not cover with 402 and details, and changes nothing", async () => {
     const [one, two] = [uniquePhone(), uniquePhone()];
