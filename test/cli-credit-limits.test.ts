@@ -1,57 +1,11 @@
 // The operator's credit:add and sender:limits (docs/operator-cli.md "Credit and sender limits"):
 // the real CLI process with --json, checked through what the customer sees on the API
 // (the ledger's entries and balance, GET /senders), and bad input named by its flag.
-import { spawn } from "node:child_process";
-import path from "node:path";
-import { describe, expect, inject, it } from "vitest";
-import { runCli } from "@/lib/cli/run";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { cliJson, cliInProcess as inProcess } from "./cli-process";
 import { call, createTestCustomer, uniquePhone } from "./factory";
 import { addTemplate } from "./messaging-fixtures";
-
-const root = path.resolve(import.meta.dirname, "..");
-
-type Run = { code: number | null; stdout: string; stderr: string };
-
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["scripts/cli.ts", ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), LOG_LEVEL: "silent" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function cliJson(...args: string[]): Promise<Record<string, unknown>> {
-  const run = await cli(...args, "--json");
-  expect(run.stderr, run.stderr).toBe("");
-  expect(run.code).toBe(0);
-  return JSON.parse(run.stdout.trim()) as Record<string, unknown>;
-}
-
-async function inProcess(...args: string[]): Promise<Run> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(args, {
-    out: (t) => {
-      stdout += t;
-    },
-    err: (t) => {
-      stderr += t;
-    },
-  });
-  return { code, stdout, stderr };
-}
 
 describe("credit:add and sender:limits", { timeout: 180_000 }, () => {
   it("credit:add books a credit the customer sees in the ledger, with the new balance", async () => {

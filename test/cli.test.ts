@@ -1,42 +1,15 @@
 // The operator CLI end to end: each call spawns `tsx scripts/cli.ts ... --json` against the
 // test database, the way an operator runs `npm run -s cli -- ...`.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, inject, it } from "vitest";
-import { runCli } from "@/lib/cli/run";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { verifyPassword } from "@/lib/domains/auth/password";
 import { verifyToken } from "@/lib/domains/tokens/service";
+import { cli, cliInProcess, cliJson, type Run, spawnCli } from "./cli-process";
 import { createTestCustomer, uniquePhone } from "./factory";
 import { tokenChangesPropagated } from "./token-propagation";
-
-const root = path.resolve(import.meta.dirname, "..");
-
-type Run = { code: number | null; stdout: string; stderr: string };
-
-function spawnCli(args: string[], options: { nodeArgs?: string[]; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const tsx = path.join(root, "node_modules/.bin/tsx");
-    const child = spawn(tsx, [...(options.nodeArgs ?? []), "scripts/cli.ts", ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), LOG_LEVEL: "silent", ...options.env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-const cli = (...args: string[]) => spawnCli(args);
 
 /** Runs the CLI and returns what it printed and the modules it loaded (test/load-recorder.mjs). */
 async function cliLoads(...args: string[]): Promise<Run & { modules: string[] }> {
@@ -57,31 +30,6 @@ async function cliLoads(...args: string[]): Promise<Run & { modules: string[] }>
 /** Modules of the database layer, the Prisma client, the drivers, zod and the services. */
 const DATABASE_CODE =
   /\/lib\/(db|env|generated|customers|senders|tokens|events)\b|node_modules\/(@prisma|pg|@electric-sql|zod)\//;
-
-/** The same entry point in-process (fast): for the many bad-input cases. */
-async function cliInProcess(...args: string[]): Promise<Run> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(args, {
-    out: (t) => {
-      stdout += t;
-    },
-    err: (t) => {
-      stderr += t;
-    },
-  });
-  return { code, stdout, stderr };
-}
-
-/** Runs a command with --json; expects success and exactly one JSON object on stdout. */
-async function cliJson(...args: string[]): Promise<Record<string, unknown>> {
-  const run = await cli(...args, "--json");
-  expect(run.stderr, run.stderr).toBe("");
-  expect(run.code).toBe(0);
-  const lines = run.stdout.trim().split("\n");
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0] ?? "") as Record<string, unknown>;
-}
 
 const str = (v: unknown): string => {
   expect(typeof v).toBe("string");

@@ -1,8 +1,7 @@
 // credit:add (docs/operator-cli.md "Credit and sender limits"): a prepaid top-up booked as one
-// ledger credit through the billing service; broadcasts paused for want of credit go on.
-import { log } from "@/lib/core/log";
-import { addCredit } from "@/lib/domains/billing/credits";
-import { resumeFundedBroadcasts } from "@/lib/domains/broadcasts/top-up";
+// ledger credit through the billing service; broadcasts paused for want of credit go on
+// (lib/domains/broadcasts/top-up.ts).
+import { topUp } from "@/lib/domains/broadcasts/top-up";
 import { defineCommand } from "./command";
 import { requireCustomer } from "./require-customer";
 import { CreditAddArgs } from "./schemas";
@@ -12,13 +11,8 @@ export const creditAdd = defineCommand({
   schema: CreditAddArgs,
   run: async (input) => {
     await requireCustomer(input.customer);
-    const credit = await addCredit({ customerId: input.customer, amount: input.amount, note: input.note });
-    // The credit is booked: a failure to resume must not read as a failed top-up (an
-    // operator would book it twice). The dispatcher's next look at the broadcast is unchanged.
-    const resumed = await resumeFundedBroadcasts(input.customer).catch((error: unknown) => {
-      log.warn({ err: error, customerId: input.customer }, "credit booked; resuming paused broadcasts failed");
-      return [] as string[];
-    });
+    const credit = await topUp({ customerId: input.customer, amount: input.amount, note: input.note });
+    const resumed = credit.resumedBroadcasts;
     const resumedText = resumed.length > 0 ? `; resumed broadcasts ${resumed.join(", ")}` : "";
     return {
       json: {

@@ -3,9 +3,9 @@
 // statement that makes the recipients when a broadcast starts, so a preview or the new-broadcast
 // page's live count says exactly what the start will make.
 import type { Tx } from "@/lib/db";
-import { rateFor } from "@/lib/domains/billing/rate-card";
 import type { Broadcast, Sender, Template } from "@/lib/generated/prisma/client";
 import { type AudienceInput, audienceQuery } from "./audience";
+import { costOf } from "./cost";
 import type { EstimatePublic } from "./schemas";
 import { senderLimits } from "./sender-limits";
 
@@ -44,17 +44,14 @@ export async function estimateOf(
   template: Template,
   t: Tally,
 ): Promise<EstimatePublic> {
-  const [rate, customer] = await Promise.all([
-    rateFor(b.customerId, template.category, tx),
-    tx.customer.findUnique({ where: { id: b.customerId }, select: { currency: true } }),
-  ]);
+  const { cost, currency } = await costOf(tx, b.customerId, template.category, t.queued);
   const limits = senderLimits(sender);
   const pace = Math.max(1, Math.min(b.maxPerSecond ?? Number.POSITIVE_INFINITY, limits.throughputPerSecond));
   return {
     recipients: t.queued,
     skipped: t.blacklisted + t.invalid_number + t.missing_variable,
-    cost: rate.mul(t.queued).toDecimalPlaces(6).toNumber(),
-    currency: customer?.currency ?? "USD",
+    cost,
+    currency,
     durationSeconds: Math.ceil(t.queued / pace),
   };
 }

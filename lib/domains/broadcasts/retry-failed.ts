@@ -5,15 +5,14 @@
 // the template, the parameters or the number is never retried (it would fail again and,
 // for some, be billed). `interrupted` recipients are not retried: whether the provider
 // sent them is unknown (docs/broadcasts.md "Crashes").
-import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
 import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { ledgerBalance } from "@/lib/domains/billing/ledger";
-import { rateFor } from "@/lib/domains/billing/rate-card";
 import { MARKETING_CAP, MESSAGING_LIMIT_HIT, RETRYABLE_CODES } from "@/lib/domains/provider/error-codes";
 import type { Sender } from "@/lib/generated/prisma/client";
+import { assertBalanceCovers, costOf } from "./cost";
 import type { BroadcastRow } from "./serializers";
 import { approved, broadcastScope, getBroadcast, lockBroadcast, stateConflict, templateOf } from "./service";
 
@@ -105,19 +104,8 @@ export async function retryFailedRecipients(
       );
       const waiting = await waitingOf(tx, uid, cutoff);
       if (requeued === 0) return { requeued, ...waiting };
-      const [rate, customer] = await Promise.all([
-        rateFor(p.customerId, template.category, tx),
-        tx.customer.findUnique({ where: { id: p.customerId }, select: { currency: true } }),
-      ]);
-      const cost = rate.mul(requeued).toDecimalPlaces(6).toNumber();
-      const currency = customer?.currency ?? "USD";
-      if (balance.lt(cost)) {
-        throw new ApiError(
-          "INSUFFICIENT_BALANCE",
-          `Your balance (${balance.toNumber()} ${currency}) does not cover retrying ${requeued} recipients (${cost} ${currency}); add credit and try again`,
-          { estimate: cost, balance: balance.toNumber(), currency },
-        );
-      }
+      const price = await costOf(tx, p.customerId, template.category, requeued);
+      assertBalanceCovers(balance, price, `retrying ${requeued} recipients`);
       if (row.status === "COMPLETED") {
         await tx.broadcast.update({ where: { id: uid }, data: { status: "SENDING", completedAt: null } });
       }

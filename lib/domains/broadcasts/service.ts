@@ -18,6 +18,7 @@ import { findTemplate } from "@/lib/domains/templates/send-template";
 import type { Broadcast, Prisma, Sender, Template } from "@/lib/generated/prisma/client";
 import { type AudienceInput, audienceQuery } from "./audience";
 import { audienceSamples, estimateOf, tally } from "./audience-count";
+import { assertBalanceCovers } from "./cost";
 import { broadcastEvent } from "./events";
 import type {
   Audience,
@@ -336,13 +337,7 @@ export async function startBroadcast(
       const full = await tx.broadcast.findUniqueOrThrow({ where: { id: uid } });
       const s = await tx.sender.findUniqueOrThrow({ where: { id: full.senderId } });
       const estimate = await estimateOf(tx, full, s, template, await tally(tx, audienceInput(full)));
-      if (balance.lt(estimate.cost)) {
-        throw new ApiError(
-          "INSUFFICIENT_BALANCE",
-          `Your balance (${balance.toNumber()} ${estimate.currency}) does not cover this broadcast's estimate (${estimate.cost} ${estimate.currency}); add credit and try again`,
-          { estimate: estimate.cost, balance: balance.toNumber(), currency: estimate.currency },
-        );
-      }
+      assertBalanceCovers(balance, estimate, "this broadcast's estimate");
       // Who started it, in the same transaction (docs/security.md "Audit log"); a scheduled
       // start is recorded when it is asked for, the time it will start in its details.
       await recordAudit(tx, {

@@ -1,35 +1,13 @@
 // The demo is alive: simulated contacts answer delivered messages (SIMULATOR_REPLY_RATE),
 // and `simulate:inbound` posts a signed inbound callback through the real endpoint.
-import { spawn } from "node:child_process";
-import path from "node:path";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { getSimulator } from "@/lib/domains/provider/client";
+import { cli } from "@/test/cli-process";
 import { drainCallbacks } from "@/test/conversation-fixtures";
 import { waitFor } from "@/test/events-helpers";
 import { call } from "@/test/factory";
 import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
-
-const root = path.resolve(import.meta.dirname, "../../..");
-
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["scripts/cli.ts", ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), LOG_LEVEL: "silent" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe("simulated contacts", () => {
   it("answer a delivered message with a signed inbound callback that opens the window", async () => {
