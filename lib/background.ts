@@ -22,7 +22,7 @@ export type BackgroundOptions = {
 export async function startBackgroundWork(options: BackgroundOptions = {}): Promise<Background> {
   const { getDb } = await import("@/lib/db");
   await getDb();
-  const { startCallbackProcessor } = await import("@/lib/domains/events/ingest/processor");
+  const { startCallbackProcessor } = await import("@/lib/ingest/processor");
   const { startDeliveryWorker } = await import("@/lib/domains/webhooks/worker");
   const processor = options.deliveriesOnly ? { stop: async () => {} } : startCallbackProcessor();
   const worker = options.callbacksOnly

@@ -1,7 +1,7 @@
 // The callback processor: `loops` concurrent loops (SKIP LOCKED gives each its own
-// callbacks) drain stored provider callbacks in batches, woken by the endpoint when it
-// runs in the same process, by NOTIFY from any process (lib/db/wakeups.ts), and by a slow
-// safety poll (WORKER_POLL_MS). Two loops overlap one batch's
+// callbacks) drain stored provider callbacks in batches, woken by the NOTIFY that stores
+// each callback (lib/domains/provider/callbacks/accept.ts, lib/db/wakeups.ts: this process's
+// or another's) and by a slow safety poll (WORKER_POLL_MS). Two loops overlap one batch's
 // database round trips with the next batch's parsing; only the first polls, the others
 // sleep until woken, so an idle app pays for one poll (docs/benchmarks.md "Idle CPU").
 
@@ -9,7 +9,6 @@ import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
 import { wakeableSleep } from "@/lib/core/wakeable-sleep";
 import { onWakeup } from "@/lib/db/wakeups";
-import { onCallbackStored } from "@/lib/domains/provider/callbacks/handler";
 import { processPendingCallbacks } from "./process-batch";
 
 // The longest timer Node keeps (a longer one fires at once).
@@ -28,7 +27,6 @@ export function startCallbackProcessor(options: CallbackProcessorOptions = {}): 
   const pollMs = options.pollMs ?? env().WORKER_POLL_MS;
   let stopped = false;
   const sleep = wakeableSleep();
-  const unsubscribe = onCallbackStored(sleep.wake);
   const unlisten = onWakeup("callbacks", sleep.wake);
   const loop = async (_: unknown, index: number) => {
     while (!stopped) {
@@ -52,7 +50,6 @@ export function startCallbackProcessor(options: CallbackProcessorOptions = {}): 
   return {
     stop: async () => {
       stopped = true;
-      unsubscribe();
       unlisten();
       sleep.wake();
       await Promise.all(loops);
