@@ -12,7 +12,7 @@ vi.mock("./process-batch", () => ({
 }));
 // A stored callback wakes the processor through its NOTIFY (lib/domains/provider/callbacks/accept.ts).
 vi.mock("@/lib/db/wakeups", () => ({
-  onWakeup: (channel: string, wake: () => void) => {
+  wakeupsOn: (channel: string) => (wake: () => void) => {
     if (channel === "callbacks") stored.wake = wake;
     return () => {};
   },
