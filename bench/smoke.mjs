@@ -19,14 +19,11 @@ const jobs = Number(args.find((a) => a.startsWith("--jobs="))?.slice(7) ?? 4);
 // A smoke run takes seconds; one that runs for minutes has no smoke mode (bench/harness.ts `smoke`) or hangs.
 const LIMIT_MS = Number(process.env.BENCH_SMOKE_LIMIT_MS ?? 240_000);
 
-// bench:live opens its streams without a session and is refused (401) until its repair (the
-// live stream's session check) lands; it joins the step then.
-const NOT_YET = new Set(["live"]);
 const STARTS_THE_APP = ["start", "idle"];
 const scripts = Object.keys(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts)
   .filter((s) => s.startsWith("bench:") && s !== "bench:all")
   .map((s) => s.slice("bench:".length))
-  .filter((s) => (only ? only.includes(s) : !NOT_YET.has(s)))
+  .filter((s) => !only || only.includes(s))
   // The ones that start the whole app (a demo seed, Next) take longest: they go first.
   .sort((a, b) => Number(STARTS_THE_APP.includes(b)) - Number(STARTS_THE_APP.includes(a)));
 
