@@ -40,7 +40,7 @@ function signupLimiter(): AttemptLimiter<"ip"> {
   return limiter;
 }
 
-/** `clientIp`: the caller's address (the dashboard action reads it as lib/http/client-ip.ts says). */
+/** `clientIp`: the caller's address (the dashboard action reads it as lib/core/client-ip.ts says). */
 export async function signUp(input: SignupInputValue, clientIp: string) {
   // Counted before any work, so a burst of parallel sign-ups cannot slip past the limit.
   const gate = await signupLimiter().reserve({ ip: clientIp });
