@@ -92,6 +92,7 @@ async function main() {
   await freshDatabase(DB_NAME, dbUrl);
   const { db } = await import("@/lib/db");
   const { addMember } = await import("@/lib/domains/members/service");
+  const { openSession } = await import("@/lib/domains/security/sessions");
   const { envelopeFor } = await import("@/lib/domains/provider/simulator-callbacks");
   const { inboundTextChange } = await import("@/lib/domains/provider/simulator-inbound");
   const { signProviderBody } = await import("@/lib/domains/provider/callbacks/signature");
@@ -112,9 +113,11 @@ async function main() {
     role: "agent",
     senders: [sender.phoneNumber],
   });
+  // The streams are a signed-in member's: a real session, read per stream as the route does.
+  const sessionId = await openSession({ userId: member.id, customerId: customer.id, ip: null, userAgent: "bench" });
   await db.$disconnect();
 
-  const env = { ...childEnv, BENCH_USER_ID: member.id, BENCH_CUSTOMER_ID: customer.id };
+  const env = { ...childEnv, BENCH_USER_ID: member.id, BENCH_CUSTOMER_ID: customer.id, BENCH_SESSION_ID: sessionId };
   const a = startTs(["bench/live-server.ts"], { ...env, PORT: String(PORT.a) });
   const b = startTs(["bench/live-server.ts"], { ...env, PORT: String(PORT.b) });
   await waitHttp(`http://127.0.0.1:${PORT.a}/streams`);
