@@ -20,7 +20,7 @@ import { recipientMessageId } from "@/lib/domains/broadcasts/dispatcher";
 import { filledValues } from "@/lib/domains/broadcasts/service";
 import { blacklistedAmong } from "@/lib/domains/contacts/blacklist";
 import { announceCreated, type CreatedConversation } from "@/lib/domains/conversations/outbound";
-import { startCallbackProcessor } from "@/lib/domains/events/ingest/processor";
+import { startCallbackProcessor } from "@/lib/ingest/processor";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
 import { emitAcceptedBatch } from "@/lib/domains/messaging/accepted-event";

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { encryptSecret } from "@/lib/core/crypto/secret-box";
 import { db } from "@/lib/db";
-import { handleProviderWebhook } from "@/lib/domains/provider/callbacks/handler";
+import { handleProviderWebhook } from "@/lib/http/provider-webhook";
 import { signProviderBody } from "@/lib/domains/provider/callbacks/signature";
 import type { Sender } from "@/lib/generated/prisma/client";
 

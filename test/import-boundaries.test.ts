@@ -27,6 +27,13 @@ const CLEAN: Record<string, string> = {
   "lib/domains/webhooks/service.ts":
     'import { ApiError } from "@/lib/core/errors";\nimport { db } from "@/lib/db";\nexport const svc = [ApiError, db];\n',
   "lib/api/router.ts": 'import { svc } from "@/lib/domains/webhooks/service";\nexport const router = svc;\n',
+  // Provider callbacks -> the domains: run by the background runner and the CLI, nothing else.
+  "lib/ingest/process-batch.ts":
+    'import { svc } from "@/lib/domains/webhooks/service";\nexport const processPendingCallbacks = svc;\n',
+  "lib/background.ts":
+    'import { processPendingCallbacks } from "@/lib/ingest/process-batch";\nexport const bg = processPendingCallbacks;\n',
+  "lib/cli/callbacks.ts":
+    'import { processPendingCallbacks } from "@/lib/ingest/process-batch";\nexport const cb = processPendingCallbacks;\n',
   // The send pipeline calls down into the domains of its steps.
   "lib/domains/conversations/outbound.ts": "export const thread = 1;\n",
   "lib/domains/messaging/message-store.ts":
@@ -59,6 +66,22 @@ const PLANTED: Record<string, { files: Record<string, string>; rule: string; edg
     },
     rule: "send-steps-below-messaging",
     edge: "lib/domains/conversations/window.ts → lib/domains/messaging/send-checks.ts",
+  },
+  "a domain imports the ingest module": {
+    files: {
+      "lib/domains/conversations/simulate.ts":
+        'import { processPendingCallbacks } from "@/lib/ingest/process-batch";\nexport const s = processPendingCallbacks;\n',
+    },
+    rule: "ingest-only-from-runners",
+    edge: "lib/domains/conversations/simulate.ts → lib/ingest/process-batch.ts",
+  },
+  "an adapter imports the ingest module": {
+    files: {
+      "lib/http/callbacks.ts":
+        'import { processPendingCallbacks } from "@/lib/ingest/process-batch";\nexport const h = processPendingCallbacks;\n',
+    },
+    rule: "ingest-only-from-runners",
+    edge: "lib/http/callbacks.ts → lib/ingest/process-batch.ts",
   },
   "a page queries the database": {
     files: {

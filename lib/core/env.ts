@@ -142,7 +142,7 @@ const Webhooks = z.object({
     .describe(
       "Webhook endpoint ports, a list like `443,8443,9000-9100`, instead of the default: 443, 8443 and 1024-65535 without the usual database and cache ports (3306, 5432, 6379, 9200, 11211, 27017, …; lib/domains/webhooks/url-guard.ts).",
     ),
-  // Event pipeline (lib/domains/webhooks/worker.ts, lib/domains/events/ingest/processor.ts).
+  // Event pipeline (lib/domains/webhooks/worker.ts, lib/ingest/processor.ts).
   WEBHOOK_RETRY_BASE_MS: positiveInt(1_000).describe(
     "The base of the exponential backoff, with full jitter, between delivery attempts.",
   ),

@@ -7,7 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { processPendingCallbacks } from "@/lib/domains/events/ingest/process-batch";
+import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { signProviderBody } from "@/lib/domains/provider/callbacks/signature";
 import { payloadDocs } from "@/lib/domains/webhooks/payloads";
 import type { Sender } from "@/lib/generated/prisma/client";

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { wakeableSleep } from "@/lib/core/wakeable-sleep";
 import { db } from "@/lib/db";
-import { processPendingCallbacks } from "@/lib/domains/events/ingest/process-batch";
+import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { getSimulator } from "@/lib/domains/provider/client";
 import { postProvider } from "@/test/events-helpers";
 import { call, uniquePhone } from "@/test/factory";

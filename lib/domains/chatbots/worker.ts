@@ -10,9 +10,11 @@
 import { env } from "@/lib/core/env";
 import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
+import { startWorker, type WorkerDefinition, type WorkerSleep } from "@/lib/core/worker-loop";
 import { db } from "@/lib/db";
+import { wakeupsOn } from "@/lib/db/wakeups";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { type WorkerSleep, workerSleep } from "@/lib/domains/events/signal";
+import { onDeliveriesQueued } from "@/lib/domains/events/signal";
 import { MAX_ATTEMPTS } from "@/lib/domains/messaging/dispatch";
 import type { OutgoingMessage } from "@/lib/domains/messaging/outgoing";
 import { sendMessage } from "@/lib/domains/messaging/send";
@@ -178,34 +180,27 @@ export async function sendDueReplies(options: ChatbotWorkerOptions = {}): Promis
 
 /** The background loop: woken after inbound callbacks commit (in process, or NOTIFY), else a slow safety poll. */
 export function startChatbotWorker(options: ChatbotWorkerOptions = {}): { stop: () => Promise<void> } {
-  const pollMs = options.pollMs ?? Math.max(250, env().WORKER_POLL_MS);
+  return startWorker(chatbotWorker(options));
+}
+
+/** The chatbot worker as a definition for the worker loop (lib/background.ts). */
+export function chatbotWorker(options: ChatbotWorkerOptions = {}): WorkerDefinition {
   const batchSize = options.batchSize ?? 20;
-  let stopped = false;
-  const sleep = options.sleep ?? workerSleep("chatbots");
   // The earliest retry this worker scheduled: it wakes for it instead of waiting for the poll.
   let retryAt = Number.POSITIVE_INFINITY;
   const onRetryScheduled = (delayMs: number) => {
     retryAt = Math.min(retryAt, Date.now() + delayMs);
     options.onRetryScheduled?.(delayMs);
   };
-  const loop = (async () => {
-    while (!stopped) {
-      const since = sleep.epoch();
-      if (retryAt <= Date.now()) retryAt = Number.POSITIVE_INFINITY;
-      try {
-        if ((await sendDueReplies({ ...options, batchSize, onRetryScheduled })) >= batchSize) continue;
-      } catch (error) {
-        log.error({ err: error }, "chatbot worker error");
-      }
-      if (stopped) break;
-      await sleep.pause(Math.max(5, Math.min(pollMs, retryAt - Date.now())), since);
-    }
-  })();
   return {
-    stop: async () => {
-      stopped = true;
-      sleep.close();
-      await loop;
+    name: "chatbot worker",
+    wakeOn: [wakeupsOn("chatbots"), onDeliveriesQueued],
+    sleep: options.sleep,
+    pollMs: options.pollMs ?? Math.max(250, env().WORKER_POLL_MS),
+    pass: async () => {
+      if (retryAt <= Date.now()) retryAt = Number.POSITIVE_INFINITY;
+      const claimed = await sendDueReplies({ ...options, batchSize, onRetryScheduled });
+      return claimed >= batchSize ? { more: true } : { more: false, sleepMs: retryAt - Date.now() };
     },
   };
 }

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { setRate } from "@/lib/domains/billing/rate-card";
-import { startCallbackProcessor } from "@/lib/domains/events/ingest/processor";
+import { startCallbackProcessor } from "@/lib/ingest/processor";
 import { getSimulator } from "@/lib/domains/provider/client";
 import { startDeliveryWorker } from "@/lib/domains/webhooks/worker";
 import { call } from "@/test/factory";

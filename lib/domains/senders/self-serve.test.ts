@@ -5,7 +5,7 @@ import { resetEnvCache } from "@/lib/core/env";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { createCustomer } from "@/lib/domains/customers/service";
-import { processPendingCallbacks } from "@/lib/domains/events/ingest/process-batch";
+import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { setProvider } from "@/lib/domains/provider/client";
 import { createTemplate, listTemplates } from "@/lib/domains/templates/service";
 import { uniquePhone } from "@/test/factory";
