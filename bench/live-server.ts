@@ -6,10 +6,10 @@
 import http from "node:http";
 import { Readable } from "node:stream";
 import { principalForSession } from "@/lib/domains/auth/session-principal";
-import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { liveClientCount } from "@/lib/domains/live/hub";
 import { openLiveStream } from "@/lib/domains/live/stream";
 import { handleProviderWebhook } from "@/lib/http/provider-webhook";
+import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 
 const session = { userId: process.env.BENCH_USER_ID ?? "", customerId: process.env.BENCH_CUSTOMER_ID ?? "" };
 
