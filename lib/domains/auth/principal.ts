@@ -32,7 +32,7 @@ export type Principal = {
   /** Set for the operator CLI: the audit log records its changes as `operator` (docs/security.md "Audit log"). */
   operator?: true;
   /**
-   * Where the request came from (client IP by lib/http/client-ip.ts's rule, user agent), set by
+   * Where the request came from (client IP by lib/core/client-ip.ts's rule, user agent), set by
    * the adapter that built the principal: the router, the dashboard session. The audit log
    * records it; absent for the CLI and background work.
    */
