@@ -97,7 +97,7 @@ test("free records show Free in the Rate column and an all-zero cost chart has a
     expect(rate).toBe("Free");
   }
   // Free records cost nothing: one axis label, 0, not 0.00 three times.
-  await expect(page.getByTestId("total-cost")).toHaveText("0.0000");
+  await expect(page.getByTestId("total-cost")).toHaveText("USD 0.00");
   await expect(page.getByTestId("axis-tick")).toHaveCount(1);
   await expect(page.getByTestId("axis-tick")).toHaveText("0");
   await expect(page.getByTestId("chart-all-zero")).toBeVisible();

@@ -102,8 +102,9 @@ test("a broadcast from two books with two mapped variables: live counts, samples
   // The review: recipients, the estimate against the balance, the duration.
   const review = page.getByTestId("review");
   await expect(review.getByTestId("review-recipients")).toHaveText("3");
-  await expect(review.getByTestId("review-cost")).toContainText("USD");
-  await expect(review.getByTestId("review-balance")).toContainText("USD");
+  // Money as everywhere (docs/dashboard.md "Money"): the code, then the currency's minor units.
+  await expect(review.getByTestId("review-cost")).toHaveText(/^USD \d{1,3}(,\d{3})*\.\d{2}$/);
+  await expect(review.getByTestId("review-balance")).toHaveText(/^-?USD \d{1,3}(,\d{3})*\.\d{2}$/);
   await expect(review.getByTestId("review-duration")).toHaveText("1 s");
   await expect(page.getByTestId("review-starts")).toHaveText("Now");
   await expect(page.getByTestId("insufficient-balance")).toHaveCount(0);

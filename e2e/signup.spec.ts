@@ -28,7 +28,7 @@ test("a new account sees none of the demo data", async ({ page }) => {
   await expect(page.getByText("No sender numbers yet")).toBeVisible();
   // The only ledger entry: the welcome credit of simulator mode (docs/api/billing.md "Welcome credit").
   await page.goto("/billing/ledger");
-  await expect(page.getByTestId("ledger-balance")).toContainText("10.0000");
+  await expect(page.getByTestId("ledger-balance")).toContainText("USD 10.00");
   await expect(page.getByText("Welcome credit (simulator)")).toBeVisible();
   await expect(page.getByTestId("low-balance-banner")).toHaveCount(0);
   await saveScreenshot(page, "signup-empty");

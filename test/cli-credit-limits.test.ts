@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { cliJson, cliInProcess as inProcess } from "./cli-process";
 import { call, createTestCustomer, uniquePhone } from "./factory";
+import { createMemberOf } from "./member-fixtures";
 import { addTemplate } from "./messaging-fixtures";
 
 describe("credit:add and sender:limits", { timeout: 180_000 }, () => {
@@ -31,6 +32,43 @@ describe("credit:add and sender:limits", { timeout: 180_000 }, () => {
     expect(history.body.data.summary).toMatchObject({ credits: 37.5, balance: 37.5 });
     const descriptions = history.body.data.transactions.map((x: { description: string }) => x.description);
     expect(descriptions.sort()).toEqual(["Invoice 1042", "Prepaid top-up"]);
+  });
+
+  it("credit:add names the customer by an owner's email or a sender number, as customer:list shows them", async () => {
+    const t = await createTestCustomer({ name: `Acme ${uniquePhone().slice(-6)}` });
+    const owner = await createMemberOf(t.customer.id, "owner");
+    const byEmail = await inProcess("credit:add", "--customer", owner.email.toUpperCase(), "--amount", "247.125");
+    expect(byEmail.code).toBe(0);
+    // Money in the text as everywhere (lib/core/money.ts): the code first, the currency's minor units.
+    expect(byEmail.stdout).toContain(`Credited USD 247.13 to ${t.customer.name} (${t.customer.id}; Prepaid top-up)`);
+    expect(byEmail.stdout).toContain("balance USD 247.13");
+    const bySender = await cliJson("credit:add", "--customer", t.sender.phoneNumber, "--amount", "62.875");
+    expect(bySender).toMatchObject({ customerId: t.customer.id, amount: "62.875", balance: "310" });
+
+    const listed = await cliJson("customer:list", "--search", t.sender.phoneNumber);
+    expect(listed.customers).toEqual([
+      expect.objectContaining({
+        customerId: t.customer.id,
+        name: t.customer.name,
+        owners: [owner.email],
+        senders: expect.arrayContaining([t.sender.phoneNumber, t.otherSender.phoneNumber]),
+        balance: "310.000000",
+        currency: "USD",
+      }),
+    ]);
+    const text = await inProcess("customer:list", "--search", owner.email);
+    expect(text.stdout).toContain(`${t.customer.id}  ${t.customer.name}  (pro)  balance USD 310.00`);
+    expect(text.stdout).toContain(`owners: ${owner.email}`);
+    expect((await inProcess("customer:list", "--search", "no-such-customer-anywhere")).stdout).toContain(
+      'No customer matches "no-such-customer-anywhere".',
+    );
+
+    const unknown = await inProcess("credit:add", "--customer", "nobody@example.test", "--amount", "5");
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain("--customer");
+    expect(unknown.stderr).toContain("no customer has a member with the email nobody@example.test");
+    const unknownSender = await inProcess("credit:add", "--customer", "+14155550999", "--amount", "5");
+    expect(unknownSender.stderr).toContain("no customer has the sender +14155550999");
   });
 
   it("credit:add resumes the broadcasts paused for want of credit once the balance covers a message, not a person's pause", async () => {

@@ -2,6 +2,8 @@
 // Other stacked series reuse it (API requests per hour, docs/tokens.md) with their own
 // value format and description.
 // Colours follow the series key and the axis is rounded (chart-axis.ts, series-colors.ts).
+
+import { formatMoney } from "@/lib/core/money";
 import type { CostPerDay } from "@/lib/domains/billing/totals";
 import { axisTicks, tickLabel } from "./chart-axis";
 import { seriesColor } from "./series-colors";
@@ -16,7 +18,7 @@ export function CostChart({
 }: {
   data: CostPerDay[];
   currency: string;
-  /** How a value reads in a bar's tooltip (default: the currency with 4 decimals). */
+  /** How a value reads in a bar's tooltip (default: the amount in the currency, lib/core/money.ts). */
   format?: (value: number) => string;
   /** The chart's accessible description (default: cost per day). */
   description?: string;
@@ -24,7 +26,7 @@ export function CostChart({
   /** Whole-number values (counts): the axis never steps below 1. */
   integer?: boolean;
 }) {
-  const show = format ?? ((v: number) => `${currency} ${v.toFixed(4)}`);
+  const show = format ?? ((v: number) => formatMoney(v, currency));
   const days = [...new Set(data.map((d) => d.day))].sort();
   const categories = [...new Set(data.map((d) => d.category ?? "uncategorised"))].sort();
   if (days.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">{empty}</p>;
@@ -50,7 +52,7 @@ export function CostChart({
         role="img"
         aria-label={
           description ??
-          `Cost per day, ${days[0]} to ${days.at(-1)}, ${currency} ${total.toFixed(2)} in total, stacked by pricing category`
+          `Cost per day, ${days[0]} to ${days.at(-1)}, ${formatMoney(total, currency)} in total, stacked by pricing category`
         }
       >
         {axis.ticks.map((t) => (

@@ -3,11 +3,12 @@
 // link to the ledger; the others only learn that sending may stop.
 import Link from "next/link";
 import { link } from "@/components/ui/classes";
+import { formatMoney } from "@/lib/core/money";
 import type { LowBalanceState } from "@/lib/domains/billing/low-balance";
 
 export function LowBalanceBanner({ state, showAmounts }: { state: LowBalanceState; showAmounts: boolean }) {
   if (!state.low) return null;
-  const money = (n: number) => `${state.currency} ${n.toFixed(2)}`;
+  const money = (n: number) => formatMoney(n, state.currency);
   return (
     <div
       role="status"

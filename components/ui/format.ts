@@ -1,3 +1,5 @@
+import { formatMoney } from "@/lib/core/money";
+
 // Dates shown in UTC so a copied link and a screenshot say the same thing anywhere.
 export function formatDateTime(iso: string | Date | null | undefined): string {
   if (!iso) return "—";
@@ -8,8 +10,8 @@ export function formatDateTime(iso: string | Date | null | undefined): string {
 /**
  * A billing record's Rate cell: "Free" for a record in the free class (not charged, so
  * the provider's list rate it may carry is no price; lib/domains/billing/payable.ts), else the
- * rate with 4 decimals.
+ * price of the message, exact (lib/core/money.ts).
  */
-export function formatRate(record: { rate: number; billingClass: string }): string {
-  return record.billingClass === "free" ? "Free" : record.rate.toFixed(4);
+export function formatRate(record: { rate: number; billingClass: string }, currency: string): string {
+  return record.billingClass === "free" ? "Free" : formatMoney(record.rate, currency, "exact");
 }

@@ -23,6 +23,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./customer-command").then((m) => m.customerCreate),
   },
   {
+    name: "customer:list",
+    usage: "[--search TEXT] [--limit N]",
+    summary:
+      "List customers, newest first: id, owners' emails, sender numbers and balance (--search: part of any of them or the name)",
+    load: () => import("./customer-command").then((m) => m.customerList),
+  },
+  {
     name: "sender:add",
     usage: "--customer ID --phone E164 [--phone-number-id ID] [--waba-id ID] [--display-name N] [--default]",
     summary: "Connect a sender phone number (no --phone-number-id: setup incomplete)",
@@ -43,8 +50,9 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "credit:add",
-    usage: "--customer ID --amount N [--note T]",
-    summary: "Add a prepaid credit to a customer's ledger; prints the new balance",
+    usage: "--customer ID|EMAIL|E164 --amount N [--note T]",
+    summary:
+      "Add a prepaid credit to a customer's ledger (the customer by id, a member's email or a sender number); prints the new balance",
     load: () => import("./credit-command").then((m) => m.creditAdd),
   },
   {

@@ -1,4 +1,6 @@
 // rates:set (docs/operator-cli.md).
+
+import { formatMoney } from "@/lib/core/money";
 import { setRate } from "@/lib/domains/billing/rate-card";
 import { defineCommand } from "./command";
 import { requireCustomer } from "./require-customer";
@@ -13,11 +15,11 @@ export const ratesSet = defineCommand({
   },
   schema: RatesSetArgs,
   run: async (input) => {
-    if (input.customer) await requireCustomer(input.customer);
+    const customerId = input.customer ? (await requireCustomer(input.customer)).id : undefined;
     const row = await setRate({
       category: input.category,
       rate: Number(input.rate),
-      customerId: input.customer,
+      customerId,
       currency: input.currency,
     });
     return {
@@ -29,7 +31,7 @@ export const ratesSet = defineCommand({
         rate: row.rate.toString(),
         currency: row.currency,
       },
-      text: `Rate for ${row.pricingCategory} (${row.scope}): ${row.rate.toString()} ${row.currency}`,
+      text: `Rate for ${row.pricingCategory} (${row.scope}): ${formatMoney(row.rate, row.currency, "exact")} a message`,
     };
   },
 });

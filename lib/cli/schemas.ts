@@ -143,6 +143,17 @@ export const SimulateInboundArgs = z.object({
   name: z.string().trim().min(1, "must not be empty").max(120).optional(),
 });
 
+export const CustomerListArgs = z.object({
+  search: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),
+  limit: z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(1000, "must be at most 1000")
+    .default(50),
+});
+
+/** The customer a --customer flag names: its id, a member's email or a sender number (lib/cli/require-customer.ts). */
 export const CreditAddArgs = z.object({
   customer: id,
   amount: z

@@ -18,17 +18,17 @@ export const senderAdd = defineCommand({
   },
   schema: SenderAddArgs,
   run: async (input) => {
-    await requireCustomer(input.customer);
+    const { id: customerId } = await requireCustomer(input.customer);
     const sender = await addSender(
       {
-        customerId: input.customer,
+        customerId,
         phoneNumber: input.phone,
         phoneNumberId: input.phoneNumberId,
         wabaId: input.wabaId,
         displayName: input.displayName,
         isDefault: input.default,
       },
-      operatorPrincipal(input.customer),
+      operatorPrincipal(customerId),
     );
     // The simulated business account's templates at once, as a dashboard connect does: the
     // approved sample hello_world can be sent from the start (docs/messaging.md "Senders").
@@ -54,8 +54,8 @@ export const senderDefault = defineCommand({
   options: { customer: { type: "string" }, phone: { type: "string" } },
   schema: SenderDefaultArgs,
   run: async (input) => {
-    await requireCustomer(input.customer);
-    const sender = await setDefaultSender(input.customer, input.phone, operatorPrincipal(input.customer));
+    const { id: customerId } = await requireCustomer(input.customer);
+    const sender = await setDefaultSender(customerId, input.phone, operatorPrincipal(customerId));
     return {
       json: { senderId: sender.id, customerId: sender.customerId, phoneNumber: sender.phoneNumber, isDefault: true },
       text: `Default sender of ${sender.customerId}: ${sender.phoneNumber} (${sender.id})`,

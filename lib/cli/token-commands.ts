@@ -16,24 +16,24 @@ export const tokenCreate = defineCommand({
   },
   schema: TokenCreateArgs,
   run: async (input) => {
-    await requireCustomer(input.customer);
+    const { id: customerId } = await requireCustomer(input.customer);
     let sender: { id: string; phoneNumber: string } | null = null;
     if (input.sender) {
       sender = await db.sender.findFirst({
-        where: { customerId: input.customer, phoneNumber: input.sender },
+        where: { customerId, phoneNumber: input.sender },
         select: { id: true, phoneNumber: true },
       });
-      if (!sender) throw new CliInputError("--sender", `${input.sender} is not a sender of customer ${input.customer}`);
+      if (!sender) throw new CliInputError("--sender", `${input.sender} is not a sender of customer ${customerId}`);
     }
     const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
     const { token, record } = await issueToken(
       {
-        customerId: input.customer,
+        customerId,
         name: input.name,
         senderId: sender?.id ?? null,
         expiresAt,
       },
-      operatorPrincipal(input.customer),
+      operatorPrincipal(customerId),
     );
     const scope = sender ? `number-scoped to ${sender.phoneNumber}` : "global";
     return {
@@ -42,7 +42,7 @@ export const tokenCreate = defineCommand({
         token,
         prefix: record.prefix,
         name: record.name,
-        customerId: input.customer,
+        customerId,
         senderId: sender?.id ?? null,
         senderPhoneNumber: sender?.phoneNumber ?? null,
         scope: sender ? "number" : "global",

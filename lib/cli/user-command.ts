@@ -17,10 +17,10 @@ export const userCreate = defineCommand({
   },
   schema: UserCreateArgs,
   run: async (input) => {
-    await requireCustomer(input.customer);
+    const { id: customerId } = await requireCustomer(input.customer);
     const user = await addMember(
       {
-        customerId: input.customer,
+        customerId,
         email: input.email,
         password: input.password,
         name: input.name,
@@ -28,7 +28,7 @@ export const userCreate = defineCommand({
         senders: input.senders,
       },
       undefined,
-      operatorPrincipal(input.customer),
+      operatorPrincipal(customerId),
     );
     const senders = input.senders ?? null;
     return {

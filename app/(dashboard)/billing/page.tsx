@@ -9,6 +9,7 @@ import { card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime, formatRate } from "@/components/ui/format";
 import { formatCount } from "@/lib/core/count";
+import { formatMoney } from "@/lib/core/money";
 import { aggregateKey, sharedAggregate } from "@/lib/dashboard/aggregate-cache";
 import { billingSender, parseMessagesView } from "@/lib/dashboard/billing-view";
 import { requirePermission } from "@/lib/dashboard/guard";
@@ -111,7 +112,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
         tiles={[
           { label: "Billed messages", value: formatCount(totals.messages), id: "total-messages" },
           { label: "Payable", value: formatCount(totals.payable), id: "total-payable" },
-          { label: "Cost (USD)", value: totals.cost.toFixed(4), id: "total-cost" },
+          { label: "Cost", value: formatMoney(totals.cost, "USD"), id: "total-cost" },
         ]}
       />
       <section className={card} aria-labelledby="chart-title">
@@ -142,7 +143,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
               <td className={td}>{r.status}</td>
               <td className={td}>{r.pricingCategory ?? "—"}</td>
               <td className={td}>{r.billingClass}</td>
-              <td className={td}>{formatRate(r)}</td>
+              <td className={td}>{formatRate(r, "USD")}</td>
               <td className={td}>
                 <Link
                   href={`/billing${withParams(params, { record: r.billingUid })}`}

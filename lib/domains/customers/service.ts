@@ -9,7 +9,3 @@ export async function createCustomer(input: CreateCustomerInput, tx: Tx = db): P
     data: { name: input.name.trim(), plan: input.plan ?? "pro", currency: input.currency ?? "USD" },
   });
 }
-
-export async function findCustomer(id: string, tx: Tx = db): Promise<Customer | null> {
-  return tx.customer.findUnique({ where: { id } });
-}

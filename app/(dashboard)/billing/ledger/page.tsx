@@ -6,6 +6,7 @@ import { Pager } from "@/components/dashboard/pager";
 import { card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { formatMoney } from "@/lib/core/money";
 import { billingSender, parseHistoryView } from "@/lib/dashboard/billing-view";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
@@ -38,7 +39,7 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
   const sender = await billingSender(p, params.sender);
   // A filter the view cannot apply is said, under its field too, and nothing is listed (never the unfiltered ledger).
   const [history, alert] = await Promise.all([query ? listBillingHistory(p, sender, query) : null, lowBalanceState(p)]);
-  const money = (n: number) => `${history?.summary.currency ?? alert.currency} ${n.toFixed(4)}`;
+  const money = (n: number) => formatMoney(n, history?.summary.currency ?? alert.currency);
   const field = { idPrefix: "l", params };
   const errorOf = (name: string) => (refusal?.field === name ? refusal.message : undefined);
 
@@ -100,7 +101,7 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
               <tr key={t.transactionUid}>
                 <td className={td}>{formatDateTime(t.createdAt)}</td>
                 <td className={td}>{t.type}</td>
-                <td className={td}>{`${t.currency} ${t.amount.toFixed(4)}`}</td>
+                <td className={td}>{formatMoney(t.amount, t.currency, "exact")}</td>
                 <td className={`${td} font-mono`}>{t.senderId ?? "account"}</td>
                 <td className={td}>{t.pricingCategory ?? "—"}</td>
                 <td className={td}>{t.description ?? "—"}</td>

@@ -10,6 +10,7 @@ import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, link, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { formatMoney } from "@/lib/core/money";
 import { pageBlock } from "@/lib/core/pagination";
 import { foundOr404 } from "@/lib/dashboard/found";
 import { requirePermission } from "@/lib/dashboard/guard";
@@ -39,9 +40,6 @@ const FAILURE_COLUMNS = [
   { key: "meaning", label: "What the provider says" },
   { key: "count", label: "Recipients" },
 ];
-
-const money = (amount: number, currency: string) =>
-  `${amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 4 })} ${currency}`;
 
 export default async function BroadcastPage({ params, searchParams }: Props) {
   const p = await requirePermission("broadcasts");
@@ -104,12 +102,12 @@ export default async function BroadcastPage({ params, searchParams }: Props) {
         </CardSection>
         <CardSection id="broadcast-cost" title="Cost">
           <p className="text-2xl font-semibold" data-testid="broadcast-cost">
-            {money(b.cost, currency)}
+            {formatMoney(b.cost, currency)}
           </p>
           <p className={muted}>
             Billed so far, from the provider's statuses (the ledger shows each debit).
             {b.estimate
-              ? ` Estimated at the start: ${money(b.estimate.cost, b.estimate.currency)} for ${b.estimate.recipients.toLocaleString("en-US")} recipients.`
+              ? ` Estimated at the start: ${formatMoney(b.estimate.cost, b.estimate.currency)} for ${b.estimate.recipients.toLocaleString("en-US")} recipients.`
               : ""}
           </p>
         </CardSection>

@@ -3,12 +3,10 @@
 // when it does not cover it: the start would be refused), the expected duration at the pace and
 // the messaging limit, and when it starts.
 import { muted } from "@/components/ui/classes";
+import { formatMoney } from "@/lib/core/money";
 import type { ScheduleDraft } from "./draft";
 import type { DraftEstimate } from "./use-draft-estimate";
 import { utcToZoned } from "./zoned-time";
-
-const money = (n: number, currency: string) =>
-  `${n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 6 })} ${currency}`;
 
 /** 75 s -> "1 min 15 s"; 3,700 s -> "1 h 2 min". */
 export function formatDuration(seconds: number): string {
@@ -78,11 +76,11 @@ export function ReviewPanel({ estimate, error, updating, schedule, scheduledAt }
         </div>
         <div>
           <dt className={muted}>Cost estimate</dt>
-          <dd data-testid="review-cost">{money(e.cost, e.currency)}</dd>
+          <dd data-testid="review-cost">{formatMoney(e.cost, e.currency)}</dd>
         </div>
         <div>
           <dt className={muted}>Balance</dt>
-          <dd data-testid="review-balance">{money(estimate.balance, e.currency)}</dd>
+          <dd data-testid="review-balance">{formatMoney(estimate.balance, e.currency)}</dd>
         </div>
       </dl>
       {estimate.insufficient ? (
@@ -91,8 +89,9 @@ export function ReviewPanel({ estimate, error, updating, schedule, scheduledAt }
           className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
           data-testid="insufficient-balance"
         >
-          Insufficient balance: this broadcast is estimated at {money(e.cost, e.currency)} and the balance is{" "}
-          {money(estimate.balance, e.currency)}. Add credit before starting it; you can save it as a draft meanwhile.
+          Insufficient balance: this broadcast is estimated at {formatMoney(e.cost, e.currency)} and the balance is{" "}
+          {formatMoney(estimate.balance, e.currency)}. Add credit before starting it; you can save it as a draft
+          meanwhile.
         </p>
       ) : null}
       {overLimit && limit ? (
