@@ -66,7 +66,22 @@ test("a broadcast from two books with two mapped variables: live counts, samples
   const message = page.getByRole("region", { name: "1. Sender and template" });
   await expect(message.getByTestId("template-preview")).toContainText("Hi {{1}}, your order {{2}} is on its way.");
 
-  // The audience: both books. Both variables start from the contact's name: nobody misses one.
+  // No variable is mapped for the member (a guess would send the wrong text): the start is
+  // refused naming each one (docs/broadcasts.md "Variables").
+  await expect(page.getByLabel("Body {{1}} from")).toHaveValue("");
+  await expect(page.getByLabel("Body {{2}} from")).toHaveValue("");
+  await page.getByRole("button", { name: "Start broadcast" }).click();
+  await expect(page.getByLabel("Body {{1}} from")).toHaveAccessibleDescription(
+    "Body {{1}}: choose where its value comes from",
+  );
+  await expect(page.getByLabel("Body {{2}} from")).toHaveAccessibleDescription(
+    "Body {{2}}: choose where its value comes from",
+  );
+  await expect(page).toHaveURL(/\/broadcasts\/new$/);
+  await page.getByLabel("Body {{1}} from").selectOption("name");
+  await expect(page.getByLabel("Body {{1}} from")).not.toHaveAttribute("aria-invalid", "true");
+
+  // The audience: both books. {{1}} from the contact's name, {{2}} not mapped yet: nobody misses one.
   await page.getByRole("checkbox", { name: new RegExp(`Orders A ${suffix}`) }).check();
   await page.getByRole("checkbox", { name: new RegExp(`Orders B ${suffix}`) }).check();
   const count = page.getByTestId("audience-count");

@@ -200,12 +200,23 @@ test("an opt-out blacklists the contact: the thread says so with the reply box d
   await page.getByRole("dialog").getByRole("button", { name: "Remove", exact: true }).click();
   await expect(row).toHaveCount(0);
 
-  await page.getByLabel("Phone number (E.164)").fill(contact);
+  await page.getByLabel("Phone number (with + and country code)").fill(contact);
   await page.getByLabel("Reason (optional)").fill("Asked by phone");
   await page.getByRole("button", { name: "Add to blacklist" }).click();
   await expect(page.getByTestId("blacklist-row").filter({ hasText: contact })).toContainText("Dashboard");
-  await page.getByLabel("Phone number (E.164)").fill("not a number");
+  await page.getByLabel("Phone number (with + and country code)").fill("not a number");
   await page.getByRole("button", { name: "Add to blacklist" }).click();
   await expect(page.getByText('"not a number" is not a phone number', { exact: false }).first()).toBeVisible();
+  // A number typed without "+" is told what to type instead, never about "the +" it lacks.
+  await page.getByLabel("Phone number (with + and country code)").fill("0099912345678");
+  await page.getByRole("button", { name: "Add to blacklist" }).click();
+  await expect(
+    page.getByText(
+      '"0099912345678" does not start with a known country code after the 00: type + and the country code',
+      {
+        exact: false,
+      },
+    ),
+  ).toBeVisible();
   await saveScreenshot(page, "blacklist");
 });

@@ -18,7 +18,8 @@ test("on a phone, in dark mode, the dashboard stays usable and accessible; the s
   await switcher.selectOption(one);
   await expect(page).toHaveURL(new RegExp(`sender=${encodeURIComponent(one).replace("+", "\\+")}`));
   await expect(page.getByText(`Sender ${one}`)).toBeVisible();
-  // The chosen sender follows the navigation.
+  // The chosen sender follows the navigation (on a phone, behind the compact menu).
+  await page.getByRole("button", { name: /^Menu/ }).click();
   await page.getByRole("link", { name: "Webhooks" }).click();
   await expect(page).toHaveURL(/\/webhooks\?sender=/);
   await expect(page.getByText(/Destinations for sender/)).toContainText(one);

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { login } from "./helpers";
+import { expectAccessible, hydrated, login } from "./helpers";
 
 const DASHBOARD_DIR = path.join(process.cwd(), "app", "(dashboard)");
 
@@ -151,4 +151,47 @@ test.describe("every dashboard page at 390 px: no sideways scroll, no serious or
     for (const url of await extraViews(page)) problems.push(...(await problemsOn(page, url)));
     expect(problems).toEqual([]);
   });
+});
+
+test("at 390 px the navigation is a compact menu and the broadcasts table shows its progress on the first screen", async ({
+  browser,
+}) => {
+  const height = 844;
+  const context = await browser.newContext({ viewport: { width: 390, height } });
+  const page = await context.newPage();
+  await login(page);
+  await page.goto("/broadcasts");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  const menu = nav.getByRole("button", { name: /^Menu/ });
+  await hydrated(menu);
+  // One line naming the page, not every link: the page itself starts on the first screen.
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  await expect(menu).toContainText("Broadcasts");
+  await expect(nav.getByRole("link", { name: "Billing" })).toBeHidden();
+  const heading = await page.getByRole("heading", { level: 1, name: "Broadcasts" }).boundingBox();
+  expect(heading?.y ?? height, "the heading is in the top half of the first screen").toBeLessThan(height / 2);
+
+  // The progress of a broadcast is on screen without scrolling sideways (the demo's completed one).
+  const row = page.getByTestId("broadcast-row").filter({ hasText: "Spring sale: newsletter" }).first();
+  const bar = row.getByRole("progressbar");
+  await expect(bar).toBeInViewport();
+  const box = await bar.boundingBox();
+  expect((box?.x ?? 0) + (box?.width ?? 0), "the progress bar ends inside the screen").toBeLessThanOrEqual(390);
+  await expect(row.getByTestId("broadcast-row-status")).toHaveText("COMPLETED");
+  await expect(row.getByTestId("broadcast-row-progress")).toBeInViewport();
+
+  // The menu opens the list, leads to another page and is closed there.
+  await menu.click();
+  await expect(menu).toHaveAttribute("aria-expanded", "true");
+  await expectAccessible(page);
+  await nav.getByRole("link", { name: "Billing" }).click();
+  await expect(page).toHaveURL(/\/billing/);
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  await expect(menu).toContainText("Billing");
+
+  // From md up the navigation is the sidebar of links, with no menu button.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(menu).toBeHidden();
+  await expect(nav.getByRole("link", { name: "Broadcasts" })).toBeVisible();
+  await context.close();
 });

@@ -15,6 +15,9 @@ test("a new account is guided by the checklist to a sender, a token and a delive
   await page.getByLabel("Password (at least 10 characters)").fill("a-long-password-1");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByTestId("onboarding-progress")).toHaveText("0 of 4");
+  // Get started says what pays for the first messages (docs/api/billing.md "Welcome credit").
+  await expect(page.getByTestId("welcome-credit")).toContainText("a welcome credit of USD 10.00");
+  await expect(page.getByTestId("welcome-credit").getByRole("link", { name: "See the ledger" })).toBeVisible();
 
   await page.getByTestId("step-sender").getByRole("link", { name: "Add a sender" }).click();
   await expect(page).toHaveURL(/\/senders/);

@@ -92,6 +92,12 @@ test("a template the review rejects shows the provider's reason on its page and 
   const row = page.getByTestId("template-row").filter({ hasText: name });
   await expect(row.getByTestId("rejection-reason")).toHaveText(`Reason: ${reason}`);
   await expect(row).toContainText("Your code is {{1}}");
+  // Source says where each came from (docs/templates.md "The list"): this one was made here,
+  // the provider's sample hello_world was read by a sync.
+  await expect(row).toContainText("created here");
+  await expect(page.getByTestId("template-row").filter({ hasText: "hello_world" })).toContainText(
+    "synced from the provider",
+  );
 });
 
 test("the builder says what a draft lacks before submitting it", async ({ page }) => {

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { card } from "@/components/ui/classes";
+import { card, link } from "@/components/ui/classes";
+import { formatMoney } from "@/lib/core/money";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { can } from "@/lib/domains/members/access";
 import { ROLE_HOME } from "@/lib/domains/members/permissions";
@@ -21,6 +22,19 @@ export default async function Home() {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Get started</h1>
+      {progress.welcomeCredit ? (
+        <p className={`${card} text-sm`} data-testid="welcome-credit">
+          Your account starts with a welcome credit of{" "}
+          <strong>{formatMoney(progress.welcomeCredit.amount, progress.welcomeCredit.currency)}</strong> on its ledger:
+          it pays for your first messages, the provider's sample template <code>hello_world</code> included (simulated
+          sends are priced like real ones).{" "}
+          {can(p, "billing") ? (
+            <Link href="/billing/ledger" className={link}>
+              See the ledger
+            </Link>
+          ) : null}
+        </p>
+      ) : null}
       <section className={card} aria-labelledby="checklist-title">
         <h2 id="checklist-title" className="text-lg font-semibold">
           Your checklist

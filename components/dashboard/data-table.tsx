@@ -28,7 +28,13 @@ export function StatTiles({
   );
 }
 
-export type TableColumn = { key: string; label: ReactNode; ariaSort?: "ascending" | "descending" };
+export type TableColumn = {
+  key: string;
+  label: ReactNode;
+  ariaSort?: "ascending" | "descending";
+  /** Classes of the head cell, e.g. "hidden sm:table-cell" for a column a phone leaves out (its cells too). */
+  className?: string;
+};
 
 /** A column whose head only screen readers read (a column of row buttons). */
 export const actionsColumn = (label = "Actions"): TableColumn => ({
@@ -69,7 +75,7 @@ export function DataTable({
         <thead>
           <tr>
             {columns.map((c) => (
-              <th key={c.key} className={th} aria-sort={c.ariaSort}>
+              <th key={c.key} className={c.className ? `${th} ${c.className}` : th} aria-sort={c.ariaSort}>
                 {c.label}
               </th>
             ))}

@@ -2,6 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
+import { useState } from "react";
 import type { Permission } from "@/lib/domains/members/permissions";
 import { useLiveUpdates } from "./use-live-updates";
 
@@ -43,23 +44,55 @@ function useUnread(sender: string | null, enabled: boolean): number {
   return data?.unread ?? 0;
 }
 
-/** Main navigation; keeps the chosen sender (?sender=) when moving between pages. */
+/**
+ * Main navigation; keeps the chosen sender (?sender=) when moving between pages. Beside the
+ * page from md up; below, a compact menu (docs/dashboard.md "Narrow screens"): one "Menu"
+ * button naming the page, with the unread count, that opens the list, so a phone's first
+ * screen shows the page rather than every link; it closes on the next page.
+ */
 export function Nav({ permissions }: { permissions: readonly Permission[] }) {
   const pathname = usePathname();
   const sender = useSearchParams().get("sender");
   const suffix = sender ? `?sender=${encodeURIComponent(sender)}` : "";
   const unread = useUnread(sender, permissions.includes("inbox"));
+  // Open on the page it was opened on: the next page finds it closed.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
+  const items = ITEMS.filter((i) => permissions.includes(i.permission));
+  const current = items.find((i) => pathname === i.href || pathname.startsWith(`${i.href}/`));
   const item =
     "block rounded-md px-3 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600";
   return (
     <nav aria-label="Main">
-      <ul className="flex flex-wrap gap-1 md:flex-col">
-        {ITEMS.filter((i) => permissions.includes(i.permission)).map((i) => {
-          const active = pathname === i.href || pathname.startsWith(`${i.href}/`);
+      <button
+        type="button"
+        className="flex w-full items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 md:hidden dark:border-slate-700"
+        aria-expanded={open}
+        aria-controls="main-nav-list"
+        onClick={() => setOpenOn(open ? null : pathname)}
+        data-testid="nav-menu-button"
+      >
+        <span aria-hidden="true">{open ? "✕" : "☰"}</span>
+        <span>Menu</span>
+        {current ? <span className="text-slate-600 dark:text-slate-400">· {current.label}</span> : null}
+        {unread > 0 ? (
+          <span className="ml-auto rounded-full bg-indigo-700 px-2 py-0.5 text-xs font-semibold text-white">
+            {unread}
+            <span className="sr-only"> unread</span>
+          </span>
+        ) : null}
+      </button>
+      <ul
+        id="main-nav-list"
+        className={`${open ? "mt-2 grid grid-cols-2 gap-1" : "hidden"} md:flex md:flex-col md:gap-1`}
+      >
+        {items.map((i) => {
+          const active = i === current;
           return (
             <li key={i.href}>
               <Link
                 href={`${i.href}${suffix}`}
+                onClick={() => setOpenOn(null)}
                 aria-current={active ? "page" : undefined}
                 className={`${item} ${
                   active

@@ -22,7 +22,7 @@ export function AddToBlacklist({ senderId }: { senderId: string }) {
     <form onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-start" noValidate>
       <TextField
         id="blacklist-phone"
-        label="Phone number (E.164)"
+        label="Phone number (with + and country code)"
         name="phoneNumber"
         required
         placeholder="+14155550123"

@@ -14,6 +14,7 @@ import { renderTemplate } from "@/lib/domains/templates/fill";
 import { listTemplates } from "@/lib/domains/templates/service";
 import { RefreshWhilePending } from "./refresh-while-pending";
 import { SyncButton } from "./sync-button";
+import { sourceText } from "./template-source";
 import { qualityText, TemplateStatus } from "./template-status";
 
 export const metadata: Metadata = { title: "Templates · Switchboard" };
@@ -86,7 +87,7 @@ export default async function TemplatesPage() {
               <TemplateStatus status={t.status} rejectionReason={t.rejectionReason} />
             </td>
             <td className={td}>{qualityText(t.quality)}</td>
-            <td className={td}>{t.source === "AUTO_GENERATED" ? "auto-generated" : "manual"}</td>
+            <td className={td}>{sourceText(t)}</td>
             <td className={td}>{formatDateTime(t.updatedAt)}</td>
           </tr>
         ))}

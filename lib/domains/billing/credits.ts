@@ -31,6 +31,18 @@ export type CreditResult = {
 
 const DEFAULT_NOTE = "Prepaid top-up";
 
+/** The onceKey of an account's welcome credit (docs/api/billing.md "Welcome credit"). */
+export const welcomeCreditKey = (customerId: string) => `welcome:${customerId}`;
+
+/** The welcome credit the account was given, if any (Get started says so). */
+export async function welcomeCreditOf(customerId: string): Promise<{ amount: string; currency: string } | null> {
+  const row = await db.billingTransaction.findFirst({
+    where: { customerId, idempotencyKey: welcomeCreditKey(customerId), type: "credit" },
+    select: { amount: true, currency: true },
+  });
+  return row ? { amount: row.amount.toString(), currency: row.currency } : null;
+}
+
 async function creditIn(tx: Tx, input: CreditInput): Promise<CreditResult> {
   const customer = await tx.customer.findUniqueOrThrow({ where: { id: input.customerId } });
   const description = input.note?.trim() || DEFAULT_NOTE;

@@ -9,7 +9,7 @@ import { db, type Tx } from "@/lib/db";
 import { type AttemptLimiter, createAttemptLimiter } from "@/lib/domains/auth/attempt-limiter";
 import { hashPassword } from "@/lib/domains/auth/password";
 import type { SignupInputValue } from "@/lib/domains/auth/schemas";
-import { addCredit } from "@/lib/domains/billing/credits";
+import { addCredit, welcomeCreditKey } from "@/lib/domains/billing/credits";
 import { queueMail } from "@/lib/domains/mail/outbox";
 import { providerMode } from "@/lib/domains/provider/client";
 import { type Customer, Prisma, type User } from "@/lib/generated/prisma/client";
@@ -28,7 +28,7 @@ async function welcomeCredit(tx: Tx, customerId: string): Promise<void> {
   const amount = env().SIMULATOR_WELCOME_CREDIT;
   if (providerMode() !== "simulator" || amount <= 0) return;
   await addCredit(
-    { customerId, amount: String(amount), note: WELCOME_CREDIT_NOTE, onceKey: `welcome:${customerId}` },
+    { customerId, amount: String(amount), note: WELCOME_CREDIT_NOTE, onceKey: welcomeCreditKey(customerId) },
     tx,
   );
 }

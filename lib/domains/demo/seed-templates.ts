@@ -60,6 +60,8 @@ export async function ensureTemplates(customerId: string, sender: Sender): Promi
         category: t.category,
         status: t.status,
         source: t.source,
+        // The demo account's own templates, as if made on its Templates page.
+        origin: "switchboard",
         rejectionReason: t.reason ?? null,
         components: [{ type: "BODY", text: t.body }],
       },
@@ -87,6 +89,7 @@ async function ensureSampleTemplate(customerId: string, sender: Sender): Promise
       category: sample.category,
       status: sample.status,
       source: "MANUAL",
+      origin: "provider",
       components: sample.components as Prisma.InputJsonValue,
     },
   });

@@ -243,7 +243,7 @@ export const ComposerBody = z
     }),
   ])
   .transform(({ country, ...body }, ctx) => {
-    const to = parsePhone(body.to, { country });
+    const to = parsePhone(body.to, { country, countryPicker: true });
     if (to.ok) return { ...body, to: to.e164 };
     ctx.addIssue({ code: "custom", path: ["to"], message: to.message });
     return z.NEVER;

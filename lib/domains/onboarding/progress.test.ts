@@ -2,7 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { SignupInput } from "@/lib/domains/auth/schemas";
+import { addCredit } from "@/lib/domains/billing/credits";
 import { createCustomer } from "@/lib/domains/customers/service";
+import { signUp } from "@/lib/domains/customers/signup";
 import { addSender, setDefaultSender } from "@/lib/domains/senders/admin";
 import { issueToken } from "@/lib/domains/tokens/service";
 import { call, createTestCustomer, uniquePhone } from "@/test/factory";
@@ -62,5 +65,22 @@ describe("setDefaultSender (sender:default)", () => {
     expect(defaults.map((s) => s.id)).toEqual([t.otherSender.id]);
     await expect(setDefaultSender(t.customer.id, other.sender.phoneNumber)).rejects.toThrow(/is not a sender/);
     expect((await db.sender.findUniqueOrThrow({ where: { id: other.sender.id } })).isDefault).toBe(true);
+  });
+
+  it("says the welcome credit a self-serve account started with; a top-up is not one", async () => {
+    const email = `welcome-${uniquePhone().slice(-8)}@example.com`;
+    const outcome = await signUp(
+      SignupInput.parse({ company: "Welcome Co", email, password: "a-long-password" }),
+      `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+    );
+    if (outcome.status !== "created") throw new Error("the sign-up created no account");
+    expect((await onboardingProgress(principal(outcome.customer.id))).welcomeCredit).toEqual({
+      amount: "10",
+      currency: "USD",
+    });
+
+    const operatorMade = await createCustomer({ name: "No welcome" });
+    await addCredit({ customerId: operatorMade.id, amount: "25" });
+    expect((await onboardingProgress(principal(operatorMade.id))).welcomeCredit).toBeNull();
   });
 });

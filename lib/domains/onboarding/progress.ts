@@ -3,20 +3,29 @@
 
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { welcomeCreditOf } from "@/lib/domains/billing/credits";
 
 export type OnboardingStepKey = "sender" | "token" | "message" | "webhook";
 
 export type OnboardingStep = { key: OnboardingStepKey; title: string; href: string; done: boolean };
 
-export type OnboardingProgress = { steps: OnboardingStep[]; done: number; total: number; complete: boolean };
+export type OnboardingProgress = {
+  steps: OnboardingStep[];
+  done: number;
+  total: number;
+  complete: boolean;
+  /** The welcome credit the account started with (simulator mode; docs/api/billing.md "Welcome credit"). */
+  welcomeCredit: { amount: string; currency: string } | null;
+};
 
 export async function onboardingProgress(p: Principal): Promise<OnboardingProgress> {
   const customerId = p.customerId;
-  const [senders, tokens, messages, webhooks] = await Promise.all([
+  const [senders, tokens, messages, webhooks, welcomeCredit] = await Promise.all([
     db.sender.count({ where: { customerId, phoneNumberId: { not: null } } }),
     db.apiToken.count({ where: { customerId, revokedAt: null } }),
     db.message.count({ where: { customerId, status: { notIn: ["failed", "unknown", "sending"] } } }),
     db.webhookDestination.count({ where: { customerId } }),
+    welcomeCreditOf(customerId),
   ]);
   const steps: OnboardingStep[] = [
     { key: "sender", title: "Add a sender", href: "/senders", done: senders > 0 },
@@ -25,5 +34,5 @@ export async function onboardingProgress(p: Principal): Promise<OnboardingProgre
     { key: "webhook", title: "Add a webhook", href: "/webhooks", done: webhooks > 0 },
   ];
   const done = steps.filter((s) => s.done).length;
-  return { steps, done, total: steps.length, complete: done === steps.length };
+  return { steps, done, total: steps.length, complete: done === steps.length, welcomeCredit };
 }

@@ -18,17 +18,48 @@ describe("parsePhone", () => {
   it("refuses a number without + instead of reading it as another country's", () => {
     expect(parsePhone("555 000 1234")).toEqual({
       ok: false,
+      message: `"555 000 1234" ${NOT_INTERNATIONAL} (like +1 415 555 0123)`,
+    });
+    // Where the form offers a country (the senders form and API, the Messages composer), it says so.
+    expect(parsePhone("555 000 1234", { countryPicker: true })).toEqual({
+      ok: false,
       message: `"555 000 1234" ${NOT_INTERNATIONAL} (like +1 415 555 0123), or pick its country`,
     });
     expect(parsePhone("4155550177")).toMatchObject({ ok: false, message: expect.stringContaining(NOT_INTERNATIONAL) });
-    // The provider's form carries the country code in the digits; "41 55550177" is no Swiss number.
+    // The provider's form carries the country code in the digits; "41 55550177" is no Swiss number,
+    // and the refusal says how the digits were read and what to type instead.
     expect(parsePhone("4155550177", { digitsAreInternational: true })).toEqual({
       ok: false,
-      message: '"4155550177" is not a valid phone number for country code +41 (CH): check the digits',
+      message:
+        '"4155550177" is not a valid phone number for country code +41 (CH), read from its first digits: type + and the country code first, like +1 415 555 0123',
     });
     expect(parsePhone("+999 1234567")).toMatchObject({
       ok: false,
       message: expect.stringContaining("known country code"),
+    });
+    // A number typed without "+" is never told about "the +" it does not have.
+    for (const [typed, options] of [
+      ["00999 1234567", {}],
+      ["9991234567", { digitsAreInternational: true }],
+      ["4155550177", { digitsAreInternational: true }],
+      ["555 000 1234", {}],
+    ] as const) {
+      const refused = parsePhone(typed, options);
+      expect(refused.ok).toBe(false);
+      const message = refused.ok ? "" : refused.message;
+      expect(message, typed).not.toContain("after the +");
+      expect(message, typed).toContain("+ and the country code");
+      expect(message, typed).toContain("like +1 415 555 0123");
+    }
+    expect(parsePhone("00999 1234567")).toEqual({
+      ok: false,
+      message:
+        '"00999 1234567" does not start with a known country code after the 00: type + and the country code, like +1 415 555 0123',
+    });
+    expect(parsePhone("+999 1234567")).toEqual({
+      ok: false,
+      message:
+        '"+999 1234567" does not start with a known country code after the +: type one after it, like +1 415 555 0123',
     });
     expect(parsePhone("call me")).toMatchObject({
       ok: false,

@@ -21,7 +21,12 @@ export type PhoneParseOptions = {
    * already carry the country code ("14155550177"). Still checked, never guessed.
    */
   digitsAreInternational?: boolean;
+  /** The form offers a country to pick (the senders form and API, the Messages composer): the refusal says so. */
+  countryPicker?: boolean;
 };
+
+/** What to type, in every refusal (docs/messaging.md "Phone numbers"). */
+const EXAMPLE = "like +1 415 555 0123";
 
 const COUNTRIES = new Set<string>(getCountries());
 
@@ -30,9 +35,12 @@ const shown = (raw: string) => (raw.length > 40 ? `${raw.slice(0, 40)}…` : raw
 /** Parses what a person typed into E.164, or says why it is not a number we can send to. */
 export function parsePhone(input: unknown, options: PhoneParseOptions = {}): PhoneParse {
   const raw = typeof input === "number" ? String(input) : typeof input === "string" ? input.trim() : "";
-  if (!raw) return { ok: false, message: "Enter a phone number with its country code, like +14155550123" };
+  if (!raw) return { ok: false, message: `Enter a phone number with + and its country code, ${EXAMPLE}` };
   if (raw.length > 40 || !/^[+\d\s().\-/]+$/.test(raw)) {
-    return { ok: false, message: `"${shown(raw)}" is not a phone number: use digits, with + and the country code` };
+    return {
+      ok: false,
+      message: `"${shown(raw)}" is not a phone number: type digits, with + and the country code, ${EXAMPLE}`,
+    };
   }
   const country = options.country?.trim().toUpperCase() || undefined;
   if (country && !COUNTRIES.has(country)) return { ok: false, message: `"${country}" is not a country we know` };
@@ -43,7 +51,7 @@ export function parsePhone(input: unknown, options: PhoneParseOptions = {}): Pho
     else if (!country) {
       return {
         ok: false,
-        message: `"${shown(raw)}" is not an international number: start it with + and the country code (like +1 415 555 0123), or pick its country`,
+        message: `"${shown(raw)}" is not an international number: start it with + and the country code (${EXAMPLE})${options.countryPicker ? ", or pick its country" : ""}`,
       };
     }
   }
@@ -52,15 +60,31 @@ export function parsePhone(input: unknown, options: PhoneParseOptions = {}): Pho
   return { ok: true, e164: parsed.number };
 }
 
-/** Why a number was refused: its country code unknown, or its length wrong for that country. */
+/**
+ * Why a number was refused: its country code unknown, or its length wrong for that country;
+ * said about what the person typed (a "+", a "00", or digits read as starting with the
+ * country code) and with what to type instead.
+ */
 function notPossible(raw: string, text: string, country: string | undefined): string {
   if (!text.startsWith("+")) return `"${shown(raw)}" is not a valid phone number in ${country}: check the digits`;
   const typing = new AsYouType();
   typing.input(text);
   const code = typing.getCallingCode();
-  if (!code) return `"${shown(raw)}" does not start with a known country code after the +`;
+  const typed = raw.startsWith("+") ? "+" : raw.startsWith("00") ? "00" : "";
+  if (!code) {
+    if (typed === "+")
+      return `"${shown(raw)}" does not start with a known country code after the +: type one after it, ${EXAMPLE}`;
+    if (typed === "00") {
+      return `"${shown(raw)}" does not start with a known country code after the 00: type + and the country code, ${EXAMPLE}`;
+    }
+    return `"${shown(raw)}" does not start with a known country code: type + and the country code first, ${EXAMPLE}`;
+  }
   const named = typing.getCountry();
-  return `"${shown(raw)}" is not a valid phone number for country code +${code}${named ? ` (${named})` : ""}: check the digits`;
+  const read = `country code +${code}${named ? ` (${named})` : ""}`;
+  if (typed === "") {
+    return `"${shown(raw)}" is not a valid phone number for ${read}, read from its first digits: type + and the country code first, ${EXAMPLE}`;
+  }
+  return `"${shown(raw)}" is not a valid phone number for ${read}: check the digits`;
 }
 
 /**

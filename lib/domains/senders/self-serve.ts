@@ -40,7 +40,7 @@ async function simulatedWabaId(customerId: string): Promise<string> {
 }
 
 export async function connectSender(p: Principal, input: ConnectSenderInput): Promise<Sender> {
-  const parsed = parsePhone(input.phoneNumber, { country: input.country });
+  const parsed = parsePhone(input.phoneNumber, { country: input.country, countryPicker: true });
   if (!parsed.ok) throw new SenderInputError("phone", parsed.message);
   const phoneNumber = parsed.e164;
   const phoneNumberId = input.phoneNumberId?.trim() || undefined;

@@ -21,6 +21,7 @@ export const sampleTemplate: Template = {
   status: "APPROVED",
   quality: null,
   source: "MANUAL",
+  origin: "switchboard",
   components: [{ type: "BODY", text: "Hello {{1}}" }],
   rejectionReason: null,
   createdAt: exampleTime(),

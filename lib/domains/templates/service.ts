@@ -42,7 +42,22 @@ export async function getTemplate(p: Principal, identifier: string, language?: s
   return byName;
 }
 
+/**
+ * A template is made in the sender's business account and the provider's review verdict comes
+ * per business account: a sender without a business account id would leave it PENDING for
+ * ever, so it is refused with the setup error naming what is missing (docs/templates.md "Review").
+ */
+function requireBusinessAccount(sender: Sender): void {
+  if (sender.wabaId) return;
+  throw new ApiError(
+    "WHATSAPP_SETUP_INCOMPLETE",
+    `Sender ${sender.phoneNumber} has no business account id (wabaId): templates are created and reviewed per business account. Connect the sender with its business account id, then create the template`,
+    { senderId: sender.phoneNumber, missing: "wabaId" },
+  );
+}
+
 export async function createTemplate(p: Principal, sender: Sender, input: TemplateInput): Promise<Template> {
+  requireBusinessAccount(sender);
   const exists = await db.template.findFirst({
     where: { customerId: p.customerId, name: input.name, language: input.language },
     select: { id: true },
@@ -63,6 +78,7 @@ export async function createTemplate(p: Principal, sender: Sender, input: Templa
       category: created.category.toUpperCase(),
       status: created.status,
       source: "MANUAL",
+      origin: "switchboard",
       components: input.components as Prisma.InputJsonValue,
     },
   });
@@ -88,7 +104,9 @@ export async function syncAccountTemplates(customerId: string, sender: Sender): 
     };
     await db.template.upsert({
       where: { customerId_name_language: { customerId: customerId, name: t.name, language: t.language } },
-      create: { customerId: customerId, name: t.name, language: t.language, ...data },
+      // First seen here: made on the provider's side (its sample hello_world, or the business
+      // account's own manager); a template created here keeps its origin on later syncs.
+      create: { customerId: customerId, name: t.name, language: t.language, origin: "provider", ...data },
       update: data,
     });
   }

@@ -1,6 +1,7 @@
 "use client";
 // Pause, resume, cancel and retry failed, as the broadcast's state allows them
-// (docs/broadcasts.md "States", "Retrying failed recipients"); cancelling asks first. A change the state no longer allows (another member or
+// (docs/broadcasts.md "States", "Retrying failed recipients"); retry failed only while some
+// failure can be retried now (else, for marketing-cap failures, from when); cancelling asks first. A change the state no longer allows (another member or
 // the service changed it meanwhile) is said on the page, and the page shows the new state.
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
@@ -38,7 +39,18 @@ const RETRY: Change = {
 };
 const count = (n: number) => countOf(n, "recipient");
 
-export function BroadcastControls({ uid, status, failed }: { uid: string; status: string; failed: number }) {
+/** lib/domains/broadcasts/retryable.ts, as the page hands it over. */
+export type RetryableNow = { now: number; waiting: number; retryableAt: string | null };
+
+export function BroadcastControls({
+  uid,
+  status,
+  retryable,
+}: {
+  uid: string;
+  status: string;
+  retryable: RetryableNow;
+}) {
   const router = useRouter();
   const toast = useToast();
   const [pending, start] = useTransition();
@@ -63,11 +75,28 @@ export function BroadcastControls({ uid, status, failed }: { uid: string; status
   const canPause = status === "SENDING";
   const canResume = status === "PAUSED";
   const canCancel = status !== "COMPLETED" && status !== "CANCELLED";
-  const canRetry = failed > 0 && (status === "SENDING" || status === "PAUSED" || status === "COMPLETED");
-  if (!canPause && !canResume && !canCancel && !canRetry) return <FormAlert message={error} />;
+  const retryState = status === "SENDING" || status === "PAUSED" || status === "COMPLETED";
+  const canRetry = retryState && retryable.now > 0;
+  // Nothing to retry now, but marketing-cap failures will be: say when instead of a button that does nothing.
+  const later =
+    retryState && !canRetry && retryable.waiting > 0 && retryable.retryableAt ? (
+      <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="retry-later">
+        {count(retryable.waiting)} hit the provider's marketing limit: they can be retried from{" "}
+        {formatDateTime(retryable.retryableAt)}.
+      </p>
+    ) : null;
+  if (!canPause && !canResume && !canCancel && !canRetry) {
+    return (
+      <>
+        <FormAlert message={error} />
+        {later}
+      </>
+    );
+  }
   return (
     <div className="space-y-3">
       <FormAlert message={error} />
+      {later}
       <div className="flex flex-wrap gap-2">
         {canPause ? (
           <button type="button" className={buttonSecondary} disabled={pending} onClick={() => run(PAUSE)}>

@@ -12,7 +12,7 @@ import { card, muted } from "@/components/ui/classes";
 import type { CountsPublic } from "@/lib/domains/broadcasts/schemas";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { ACTIVE_STATUSES, pauseText, percent } from "../labels";
-import { BroadcastControls } from "./broadcast-controls";
+import { BroadcastControls, type RetryableNow } from "./broadcast-controls";
 
 type Progress = { status: string; total: number; sent: number; failed: number };
 
@@ -22,6 +22,8 @@ export type LiveBroadcastProps = {
   pauseReason: string | null;
   resumesAt: string | null;
   counts: CountsPublic;
+  /** What "Retry failed" would queue now, and the marketing-cap failures that must wait. */
+  retryable: RetryableNow;
 };
 
 /** While it sends, a re-render of the page at most this often (the funnel, failures, recipients). */
@@ -31,7 +33,7 @@ const SENT = ["accepted", "sent", "delivered", "read"] as const;
 
 const sentOf = (c: CountsPublic) => SENT.reduce((n, s) => n + c[s], 0);
 
-export function LiveBroadcast({ uid, status, pauseReason, resumesAt, counts }: LiveBroadcastProps) {
+export function LiveBroadcast({ uid, status, pauseReason, resumesAt, counts, retryable }: LiveBroadcastProps) {
   const router = useRouter();
   const fromServer: Progress = { status, total: counts.total, sent: sentOf(counts), failed: counts.failed };
   const [notice, setNotice] = useState<Progress | null>(null);
@@ -132,7 +134,7 @@ export function LiveBroadcast({ uid, status, pauseReason, resumesAt, counts }: L
           </div>
         ))}
       </dl>
-      <BroadcastControls uid={uid} status={status} failed={counts.failed} />
+      <BroadcastControls uid={uid} status={status} retryable={retryable} />
     </section>
   );
 }

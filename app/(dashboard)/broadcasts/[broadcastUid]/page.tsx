@@ -15,6 +15,7 @@ import { pageBlock } from "@/lib/core/pagination";
 import { foundOr404 } from "@/lib/dashboard/found";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams, withParams } from "@/lib/dashboard/search-params";
+import { retryableFailures } from "@/lib/domains/broadcasts/retryable";
 import { RECIPIENT_STATUSES, RecipientListQuery } from "@/lib/domains/broadcasts/schemas";
 import { toPublicBroadcast, toPublicRecipient } from "@/lib/domains/broadcasts/serializers";
 import { extrasOf, failuresByCode, getBroadcast, listRecipients } from "@/lib/domains/broadcasts/service";
@@ -47,10 +48,11 @@ export default async function BroadcastPage({ params, searchParams }: Props) {
   const row = await foundOr404(getBroadcast(p, undefined, broadcastUid));
   const query = flatParams(await searchParams);
   const recipientQuery = listQuery(RecipientListQuery, query);
-  const [extras, failures, recipients] = await Promise.all([
+  const [extras, failures, recipients, retryable] = await Promise.all([
     extrasOf(p.customerId, [row]),
     failuresByCode(p, undefined, row.id),
     listRecipients(p, undefined, row.id, recipientQuery),
+    retryableFailures(p, row.id),
   ]);
   const b = toPublicBroadcast(row, extras.get(row.id));
   const path = `/broadcasts/${b.broadcastUid}`;
@@ -94,6 +96,7 @@ export default async function BroadcastPage({ params, searchParams }: Props) {
         pauseReason={b.pauseReason}
         resumesAt={b.resumesAt}
         counts={b.counts}
+        retryable={{ ...retryable, retryableAt: retryable.retryableAt?.toISOString() ?? null }}
       />
 
       <div className="grid gap-6 lg:grid-cols-2">

@@ -80,18 +80,19 @@ export function BroadcastForm({ senders, initialSender, templates, books, fields
   const later = draft.schedule.when === "later";
   const past = later && raw.scheduledAt ? new Date(raw.scheduledAt).getTime() <= Date.now() : false;
   const liveErrors: Record<string, string> = {
-    ...(parsed.success ? {} : errorsOf(parsed.error.issues)),
+    ...(parsed.success ? {} : errorsOf(parsed.error.issues, slots)),
     ...(past ? { scheduledAt: "Start time must be in the future" } : {}),
   };
   const errors = asked ? liveErrors : {};
   const message = Object.keys(errors).length > 0 ? "Check the highlighted fields" : refusal;
+  const counted = inputOf(draft, slots, true);
   const estimate = useDraftEstimate({
     senderId: draft.senderId,
     broadcast: {
-      template: raw.template,
-      audience: raw.audience,
-      variables: raw.variables,
-      maxPerSecond: raw.maxPerSecond,
+      template: counted.template,
+      audience: counted.audience,
+      variables: counted.variables,
+      maxPerSecond: counted.maxPerSecond,
     },
   });
   const set = (p: Partial<FormDraft>) => setDraft((d) => ({ ...d, ...p }));

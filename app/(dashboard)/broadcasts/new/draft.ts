@@ -3,6 +3,7 @@
 // counts or sends anything, and shows each problem under its field, said with the form's label.
 import type { z } from "zod";
 import type { FILTER_OPS, VARIABLE_SOURCES } from "@/lib/domains/broadcasts/schemas";
+import { slotLabel } from "@/lib/domains/templates/fill";
 import { type ParameterSlot, templateParameters } from "@/lib/domains/templates/parameters";
 import { withFieldLabels } from "./field-labels";
 import { zonedToUtc } from "./zoned-time";
@@ -11,7 +12,8 @@ export type FilterOp = (typeof FILTER_OPS)[number];
 export type VariableSource = (typeof VARIABLE_SOURCES)[number];
 
 export type FilterDraft = { key: number; field: string; op: FilterOp; value: string };
-export type MappingDraft = { source: VariableSource; key: string; value: string; default: string };
+/** `source` "": not chosen yet; every variable must be mapped before a save or a start (none is guessed). */
+export type MappingDraft = { source: VariableSource | ""; key: string; value: string; default: string };
 export type ScheduleDraft = { when: "now" | "later"; date: string; time: string; zone: string };
 
 export type FormDraft = {
@@ -26,7 +28,7 @@ export type FormDraft = {
   pace: string;
 };
 
-export const emptyMapping = (): MappingDraft => ({ source: "name", key: "", value: "", default: "" });
+export const emptyMapping = (): MappingDraft => ({ source: "", key: "", value: "", default: "" });
 
 /** The template's text parameters a broadcast maps (header and body, in order). */
 export function mappedSlots(components: unknown): ParameterSlot[] {
@@ -34,6 +36,13 @@ export function mappedSlots(components: unknown): ParameterSlot[] {
     (s) => (s.component === "body" || s.component === "header") && s.kind === "text",
   );
 }
+
+/**
+ * A variable not mapped yet, for the live count and the samples only: its own placeholder as
+ * fixed text ("{{1}}"), so the audience is counted (nobody misses it) and the samples show it
+ * unfilled. The save and the start send "" instead, which the schema refuses under the field.
+ */
+const placeholderFor = (s: ParameterSlot) => ({ source: "constant" as const, value: `{{${s.variable}}}` });
 
 function mappingOf(m: MappingDraft) {
   return {
@@ -50,9 +59,16 @@ export function scheduledAtOf(s: ScheduleDraft): string | null {
   return zonedToUtc(s.date, s.time, s.zone) ?? "";
 }
 
-/** The create input (unchecked): what the schema, the live count and the server action take. */
-export function inputOf(d: FormDraft, slots: ParameterSlot[]) {
+/**
+ * The create input (unchecked): what the schema and the server action take; `forCount`: the
+ * live count's, where a variable not mapped yet stands as its placeholder.
+ */
+export function inputOf(d: FormDraft, slots: ParameterSlot[], forCount = false) {
   const pace = d.pace.trim();
+  const variable = (s: ParameterSlot) => {
+    const m = d.mappings[`${s.component}.${s.index}`] ?? emptyMapping();
+    return m.source === "" && forCount ? placeholderFor(s) : mappingOf(m);
+  };
   return {
     name: d.name,
     template: d.template ?? { name: "", language: "" },
@@ -61,29 +77,33 @@ export function inputOf(d: FormDraft, slots: ParameterSlot[]) {
       filters: d.filters.map((f) => ({ field: f.field, op: f.op, ...(f.op === "exists" ? {} : { value: f.value }) })),
     },
     variables: {
-      body: slots
-        .filter((s) => s.component === "body")
-        .map((s) => mappingOf(d.mappings[`body.${s.index}`] ?? emptyMapping())),
-      header: slots
-        .filter((s) => s.component === "header")
-        .map((s) => mappingOf(d.mappings[`header.${s.index}`] ?? emptyMapping())),
+      body: slots.filter((s) => s.component === "body").map(variable),
+      header: slots.filter((s) => s.component === "header").map(variable),
     },
     scheduledAt: scheduledAtOf(d.schedule),
     maxPerSecond: pace === "" ? null : Number(pace),
   };
 }
 
-/** The schema's issues by field path ("audience.filters.0.value"), the first per field, with the form's labels. */
-export function errorsOf(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
+/**
+ * The schema's issues by field path ("audience.filters.0.value"), the first per field, with the
+ * form's labels; a variable not mapped is named by its slot ("Body {{2}}").
+ */
+export function errorsOf(issues: readonly z.core.$ZodIssue[], slots: ParameterSlot[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const issue of issues) {
     const path = issue.path.join(".");
-    out[path] ??= say(path, issue.message);
+    out[path] ??= say(path, issue.message, slots);
   }
   return out;
 }
 
-function say(path: string, message: string): string {
+function say(path: string, message: string, slots: ParameterSlot[]): string {
+  const unmapped = /^variables\.(body|header)\.(\d+)\.source$/.exec(path);
+  if (unmapped) {
+    const slot = slots.find((s) => s.component === unmapped[1] && s.index === Number(unmapped[2]));
+    return `${slot ? slotLabel(slot) : "This variable"}: choose where its value comes from`;
+  }
   if (path === "scheduledAt") return "Start time: pick a date and a time";
   if (path === "name") return message.replace(/^name\b/, "Name");
   if (path === "audience") return "Contact books: choose at least one";

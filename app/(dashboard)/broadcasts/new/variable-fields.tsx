@@ -1,7 +1,8 @@
 "use client";
 // The template's variables mapped from contact data (docs/broadcasts.md "Variables"): per
-// parameter a source (name, phone number, email, a custom field or fixed text) and a default
-// for contacts without a value, and the message rendered for the first recipients.
+// parameter a source (name, phone number, email, a custom field or fixed text), chosen by the
+// member (none is preselected: a guess would send the wrong text), and a default for contacts
+// without a value, and the message rendered for the first recipients.
 import { TemplatePreview } from "@/components/dashboard/template-fill";
 import { input, label, muted } from "@/components/ui/classes";
 import { errorProps, FieldMessage } from "@/components/ui/field-message";
@@ -39,6 +40,7 @@ export function VariableFields({ slots, fields, mappings, onChange, errors }: Pr
         const id = `bc-var-${key.replace(".", "-")}`;
         const path = `variables.${s.component}.${s.index}`;
         const set = (p: Partial<MappingDraft>) => onChange(key, { ...m, ...p });
+        const sourceError = errors[`${path}.source`];
         const keyError = errors[`${path}.key`];
         const valueError = errors[`${path}.value`];
         const defaultError = errors[`${path}.default`];
@@ -52,14 +54,17 @@ export function VariableFields({ slots, fields, mappings, onChange, errors }: Pr
                 id={`${id}-source`}
                 className={input}
                 value={m.source}
-                onChange={(e) => set({ source: e.target.value as VariableSource })}
+                onChange={(e) => set({ source: e.target.value as VariableSource | "" })}
+                {...errorProps(`${id}-source`, sourceError)}
               >
+                <option value="">Choose…</option>
                 {VARIABLE_SOURCES.map((src) => (
                   <option key={src} value={src} disabled={src === "field" && fields.length === 0}>
                     {SOURCE_LABELS[src]}
                   </option>
                 ))}
               </select>
+              <FieldMessage inputId={`${id}-source`} message={sourceError} />
             </div>
             {m.source === "field" ? (
               <div>
@@ -99,7 +104,7 @@ export function VariableFields({ slots, fields, mappings, onChange, errors }: Pr
             ) : (
               <div className="hidden sm:block" />
             )}
-            {m.source === "constant" ? null : (
+            {m.source === "constant" || m.source === "" ? null : (
               <div>
                 <label htmlFor={`${id}-default`} className={label}>
                   {slotLabel(s)} default (optional)

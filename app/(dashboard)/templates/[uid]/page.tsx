@@ -12,6 +12,7 @@ import { templateParameters } from "@/lib/domains/templates/parameters";
 import { toPublicTemplate } from "@/lib/domains/templates/serializers";
 import { getTemplate } from "@/lib/domains/templates/service";
 import { RefreshWhilePending } from "../refresh-while-pending";
+import { sourceText } from "../template-source";
 import { qualityText, TemplateStatus } from "../template-status";
 
 export const metadata: Metadata = { title: "Template · Switchboard" };
@@ -25,7 +26,8 @@ const dd = "text-sm font-medium";
 export default async function TemplatePage({ params }: Props) {
   const p = await requirePermission("templates");
   const { uid } = await params;
-  const t = toPublicTemplate(await foundOr404(getTemplate(p, uid)), "v3");
+  const row = await foundOr404(getTemplate(p, uid));
+  const t = toPublicTemplate(row, "v3");
   const slots = templateParameters(t.components).slots;
   return (
     <div className="space-y-6">
@@ -64,7 +66,7 @@ export default async function TemplatePage({ params }: Props) {
           </div>
           <div>
             <dt className={dt}>Source</dt>
-            <dd className={dd}>{t.source === "AUTO_GENERATED" ? "auto-generated" : "manual"}</dd>
+            <dd className={dd}>{sourceText(row)}</dd>
           </div>
           <div>
             <dt className={dt}>Updated</dt>

@@ -1,0 +1,57 @@
+// The new-broadcast form maps no variable by itself (docs/broadcasts.md "Variables"): each
+// must be chosen, and a save or a start is refused naming each one left; the live count
+// meanwhile stands each unmapped variable as its own placeholder.
+import { describe, expect, it } from "vitest";
+import { BroadcastCreateInput } from "@/lib/domains/broadcasts/schemas";
+import { emptyMapping, errorsOf, type FormDraft, inputOf, mappedSlots } from "./draft";
+
+const components = [{ type: "BODY", text: "Hi {{1}}, your order {{2}} is on its way." }];
+const slots = mappedSlots(components);
+
+const draft = (mappings: FormDraft["mappings"] = {}): FormDraft => ({
+  name: "Order update",
+  senderId: "+15550100001",
+  template: { name: "order_update", language: "en" },
+  bookUids: ["cmbook0000000000000000001"],
+  filters: [],
+  mappings,
+  schedule: { when: "now", date: "", time: "09:00", zone: "UTC" },
+  pace: "",
+});
+
+describe("the new broadcast's variables", () => {
+  it("start unmapped, and the form refuses the broadcast naming each variable left", () => {
+    expect(emptyMapping().source).toBe("");
+    const parsed = BroadcastCreateInput.safeParse(inputOf(draft(), slots));
+    expect(parsed.success).toBe(false);
+    const errors = errorsOf(parsed.error?.issues ?? [], slots);
+    expect(errors["variables.body.0.source"]).toBe("Body {{1}}: choose where its value comes from");
+    expect(errors["variables.body.1.source"]).toBe("Body {{2}}: choose where its value comes from");
+
+    const half = inputOf(draft({ "body.0": { ...emptyMapping(), source: "name" } }), slots);
+    const stillRefused = BroadcastCreateInput.safeParse(half);
+    expect(Object.keys(errorsOf(stillRefused.error?.issues ?? [], slots))).toEqual(["variables.body.1.source"]);
+  });
+
+  it("are counted meanwhile as their own placeholders (nobody misses one, the samples show them unfilled)", () => {
+    const counted = inputOf(draft({ "body.0": { ...emptyMapping(), source: "name" } }), slots, true);
+    expect(counted.variables.body).toEqual([{ source: "name" }, { source: "constant", value: "{{2}}" }]);
+    expect(BroadcastCreateInput.safeParse(counted).success).toBe(true);
+  });
+
+  it("once each is mapped, the broadcast is the API's input as chosen", () => {
+    const mapped = inputOf(
+      draft({
+        "body.0": { ...emptyMapping(), source: "name", default: "there" },
+        "body.1": { ...emptyMapping(), source: "field", key: "order_ref" },
+      }),
+      slots,
+    );
+    const parsed = BroadcastCreateInput.safeParse(mapped);
+    expect(parsed.success).toBe(true);
+    expect(parsed.data?.variables.body).toEqual([
+      { source: "name", default: "there" },
+      { source: "field", key: "order_ref" },
+    ]);
+  });
+});
