@@ -7,6 +7,7 @@
 // mid-call ("sending" or "unknown"): FAILED, never resent (the provider may have it).
 // Refused ("failed", e.g. a rate limit): sent again under a new id.
 
+import { retryDelayMs } from "@/lib/core/backoff";
 import { env } from "@/lib/core/env";
 import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
@@ -18,7 +19,6 @@ import { onDeliveriesQueued } from "@/lib/domains/events/signal";
 import { MAX_ATTEMPTS } from "@/lib/domains/messaging/dispatch";
 import type { OutgoingMessage } from "@/lib/domains/messaging/outgoing";
 import { sendMessage } from "@/lib/domains/messaging/send";
-import { retryDelayMs } from "@/lib/domains/webhooks/backoff";
 import type { Reply } from "./engine";
 import { type ClaimedReply, claimReplies, finishReply, type ReplyOutcome } from "./outbox";
 
