@@ -15,7 +15,7 @@ import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
 import { type WakeableSleep, wakeableSleep } from "@/lib/core/wakeable-sleep";
 import { db } from "@/lib/db";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { announceCreated, type CreatedConversation } from "@/lib/domains/conversations/outbound";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
@@ -333,7 +333,7 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promis
     await pauseFor(b, "messaging_limit", admission.resumesAt);
   }
   if (admitted.length === 0) return { calls: 0, spent };
-  const p: Principal = { customerId: b.customerId, plan: "pro", via: "token" };
+  const p = systemPrincipal(b.customerId);
   const outs = admitted.map((r) => outgoing(b, template, r));
   const verdicts = await checkSends(p, sender, outs);
   const toSend: { r: Claimed; i: number }[] = [];

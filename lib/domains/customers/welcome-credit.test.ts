@@ -11,6 +11,7 @@ import { setRate } from "@/lib/domains/billing/rate-card";
 import { connectSender } from "@/lib/domains/senders/self-serve";
 import { issueToken } from "@/lib/domains/tokens/service";
 import { call, uniquePhone } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { signUp, WELCOME_CREDIT_NOTE } from "./signup";
 
 afterEach(() => {
@@ -29,7 +30,7 @@ async function onboard() {
   );
   // The operator's rate for utility messages applies to this account as to any.
   await setRate({ category: "utility", rate: 0.25, customerId: customer.id });
-  const principal: Principal = { customerId: customer.id, plan: "pro", via: "session" };
+  const principal: Principal = memberPrincipal(customer.id);
   await connectSender(principal, { phoneNumber: uniquePhone() });
   const { token } = await issueToken({ customerId: customer.id, name: "first" });
   const sent = await call("POST", "/api/v3/send", {
