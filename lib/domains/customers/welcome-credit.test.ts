@@ -8,7 +8,7 @@ import { resetEnvCache } from "@/lib/core/env";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { SignupInput } from "@/lib/domains/auth/schemas";
 import { setRate } from "@/lib/domains/billing/rate-card";
-import { connectSender } from "@/lib/domains/senders/self-serve";
+import { connectSender } from "@/lib/domains/onboarding/connect-sender";
 import { issueToken } from "@/lib/domains/tokens/service";
 import { call, uniquePhone } from "@/test/factory";
 import { memberPrincipal } from "@/test/member-fixtures";

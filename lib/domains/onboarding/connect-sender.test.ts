@@ -11,7 +11,7 @@ import { createTemplate, listTemplates } from "@/lib/domains/templates/service";
 import { uniquePhone } from "@/test/factory";
 import { memberPrincipal } from "@/test/member-fixtures";
 import { providerKnows } from "@/test/provider-stub";
-import { connectSender, makeDefaultSender } from "./self-serve";
+import { connectSender, makeDefaultSender } from "./connect-sender";
 
 const principal = (customerId: string): Principal => memberPrincipal(customerId);
 
