@@ -26,10 +26,7 @@ type Entry = {
 
 const WORKERS: readonly Entry[] = [
   // Provider callbacks (docs/event-pipeline.md): billing, conversations, events.
-  {
-    part: "callbacks",
-    start: async () => (await import("@/lib/domains/events/ingest/processor")).startCallbackProcessor(),
-  },
+  { part: "callbacks", define: async () => (await import("@/lib/ingest/processor")).callbackProcessor() },
   // Webhook deliveries (docs/event-pipeline.md "Delivery worker").
   {
     part: "rest",

@@ -16,7 +16,7 @@ export type Principal = TokenPrincipal | MemberPrincipal | OperatorPrincipal | S
 type Acting = {
   customerId: string;
   /**
-   * Where the request came from (client IP by lib/http/client-ip.ts's rule, user agent), set by
+   * Where the request came from (client IP by lib/core/client-ip.ts's rule, user agent), set by
    * the adapter that built the principal: the router, the dashboard session. The audit log
    * records it; absent for the CLI and background work.
    */

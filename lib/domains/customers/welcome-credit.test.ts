@@ -24,10 +24,12 @@ const randomIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomByt
 /** Signs up, connects a first sender and sends hello_world, as the onboarding checklist leads. */
 async function onboard() {
   const email = `new-${randomBytes(5).toString("hex")}@example.com`;
-  const { customer } = await signUp(
+  const outcome = await signUp(
     SignupInput.parse({ company: "Fresh Co", email, password: "a-long-password" }),
     randomIp(),
   );
+  if (outcome.status !== "created") throw new Error("the sign-up created no account");
+  const { customer } = outcome;
   // The operator's rate for utility messages applies to this account as to any.
   await setRate({ category: "utility", rate: 0.25, customerId: customer.id });
   const principal: Principal = memberPrincipal(customer.id);

@@ -10,10 +10,10 @@ vi.mock("./process-batch", () => ({
     return { callbacks: batches.sizes.shift() ?? 0, events: 0, failed: 0 };
   },
 }));
-vi.mock("@/lib/db/wakeups", () => ({ onWakeup: () => () => {} }));
-vi.mock("@/lib/domains/provider/callbacks/handler", () => ({
-  onCallbackStored: (wake: () => void) => {
-    stored.wake = wake;
+// A stored callback wakes the processor through its NOTIFY (lib/domains/provider/callbacks/accept.ts).
+vi.mock("@/lib/db/wakeups", () => ({
+  wakeupsOn: (channel: string) => (wake: () => void) => {
+    if (channel === "callbacks") stored.wake = wake;
     return () => {};
   },
 }));

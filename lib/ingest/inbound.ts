@@ -6,8 +6,8 @@ import type { Tx } from "@/lib/db";
 import { markReplied } from "@/lib/domains/broadcasts/recipient-statuses";
 import { chatbotSnapshot, decideChatbotReplies, type InboundForBot, inboundText } from "@/lib/domains/chatbots/runner";
 import { applyInbound, type InboundMessage } from "@/lib/domains/conversations/inbound";
+import { type EventInput, type EventSender, emitEvents } from "@/lib/domains/events/emit";
 import type { ProviderMessagesValueT, ProviderMessageT } from "@/lib/domains/provider/callbacks/schemas";
-import { type EventInput, type EventSender, emitEvents } from "../emit";
 
 export type InboundItem = {
   sender: EventSender;

@@ -1,7 +1,7 @@
 // The unauthenticated callback endpoint counts the body while it streams;
 // a chunked (or mis-declared) body over the limit is refused without being read whole.
 import { describe, expect, it } from "vitest";
-import { handleProviderWebhook, MAX_BODY_BYTES } from "./handler";
+import { handleProviderWebhook, MAX_BODY_BYTES } from "./provider-webhook";
 
 /** 32 MiB in chunks, counting what was pulled. */
 function endless(chunkBytes = 64 * 1024) {

@@ -1,14 +1,14 @@
 // `simulate:inbound`: a contact writes to a sender, as the provider would post it: a signed
-// callback through the provider endpoint (lib/domains/provider/callbacks/handler.ts, or over HTTP
-// when SIMULATOR_CALLBACK_URL is set), then applied by the callback processor. When no app
+// callback accepted as the provider endpoint accepts it (lib/domains/provider/callbacks/accept.ts,
+// or over HTTP when SIMULATOR_CALLBACK_URL is set), then applied by the callback processor. When no app
 // runs a processor (the CLI alone), the pending callbacks are processed here: the processor
 // claims with SKIP LOCKED, so running beside an app's processor is safe.
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
-import { processPendingCallbacks } from "@/lib/domains/events/ingest/process-batch";
 import { envelopeFor, postCallback } from "@/lib/domains/provider/simulator-callbacks";
 import { inboundTextChange, inboundWamid } from "@/lib/domains/provider/simulator-inbound";
 import { normalizePhone } from "@/lib/domains/senders/service";
+import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 
 export type SimulatedInbound = {
   messageId: string;

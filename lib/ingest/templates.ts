@@ -3,8 +3,8 @@
 // template.<kind> to the destinations of that customer's senders on that account.
 import { createHash } from "node:crypto";
 import type { Tx } from "@/lib/db";
+import { type EventInput, emitEvents } from "@/lib/domains/events/emit";
 import type { TemplateField, TemplateUpdateValueT } from "@/lib/domains/provider/callbacks/schemas";
-import { type EventInput, emitEvents } from "../emit";
 
 export type TemplateItem = { wabaId: string; field: TemplateField; value: TemplateUpdateValueT; raw: unknown };
 

@@ -1,7 +1,7 @@
 // Puts dead provider callbacks back (`callbacks:retry ID|--all`): the other half of the
 // dead-letter list (dead-letters.ts), the half that runs the callback processor.
 import { db } from "@/lib/db";
-import { deliveriesQueued } from "../signal";
+import { deliveriesQueued } from "@/lib/domains/events/signal";
 import { runOne } from "./process-batch";
 
 export type RetryOutcome = { id: string; result: "processed" | "failed" | "not_dead"; error?: string };
