@@ -61,7 +61,7 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   /** A dashboard mutation or server action that did not come from the dashboard's own pages. */
   CROSS_ORIGIN_REQUEST: 403,
-  /** A dashboard member whose role lacks the permission (lib/domains/members/permissions.ts). */
+  /** A dashboard member whose role lacks the permission (lib/domains/auth/permissions.ts). */
   PERMISSION_DENIED: 403,
   UNAUTHORIZED: 401,
   CONFLICT: 409,

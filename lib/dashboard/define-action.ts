@@ -5,8 +5,8 @@
 // parsing, the error result and the revalidation.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import type { Permission } from "@/lib/domains/auth/permissions";
 import type { Principal } from "@/lib/domains/auth/principal";
-import type { Permission } from "@/lib/domains/members/permissions";
 import { type ActionResult, runAction, withLabels } from "./action-result";
 import { requirePermission } from "./guard";
 
@@ -39,7 +39,7 @@ export type SessionActionDef<S extends z.ZodType, T> = ActionDef<S, T, { princip
   /** "session" (the default): the signed-in user's principal; without one, a redirect to /login. */
   auth?: "session";
   /**
-   * The permission of the role table (lib/domains/members/permissions.ts) the action needs;
+   * The permission of the role table (lib/domains/auth/permissions.ts) the action needs;
    * a member whose role lacks it is sent to /no-access and the action does not run
    * (docs/members.md). test/dashboard-permissions.test.ts checks every action's.
    */
