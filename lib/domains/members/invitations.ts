@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
-import { auditContext } from "@/lib/domains/audit/actor";
+import { auditContext, memberAuditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import { hashPassword } from "@/lib/domains/auth/password";
 import type { Member, Principal, RequestOrigin } from "@/lib/domains/auth/principal";
@@ -300,7 +300,7 @@ export async function acceptInvitation(
       });
       // The new member is the actor (`origin`: the accepting request's, when the caller knows it).
       await recordAudit(tx, {
-        ...auditContext({ customerId: inv.customerId, member: { email: user.email, userId: user.id }, origin }),
+        ...memberAuditContext(inv.customerId, { email: user.email, userId: user.id }, origin),
         action: "member.joined",
         target: { type: "member", uid: user.email },
         details: { role: inv.role, invitationId: inv.id },

@@ -6,7 +6,7 @@
 import { minutesOfWait } from "@/lib/core/count";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
-import { auditContext } from "@/lib/domains/audit/actor";
+import { auditContext, memberAuditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import { hashPassword, verifyPassword } from "@/lib/domains/auth/password";
 import type { Principal, RequestOrigin } from "@/lib/domains/auth/principal";
@@ -104,11 +104,7 @@ export async function resetPassword(
     await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
     const ended = await endSessionsOf(tx, user.id, "password_reset");
     await recordAudit(tx, {
-      ...auditContext({
-        customerId: user.customerId,
-        member: { email: user.email, userId: user.id },
-        origin: origin ?? undefined,
-      }),
+      ...memberAuditContext(user.customerId, { email: user.email, userId: user.id }, origin ?? undefined),
       action: "member.password_reset",
       target: { type: "member", uid: user.email },
       details: { sessionsEnded: ended },
