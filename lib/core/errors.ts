@@ -66,6 +66,8 @@ export const ERROR_STATUS = {
   UNAUTHORIZED: 401,
   CONFLICT: 409,
   REQUEST_FAILED: 500,
+  /** The database cannot be reached right now: retry after Retry-After seconds (docs/api/errors.md). */
+  SERVICE_UNAVAILABLE: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

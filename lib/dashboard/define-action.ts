@@ -5,6 +5,7 @@
 // parsing, the error result and the revalidation.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { errorAnswer } from "@/lib/core/error-answer";
 import type { Permission } from "@/lib/domains/auth/permissions";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { type ActionResult, runAction, withLabels } from "./action-result";
@@ -73,8 +74,18 @@ export function defineAction<S extends z.ZodType, T>(
   return async (raw) => {
     // Before anything else: without a session the browser goes to /login, and a role without
     // the permission to /no-access (Next's redirects, which runAction passes through),
-    // whatever the input.
-    const principal = def.auth === "public" ? undefined : await requirePermission(def.permission);
+    // whatever the input. A session that cannot be read for a known reason (the database
+    // unreachable: 503) is a result like any refusal, never a throw the form cannot show.
+    let principal: Principal | undefined;
+    if (def.auth !== "public") {
+      try {
+        principal = await requirePermission(def.permission);
+      } catch (caught) {
+        const error = errorAnswer(caught);
+        if (error.unexpected) throw caught;
+        return { ok: false, message: error.message, code: error.code };
+      }
+    }
     let input: z.output<S> | undefined;
     const result = await runAction(async () => {
       const parsed = def.schema.parse(raw) as z.output<S>;

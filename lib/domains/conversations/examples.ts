@@ -56,9 +56,6 @@ const inbound: ThreadRow = {
   outProviderMessageId: null,
   outErrorCode: null,
   outErrorMessage: null,
-  deliveryStatus: null,
-  deliveryErrorCode: null,
-  deliveryErrorTitle: null,
 };
 
 export const getConversations = {
