@@ -82,12 +82,13 @@ beforeAll(async () => {
       passwordHash: "x",
     },
   });
-  // A session's principal carries its member (lib/domains/auth/session-principal.ts); an owner may send.
+  // A session's principal carries its member (lib/domains/security/session-principal.ts); an owner may send.
   session.principal = {
     customerId: t.customer.id,
     plan: "pro",
     via: "session",
     userId: user.id,
+    sessionId: "session-test",
     scopedSenderId: null,
     member: { userId: user.id, email: user.email, name: null, role: "owner", senderIds: null },
   };

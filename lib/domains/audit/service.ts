@@ -4,8 +4,8 @@
 import { ApiError } from "@/lib/core/errors";
 import { skipTake } from "@/lib/core/pagination";
 import { db } from "@/lib/db";
+import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { assertPermission } from "@/lib/domains/members/access";
 import type { AuditEvent, Prisma } from "@/lib/generated/prisma/client";
 import { type AuditEventListQuery, type AuditFilters, fromOf, toOf } from "./schemas";
 
@@ -15,7 +15,7 @@ const NEWEST_FIRST = [
 ] as const satisfies Prisma.AuditEventOrderByWithRelationInput[];
 
 function assertMayRead(p: Principal): void {
-  if (p.via === "session" || p.member) {
+  if (p.via === "session") {
     assertPermission(p, "audit");
     return;
   }

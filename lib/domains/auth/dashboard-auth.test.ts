@@ -4,13 +4,14 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { type SignUpOutcome, signUp } from "@/lib/domains/customers/signup";
+import { attemptLogin, checkCredentials } from "@/lib/domains/security/credentials";
 import { createTokenFor } from "@/lib/domains/tokens/create-for-principal";
 import { TokenCreateInput } from "@/lib/domains/tokens/schemas";
 import { toPublicToken } from "@/lib/domains/tokens/serializers";
 import { verifyToken } from "@/lib/domains/tokens/service";
 import { call, createTestCustomer } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { createAttemptLimiter } from "./attempt-limiter";
-import { attemptLogin, checkCredentials } from "./credentials";
 import { createSignInLimiter, LOGIN_BUDGETS, PACE_SECONDS, reserveLoginAttempt } from "./login-limiter";
 import type { Principal } from "./principal";
 import { SignupInput } from "./schemas";
@@ -216,7 +217,7 @@ describe("sign-up rate limit (per IP)", () => {
 describe("dashboard token creation", () => {
   it("issues global and number-scoped tokens that the API accepts, and a revoked one it rejects", async () => {
     const t = await createTestCustomer();
-    const p: Principal = { customerId: t.customer.id, plan: "pro", via: "session", scopedSenderId: null };
+    const p: Principal = memberPrincipal(t.customer.id);
     const global = await createTokenFor(p, TokenCreateInput.parse({ name: "ui global" }));
     expect(global.record.senderId).toBeNull();
     const scoped = await createTokenFor(
@@ -236,7 +237,7 @@ describe("dashboard token creation", () => {
   it("refuses another customer's sender and a past expiry date", async () => {
     const mine = await createTestCustomer();
     const theirs = await createTestCustomer();
-    const p: Principal = { customerId: mine.customer.id, plan: "pro", via: "session", scopedSenderId: null };
+    const p: Principal = memberPrincipal(mine.customer.id);
     const err = await createTokenFor(
       p,
       TokenCreateInput.parse({ name: "x", senderId: theirs.sender.phoneNumber }),

@@ -14,6 +14,7 @@ import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { createDestination, postProvider, waitFor } from "@/test/events-helpers";
 import { createTestCustomer, uniquePhone } from "@/test/factory";
 import { graceFor } from "@/test/grace";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { addCredit } from "./credits";
 import { checkLowBalanceNow, lowBalanceState, setLowBalanceThreshold } from "./low-balance";
 import { setRate } from "./rate-card";
@@ -136,7 +137,7 @@ describe("billing.balance.low", () => {
 describe("the account's threshold", () => {
   it("raising it above the balance alerts at once and lights the banner; empty turns it off", async () => {
     const t = await createTestCustomer();
-    const p = { customerId: t.customer.id, plan: "pro" as const, via: "session" as const };
+    const p = memberPrincipal(t.customer.id);
     await createDestination({
       customerId: t.customer.id,
       senderId: t.sender.id,

@@ -15,7 +15,7 @@ import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
 import { type WakeableSleep, wakeableSleep } from "@/lib/core/wakeable-sleep";
 import { db } from "@/lib/db";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { announceCreated, type CreatedConversation } from "@/lib/domains/conversations/outbound";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
@@ -359,7 +359,7 @@ async function sendAdmitted(
   pauseFor: (reason: string) => void,
 ): Promise<number> {
   if (admitted.length === 0) return 0;
-  const p: Principal = { customerId: b.customerId, plan: "pro", via: "token" };
+  const p = systemPrincipal(b.customerId);
   const outs = admitted.map((r) => outgoing(b, template, r));
   const verdicts = await checkSends(p, sender, outs);
   const toSend: { r: Claimed; i: number }[] = [];

@@ -7,18 +7,19 @@
 // mid-call ("sending" or "unknown"): FAILED, never resent (the provider may have it).
 // Refused ("failed", e.g. a rate limit): sent again under a new id.
 
+import { retryDelayMs } from "@/lib/core/backoff";
 import { env } from "@/lib/core/env";
 import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
 import { startWorker, type WorkerDefinition, type WorkerSleep } from "@/lib/core/worker-loop";
 import { db } from "@/lib/db";
 import { wakeupsOn } from "@/lib/db/wakeups";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { onDeliveriesQueued } from "@/lib/domains/events/signal";
+import { wentOut } from "@/lib/domains/messages/status";
 import { MAX_ATTEMPTS } from "@/lib/domains/messaging/dispatch";
 import type { OutgoingMessage } from "@/lib/domains/messaging/outgoing";
 import { sendMessage } from "@/lib/domains/messaging/send";
-import { retryDelayMs } from "@/lib/domains/webhooks/backoff";
 import type { Reply } from "./engine";
 import { type ClaimedReply, claimReplies, finishReply, type ReplyOutcome } from "./outbox";
 
@@ -45,15 +46,13 @@ const TRANSIENT = new Set(["PROVIDER_RATE_LIMITED", "REQUEST_FAILED"]);
 
 export const replyMessageId = (outboxId: string, claim: number) => `msg_${outboxId}_${claim}`;
 
-const SENT_STATUSES = new Set(["queued", "accepted", "sent", "delivered", "read"]);
-
 /** What earlier claims of this row left behind, or null when nothing can have reached the contact. */
 async function earlierAttempt(outboxId: string): Promise<ReplyOutcome | null> {
   const rows = await db.message.findMany({
     where: { id: { startsWith: `msg_${outboxId}_` } },
-    select: { id: true, status: true },
+    select: { id: true, status: true, providerMessageId: true },
   });
-  const sent = rows.find((r) => SENT_STATUSES.has(r.status));
+  const sent = rows.find(wentOut);
   if (sent) return { status: "SENT", messageId: sent.id };
   const unsure = rows.find((r) => r.status !== "failed");
   if (unsure) {
@@ -114,18 +113,10 @@ export async function deliverReply(row: ClaimedReply, retryBaseMs = 1_000): Prom
   if (Date.now() - new Date(row.createdAt).getTime() > MAX_AGE_MS) {
     return { status: "FAILED", messageId: null, error: "expired: older than the customer service window" };
   }
-  const sender = await db.sender.findFirst({
-    where: { id: row.senderId, customerId: row.customerId },
-    include: { customer: { select: { plan: true } } },
-  });
+  const sender = await db.sender.findFirst({ where: { id: row.senderId, customerId: row.customerId } });
   if (!sender) return { status: "FAILED", messageId: null, error: "the sender is gone" };
   // The bot acts for its customer, on its own sender only.
-  const principal: Principal = {
-    customerId: row.customerId,
-    plan: sender.customer.plan,
-    via: "token",
-    scopedSenderId: sender.id,
-  };
+  const principal = systemPrincipal(row.customerId, sender.id);
   try {
     const { message } = await sendMessage(
       principal,

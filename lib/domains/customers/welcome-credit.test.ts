@@ -8,9 +8,10 @@ import { resetEnvCache } from "@/lib/core/env";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { SignupInput } from "@/lib/domains/auth/schemas";
 import { setRate } from "@/lib/domains/billing/rate-card";
-import { connectSender } from "@/lib/domains/senders/self-serve";
+import { connectSender } from "@/lib/domains/onboarding/connect-sender";
 import { issueToken } from "@/lib/domains/tokens/service";
 import { call, uniquePhone } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { signUp, WELCOME_CREDIT_NOTE } from "./signup";
 
 afterEach(() => {
@@ -31,7 +32,7 @@ async function onboard() {
   const { customer } = outcome;
   // The operator's rate for utility messages applies to this account as to any.
   await setRate({ category: "utility", rate: 0.25, customerId: customer.id });
-  const principal: Principal = { customerId: customer.id, plan: "pro", via: "session" };
+  const principal: Principal = memberPrincipal(customer.id);
   await connectSender(principal, { phoneNumber: uniquePhone() });
   const { token } = await issueToken({ customerId: customer.id, name: "first" });
   const sent = await call("POST", "/api/v3/send", {

@@ -6,16 +6,16 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
-import { auditContext } from "@/lib/domains/audit/actor";
+import { auditContext, memberAuditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
+import { assertPermission } from "@/lib/domains/auth/access";
 import { hashPassword } from "@/lib/domains/auth/password";
+import { type Role, SENDER_LIMITED_ROLES } from "@/lib/domains/auth/permissions";
 import type { Member, Principal, RequestOrigin } from "@/lib/domains/auth/principal";
 import { dashboardLink } from "@/lib/domains/mail/links";
 import { queueMail } from "@/lib/domains/mail/outbox";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { assertPermission } from "./access";
 import { invitationMail, invitationToTakenEmailMail } from "./invitation-mail";
-import { type Role, SENDER_LIMITED_ROLES } from "./permissions";
 import type { InvitationAcceptValue, InvitationCreateValue } from "./schemas";
 import { senderLimitFor, writeSenderLimit } from "./senders";
 import { type InvitationRow, type InvitationState, invitationState } from "./serializers";
@@ -300,7 +300,7 @@ export async function acceptInvitation(
       });
       // The new member is the actor (`origin`: the accepting request's, when the caller knows it).
       await recordAudit(tx, {
-        ...auditContext({ customerId: inv.customerId, member: { email: user.email, userId: user.id }, origin }),
+        ...memberAuditContext(inv.customerId, { email: user.email, userId: user.id }, origin),
         action: "member.joined",
         target: { type: "member", uid: user.email },
         details: { role: inv.role, invitationId: inv.id },

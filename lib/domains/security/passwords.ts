@@ -6,13 +6,13 @@
 import { minutesOfWait } from "@/lib/core/count";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
-import { auditContext } from "@/lib/domains/audit/actor";
+import { auditContext, memberAuditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
+import { assertPermission } from "@/lib/domains/auth/access";
 import { hashPassword, verifyPassword } from "@/lib/domains/auth/password";
 import type { Principal, RequestOrigin } from "@/lib/domains/auth/principal";
 import { dashboardLink } from "@/lib/domains/mail/links";
 import { queueMail } from "@/lib/domains/mail/outbox";
-import { assertPermission } from "@/lib/domains/members/access";
 import { reserveResetRequest } from "./limits";
 import { passwordChangedMail, resetLinkMail } from "./notices";
 import { hashResetToken, isResetTokenShape, newResetToken, resetPath, resetUsable } from "./reset-token";
@@ -104,11 +104,7 @@ export async function resetPassword(
     await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
     const ended = await endSessionsOf(tx, user.id, "password_reset");
     await recordAudit(tx, {
-      ...auditContext({
-        customerId: user.customerId,
-        member: { email: user.email, userId: user.id },
-        origin: origin ?? undefined,
-      }),
+      ...memberAuditContext(user.customerId, { email: user.email, userId: user.id }, origin ?? undefined),
       action: "member.password_reset",
       target: { type: "member", uid: user.email },
       details: { sessionsEnded: ended },
