@@ -104,7 +104,8 @@ test("free records show Free in the Rate column and an all-zero cost chart has a
 
   await page.goto("/billing?billable=payable");
   for (const rate of await page.getByTestId("billing-row").locator("td:nth-child(7)").allTextContents()) {
-    expect(rate).toMatch(/^\d+\.\d{4}$/);
+    // A message's price as money, exact (docs/dashboard.md "Money").
+    expect(rate).toMatch(/^USD \d+\.\d{2,6}$/);
   }
   const ticks = await page.getByTestId("axis-tick").allTextContents();
   expect(ticks.length).toBeGreaterThan(1);
