@@ -6,7 +6,7 @@ import { createLocalStore } from "./local-store";
 import type { ObjectStore } from "./object-store";
 import { createS3Store } from "./s3-store";
 
-export type { ByteRange, ObjectStore } from "./object-store";
+export type { ObjectStore } from "./object-store";
 
 const g = globalThis as { __switchboardStorage?: ObjectStore };
 

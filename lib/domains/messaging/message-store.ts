@@ -32,6 +32,7 @@ export type NewMessage = Omit<
   | "errorMessage"
   | "providerMessageId"
   | "broadcastId"
+  | "mediaId"
 > & {
   payload: unknown;
   /** The broadcast a message is sent for (docs/broadcasts.md); absent for every other send. */
@@ -42,6 +43,8 @@ export type NewMessage = Omit<
   errorCode?: number | null;
   errorMessage?: string | null;
   providerMessageId?: string | null;
+  /** The file a media send names by id (docs/media.md). */
+  mediaId?: string | null;
 };
 
 /** Who sent the message and from which sender: the message joins its conversation (lib/domains/conversations). */
@@ -69,6 +72,7 @@ export async function insertMessage(m: NewMessage, thread: ThreadContext): Promi
     errorMessage: m.errorMessage ?? null,
     providerMessageId: m.providerMessageId ?? null,
     broadcastId: m.broadcastId ?? null,
+    mediaId: m.mediaId ?? null,
     createdAt: now,
     updatedAt: now,
   };
@@ -86,11 +90,11 @@ export async function insertMessage(m: NewMessage, thread: ThreadContext): Promi
   const [outcome] = await hotRows<ThreadOutcome>(Prisma.sql`
     WITH m AS (INSERT INTO "Message" ("id", "customerId", "senderId", "providerMessageId", "recipient", "type", "templateName",
       "templateLanguage", "pricingCategory", "sendRoute", "directSendCategory", "directSendTemplateName", "ttlSeconds",
-      "metaTemplateId", "broadcastId", "status", "queued", "attempts", "errorCode", "errorMessage", "payload", "createdAt", "updatedAt")
+      "metaTemplateId", "broadcastId", "status", "queued", "attempts", "errorCode", "errorMessage", "payload", "mediaId", "createdAt", "updatedAt")
     VALUES (${row.id}, ${row.customerId}, ${row.senderId}, ${row.providerMessageId}, ${row.recipient}, ${row.type},
       ${row.templateName}, ${row.templateLanguage}, ${row.pricingCategory}, ${row.sendRoute}, ${row.directSendCategory},
       ${row.directSendTemplateName}, ${row.ttlSeconds}::int, ${row.metaTemplateId}, ${row.broadcastId}, ${row.status}, ${row.queued},
-      ${row.attempts}::int, ${row.errorCode}::int, ${row.errorMessage}, ${JSON.stringify(m.payload)}::jsonb,
+      ${row.attempts}::int, ${row.errorCode}::int, ${row.errorMessage}, ${JSON.stringify(m.payload)}::jsonb, ${row.mediaId},
       ${at}::timestamptz AT TIME ZONE 'UTC', ${at}::timestamptz AT TIME ZONE 'UTC') RETURNING "id"),
     ${conversation}${keyLinkCte(row.customerId, row.id)}
     SELECT conv."id", conv."contactPhoneNumber", conv."contactName", conv."createdAt", conv.created,
