@@ -63,11 +63,30 @@ module.exports = {
       to: { path: "^lib/domains/messaging/" },
     },
     {
+      name: "ingest-only-from-runners",
+      severity: "error",
+      comment:
+        'lib/ingest (provider callbacks -> the domains, docs/architecture.md "Ingest") is run, never called: only the background runner (lib/background.ts) and the CLI import it (tests and benchmarks too); a domain, an adapter or a page never does.',
+      from: {
+        path: "^(lib/|app/|components/|scripts/|e2e/|proxy\\.ts$)",
+        pathNot: `^lib/(ingest|cli)/|^lib/background\\.ts$|${TESTS}`,
+      },
+      to: { path: "^lib/ingest/" },
+    },
+    {
       name: "adapters-not-app",
       severity: "error",
       comment: "lib/api, lib/http, lib/dashboard and lib/cli never import app/ or components/ (the UI sits on top).",
       from: { path: "^lib/(api|dashboard|http|cli)/", pathNot: TESTS },
       to: { path: "^(app|components)/" },
+    },
+    {
+      name: "api-not-http",
+      severity: "error",
+      comment:
+        "lib/api (the framework-agnostic router) never imports lib/http (the node:http servers that mount it); what both need lives in lib/core.",
+      from: { path: "^lib/api/", pathNot: TESTS },
+      to: { path: "^lib/http/" },
     },
     {
       name: "cli-not-servers",

@@ -11,7 +11,8 @@
 // (default 5), --rounds=N (default 3), --connections=N (default 8), --usage-only (just the
 // recording on/off pair), --only=a,b (just those scenarios, lean vs bare; no docs written),
 // --token-cache-off (with --only: also the lean server without its verified-token cache vs
-// bare, docs/tokens.md), --no-write. BENCH_PG_URL: the server's admin URL (default
+// bare, docs/tokens.md), --no-write, --smoke (every scenario once for a second on 2,000
+// records, bench/harness.ts). BENCH_PG_URL: the server's admin URL (default
 // postgresql://postgres@127.0.0.1:5432/postgres). Ports 3400-3403 (BENCH_PORT_BASE).
 import { createHash } from "node:crypto";
 import pg from "pg";
@@ -36,6 +37,8 @@ import {
   reportTargets,
   roundsFlag,
   runMain,
+  sized,
+  smokeCheck,
   spread,
   startTs,
   stopChild,
@@ -51,7 +54,7 @@ const reuse = has("reuse");
 const usageOnly = has("usage-only");
 const onlyArg = process.argv.slice(2).find((a) => a.startsWith("--only="));
 const only = onlyArg ? new Set(onlyArg.slice("--only=".length).split(",")) : undefined;
-const duration = flag("duration", 5);
+const duration = flag("duration", sized(5, 1));
 const rounds = roundsFlag();
 const CONNECTIONS = flag("connections", 8);
 const PORT = {
@@ -62,10 +65,10 @@ const PORT = {
   noTokenCache: benchPort(4),
 };
 const tokenCacheOff = only !== undefined && has("token-cache-off");
-const ROWS = 1_000_000;
+const ROWS = sized(1_000_000, 2_000);
 // The inbox at the sizes docs/conversations.md proves indexes for.
-const CONVERSATIONS = 100_000;
-const THREAD_MESSAGES = 20; // per conversation: 2,000,000 in all
+const CONVERSATIONS = sized(100_000, 200);
+const THREAD_MESSAGES = sized(20, 5); // per conversation: 2,000,000 in all
 const conversationUid = (g: number) => `conv_${createHash("md5").update(`bench${g}`).digest("hex").slice(0, 24)}`;
 // BENCH_API_DB: another database name, so two people on one server do not share (or drop) it.
 const DB_NAME = process.env.BENCH_API_DB ?? "switchboard_bench";
@@ -124,7 +127,7 @@ async function seed(c: pg.Client): Promise<string> {
   ).rows;
   for (const ix of indexes) await c.query(`DROP INDEX "${ix.indexname}"`);
   const started = Date.now();
-  const chunk = 250_000;
+  const chunk = Math.min(ROWS, 250_000);
   for (let from = 1; from <= ROWS; from += chunk) {
     await c.query(
       `INSERT INTO "BillingRecord" ("id", "customerId", "senderId", "phoneNumberId", "senderPhoneNumber", "messageId",
@@ -255,13 +258,14 @@ async function compare(s: Scenario, a: Side, b: Side): Promise<Interleaved> {
 
 async function explainPlans(customerId: string): Promise<string[]> {
   const { billingListSql } = await import("@/lib/domains/billing/messages");
+  const { systemPrincipal } = await import("@/lib/domains/auth/principal");
   const { BillingMessagesQuery } = await import("@/lib/domains/billing/schemas");
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   const out: string[] = [];
   for (const s of SCENARIOS.filter((x) => x.path === "/api/v3/billing/messages")) {
     const q = BillingMessagesQuery.parse(Object.fromEntries(new URLSearchParams(s.query)));
-    const sql = billingListSql({ customerId, plan: "pro", via: "token" }, undefined, q);
+    const sql = billingListSql(systemPrincipal(customerId), undefined, q);
     for (const [what, stmt] of [
       ["page", sql.page],
       ["count", sql.count],
@@ -283,9 +287,10 @@ async function cpuBreakdown(customerId: string, token: string): Promise<string[]
   const { configureTokenCache, TOKEN_CACHE_MAX_ENTRIES } = await import("@/lib/domains/tokens/token-cache");
   const { wakeupsReady } = await import("@/lib/db/wakeups");
   const { billingListSql } = await import("@/lib/domains/billing/messages");
+  const { systemPrincipal } = await import("@/lib/domains/auth/principal");
   const { BillingMessagesQuery } = await import("@/lib/domains/billing/schemas");
   const pool = new pg.Pool({ connectionString: dbUrl, max: 10 });
-  const sql = billingListSql({ customerId, plan: "pro", via: "token" }, undefined, BillingMessagesQuery.parse({}));
+  const sql = billingListSql(systemPrincipal(customerId), undefined, BillingMessagesQuery.parse({}));
   const ops: [string, () => Promise<unknown>][] = [
     ["pg: SELECT 1", () => pool.query("SELECT 1")],
     ["Prisma: SELECT 1", () => db.$queryRawUnsafe("SELECT 1")],
@@ -300,7 +305,7 @@ async function cpuBreakdown(customerId: string, token: string): Promise<string[]
     configureTokenCache({ maxEntries: name.includes("cache off") ? 0 : TOKEN_CACHE_MAX_ENTRIES });
     for (let i = 0; i < 20; i++) await fn();
     await wakeupsReady();
-    const n = 400;
+    const n = sized(400, 16);
     const c0 = process.cpuUsage();
     await Promise.all(
       Array.from({ length: 8 }, async () => {
@@ -369,6 +374,7 @@ async function main() {
     const nc = start(["bench/api-lean-entry.ts"], { PORT: String(PORT.noCache), BENCH_COUNT_TTL_MS: "0" });
     await waitHttp(`http://127.0.0.1:${PORT.noCache}/api/v3/openapi.json`);
     noCache = await runOf(`http://127.0.0.1:${PORT.noCache}${SCENARIOS[0]?.path}`, auth, Math.min(duration, 5))();
+    smokeCheck(noCache.non2xx === 0 && noCache.errors === 0, "the lean server without its count cache failed requests");
     await stopChild(nc);
     plans = await explainPlans(customerId);
     cpu = await cpuBreakdown(customerId, token);

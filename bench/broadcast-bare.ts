@@ -20,7 +20,6 @@ import { recipientMessageId } from "@/lib/domains/broadcasts/dispatcher";
 import { filledValues } from "@/lib/domains/broadcasts/service";
 import { blacklistedAmong } from "@/lib/domains/contacts/blacklist";
 import { announceCreated, type CreatedConversation } from "@/lib/domains/conversations/outbound";
-import { startCallbackProcessor } from "@/lib/domains/events/ingest/processor";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
 import { emitAcceptedBatch } from "@/lib/domains/messaging/accepted-event";
@@ -31,6 +30,7 @@ import { providerSender } from "@/lib/domains/senders/provider-sender";
 import { takeTokens } from "@/lib/domains/senders/rate-bucket";
 import { componentsFor } from "@/lib/domains/templates/fill";
 import type { Message } from "@/lib/generated/prisma/client";
+import { startCallbackProcessor } from "@/lib/ingest/processor";
 import { controlServer, createAndStart, type StartRequest } from "./broadcast-worker";
 
 type Row = { id: string; phoneNumber: string; parameters: { body?: string[] } | null; attempts: number };

@@ -13,7 +13,7 @@ import http from "node:http";
 import pg from "pg";
 import { startBackgroundWork } from "@/lib/background";
 import { db } from "@/lib/db";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { createBroadcast, startBroadcast } from "@/lib/domains/broadcasts/service";
 import { getProvider } from "@/lib/domains/provider/client";
 
@@ -27,7 +27,7 @@ export type StartRequest = {
 
 /** Creates and starts a broadcast through the service; the time of the start (recipients made). */
 export async function createAndStart(r: StartRequest): Promise<{ uid: string; startMs: number }> {
-  const p: Principal = { customerId: r.customerId, plan: "pro", via: "token" };
+  const p = systemPrincipal(r.customerId);
   const sender = await db.sender.findUniqueOrThrow({ where: { id: r.senderId } });
   const row = await createBroadcast(p, sender, {
     name: `Bench ${new Date().toISOString()}`,

@@ -36,7 +36,9 @@ import {
   reportTargets,
   roundsFlag,
   runMain,
+  sized,
   sleep,
+  smokeCheck,
   spread,
   startTs,
   stopChild,
@@ -46,9 +48,9 @@ import {
 } from "./harness";
 
 const rounds = roundsFlag();
-const N_FAST = flag("recipients", 20_000);
-const N_PACED = flag("paced", 2_000);
-const N_START = flag("start", 100_000);
+const N_FAST = flag("recipients", sized(20_000, 200));
+const N_PACED = flag("paced", sized(2_000, 160));
+const N_START = flag("start", sized(100_000, 500));
 const only = (
   process.argv
     .slice(2)
@@ -191,14 +193,18 @@ async function fastRound(
     senderId: seeds[side].fast.id,
     bookIds: [book],
   });
-  await waitFor(
+  const completed = await waitFor(
     `${side} broadcast ${uid} to complete`,
     async () => (await statusOf(pgc, uid)) === "COMPLETED",
-    3_600_000,
+    sized(3_600_000, 120_000),
   );
+  smokeCheck(completed, `(b) ${side}: the broadcast did not complete`);
   const seconds = (performance.now() - t0) / 1000;
   const inboxResult = await inbox.stop();
-  await waitFor(`${side} callbacks of ${uid}`, () => settled(pgc, uid), 30_000, 250);
+  smokeCheck(
+    await waitFor(`${side} callbacks of ${uid}`, () => settled(pgc, uid), 30_000, 250),
+    `(b) ${side}: the status callbacks were not all applied`,
+  );
   const after = await meter();
   const counts = (
     await pgc.query<{ n: number; failed: number; interrupted: number }>(
@@ -208,6 +214,10 @@ async function fastRound(
       [uid],
     )
   ).rows[0] ?? { n: 0, failed: 0, interrupted: 0 };
+  smokeCheck(
+    counts.n > 0 && counts.interrupted === 0,
+    `(b) ${side}: ${counts.n} recipients, ${counts.interrupted} interrupted`,
+  );
   const cpuProc = after.proc - before.proc;
   const cpuPg = after.backends - before.backends;
   const run: FastRun = {
@@ -251,7 +261,10 @@ async function pacedRound(pgc: pg.Client, seeds: Seeds, book: string): Promise<P
     senderId: seeds.real.paced.id,
     bookIds: [book],
   });
-  await waitFor(`paced broadcast ${uid}`, async () => (await statusOf(pgc, uid)) === "COMPLETED", 600_000);
+  smokeCheck(
+    await waitFor(`paced broadcast ${uid}`, async () => (await statusOf(pgc, uid)) === "COMPLETED", 600_000),
+    "(a) the paced broadcast did not complete",
+  );
   const seconds = (performance.now() - t0) / 1000;
   // When the provider (the simulator, in the worker's process) accepted each message.
   const times = (await (

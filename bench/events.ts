@@ -11,7 +11,8 @@
 // "Event pipeline" section; not with --no-write). Ports 3420-3421 (BENCH_PORT_BASE).
 // --only=delivery: only the delivery runs (b), no docs written. Each delivery run also
 // prints the CPU ms per delivery of the delivery worker process and of its PostgreSQL
-// backends (application_name bench-deliverer).
+// backends (application_name bench-deliverer). --smoke: each part once, for a second, at
+// small sizes (bench/harness.ts).
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -32,7 +33,9 @@ import {
   root,
   roundsFlag,
   runMain,
+  sized,
   sleep,
+  smokeCheck,
   spread,
   startChild,
   startTs,
@@ -43,16 +46,21 @@ import {
 } from "./harness";
 
 const DB_NAME = "switchboard_bench_events";
-const INGEST_SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 10);
-const DELIVERY_SECONDS = Number(process.env.BENCH_DELIVERY_SECONDS ?? 10);
+const INGEST_SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? sized(10, 1));
+const DELIVERY_SECONDS = Number(process.env.BENCH_DELIVERY_SECONDS ?? sized(10, 1));
 // Offered statuses (= deliveries) per second, one run each: the target, and half of it.
-const DELIVERY_RATES = (process.env.BENCH_DELIVERY_RATES ?? "2000,500").split(",").filter(Boolean).map(Number);
+const DELIVERY_RATES = (process.env.BENCH_DELIVERY_RATES ?? sized("2000,500", "200"))
+  .split(",")
+  .filter(Boolean)
+  .map(Number);
+// Batches of 10 statuses prepared per second of ingest (more than the lean server takes).
+const INGEST_BATCHES_PER_SECOND = sized(1500, 100);
 // p99 lag targets per offered rate.
 const LAG_TARGET_MS: Record<number, number> = { 500: 250, 2000: 1000 };
 const rounds = roundsFlag();
 // --only=delivery: skip ingest and processing (a, a2) and leave docs/benchmarks.md alone.
 const deliveryOnly = process.argv.slice(2).includes("--only=delivery");
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? sized(32, 4));
 const DELIVERY_CONCURRENCY = Number(process.env.BENCH_DELIVERY_CONCURRENCY ?? 128);
 const APP_SECRET = "bench_app_secret";
 const ENC_KEY = randomBytes(32).toString("hex");
@@ -141,7 +149,9 @@ async function registerSent(batches: Batch[]) {
 /** Closed-loop load for `seconds`: returns accepted POSTs. */
 async function ingestLoad(origin: string, phoneNumberId: string, seconds: number) {
   const pool = new Pool(origin, { connections: CONNECTIONS, pipelining: 1 });
-  const batches = Array.from({ length: Math.ceil(seconds * 1500) }, () => statusBatch(phoneNumberId, "delivered"));
+  const batches = Array.from({ length: Math.ceil(seconds * INGEST_BATCHES_PER_SECOND) }, () =>
+    statusBatch(phoneNumberId, "delivered"),
+  );
   await registerSent(batches);
   let next = 0;
   let accepted = 0;
@@ -195,6 +205,10 @@ async function ingest(label: string, origin: string, phoneNumberId: string) {
   const r = await ingestLoad(origin, phoneNumberId, INGEST_SECONDS);
   const stored = (await count(`SELECT count(*) AS n FROM "ProviderCallback"`)) - before;
   const durable = Math.min(r.accepted, stored);
+  smokeCheck(
+    r.accepted > 0 && r.failed === 0 && stored === r.accepted,
+    `ingest via ${label}: ${r.accepted} answered 200, ${stored} stored, ${r.failed} failed`,
+  );
   const perSec = Math.round((durable * 10) / r.elapsed);
   console.log(
     `(a) ingest via ${label}: ${perSec} statuses/s (${r.accepted} POSTs answered 200, ${stored} stored, ${r.failed} failed, ${r.elapsed.toFixed(1)} s)`,
@@ -236,6 +250,7 @@ async function deliveryRun(
   const expected = totalPosts * 10;
   const deadline = Date.now() + 120_000;
   while (received.size < expected && Date.now() < deadline) await sleep(100);
+  smokeCheck(received.size === expected, `${offered}/s offered: ${received.size} of ${expected} delivered`);
   const perDelivery = (ms: number) => (received.size > 0 ? (ms / received.size).toFixed(3) : "n/a");
   const workerCpu = perDelivery(cpuTimeMs(delivererPid) - cpu0.worker);
   const pgCpu = perDelivery(sumCpu(await delivererBackendsCpu(cpu0.pg)) - sumCpu(cpu0.pg));
@@ -258,7 +273,7 @@ async function deliveryRun(
   return r;
 }
 
-const DRAIN_DELIVERIES = Number(process.env.BENCH_DRAIN_DELIVERIES ?? 10_000);
+const DRAIN_DELIVERIES = Number(process.env.BENCH_DRAIN_DELIVERIES ?? sized(10_000, 200));
 let drainSeq = 0;
 
 /**
@@ -291,6 +306,7 @@ async function drainRun(
   await pgc.query(`NOTIFY switchboard_deliveries`);
   const deadline = Date.now() + 120_000;
   while (received.size < n && Date.now() < deadline) await sleep(20);
+  smokeCheck(received.size === n, `drain: ${received.size} of ${n} delivered`);
   const secs = (performance.now() - t0) / 1000;
   const perDelivery = (ms: number) => (received.size > 0 ? (ms / received.size).toFixed(3) : "n/a");
   const workerCpu = perDelivery(cpuTimeMs(delivererPid) - cpu0.worker);
@@ -377,6 +393,7 @@ async function processBacklog(backlog: number) {
   const procSecs = (performance.now() - t0) / 1000;
   const records = await count(`SELECT count(*) AS n FROM "BillingRecord"`);
   const debits = await count(`SELECT count(*) AS n FROM "BillingTransaction" WHERE type = 'debit'`);
+  smokeCheck(records > 0 && debits > 0, `processing: ${records} billing records, ${debits} debits`);
   const procRate = Math.round(((backlog - first) * 10) / procSecs);
   console.log(
     `(a2) processing: ${procRate} statuses/s (${backlog * 10} statuses; ${records} records, ${debits} debits)`,
@@ -452,7 +469,7 @@ async function main() {
       `a backlog of ${DRAIN_DELIVERIES.toLocaleString("en-US")} deliveries drained (round ${round}/${rounds})`,
       `**${d.rate.toLocaleString("en-US")} deliveries/s**; ${d.cpu}`,
     ]);
-    await sleep(1000);
+    await sleep(sized(1000, 0));
   }
   for (const offered of DELIVERY_RATES) {
     const p99s: number[] = [];
@@ -463,7 +480,7 @@ async function main() {
         `${offered.toLocaleString("en-US")} statuses/s offered for ${DELIVERY_SECONDS} s (round ${round}/${rounds})`,
         `${r.delivered} of ${r.expected} delivered; **${r.rate.toLocaleString("en-US")} deliveries/s**; lag p50 ${r.p50} ms, **p99 ${r.p99} ms**, max ${r.max} ms; backlog when the load ended: ${r.backlog}; ${r.cpu}`,
       ]);
-      await sleep(2000);
+      await sleep(sized(2000, 0));
     }
     const goal = LAG_TARGET_MS[offered];
     const p99 = spread(p99s);

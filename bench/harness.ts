@@ -2,15 +2,42 @@
 // a fresh database on the local PostgreSQL, server processes started and stopped (and
 // killed if the script dies), autocannon, the machine's load, and its section of
 // docs/benchmarks.md rewritten in place.
+//
+// --smoke (docs/benchmarks.md "Smoke runs"): every bench runs its real code path end to end
+// at tiny sizes for a few seconds, as `npm test` does for all of them at once: `sized(full,
+// small)` picks the size, ports come from the OS, databases get a name of their own (dropped
+// at the end), docs/benchmarks.md is left alone, and `smokeCheck` fails the run on an error
+// (never on a missed target).
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 
 export const root = path.resolve(import.meta.dirname, "..");
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Whether a flag (--name) is on the command line. */
+export const has = (name: string) => process.argv.slice(2).includes(`--${name}`);
+
+/** --smoke: a tiny run of the real code path (seconds, small sizes, no docs written). */
+export const smoke = has("smoke");
+
+/** The full run's value, or the smoke run's. */
+export const sized = <T>(full: T, small: T): T => (smoke ? small : full);
+
+/**
+ * In a smoke run, fails the bench when `ok` is false (an error, a refused request, a
+ * broadcast that did not finish): a smoke run proves the path works, not that it is fast.
+ * In a full run the same finding is printed and the run goes on.
+ */
+export function smokeCheck(ok: boolean, what: string): void {
+  if (ok) return;
+  if (smoke) throw new Error(`smoke run failed: ${what}`);
+  console.warn(`warning: ${what}`);
+}
 
 /** The value of --name=VALUE on the command line, else the fallback. */
 export const flag = (name: string, fallback: number) =>
@@ -24,27 +51,46 @@ export const flag = (name: string, fallback: number) =>
 /** BENCH_PG_URL (the server's admin URL), else the local default. */
 export const ADMIN_URL = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
+// A smoke run's databases are its own (several smoke runs, and full runs, share one server).
+const SMOKE_DB_SUFFIX = `_smoke_${process.pid}`;
+const smokeDatabases = new Set<string>();
+
+/** The database a bench uses for `name`: the name itself, or in a smoke run a name of its own. */
+export const benchDatabaseName = (name: string) =>
+  smoke && !name.endsWith(SMOKE_DB_SUFFIX) ? `${name}${SMOKE_DB_SUFFIX}` : name;
+
 /** The bench database's URL on that server; `localOnly` names a bench that refuses a remote server. */
 export function benchDatabaseUrl(name: string, localOnly?: string): string {
   const u = new URL(ADMIN_URL);
   if (localOnly && !["127.0.0.1", "localhost", "::1"].includes(u.hostname))
     throw new Error(`${localOnly} runs on a local PostgreSQL only`);
-  u.pathname = `/${name}`;
+  u.pathname = `/${benchDatabaseName(name)}`;
   return u.toString();
 }
 
 /** Drops and creates the database (unless `reuse` and it exists), then migrates it. */
 export async function freshDatabase(name: string, url: string, reuse = false): Promise<void> {
+  const own = benchDatabaseName(name);
+  if (smoke) smokeDatabases.add(own);
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  const exists = (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1;
+  const exists = (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [own])).rowCount === 1;
   if (!(reuse && exists)) {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.query(`DROP DATABASE IF EXISTS "${own}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${own}"`);
   }
   await admin.end();
   const { migrate } = await import("@/lib/db/migrate");
   await migrate(url);
+}
+
+/** Drops the databases this smoke run made (runMain calls it at the end). */
+async function dropSmokeDatabases(): Promise<void> {
+  if (smokeDatabases.size === 0) return;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  for (const name of smokeDatabases) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.end();
 }
 
 /** The platform's rate-limit windows, set out of reach: they must not shape a throughput test. */
@@ -136,12 +182,6 @@ export const autocannon = createRequire(import.meta.url)("autocannon") as (
   opts: AutocannonOptions,
 ) => Promise<AutocannonResult>;
 
-/** A 2 s warm-up, then the measured run. */
-export async function measureWithWarmUp(opts: AutocannonOptions): Promise<AutocannonResult> {
-  await autocannon({ ...opts, duration: 2 });
-  return autocannon(opts);
-}
-
 /** The 1-minute load average, one decimal. */
 export const load1 = () => (os.loadavg()[0] ?? 0).toFixed(1);
 /** The 1, 5 and 15-minute load averages: "a / b / c". */
@@ -151,8 +191,12 @@ export const loadAverages = () =>
     .map((l) => l.toFixed(1))
     .join(" / ");
 
-/** Replaces (or appends) the section that starts with `heading` in docs/benchmarks.md. */
+/** Replaces (or appends) the section that starts with `heading` in docs/benchmarks.md (never in a smoke run). */
 export function writeBenchSection(heading: string, section: string): void {
+  if (smoke) {
+    console.log("--smoke: docs/benchmarks.md left as it was");
+    return;
+  }
   const file = path.join(root, "docs/benchmarks.md");
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const existing = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
@@ -167,26 +211,44 @@ export function writeBenchSection(heading: string, section: string): void {
   console.log(`Wrote ${path.relative(root, file)}`);
 }
 
-/** Runs the script's main and exits (0, or 1 with the error printed): the children are killed on exit. */
+/**
+ * Runs the script's main and exits (0, or 1 with the error printed): the children are killed
+ * on exit; a smoke run's databases are dropped.
+ */
 export async function runMain(main: () => Promise<void>): Promise<void> {
+  const started = performance.now();
+  let code = 0;
   try {
     await main();
-    process.exit(0);
   } catch (error) {
     console.error(error);
-    process.exit(1);
+    code = 1;
   }
+  if (smoke) {
+    for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+    // This process's own connections (a bench that called the services) end first, quietly.
+    if ((globalThis as { __switchboardDb?: { pool?: unknown } }).__switchboardDb?.pool) {
+      const [{ closeWakeups }, { disconnectDb }] = await Promise.all([
+        import("@/lib/db/wakeups"),
+        import("@/lib/db/pool"),
+      ]);
+      await closeWakeups();
+      await disconnectDb();
+    }
+    await dropSmokeDatabases().catch((error: unknown) => console.error("could not drop the smoke databases", error));
+    console.log(
+      `smoke run ${code === 0 ? "passed" : "FAILED"} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  }
+  process.exit(code);
 }
 
 // ---- Interleaved comparisons, targets and the docs section ----
 
-/** Whether a flag (--name) is on the command line. */
-export const has = (name: string) => process.argv.slice(2).includes(`--${name}`);
+/** Rounds of an interleaved comparison: --rounds=N, else BENCH_ROUNDS, else 3 (1 in a smoke run). */
+export const roundsFlag = () => flag("rounds", Number(process.env.BENCH_ROUNDS ?? sized(3, 1)));
 
-/** Rounds of an interleaved comparison: --rounds=N, else BENCH_ROUNDS, else 3. */
-export const roundsFlag = () => flag("rounds", Number(process.env.BENCH_ROUNDS ?? 3));
-
-/** Seconds of warm-up per side before its first interleaved round: --warmup=S, default 3. */
+/** Seconds of warm-up per side before its first interleaved round: --warmup=S, default 3 (none in a smoke run). */
 export const warmUpSeconds = () => flag("warmup", 3);
 
 /** One measured run of one side. */
@@ -266,13 +328,24 @@ export async function interleave(
   a: InterleaveSide,
   b: InterleaveSide,
 ): Promise<Interleaved> {
-  await a.warmUp?.();
-  await b.warmUp?.();
+  // A smoke run proves the path, not the speed: no warm-up.
+  if (!smoke) {
+    await a.warmUp?.();
+    await b.warmUp?.();
+  }
   const out: Interleaved = { a: [], b: [], ratios: [], ratio: spread([]), cpuRatios: [] };
   const cpu = (r: Run) => (r.cpuMs === undefined ? "" : `, ${r.cpuMs.toFixed(2)} ms CPU/request`);
   for (let i = 0; i < rounds; i++) {
     const ra = await runWithCpu(a);
     const rb = await runWithCpu(b);
+    for (const [side, r] of [
+      [a, ra],
+      [b, rb],
+    ] as const)
+      smokeCheck(
+        r.non2xx === 0 && r.errors === 0 && (r.requests ?? r.rps) > 0,
+        `${label}: ${side.name} answered ${r.requests ?? "?"} 2xx, ${r.non2xx} non-2xx, ${r.errors} errors`,
+      );
     out.a.push(ra);
     out.b.push(rb);
     out.ratios.push(rb.rps > 0 ? ra.rps / rb.rps : 0);
@@ -324,11 +397,47 @@ export function machineLine(loadBefore: string, loadAfter = loadAverages()): str
   return `${date} UTC; ${os.cpus().length} x ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, Node ${process.version}; load average (1 / 5 / 15 min) ${loadBefore} before, ${loadAfter} after (${os.cpus().length} cores, shared with other work)`;
 }
 
-/** Writes the section unless --no-write was given (then prints that it did not). */
+/** Writes the section unless --no-write or --smoke was given (then prints that it did not). */
 export function writeSectionUnlessDry(heading: string, section: string): void {
   if (has("no-write")) console.log("--no-write: docs/benchmarks.md left as it was");
   else writeBenchSection(heading, section);
 }
 
-/** Bench servers listen on 127.0.0.1:3400-3499 (BENCH_PORT_BASE moves the block). */
-export const benchPort = (offset: number) => Number(process.env.BENCH_PORT_BASE ?? 3400) + offset;
+/** A port the OS has free now (listened on, then closed). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+// A smoke run takes its ports from the OS: smoke runs go in parallel, beside other work.
+const PORTS_PER_BENCH = 50;
+const smokePorts: number[] = [];
+if (smoke) {
+  const held: net.Server[] = [];
+  // Held open together, so no two offsets get the same port.
+  for (let i = 0; i < PORTS_PER_BENCH; i++) {
+    const probe = net.createServer();
+    await new Promise<void>((resolve, reject) => {
+      probe.once("error", reject);
+      probe.listen(0, "127.0.0.1", resolve);
+    });
+    held.push(probe);
+    smokePorts.push((probe.address() as net.AddressInfo).port);
+  }
+  await Promise.all(held.map((p) => new Promise((resolve) => p.close(resolve))));
+}
+
+/**
+ * Bench servers listen on 127.0.0.1:3400-3449 (BENCH_PORT_BASE moves the block; offsets
+ * 0-49); a smoke run's on ports the OS picked.
+ */
+export function benchPort(offset: number): number {
+  if (offset < 0 || offset >= PORTS_PER_BENCH) throw new Error(`bench port offset ${offset} is outside 0-49`);
+  return smoke ? (smokePorts[offset] ?? 0) : Number(process.env.BENCH_PORT_BASE ?? 3400) + offset;
+}

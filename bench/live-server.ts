@@ -1,17 +1,21 @@
 // One instance for bench/live.ts: the live stream of lib/domains/live (what
 // app/api/dashboard/live returns, without Next's session read in front) for the member
-// BENCH_USER_ID of BENCH_CUSTOMER_ID on GET /live, and POST /inbound, which takes a signed
+// BENCH_USER_ID of BENCH_CUSTOMER_ID in the session BENCH_SESSION_ID on GET /live, and POST /inbound, which takes a signed
 // provider callback through the real endpoint and applies it at once with the callback
 // processor (as a worker would on its wake-up), answering when it is committed.
 import http from "node:http";
 import { Readable } from "node:stream";
 import { principalForSession } from "@/lib/domains/auth/session-principal";
-import { processPendingCallbacks } from "@/lib/domains/events/ingest/process-batch";
 import { liveClientCount } from "@/lib/domains/live/hub";
 import { openLiveStream } from "@/lib/domains/live/stream";
-import { handleProviderWebhook } from "@/lib/domains/provider/callbacks/handler";
+import { handleProviderWebhook } from "@/lib/http/provider-webhook";
+import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 
-const session = { userId: process.env.BENCH_USER_ID ?? "", customerId: process.env.BENCH_CUSTOMER_ID ?? "" };
+const session = {
+  userId: process.env.BENCH_USER_ID ?? "",
+  customerId: process.env.BENCH_CUSTOMER_ID ?? "",
+  sessionId: process.env.BENCH_SESSION_ID ?? "",
+};
 
 async function readBody(req: http.IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];

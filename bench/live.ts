@@ -26,7 +26,9 @@ import {
   reportTargets,
   roundsFlag,
   runMain,
+  sized,
   sleep,
+  smokeCheck,
   spread,
   startTs,
   stopChild,
@@ -36,9 +38,10 @@ import {
 } from "./harness";
 
 const DB_NAME = "switchboard_bench_live";
-const STREAMS = flag("streams", 200);
-const MESSAGES = flag("messages", 20);
-const IDLE_SECONDS = flag("idle", 30);
+// --smoke (bench/harness.ts): a few streams and messages, one short round, every one delivered.
+const STREAMS = flag("streams", sized(200, 5));
+const MESSAGES = flag("messages", sized(20, 3));
+const IDLE_SECONDS = flag("idle", sized(30, 2));
 const rounds = roundsFlag();
 const dbUrl = benchDatabaseUrl(DB_NAME);
 const PORT = { a: benchPort(30), b: benchPort(31) };
@@ -92,6 +95,7 @@ async function main() {
   await freshDatabase(DB_NAME, dbUrl);
   const { db } = await import("@/lib/db");
   const { addMember } = await import("@/lib/domains/members/service");
+  const { openSession } = await import("@/lib/domains/security/sessions");
   const { envelopeFor } = await import("@/lib/domains/provider/simulator-callbacks");
   const { inboundTextChange } = await import("@/lib/domains/provider/simulator-inbound");
   const { signProviderBody } = await import("@/lib/domains/provider/callbacks/signature");
@@ -112,9 +116,11 @@ async function main() {
     role: "agent",
     senders: [sender.phoneNumber],
   });
+  // The streams are a signed-in member's: a real session, read per stream as the route does.
+  const sessionId = await openSession({ userId: member.id, customerId: customer.id, ip: null, userAgent: "bench" });
   await db.$disconnect();
 
-  const env = { ...childEnv, BENCH_USER_ID: member.id, BENCH_CUSTOMER_ID: customer.id };
+  const env = { ...childEnv, BENCH_USER_ID: member.id, BENCH_CUSTOMER_ID: customer.id, BENCH_SESSION_ID: sessionId };
   const a = startTs(["bench/live-server.ts"], { ...env, PORT: String(PORT.a) });
   const b = startTs(["bench/live-server.ts"], { ...env, PORT: String(PORT.b) });
   await waitHttp(`http://127.0.0.1:${PORT.a}/streams`);
@@ -178,7 +184,7 @@ async function main() {
   for (let r = 0; r < rounds; r++) {
     const onA = await inbound(PORT.a);
     const onB = await inbound(PORT.b);
-    await sleep(2_000);
+    await sleep(sized(2_000, 0));
     const before = cpuTimeMs(a.pid ?? 0);
     await sleep(IDLE_SECONDS * 1_000);
     const idlePct = ((cpuTimeMs(a.pid ?? 0) - before) / (IDLE_SECONDS * 1_000)) * 100;
@@ -192,6 +198,7 @@ async function main() {
       idlePct,
     };
     results.push(row);
+    smokeCheck(row.aMissing + row.bMissing === 0, `${row.aMissing + row.bMissing} live deliveries never arrived`);
     console.log(
       `  round ${r + 1}/${rounds}: A p50 ${row.aP50} ms p99 ${row.aP99} ms (missing ${row.aMissing}); B->A p50 ${row.bP50} ms p99 ${row.bP99} ms (missing ${row.bMissing}); idle ${idlePct.toFixed(2)}% of a core`,
     );

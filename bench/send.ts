@@ -11,7 +11,7 @@
 // prints each target (>= 1,000 accepted/s, >= 60% of bare) with met / not met.
 //
 // Flags: --duration=SECONDS per run (default 5), --rounds=N (default 3), --connections=N
-// (default 32), --no-write. Ports 3410-3411 (BENCH_PORT_BASE).
+// (default 32), --no-write, --smoke (each route once for a second, bench/harness.ts). Ports 3410-3411 (BENCH_PORT_BASE).
 // BENCH_PG_URL: the server's admin URL (default postgresql://postgres@127.0.0.1:5432/postgres).
 import pg from "pg";
 import {
@@ -34,7 +34,9 @@ import {
   reportTargets,
   roundsFlag,
   runMain,
+  sized,
   sleep,
+  smokeCheck,
   spread,
   startTs,
   stopChild,
@@ -46,9 +48,9 @@ import {
   writeSectionUnlessDry,
 } from "./harness";
 
-const duration = flag("duration", 5);
+const duration = flag("duration", sized(5, 3));
 const rounds = roundsFlag();
-const connections = flag("connections", 32);
+const connections = flag("connections", sized(32, 4));
 const DB_NAME = "switchboard_bench_send";
 const PORT = { lean: benchPort(10), bare: benchPort(11) };
 const SENDERS = 4;
@@ -223,6 +225,11 @@ async function main() {
   const retried = (await c.query<{ n: string }>(`SELECT count(*) AS n FROM "Message" WHERE "attempts" > 1`)).rows[0];
   const callbacks = (await c.query<{ n: string }>(`SELECT count(*) AS n FROM "ProviderCallback"`)).rows[0];
   await c.end();
+  smokeCheck(
+    Number(messages?.n) > 0 && Number(messages?.dupes) === 0,
+    `${messages?.n} sends, ${messages?.dupes} duplicate provider ids`,
+  );
+  smokeCheck(Number(callbacks?.n) > 0, "no status callback was stored");
   await stopChild(lean, 5_000);
   await stopChild(bare, 5_000);
 

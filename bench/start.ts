@@ -13,16 +13,17 @@
 // met / not met and the load average, and writes the figures into docs/benchmarks.md.
 // `npm run bench:start -- --cli` measures only the CLI (one start of the app, no start-up
 // timing) and rewrites only the section's "### The operator CLI".
-// Options (env): BENCH_START_RUNS (3), BENCH_CLI_RUNS (5), BENCH_START_PORT (3550).
+// Options (env): BENCH_START_RUNS (3), BENCH_CLI_RUNS (5), BENCH_START_PORT (BENCH_PORT_BASE + 43).
+// --smoke: one start-up of each kind and each command once, no docs written (bench/harness.ts).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { has, loadAverages, root, writeBenchSection } from "./harness";
+import { benchPort, has, loadAverages, root, runMain, sized, writeBenchSection } from "./harness";
 
-const RUNS = Number(process.env.BENCH_START_RUNS ?? 3);
-const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 5);
-const PORT = Number(process.env.BENCH_START_PORT ?? 3550);
+const RUNS = Number(process.env.BENCH_START_RUNS ?? sized(3, 1));
+const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? sized(5, 1));
+const PORT = Number(process.env.BENCH_START_PORT ?? benchPort(43));
 const CLI_ONLY = has("cli");
 const CLI_TARGET_MS = 1_000;
 const READY_TIMEOUT_MS = 120_000;
@@ -171,7 +172,7 @@ async function measureCli(app: ChildProcess): Promise<string> {
     const customer = benchCustomer();
     for (const [label, cmd, template] of CLI_COMMANDS) {
       const args = template.map((a) => (a === "CUSTOMER" ? customer : a));
-      timeCommand(cmd, args); // warm the file cache
+      if (CLI_RUNS > 1) timeCommand(cmd, args); // warm the file cache
       const runs = Array.from({ length: CLI_RUNS }, () => timeCommand(cmd, args));
       const row: CliRow = {
         label,
@@ -276,11 +277,10 @@ ${cliSection}`,
   );
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
+await runMain(async () => {
+  try {
+    await main();
+  } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
-    process.exit(1);
-  },
-);
+  }
+});

@@ -1,78 +1,83 @@
 // Work that runs beside the web server in the app process (embedded mode: the only
-// process allowed to open .data/): the provider-callback processor, the webhook
-// delivery worker and the reconnect-queue safety net (sends queued while a sender was
-// reconnecting go out once it is connected, even when no request drained them), the
-// send reconciliation (sends interrupted mid-flight become "unknown") and the chatbot
-// worker (bot replies from the outbox), the webhook recovery worker and the email worker
-// (the mail outbox: lib/domains/mail/worker.ts), the audit log's retention pruning, the pruning of
-// spent sessions, reset links and invitations, and the
-// broadcast dispatcher (lib/domains/broadcasts/dispatcher.ts).
-// `npm run worker` (scripts/worker.ts) runs the same standalone.
+// process allowed to open .data/), or standalone in `npm run worker` (scripts/worker.ts).
+// One table: each entry is a worker definition for the one loop (lib/core/worker-loop.ts,
+// docs/architecture.md "Background work"), loaded when the process starts it.
+import { startWorker, type Worker, type WorkerDefinition } from "@/lib/core/worker-loop";
+
 export type Background = { stop: () => Promise<void> };
 
 export type BackgroundOptions = {
   /** Skip the callback processor (a delivery-only worker). */
   deliveriesOnly?: boolean;
-  /** Skip the delivery worker (a callback-processing-only worker). */
+  /** Skip everything but the callback processor (a callback-processing-only worker). */
   callbacksOnly?: boolean;
-  /** Deliver only for these customers (see startDeliveryWorker). */
+  /** Work only for these customers (a dedicated worker; see each worker's customerIds). */
   customerIds?: string[];
 };
+
+type Entry = {
+  /** "callbacks": the callback processor, skipped by a delivery-only worker; "rest": skipped by a callbacks-only one. */
+  part: "callbacks" | "rest";
+} & (
+  | { define: (o: BackgroundOptions) => Promise<WorkerDefinition> }
+  /** A loop not yet written as a definition: started by its own function. */
+  | { start: (o: BackgroundOptions) => Promise<Worker> }
+);
+
+const WORKERS: readonly Entry[] = [
+  // Provider callbacks (docs/event-pipeline.md): billing, conversations, events.
+  { part: "callbacks", define: async () => (await import("@/lib/ingest/processor")).callbackProcessor() },
+  // Webhook deliveries (docs/event-pipeline.md "Delivery worker").
+  {
+    part: "rest",
+    define: async (o) => (await import("@/lib/domains/webhooks/worker")).deliveryWorker({ customerIds: o.customerIds }),
+  },
+  // Sends queued while a sender was reconnecting go out once it is connected, even when no request drained them.
+  { part: "rest", define: async () => (await import("@/lib/domains/messaging/reconnect-queue")).reconnectDrainer() },
+  // Sends interrupted mid-flight become "unknown" (docs/messaging.md).
+  { part: "rest", define: async () => (await import("@/lib/domains/messaging/send-reconciler")).sendReconciler() },
+  // Chatbot replies (docs/chatbots.md): the outbox rows the callback processor wrote.
+  {
+    part: "rest",
+    define: async (o) => (await import("@/lib/domains/chatbots/worker")).chatbotWorker({ customerIds: o.customerIds }),
+  },
+  // Webhook recoveries (docs/webhook-recovery.md): re-queue a window's failed deliveries.
+  {
+    part: "rest",
+    define: async (o) =>
+      (await import("@/lib/domains/webhooks/recovery-worker")).recoveryWorker({ customerIds: o.customerIds }),
+  },
+  // Emails (docs/email.md): invitations and notices from the mail outbox.
+  {
+    part: "rest",
+    define: async (o) => (await import("@/lib/domains/mail/worker")).mailWorker({ customerIds: o.customerIds }),
+  },
+  // Audit log retention (docs/security.md "Audit log"): entries past AUDIT_RETENTION_DAYS.
+  { part: "rest", define: async () => (await import("@/lib/domains/audit/retention")).auditRetention() },
+  // Spent sessions, reset links and invitations (docs/security.md "What is kept").
+  { part: "rest", define: async () => (await import("@/lib/domains/security/pruning")).credentialPruning() },
+  // Broadcasts (docs/broadcasts.md): scheduled starts, paced batches, interrupted sends.
+  {
+    part: "rest",
+    start: async (o) =>
+      (await import("@/lib/domains/broadcasts/dispatcher")).startBroadcastWorker({
+        customerIds: o.customerIds ?? null,
+      }),
+  },
+];
 
 export async function startBackgroundWork(options: BackgroundOptions = {}): Promise<Background> {
   const { getDb } = await import("@/lib/db");
   await getDb();
-  const { startCallbackProcessor } = await import("@/lib/domains/events/ingest/processor");
-  const { startDeliveryWorker } = await import("@/lib/domains/webhooks/worker");
-  const processor = options.deliveriesOnly ? { stop: async () => {} } : startCallbackProcessor();
-  const worker = options.callbacksOnly
-    ? { stop: async () => {} }
-    : startDeliveryWorker({ customerIds: options.customerIds });
-  const { startReconnectDrainer } = await import("@/lib/domains/messaging/reconnect-queue");
-  const stopDrainer = options.callbacksOnly ? async () => {} : startReconnectDrainer();
-  const { startSendReconciler } = await import("@/lib/domains/messaging/send-reconciler");
-  const stopReconciler = options.callbacksOnly ? async () => {} : startSendReconciler();
-  // Chatbot replies (docs/chatbots.md): the outbox rows the callback processor wrote.
-  const { startChatbotWorker } = await import("@/lib/domains/chatbots/worker");
-  const chatbots = options.callbacksOnly
-    ? { stop: async () => {} }
-    : startChatbotWorker({ customerIds: options.customerIds });
-  // Webhook recoveries (docs/webhook-recovery.md): re-queue a window's failed deliveries.
-  const { startRecoveryWorker } = await import("@/lib/domains/webhooks/recovery-worker");
-  const recoveries = options.callbacksOnly
-    ? { stop: async () => {} }
-    : startRecoveryWorker({ customerIds: options.customerIds });
-  // Emails (docs/email.md): invitations and notices from the mail outbox.
-  const { startMailWorker } = await import("@/lib/domains/mail/worker");
-  const mail = options.callbacksOnly ? { stop: async () => {} } : startMailWorker({ customerIds: options.customerIds });
-  // Audit log retention (docs/security.md "Audit log"): entries past AUDIT_RETENTION_DAYS.
-  const { startAuditRetention } = await import("@/lib/domains/audit/retention");
-  const audit = options.callbacksOnly ? { stop: async () => {} } : startAuditRetention();
-  // Spent sessions, reset links and invitations (docs/security.md "What is kept").
-  const { startPeriodic } = await import("@/lib/core/periodic");
-  const { pruneSpentCredentials } = await import("@/lib/domains/security/pruning");
-  const credentials = options.callbacksOnly
-    ? { stop: async () => {} }
-    : startPeriodic("spent credentials pruning", 3_600_000, () => pruneSpentCredentials());
-  // Broadcasts (docs/broadcasts.md): scheduled starts, paced batches, interrupted sends.
-  const { startBroadcastWorker } = await import("@/lib/domains/broadcasts/dispatcher");
-  const broadcasts = options.callbacksOnly
-    ? { stop: async () => {} }
-    : startBroadcastWorker({ customerIds: options.customerIds ?? null });
+  const skipped = options.deliveriesOnly ? "callbacks" : options.callbacksOnly ? "rest" : null;
+  const workers: Worker[] = [];
+  for (const entry of WORKERS) {
+    if (entry.part === skipped) continue;
+    workers.push("define" in entry ? startWorker(await entry.define(options)) : await entry.start(options));
+  }
   return {
     stop: async () => {
-      await Promise.allSettled([
-        broadcasts.stop(),
-        audit.stop(),
-        credentials.stop(),
-        mail.stop(),
-        stopDrainer(),
-        stopReconciler(),
-        processor.stop(),
-        worker.stop(),
-        chatbots.stop(),
-        recoveries.stop(),
-      ]);
+      await Promise.allSettled(workers.map((w) => w.stop()));
     },
   };
 }

@@ -1,9 +1,9 @@
 // npm test: every test, the way CI runs it on a fresh clone. Plain Node (no dependencies):
 // installs what is missing, then lint + typecheck + the import boundary check + the OpenAPI
 // lint + the citation, configuration-doc and unused-export checks, the unit and integration
-// suite on embedded PGlite and on the local PostgreSQL server, and the Playwright
-// end-to-end tests.
-// Flags: --no-e2e, --only=pglite|postgres|e2e|lint|lock
+// suite on embedded PGlite and on the local PostgreSQL server, the Playwright
+// end-to-end tests, and a smoke run of every benchmark (bench/smoke.mjs).
+// Flags: --no-e2e, --no-bench, --only=pglite|postgres|e2e|bench|lint|lock
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -13,7 +13,7 @@ import { ensureInstalled } from "./ensure-installed.mjs";
 const root = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
 const only = args.find((a) => a.startsWith("--only="))?.slice(7);
-const want = (step) => (only ? only === step : !(step === "e2e" && args.includes("--no-e2e")));
+const want = (step) => (only ? only === step : !args.includes(`--no-${step}`));
 
 function run(label, cmd, cmdArgs, env = {}) {
   console.log(`\n=== ${label} ===`);
@@ -140,6 +140,11 @@ if (want("e2e") && fs.existsSync(path.join(root, "scripts/e2e.mjs"))) {
   }
   if (!ok) failures.push("e2e");
 }
+
+// Every bench:* script once at tiny sizes (docs/benchmarks.md "Smoke runs"): a benchmark that no
+// longer runs fails here, not months later. After the e2e step, whose build the benches that
+// start the app (idle, start, memory, events) reuse.
+if (want("bench") && !run("benchmark smoke runs", "node", ["bench/smoke.mjs"])) failures.push("benchmark smoke runs");
 
 if (failedTests.length) console.log(`\nFailed tests:\n${failedTests.map((t) => `  ${t}`).join("\n")}`);
 console.log(`\n${failures.length ? `Failed steps: ${failures.join(", ")}` : "All steps passed."}`);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { env } from "@/lib/core/env";
 import { db } from "@/lib/db";
 import { closeRulePool } from "@/lib/domains/chatbots/rule-pool";
-import { processPendingCallbacks } from "@/lib/domains/events/ingest/process-batch";
+import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { postProvider } from "./events-helpers";
 import { call, createTestCustomer, type TestCustomer, uniquePhone } from "./factory";
 

@@ -27,6 +27,13 @@ const CLEAN: Record<string, string> = {
   "lib/domains/webhooks/service.ts":
     'import { ApiError } from "@/lib/core/errors";\nimport { db } from "@/lib/db";\nexport const svc = [ApiError, db];\n',
   "lib/api/router.ts": 'import { svc } from "@/lib/domains/webhooks/service";\nexport const router = svc;\n',
+  // Provider callbacks -> the domains: run by the background runner and the CLI, nothing else.
+  "lib/ingest/process-batch.ts":
+    'import { svc } from "@/lib/domains/webhooks/service";\nexport const processPendingCallbacks = svc;\n',
+  "lib/background.ts":
+    'import { processPendingCallbacks } from "@/lib/ingest/process-batch";\nexport const bg = processPendingCallbacks;\n',
+  "lib/cli/callbacks.ts":
+    'import { processPendingCallbacks } from "@/lib/ingest/process-batch";\nexport const cb = processPendingCallbacks;\n',
   // The send pipeline calls down into the domains of its steps.
   "lib/domains/conversations/outbound.ts": "export const thread = 1;\n",
   "lib/domains/messaging/message-store.ts":
@@ -60,6 +67,22 @@ const PLANTED: Record<string, { files: Record<string, string>; rule: string; edg
     rule: "send-steps-below-messaging",
     edge: "lib/domains/conversations/window.ts → lib/domains/messaging/send-checks.ts",
   },
+  "a domain imports the ingest module": {
+    files: {
+      "lib/domains/conversations/simulate.ts":
+        'import { processPendingCallbacks } from "@/lib/ingest/process-batch";\nexport const s = processPendingCallbacks;\n',
+    },
+    rule: "ingest-only-from-runners",
+    edge: "lib/domains/conversations/simulate.ts → lib/ingest/process-batch.ts",
+  },
+  "an adapter imports the ingest module": {
+    files: {
+      "lib/http/callbacks.ts":
+        'import { processPendingCallbacks } from "@/lib/ingest/process-batch";\nexport const h = processPendingCallbacks;\n',
+    },
+    rule: "ingest-only-from-runners",
+    edge: "lib/http/callbacks.ts → lib/ingest/process-batch.ts",
+  },
   "a page queries the database": {
     files: {
       "app/billing/page.tsx": 'import { hotRows } from "@/lib/db";\nexport default function P() { return hotRows; }\n',
@@ -80,6 +103,14 @@ const PLANTED: Record<string, { files: Record<string, string>; rule: string; edg
     files: { "lib/api/docs.ts": 'import Page from "@/app/webhooks/page";\nexport const d = Page;\n' },
     rule: "adapters-not-app",
     edge: "lib/api/docs.ts → app/webhooks/page.tsx",
+  },
+  "the router imports the node:http servers": {
+    files: {
+      "lib/http/client-ip.ts": "export const clientIp = () => 1;\n",
+      "lib/api/next-mount.ts": 'import { clientIp } from "@/lib/http/client-ip";\nexport const m = clientIp;\n',
+    },
+    rule: "api-not-http",
+    edge: "lib/api/next-mount.ts → lib/http/client-ip.ts",
   },
   "the CLI calls the router": {
     files: { "lib/cli/run.ts": 'import { router } from "@/lib/api/router";\nexport const r = router;\n' },

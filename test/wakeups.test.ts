@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db, getDb } from "@/lib/db";
 import { CHANNELS, closeWakeups, notifyExpression, onWakeup, wakeupsReady } from "@/lib/db/wakeups";
-import { startCallbackProcessor } from "@/lib/domains/events/ingest/processor";
+import { startCallbackProcessor } from "@/lib/ingest/processor";
 import { graceFor } from "./grace";
 import { otherConnection } from "./other-connection";
 

@@ -1,25 +1,27 @@
 import Link from "next/link";
 import { buttonSecondary } from "@/components/ui/classes";
 import { formatCount } from "@/lib/core/count";
+import type { PageBlock } from "@/lib/core/pagination";
 import { withParams } from "@/lib/dashboard/search-params";
 
-/** Previous / next links that keep every other query parameter (`pageParam`: a second list's page on one page). */
+/** The part of a list's pagination block the pager shows: a list read without a count has no total. */
+type PagerBlock = Pick<PageBlock, "page" | "hasMore"> & Partial<Pick<PageBlock, "total" | "totalPages">>;
+
+/**
+ * Previous / next links that keep every other query parameter, and "Page n of m · t total"
+ * from the list's pagination block as its service answered it (`pageBlock` for a service
+ * that answers a total). `pageParam`: a second list's page on one page.
+ */
 export function Pager({
   path,
   params,
-  page,
-  hasMore,
-  total,
-  totalPages,
+  pagination: { page, hasMore, total, totalPages },
   pageParam = "page",
   label = "Pagination",
 }: {
   path: string;
   params: Record<string, string>;
-  page: number;
-  hasMore: boolean;
-  total?: number;
-  totalPages?: number;
+  pagination: PagerBlock;
   pageParam?: string;
   label?: string;
 }) {

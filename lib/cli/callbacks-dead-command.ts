@@ -1,5 +1,5 @@
-// callbacks:dead: the provider callback dead-letter list (lib/domains/events/ingest/dead-letters.ts).
-import { listDeadCallbacks } from "@/lib/domains/events/ingest/dead-letters";
+// callbacks:dead: the provider callback dead-letter list (lib/ingest/dead-letters.ts).
+import { listDeadCallbacks } from "@/lib/ingest/dead-letters";
 import { defineCommand } from "./command";
 import { CallbacksDeadArgs } from "./schemas";
 

@@ -1,5 +1,5 @@
-// callbacks:retry: applies dead provider callbacks again (lib/domains/events/ingest/dead-letter-retry.ts).
-import { retryDeadCallbacks } from "@/lib/domains/events/ingest/dead-letter-retry";
+// callbacks:retry: applies dead provider callbacks again (lib/ingest/dead-letter-retry.ts).
+import { retryDeadCallbacks } from "@/lib/ingest/dead-letter-retry";
 import { defineCommand } from "./command";
 import { CallbacksRetryArgs } from "./schemas";
 

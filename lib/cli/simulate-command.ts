@@ -1,5 +1,5 @@
 // simulate:inbound (docs/operator-cli.md).
-import { simulateInbound } from "@/lib/domains/conversations/simulate-inbound";
+import { simulateInbound } from "@/lib/ingest/simulate-inbound";
 import { defineCommand } from "./command";
 import { SimulateInboundArgs } from "./schemas";
 

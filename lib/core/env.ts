@@ -114,7 +114,7 @@ const Api = z.object({
     "Raw API request log rows older than this are pruned; the hourly counts stay.",
   ),
   TRUST_PROXY: bool.describe(
-    "Behind one trusted reverse proxy: the client IP is the last `X-Forwarded-For` entry (the one it added), and its `X-Forwarded-Proto: https` makes the session cookies `Secure`. Otherwise the socket's address (under `next start` alone, where route handlers cannot see it, every API client shares one per-IP budget).",
+    'Behind one trusted reverse proxy: the client IP is the last `X-Forwarded-For` entry (the one it added), and its `X-Forwarded-Proto: https` makes the session cookies `Secure`. Otherwise the socket\'s address, never a header (docs/security.md "Client addresses").',
   ),
 });
 
@@ -142,7 +142,7 @@ const Webhooks = z.object({
     .describe(
       "Webhook endpoint ports, a list like `443,8443,9000-9100`, instead of the default: 443, 8443 and 1024-65535 without the usual database and cache ports (3306, 5432, 6379, 9200, 11211, 27017, …; lib/domains/webhooks/url-guard.ts).",
     ),
-  // Event pipeline (lib/domains/webhooks/worker.ts, lib/domains/events/ingest/processor.ts).
+  // Event pipeline (lib/domains/webhooks/worker.ts, lib/ingest/processor.ts).
   WEBHOOK_RETRY_BASE_MS: positiveInt(1_000).describe(
     "The base of the exponential backoff, with full jitter, between delivery attempts.",
   ),

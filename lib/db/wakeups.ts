@@ -6,6 +6,7 @@
 // notification to every connection of the PGlite socket (PGlite has one session).
 import pg from "pg";
 import { log } from "@/lib/core/log";
+import type { WakeSource } from "@/lib/core/worker-loop";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 export const CHANNELS = {
@@ -143,6 +144,12 @@ function serial(client: pg.Client, sql: string, done?: () => void) {
 export function onWakeup(channel: Channel, listener: () => void): () => void {
   return onNotification(channel, () => listener());
 }
+
+/** A worker's wake source (lib/core/worker-loop.ts): NOTIFY on `channel`, from any process. */
+export const wakeupsOn =
+  (channel: Channel): WakeSource =>
+  (wake) =>
+    onWakeup(channel, wake);
 
 /**
  * As onWakeup, with the notification's payload; `undefined` after each (re)connection

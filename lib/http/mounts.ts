@@ -2,7 +2,7 @@
 // callback endpoint.
 import { GRAPH_PREFIX, handleGraphRequest } from "@/lib/api/graph-mount";
 import type { ProcessRole } from "@/lib/domains/health/check";
-import { handleProviderWebhook } from "@/lib/domains/provider/callbacks/handler";
+import { handleProviderWebhook } from "@/lib/http/provider-webhook";
 import { healthMount } from "./health";
 import { apiMount, type Mount } from "./lean-server";
 

@@ -7,6 +7,7 @@ import { Pager } from "@/components/dashboard/pager";
 import { buttonSecondary, input, label, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { pageBlock } from "@/lib/core/pagination";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { AUDIT_ACTIONS } from "@/lib/domains/audit/actions";
@@ -37,7 +38,6 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const exportQs = new URLSearchParams(
     FILTERS.flatMap((k) => (query[k] ? [[k, String(query[k])] as [string, string]] : [])),
   ).toString();
-  const totalPages = Math.ceil(total / query.limit);
   return (
     <div className="space-y-6">
       <div>
@@ -116,14 +116,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           </tr>
         ))}
       </DataTable>
-      <Pager
-        path="/audit"
-        params={params}
-        page={query.page}
-        hasMore={query.page * query.limit < total}
-        total={total}
-        totalPages={totalPages}
-      />
+      <Pager path="/audit" params={params} pagination={pageBlock(query.page, query.limit, total, rows.length)} />
     </div>
   );
 }

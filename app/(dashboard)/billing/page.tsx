@@ -156,7 +156,7 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
             </tr>
           ))}
         </DataTable>
-        <Pager path="/billing" params={viewParams} {...list.pagination} />
+        <Pager path="/billing" params={viewParams} pagination={list.pagination} />
       </section>
       {record && (
         <RecordDrawer title="Billing record" closeHref={`/billing${withParams(viewParams, {})}`}>

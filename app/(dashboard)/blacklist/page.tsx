@@ -91,14 +91,7 @@ export default async function BlacklistPage({ searchParams }: { searchParams: Pr
             </tr>
           ))}
         </DataTable>
-        <Pager
-          path="/blacklist"
-          params={params}
-          page={pagination.page}
-          hasMore={pagination.hasMore}
-          total={pagination.total}
-          totalPages={pagination.totalPages}
-        />
+        <Pager path="/blacklist" params={params} pagination={pagination} />
       </section>
     </div>
   );

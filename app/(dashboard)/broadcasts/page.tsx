@@ -9,6 +9,7 @@ import { Pager } from "@/components/dashboard/pager";
 import { button, link, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { pageBlock } from "@/lib/core/pagination";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams, withParams } from "@/lib/dashboard/search-params";
 import { BROADCAST_STATUSES, BroadcastListQuery } from "@/lib/domains/broadcasts/schemas";
@@ -41,7 +42,6 @@ export default async function BroadcastsPage({ searchParams }: { searchParams: P
   const { broadcasts, total } = await listBroadcasts(p, sender, query);
   const extras = await extrasOf(p.customerId, broadcasts);
   const rows = broadcasts.map((b) => toPublicBroadcast(b, extras.get(b.id)));
-  const totalPages = Math.ceil(total / query.limit);
   const keep: Record<string, string> = params.sender ? { sender: params.sender } : {};
   return (
     <div className="space-y-6">
@@ -126,14 +126,7 @@ export default async function BroadcastsPage({ searchParams }: { searchParams: P
           );
         })}
       </DataTable>
-      <Pager
-        path="/broadcasts"
-        params={params}
-        page={query.page}
-        hasMore={query.page < totalPages}
-        total={total}
-        totalPages={totalPages}
-      />
+      <Pager path="/broadcasts" params={params} pagination={pageBlock(query.page, query.limit, total, rows.length)} />
     </div>
   );
 }

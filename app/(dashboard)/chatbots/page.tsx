@@ -88,7 +88,7 @@ export default async function ChatbotsPage({ searchParams }: { searchParams: Pro
           </tr>
         ))}
       </DataTable>
-      <Pager path="/chatbots" params={params} page={pagination.page} hasMore={pagination.hasMore} total={total} />
+      <Pager path="/chatbots" params={params} pagination={pagination} />
     </div>
   );
 }

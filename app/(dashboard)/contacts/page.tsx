@@ -94,10 +94,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
               params={params}
               pageParam="qpage"
               label="Pages of contacts found"
-              page={found.pagination.page}
-              hasMore={found.pagination.hasMore}
-              total={found.pagination.total}
-              totalPages={found.pagination.totalPages}
+              pagination={found.pagination}
             />
           </>
         ) : null}
@@ -166,13 +163,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
             </tr>
           ))}
         </DataTable>
-        <Pager
-          path="/contacts"
-          params={params}
-          label="Pages of contact books"
-          page={pagination.page}
-          hasMore={pagination.hasMore}
-        />
+        <Pager path="/contacts" params={params} label="Pages of contact books" pagination={pagination} />
       </section>
       <CardSection id="custom-fields" title="Custom fields">
         {fields.length === 0 ? (

@@ -210,10 +210,7 @@ export function Inbox({
         <Pager
           path={pathname}
           params={Object.fromEntries(Object.entries(current).filter(([k]) => k !== "c"))}
-          page={list.data.pagination.page}
-          hasMore={list.data.pagination.hasMore}
-          total={list.data.pagination.total}
-          totalPages={list.data.pagination.totalPages}
+          pagination={list.data.pagination}
         />
       ) : null}
     </section>

@@ -1,8 +1,9 @@
 "use client";
 // The thread's own controls beside close/reopen (docs/inbox.md): mark as unread (back to the
 // list, where it shows unread), the hand-off banner, and blacklisting or unblocking the contact
-// with the reason shown as it was given. Blacklisting uses the blacklist page's server actions
+// with the reason shown as it was given (the notice above the messages says it). Blacklisting uses the blacklist page's server actions
 // (the same services as POST /blacklist and /blacklist/remove, permission contacts.write).
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useRef, useState } from "react";
 import { useToast } from "@/components/dashboard/toast";
@@ -56,12 +57,32 @@ export function HandoffNotice({ c }: { c: PublicConversation }) {
 }
 
 /** Why the contact is blacklisted, as it was given: an opt-out keyword, or a block with its reason. */
-export function blacklistDescription(standing: BlacklistStanding | null): string {
+function blacklistDescription(standing: BlacklistStanding | null): string {
   if (!standing) return "This contact is on the sender's blacklist.";
   if (standing.source === "opt-out") return "This contact opted out (sent an opt-out keyword).";
   const how = SOURCE_LABEL[standing.source] ?? "";
   const reason = standing.reason ? `: "${standing.reason}"` : " (no reason given)";
   return `This contact was blacklisted ${how}${how ? " " : ""}on ${formatDateTime(standing.createdAt)}${reason}.`;
+}
+
+/** Above the messages of a blacklisted contact: why, and where to take them off the list. */
+export function BlacklistedNotice({ c, standing }: { c: PublicConversation; standing: BlacklistStanding | null }) {
+  if (!c.blacklisted) return null;
+  return (
+    <p
+      className="rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+      data-testid="blacklisted-notice"
+    >
+      {blacklistDescription(standing)} Replies are disabled until they opt back in or are{" "}
+      <Link
+        className="underline"
+        href={`/blacklist?sender=${encodeURIComponent(c.senderId)}&search=${encodeURIComponent(c.contactPhoneNumber)}`}
+      >
+        removed from the blacklist
+      </Link>
+      .
+    </p>
+  );
 }
 
 export function BlacklistControls({ c, onChange }: { c: PublicConversation; onChange: () => void }) {

@@ -98,7 +98,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
             </tr>
           ))}
         </DataTable>
-        <Pager path="/webhooks" params={params} page={pagination.page} hasMore={pagination.hasMore} total={total} />
+        <Pager path="/webhooks" params={params} pagination={pagination} />
       </section>
     </div>
   );

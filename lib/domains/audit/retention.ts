@@ -2,7 +2,8 @@
 // AUDIT_RETENTION_DAYS are deleted by the background worker (lib/background.ts), once at
 // start and then every hour, in batches so one pass never holds a long lock on a big table.
 import { env } from "@/lib/core/env";
-import { startPeriodic } from "@/lib/core/periodic";
+import { log } from "@/lib/core/log";
+import { IDLE, type WorkerDefinition } from "@/lib/core/worker-loop";
 import { db } from "@/lib/db";
 
 const DAY_MS = 86_400_000;
@@ -25,7 +26,15 @@ export async function pruneAuditEvents(now = new Date(), days = env().AUDIT_RETE
   }
 }
 
-/** The hourly pruning loop of the background worker. */
-export function startAuditRetention(options: { intervalMs?: number } = {}): { stop: () => Promise<void> } {
-  return startPeriodic("audit log retention", options.intervalMs ?? 3_600_000, () => pruneAuditEvents());
+/** The hourly pruning pass of the background worker (lib/background.ts): at start, then every `intervalMs`. */
+export function auditRetention(intervalMs = 3_600_000): WorkerDefinition {
+  return {
+    name: "audit log retention",
+    pollMs: intervalMs,
+    pass: async () => {
+      const count = await pruneAuditEvents();
+      if (count > 0) log.info({ count }, "audit log retention: rows past retention deleted");
+      return IDLE;
+    },
+  };
 }

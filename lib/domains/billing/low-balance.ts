@@ -7,7 +7,7 @@
 //
 // Debits are written by the callback ingest's transaction (status-writes.ts), the hot path:
 // it only notes the customers it debited (noteSpending); once that transaction committed
-// (spendingCommitted, lib/domains/events/ingest/process-batch.ts) the check runs in its own
+// (spendingCommitted, lib/ingest/process-batch.ts) the check runs in its own
 // transaction, once per customer for all the debits noted meanwhile.
 import { log } from "@/lib/core/log";
 import { db, type Tx } from "@/lib/db";

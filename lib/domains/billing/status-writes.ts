@@ -1,7 +1,7 @@
 // Provider statuses -> BillingRecord upserts (by provider message id) and one ledger debit
 // per payable message (the payable rule: payable.ts; pricing: pricing.ts and the rate card;
 // status order: status-machine.ts). Runs inside the caller's transaction (the event ingest,
-// lib/domains/events/ingest/statuses.ts); the record rows are locked (FOR UPDATE, in messageId
+// lib/ingest/statuses.ts); the record rows are locked (FOR UPDATE, in messageId
 // order) before they are read, and every insert is guarded by a unique key, so two
 // processors handling the same message at once cannot double-debit. The writes are
 // set-based (lib/db/bulk.ts): one statement per table per batch, whatever its size (the

@@ -7,16 +7,18 @@
 // mid-call ("sending" or "unknown"): FAILED, never resent (the provider may have it).
 // Refused ("failed", e.g. a rate limit): sent again under a new id.
 
+import { retryDelayMs } from "@/lib/core/backoff";
 import { env } from "@/lib/core/env";
 import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
+import { startWorker, type WorkerDefinition, type WorkerSleep } from "@/lib/core/worker-loop";
 import { db } from "@/lib/db";
-import type { Principal } from "@/lib/domains/auth/principal";
-import { type WorkerSleep, workerSleep } from "@/lib/domains/events/signal";
+import { wakeupsOn } from "@/lib/db/wakeups";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
+import { onDeliveriesQueued } from "@/lib/domains/events/signal";
 import { MAX_ATTEMPTS } from "@/lib/domains/messaging/dispatch";
 import type { OutgoingMessage } from "@/lib/domains/messaging/outgoing";
 import { sendMessage } from "@/lib/domains/messaging/send";
-import { retryDelayMs } from "@/lib/domains/webhooks/backoff";
 import type { Reply } from "./engine";
 import { type ClaimedReply, claimReplies, finishReply, type ReplyOutcome } from "./outbox";
 
@@ -112,18 +114,10 @@ export async function deliverReply(row: ClaimedReply, retryBaseMs = 1_000): Prom
   if (Date.now() - new Date(row.createdAt).getTime() > MAX_AGE_MS) {
     return { status: "FAILED", messageId: null, error: "expired: older than the customer service window" };
   }
-  const sender = await db.sender.findFirst({
-    where: { id: row.senderId, customerId: row.customerId },
-    include: { customer: { select: { plan: true } } },
-  });
+  const sender = await db.sender.findFirst({ where: { id: row.senderId, customerId: row.customerId } });
   if (!sender) return { status: "FAILED", messageId: null, error: "the sender is gone" };
   // The bot acts for its customer, on its own sender only.
-  const principal: Principal = {
-    customerId: row.customerId,
-    plan: sender.customer.plan,
-    via: "token",
-    scopedSenderId: sender.id,
-  };
+  const principal = systemPrincipal(row.customerId, sender.id);
   try {
     const { message } = await sendMessage(
       principal,
@@ -178,34 +172,27 @@ export async function sendDueReplies(options: ChatbotWorkerOptions = {}): Promis
 
 /** The background loop: woken after inbound callbacks commit (in process, or NOTIFY), else a slow safety poll. */
 export function startChatbotWorker(options: ChatbotWorkerOptions = {}): { stop: () => Promise<void> } {
-  const pollMs = options.pollMs ?? Math.max(250, env().WORKER_POLL_MS);
+  return startWorker(chatbotWorker(options));
+}
+
+/** The chatbot worker as a definition for the worker loop (lib/background.ts). */
+export function chatbotWorker(options: ChatbotWorkerOptions = {}): WorkerDefinition {
   const batchSize = options.batchSize ?? 20;
-  let stopped = false;
-  const sleep = options.sleep ?? workerSleep("chatbots");
   // The earliest retry this worker scheduled: it wakes for it instead of waiting for the poll.
   let retryAt = Number.POSITIVE_INFINITY;
   const onRetryScheduled = (delayMs: number) => {
     retryAt = Math.min(retryAt, Date.now() + delayMs);
     options.onRetryScheduled?.(delayMs);
   };
-  const loop = (async () => {
-    while (!stopped) {
-      const since = sleep.epoch();
-      if (retryAt <= Date.now()) retryAt = Number.POSITIVE_INFINITY;
-      try {
-        if ((await sendDueReplies({ ...options, batchSize, onRetryScheduled })) >= batchSize) continue;
-      } catch (error) {
-        log.error({ err: error }, "chatbot worker error");
-      }
-      if (stopped) break;
-      await sleep.pause(Math.max(5, Math.min(pollMs, retryAt - Date.now())), since);
-    }
-  })();
   return {
-    stop: async () => {
-      stopped = true;
-      sleep.close();
-      await loop;
+    name: "chatbot worker",
+    wakeOn: [wakeupsOn("chatbots"), onDeliveriesQueued],
+    sleep: options.sleep,
+    pollMs: options.pollMs ?? Math.max(250, env().WORKER_POLL_MS),
+    pass: async () => {
+      if (retryAt <= Date.now()) retryAt = Number.POSITIVE_INFINITY;
+      const claimed = await sendDueReplies({ ...options, batchSize, onRetryScheduled });
+      return claimed >= batchSize ? { more: true } : { more: false, sleepMs: retryAt - Date.now() };
     },
   };
 }

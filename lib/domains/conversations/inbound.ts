@@ -1,5 +1,5 @@
 // Inbound messages into conversations, inside the callback processor's transaction
-// (lib/domains/events/ingest): the conversation is created or found by (sender, contact), the
+// (lib/ingest): the conversation is created or found by (sender, contact), the
 // message is stored once per provider message id (a replayed callback stores and counts
 // nothing), and for each new message the conversation's unread count, window
 // (lastInboundAt + 24 h), preview and status (a new message reopens it) are refreshed.

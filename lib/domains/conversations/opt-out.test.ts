@@ -86,7 +86,7 @@ describe("opt-out and opt-in by inbound keyword", () => {
     ]);
 
     // Provider timestamps are whole seconds, and a message processed after its second has passed
-    // keeps that second's start (lib/domains/events/ingest/inbound.ts): START stamped within the
+    // keeps that second's start (lib/ingest/inbound.ts): START stamped within the
     // opt-out note's second could sort before the note on a loaded machine. A person writes START
     // later; the test stamps it with the next second (arriving early, it takes its arrival time).
     await contactWrites(t.sender, from, "START", { at: new Date((Math.floor(Date.now() / 1000) + 1) * 1000) });

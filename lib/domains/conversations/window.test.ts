@@ -1,7 +1,8 @@
 // The window rule and previews as pure logic (docs/conversations.md).
 import { describe, expect, it } from "vitest";
+import { WINDOW_MS } from "@/lib/domains/provider/service-window";
 import { PREVIEW_MAX, previewOf, typedText } from "./content";
-import { isFreeForm, WINDOW_MS, windowClosedError, windowState } from "./window";
+import { isFreeForm, windowClosedError, windowState } from "./window";
 
 describe("windowState", () => {
   const now = Date.parse("2026-11-23T12:00:00Z");

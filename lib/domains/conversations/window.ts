@@ -1,14 +1,12 @@
 // The customer service window (docs/conversations.md "The window rule"): it opens or
 // refreshes at each inbound message and lasts 24 hours. Inside it any message may be sent;
 // outside it only templates, orders and v3 Direct Send. The send pipeline's window step asks
-// here (windowRefusals); the simulator applies the same rule on the provider's side.
+// here (windowRefusals); the rule is the provider's (lib/domains/provider/service-window.ts),
+// which the simulator applies on the provider's side.
 import { ApiError } from "@/lib/core/errors";
 import { hotRows } from "@/lib/db";
+import { isFreeFormPayload, WINDOW_MS, type WindowPayload } from "@/lib/domains/provider/service-window";
 import { Prisma } from "@/lib/generated/prisma/client";
-
-export const WINDOW_MS = 24 * 60 * 60 * 1000;
-/** The provider's error for a free-form message outside the window. */
-export const WINDOW_CLOSED_PROVIDER_CODE = 131047;
 
 export type WindowState = { lastInboundAt: Date | null; windowExpiresAt: Date | null; windowOpen: boolean };
 
@@ -17,21 +15,12 @@ export function windowState(lastInboundAt: Date | null, now = Date.now()): Windo
   return { lastInboundAt, windowExpiresAt, windowOpen: windowExpiresAt !== null && windowExpiresAt.getTime() > now };
 }
 
-/** The provider body's shape as far as the rule cares. */
-type Payload = { type: string; interactive?: unknown };
-const ORDER_TYPES = new Set(["order_details", "order_status"]);
-
 /**
  * Free-form = anything but a template, an order message or a Direct Send (which goes out
  * as a template). Orders ride on the provider's order-details template, so they pass.
  */
-export function isFreeForm(payload: Payload, directSend?: unknown): boolean {
-  if (directSend || payload.type === "template") return false;
-  if (payload.type === "interactive") {
-    const kind = (payload.interactive as { type?: unknown } | undefined)?.type;
-    if (typeof kind === "string" && ORDER_TYPES.has(kind)) return false;
-  }
-  return true;
+export function isFreeForm(payload: WindowPayload, directSend?: unknown): boolean {
+  return !directSend && isFreeFormPayload(payload);
 }
 
 export function windowClosedError(state: Pick<WindowState, "lastInboundAt" | "windowExpiresAt">): ApiError {
@@ -60,7 +49,7 @@ async function lastInboundTimes(customerId: string, senderId: string, contacts: 
 }
 
 /** What the window step reads of a send. */
-export type WindowedSend = { recipient: string; payload: Payload; directSend?: unknown };
+export type WindowedSend = { recipient: string; payload: WindowPayload; directSend?: unknown };
 
 /**
  * The window step of the send pipeline (docs/messaging.md "The send pipeline"): per send, the
@@ -82,16 +71,4 @@ export async function windowRefusals(
     const state = windowState(times.get(s.recipient) ?? null, now);
     return state.windowOpen ? undefined : windowClosedError(state);
   });
-}
-
-/**
- * The simulator's view (it stands in for the provider, which knows when the contact last
- * wrote): is the window of this business number and contact open?
- */
-export async function windowOpenForNumber(phoneNumberId: string, contact: string): Promise<boolean> {
-  const [row] = await hotRows<{ lastInboundAt: Date | null }>(
-    Prisma.sql`SELECT c."lastInboundAt" FROM "Conversation" c JOIN "Sender" s ON s."id" = c."senderId"
-      WHERE s."phoneNumberId" = ${phoneNumberId} AND c."contactPhoneNumber" = ${contact}`,
-  );
-  return windowState(row?.lastInboundAt ?? null).windowOpen;
 }

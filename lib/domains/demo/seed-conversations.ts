@@ -7,8 +7,8 @@
 import { db } from "@/lib/db";
 import { contentOf, previewOf } from "@/lib/domains/conversations/content";
 import { newConversationUid, newThreadMessageUid } from "@/lib/domains/conversations/ids";
-import { WINDOW_MS } from "@/lib/domains/conversations/window";
 import { newMessageUid } from "@/lib/domains/messaging/outgoing";
+import { WINDOW_MS } from "@/lib/domains/provider/service-window";
 import { Prisma, type Sender } from "@/lib/generated/prisma/client";
 
 type Line =

@@ -1,37 +1,51 @@
-// A worker's sleep keeps a wake-up that came while it was busy (lib/core/wakeable-sleep.ts):
-// the pause after that pass ends at once instead of waiting for the safety poll.
+// A worker woken by the in-process signal (lib/core/worker-loop.ts): queued deliveries end
+// its sleep, and one queued while a pass was busy is kept for the pause after that pass
+// instead of waiting for the safety poll.
 import { describe, expect, it } from "vitest";
-import { deliveriesQueued, workerSleep } from "./signal";
+import { IDLE, startWorker } from "@/lib/core/worker-loop";
+import { deliveriesQueued, onDeliveriesQueued } from "./signal";
 
-describe("workerSleep", () => {
+describe("onDeliveriesQueued as a worker's wake source", () => {
   it("ends a pause when deliveries are queued", async () => {
-    const sleep = workerSleep("deliveries");
+    let passes = 0;
+    const worker = startWorker({
+      name: "signal test",
+      wakeOn: [onDeliveriesQueued],
+      pollMs: 600_000,
+      pass: async () => {
+        passes += 1;
+        return IDLE;
+      },
+    });
+    await expect.poll(() => passes).toBe(1);
     const started = Date.now();
-    const paused = sleep.pause(10_000);
-    setTimeout(deliveriesQueued, 20);
-    await paused;
+    deliveriesQueued();
+    await expect.poll(() => passes, { timeout: 5_000 }).toBe(2);
     expect(Date.now() - started).toBeLessThan(5_000);
-    sleep.close();
+    await worker.stop();
   });
 
-  it("keeps a wake-up that came between pauses for the next pause", async () => {
-    const sleep = workerSleep("deliveries");
-    // The listening connection wakes every worker when it (re)connects: wait until a pause
-    // runs its full time, so no such wake-up is still on its way.
-    for (let i = 0; i < 20; i++) {
-      const t = Date.now();
-      await sleep.pause(300);
-      if (Date.now() - t >= 250) break;
-    }
-    const since = sleep.epoch(); // a pass starts reading
-    deliveriesQueued(); // while busy: no pause in progress
-    const started = Date.now();
-    await sleep.pause(10_000, since);
-    expect(Date.now() - started).toBeLessThan(5_000);
-    // The next pass saw that work: the pause after it sleeps its time.
-    const again = Date.now();
-    await sleep.pause(200, sleep.epoch());
-    expect(Date.now() - again).toBeGreaterThanOrEqual(150);
-    sleep.close();
+  it("keeps a wake-up that came during a pass for the next pause", async () => {
+    let passes = 0;
+    let releasePass: () => void = () => {};
+    const worker = startWorker({
+      name: "signal test",
+      wakeOn: [onDeliveriesQueued],
+      pollMs: 600_000,
+      pass: async () => {
+        passes += 1;
+        if (passes === 1) {
+          await new Promise<void>((resolve) => {
+            releasePass = resolve;
+          });
+          deliveriesQueued(); // while busy: no pause in progress
+        }
+        return IDLE;
+      },
+    });
+    await expect.poll(() => passes).toBe(1);
+    releasePass();
+    await expect.poll(() => passes, { timeout: 5_000 }).toBe(2);
+    await worker.stop();
   });
 });

@@ -37,3 +37,10 @@ export const KIND_PERMISSION: Record<LiveKind, Permission> = {
 
 /** One notification's payload: the customer and the notices of one commit. */
 export type LivePayload = { c: string; e: LiveEvent[] };
+
+/**
+ * A member's access changed (a session ended, removed, a new role or sender list, the account
+ * suspended): their streams are checked again at once. `member` null: every member of the
+ * account. Sent by the database's triggers (migration 20261128120000_live_access_notify).
+ */
+export type AccessPayload = { c: string; member: string | null };

@@ -2,15 +2,24 @@
 // (docs/inbox.md "Live updates"). Every instance LISTENs on the live channel over the
 // process's one listening connection (lib/db/wakeups.ts), so a change committed by any
 // instance reaches the streams of all of them; each notice is passed to the streams of its
-// customer whose member may receive it (filter.ts). One timer serves every stream: a
-// heartbeat, and a fresh read of each member (a removed member, or a suspended account,
-// has its streams closed; a changed role or sender list applies from then on).
+// customer whose member may receive it (filter.ts). A member's access is checked per
+// session: at once when the database says it changed (a session ended, a member removed, a
+// role or sender list changed, the account suspended: the triggers of migration
+// 20261128120000_live_access_notify), and on one timer for every stream, which also sends
+// each stream that passed its check a heartbeat.
 import { log } from "@/lib/core/log";
 import { onNotification } from "@/lib/db/wakeups";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { principalForSession } from "@/lib/domains/auth/session-principal";
-import type { LiveEvent, LivePayload } from "./events";
+import type { AccessPayload, LiveEvent, LivePayload } from "./events";
 import { mayReceive } from "./filter";
+
+/**
+ * Why a stream ended: its session is no longer valid (signed out, ended, expired, the member
+ * removed, the account suspended); the member's access changed (role, senders, plan, 2FA):
+ * the browser reconnects under the new one; or it reached its maximum age (renew).
+ */
+export type EndReason = "signed-out" | "access-changed" | "renew";
 
 /** One open stream, as the hub sees it. */
 export type LiveClient = {
@@ -19,9 +28,9 @@ export type LiveClient = {
   deliver(event: LiveEvent): void;
   /** The listening connection came back: notices may have been missed, refetch everything. */
   resync(): void;
+  /** The member's session was checked and still holds (the stream's heartbeat). */
   heartbeat(): void;
-  /** The member is gone (removed, signed out for good, account suspended): end the stream. */
-  end(reason: string): void;
+  end(reason: EndReason): void;
 };
 
 type Hub = {
@@ -29,25 +38,34 @@ type Hub = {
   unsubscribe?: () => void;
   timer?: NodeJS.Timeout;
   checkMs: number;
+  checking: boolean;
 };
 const g = globalThis as { __switchboardLiveHub?: Hub };
-g.__switchboardLiveHub ??= { byCustomer: new Map(), checkMs: 15_000 };
+g.__switchboardLiveHub ??= { byCustomer: new Map(), checkMs: 15_000, checking: false };
 const hub: Hub = g.__switchboardLiveHub;
 
-function parse(payload: string): LivePayload | undefined {
+function parse(payload: string): LivePayload | AccessPayload | undefined {
   try {
-    const value = JSON.parse(payload) as LivePayload;
-    return typeof value?.c === "string" && Array.isArray(value.e) ? value : undefined;
+    const value = JSON.parse(payload) as Partial<LivePayload & AccessPayload>;
+    if (typeof value?.c !== "string") return undefined;
+    if (Array.isArray(value.e)) return { c: value.c, e: value.e };
+    if (value.member === null || typeof value.member === "string") return { c: value.c, member: value.member };
+    return undefined;
   } catch {
     return undefined;
   }
 }
 
+const everyClient = () => [...hub.byCustomer.values()].flatMap((set) => [...set]);
+
 function dispatch(payload: string | undefined) {
   if (payload === undefined) {
     // The subscription started (a stream opened before its LISTEN was in place may have missed
-    // a notice) or reconnected (notices sent meanwhile are lost): every page refetches.
-    for (const set of hub.byCustomer.values()) for (const client of set) client.resync();
+    // a notice) or reconnected (notices sent meanwhile are lost, access changes too): every
+    // page refetches, and every session is read again.
+    const clients = everyClient();
+    for (const client of clients) client.resync();
+    void checkSessions(clients);
     return;
   }
   const message = parse(payload);
@@ -57,34 +75,63 @@ function dispatch(payload: string | undefined) {
   }
   const clients = hub.byCustomer.get(message.c);
   if (!clients) return;
+  if ("member" in message) {
+    const { member } = message;
+    void checkSessions([...clients].filter((c) => member === null || c.principal.userId === member));
+    return;
+  }
   for (const client of clients)
     for (const event of message.e) if (mayReceive(client.principal, event)) client.deliver(event);
 }
 
-/** Every stream's heartbeat, and each member read again (one read per member, not per stream). */
-async function check() {
-  const members = new Map<string, LiveClient[]>();
-  for (const set of hub.byCustomer.values())
-    for (const client of set) {
-      client.heartbeat();
-      const key = `${client.principal.customerId}|${client.principal.userId}`;
-      members.set(key, [...(members.get(key) ?? []), client]);
-    }
-  for (const clients of members.values()) {
-    const { customerId, userId } = clients[0].principal;
+/** What the streams' filter and the route's guard read of a principal; another value ends the stream. */
+const accessOf = (p: Principal) =>
+  JSON.stringify([p.customerId, p.plan, p.twoFactorSetupRequired ?? false, p.member?.role, p.member?.senderIds]);
+
+/**
+ * Reads each session behind these streams again (one read per session, not per stream):
+ * a session no longer valid ends its streams with `signed-out`, a changed access with
+ * `access-changed` (the browser reconnects under the new role). Returns the streams that
+ * passed. A failed read keeps the streams until the next check.
+ */
+async function checkSessions(clients: LiveClient[]): Promise<LiveClient[]> {
+  const bySession = new Map<string, LiveClient[]>();
+  for (const client of clients) {
+    const key = client.principal.sessionId ?? "";
+    bySession.set(key, [...(bySession.get(key) ?? []), client]);
+  }
+  const passed: LiveClient[] = [];
+  for (const [sessionId, group] of bySession) {
+    const { customerId, userId } = group[0].principal;
+    let fresh: Principal | null;
     try {
-      const fresh = await principalForSession({ userId, customerId });
-      for (const client of clients) {
-        if (fresh) client.principal = fresh;
-        else client.end("signed-out");
-      }
+      fresh = sessionId ? await principalForSession({ userId, customerId, sessionId }) : null;
     } catch (error) {
-      log.warn({ err: error }, "live stream member check failed; kept until the next check");
+      log.warn({ err: error }, "live stream session check failed; kept until the next check");
+      passed.push(...group);
+      continue;
     }
+    for (const client of group) {
+      if (!fresh) client.end("signed-out");
+      else if (accessOf(fresh) !== accessOf(client.principal)) client.end("access-changed");
+      else passed.push(client);
+    }
+  }
+  return passed;
+}
+
+/** The timer: every session read again, then a heartbeat to each stream that passed. */
+async function periodicCheck() {
+  if (hub.checking) return; // a slow database: the previous round is still reading
+  hub.checking = true;
+  try {
+    for (const client of await checkSessions(everyClient())) client.heartbeat();
+  } finally {
+    hub.checking = false;
   }
 }
 
-/** How often streams get a heartbeat and their member is read again (tests shorten it). */
+/** How often streams are checked and get a heartbeat (tests shorten it). */
 export function setLiveCheckInterval(ms: number) {
   hub.checkMs = ms;
   if (hub.timer) {
@@ -94,9 +141,12 @@ export function setLiveCheckInterval(ms: number) {
   }
 }
 
+/** The heartbeat's period: the browser treats a stream silent for much longer as dropped. */
+export const liveCheckInterval = () => hub.checkMs;
+
 function ensureTimer() {
   if (hub.timer) return;
-  hub.timer = setInterval(() => void check(), hub.checkMs);
+  hub.timer = setInterval(() => void periodicCheck(), hub.checkMs);
   hub.timer.unref();
 }
 

@@ -1,16 +1,18 @@
 // One browser tab's live stream (docs/inbox.md "Live updates"): a Server-Sent Events body
 // for a signed-in member. It opens with `ready` (the page refetches what it shows: anything
 // may have changed while it was not connected), then carries the notices this member may
-// receive, `resync` when notices may have been lost, a heartbeat comment, and `end` when
-// the member is gone. A stream lives at most MAX_STREAM_MS, then the browser reconnects
-// (and is signed in again, or refused): an ended session keeps no stream open for long.
+// receive, `resync` when notices may have been lost, `ping` each time the member's session
+// was checked and still holds (the heartbeat: the browser reconnects a stream silent for
+// much longer than `ready` says), and `end` with the reason when the stream ends (the session
+// ended, the member's access changed, or the stream reached MAX_STREAM_MS): the browser
+// reconnects, and is signed in again with its current access, or refused.
 import { log } from "@/lib/core/log";
 import type { Principal } from "@/lib/domains/auth/principal";
 import type { LiveEvent } from "./events";
-import { addLiveClient, type LiveClient } from "./hub";
-import { SSE_HEARTBEAT, sseEvent, sseOpening } from "./sse";
+import { addLiveClient, type LiveClient, liveCheckInterval } from "./hub";
+import { SSE_PING, sseEvent, sseOpening } from "./sse";
 
-/** The browser's wait before it reconnects a dropped stream. */
+/** The browser's own wait before it reconnects a dropped stream (use-live-updates.ts reconnects first, with backoff). */
 const RETRY_MS = 3_000;
 const MAX_STREAM_MS = 10 * 60_000;
 /** A client this far behind (bytes queued, unread) is cut off; it reconnects and refetches. */
@@ -47,16 +49,16 @@ export function openLiveStream(p: Principal, opts: { maxMs?: number } = {}): Rea
           principal: p,
           deliver: (event: LiveEvent) => write(sseEvent(event)),
           resync: () => write(sseEvent({}, "resync")),
-          heartbeat: () => write(SSE_HEARTBEAT),
+          heartbeat: () => write(SSE_PING),
           end: (reason) => {
             write(sseEvent({ reason }, "end"));
             close();
           },
         };
         controller.enqueue(sseOpening(RETRY_MS));
-        controller.enqueue(sseEvent({}, "ready"));
+        controller.enqueue(sseEvent({ heartbeatMs: liveCheckInterval() }, "ready"));
         remove = addLiveClient(client);
-        lifetime = setTimeout(close, opts.maxMs ?? MAX_STREAM_MS);
+        lifetime = setTimeout(() => client.end("renew"), opts.maxMs ?? MAX_STREAM_MS);
         lifetime.unref();
       },
       cancel() {

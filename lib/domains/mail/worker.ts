@@ -2,10 +2,12 @@
 // the transport. A refusal or an unreachable server is retried with exponential backoff
 // (full jitter) up to MAX_MAIL_ATTEMPTS, then the email is FAILED (and stays listed with
 // its error); the change that queued it is never undone. Woken by NOTIFY on "mail".
+
+import { retryDelayMs } from "@/lib/core/backoff";
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
-import { type WorkerSleep, workerSleep } from "@/lib/domains/events/signal";
-import { retryDelayMs } from "@/lib/domains/webhooks/backoff";
+import { startWorker, type WorkerDefinition, type WorkerSleep } from "@/lib/core/worker-loop";
+import { wakeupsOn } from "@/lib/db/wakeups";
 import { openBody } from "./message";
 import { type ClaimedMail, claimMail, finishMail, type MailOutcome } from "./outbox";
 import { type MailTransport, transportFromEnv } from "./transport";
@@ -75,34 +77,29 @@ export async function sendDueMail(options: MailWorkerOptions = {}): Promise<numb
  * scheduled, else by the safety poll (WORKER_POLL_MS).
  */
 export function startMailWorker(options: MailWorkerOptions = {}): { stop: () => Promise<void> } {
+  return startWorker(mailWorker(options));
+}
+
+/** The email worker as a definition for the worker loop (lib/background.ts). */
+export function mailWorker(options: MailWorkerOptions = {}): WorkerDefinition {
   const transport = options.transport ?? transportFromEnv();
-  const pollMs = options.pollMs ?? Math.max(250, env().WORKER_POLL_MS);
   const batchSize = options.batchSize ?? 20;
-  const sleep = options.sleep ?? workerSleep("mail", { inProcess: false });
-  let stopped = false;
   let retryAt = Number.POSITIVE_INFINITY;
   const onRetryScheduled = (delayMs: number) => {
     retryAt = Math.min(retryAt, Date.now() + delayMs);
     options.onRetryScheduled?.(delayMs);
   };
-  const loop = (async () => {
-    while (!stopped) {
-      const since = sleep.epoch();
-      if (retryAt <= Date.now()) retryAt = Number.POSITIVE_INFINITY;
-      try {
-        if ((await sendDueMail({ ...options, transport, batchSize, onRetryScheduled })) >= batchSize) continue;
-      } catch (error) {
-        log.error({ err: error }, "email worker error");
-      }
-      if (stopped) break;
-      await sleep.pause(Math.max(5, Math.min(pollMs, retryAt - Date.now())), since);
-    }
-  })();
   return {
-    stop: async () => {
-      stopped = true;
-      sleep.close();
-      await loop;
+    name: "email worker",
+    wakeOn: [wakeupsOn("mail")],
+    sleep: options.sleep,
+    pollMs: options.pollMs ?? Math.max(250, env().WORKER_POLL_MS),
+    pass: async () => {
+      if (retryAt <= Date.now()) retryAt = Number.POSITIVE_INFINITY;
+      const claimed = await sendDueMail({ ...options, transport, batchSize, onRetryScheduled });
+      return claimed >= batchSize ? { more: true } : { more: false, sleepMs: retryAt - Date.now() };
+    },
+    drain: async () => {
       if (!options.transport) transport.close();
     },
   };

@@ -1,7 +1,7 @@
 // message.status.accepted: the provider sends no "accepted" status, the service knows when
 // it accepted a send (docs/event-pipeline.md "Events"). Emitted once the accepted outcome
 // is completed, by a direct send and by the reconnect queue's send alike, with the body of
-// the other message.status.* events (lib/domains/events/ingest/statuses.ts); a broadcast's batch
+// the other message.status.* events (lib/ingest/statuses.ts); a broadcast's batch
 // emits its sends' events in one statement (emitAcceptedBatch). The send is already
 // accepted: an event that cannot be written is logged, never the send's failure.
 

@@ -4,8 +4,9 @@
 
 import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
+import { IDLE, type WorkerDefinition } from "@/lib/core/worker-loop";
 import { db } from "@/lib/db";
-import { onWakeup } from "@/lib/db/wakeups";
+import { wakeupsOn } from "@/lib/db/wakeups";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { providerSender } from "@/lib/domains/senders/provider-sender";
 import type { ConnectionStatus } from "@/lib/generated/prisma/client";
@@ -71,32 +72,15 @@ export async function drainAllReconnectQueues(): Promise<DrainReport> {
   return total;
 }
 
-/** Runs drainAllReconnectQueues on NOTIFY (a send queued) and every intervalMs; stop() waits for a drain in progress. */
-export function startReconnectDrainer(intervalMs = 30_000): () => Promise<void> {
-  let running: Promise<unknown> | undefined;
-  let again = false;
-  const drain = () => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = drainAllReconnectQueues()
-      .catch((error) => log.warn({ err: error }, "reconnect queue drain failed"))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          drain();
-        }
-      });
-  };
-  const timer = setInterval(drain, intervalMs);
-  timer.unref();
-  const unlisten = onWakeup("reconnect", drain);
-  return async () => {
-    clearInterval(timer);
-    unlisten();
-    again = false;
-    await running;
+/** Runs drainAllReconnectQueues on NOTIFY "reconnect" (a send queued) and every intervalMs (lib/background.ts). */
+export function reconnectDrainer(intervalMs = 30_000): WorkerDefinition {
+  return {
+    name: "reconnect queue drain",
+    wakeOn: [wakeupsOn("reconnect")],
+    pollMs: intervalMs,
+    pass: async () => {
+      await drainAllReconnectQueues();
+      return IDLE;
+    },
   };
 }

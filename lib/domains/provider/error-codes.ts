@@ -8,6 +8,8 @@ export const UNDELIVERABLE = 131026;
 export const MESSAGING_LIMIT_HIT = 131048;
 /** The provider's marketing frequency cap for that user: a failed status; not to be retried within 24 hours. */
 export const MARKETING_CAP = 131049;
+/** A free-form message outside the customer service window (service-window.ts): a failed status. */
+export const WINDOW_CLOSED = 131047;
 
 /** Throughput signals: the request was refused before sending, so a retry cannot duplicate. */
 export const RETRYABLE_CODES: ReadonlySet<number> = new Set([THROUGHPUT_EXCEEDED, PAIR_RATE_LIMIT, THROUGHPUT_UPGRADE]);

@@ -1,9 +1,11 @@
 // The simulator's side of status callbacks: builds the provider's webhook envelope, signs it
-// with the app secret (X-Hub-Signature-256) and posts it to our own /api/provider/webhook,
-// over HTTP when SIMULATOR_CALLBACK_URL is set, else straight into the in-process handler.
+// with the app secret (X-Hub-Signature-256) and posts it to our own /api/provider/webhook
+// over HTTP when SIMULATOR_CALLBACK_URL is set, else hands it to the same acceptance the
+// endpoint runs (callbacks/accept.ts: signature, validation, storage) in this process.
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
-import { signProviderBody } from "./callbacks/signature";
+import { acceptProviderCallback, answerStatus } from "./callbacks/accept";
+import { SIGNATURE_HEADER, signProviderBody } from "./callbacks/signature";
 
 export type CallbackChange = { entryId: string; field: string; value: Record<string, unknown> };
 
@@ -30,19 +32,14 @@ function targetUrl(): string | undefined {
     : `${configured.replace(/\/$/, "")}/api/provider/webhook`;
 }
 
-/** Posts one signed body once; returns the endpoint's HTTP status. */
+/** Posts one signed body once; returns the endpoint's HTTP status (in process: the status it would answer). */
 export async function postCallback(body: string): Promise<number> {
-  const headers = { "Content-Type": "application/json", "X-Hub-Signature-256": signProviderBody(body) };
+  const signature = signProviderBody(body);
   const url = targetUrl();
-  if (url) {
-    const response = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(10_000) });
-    await response.arrayBuffer();
-    return response.status;
-  }
-  const { handleProviderWebhook } = await import("./callbacks/handler");
-  const response = await handleProviderWebhook(
-    new Request("http://simulator.local/api/provider/webhook", { method: "POST", headers, body }),
-  );
+  if (!url) return answerStatus[await acceptProviderCallback(body, signature)];
+  const headers = { "Content-Type": "application/json", [SIGNATURE_HEADER]: signature };
+  const response = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(10_000) });
+  await response.arrayBuffer();
   return response.status;
 }
 

@@ -3,7 +3,7 @@
 // same way every time so that a test (or a customer trying the dashboard) can get either
 // verdict on purpose. The verdict reaches the service through the provider's
 // message_template_status_update callback, its reason in `reason` and `rejection_info`.
-import { variablesOf } from "@/lib/domains/templates/parameters";
+import { variablesOf } from "./template-parameters";
 
 export type ReviewVerdict = { status: "APPROVED" } | { status: "REJECTED"; reason: "INVALID_FORMAT"; detail: string };
 

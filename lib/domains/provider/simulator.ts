@@ -4,8 +4,6 @@
 // provider webhook. The default whenever no provider credentials are configured.
 import { randomBytes } from "node:crypto";
 import { env } from "@/lib/core/env";
-import { isFreeForm, WINDOW_CLOSED_PROVIDER_CODE, windowOpenForNumber } from "@/lib/domains/conversations/window";
-import { findParameterProblem } from "@/lib/domains/templates/parameters";
 import {
   CODE_TITLES,
   isRetryableCode,
@@ -15,13 +13,17 @@ import {
   PAIR_RATE_LIMIT,
   THROUGHPUT_EXCEEDED,
   UNDELIVERABLE,
+  WINDOW_CLOSED,
 } from "./error-codes";
 import { SAMPLE_TEMPLATE_NAME, sampleTemplate } from "./sample-template";
+import { isFreeFormPayload } from "./service-window";
 import { type CallbackChange, deliverCallback, envelopeFor } from "./simulator-callbacks";
 import { inboundTextChange, messagesChange } from "./simulator-inbound";
 import { SimulatorLimits } from "./simulator-limits";
 import { reviewTemplate } from "./simulator-review";
 import { templateComponentsFor } from "./simulator-templates";
+import { windowOpenForNumber } from "./simulator-window";
+import { findParameterProblem } from "./template-parameters";
 import type {
   ProviderClient,
   ProviderMessagePayload,
@@ -88,7 +90,7 @@ export class ProviderSimulator implements ProviderClient {
   private pending: CallbackChange[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
 
-  /** No real numbers here: in simulator mode the service assigns ids (lib/domains/senders/self-serve.ts). */
+  /** No real numbers here: in simulator mode the service assigns ids (lib/domains/onboarding/connect-sender.ts). */
   async phoneNumberOf(_phoneNumberId: string): Promise<string | null> {
     return null;
   }
@@ -124,7 +126,7 @@ export class ProviderSimulator implements ProviderClient {
     if (injected !== undefined) return refusal(injected);
     const mismatch = await this.parameterRefusal(sender, payload);
     if (mismatch) return mismatch;
-    const freeForm = isFreeForm(payload);
+    const freeForm = isFreeFormPayload(payload);
     const category = (hints.pricingCategory ?? "service").toLowerCase();
     const verdict = this.limits.check(sender.phoneNumberId, to, {
       marketing: payload.type === "template" && category === "marketing",
@@ -145,7 +147,7 @@ export class ProviderSimulator implements ProviderClient {
     if (this.accepted.length > 20_000) this.accepted.splice(0, 10_000);
     const capped = category === "marketing" && Math.random() < this.options.marketingCapRate;
     const failure = outsideWindow
-      ? WINDOW_CLOSED_PROVIDER_CODE
+      ? WINDOW_CLOSED
       : overLimit
         ? MESSAGING_LIMIT_HIT
         : capped

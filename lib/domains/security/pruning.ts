@@ -7,6 +7,8 @@
 //   member ever signed in from that device (lib/domains/security/sessions.ts);
 // - password reset links used or expired a day ago (an old link is refused either way);
 // - invitations accepted, revoked or expired 30 days ago.
+import { log } from "@/lib/core/log";
+import { IDLE, type WorkerDefinition } from "@/lib/core/worker-loop";
 import { db } from "@/lib/db";
 
 const DAY_MS = 86_400_000;
@@ -35,4 +37,17 @@ export async function pruneSpentCredentials(now = new Date()): Promise<number> {
     }),
   ]);
   return sessions + resets.count + invitations.count;
+}
+
+/** The hourly pass of the background worker (lib/background.ts): at start, then every `intervalMs`. */
+export function credentialPruning(intervalMs = 3_600_000): WorkerDefinition {
+  return {
+    name: "spent credentials pruning",
+    pollMs: intervalMs,
+    pass: async () => {
+      const count = await pruneSpentCredentials();
+      if (count > 0) log.info({ count }, "spent credentials pruning: rows past retention deleted");
+      return IDLE;
+    },
+  };
 }

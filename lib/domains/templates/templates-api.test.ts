@@ -2,7 +2,7 @@
 // read by uid or name, create (X-Service-Template-Uid), sync from the provider.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { processPendingCallbacks } from "@/lib/domains/events/ingest/process-batch";
+import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { recordApiAnswers } from "@/test/api-answers";
 import { call } from "@/test/factory";
 import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";

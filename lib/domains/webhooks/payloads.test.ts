@@ -6,7 +6,7 @@ import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { closedEvent, createdEvent } from "@/lib/domains/conversations/events";
 import { buildPayload } from "@/lib/domains/events/emit";
-import { inboundEvent } from "@/lib/domains/events/ingest/inbound";
+import { inboundEvent } from "@/lib/ingest/inbound";
 import { call, createTestCustomer } from "@/test/factory";
 import { DELIVERED_EVENT_TYPES, EVENT_KEYS } from "./catalog";
 import { payloadDocs, payloadEntries } from "./payloads";

@@ -4,7 +4,9 @@
 // Started beside the delivery worker (lib/background.ts); several may run at once.
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
-import { deliveriesQueued, workerSleep } from "@/lib/domains/events/signal";
+import { IDLE, MORE, startWorker, type WorkerDefinition } from "@/lib/core/worker-loop";
+import { wakeupsOn } from "@/lib/db/wakeups";
+import { deliveriesQueued } from "@/lib/domains/events/signal";
 import { claimRecoveries, failRecovery, releaseRecovery, runRecoveryBatch } from "./recovery-store";
 
 export type RecoveryWorkerOptions = {
@@ -66,29 +68,19 @@ export async function runDueRecoveries(options: RecoveryWorkerOptions = {}): Pro
 }
 
 export function startRecoveryWorker(options: RecoveryWorkerOptions = {}): { stop: () => Promise<void> } {
-  const pollMs = options.pollMs ?? Math.max(250, env().WORKER_POLL_MS);
-  let stopped = false;
-  // Only NOTIFY "recoveries": the in-process "deliveries queued" signal fires on every
-  // processed callback batch and never means a recovery is waiting.
-  const sleep = workerSleep("recoveries", { inProcess: false });
-  const loop = (async () => {
-    while (!stopped) {
-      const since = sleep.epoch();
-      try {
-        if ((await runDueRecoveries({ ...options, shouldStop: () => stopped })) > 0) continue;
-      } catch (error) {
-        log.error({ err: error }, "webhook recovery worker error");
-      }
-      if (stopped) break;
-      options.onPause?.(since);
-      await sleep.pause(pollMs, since);
-    }
-  })();
+  return startWorker(recoveryWorker(options));
+}
+
+/** The recovery worker as a definition for the worker loop (lib/background.ts). */
+export function recoveryWorker(options: RecoveryWorkerOptions = {}): WorkerDefinition {
   return {
-    stop: async () => {
-      stopped = true;
-      sleep.close();
-      await loop;
-    },
+    name: "webhook recovery worker",
+    // Only NOTIFY "recoveries": the in-process "deliveries queued" signal fires on every
+    // processed callback batch and never means a recovery is waiting.
+    wakeOn: [wakeupsOn("recoveries")],
+    pollMs: options.pollMs ?? Math.max(250, env().WORKER_POLL_MS),
+    onPause: options.onPause,
+    pass: async ({ signal }) =>
+      (await runDueRecoveries({ ...options, shouldStop: () => signal.aborted })) > 0 ? MORE : IDLE,
   };
 }

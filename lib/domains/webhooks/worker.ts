@@ -5,11 +5,14 @@
 // counted in `attempts` before its request goes out (so one cut short by a kill counts),
 // and every finished attempt writes a WebhookAttempt row (results are written in small
 // bulk batches, starts too).
+
+import { parseRetryAfter, retryDelayMs } from "@/lib/core/backoff";
 import { decryptSecret } from "@/lib/core/crypto/secret-box";
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
-import { workerSleep } from "@/lib/domains/events/signal";
-import { parseRetryAfter, retryDelayMs } from "./backoff";
+import { IDLE, MORE, type PassResult, startWorker, type WorkerDefinition } from "@/lib/core/worker-loop";
+import { wakeupsOn } from "@/lib/db/wakeups";
+import { onDeliveriesQueued } from "@/lib/domains/events/signal";
 import { deliveryCap } from "./breaker";
 import { admitDelivery, holdDelivery, recordHealth } from "./breaker-store";
 import { closeSendAgent, type SendResult, sendWebhook } from "./send";
@@ -158,6 +161,14 @@ async function idleMs(pollMs: number, customerIds: string[] | null): Promise<num
 
 /** Starts the worker loop; stop() lets in-flight attempts finish and records them. */
 export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop: () => Promise<void> } {
+  return startWorker(deliveryWorker(options));
+}
+
+/**
+ * The delivery worker as a definition for the worker loop (lib/background.ts): woken by
+ * NOTIFY "deliveries" and by deliveries queued in this process (lib/domains/events/signal.ts).
+ */
+export function deliveryWorker(options: DeliveryWorkerOptions = {}): WorkerDefinition {
   const e = env();
   const s: Settings = {
     concurrency: options.concurrency ?? e.WORKER_CONCURRENCY,
@@ -169,9 +180,6 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
     customerIds: options.customerIds ?? null,
     clock: options.clock ?? (() => new Date()),
   };
-  let stopped = false;
-  const sleep = workerSleep("deliveries");
-  const pause = sleep.pause;
   const inflight = new Set<Promise<void>>();
   const pending: Outcome[] = [];
   let flushing: Promise<void> = Promise.resolve();
@@ -290,39 +298,33 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions = {}): { stop
     await dropExpiredPreviousSecrets().catch((error) => log.error({ err: error }, "failed to drop expired secrets"));
     await dropOldRateSlots().catch((error) => log.error({ err: error }, "failed to drop old rate slots"));
   };
-  const loop = (async () => {
-    while (!stopped) {
-      await sweep();
-      const since = sleep.epoch();
-      let claimed = 0;
-      const want = 2 * s.concurrency - inflight.size - ready.length;
-      if (want >= threshold) {
-        try {
-          const claimedAt = Date.now();
-          const jobs = await claimDue(want, s.leaseMarginMs, s.customerIds);
-          claimed = jobs.length;
-          for (const job of jobs) ready.push({ job, leaseEnds: claimedAt + job.timeoutMs + s.leaseMarginMs });
-          start();
-        } catch (error) {
-          log.error({ err: error }, "delivery worker error");
-        }
-      }
-      if (stopped) break;
-      if (claimed > 0 && 2 * s.concurrency - inflight.size - ready.length >= threshold) continue;
-      if (inflight.size > 0) await Promise.race([nextSlot(), pause(claimed === 0 ? s.pollMs : 1000, since)]);
-      // Idle: sleep until NOTIFY, the next retry falls due, or the safety poll.
-      else await pause(claimed === 0 && s.pollMs > 1_000 ? await idleMs(s.pollMs, s.customerIds) : s.pollMs, since);
+  const pass = async (): Promise<PassResult> => {
+    await sweep();
+    let claimed = 0;
+    const want = 2 * s.concurrency - inflight.size - ready.length;
+    if (want >= threshold) {
+      const claimedAt = Date.now();
+      const jobs = await claimDue(want, s.leaseMarginMs, s.customerIds);
+      claimed = jobs.length;
+      for (const job of jobs) ready.push({ job, leaseEnds: claimedAt + job.timeoutMs + s.leaseMarginMs });
+      start();
     }
-    ready.length = 0; // unsent prefetched jobs: their leases expire and they are claimed again
-    await Promise.allSettled(inflight);
-    await flush();
-  })();
+    if (claimed > 0 && 2 * s.concurrency - inflight.size - ready.length >= threshold) return MORE;
+    // Busy: until a slot frees or a wake-up. Idle: until NOTIFY, the next retry falls due, or the safety poll.
+    if (inflight.size > 0) return { more: false, sleepMs: claimed === 0 ? s.pollMs : 1000, until: nextSlot() };
+    if (claimed === 0 && s.pollMs > 1_000) return { more: false, sleepMs: await idleMs(s.pollMs, s.customerIds) };
+    return IDLE;
+  };
 
   return {
-    stop: async () => {
-      stopped = true;
-      sleep.close();
-      await loop;
+    name: "delivery worker",
+    wakeOn: [wakeupsOn("deliveries"), onDeliveriesQueued],
+    pollMs: s.pollMs,
+    pass,
+    drain: async () => {
+      ready.length = 0; // unsent prefetched jobs: their leases expire and they are claimed again
+      await Promise.allSettled(inflight);
+      await flush();
       await flushing;
       await health;
       await closeSendAgent();

@@ -107,7 +107,7 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
               </tr>
             ))}
           </DataTable>
-          <Pager path="/billing/ledger" params={params} {...history.pagination} />
+          <Pager path="/billing/ledger" params={params} pagination={history.pagination} />
         </>
       )}
     </div>

@@ -10,6 +10,7 @@ import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, link, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { pageBlock } from "@/lib/core/pagination";
 import { foundOr404 } from "@/lib/dashboard/found";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams, withParams } from "@/lib/dashboard/search-params";
@@ -57,7 +58,6 @@ export default async function BroadcastPage({ params, searchParams }: Props) {
   const path = `/broadcasts/${b.broadcastUid}`;
   const currency = b.estimate?.currency ?? "USD";
   const exportQuery = withParams({}, { status: recipientQuery.status, search: recipientQuery.search });
-  const pages = Math.ceil(recipients.total / recipientQuery.limit);
   return (
     <div className="space-y-6">
       <SubpageHeader backHref="/broadcasts" backLabel="All broadcasts" title={b.name}>
@@ -217,10 +217,12 @@ export default async function BroadcastPage({ params, searchParams }: Props) {
         <Pager
           path={path}
           params={query}
-          page={recipientQuery.page}
-          hasMore={recipientQuery.page < pages}
-          total={recipients.total}
-          totalPages={pages}
+          pagination={pageBlock(
+            recipientQuery.page,
+            recipientQuery.limit,
+            recipients.total,
+            recipients.recipients.length,
+          )}
         />
       </section>
     </div>

@@ -88,14 +88,7 @@ export default async function ContactBookPage({ params, searchParams }: Props) {
             </tr>
           ))}
         </DataTable>
-        <Pager
-          path={`/contacts/${uid}`}
-          params={sp}
-          page={pagination.page}
-          hasMore={pagination.hasMore}
-          total={pagination.total}
-          totalPages={pagination.totalPages}
-        />
+        <Pager path={`/contacts/${uid}`} params={sp} pagination={pagination} />
       </section>
     </div>
   );

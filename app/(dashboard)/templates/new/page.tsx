@@ -7,7 +7,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
-import { TemplateBuilder } from "../template-builder";
+import { TemplateBuilder } from "./template-builder";
 
 export const metadata: Metadata = { title: "New template · Switchboard" };
 export const dynamic = "force-dynamic";

@@ -98,14 +98,7 @@ export async function DeliveryLog({ p, sender, uid, params, active }: Props) {
           );
         })}
       </DataTable>
-      <Pager
-        path={path}
-        params={listParams}
-        page={pagination.page}
-        hasMore={pagination.hasMore}
-        total={total}
-        totalPages={pagination.totalPages}
-      />
+      <Pager path={path} params={listParams} pagination={pagination} />
     </section>
   );
 }

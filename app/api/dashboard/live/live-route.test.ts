@@ -37,7 +37,7 @@ describe("GET /api/dashboard/live", () => {
     expect(res.headers.get("cache-control")).toBe("no-cache, no-transform");
     if (!res.body) throw new Error("no body");
     const live = readLive(res.body);
-    await vi.waitFor(() => expect(live.events[0]).toEqual({ event: "ready", data: {} }));
+    await vi.waitFor(() => expect(live.events[0]).toEqual({ event: "ready", data: { heartbeatMs: 15_000 } }));
     await live.stop();
   });
 

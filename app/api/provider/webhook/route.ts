@@ -1,5 +1,5 @@
-// The provider's callbacks (handshake and signed batches); see lib/domains/provider/callbacks.
-import { handleProviderWebhook } from "@/lib/domains/provider/callbacks/handler";
+// The provider's callbacks (handshake and signed batches); see lib/http/provider-webhook.ts.
+import { handleProviderWebhook } from "@/lib/http/provider-webhook";
 
 export const dynamic = "force-dynamic";
 export const GET = handleProviderWebhook;

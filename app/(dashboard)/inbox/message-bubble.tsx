@@ -1,0 +1,63 @@
+// One message of the thread: a system note centred, or a bubble (outbound on the right) with
+// its text, who sent it, the time, the status ticks of an outbound message and why a failed
+// one was not delivered (docs/inbox.md).
+import { formatDateTime } from "@/components/ui/format";
+import type { PublicConversationMessage } from "@/lib/domains/conversations/schemas";
+import { bubbleText, senderLabel, ticksOf, timeOf } from "./thread-format";
+
+const TICK_TONE = {
+  read: "text-sky-700 dark:text-sky-300",
+  failed: "text-red-700 dark:text-red-300",
+  muted: "text-slate-600 dark:text-slate-400",
+} as const;
+
+export function MessageBubble({ m }: { m: PublicConversationMessage }) {
+  const text = bubbleText(m);
+  if (m.direction === "system") {
+    return (
+      <li className="flex justify-center" data-testid="thread-note">
+        <p className="max-w-[90%] rounded-md border border-amber-300 bg-amber-50 px-3 py-1 text-center text-xs text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          {text} · {timeOf(m.timestamp)}
+        </p>
+      </li>
+    );
+  }
+  const outbound = m.direction === "outbound";
+  const ticks = ticksOf(m.status);
+  return (
+    <li
+      className={`flex ${outbound ? "justify-end" : "justify-start"}`}
+      data-testid="thread-message"
+      data-direction={m.direction}
+      data-status={m.status}
+    >
+      <div
+        className={`max-w-[85%] min-w-0 rounded-lg px-3 py-2 shadow-sm ${
+          outbound
+            ? "rounded-br-none bg-indigo-100 text-slate-900 dark:bg-indigo-900 dark:text-slate-50"
+            : "rounded-bl-none bg-white text-slate-900 dark:bg-slate-800 dark:text-slate-50"
+        }`}
+      >
+        <p className="whitespace-pre-wrap break-words text-sm">{text}</p>
+        <p className="mt-1 flex flex-wrap items-center justify-end gap-x-2 text-xs text-slate-600 dark:text-slate-300">
+          <span>{senderLabel(m)}</span>
+          <time dateTime={m.timestamp} title={formatDateTime(m.timestamp)}>
+            {timeOf(m.timestamp)}
+          </time>
+          {outbound ? (
+            <span className={`font-semibold ${TICK_TONE[ticks.tone]}`} data-testid="ticks">
+              <span aria-hidden="true">{ticks.marks}</span>
+              <span className="sr-only">{ticks.label}</span>
+            </span>
+          ) : null}
+        </p>
+        {outbound && m.status === "failed" ? (
+          <p className="mt-1 text-xs text-red-800 dark:text-red-300" data-testid="failure-reason">
+            Not delivered: {m.errorMessage ?? "the provider refused the message"}
+            {m.errorCode ? ` (error ${m.errorCode})` : ""}
+          </p>
+        ) : null}
+      </div>
+    </li>
+  );
+}

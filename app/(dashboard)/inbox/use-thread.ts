@@ -1,0 +1,96 @@
+"use client";
+// The data of one open conversation (docs/inbox.md): its messages in pages of 100 (newest
+// first; "Show older messages" adds a page, all refetched together) on the tab's live stream
+// (polled only without it), the changes made from the thread (close/reopen, mark unread), and
+// the read mark set whenever the thread shows unread messages.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
+import type { BlacklistStanding } from "@/lib/domains/contacts/blacklist";
+import type { PublicConversation, PublicConversationMessage } from "@/lib/domains/conversations/schemas";
+import { postJson } from "./post-json";
+
+export type ThreadAnswer = {
+  conversation: PublicConversation;
+  messages: PublicConversationMessage[];
+  total: number;
+  /** The contact's blacklist entry as it was given (reason, source), when blacklisted. */
+  blacklist: BlacklistStanding | null;
+};
+
+const THREAD_POLL_MS = 2_000;
+
+export function useThread(uid: string) {
+  const queryClient = useQueryClient();
+  const base = `/api/dashboard/conversations/${encodeURIComponent(uid)}`;
+  const [pages, setPages] = useState(1);
+  const live = useLiveUpdates();
+  const thread = useQuery({
+    queryKey: ["conversation", uid, pages],
+    queryFn: async (): Promise<ThreadAnswer> => {
+      const answers = await Promise.all(
+        Array.from({ length: pages }, async (_, i) => {
+          const res = await fetch(`${base}?page=${i + 1}`);
+          const json = await res.json();
+          if (!res.ok) {
+            throw new Error(typeof json.message === "string" ? json.message : "Could not load the conversation");
+          }
+          return json as ThreadAnswer;
+        }),
+      );
+      const seen = new Set<string>();
+      const messages = answers
+        .toReversed()
+        .flatMap((a) => a.messages)
+        .filter((m) => !seen.has(m.messageUid) && seen.add(m.messageUid));
+      return {
+        conversation: answers[0].conversation,
+        messages,
+        total: answers[0].total,
+        blacklist: answers[0].blacklist ?? null,
+      };
+    },
+    placeholderData: keepPreviousData,
+    refetchInterval: live ? false : THREAD_POLL_MS,
+    staleTime: 0,
+  });
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ["conversation", uid] });
+    void queryClient.invalidateQueries({ queryKey: ["inbox"] });
+    void queryClient.invalidateQueries({ queryKey: ["unread"] });
+  };
+  const update = useMutation({
+    mutationFn: (conversation: { status?: "OPEN" | "CLOSED"; markRead?: true }) => postJson(base, { conversation }),
+    onSuccess: refresh,
+  });
+
+  // Mark read on open, and again when messages arrive while it is open: once per fetched
+  // answer that shows unread messages.
+  const unread = thread.data?.conversation.unreadCount ?? 0;
+  const markedFor = useRef(0);
+  // Set by "Mark as unread": the thread's refetch its own change triggers (the live notice)
+  // shows it unread while the page is still leaving; reading it then would undo the mark.
+  const markedUnread = useRef(false);
+  useEffect(() => {
+    if (markedUnread.current || unread === 0 || thread.dataUpdatedAt <= markedFor.current) return;
+    markedFor.current = thread.dataUpdatedAt;
+    postJson(base, { conversation: { markRead: true } })
+      .then(refresh)
+      .catch(() => undefined);
+  });
+
+  const markUnread = async () => {
+    markedUnread.current = true;
+    try {
+      await postJson(base, { conversation: { markUnread: true } });
+    } catch (error) {
+      markedUnread.current = false;
+      throw error;
+    }
+    // The list shows it unread at once, whether or not a live notice comes first.
+    void queryClient.invalidateQueries({ queryKey: ["inbox"] });
+    void queryClient.invalidateQueries({ queryKey: ["unread"] });
+  };
+
+  return { thread, refresh, update, markUnread, showOlder: () => setPages((n) => n + 1) };
+}

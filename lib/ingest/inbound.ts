@@ -1,0 +1,103 @@
+// Inbound messages -> their conversation (lib/domains/conversations/inbound.ts) and
+// message.inbound.<type> events carrying the conversationUid (idempotent per provider
+// message id), plus conversation.created for the conversations they start.
+
+import type { Tx } from "@/lib/db";
+import { markReplied } from "@/lib/domains/broadcasts/recipient-statuses";
+import { chatbotSnapshot, decideChatbotReplies, type InboundForBot, inboundText } from "@/lib/domains/chatbots/runner";
+import { applyInbound, type InboundMessage } from "@/lib/domains/conversations/inbound";
+import { type EventInput, type EventSender, emitEvents } from "@/lib/domains/events/emit";
+import type { ProviderMessagesValueT, ProviderMessageT } from "@/lib/domains/provider/callbacks/schemas";
+
+export type InboundItem = {
+  sender: EventSender;
+  message: ProviderMessageT;
+  contacts: ProviderMessagesValueT["contacts"];
+};
+
+function contactName(item: InboundItem): string | null {
+  const contact = item.contacts?.find((c) => c.wa_id === item.message.from) ?? item.contacts?.[0];
+  const name = (contact?.profile as { name?: unknown } | undefined)?.name;
+  return typeof name === "string" ? name : null;
+}
+
+const timeOf = (m: ProviderMessageT) => new Date(Number(m.timestamp) * 1000);
+
+export function inboundEvent(item: InboundItem, conversationUid: string | null): EventInput {
+  const m = item.message as ProviderMessageT & Record<string, unknown>;
+  const type = m.type.toLowerCase();
+  return {
+    sender: item.sender,
+    type: `message.inbound.${type}`,
+    dedupeKey: `inbound:${m.id}`,
+    data: {
+      messageId: m.id,
+      conversationUid,
+      from: m.from ?? null,
+      contactName: contactName(item),
+      timestamp: timeOf(m).toISOString(),
+      type,
+      [type]: m[type] ?? null,
+      context: m.context ?? null,
+    },
+  };
+}
+
+function toConversationInput(item: InboundItem): InboundMessage | undefined {
+  const m = item.message as ProviderMessageT & Record<string, unknown>;
+  const digits = (m.from ?? "").replace(/\D/g, "");
+  const at = timeOf(m);
+  if (!digits || Number.isNaN(at.getTime())) return undefined;
+  // Provider timestamps are whole seconds: a message received within its second takes the
+  // arrival time, so messages and the notes they cause keep their order in the thread.
+  const now = Date.now();
+  const received = now >= at.getTime() && now - at.getTime() < 1000 ? new Date(now) : at;
+  return {
+    sender: item.sender,
+    id: m.id,
+    contact: `+${digits}`,
+    contactName: contactName(item),
+    // A clock ahead of ours must not stretch the window.
+    at: at.getTime() > now ? new Date(now) : received,
+    type: m.type.toLowerCase(),
+    body: m,
+  };
+}
+
+const conversationInputs = (items: InboundItem[]) =>
+  items.map(toConversationInput).filter((m): m is InboundMessage => m !== undefined);
+
+const forBot = (m: InboundMessage): InboundForBot => ({
+  customerId: m.sender.customerId,
+  senderId: m.sender.id,
+  senderPhone: m.sender.phoneNumber,
+  providerMessageId: m.id,
+  from: m.contact,
+  type: m.type,
+  text: inboundText(m.body),
+});
+
+/** What the chatbots see of these inbound messages. */
+export const botItemsOf = (items: InboundItem[]): InboundForBot[] => conversationInputs(items).map(forBot);
+
+export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<number> {
+  if (items.length === 0) return 0;
+  const inputs = conversationInputs(items);
+  // Chatbots (docs/chatbots.md) see each conversation as it was before this batch (a new
+  // message reopens a closed one); one query when no sender here has an ACTIVE bot.
+  const forBots = inputs.map(forBot);
+  const bots = await chatbotSnapshot(tx, forBots);
+  const { conversationOf, events } = await applyInbound(tx, inputs);
+  const emitted = await emitEvents(tx, [
+    ...events,
+    ...items.map((item) => inboundEvent(item, conversationOf.get(item.message.id) ?? null)),
+  ]);
+  // In this same transaction, the sender's ACTIVE bot writes at most one outbox reply per
+  // inbound message: committed with it, or lost with it and applied again.
+  if (bots) await decideChatbotReplies(tx, forBots, { snapshot: bots });
+  // A contact who writes back marks their delivered broadcast messages replied (docs/broadcasts.md).
+  const bySender = new Map<string, string[]>();
+  for (const m of inputs) bySender.set(m.sender.id, [...(bySender.get(m.sender.id) ?? []), m.contact]);
+  for (const [senderId, contacts] of bySender) await markReplied(tx, senderId, contacts);
+  return emitted;
+}
