@@ -1,9 +1,8 @@
 // Reading a multipart/form-data upload as it streams (docs/openapi.md "Uploads"): busboy
 // parses the parts; the one file part is handed to the route's `receive` (which streams it
 // somewhere and may refuse it early), the text fields are collected. Nothing is buffered whole.
-// A refused upload is not parsed on: what the client still sends is read and dropped (never
-// held) while it is within the route's limit and declared, so the client reads its answer;
-// anything else is cut.
+// A refused upload is not parsed on: the node:http servers read and drop what the client still
+// sends before they close the connection, so it reads its answer (lib/http/unread-body.ts).
 import { once } from "node:events";
 import type { Readable } from "node:stream";
 import busboy from "busboy";
@@ -22,9 +21,6 @@ export type MultipartOptions<R extends Received> = {
 };
 
 export type MultipartInput<R> = { fields: Record<string, string>; file: R | undefined };
-
-/** A client that stops sending a refused body is not waited for longer than this. */
-const DRAIN_MS = 30_000;
 
 export const isMultipart = (request: Request) =>
   /^multipart\/form-data\b/i.test(request.headers.get("content-type")?.trim() ?? "");
@@ -125,30 +121,9 @@ export async function readMultipart<R extends Received>(
   } catch (error) {
     fail(error);
     await file?.discard();
-    settle(reader, declared, size, options.maxBytes);
+    // Not parsed on; the server drops what the client still sends (lib/http/unread-body.ts).
+    void reader.cancel().catch(() => {});
     throw failure;
   }
   return { fields, file };
-}
-
-/**
- * The rest of a refused body: read and dropped when it was declared and is within the limit
- * (the client is still sending and then reads the answer), cut otherwise.
- */
-function settle(reader: ReadableStreamDefaultReader<Uint8Array>, declared: number, read: number, max: number): void {
-  if (!(declared <= max) || read >= declared) {
-    void reader.cancel().catch(() => {});
-    return;
-  }
-  const stalled = setTimeout(() => void reader.cancel().catch(() => {}), DRAIN_MS);
-  stalled.unref();
-  const drain = async () => {
-    for (;;) {
-      const { done } = await reader.read();
-      if (done) break;
-    }
-  };
-  drain()
-    .catch(() => {})
-    .finally(() => clearTimeout(stalled));
 }

@@ -1,7 +1,7 @@
 // The OpenAPI examples of the media routes (docs/openapi.md "Adding a route"): one sample
 // file, through the serializers the routes answer with.
-import { exampleTime } from "@/lib/core/examples";
-import { SAMPLE_CUSTOMER_ID, sampleSender } from "@/lib/domains/senders/samples";
+import { exampleTime, SAMPLE_CUSTOMER_ID } from "@/lib/core/examples";
+import { sampleSender } from "@/lib/domains/senders/samples";
 import { type MediaRow, toPublicMedia } from "./serializers";
 
 const sampleMediaRow: MediaRow = {
