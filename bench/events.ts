@@ -175,6 +175,7 @@ async function ingestLoad(origin: string, phoneNumberId: string, seconds: number
 }
 
 const pgc = new pg.Client({ connectionString: dbUrl });
+pgc.on("error", (error) => console.warn("bench database connection:", error.message));
 const count = async (sql: string) => Number((await pgc.query(sql)).rows[0]?.n ?? 0);
 
 async function setup() {
