@@ -73,6 +73,14 @@ module.exports = {
       to: { path: "^(app|components)/" },
     },
     {
+      name: "api-not-http",
+      severity: "error",
+      comment:
+        "lib/api (the framework-agnostic router) never imports lib/http (the node:http servers that mount it); what both need lives in lib/core.",
+      from: { path: "^lib/api/", pathNot: TESTS },
+      to: { path: "^lib/http/" },
+    },
+    {
       name: "cli-not-servers",
       severity: "error",
       comment:

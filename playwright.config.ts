@@ -54,6 +54,8 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       // The suite signs in many times from one address.
       RATE_LIMIT_GLOBAL: "100000",
+      // ... and signs up about a dozen accounts from its one browser (the default allows 10 an hour).
+      RATE_LIMIT_SIGNUP_IP: "100",
       // The composer test watches a message reach "read": no random failures or unread ends.
       SIMULATOR_FAILURE_RATE: "0",
       SIMULATOR_READ_RATE: "1",

@@ -4,7 +4,7 @@
 // router, no auth, no Prisma, no envelope). PORT, DATABASE_URL, BENCH_CUSTOMER_ID.
 import http from "node:http";
 import pg from "pg";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { cachedCount } from "@/lib/domains/billing/count-cache";
 import { billingListSql } from "@/lib/domains/billing/messages";
 import { BillingMessagesQuery } from "@/lib/domains/billing/schemas";
@@ -12,7 +12,7 @@ import { conversationByUidSql, conversationListSql, threadSql } from "@/lib/doma
 import { pageTotal } from "@/lib/domains/conversations/service";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-const principal: Principal = { customerId: process.env.BENCH_CUSTOMER_ID ?? "", plan: "pro", via: "token" };
+const principal = systemPrincipal(process.env.BENCH_CUSTOMER_ID ?? "");
 const run = (sql: { text: string; values: unknown[] }) => pool.query(sql.text, sql.values);
 
 async function answer(url: URL): Promise<unknown> {

@@ -258,13 +258,14 @@ async function compare(s: Scenario, a: Side, b: Side): Promise<Interleaved> {
 
 async function explainPlans(customerId: string): Promise<string[]> {
   const { billingListSql } = await import("@/lib/domains/billing/messages");
+  const { systemPrincipal } = await import("@/lib/domains/auth/principal");
   const { BillingMessagesQuery } = await import("@/lib/domains/billing/schemas");
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   const out: string[] = [];
   for (const s of SCENARIOS.filter((x) => x.path === "/api/v3/billing/messages")) {
     const q = BillingMessagesQuery.parse(Object.fromEntries(new URLSearchParams(s.query)));
-    const sql = billingListSql({ customerId, plan: "pro", via: "token" }, undefined, q);
+    const sql = billingListSql(systemPrincipal(customerId), undefined, q);
     for (const [what, stmt] of [
       ["page", sql.page],
       ["count", sql.count],
@@ -286,9 +287,10 @@ async function cpuBreakdown(customerId: string, token: string): Promise<string[]
   const { configureTokenCache, TOKEN_CACHE_MAX_ENTRIES } = await import("@/lib/domains/tokens/token-cache");
   const { wakeupsReady } = await import("@/lib/db/wakeups");
   const { billingListSql } = await import("@/lib/domains/billing/messages");
+  const { systemPrincipal } = await import("@/lib/domains/auth/principal");
   const { BillingMessagesQuery } = await import("@/lib/domains/billing/schemas");
   const pool = new pg.Pool({ connectionString: dbUrl, max: 10 });
-  const sql = billingListSql({ customerId, plan: "pro", via: "token" }, undefined, BillingMessagesQuery.parse({}));
+  const sql = billingListSql(systemPrincipal(customerId), undefined, BillingMessagesQuery.parse({}));
   const ops: [string, () => Promise<unknown>][] = [
     ["pg: SELECT 1", () => pool.query("SELECT 1")],
     ["Prisma: SELECT 1", () => db.$queryRawUnsafe("SELECT 1")],

@@ -10,14 +10,14 @@
 // SIMULATOR_CALLBACK_URL (this process's control endpoint).
 import { startBackgroundWork } from "@/lib/background";
 import { db } from "@/lib/db";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { createBroadcast, startBroadcast } from "@/lib/domains/broadcasts/service";
 import { handleProviderWebhook } from "@/lib/http/provider-webhook";
 import { controlServer, recordCalls, type StartRequest, sqlStats } from "./broadcast-control";
 
 /** Creates and starts a broadcast through the service; the time of the start (recipients made). */
 export async function createAndStart(r: StartRequest): Promise<{ uid: string; startMs: number }> {
-  const p: Principal = { customerId: r.customerId, plan: "pro", via: "token" };
+  const p = systemPrincipal(r.customerId);
   const sender = await db.sender.findUniqueOrThrow({ where: { id: r.senderId } });
   const row = await createBroadcast(p, sender, {
     name: `Bench ${new Date().toISOString()}`,

@@ -1,5 +1,5 @@
 // The audit log (docs/security.md "Audit log"): an owner creates a token, finds its entry on
-// the Audit log page (actor, target, user agent), filters to it, and exports it as CSV.
+// the Audit log page (actor, target, address, user agent), filters to it, and exports it as CSV.
 import { expect, test } from "@playwright/test";
 import { DEMO_EMAIL, expectAccessible, generateToken, hydrated, login, saveScreenshot } from "./helpers";
 
@@ -17,6 +17,8 @@ test("an owner reads the audit entry of a token they created and exports it as C
   await expect(entry).toContainText(DEMO_EMAIL);
   await expect(entry).toContainText(prefix);
   await expect(entry).toContainText("Chrome");
+  // The browser's address (localhost: 127.0.0.1 or ::1), carried from the socket to the server action.
+  await expect(entry).toContainText(/127\.0\.0\.1|::1/);
   // The value shown once is never in the log.
   await expect(page.getByTestId("audit-table")).not.toContainText(token);
   await expectAccessible(page);

@@ -39,7 +39,9 @@ test("create a contact book and upload a file with one bad row", async ({ page }
   await expect(report).toContainText("failed 1");
   await expect(page.getByTestId("row-error")).toHaveCount(1);
   await expect(page.getByTestId("row-error")).toContainText("INVALID_PHONE_NUMBER");
-  await expect(page.getByTestId("row-error").locator("td").first()).toHaveText("2");
+  // The bad row is the file's third line: a spreadsheet's row 3 (the header is row 1).
+  await expect(page.getByTestId("row-error").locator("td").first()).toHaveText("3");
+  await expect(page.getByTestId("row-numbering")).toContainText("the header is row 1");
 
   await expect(page.getByTestId("contact-row")).toHaveCount(2);
   await expect(page.getByTestId("contact-row").filter({ hasText: "Ada Lovelace" })).toContainText("gold");
@@ -99,6 +101,40 @@ test("a JSON file in the API's shape keeps its custom fields: shown in the previ
   await expect(table.filter({ hasText: "Grace Hopper" })).toContainText("gold");
   await expect(table.filter({ hasText: "Edsger Dijkstra" })).toContainText("silver");
   await expectAccessible(page);
+});
+
+test("a number repeated in a later chunk of a 600-row file is refused naming its first row, as inside a chunk", async ({
+  page,
+}) => {
+  await login(page);
+  await page.goto("/contacts");
+  const name = `E2E chunks ${Date.now()}`;
+  await page.getByLabel("Book name").fill(name);
+  await page.getByRole("button", { name: "Create book" }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+
+  // 600 contacts (two chunks of the upload): contact 550 repeats contact 0, contact 20 repeats contact 5.
+  const phone = (i: number) => `+44207300${String(i).padStart(4, "0")}`;
+  const lines = ["phone,name"];
+  for (let i = 0; i < 600; i++) lines.push(`${phone(i === 550 ? 0 : i === 20 ? 5 : i)},Person ${i}`);
+  await page.getByLabel("CSV or JSON file").setInputFiles({
+    name: "many.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(lines.join("\n")),
+  });
+  await page.getByRole("button", { name: "Upload 600 rows" }).click();
+
+  const report = page.getByTestId("upload-report");
+  await expect(report).toContainText("created 598");
+  await expect(report).toContainText("updated 0");
+  await expect(report).toContainText("failed 2");
+  const errors = page.getByTestId("row-error");
+  await expect(errors).toHaveCount(2);
+  await expect(errors.nth(0).locator("td").first()).toHaveText("22");
+  await expect(errors.nth(0)).toContainText(`${phone(5)} already appears in row 7 of this upload`);
+  await expect(errors.nth(1).locator("td").first()).toHaveText("552");
+  await expect(errors.nth(1)).toContainText(`${phone(0)} already appears in row 2 of this upload`);
+  await expect(errors.nth(1)).toContainText("DUPLICATE_PHONE_NUMBER");
 });
 
 test("a search across every book finds a name whatever its accents and case, and says which book", async ({

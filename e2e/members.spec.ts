@@ -148,3 +148,38 @@ test("an owner invites an agent on one sender; the agent sees only it, no tokens
   await expect(agent).toHaveURL(/\/login/);
   await saveScreenshot(agent, "members-agent-removed");
 });
+
+test("an invitation to an email of another account: the owner sees it sent and pending, nothing more", async ({
+  page,
+}) => {
+  // An account elsewhere, made by the operator.
+  const cli = (...args: string[]) =>
+    JSON.parse(
+      execFileSync("node", ["scripts/run.mjs", "cli", ...args, "--json"], {
+        env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? "", LOG_LEVEL: "silent", NODE_ENV: "development" },
+        encoding: "utf8",
+      }),
+    ) as Record<string, string>;
+  const taken = `elsewhere-${stamp}@example.test`;
+  const { customerId } = cli("customer:create", "--name", `Elsewhere ${stamp}`);
+  cli("user:create", "--customer", customerId, "--email", taken, "--password", PASSWORD);
+
+  await login(page);
+  await page.goto("/members");
+  await hydrated(page.getByLabel("Role", { exact: true }));
+  await page.getByLabel("Email", { exact: true }).fill(taken);
+  await page.getByLabel("Role", { exact: true }).selectOption("developer");
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByText("Invitation sent")).toBeVisible();
+  await expect(page.getByTestId("invitation-row").filter({ hasText: taken })).toContainText("pending");
+  await expect(page.getByText(/already has|another account|one account/i)).toHaveCount(0);
+
+  // Its owner was told, without a link (it could not be accepted with this address).
+  const out = execFileSync("node", ["scripts/run.mjs", "cli", "mail:list", "--to", taken, "--json"], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? "", LOG_LEVEL: "silent", NODE_ENV: "development" },
+    encoding: "utf8",
+  });
+  const { mail } = JSON.parse(out) as { mail: { links: string[] }[] };
+  expect(mail).toHaveLength(1);
+  expect(mail[0]?.links.filter((l) => l.includes("/invite/"))).toEqual([]);
+});

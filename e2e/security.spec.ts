@@ -1,6 +1,7 @@
 // Account security end to end (docs/security.md): a new owner turns on two-factor by
-// scanning (here: reading) the secret the page shows and computing the code with otpauth,
-// signs out, signs in with a code, then with a recovery code (which then works no more).
+// scanning (here: reading) the secret the page shows and computing the code with otpauth
+// (their other browser, signed in with the password alone, is signed out), signs out, signs
+// in with a code, then with a recovery code (which then works no more).
 // Then "Forgot password" through the emailed link (read with `mail:list`: the e2e app runs
 // without SMTP_URL, so emails are kept in the outbox), after which the session another
 // browser held is signed out.
@@ -61,9 +62,16 @@ async function newPage(browser: Browser): Promise<Page> {
   return (await browser.newContext()).newPage();
 }
 
-test("two-factor: set up from the shown secret, sign in with a code, then with a recovery code", async ({ page }) => {
+test("two-factor: set up from the shown secret, sign in with a code, then with a recovery code", async ({
+  page,
+  browser,
+}) => {
   const email = `twofa-${stamp}@example.test`;
   await signUp(page, email);
+  // Another browser signed in with the password alone: turning two-factor on signs it out.
+  const other = await newPage(browser);
+  await enterPassword(other, email, PASSWORD);
+  await expect(other.getByTestId("signed-in-as")).toHaveText(`${email} · owner`);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Account security" }).click();
   await expect(page.getByRole("heading", { name: "Account security", level: 1 })).toBeVisible();
   await expect(page.getByTestId("two-factor-state")).toHaveText("Two-factor authentication is off.");
@@ -78,11 +86,14 @@ test("two-factor: set up from the shown secret, sign in with a code, then with a
   await page.getByRole("button", { name: "Turn on two-factor" }).click();
   const codes = page.getByTestId("recovery-codes").getByRole("listitem");
   await expect(codes).toHaveCount(10);
+  await expect(page.getByTestId("other-sessions-ended")).toBeVisible();
   const recovery = (await codes.allTextContents()).map((c) => c.trim());
   await expectAccessible(page);
   await saveScreenshot(page, "security-recovery-codes");
   await page.getByRole("button", { name: "I stored them" }).click();
   await expect(page.getByTestId("two-factor-state")).toContainText("10 of 10 recovery codes left");
+  await other.goto("/account");
+  await expect(other).toHaveURL(/\/login/);
 
   // The password alone no longer signs in: the form asks for the code.
   await logOut(page);

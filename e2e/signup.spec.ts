@@ -1,5 +1,6 @@
+import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { expectAccessible, hydrated, saveScreenshot } from "./helpers";
+import { DEMO_EMAIL, expectAccessible, hydrated, saveScreenshot } from "./helpers";
 
 test("a new account sees none of the demo data", async ({ page }) => {
   const email = `new-${Date.now()}@example.com`;
@@ -83,4 +84,31 @@ test("a short password is refused once, under its field", async ({ page }) => {
   await expect(page.getByRole("alert").filter({ hasText: "10 characters" })).toHaveCount(0);
   await expectAccessible(page);
   await expect(page).toHaveURL(/\/signup/);
+});
+
+test("a taken email: the form says only that an email went out, and the email says to sign in or reset", async ({
+  page,
+}) => {
+  await page.goto("/signup");
+  await hydrated(page.getByLabel("Company name"));
+  await page.getByLabel("Company name").fill("Second Try Co");
+  await page.getByLabel("Work email").fill(DEMO_EMAIL);
+  await page.getByLabel("Password (at least 10 characters)").fill("a-guessed-password");
+  await page.getByRole("button", { name: "Create account" }).click();
+  const answer = page.getByTestId("signup-email-sent");
+  await expect(answer).toHaveText(/^We sent an email to this address/);
+  // (The page's own "Already have an account? Sign in" link is there for everyone.)
+  await expect(page.getByText(/already has|already exists|taken/i)).toHaveCount(0);
+  await expect(page).toHaveURL(/\/signup/);
+  await expectAccessible(page);
+
+  // The outbox as `npm run -s cli -- mail:list` shows it (the e2e app runs without SMTP_URL).
+  const out = execFileSync("node", ["scripts/run.mjs", "cli", "mail:list", "--to", DEMO_EMAIL, "--json"], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? "", LOG_LEVEL: "silent", NODE_ENV: "development" },
+    encoding: "utf8",
+  });
+  const { mail } = JSON.parse(out) as { mail: { subject: string; links: string[] }[] };
+  const notice = mail.find((m) => m.subject === "You already have a Switchboard account");
+  expect(notice?.links.some((l) => l.endsWith("/login"))).toBe(true);
+  expect(notice?.links.some((l) => l.endsWith("/forgot-password"))).toBe(true);
 });

@@ -82,7 +82,8 @@ describe("password reset", () => {
     const m = await createMemberOf(t.customer.id, "billing");
     await requestResetAction({ email: m.email });
     const first = tokenOf(await latestLinkTo(m.email));
-    await expect(resetPassword(first, "a password too late", Date.now() + 3600_000 + 1000)).rejects.toMatchObject({
+    const afterTheHour = Date.now() + 3600_000 + 1000;
+    await expect(resetPassword(first, "a password too late", null, afterTheHour)).rejects.toMatchObject({
       code: "NOT_FOUND",
     });
     await requestResetAction({ email: m.email });
@@ -115,6 +116,25 @@ describe("changing a password", () => {
     expect(await principalForSession(other)).toBeNull();
     expect(await principalForSession(m.session)).not.toBeNull();
     expect(await checkCredentials(m.email, "a new long password")).not.toBeNull();
+  });
+});
+
+describe("turning two-factor on", () => {
+  it("ends the member's other sessions (opened with the password alone) but not this one", async () => {
+    const m = await createMemberOf(t.customer.id, "developer");
+    const other = await signedInSession(m.userId, t.customer.id);
+    const p = await asPrincipal(m.session);
+    const { secret } = await beginTwoFactorSetup(p);
+    // Only confirming the setup turns it on: the other session still reads.
+    expect(await principalForSession(other)).not.toBeNull();
+    await confirmTwoFactor(p, totpCode(secret, Date.now() - 30_000));
+    expect(await principalForSession(other)).toBeNull();
+    expect(await principalForSession(m.session)).not.toBeNull();
+    expect(await db.userSession.findUniqueOrThrow({ where: { id: other.sessionId } })).toMatchObject({
+      endedReason: "two_factor_enabled",
+    });
+    const [entry] = await db.auditEvent.findMany({ where: { action: "member.2fa_enabled", targetUid: m.email } });
+    expect(entry?.details).toEqual({ sessionsEnded: 1 });
   });
 });
 

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, expect, inject, it } from "vitest";
 import { db } from "@/lib/db";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { startBroadcast } from "@/lib/domains/broadcasts/service";
 import { call, uniquePhone } from "./factory";
 import { messagingCustomer } from "./messaging-fixtures";
@@ -62,7 +63,7 @@ it("a worker killed mid-broadcast: the next one finishes it, nobody gets two mes
     },
   });
   const uid = created.body.data.broadcastUid as string;
-  const p = { customerId: t.customer.id, plan: "pro" as const, via: "token" as const };
+  const p = systemPrincipal(t.customer.id);
   await startBroadcast(p, undefined, uid, null);
   const total = await db.broadcastRecipient.count({ where: { broadcastId: uid } });
   expect(total).toBeGreaterThan(990);

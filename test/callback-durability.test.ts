@@ -5,8 +5,8 @@ import { randomInt } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { loadCommand } from "@/lib/cli/commands";
 import { db } from "@/lib/db";
-import { MAX_ATTEMPTS, processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { cleanCallbackBody } from "@/lib/domains/provider/callbacks/clean";
+import { MAX_ATTEMPTS, processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { fixture, postProvider, sentMessages } from "./events-helpers";
 import { createTestCustomer } from "./factory";
 

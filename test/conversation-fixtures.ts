@@ -1,12 +1,12 @@
 // Test helpers: a contact writes to a sender (a signed inbound callback through the real
 // endpoint, then the processor), which opens the customer service window.
 import { db } from "@/lib/db";
-import { processPendingCallbacks } from "@/lib/ingest/process-batch";
-import { handleProviderWebhook } from "@/lib/http/provider-webhook";
 import { signProviderBody } from "@/lib/domains/provider/callbacks/signature";
 import { envelopeFor } from "@/lib/domains/provider/simulator-callbacks";
 import { type InboundSpec, inboundTextChange, inboundWamid } from "@/lib/domains/provider/simulator-inbound";
 import type { Sender } from "@/lib/domains/senders/service";
+import { handleProviderWebhook } from "@/lib/http/provider-webhook";
+import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 
 export function inboundBody(sender: Sender, spec: InboundSpec): string {
   return envelopeFor([

@@ -20,6 +20,7 @@ import { inboundWamid, messagesChange } from "@/lib/domains/provider/simulator-i
 import { BREAKER } from "@/lib/domains/webhooks/breaker";
 import { DELIVERED_EVENT_TYPES, EVENT_KEYS } from "@/lib/domains/webhooks/catalog";
 import { startDeliveryWorker } from "@/lib/domains/webhooks/worker";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { contactWrites, drainCallbacks, postSigned } from "./conversation-fixtures";
 import { fixture, postProvider, sentMessages, waitFor } from "./events-helpers";
 import { call, uniquePhone } from "./factory";
@@ -259,7 +260,7 @@ describe("every catalog event type, delivered for real", () => {
 
   it("billing.balance.low: the account's threshold raised above its balance", async () => {
     // The dashboard's ledger form calls this service; it decides against the new threshold at once.
-    await setLowBalanceThreshold({ customerId: t.customer.id, plan: "pro", via: "session" }, "1000");
+    await setLowBalanceThreshold(memberPrincipal(t.customer.id), "1000");
     await arrived("billing.balance.low");
   }, 60_000);
 

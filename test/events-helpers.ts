@@ -5,9 +5,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { encryptSecret } from "@/lib/core/crypto/secret-box";
 import { db } from "@/lib/db";
-import { handleProviderWebhook } from "@/lib/http/provider-webhook";
 import { signProviderBody } from "@/lib/domains/provider/callbacks/signature";
 import type { Sender } from "@/lib/generated/prisma/client";
+import { handleProviderWebhook } from "@/lib/http/provider-webhook";
 
 const FIXTURES = path.resolve(import.meta.dirname, "fixtures/provider");
 

@@ -4,6 +4,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { CLIENT_ADDRESS_HEADER, requestClientIp, signedClientAddress } from "@/lib/core/client-ip";
 import { resetEnvCache } from "@/lib/core/env";
 import { BULK_BODY_LIMIT_BYTES } from "@/lib/domains/contacts/schemas";
 import {
@@ -26,6 +27,8 @@ let frontPort: number;
 /** The open live stream on the stand-in for Next, written to by the test. */
 let liveStream: http.ServerResponse | undefined;
 const seenByNext: { url: string; forwardedFor: string | undefined; body: string }[] = [];
+/** The client address Next's handlers would read from each request (lib/core/client-ip.ts). */
+const addressesSeenByNext: string[] = [];
 /** Bytes Next was handed per path, answered or not (a cut request never ends). */
 const bytesToNext = new Map<string, number>();
 
@@ -52,6 +55,9 @@ beforeAll(async () => {
     });
     req.on("end", () => {
       seenByNext.push({ url: req.url ?? "", forwardedFor: req.headers["x-forwarded-for"] as string, body });
+      addressesSeenByNext.push(
+        requestClientIp(new Headers({ [CLIENT_ADDRESS_HEADER]: String(req.headers[CLIENT_ADDRESS_HEADER] ?? "") })),
+      );
       res.writeHead(200, { "Content-Type": "text/html", "Set-Cookie": ["a=1", "b=2"] });
       res.end("<h1>dashboard</h1>");
     });
@@ -125,6 +131,19 @@ describe("front server", () => {
       { url: "/billing?from=2026-01-01", forwardedFor: "127.0.0.1", body: "" },
       { url: "/api/dashboard/messages", forwardedFor: "127.0.0.1", body: '{"to":"x"}' },
     ]);
+  });
+
+  it("signs the socket's address for Next's handlers; a client's own claim, even one validly signed, is replaced", async () => {
+    const claims: Record<string, string>[] = [
+      {},
+      { [CLIENT_ADDRESS_HEADER]: "203.0.113.1 Zm9yZ2Vk", "X-Forwarded-For": "203.0.113.1" },
+      { [CLIENT_ADDRESS_HEADER]: signedClientAddress("203.0.113.1") ?? "" },
+    ];
+    for (const [i, claim] of claims.entries()) {
+      const from = `127.0.0.${i + 2}`;
+      await sendHttp(frontPort, "GET", "/inbox", claim, [], from);
+      expect(addressesSeenByNext.at(-1), JSON.stringify(claim)).toBe(from);
+    }
   });
 
   it("behind a trusted proxy (TRUST_PROXY), tells Next the address that proxy saw, not the client's claims", async () => {

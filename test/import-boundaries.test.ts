@@ -104,6 +104,14 @@ const PLANTED: Record<string, { files: Record<string, string>; rule: string; edg
     rule: "adapters-not-app",
     edge: "lib/api/docs.ts → app/webhooks/page.tsx",
   },
+  "the router imports the node:http servers": {
+    files: {
+      "lib/http/client-ip.ts": "export const clientIp = () => 1;\n",
+      "lib/api/next-mount.ts": 'import { clientIp } from "@/lib/http/client-ip";\nexport const m = clientIp;\n',
+    },
+    rule: "api-not-http",
+    edge: "lib/api/next-mount.ts → lib/http/client-ip.ts",
+  },
   "the CLI calls the router": {
     files: { "lib/cli/run.ts": 'import { router } from "@/lib/api/router";\nexport const r = router;\n' },
     rule: "cli-not-servers",

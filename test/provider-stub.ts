@@ -1,5 +1,5 @@
 // Provider mode against a stubbed Graph API (lib/domains/provider/http-client.ts): the self-serve
-// sender checks (lib/domains/senders/self-serve.ts) ask it whose number a phone number id is.
+// sender checks (lib/domains/onboarding/connect-sender.ts) ask it whose number a phone number id is.
 import { resetEnvCache } from "@/lib/core/env";
 import { setProvider } from "@/lib/domains/provider/client";
 import { createHttpClient } from "@/lib/domains/provider/http-client";

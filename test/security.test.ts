@@ -4,7 +4,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type AnyRoute, VERSIONS } from "@/lib/api/route-definition";
 import { routes } from "@/lib/api/route-table";
-import { PLAN_FEATURES } from "@/lib/domains/auth/principal";
+import { PLAN_FEATURES, systemPrincipal } from "@/lib/domains/auth/principal";
 import { issueToken, revokeToken } from "@/lib/domains/tokens/service";
 import { generateTokenString } from "@/lib/domains/tokens/token-string";
 import { type CallResult, call, createTestCustomer, type TestCustomer } from "./factory";
@@ -52,7 +52,7 @@ beforeAll(async () => {
   c = await createTestCustomer();
   starter = await createTestCustomer({ plan: "starter" });
   const issued = await issueToken({ customerId: c.customer.id, name: "revoked" });
-  await revokeToken({ customerId: c.customer.id }, issued.record.id);
+  await revokeToken(systemPrincipal(c.customer.id), issued.record.id);
   revoked = issued.token;
   expired = (await issueToken({ customerId: c.customer.id, name: "expired", expiresAt: new Date(Date.now() - 1) }))
     .token;

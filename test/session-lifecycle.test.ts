@@ -2,7 +2,8 @@
 // sign-in (csrf, credentials callback) issues a real JWT cookie; the real dashboard handler
 // reads it; signing out (next-auth's signout) ends the session on the server, so the SAME
 // cookie, kept by whoever copied it, reads nothing any more; so does a session ended from
-// elsewhere. next-auth's handler runs in its (req, res) form with plain objects; only
+// elsewhere, and every other session of a member who turns on two-factor or changes their
+// password. next-auth's handler runs in its (req, res) form with plain objects; only
 // getServerSession's cookie lookup is replaced (outside Next it has no request scope): it
 // decodes the cookie with next-auth's own decode and our session callback.
 import NextAuth from "next-auth";
@@ -10,7 +11,11 @@ import { decode } from "next-auth/jwt";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { env } from "@/lib/core/env";
 import { authOptions } from "@/lib/dashboard/next-auth";
+import { principalForSession } from "@/lib/domains/auth/session-principal";
+import { changePassword } from "@/lib/domains/security/passwords";
 import { endSessionById } from "@/lib/domains/security/sessions";
+import { totpCode } from "@/lib/domains/security/totp";
+import { beginTwoFactorSetup, confirmTwoFactor } from "@/lib/domains/security/two-factor";
 import { createTestCustomer, type TestCustomer } from "./factory";
 import { createMemberOf, type TestMember } from "./member-fixtures";
 
@@ -90,8 +95,8 @@ async function auth(
   return { status, body: sent, set };
 }
 
-/** Signs in through next-auth's credentials callback; the cookies a browser would keep. */
-async function signIn(m: TestMember): Promise<Cookies> {
+/** Signs in through next-auth's credentials callback (with a two-factor code when given); the cookies a browser would keep. */
+async function signIn(m: TestMember, code?: string): Promise<Cookies> {
   const csrf = await auth("GET", "csrf", {});
   const csrfToken = (csrf.body as { csrfToken: string }).csrfToken;
   const jarCookies = { ...csrf.set };
@@ -99,7 +104,7 @@ async function signIn(m: TestMember): Promise<Cookies> {
     "POST",
     "callback",
     jarCookies,
-    { csrfToken, email: m.email, password: m.password, json: "true" },
+    { csrfToken, email: m.email, password: m.password, json: "true", ...(code ? { code } : {}) },
     "credentials",
   );
   expect(cb.set[SESSION_COOKIE], `sign-in failed: ${JSON.stringify(cb.body)}`).toBeTruthy();
@@ -153,6 +158,34 @@ describe("a dashboard session", () => {
     expect(await readConversations(there[SESSION_COOKIE])).toBe(200);
     await endSessionById(String(ended?.sessionId), "ended");
     expect(await readConversations(there[SESSION_COOKIE])).toBe(401);
+    expect(await readConversations(here[SESSION_COOKIE])).toBe(200);
+  });
+
+  it("turning on two-factor, then changing the password, each end the member's other cookies, not this one", async () => {
+    const m = await createMemberOf(t.customer.id, "admin");
+    const here = await signIn(m);
+    const principal = async () => {
+      const token = await decode({ token: here[SESSION_COOKIE], secret: env().NEXTAUTH_SECRET ?? "" });
+      const p = await principalForSession({
+        userId: String(token?.userId),
+        customerId: String(token?.customerId),
+        sessionId: String(token?.sessionId),
+      });
+      if (!p) throw new Error("no principal for this cookie");
+      return p;
+    };
+    const before2fa = await signIn(m);
+    expect(await readConversations(before2fa[SESSION_COOKIE])).toBe(200);
+    const { secret } = await beginTwoFactorSetup(await principal());
+    await confirmTwoFactor(await principal(), totpCode(secret, Date.now() - 30_000));
+    expect(await readConversations(before2fa[SESSION_COOKIE])).toBe(401);
+    expect(await readConversations(here[SESSION_COOKIE])).toBe(200);
+
+    // Signed in again elsewhere (now with a code), then the password changes here.
+    const elsewhere = await signIn(m, totpCode(secret));
+    expect(await readConversations(elsewhere[SESSION_COOKIE])).toBe(200);
+    await changePassword(await principal(), m.password, "a changed long password");
+    expect(await readConversations(elsewhere[SESSION_COOKIE])).toBe(401);
     expect(await readConversations(here[SESSION_COOKIE])).toBe(200);
   });
 

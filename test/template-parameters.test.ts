@@ -88,6 +88,7 @@ beforeAll(async () => {
     plan: "pro",
     via: "session",
     userId: user.id,
+    sessionId: "session-test",
     scopedSenderId: null,
     member: { userId: user.id, email: user.email, name: null, role: "owner", senderIds: null },
   };

@@ -7,8 +7,8 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { ledgerBalance } from "@/lib/domains/billing/ledger";
-import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import type { Sender } from "@/lib/generated/prisma/client";
+import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { postProvider, sentMessages, waitFor } from "./events-helpers";
 import { createTestCustomer } from "./factory";
 

@@ -25,6 +25,8 @@ beforeAll(async () => {
     customerId: mine.customer.id,
     plan: "pro",
     via: "session",
+    userId: "user-test",
+    sessionId: "session-test",
     scopedSenderId: null,
     // An owner holds every permission (docs/members.md): what stops them here is the tenant.
     member: { userId: "user-test", email: "owner@example.com", name: null, role: "owner", senderIds: null },

@@ -1,12 +1,13 @@
-// Under Next alone the client's own X-Forwarded-For is not trusted
-// unless TRUST_PROXY says a proxy in front sets it.
+// Under Next the client address is what the process holding the socket signed
+// (lib/core/client-ip.ts): X-Forwarded-For itself is never read here, with or without
+// TRUST_PROXY (the signer applied that rule: lib/http/client-address.test.ts).
 import { afterEach, describe, expect, it } from "vitest";
+import { CLIENT_ADDRESS_HEADER, signedClientAddress, UNKNOWN_CLIENT } from "@/lib/core/client-ip";
 import { resetEnvCache } from "@/lib/core/env";
-import { UNKNOWN_CLIENT } from "@/lib/http/client-ip";
 import { nextClientIp } from "./next-mount";
 
-const withFor = (value: string) =>
-  new Request("http://localhost/api/v3/openapi.json", { headers: { "X-Forwarded-For": value } });
+const withHeaders = (headers: Record<string, string>) =>
+  new Request("http://localhost/api/v3/openapi.json", { headers });
 
 describe("the client address under the Next mount", () => {
   afterEach(() => {
@@ -14,14 +15,18 @@ describe("the client address under the Next mount", () => {
     resetEnvCache();
   });
 
-  it("ignores X-Forwarded-For without TRUST_PROXY: every client shares one per-IP budget", () => {
-    expect(nextClientIp(withFor("203.0.113.7"))).toBe(UNKNOWN_CLIENT);
-    expect(nextClientIp(withFor("198.51.100.1, 203.0.113.7"))).toBe(UNKNOWN_CLIENT);
-  });
-
-  it("takes the entry the trusted proxy appended under TRUST_PROXY", () => {
+  it("is the signed address, never a client's X-Forwarded-For", () => {
+    const signed = signedClientAddress("203.0.113.7") ?? "";
+    expect(nextClientIp(withHeaders({ [CLIENT_ADDRESS_HEADER]: signed, "X-Forwarded-For": "6.6.6.6" }))).toBe(
+      "203.0.113.7",
+    );
+    expect(nextClientIp(withHeaders({ "X-Forwarded-For": "203.0.113.7" }))).toBe(UNKNOWN_CLIENT);
     process.env.TRUST_PROXY = "true";
     resetEnvCache();
-    expect(nextClientIp(withFor("198.51.100.1, 203.0.113.7"))).toBe("203.0.113.7");
+    expect(nextClientIp(withHeaders({ "X-Forwarded-For": "198.51.100.1, 203.0.113.7" }))).toBe(UNKNOWN_CLIENT);
+  });
+
+  it("a forged address reads as unknown: the shared budget, never the claim", () => {
+    expect(nextClientIp(withHeaders({ [CLIENT_ADDRESS_HEADER]: "203.0.113.7 Zm9yZ2Vk" }))).toBe(UNKNOWN_CLIENT);
   });
 });

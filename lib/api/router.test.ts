@@ -6,6 +6,7 @@ import { resetEnvCache } from "@/lib/core/env";
 import { PageQuery } from "@/lib/core/pagination";
 import { PathText, PublicId } from "@/lib/core/path-params";
 import { db } from "@/lib/db";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import type { Sender } from "@/lib/domains/senders/service";
 import { issueToken, revokeToken } from "@/lib/domains/tokens/service";
 import { generateTokenString, hashToken, visiblePrefix } from "@/lib/domains/tokens/token-string";
@@ -203,7 +204,7 @@ describe("authentication", () => {
   it("401 INVALID_AUTH_TOKEN for a revoked token", async () => {
     const { token, record } = await issueToken({ customerId: c.customer.id, name: "to revoke" });
     expect((await call("GET", "/api/v3/things", { token })).status).toBe(200);
-    await revokeToken({ customerId: c.customer.id }, record.id);
+    await revokeToken(systemPrincipal(c.customer.id), record.id);
     expectError(await call("GET", "/api/v3/things", { token }), 401, "INVALID_AUTH_TOKEN");
   });
 

@@ -9,7 +9,7 @@ import { ApiError } from "@/lib/core/errors";
 import { log, redactUrl } from "@/lib/core/log";
 import { PathText } from "@/lib/core/path-params";
 import { assertStorableInput } from "@/lib/core/storable-input";
-import { hasFeature, type Principal } from "@/lib/domains/auth/principal";
+import { hasFeature, type Principal, type TokenPrincipal } from "@/lib/domains/auth/principal";
 import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/domains/idempotency/service";
 import { resolveSender, resolveSenderByPhoneNumberId, type Sender } from "@/lib/domains/senders/service";
 import { verifyToken } from "@/lib/domains/tokens/service";
@@ -80,7 +80,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
     // HEAD is GET without a body.
     const method = request.method === "HEAD" ? "GET" : request.method;
     let errorStyle: AnyRoute["errorStyle"] = "envelope";
-    let principal: Principal | undefined;
+    let principal: TokenPrincipal | undefined;
     // Usage (docs/tokens.md): queued after the response is built, written in batches.
     const done = (response: Response): Response => {
       if (principal?.tokenId) {

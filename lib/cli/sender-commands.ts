@@ -1,5 +1,5 @@
 // sender:add and sender:default (docs/operator-cli.md).
-import { operatorPrincipal } from "@/lib/domains/audit/actor";
+import { operatorPrincipal } from "@/lib/domains/auth/principal";
 import { providerMode } from "@/lib/domains/provider/client";
 import { addSender, setDefaultSender } from "@/lib/domains/senders/admin";
 import { syncAccountTemplates } from "@/lib/domains/templates/service";

@@ -1,6 +1,6 @@
 // token:create, token:revoke and token:rotate (docs/operator-cli.md).
 import { db } from "@/lib/db";
-import { operatorPrincipal } from "@/lib/domains/audit/actor";
+import { operatorPrincipal } from "@/lib/domains/auth/principal";
 import { issueToken, revokeToken, rotateToken } from "@/lib/domains/tokens/service";
 import { defineCommand } from "./command";
 import { CliInputError } from "./input-error";

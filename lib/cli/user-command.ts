@@ -1,6 +1,6 @@
 // user:create (docs/operator-cli.md): a member with a role (default owner) and, for an
 // agent, the senders they work on (docs/members.md).
-import { operatorPrincipal } from "@/lib/domains/audit/actor";
+import { operatorPrincipal } from "@/lib/domains/auth/principal";
 import { addMember } from "@/lib/domains/members/service";
 import { defineCommand } from "./command";
 import { requireCustomer } from "./require-customer";

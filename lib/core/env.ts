@@ -114,7 +114,7 @@ const Api = z.object({
     "Raw API request log rows older than this are pruned; the hourly counts stay.",
   ),
   TRUST_PROXY: bool.describe(
-    "Behind one trusted reverse proxy: the client IP is the last `X-Forwarded-For` entry (the one it added), and its `X-Forwarded-Proto: https` makes the session cookies `Secure`. Otherwise the socket's address (under `next start` alone, where route handlers cannot see it, every API client shares one per-IP budget).",
+    'Behind one trusted reverse proxy: the client IP is the last `X-Forwarded-For` entry (the one it added), and its `X-Forwarded-Proto: https` makes the session cookies `Secure`. Otherwise the socket\'s address, never a header (docs/security.md "Client addresses").',
   ),
 });
 

@@ -9,6 +9,7 @@ import { listBillingRecords } from "@/lib/domains/billing/messages";
 import { billingTotals } from "@/lib/domains/billing/totals";
 import { insertRecords, makeRecords, matches, type SeedRecord } from "@/test/billing-fixtures";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { parseExportView, parseHistoryView, parseMessagesView } from "./billing-view";
 
 let me: TestCustomer;
@@ -19,7 +20,7 @@ beforeAll(async () => {
   me = await createTestCustomer();
   mine = makeRecords(me.customer.id, [me.sender], 120, 11);
   await insertRecords(mine);
-  principal = { customerId: me.customer.id, plan: "pro", via: "session" };
+  principal = memberPrincipal(me.customer.id);
 });
 
 describe("the billing view's status and pricing type", () => {

@@ -5,6 +5,7 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
+import { UNKNOWN_CLIENT } from "@/lib/core/client-ip";
 import { minutesOfWait } from "@/lib/core/count";
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
@@ -29,12 +30,12 @@ const headerOf = (req: unknown, name: string): string | null => {
 /**
  * `secure`: served over HTTPS (secure-cookies.ts), so the cookies are Secure. `clientIp`:
  * the caller's address for the login limiter and the session record (the route handler
- * reads it as lib/http/client-ip.ts says) and `userAgent`, which the audit log records with
+ * reads it as lib/core/client-ip.ts says) and `userAgent`, which the audit log records with
  * the sign-in and the session keeps as its device; session reads need neither.
  */
 export function authOptions(
   secure = servedOverHttps(undefined),
-  clientIp = "unknown",
+  clientIp = UNKNOWN_CLIENT,
   userAgent: string | null = null,
 ): NextAuthOptions {
   return {
@@ -65,7 +66,7 @@ export function authOptions(
           const sessionId = await openSession({
             userId: user.id,
             customerId: user.customerId,
-            ip: clientIp === "unknown" ? null : clientIp,
+            ip: clientIp === UNKNOWN_CLIENT ? null : clientIp,
             userAgent: userAgent ?? headerOf(req, "user-agent"),
           });
           return { id: user.id, email: user.email, name: user.name, customerId: user.customerId, sessionId };

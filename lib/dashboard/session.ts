@@ -8,7 +8,6 @@ import { cache } from "react";
 import { ApiError } from "@/lib/core/errors";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { principalForSession, type SessionIds } from "@/lib/domains/auth/session-principal";
-import { clientIpFrom } from "@/lib/http/client-ip";
 import { authOptions } from "./next-auth";
 import { originFrom } from "./request-origin";
 import { servedOverHttps } from "./secure-cookies";
@@ -21,13 +20,10 @@ export const getSessionPrincipal = cache(async (): Promise<Principal | null> => 
   // The session cookie's name depends on it (the __Secure- prefix over HTTPS).
   const h = await headers();
   const secure = servedOverHttps(h);
-  const ip = clientIpFrom(h.get("x-forwarded-for"), undefined);
-  const p = await principalForSession(
-    (await getServerSession(authOptions(secure))) as SessionIds | null,
-    ip === "unknown" ? null : ip,
-  );
+  const origin = originFrom(h);
+  const p = await principalForSession((await getServerSession(authOptions(secure))) as SessionIds | null, origin.ip);
   // Who and from where, for the audit log of what this request changes (docs/security.md "Audit log").
-  if (p) p.origin = originFrom(h);
+  if (p) p.origin = origin;
   return p;
 });
 

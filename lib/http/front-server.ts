@@ -1,21 +1,21 @@
 // The one public port of `npm start`: the public API and the provider callback endpoint are
 // served here directly (the lean router, with the client address from the socket), and
 // everything else (dashboard pages, next-auth, app/api/dashboard) is passed to the Next
-// server on a loopback port. Next alone cannot tell its route handlers the socket
-// address, and keeps a client's own X-Forwarded-For: per-IP rate limits would be a header
-// away from bypassed. Here the X-Forwarded-* headers Next sees are always ours.
+// server on a loopback port, with the client's address signed for it (lib/core/client-ip.ts:
+// Next's handlers never see the socket, and Next keeps a client's own X-Forwarded-For).
+// Here the X-Forwarded-* headers and the address Next sees are always ours.
 // Bodies bound for Next are counted here while they stream (Next would buffer any size:
 // a 256 MiB sign-in form took next-server from 357 MB to 2.58 GB): over the limit, the rest
 // never reaches Next and the client gets 413 PAYLOAD_TOO_LARGE.
 import http from "node:http";
 import { pipeline, Transform } from "node:stream";
 import { TooLargeError } from "@/lib/core/bounded-read";
+import { CLIENT_ADDRESS_HEADER, clientIpFrom, signedClientAddress } from "@/lib/core/client-ip";
 import { env } from "@/lib/core/env";
 import { errorAnswer } from "@/lib/core/error-answer";
 import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
 import { BULK_BODY_LIMIT_BYTES } from "@/lib/domains/contacts/schemas";
-import { clientIpFrom } from "./client-ip";
 import { leanRequestListener, type Mount } from "./lean-server";
 
 /** Paths the lean router serves: /api/v2..., /api/v3..., /api/provider/webhook, /graph/... (provider SDKs). */
@@ -45,15 +45,29 @@ export function endToEnd(headers: http.IncomingHttpHeaders): http.IncomingHttpHe
   return out;
 }
 
-/** What Next is told about the client: one address (resolved as the API resolves it). */
+/**
+ * What Next is told about the client: one address (resolved as the API resolves it), also
+ * signed in CLIENT_ADDRESS_HEADER, which is what Next's handlers believe (a client's own copy
+ * is replaced, or dropped when there is no NEXTAUTH_SECRET to sign with).
+ */
 export function forwardedHeaders(req: http.IncomingMessage): http.OutgoingHttpHeaders {
   const claimed = req.headers["x-forwarded-for"];
+  const address = clientIpFrom(Array.isArray(claimed) ? claimed.join(", ") : claimed, req.socket.remoteAddress);
+  const signed = signedClientAddress(address);
   return {
-    "x-forwarded-for": clientIpFrom(Array.isArray(claimed) ? claimed.join(", ") : claimed, req.socket.remoteAddress),
+    "x-forwarded-for": address,
     "x-forwarded-host": req.headers.host ?? "localhost",
     // Behind a trusted TLS-terminating proxy, the scheme it saw (next-auth's Secure cookies).
     "x-forwarded-proto": forwardedProto(req),
+    ...(signed ? { [CLIENT_ADDRESS_HEADER]: signed } : {}),
   };
+}
+
+/** The client's end-to-end headers, its own address claims replaced by ours. */
+function headersForNext(req: http.IncomingMessage): http.OutgoingHttpHeaders {
+  const headers: http.OutgoingHttpHeaders = endToEnd(req.headers);
+  delete headers[CLIENT_ADDRESS_HEADER];
+  return { ...headers, ...forwardedHeaders(req) };
 }
 
 /** "https" only when a trusted proxy (TRUST_PROXY) says so in its X-Forwarded-Proto entry. */
@@ -133,7 +147,7 @@ function forwardToNext(req: http.IncomingMessage, res: http.ServerResponse, next
       port: next.port,
       method: req.method,
       path: req.url,
-      headers: { ...endToEnd(req.headers), ...forwardedHeaders(req) },
+      headers: headersForNext(req),
     },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));

@@ -3,9 +3,9 @@
 import http from "node:http";
 import { handleApiRequest } from "@/lib/api/router";
 import { RequestAbortedError } from "@/lib/core/bounded-read";
+import { clientIpFrom } from "@/lib/core/client-ip";
 import { errorAnswer } from "@/lib/core/error-answer";
 import { log } from "@/lib/core/log";
-import { clientIpFrom } from "./client-ip";
 import { sendWebResponse, toWebRequest } from "./node-adapter";
 
 export type Mount = { prefix: string; handle: (request: Request, clientIp: string) => Promise<Response> };

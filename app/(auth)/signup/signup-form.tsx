@@ -18,6 +18,7 @@ export function SignupForm() {
   const [message, setMessage] = useState<string | null>(null);
   const [fields, setFields] = useState<Record<string, string>>({});
   const [pending, setPending] = useState(false);
+  const [sent, setSent] = useState<string | null>(null);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -37,12 +38,23 @@ export function SignupForm() {
       setFields(result.fields ?? {});
       return;
     }
+    if (result.data.next === "check_email") {
+      setSent(result.data.message);
+      return;
+    }
     await signIn("credentials", { redirect: false, email: data.email, password: data.password });
     // The dashboard home: the first-run checklist (app/(dashboard)/page.tsx).
     router.replace("/");
     router.refresh();
   }
 
+  if (sent) {
+    return (
+      <p role="status" data-testid="signup-email-sent">
+        {sent}
+      </p>
+    );
+  }
   return (
     <form onSubmit={onSubmit} className="space-y-4" noValidate>
       {FIELDS.map((f) => (

@@ -87,18 +87,25 @@ export function TwoFactorPanel({ enabled, recoveryCodesLeft }: { enabled: boolea
   const toast = useToast();
   const [setup, setSetup] = useState<Setup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
+  const [signedOutOthers, setSignedOutOthers] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   if (codes) {
     return (
       <div className="space-y-3">
         <p data-testid="two-factor-state">Two-factor authentication is on.</p>
+        {signedOutOthers && (
+          <p className={muted} data-testid="other-sessions-ended">
+            Your other sessions were signed out: other browsers and devices sign in again, with a code.
+          </p>
+        )}
         <RecoveryCodes codes={codes} />
         <button
           type="button"
           className={buttonSecondary}
           onClick={() => {
             setCodes(null);
+            setSignedOutOthers(false);
             router.refresh();
           }}
         >
@@ -170,6 +177,7 @@ export function TwoFactorPanel({ enabled, recoveryCodesLeft }: { enabled: boolea
           onDone={(data) => {
             toast.success("Two-factor authentication is on");
             setSetup(null);
+            setSignedOutOthers(true);
             setCodes(data.recoveryCodes);
           }}
         />

@@ -1,9 +1,9 @@
 "use server";
 import { z } from "zod";
 import { defineAction } from "@/lib/dashboard/define-action";
+import { connectSender, makeDefaultSender } from "@/lib/domains/onboarding/connect-sender";
 import { removeSender, renameSender } from "@/lib/domains/senders/manage";
 import { SenderConnectFields, SenderRenameFields } from "@/lib/domains/senders/schemas";
-import { connectSender, makeDefaultSender } from "@/lib/domains/senders/self-serve";
 
 // Each changes the header's sender list: the whole layout is stale.
 const LAYOUT = { path: "/", type: "layout" } as const;

@@ -7,7 +7,7 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { errorProps, FieldMessage, TextField } from "@/components/ui/field-message";
 import { addSenderAction, makeDefaultAction, removeSenderAction, renameSenderAction } from "./actions";
 
-/** Connect a number (lib/domains/senders/self-serve.ts): simulated ids in simulator mode, checked ids with a provider. */
+/** Connect a number (lib/domains/onboarding/connect-sender.ts): simulated ids in simulator mode, checked ids with a provider. */
 export function SenderForm({ simulated }: { simulated: boolean }) {
   const { onSubmit, pending, fields } = useActionForm({
     action: (data) =>

@@ -29,6 +29,7 @@ beforeAll(async () => {
     plan: c.customer.plan,
     via: "session",
     userId: "user-test",
+    sessionId: "session-test",
     scopedSenderId: null,
     member: { userId: "user-test", email: "user-test@example.com", name: null, role: "owner", senderIds: null },
   } as Principal;

@@ -129,7 +129,7 @@ export const contactRoutes: AnyRoute[] = [
     body: BulkUploadBody,
     response: BulkUploadReport,
     handler: async ({ principal, params, body }) => {
-      const report = await bulkUploadContacts(principal, params.contactBookUid, body.contacts);
+      const report = await bulkUploadContacts(principal, params.contactBookUid, body.contacts, body);
       const message =
         report.failed === 0 ? "Contacts uploaded" : `Contacts uploaded; ${report.failed} row(s) were rejected`;
       return ok(message, report);

@@ -1,9 +1,10 @@
 // A customer's senders (docs/messaging.md "Senders"): list, connect and make
-// default, the same services as the dashboard (lib/domains/senders/self-serve.ts) and the operator
+// default, the same services as the dashboard (lib/domains/onboarding/connect-sender.ts) and the operator
 // CLI. Connecting and changing the default act on the whole account: global tokens only.
 import { ApiError } from "@/lib/core/errors";
 import { listOf } from "@/lib/core/pagination";
 import { PathText } from "@/lib/core/path-params";
+import { connectSender, makeDefaultSender } from "@/lib/domains/onboarding/connect-sender";
 import { SenderInputError } from "@/lib/domains/senders/admin";
 import * as examples from "@/lib/domains/senders/examples";
 import { limitsOfSenders, type SenderLimits, senderLimits } from "@/lib/domains/senders/limits";
@@ -16,7 +17,6 @@ import {
   SenderRemovedData,
   SenderRenameBody,
 } from "@/lib/domains/senders/schemas";
-import { connectSender, makeDefaultSender } from "@/lib/domains/senders/self-serve";
 import { toProviderPhoneNumber, toPublicSender } from "@/lib/domains/senders/serializers";
 import { findSenderByPhone, listSenders } from "@/lib/domains/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";

@@ -1,9 +1,8 @@
 // Who did it, as the audit log keeps it (docs/security.md "Audit log"): derived from the
 // Principal every service already takes, so a service records its actor without knowing
-// which adapter called it. The router sets `token` and `origin`, the dashboard session
-// `member` and `origin`, the operator CLI `operator`; a principal with none of them
-// (background work) is `system`.
-import type { Member, Principal } from "@/lib/domains/auth/principal";
+// which adapter called it: its kind (`via`) says who acted, and the router and the
+// dashboard session set `origin`.
+import type { Member, Principal, RequestOrigin } from "@/lib/domains/auth/principal";
 
 export type AuditActor =
   | { type: "member"; email: string; userId: string }
@@ -11,14 +10,8 @@ export type AuditActor =
   | { type: "operator" }
   | { type: "system" };
 
-/** The parts of a principal the audit log reads. */
-export type AuditPrincipal = Pick<Principal, "customerId"> &
-  Partial<Pick<Principal, "token" | "tokenId" | "operator" | "origin">> & {
-    member?: Pick<Member, "email" | "userId">;
-  };
-
 /** The account, the actor, the IP and the user agent of an entry, from the caller's principal. */
-export function auditContext(p: AuditPrincipal): {
+export function auditContext(p: Principal): {
   customerId: string;
   actor: AuditActor;
   ip: string | null;
@@ -32,14 +25,32 @@ export function auditContext(p: AuditPrincipal): {
   };
 }
 
-function actorOf(p: AuditPrincipal): AuditActor {
-  if (p.member) return { type: "member", email: p.member.email, userId: p.member.userId };
-  if (p.tokenId && p.token) {
-    return { type: "api_token", tokenId: p.tokenId, tokenName: p.token.name, tokenPrefix: p.token.prefix };
-  }
-  if (p.operator) return { type: "operator" };
-  return { type: "system" };
+/**
+ * As auditContext, for a member who has no session yet (signing in, resetting a password,
+ * accepting an invitation): the member is the actor.
+ */
+export function memberAuditContext(
+  customerId: string,
+  member: Pick<Member, "email" | "userId">,
+  origin?: RequestOrigin,
+): ReturnType<typeof auditContext> {
+  return {
+    customerId,
+    actor: { type: "member", email: member.email, userId: member.userId },
+    ip: origin?.ip ?? null,
+    userAgent: origin?.userAgent ?? null,
+  };
 }
 
-/** The principal of the operator CLI acting on one account. */
-export const operatorPrincipal = (customerId: string): AuditPrincipal => ({ customerId, operator: true });
+function actorOf(p: Principal): AuditActor {
+  switch (p.via) {
+    case "session":
+      return { type: "member", email: p.member.email, userId: p.member.userId };
+    case "token":
+      return { type: "api_token", tokenId: p.tokenId, tokenName: p.token.name, tokenPrefix: p.token.prefix };
+    case "operator":
+      return { type: "operator" };
+    case "system":
+      return { type: "system" };
+  }
+}

@@ -7,6 +7,7 @@ import { runCli } from "@/lib/cli/run";
 import { db } from "@/lib/db";
 import { checkCredentials } from "@/lib/domains/auth/credentials";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { operatorPrincipal } from "@/lib/domains/auth/principal";
 import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { acceptInvitation, createInvitation } from "@/lib/domains/members/invitations";
 import { changeMember, removeMember } from "@/lib/domains/members/service";
@@ -14,7 +15,6 @@ import { issueToken, revokeToken, rotateToken } from "@/lib/domains/tokens/servi
 import { recordApiAnswers } from "@/test/api-answers";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
 import { createMemberOf, latestLinkTo, type TestMember, tokenOf } from "@/test/member-fixtures";
-import { operatorPrincipal } from "./actor";
 import { looksSecret, REDACTED } from "./redact";
 import { pruneAuditEvents } from "./retention";
 

@@ -1,12 +1,13 @@
 // export.downloaded (docs/security.md "Audit log"): an export changes nothing, so its entry
 // is written on its own, before the first row is streamed. A failed write refuses the export.
 import { db } from "@/lib/db";
-import { type AuditPrincipal, auditContext } from "./actor";
+import type { Principal } from "@/lib/domains/auth/principal";
+import { auditContext } from "./actor";
 import { recordAudit } from "./record";
 
 /** `what`: the export's name (billing, audit); `filters`: the view it was asked for (never a secret). */
 export async function recordExport(
-  p: AuditPrincipal,
+  p: Principal,
   what: string,
   filters: Record<string, string | number | boolean | null | undefined>,
 ): Promise<void> {

@@ -15,7 +15,7 @@ const NEWEST_FIRST = [
 ] as const satisfies Prisma.AuditEventOrderByWithRelationInput[];
 
 function assertMayRead(p: Principal): void {
-  if (p.via === "session" || p.member) {
+  if (p.via === "session") {
     assertPermission(p, "audit");
     return;
   }

@@ -1,6 +1,6 @@
 // Email + password check for the dashboard login (next-auth Credentials provider).
 import { db } from "@/lib/db";
-import { auditContext } from "@/lib/domains/audit/actor";
+import { memberAuditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import { secondFactorLimiter } from "@/lib/domains/security/limits";
 import { useSecondFactor } from "@/lib/domains/security/two-factor";
@@ -20,7 +20,7 @@ export type SessionUser = {
 const memberTarget = (email: string) => ({ type: "member", uid: email });
 
 const auditOf = (user: SessionUser, origin: RequestOrigin | undefined) => ({
-  ...auditContext({ customerId: user.customerId, member: { email: user.email, userId: user.id }, origin }),
+  ...memberAuditContext(user.customerId, { email: user.email, userId: user.id }, origin),
   target: memberTarget(user.email),
 });
 
@@ -55,7 +55,7 @@ export async function checkCredentials(
     return null;
   }
   const member = { email: user.email, userId: user.id };
-  const entry = { ...auditContext({ customerId: user.customerId, member, origin }), target: memberTarget(user.email) };
+  const entry = { ...memberAuditContext(user.customerId, member, origin), target: memberTarget(user.email) };
   if (!(await verifyPassword(user.passwordHash, password))) {
     await recordAudit(db, { ...entry, action: "member.sign_in_failed", details: { reason: "wrong_password" } });
     return null;

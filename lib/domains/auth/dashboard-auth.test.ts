@@ -3,12 +3,13 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
-import { signUp } from "@/lib/domains/customers/signup";
+import { type SignUpOutcome, signUp } from "@/lib/domains/customers/signup";
 import { createTokenFor } from "@/lib/domains/tokens/create-for-principal";
 import { TokenCreateInput } from "@/lib/domains/tokens/schemas";
 import { toPublicToken } from "@/lib/domains/tokens/serializers";
 import { verifyToken } from "@/lib/domains/tokens/service";
 import { call, createTestCustomer } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { createAttemptLimiter } from "./attempt-limiter";
 import { attemptLogin, checkCredentials } from "./credentials";
 import { createSignInLimiter, LOGIN_BUDGETS, PACE_SECONDS, reserveLoginAttempt } from "./login-limiter";
@@ -16,14 +17,20 @@ import type { Principal } from "./principal";
 import { SignupInput } from "./schemas";
 
 const email = () => `user-${randomBytes(5).toString("hex")}@Example.com`;
+
+/** The account a sign-up created (fails the test when it emailed a taken address instead). */
+async function created(outcome: Promise<SignUpOutcome>) {
+  const done = await outcome;
+  if (done.status !== "created") throw new Error("the sign-up created no account");
+  return done;
+}
 const randomIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
 
 describe("sign-up", () => {
   it("creates a pro customer and its first user in one go, and the password logs in", async () => {
     const address = email();
-    const { customer, user } = await signUp(
-      SignupInput.parse({ company: "Fresh Co", email: address, password: "a-long-password" }),
-      randomIp(),
+    const { customer, user } = await created(
+      signUp(SignupInput.parse({ company: "Fresh Co", email: address, password: "a-long-password" }), randomIp()),
     );
     expect(customer.plan).toBe("pro");
     expect(user.customerId).toBe(customer.id);
@@ -36,17 +43,21 @@ describe("sign-up", () => {
     expect(await checkCredentials(`nobody-${address}`, "a-long-password")).toBeNull();
   });
 
-  it("refuses a second account for the same email and leaves no orphan customer", async () => {
+  it("makes no second account for the same email, leaves no orphan customer, and emails the address instead", async () => {
     const address = email();
     await signUp(SignupInput.parse({ company: "First", email: address, password: "a-long-password" }), randomIp());
     const company = `Second ${randomBytes(4).toString("hex")}`;
-    const err = await signUp(
+    const again = await signUp(
       SignupInput.parse({ company, email: address, password: "another-password" }),
       randomIp(),
-    ).catch((e) => e);
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).code).toBe("CONFLICT");
+    );
+    expect(again).toEqual({ status: "email_sent" });
     expect(await db.customer.count({ where: { name: company } })).toBe(0);
+    expect(await checkCredentials(address, "another-password")).toBeNull();
+    const mail = await db.mailMessage.findMany({ where: { to: address.toLowerCase() } });
+    expect(mail.map((m) => [m.kind, m.subject])).toEqual([
+      ["account_exists", "You already have a Switchboard account"],
+    ]);
   });
 
   it("rejects short passwords and bad emails with field messages", () => {
@@ -58,9 +69,8 @@ describe("sign-up", () => {
 
   it("refuses a suspended customer's user", async () => {
     const address = email();
-    const { customer } = await signUp(
-      SignupInput.parse({ company: "Paused", email: address, password: "a-long-password" }),
-      randomIp(),
+    const { customer } = await created(
+      signUp(SignupInput.parse({ company: "Paused", email: address, password: "a-long-password" }), randomIp()),
     );
     await db.customer.update({ where: { id: customer.id }, data: { status: "SUSPENDED" } });
     expect(await checkCredentials(address, "a-long-password")).toBeNull();
@@ -200,14 +210,14 @@ describe("sign-up rate limit (per IP)", () => {
     const refused = results.filter((r) => r instanceof ApiError);
     expect(refused).toHaveLength(2);
     expect((refused[0] as ApiError).code).toBe("RATE_LIMITED");
-    expect((await signUp(input(), randomIp())).user.email).toContain("@example.com");
+    expect((await created(signUp(input(), randomIp()))).user.email).toContain("@example.com");
   });
 });
 
 describe("dashboard token creation", () => {
   it("issues global and number-scoped tokens that the API accepts, and a revoked one it rejects", async () => {
     const t = await createTestCustomer();
-    const p: Principal = { customerId: t.customer.id, plan: "pro", via: "session", scopedSenderId: null };
+    const p: Principal = memberPrincipal(t.customer.id);
     const global = await createTokenFor(p, TokenCreateInput.parse({ name: "ui global" }));
     expect(global.record.senderId).toBeNull();
     const scoped = await createTokenFor(
@@ -227,7 +237,7 @@ describe("dashboard token creation", () => {
   it("refuses another customer's sender and a past expiry date", async () => {
     const mine = await createTestCustomer();
     const theirs = await createTestCustomer();
-    const p: Principal = { customerId: mine.customer.id, plan: "pro", via: "session", scopedSenderId: null };
+    const p: Principal = memberPrincipal(mine.customer.id);
     const err = await createTokenFor(
       p,
       TokenCreateInput.parse({ name: "x", senderId: theirs.sender.phoneNumber }),

@@ -3,7 +3,7 @@
 import Papa from "papaparse";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
 import { billingListSql, getBillingRecord } from "@/lib/domains/billing/messages";
 import {
   dayString,
@@ -16,6 +16,7 @@ import {
   toPublic,
 } from "@/test/billing-fixtures";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { CSV_COLUMNS, streamBillingCsv } from "./csv";
 import { BILLING_SORT_FIELDS, type BillingExportInput, BillingMessagesQuery, type BillingSortField } from "./schemas";
 import type { BillingRecordRow } from "./serializers";
@@ -30,7 +31,7 @@ beforeAll(async () => {
   [me, other] = await Promise.all([createTestCustomer(), createTestCustomer()]);
   mine = makeRecords(me.customer.id, [me.sender, me.otherSender], 300, 7);
   await insertRecords([...mine, ...makeRecords(other.customer.id, [other.sender], 40, 7)]);
-  principal = { customerId: me.customer.id, plan: "pro", via: "session" };
+  principal = memberPrincipal(me.customer.id);
 });
 
 const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
@@ -78,7 +79,7 @@ describe("billing totals and cost per day", () => {
   });
 
   it("a number-scoped principal cannot read another sender", async () => {
-    const scoped: Principal = { ...principal, via: "token", scopedSenderId: me.sender.id };
+    const scoped: Principal = systemPrincipal(me.customer.id, me.sender.id);
     await expect(billingTotals(scoped, me.otherSender, {})).rejects.toMatchObject({ code: "SENDER_NOT_ALLOWED" });
     await expect(billingTotals(scoped, undefined, {})).rejects.toMatchObject({ code: "SENDER_NOT_ALLOWED" });
     expect((await billingTotals(scoped, me.sender, {})).messages).toBe(
@@ -89,7 +90,7 @@ describe("billing totals and cost per day", () => {
   it("getBillingRecord reads one record in the tenant scope only", async () => {
     const r = mine[5] as SeedRecord;
     expect(await getBillingRecord(principal, undefined, r.id)).toEqual(toPublic(r));
-    const theirs: Principal = { customerId: other.customer.id, plan: "pro", via: "session" };
+    const theirs: Principal = memberPrincipal(other.customer.id);
     await expect(getBillingRecord(theirs, undefined, r.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

@@ -4,7 +4,7 @@
 // still scans the table sequentially has no usable index). Runs on PGlite and PostgreSQL.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
 import type { Sender } from "@/lib/domains/senders/service";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { insertRecords, makeRecords } from "@/test/billing-fixtures";
@@ -19,7 +19,7 @@ let principal: Principal;
 
 beforeAll(async () => {
   me = await createTestCustomer();
-  principal = { customerId: me.customer.id, plan: "pro", via: "token" };
+  principal = systemPrincipal(me.customer.id);
   await insertRecords(makeRecords(me.customer.id, [me.sender, me.otherSender], 200, 3));
 });
 

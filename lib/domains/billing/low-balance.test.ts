@@ -7,13 +7,14 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { signProviderBody } from "@/lib/domains/provider/callbacks/signature";
 import { payloadDocs } from "@/lib/domains/webhooks/payloads";
 import type { Sender } from "@/lib/generated/prisma/client";
+import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { createDestination, postProvider, waitFor } from "@/test/events-helpers";
 import { createTestCustomer, uniquePhone } from "@/test/factory";
 import { graceFor } from "@/test/grace";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { addCredit } from "./credits";
 import { checkLowBalanceNow, lowBalanceState, setLowBalanceThreshold } from "./low-balance";
 import { setRate } from "./rate-card";
@@ -136,7 +137,7 @@ describe("billing.balance.low", () => {
 describe("the account's threshold", () => {
   it("raising it above the balance alerts at once and lights the banner; empty turns it off", async () => {
     const t = await createTestCustomer();
-    const p = { customerId: t.customer.id, plan: "pro" as const, via: "session" as const };
+    const p = memberPrincipal(t.customer.id);
     await createDestination({
       customerId: t.customer.id,
       senderId: t.sender.id,

@@ -44,6 +44,7 @@ const principalOf = async (customerId: string): Promise<Principal> => {
     plan: "pro",
     via: "session",
     userId: user.id,
+    sessionId: "session-test",
     scopedSenderId: null,
     member: { userId: user.id, email: user.email, name: null, role: "owner", senderIds: null },
   };

@@ -160,6 +160,27 @@ describe("create, read, list", () => {
     const missing = await create(a.globalToken, draft([bookA], { template: { name: "nope", language: "en" } }));
     expect(missing.body.error_code).toBe("TEMPLATE_NOT_FOUND");
   });
+
+  it("refuses a scheduledAt more than a year ahead on create, update and start, naming the field", async () => {
+    const far = "9999-12-31T00:00:00Z";
+    const inAYear = new Date(Date.now() + 360 * 86_400_000).toISOString();
+    const refused = await create(a.globalToken, draft([bookA], { scheduledAt: far }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error_code).toBe("VALIDATION_FAILED");
+    expect(refused.body.details.fields).toEqual([
+      expect.objectContaining({ path: "body.broadcast.scheduledAt", message: expect.stringMatching(/days ahead/) }),
+    ]);
+    const made = await create(a.globalToken, draft([bookA], { scheduledAt: inAYear }));
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const uid = made.body.data.broadcastUid as string;
+    const update = await post(a.globalToken, uid, "", { broadcast: { scheduledAt: far } });
+    expect(update.status).toBe(400);
+    expect(update.body.details.fields[0].path).toBe("body.broadcast.scheduledAt");
+    const start = await post(a.globalToken, uid, "start", { scheduledAt: far });
+    expect(start.status).toBe(400);
+    expect(start.body.details.fields[0].path).toBe("body.scheduledAt");
+    expect((await read(a.globalToken, uid)).status).toBe("DRAFT");
+  });
 });
 
 describe("preview, estimate and start", () => {

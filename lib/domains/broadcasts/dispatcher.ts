@@ -15,7 +15,7 @@ import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
 import { type WakeableSleep, wakeableSleep } from "@/lib/core/wakeable-sleep";
 import { db } from "@/lib/db";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { announceCreated, type CreatedConversation } from "@/lib/domains/conversations/outbound";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
@@ -328,19 +328,44 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promis
     o.now(),
   );
   const admitted = claimed.filter((r) => admission.admitted.has(r.phoneNumber));
+  // The service's own pause comes after the batch's admitted sends: they hold their tokens and
+  // reservations, and the sending mark below needs the broadcast SENDING.
+  let pause: { reason: string; resumesAt: Date | null } | null = null;
   if (admitted.length < claimed.length) {
     await release(claimed.filter((r) => !admission.admitted.has(r.phoneNumber)).map((r) => r.id));
-    await pauseFor(b, "messaging_limit", admission.resumesAt);
+    pause = { reason: "messaging_limit", resumesAt: admission.resumesAt };
   }
-  if (admitted.length === 0) return { calls: 0, spent };
-  const p: Principal = { customerId: b.customerId, plan: "pro", via: "token" };
+  try {
+    return {
+      calls: await sendAdmitted(b, template, sender, admitted, now, take, o, (reason) => {
+        pause ??= { reason, resumesAt: null };
+      }),
+      spent,
+    };
+  } finally {
+    if (pause) await pauseFor(b, pause.reason, pause.resumesAt);
+  }
+}
+
+/** Checks, marks and sends the admitted recipients of a batch; the provider calls made. */
+async function sendAdmitted(
+  b: Broadcast,
+  template: Template,
+  sender: Sender,
+  admitted: Claimed[],
+  now: number,
+  take: (at: number, want: number) => Promise<number>,
+  o: Required<DispatchOptions>,
+  pauseFor: (reason: string) => void,
+): Promise<number> {
+  if (admitted.length === 0) return 0;
+  const p = systemPrincipal(b.customerId);
   const outs = admitted.map((r) => outgoing(b, template, r));
   const verdicts = await checkSends(p, sender, outs);
   const toSend: { r: Claimed; i: number }[] = [];
   const blacklisted: bigint[] = [];
   const refusedLater: bigint[] = [];
   const failed: { id: bigint; code: number | null; message: string }[] = [];
-  let pauseReason: string | null = null;
   verdicts.forEach((v, i) => {
     const r = admitted[i] as Claimed;
     if (v.ok) {
@@ -350,7 +375,7 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promis
     const pause = PAUSE_FOR_REFUSAL[v.refusal.code];
     if (v.refusal.code === "RECIPIENT_BLACKLISTED") blacklisted.push(r.id);
     else if (pause) {
-      pauseReason ??= pause;
+      pauseFor(pause);
       refusedLater.push(r.id);
     } else {
       const code = v.refusal.details.providerCode;
@@ -359,19 +384,20 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promis
   });
   await setSkipped(blacklisted, "blacklisted");
   await release(refusedLater);
-  await finishAll(failed.map((f) => ({ id: f.id, status: "failed", errorCode: f.code, errorMessage: f.message })));
-  if (pauseReason) await pauseFor(b, pauseReason);
-  if (toSend.length === 0) return { calls: 0, spent };
+  await failUnsent(failed);
+  if (toSend.length === 0) return 0;
   // "sending" before the call: a worker that dies in the call leaves the row for interruptStale.
-  await db.$executeRawUnsafe(
-    `UPDATE "BroadcastRecipient" AS r SET status = 'sending', "messageId" = m.mid, attempts = r.attempts + 1,
-            "sendingAt" = ${UTC(3)}, "lockedUntil" = ${UTC(4)}, "updatedAt" = ${UTC(3)}
-       FROM unnest($1::bigint[], $2::text[]) AS m(id, mid) WHERE r.id = m.id AND r.status = 'queued'`,
-    toSend.map((s) => s.r.id),
-    toSend.map((s) => outs[s.i]?.messageId ?? ""),
-    o.now().toISOString(),
-    later(o.now(), o.leaseMs),
+  // Only while the broadcast is SENDING, read under a share lock of its row: a pause or cancel
+  // (which lock it for update) that committed first leaves these rows unmarked, and one that
+  // comes later waits for this statement and finds them sending (in flight, not cancelled).
+  const marked = await markSending(
+    b.id,
+    toSend.map((s) => ({ id: s.r.id, messageId: outs[s.i]?.messageId ?? "" })),
+    o,
   );
+  await release(toSend.filter((s) => !marked.has(s.r.id)).map((s) => s.r.id));
+  const going = toSend.filter((s) => marked.has(s.r.id));
+  if (going.length === 0) return 0;
   // Each send records its message and calls the provider on its own; the recipients' outcomes
   // and the accepted events are written once for the batch (one statement each, not one per
   // recipient). A worker that dies before that leaves them "sending": interrupted, never resent.
@@ -379,33 +405,94 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promis
   const accepted: { message: Message; sender: ProviderSender }[] = [];
   const live: LiveEvent[] = [];
   const created: CreatedConversation[] = [];
-  const beforeCall = inTokenSecond(toSend.length, now, take, o);
+  const withdrawn: bigint[] = [];
+  const beforeCall = inTokenSecond(going.length, now, take, () => stillSending(b.id), o);
   const provider = providerSender(sender);
   await Promise.all(
-    toSend.map(async ({ r, i }) => {
+    going.map(async ({ r, i }) => {
       const v = verdicts[i];
       if (!v?.ok) return;
+      const messageId = outs[i]?.messageId ?? "";
       try {
         const { message } = await sendChecked(p, sender, v.send, { announce: false, live, created, beforeCall });
         if (message.status === "accepted") accepted.push({ message, sender: provider });
-        outcomes.push(outcomeOf(r, message));
+        outcomes.push(outcomeOf(r, messageId, message));
       } catch (error) {
+        if (error instanceof CallWithdrawn) {
+          withdrawn.push(r.id);
+          return;
+        }
         // A provider refusal is thrown after the message row took its outcome: read it there.
-        const stored = await db.message.findUnique({ where: { id: outs[i]?.messageId ?? "" } });
+        const stored = await db.message.findUnique({ where: { id: messageId } });
         if (stored && stored.status !== "sending") {
-          outcomes.push(outcomeOf(r, stored));
+          outcomes.push(outcomeOf(r, messageId, stored));
           return;
         }
         // Whether the provider got it is not known: interrupted, never resent.
         log.error({ err: error, broadcastUid: b.id }, "broadcast send ended unexpectedly");
-        outcomes.push({ id: r.id, status: "interrupted", errorCode: null, errorMessage: "internal error" });
+        outcomes.push({ id: r.id, messageId, status: "interrupted", errorCode: null, errorMessage: "internal error" });
       }
     }),
   );
+  await unmark(withdrawn);
   await finishAll(outcomes);
   await announceBatch(accepted, created);
   await publishLiveBatch(b.customerId, live);
-  return { calls: toSend.length, spent };
+  return going.length - withdrawn.length;
+}
+
+/**
+ * Marks claimed rows "sending" with their message ids, if the broadcast is SENDING: its row is
+ * read under a share lock, the lock a pause or a cancel takes for update. Returns the rows marked.
+ */
+async function markSending(
+  broadcastId: string,
+  rows: { id: bigint; messageId: string }[],
+  o: Required<DispatchOptions>,
+): Promise<Set<bigint>> {
+  const marked = await db.$queryRawUnsafe<{ id: bigint }[]>(
+    `WITH b AS (SELECT id FROM "Broadcast" WHERE id = $5 AND status = 'SENDING' FOR SHARE)
+     UPDATE "BroadcastRecipient" AS r SET status = 'sending', "messageId" = m.mid, attempts = r.attempts + 1,
+            "sendingAt" = ${UTC(3)}, "lockedUntil" = ${UTC(4)}, "updatedAt" = ${UTC(3)}
+       FROM unnest($1::bigint[], $2::text[]) AS m(id, mid), b
+      WHERE r.id = m.id AND r."broadcastId" = b.id AND r.status = 'queued'
+     RETURNING r.id`,
+    rows.map((r) => r.id),
+    rows.map((r) => r.messageId),
+    o.now().toISOString(),
+    later(o.now(), o.leaseMs),
+    broadcastId,
+  );
+  return new Set(marked.map((m) => BigInt(m.id)));
+}
+
+/** Whether the broadcast is still SENDING, read under the share lock markSending takes. */
+async function stillSending(broadcastId: string): Promise<boolean> {
+  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT id FROM "Broadcast" WHERE id = $1 AND status = 'SENDING' FOR SHARE`,
+    broadcastId,
+  );
+  return rows.length > 0;
+}
+
+/** A call the dispatcher withdrew before anything was recorded: its broadcast stopped meanwhile. */
+class CallWithdrawn extends Error {}
+
+/**
+ * Rows marked sending whose calls were withdrawn (nothing recorded, nothing sent): back to the
+ * queue, the attempt not counted, or skipped as cancelled when the broadcast was cancelled.
+ */
+async function unmark(ids: bigint[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.$executeRawUnsafe(
+    `UPDATE "BroadcastRecipient" AS r
+        SET status = (CASE WHEN b.status = 'CANCELLED' THEN 'skipped' ELSE 'queued' END)::"BroadcastRecipientStatus",
+            "skipReason" = CASE WHEN b.status = 'CANCELLED' THEN 'cancelled' END,
+            "messageId" = NULL, attempts = r.attempts - 1, "sendingAt" = NULL, "lockedUntil" = NULL,
+            "updatedAt" = now() AT TIME ZONE 'UTC'
+       FROM "Broadcast" b WHERE b.id = r."broadcastId" AND r.id = ANY($1::bigint[]) AND r.status = 'sending'`,
+    ids,
+  );
 }
 
 /** How long before the end of its second a call is held for a later one (the call's own way to the provider). */
@@ -423,14 +510,17 @@ function inTokenSecond(
   calls: number,
   tokensAt: number,
   take: (at: number, want: number) => Promise<number>,
+  stillSending: () => Promise<boolean>,
   o: Required<DispatchOptions>,
 ): () => Promise<void> {
   let second = Math.floor(tokensAt / 1000);
   let allowed = calls;
   let waiting = calls;
   let taking: Promise<void> | null = null;
+  let stopped = false;
   return async () => {
     for (;;) {
+      if (stopped) throw new CallWithdrawn("the broadcast is no longer sending");
       const now = o.now().getTime();
       const current = Math.floor(now / 1000);
       const room = now < (current + 1) * 1000 - CALL_MARGIN_MS;
@@ -448,11 +538,13 @@ function inTokenSecond(
         }
         continue;
       }
-      // A later second with room: its tokens for every call still waiting, in one take.
-      taking ??= take(now, waiting)
-        .then((granted) => {
+      // A later second with room: its tokens for every call still waiting, in one take, and
+      // the broadcast's state again (a pause or cancel meanwhile withdraws the waiting calls).
+      taking ??= Promise.all([take(now, waiting), stillSending()])
+        .then(([granted, sending]) => {
           second = current;
           allowed = granted;
+          stopped = !sending;
         })
         .finally(() => {
           taking = null;
@@ -486,15 +578,35 @@ async function publishLiveBatch(customerId: string, live: LiveEvent[]): Promise<
 
 type Finish = {
   id: bigint;
+  /** The message the outcome is about: a recipient takes it only while that is its current attempt's. */
+  messageId: string;
   status: "accepted" | "failed" | "interrupted";
   errorCode?: number | null;
   errorMessage?: string | null;
   providerMessageId?: string | null;
 };
 /** A recipient's outcome: final, or back to the queue after a wait (130429, 131056). */
-type Outcome = Finish | { id: bigint; status: "queued"; notBefore: Date };
+type Outcome = Finish | { id: bigint; messageId: string; status: "queued"; notBefore: Date };
 
-/** The outcomes of a batch in one statement each for the final ones and the re-queued ones. */
+/** Claimed rows the send pipeline's checks refused for good (no message was made): failed. */
+async function failUnsent(failed: { id: bigint; code: number | null; message: string }[]): Promise<void> {
+  if (failed.length === 0) return;
+  await db.$executeRawUnsafe(
+    `UPDATE "BroadcastRecipient" AS r SET status = 'failed', "errorCode" = u.code, "errorMessage" = u.message,
+            "lockedUntil" = NULL, "failedAt" = now() AT TIME ZONE 'UTC', "updatedAt" = now() AT TIME ZONE 'UTC'
+       FROM unnest($1::bigint[], $2::int[], $3::text[]) AS u(id, code, message) WHERE r.id = u.id AND r.status = 'queued'`,
+    failed.map((f) => f.id),
+    failed.map((f) => f.code),
+    failed.map((f) => f.message.slice(0, 500)),
+  );
+}
+
+/**
+ * The outcomes of a batch in one statement each for the final ones and the re-queued ones,
+ * written from what was sent: each only onto the recipient whose current attempt is that
+ * message (a retry since made a new one), from "sending", or from "interrupted" when the
+ * stale-send rule got there first.
+ */
 async function finishAll(outcomes: Outcome[]): Promise<void> {
   const final = outcomes.filter((o): o is Finish => o.status !== "queued");
   const again = outcomes.filter((o): o is Extract<Outcome, { status: "queued" }> => o.status === "queued");
@@ -504,13 +616,14 @@ async function finishAll(outcomes: Outcome[]): Promise<void> {
               "errorMessage" = u.message, "providerMessageId" = COALESCE(u.pid, r."providerMessageId"), "lockedUntil" = NULL,
               "failedAt" = CASE WHEN u.status = 'failed' THEN now() AT TIME ZONE 'UTC' ELSE r."failedAt" END,
               "updatedAt" = now() AT TIME ZONE 'UTC'
-         FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[]) AS u(id, status, code, message, pid)
-        WHERE r.id = u.id AND r.status IN ('queued', 'sending')`,
+         FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[]) AS u(id, status, code, message, pid, mid)
+        WHERE r.id = u.id AND r."messageId" = u.mid AND r.status IN ('sending', 'interrupted')`,
       final.map((f) => f.id),
       final.map((f) => f.status),
       final.map((f) => f.errorCode ?? null),
       final.map((f) => f.errorMessage?.slice(0, 500) ?? null),
       final.map((f) => f.providerMessageId ?? null),
+      final.map((f) => f.messageId),
     );
   }
   if (again.length > 0) {
@@ -518,9 +631,11 @@ async function finishAll(outcomes: Outcome[]): Promise<void> {
     await db.$executeRawUnsafe(
       `UPDATE "BroadcastRecipient" AS r SET status = 'queued', "lockedUntil" = NULL, "messageId" = NULL, "sendingAt" = NULL,
               "notBefore" = (u.at::timestamptz AT TIME ZONE 'UTC'), "updatedAt" = now() AT TIME ZONE 'UTC'
-         FROM unnest($1::bigint[], $2::text[]) AS u(id, at) WHERE r.id = u.id AND r.status = 'sending'`,
+         FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(id, at, mid)
+        WHERE r.id = u.id AND r."messageId" = u.mid AND r.status = 'sending'`,
       again.map((a) => a.id),
       again.map((a) => a.notBefore.toISOString()),
+      again.map((a) => a.messageId),
     );
   }
 }
@@ -528,19 +643,20 @@ async function finishAll(outcomes: Outcome[]): Promise<void> {
 /** The message's outcome for its recipient; throughput and pair refusals go back to the queue. */
 function outcomeOf(
   r: Claimed,
+  messageId: string,
   m: { status: string; providerMessageId: string | null; errorCode: number | null; errorMessage: string | null },
 ): Outcome {
   if (m.status === "accepted" || m.status === "queued") {
-    return { id: r.id, status: "accepted", providerMessageId: m.providerMessageId };
+    return { id: r.id, messageId, status: "accepted", providerMessageId: m.providerMessageId };
   }
   if (m.status === "failed" && (m.errorCode === THROUGHPUT_EXCEEDED || m.errorCode === PAIR_RATE_LIMIT)) {
     const waitMs = m.errorCode === PAIR_RATE_LIMIT ? PAIR_INTERVAL_MS : 1_000;
-    return { id: r.id, status: "queued", notBefore: new Date(Date.now() + waitMs) };
+    return { id: r.id, messageId, status: "queued", notBefore: new Date(Date.now() + waitMs) };
   }
   if (m.status === "failed") {
-    return { id: r.id, status: "failed", errorCode: m.errorCode, errorMessage: m.errorMessage };
+    return { id: r.id, messageId, status: "failed", errorCode: m.errorCode, errorMessage: m.errorMessage };
   }
-  return { id: r.id, status: "interrupted", errorMessage: "the provider's answer was ambiguous" };
+  return { id: r.id, messageId, status: "interrupted", errorMessage: "the provider's answer was ambiguous" };
 }
 
 /** Long enough for a send's every provider attempt, as the other send workers (docs/configuration.md). */

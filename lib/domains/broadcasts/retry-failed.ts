@@ -14,7 +14,15 @@ import { MARKETING_CAP, MESSAGING_LIMIT_HIT, RETRYABLE_CODES } from "@/lib/domai
 import type { Sender } from "@/lib/generated/prisma/client";
 import { assertBalanceCovers, costOf } from "./cost";
 import type { BroadcastRow } from "./serializers";
-import { approved, broadcastScope, getBroadcast, lockBroadcast, stateConflict, templateOf } from "./service";
+import {
+  approved,
+  broadcastScope,
+  getBroadcast,
+  lockBroadcast,
+  STATE_CHANGE,
+  stateConflict,
+  templateOf,
+} from "./service";
 
 /**
  * Failures a later attempt can get past: throughput and pair rate, the messaging limit, and
@@ -118,7 +126,7 @@ export async function retryFailedRecipients(
       return { requeued, ...waiting };
     },
     // As a start: a retry after an outage may queue tens of thousands of rows.
-    { timeout: 120_000 },
+    { ...STATE_CHANGE, timeout: 120_000 },
   );
   return {
     broadcast: await getBroadcast(p, sender, uid),

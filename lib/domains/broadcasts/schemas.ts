@@ -136,6 +136,12 @@ const TemplateRef = z.strictObject(
 );
 
 const IsoTime = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" });
+/** How far ahead a broadcast may be scheduled (docs/broadcasts.md "States"): a date past it is a typo, not a plan. */
+const MAX_SCHEDULE_AHEAD_DAYS = 366;
+const ScheduledAt = IsoTime.refine(
+  (v) => Date.parse(v) <= Date.now() + MAX_SCHEDULE_AHEAD_DAYS * 86_400_000,
+  `scheduledAt must be at most ${MAX_SCHEDULE_AHEAD_DAYS} days ahead`,
+);
 export const MAX_PER_SECOND = 1000;
 const MaxPerSecond = z
   .number({ error: "maxPerSecond must be a number" })
@@ -157,7 +163,7 @@ export const BroadcastCreateInput = z.strictObject(
     template: TemplateRef,
     audience: Audience,
     variables: Variables.default({ body: [], header: [] }),
-    scheduledAt: IsoTime.nullish(),
+    scheduledAt: ScheduledAt.nullish(),
     maxPerSecond: MaxPerSecond.nullish(),
   },
   { error: objectError("broadcast is required: an object with name, template and audience") },
@@ -188,7 +194,7 @@ export const BroadcastPatch = z
       template: TemplateRef.optional(),
       audience: Audience.optional(),
       variables: Variables.optional(),
-      scheduledAt: IsoTime.nullable().optional(),
+      scheduledAt: ScheduledAt.nullable().optional(),
       maxPerSecond: MaxPerSecond.nullable().optional(),
     },
     { error: objectError(NO_UPDATE_FIELD) },
@@ -212,7 +218,9 @@ export const BroadcastSenderBody = z.object({ senderId: SenderId });
 
 export const BroadcastStartBody = z.object({
   senderId: SenderId,
-  scheduledAt: IsoTime.nullish().describe("Start at this time instead of now (at least now)"),
+  scheduledAt: ScheduledAt.nullish().describe(
+    `Start at this time instead of now (at most ${MAX_SCHEDULE_AHEAD_DAYS} days ahead; a past time starts now)`,
+  ),
 });
 
 export const RecipientListQuery = PageQuery.extend({

@@ -244,10 +244,16 @@ export async function updateBroadcast(
     if (patch.maxPerSecond !== undefined) data.maxPerSecond = patch.maxPerSecond;
     await tx.broadcast.updateMany({ where: { id: uid, ...scope }, data });
     return getBroadcast(p, sender, uid, tx);
-  });
+  }, STATE_CHANGE);
 }
 
 type Locked = Pick<Broadcast, "id" | "status" | "senderId" | "customerId">;
+
+/**
+ * A state change's transaction: it may wait this long for a pooled connection (a burst of
+ * changes on a busy database queues for one rather than failing).
+ */
+export const STATE_CHANGE = { maxWait: 10_000 } as const;
 
 /** Locks the broadcast's row for a state change (tenant in the WHERE). */
 export async function lockBroadcast(
@@ -355,7 +361,7 @@ export async function startBroadcast(
       }
       await beginSending(tx, full, s, estimate, now);
     },
-    { timeout: 120_000 },
+    { ...STATE_CHANGE, timeout: 120_000 },
   );
   return getBroadcast(p, sender, uid);
 }
@@ -407,7 +413,7 @@ export async function pauseBroadcast(p: Principal, sender: Sender | undefined, u
     if (row.status === "PAUSED") return;
     if (row.status !== "SENDING") throw stateConflict(uid, row.status, "be paused");
     await pauseLocked(tx, row, null, null);
-  });
+  }, STATE_CHANGE);
   return getBroadcast(p, sender, uid);
 }
 
@@ -435,7 +441,7 @@ export async function resumeBroadcast(p: Principal, sender: Sender | undefined, 
     if (row.status === "SENDING") return;
     if (row.status !== "PAUSED") throw stateConflict(uid, row.status, "be resumed");
     await tx.broadcast.update({ where: { id: uid }, data: { status: "SENDING", pauseReason: null, resumesAt: null } });
-  });
+  }, STATE_CHANGE);
   return getBroadcast(p, sender, uid);
 }
 
@@ -461,7 +467,7 @@ export async function cancelBroadcast(p: Principal, sender: Sender | undefined, 
       target: { type: "broadcast", uid },
       details: { previousStatus: row.status },
     });
-  });
+  }, STATE_CHANGE);
   return getBroadcast(p, sender, uid);
 }
 

@@ -7,18 +7,18 @@
 // mid-call ("sending" or "unknown"): FAILED, never resent (the provider may have it).
 // Refused ("failed", e.g. a rate limit): sent again under a new id.
 
+import { retryDelayMs } from "@/lib/core/backoff";
 import { env } from "@/lib/core/env";
 import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
 import { startWorker, type WorkerDefinition, type WorkerSleep } from "@/lib/core/worker-loop";
 import { db } from "@/lib/db";
 import { wakeupsOn } from "@/lib/db/wakeups";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { onDeliveriesQueued } from "@/lib/domains/events/signal";
 import { MAX_ATTEMPTS } from "@/lib/domains/messaging/dispatch";
 import type { OutgoingMessage } from "@/lib/domains/messaging/outgoing";
 import { sendMessage } from "@/lib/domains/messaging/send";
-import { retryDelayMs } from "@/lib/domains/webhooks/backoff";
 import type { Reply } from "./engine";
 import { type ClaimedReply, claimReplies, finishReply, type ReplyOutcome } from "./outbox";
 
@@ -114,18 +114,10 @@ export async function deliverReply(row: ClaimedReply, retryBaseMs = 1_000): Prom
   if (Date.now() - new Date(row.createdAt).getTime() > MAX_AGE_MS) {
     return { status: "FAILED", messageId: null, error: "expired: older than the customer service window" };
   }
-  const sender = await db.sender.findFirst({
-    where: { id: row.senderId, customerId: row.customerId },
-    include: { customer: { select: { plan: true } } },
-  });
+  const sender = await db.sender.findFirst({ where: { id: row.senderId, customerId: row.customerId } });
   if (!sender) return { status: "FAILED", messageId: null, error: "the sender is gone" };
   // The bot acts for its customer, on its own sender only.
-  const principal: Principal = {
-    customerId: row.customerId,
-    plan: sender.customer.plan,
-    via: "token",
-    scopedSenderId: sender.id,
-  };
+  const principal = systemPrincipal(row.customerId, sender.id);
   try {
     const { message } = await sendMessage(
       principal,

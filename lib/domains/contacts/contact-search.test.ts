@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { searchAllContacts } from "./contacts";
 import { ContactSearchQuery } from "./schemas";
 
@@ -48,7 +49,7 @@ async function searchEverywhere(term: string): Promise<string[]> {
 
 beforeAll(async () => {
   [me, other] = await Promise.all([createTestCustomer(), createTestCustomer()]);
-  principal = { customerId: me.customer.id, plan: "pro", via: "session" };
+  principal = memberPrincipal(me.customer.id);
   paris = await newBook(me, `Paris ${tag}`);
   lyon = await newBook(me, `Lyon ${tag}`);
   await upload(me, paris, [

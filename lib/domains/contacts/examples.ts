@@ -46,6 +46,8 @@ const contactRow: Contact = {
   email: null,
   customFields: { city: "Paris" },
   searchText: "ada",
+  uploadId: null,
+  uploadRow: null,
   createdAt: exampleTime(1),
   updatedAt: exampleTime(1),
 };

@@ -82,21 +82,45 @@ function rowJsonSchema(): Record<string, unknown> {
   return rest;
 }
 
+/** The largest row number stored (a PostgreSQL integer). */
+const MAX_ROW_NUMBER = 2_147_483_647;
+
 /**
  * Rows are checked one by one by the upload service (a bad row is reported, not fatal),
- * so the body schema only bounds the array. A bare JSON array is accepted too.
+ * so the body schema only bounds the array. A bare JSON array is accepted too. A file sent
+ * in several requests names them with one `uploadId` and gives each contact its row in the
+ * file (`rowNumbers`), so a number is refused wherever in the file it repeats and every
+ * message names the file's rows (docs/api/contact-books.md "Bulk upload").
  */
 export const BulkUploadBody = z.preprocess(
   (v) => (Array.isArray(v) ? { contacts: v } : v),
-  z.object({
-    contacts: z
-      .array(z.unknown())
-      .min(1, "Send at least one contact row")
-      .max(BULK_MAX_ROWS, `At most ${BULK_MAX_ROWS.toLocaleString("en-US")} contact rows per request`)
-      .describe("Rows {phoneNumber, name?, email?, customFields?}; at most 5,000 per request")
-      // Documents the row shape although rows are checked one by one (see above).
-      .meta({ items: rowJsonSchema() } as Record<string, unknown>),
-  }),
+  z
+    .object({
+      contacts: z
+        .array(z.unknown())
+        .min(1, "Send at least one contact row")
+        .max(BULK_MAX_ROWS, `At most ${BULK_MAX_ROWS.toLocaleString("en-US")} contact rows per request`)
+        .describe("Rows {phoneNumber, name?, email?, customFields?}; at most 5,000 per request")
+        // Documents the row shape although rows are checked one by one (see above).
+        .meta({ items: rowJsonSchema() } as Record<string, unknown>),
+      uploadId: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{8,64}$/, "uploadId is 8 to 64 letters, digits, _ or -")
+        .optional()
+        .describe(
+          "One id for every request of one file (8-64 letters, digits, _ or -; a new one per file): a number an earlier request of the upload stored is refused as DUPLICATE_PHONE_NUMBER. Without it the request is an upload of its own",
+        ),
+      rowNumbers: z
+        .array(z.number().int().min(1).max(MAX_ROW_NUMBER))
+        .optional()
+        .describe(
+          "The row of each contact in your file, one per contact (a CSV's header is row 1); messages name these rows. Default: 1, 2, 3… in the order of contacts",
+        ),
+    })
+    .refine((b) => b.rowNumbers === undefined || b.rowNumbers.length === b.contacts.length, {
+      path: ["rowNumbers"],
+      message: "rowNumbers must give one row number per contact",
+    }),
 );
 
 /** Per-row error codes of a bulk upload report. */

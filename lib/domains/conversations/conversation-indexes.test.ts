@@ -5,7 +5,7 @@
 // be able to use an index (EXPLAIN with enable_seqscan off, as billing-indexes.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
 import { conversationListSql, type ListFilters, threadSql } from "./list-sql";
@@ -21,7 +21,7 @@ let busiest = "";
 
 beforeAll(async () => {
   me = await createTestCustomer();
-  principal = { customerId: me.customer.id, plan: "pro", via: "token" };
+  principal = systemPrincipal(me.customer.id);
   const tag = me.customer.id;
   await db.$executeRawUnsafe(
     `INSERT INTO "Conversation" ("id", "customerId", "senderId", "contactPhoneNumber", "contactName", "status",

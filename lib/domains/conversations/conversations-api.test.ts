@@ -12,6 +12,7 @@ import { recordApiAnswers } from "@/test/api-answers";
 import { contactWrites, drainCallbacks, inboundBody, postSigned } from "@/test/conversation-fixtures";
 import { sentMessages, waitFor } from "@/test/events-helpers";
 import { call } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 // Every answer is checked against the OpenAPI document and counts toward its coverage.
@@ -508,7 +509,7 @@ describe("replies and the customer service window", () => {
     }
     await expect(
       sendFromComposer(
-        { customerId: t.customer.id, plan: "pro", via: "session", scopedSenderId: null },
+        memberPrincipal(t.customer.id),
         ComposerBody.parse({ mode: "session", senderId: t.sender.phoneNumber, to: stranger, text: "Hello" }),
       ),
     ).rejects.toMatchObject({ code: "CUSTOMER_SERVICE_WINDOW_CLOSED" });

@@ -8,6 +8,7 @@ import type { Principal } from "@/lib/domains/auth/principal";
 import { replyToConversation } from "@/lib/domains/messaging/conversation-reply";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { createTestCustomer } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { dashboardSentBy, inboxPage } from "./inbox";
 import { toPublicThreadMessage } from "./serializers";
@@ -18,7 +19,7 @@ const PAGE = { page: 1, limit: 50, unread: false };
 async function sessionOf(customerId: string): Promise<{ p: Principal; email: string }> {
   const email = `inbox-${randomBytes(4).toString("hex")}@example.test`;
   const user = await db.user.create({ data: { customerId, email, passwordHash: "x" } });
-  return { p: { customerId, plan: "pro", via: "session", userId: user.id, scopedSenderId: null }, email };
+  return { p: memberPrincipal(customerId, { userId: user.id, email }), email };
 }
 
 describe("the inbox list", () => {

@@ -8,6 +8,7 @@ import type { Tx } from "@/lib/db";
 import { NOW_UTC } from "@/lib/db/sql";
 import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import type { EventSender } from "@/lib/domains/events/emit";
 import { typedText } from "./content";
 import { newThreadMessageUid } from "./ids";
@@ -122,7 +123,7 @@ export async function applyOptKeywords(tx: Tx, news: KeywordMessage[]): Promise<
     // The contact's keyword changed the blacklist: the system's change (docs/security.md "Audit log").
     if (changed > 0) {
       await recordAudit(tx, {
-        ...auditContext({ customerId: m.sender.customerId }),
+        ...auditContext(systemPrincipal(m.sender.customerId)),
         action: action === "opt-out" ? "blacklist.added" : "blacklist.removed",
         target: { type: "blacklist_entry", uid: m.contact },
         details: { senderId: m.sender.id, senderPhoneNumber: m.sender.phoneNumber, source: "opt-out", keyword },

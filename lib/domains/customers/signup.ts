@@ -1,5 +1,6 @@
 // Self-service sign-up: a new customer account (plan pro) and its first user, in one
-// transaction; limited per client IP (RATE_LIMIT_SIGNUP_IP an hour, memory or Redis).
+// transaction; limited per client IP (RATE_LIMIT_SIGNUP_IP an hour, memory or Redis). A taken
+// email gets an email, never an answer that says it is taken (docs/security.md "Sign-up").
 
 import { minutesOfWait } from "@/lib/core/count";
 import { env } from "@/lib/core/env";
@@ -9,9 +10,11 @@ import { type AttemptLimiter, createAttemptLimiter } from "@/lib/domains/auth/at
 import { hashPassword } from "@/lib/domains/auth/password";
 import type { SignupInputValue } from "@/lib/domains/auth/schemas";
 import { addCredit } from "@/lib/domains/billing/credits";
+import { queueMail } from "@/lib/domains/mail/outbox";
 import { providerMode } from "@/lib/domains/provider/client";
-import { Prisma } from "@/lib/generated/prisma/client";
+import { type Customer, Prisma, type User } from "@/lib/generated/prisma/client";
 import { createCustomer } from "./service";
+import { accountExistsMail } from "./signup-mail";
 
 let limiter: AttemptLimiter<"ip"> | undefined;
 
@@ -40,8 +43,31 @@ function signupLimiter(): AttemptLimiter<"ip"> {
   return limiter;
 }
 
-/** `clientIp`: the caller's address (the dashboard action reads it as lib/http/client-ip.ts says). */
-export async function signUp(input: SignupInputValue, clientIp: string) {
+/** What a sign-up did: a new account, or an email to the owner of a taken address. */
+export type SignUpOutcome = { status: "created"; customer: Customer; user: User } | { status: "email_sent" };
+
+/** What the form says when the address already has an account (the email says the rest). */
+export const SIGNUP_EMAIL_SENT =
+  "We sent an email to this address with what to do next. Check your inbox (and spam folder).";
+
+/**
+ * An email with an account already gets no new one, and the answer does not say so
+ * (docs/security.md "Sign-up"): the address's owner is emailed that they have an account
+ * (sign in, or reset the password), only when it is active, as a reset request would be.
+ */
+async function emailExistingAccount(email: string): Promise<SignUpOutcome> {
+  const user = await db.user.findUnique({
+    where: { email },
+    select: { customerId: true, customer: { select: { status: true } } },
+  });
+  if (user?.customer.status === "ACTIVE") {
+    await db.$transaction((tx) => queueMail(tx, accountExistsMail({ customerId: user.customerId, to: email })));
+  }
+  return { status: "email_sent" };
+}
+
+/** `clientIp`: the caller's address (the dashboard action reads it as lib/core/client-ip.ts says). */
+export async function signUp(input: SignupInputValue, clientIp: string): Promise<SignUpOutcome> {
   // Counted before any work, so a burst of parallel sign-ups cannot slip past the limit.
   const gate = await signupLimiter().reserve({ ip: clientIp });
   if (!gate.allowed) {
@@ -51,6 +77,7 @@ export async function signUp(input: SignupInputValue, clientIp: string) {
     });
   }
   const email = input.email.trim().toLowerCase();
+  // Hashed either way: a taken address answers no faster than a new one.
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.$transaction(async (tx) => {
@@ -59,11 +86,12 @@ export async function signUp(input: SignupInputValue, clientIp: string) {
         data: { customerId: customer.id, email, name: input.name || null, passwordHash },
       });
       await welcomeCredit(tx, customer.id);
-      return { customer, user };
+      return { status: "created" as const, customer, user };
     });
   } catch (error) {
+    // The email's unique index (a race of two sign-ups included): the whole account rolled back.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      throw new ApiError("CONFLICT", "An account with this email already exists. Sign in instead.");
+      return emailExistingAccount(email);
     }
     throw error;
   }

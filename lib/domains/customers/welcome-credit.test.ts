@@ -8,9 +8,10 @@ import { resetEnvCache } from "@/lib/core/env";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { SignupInput } from "@/lib/domains/auth/schemas";
 import { setRate } from "@/lib/domains/billing/rate-card";
-import { connectSender } from "@/lib/domains/senders/self-serve";
+import { connectSender } from "@/lib/domains/onboarding/connect-sender";
 import { issueToken } from "@/lib/domains/tokens/service";
 import { call, uniquePhone } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { signUp, WELCOME_CREDIT_NOTE } from "./signup";
 
 afterEach(() => {
@@ -23,13 +24,15 @@ const randomIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomByt
 /** Signs up, connects a first sender and sends hello_world, as the onboarding checklist leads. */
 async function onboard() {
   const email = `new-${randomBytes(5).toString("hex")}@example.com`;
-  const { customer } = await signUp(
+  const outcome = await signUp(
     SignupInput.parse({ company: "Fresh Co", email, password: "a-long-password" }),
     randomIp(),
   );
+  if (outcome.status !== "created") throw new Error("the sign-up created no account");
+  const { customer } = outcome;
   // The operator's rate for utility messages applies to this account as to any.
   await setRate({ category: "utility", rate: 0.25, customerId: customer.id });
-  const principal: Principal = { customerId: customer.id, plan: "pro", via: "session" };
+  const principal: Principal = memberPrincipal(customer.id);
   await connectSender(principal, { phoneNumber: uniquePhone() });
   const { token } = await issueToken({ customerId: customer.id, name: "first" });
   const sent = await call("POST", "/api/v3/send", {

@@ -14,6 +14,7 @@ import { configOf } from "@/lib/domains/chatbots/serializers";
 import { toPublicThreadMessage } from "@/lib/domains/conversations/serializers";
 import { listConversations, listThread } from "@/lib/domains/conversations/service";
 import { verifyToken } from "@/lib/domains/tokens/service";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { DEMO_CUSTOMER_NAME, DEMO_EMAIL, DEMO_PASSWORD } from "./constants";
 import { seedDemoOnFirstRun } from "./first-run";
 import { DEMO_RATES, seedDemo } from "./seed";
@@ -237,7 +238,7 @@ describe("demo seed", { timeout: 120_000 }, () => {
 
   it("seeds conversations with history: an open window with unread messages and a closed one", async () => {
     const customerId = await demoCustomerId();
-    const p = { customerId, plan: "pro" as const, via: "session" as const };
+    const p = memberPrincipal(customerId);
     const { conversations } = await listConversations(p, undefined, { page: 1, limit: 50 }, "inbox");
     const [first] = conversations;
     expect(first).toMatchObject({ contactName: "Ana Ruiz", status: "OPEN", unreadCount: 2 });
@@ -251,7 +252,7 @@ describe("demo seed", { timeout: 120_000 }, () => {
 
   it("seeds a completed broadcast with its results and a scheduled one the balance covers", async () => {
     const customerId = await demoCustomerId();
-    const p = { customerId, plan: "pro" as const, via: "session" as const };
+    const p = memberPrincipal(customerId);
     const { broadcasts } = await listBroadcasts(p, undefined, { page: 1, limit: 10 });
     const done = broadcasts.find((b) => b.name === DEMO_BROADCASTS.completed.name);
     const later = broadcasts.find((b) => b.name === DEMO_BROADCASTS.scheduled.name);

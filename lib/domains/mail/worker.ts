@@ -2,11 +2,12 @@
 // the transport. A refusal or an unreachable server is retried with exponential backoff
 // (full jitter) up to MAX_MAIL_ATTEMPTS, then the email is FAILED (and stays listed with
 // its error); the change that queued it is never undone. Woken by NOTIFY on "mail".
+
+import { retryDelayMs } from "@/lib/core/backoff";
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
 import { startWorker, type WorkerDefinition, type WorkerSleep } from "@/lib/core/worker-loop";
 import { wakeupsOn } from "@/lib/db/wakeups";
-import { retryDelayMs } from "@/lib/domains/webhooks/backoff";
 import { openBody } from "./message";
 import { type ClaimedMail, claimMail, finishMail, type MailOutcome } from "./outbox";
 import { type MailTransport, transportFromEnv } from "./transport";

@@ -1,17 +1,18 @@
 // The invitation email (docs/members.md "Invitations"): who invites, to which account, as
-// which role, and the single-use link with its expiry.
+// which role, and the single-use link with its expiry; or, to an email with an account
+// elsewhere, why it cannot join.
 import { escapeHtml, type OutgoingMail } from "@/lib/domains/mail/message";
 import type { Role } from "./permissions";
 
-export type InvitationMailInput = {
+type InvitationParties = {
   customerId: string;
   to: string;
   accountName: string;
   role: Role;
   inviter: string | null;
-  link: string;
-  expiresAt: Date;
 };
+
+export type InvitationMailInput = InvitationParties & { link: string; expiresAt: Date };
 
 export function invitationMail(m: InvitationMailInput): OutgoingMail {
   const who = m.inviter ?? "An owner";
@@ -31,4 +32,27 @@ export function invitationMail(m: InvitationMailInput): OutgoingMail {
     "<p>If you did not expect this email, ignore it: nothing happens unless the link is opened.</p>",
   ].join("\n");
   return { kind: "invitation", customerId: m.customerId, to: m.to, subject, text, html };
+}
+
+/**
+ * To an email that already has an account elsewhere (an email belongs to one account): who
+ * invited it where, why it cannot join with this address, and what to do instead. No link:
+ * the inviter sees the invitation pending, and learns nothing about the address.
+ */
+export function invitationToTakenEmailMail(m: InvitationParties): OutgoingMail {
+  const who = m.inviter ?? "An owner";
+  const subject = `You are invited to join ${m.accountName} on Switchboard`;
+  const lines = [
+    `${who} invited you to join ${m.accountName} on Switchboard as ${m.role}.`,
+    `${m.to} already has a Switchboard account, and an email belongs to one account, so it cannot join ${m.accountName}.`,
+    "To join, ask them to invite another address of yours. Your account is unchanged, and they are not told why.",
+  ];
+  return {
+    kind: "invitation",
+    customerId: m.customerId,
+    to: m.to,
+    subject,
+    text: lines.join("\n\n"),
+    html: lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n"),
+  };
 }

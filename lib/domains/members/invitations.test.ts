@@ -187,4 +187,33 @@ describe("over SMTP", () => {
     await acceptInvitation(tokenOf(link ?? ""), { password: PASSWORD });
     expect(await checkCredentials(to, PASSWORD)).toMatchObject({ customerId: t.customer.id });
   });
+
+  it("an email with an account elsewhere: the owner sees only an invitation sent and pending; its owner is told why it cannot join", async () => {
+    const t = await createTestCustomer();
+    const p = await principalOf(await createMemberOf(t.customer.id, "owner"));
+    const taken = (await createMemberOf(c.customer.id, "developer")).email;
+    const fresh = email("fresh");
+    // The same answer for a taken email and a fresh one: made, pending, listed.
+    const toTaken = await createInvitation(p, { email: taken, role: "developer", senders: [] });
+    const toFresh = await createInvitation(p, { email: fresh, role: "developer", senders: [] });
+    const shape = (i: typeof toTaken) => ({ ...i, id: "", email: "", createdAt: null, expiresAt: null });
+    expect(shape(toTaken)).toEqual(shape(toFresh));
+    const listed = await listInvitations(p);
+    expect(listed.filter((i) => [taken, fresh].includes(i.email)).map((i) => i.email)).toEqual([fresh, taken]);
+    await resendInvitation(p, toTaken.id);
+
+    const transport = smtpTransport(smtp.url, "Switchboard <no-reply@switchboard.test>");
+    try {
+      expect(await sendDueMail({ transport, customerIds: [t.customer.id] })).toBe(3);
+    } finally {
+      transport.close();
+    }
+    const got = (await smtp.waitFor((m) => m.to.includes(taken))).raw;
+    expect(got).toContain(`${taken} already has a Switchboard account`);
+    expect(got).toContain("ask them to invite another address");
+    expect(got).not.toMatch(/\/invite\//);
+    expect(smtp.received.filter((m) => m.to.includes(taken))).toHaveLength(2);
+    // The taken email's own account is untouched.
+    expect(await db.user.findUniqueOrThrow({ where: { email: taken } })).toMatchObject({ customerId: c.customer.id });
+  });
 });

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
-import { auditContext } from "@/lib/domains/audit/actor";
+import { auditContext, memberAuditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import { hashPassword } from "@/lib/domains/auth/password";
 import type { Member, Principal, RequestOrigin } from "@/lib/domains/auth/principal";
@@ -14,7 +14,7 @@ import { dashboardLink } from "@/lib/domains/mail/links";
 import { queueMail } from "@/lib/domains/mail/outbox";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { assertPermission } from "./access";
-import { invitationMail } from "./invitation-mail";
+import { invitationMail, invitationToTakenEmailMail } from "./invitation-mail";
 import { type Role, SENDER_LIMITED_ROLES } from "./permissions";
 import type { InvitationAcceptValue, InvitationCreateValue } from "./schemas";
 import { senderLimitFor, writeSenderLimit } from "./senders";
@@ -30,14 +30,19 @@ export const invitationPath = (token: string) => `/invite/${token}`;
 
 const invitationNotFound = () => new ApiError("NOT_FOUND", "No open invitation with this id in this account");
 
-async function assertNotMember(tx: Tx, customerId: string, email: string): Promise<void> {
+/**
+ * Refuses a member of this account (the inviter sees them on the members page anyway); says
+ * whether the email has an account elsewhere. That is never said to the inviter (who could
+ * otherwise learn which emails have an account): the invitation is made and listed as
+ * pending like any other, and the email's owner is told instead (docs/members.md "Invitations").
+ */
+async function accountElsewhere(tx: Tx, customerId: string, email: string): Promise<boolean> {
   const user = await tx.user.findUnique({ where: { email }, select: { customerId: true } });
-  if (!user) return;
-  const message =
-    user.customerId === customerId
-      ? `${email} is already a member of this account`
-      : `${email} already has a Switchboard account (an email belongs to one account)`;
-  throw new ApiError("CONFLICT", message, { fields: [{ path: "email", message }] });
+  if (user?.customerId === customerId) {
+    const message = `${email} is already a member of this account`;
+    throw new ApiError("CONFLICT", message, { fields: [{ path: "email", message }] });
+  }
+  return user !== null;
 }
 
 /** A new link's token (only its hash is stored) and the end of its 7 days. */
@@ -46,25 +51,29 @@ function issueLink() {
   return { token, tokenHash: hashInvitationToken(token), expiresAt: new Date(Date.now() + INVITATION_TTL_MS) };
 }
 
-/** Queues the invitation's email with its link (inside the caller's transaction). */
+/**
+ * Queues the invitation's email (inside the caller's transaction): its link, or, to an email
+ * with an account elsewhere, no link (it could not be accepted) but what to do instead.
+ */
 async function queueInvitationMail(
   tx: Tx,
   actor: Member,
-  inv: { customerId: string; email: string; role: Role },
+  inv: { customerId: string; email: string; role: Role; elsewhere: boolean },
   link: { token: string; expiresAt: Date },
 ): Promise<void> {
   const customer = await tx.customer.findUniqueOrThrow({ where: { id: inv.customerId }, select: { name: true } });
+  const common = {
+    customerId: inv.customerId,
+    to: inv.email,
+    accountName: customer.name,
+    role: inv.role,
+    inviter: actor.name ? `${actor.name} (${actor.email})` : actor.email,
+  };
   await queueMail(
     tx,
-    invitationMail({
-      customerId: inv.customerId,
-      to: inv.email,
-      accountName: customer.name,
-      role: inv.role,
-      inviter: actor.name ? `${actor.name} (${actor.email})` : actor.email,
-      link: dashboardLink(invitationPath(link.token)),
-      expiresAt: link.expiresAt,
-    }),
+    inv.elsewhere
+      ? invitationToTakenEmailMail(common)
+      : invitationMail({ ...common, link: dashboardLink(invitationPath(link.token)), expiresAt: link.expiresAt }),
   );
 }
 
@@ -95,13 +104,16 @@ async function withPhones(customerId: string, rows: InvitationRecord[]): Promise
   }));
 }
 
-/** Invites an email: refused when it already has an account or an open invitation here. */
+/**
+ * Invites an email: refused when it is a member here or has an open invitation here. An email
+ * with an account elsewhere is invited all the same, as far as the inviter can tell.
+ */
 export async function createInvitation(p: Principal, input: InvitationCreateValue): Promise<InvitationRow> {
   const actor = assertPermission(p, "members");
   assertMayManage(actor, input.role);
   const row = await db.$transaction(async (tx) => {
     await lockMembers(tx, p.customerId);
-    await assertNotMember(tx, p.customerId, input.email);
+    const elsewhere = await accountElsewhere(tx, p.customerId, input.email);
     const open = await tx.invitation.count({
       where: {
         customerId: p.customerId,
@@ -130,7 +142,12 @@ export async function createInvitation(p: Principal, input: InvitationCreateValu
         invitedById: actor.userId,
       },
     });
-    await queueInvitationMail(tx, actor, { customerId: p.customerId, email: input.email, role: input.role }, link);
+    await queueInvitationMail(
+      tx,
+      actor,
+      { customerId: p.customerId, email: input.email, role: input.role, elsewhere },
+      link,
+    );
     await recordAudit(tx, {
       ...auditContext(p),
       action: "member.invited",
@@ -155,13 +172,13 @@ export async function resendInvitation(p: Principal, id: string): Promise<void> 
     });
     if (!inv) throw invitationNotFound();
     assertMayManage(actor, inv.role);
-    await assertNotMember(tx, p.customerId, inv.email);
+    const elsewhere = await accountElsewhere(tx, p.customerId, inv.email);
     const link = issueLink();
     await tx.invitation.updateMany({
       where: { id, customerId: p.customerId, acceptedAt: null, revokedAt: null },
       data: { tokenHash: link.tokenHash, expiresAt: link.expiresAt },
     });
-    await queueInvitationMail(tx, actor, { ...inv, customerId: p.customerId }, link);
+    await queueInvitationMail(tx, actor, { ...inv, customerId: p.customerId, elsewhere }, link);
   });
 }
 
@@ -283,7 +300,7 @@ export async function acceptInvitation(
       });
       // The new member is the actor (`origin`: the accepting request's, when the caller knows it).
       await recordAudit(tx, {
-        ...auditContext({ customerId: inv.customerId, member: { email: user.email, userId: user.id }, origin }),
+        ...memberAuditContext(inv.customerId, { email: user.email, userId: user.id }, origin),
         action: "member.joined",
         target: { type: "member", uid: user.email },
         details: { role: inv.role, invitationId: inv.id },

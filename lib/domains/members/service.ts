@@ -5,10 +5,10 @@
 // member's next request (lib/domains/auth/session-principal.ts reads the member each time).
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
-import { type AuditPrincipal, auditContext } from "@/lib/domains/audit/actor";
+import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import { hashPassword } from "@/lib/domains/auth/password";
-import type { Member, Principal } from "@/lib/domains/auth/principal";
+import { type Member, type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
 import { UserEmailTakenError } from "@/lib/domains/users/service";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { assertPermission } from "./access";
@@ -128,7 +128,7 @@ export type NewMember = {
  * Adds a member with a password (the operator CLI; an accepted invitation, inside its
  * transaction). A taken email (emails are unique across accounts) is UserEmailTakenError.
  */
-export async function addMember(input: NewMember, tx?: Tx, by?: AuditPrincipal) {
+export async function addMember(input: NewMember, tx?: Tx, by?: Principal) {
   const passwordHash = await hashPassword(input.password);
   const work = async (t: Tx) => {
     const limit = await senderLimitFor(t, input.customerId, input.role, input.senders ?? [], input.sendersField);
@@ -147,7 +147,7 @@ export async function addMember(input: NewMember, tx?: Tx, by?: AuditPrincipal) 
       await writeSenderLimit(t, input.customerId, user.id, limit);
       // By the operator (user:create), or `system` when no one is named.
       await recordAudit(t, {
-        ...auditContext({ ...by, customerId: input.customerId }),
+        ...auditContext(by ?? systemPrincipal(input.customerId)),
         action: "member.joined",
         target: { type: "member", uid: email },
         details: { role: input.role },

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { addToBlacklist } from "@/lib/domains/contacts/blacklist";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { sendFromComposer } from "./composer";
 import { ComposerBody } from "./schemas";
@@ -9,7 +10,7 @@ import { ComposerBody } from "./schemas";
 describe("dashboard composer", () => {
   it("sends a template or a session text from the chosen sender", async () => {
     const t = await messagingCustomer();
-    const p: Principal = { customerId: t.customer.id, plan: "pro", via: "session", scopedSenderId: null };
+    const p: Principal = memberPrincipal(t.customer.id);
     const template = await sendFromComposer(
       p,
       ComposerBody.parse({

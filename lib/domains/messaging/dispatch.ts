@@ -72,7 +72,11 @@ export type DispatchOptions = {
   live?: LiveEvent[];
   /** Collects the conversations the sends created, for the caller to announce with its batch's (ThreadContext.created). */
   created?: CreatedConversation[];
-  /** Awaited right before the provider call (the broadcast dispatcher keeps each call inside its token's second). */
+  /**
+   * Awaited before the message is recorded and handed to the provider (send.ts sendChecked): the
+   * broadcast dispatcher keeps each call inside its token's second, and withdraws a call whose
+   * broadcast stopped meanwhile by throwing, which records and sends nothing.
+   */
   beforeCall?: () => Promise<void>;
 };
 
@@ -90,7 +94,6 @@ export async function dispatchRecorded(
 ): Promise<Message> {
   let result: ProviderCall;
   try {
-    await options.beforeCall?.();
     result = await callProvider(sender, message.payload as unknown as ProviderMessagePayload, message.pricingCategory);
   } catch (error) {
     await completeMessage(message, {

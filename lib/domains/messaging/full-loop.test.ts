@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { setRate } from "@/lib/domains/billing/rate-card";
-import { startCallbackProcessor } from "@/lib/ingest/processor";
 import { getSimulator } from "@/lib/domains/provider/client";
 import { startDeliveryWorker } from "@/lib/domains/webhooks/worker";
+import { startCallbackProcessor } from "@/lib/ingest/processor";
 import { call } from "@/test/factory";
 import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { type Receiver, startReceiver } from "@/test/webhook-receiver";

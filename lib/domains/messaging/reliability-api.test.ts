@@ -6,6 +6,7 @@ import { getSimulator } from "@/lib/domains/provider/client";
 import { PAIR_RATE_LIMIT, THROUGHPUT_EXCEEDED, THROUGHPUT_UPGRADE } from "@/lib/domains/provider/error-codes";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import { setSenderConnection } from "./reconnect-queue";
 
@@ -189,11 +190,7 @@ describe("reconnect queue", () => {
     expect(provider.body.messages[0]).toMatchObject({ message_status: "queued" });
     expect(sim().acceptedTo(to)).toHaveLength(0);
 
-    const report = await setSenderConnection(
-      { customerId: t.customer.id, plan: "pro", via: "session" },
-      t.otherSender.id,
-      "CONNECTED",
-    );
+    const report = await setSenderConnection(memberPrincipal(t.customer.id), t.otherSender.id, "CONNECTED");
     expect(report).toEqual({ sent: 2, failed: 0 });
     expect(sim().acceptedTo(to)).toHaveLength(2);
     const stored = await db.message.findFirstOrThrow({ where: { id: res.body.data.messageUid } });

@@ -4,7 +4,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
 import { addToBlacklist } from "@/lib/domains/contacts/blacklist";
 import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 import type { OutgoingMessage } from "./outgoing";
@@ -49,7 +49,7 @@ describe("checkSends", () => {
 
   beforeAll(async () => {
     t = await messagingCustomer();
-    p = { customerId: t.customer.id, plan: "pro", via: "token", scopedSenderId: null };
+    p = systemPrincipal(t.customer.id);
     blocked = recipient();
     await addToBlacklist(t.customer.id, t.sender.id, blocked);
     engaged = await engagedRecipient(t.sender);

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
 import { IN_PROGRESS_LEASE_MS } from "@/lib/domains/idempotency/service";
 import { getSimulator } from "@/lib/domains/provider/client";
 import type { ProviderMessagePayload } from "@/lib/domains/provider/types";
@@ -157,7 +157,7 @@ describe("send durability", () => {
   it("a lone surrogate that reaches the send leaves as U+FFFD, the same bytes as the stored row", async () => {
     const t = await messagingCustomer();
     const to = recipient();
-    const p: Principal = { customerId: t.customer.id, plan: "pro", via: "token", scopedSenderId: null };
+    const p: Principal = systemPrincipal(t.customer.id);
     const payload = {
       messaging_product: "whatsapp",
       recipient_type: "individual",

@@ -50,6 +50,8 @@ export async function sendChecked(
   // Every other send of the sender is counted in its second: broadcasts then leave it room
   // (lib/domains/senders/rate-bucket.ts, docs/broadcasts.md "Throughput").
   if (!send.out.broadcastId) await countOtherSend(sender.id);
+  // Before the record: a call withdrawn here leaves no message behind (dispatch.ts DispatchOptions).
+  await options.beforeCall?.();
   const row = await recordSend(p, sender, send, options);
   if (row.queued) {
     // The row is committed: a drainer elsewhere wakes in case the sender reconnected meanwhile.

@@ -6,10 +6,11 @@ import { createCustomer } from "@/lib/domains/customers/service";
 import { addSender, setDefaultSender } from "@/lib/domains/senders/admin";
 import { issueToken } from "@/lib/domains/tokens/service";
 import { call, createTestCustomer, uniquePhone } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { HELLO_PARAMS, messagingCustomer } from "@/test/messaging-fixtures";
 import { onboardingProgress } from "./progress";
 
-const principal = (customerId: string): Principal => ({ customerId, plan: "pro", via: "session" });
+const principal = (customerId: string): Principal => memberPrincipal(customerId);
 const doneKeys = async (customerId: string) =>
   (await onboardingProgress(principal(customerId))).steps.filter((s) => s.done).map((s) => s.key);
 

@@ -90,7 +90,7 @@ export class ProviderSimulator implements ProviderClient {
   private pending: CallbackChange[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
 
-  /** No real numbers here: in simulator mode the service assigns ids (lib/domains/senders/self-serve.ts). */
+  /** No real numbers here: in simulator mode the service assigns ids (lib/domains/onboarding/connect-sender.ts). */
   async phoneNumberOf(_phoneNumberId: string): Promise<string | null> {
     return null;
   }

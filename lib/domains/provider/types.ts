@@ -70,7 +70,7 @@ export type ProviderClient = {
   /**
    * The provider's phone number behind a phone number id (digits only), or null when the
    * provider does not know the id for our access token. The simulator answers null: in
-   * simulator mode the service assigns the id itself (lib/domains/senders/self-serve.ts).
+   * simulator mode the service assigns the id itself (lib/domains/onboarding/connect-sender.ts).
    */
   phoneNumberOf(phoneNumberId: string): Promise<string | null>;
 };

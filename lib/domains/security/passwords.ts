@@ -6,10 +6,10 @@
 import { minutesOfWait } from "@/lib/core/count";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
-import { auditContext } from "@/lib/domains/audit/actor";
+import { auditContext, memberAuditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import { hashPassword, verifyPassword } from "@/lib/domains/auth/password";
-import type { Principal } from "@/lib/domains/auth/principal";
+import type { Principal, RequestOrigin } from "@/lib/domains/auth/principal";
 import { dashboardLink } from "@/lib/domains/mail/links";
 import { queueMail } from "@/lib/domains/mail/outbox";
 import { assertPermission } from "@/lib/domains/members/access";
@@ -78,8 +78,14 @@ export async function resetLinkEmail(token: string, now = Date.now()): Promise<s
 /**
  * Sets a new password with a reset link: the link is claimed (single use) in the same
  * transaction, and every session of the member ends. Returns the email (to sign in).
+ * `origin`: where the request came from, as the audit entry records it.
  */
-export async function resetPassword(token: string, password: string, now = Date.now()): Promise<{ email: string }> {
+export async function resetPassword(
+  token: string,
+  password: string,
+  origin: RequestOrigin | null = null,
+  now = Date.now(),
+): Promise<{ email: string }> {
   if ((await resetLinkEmail(token, now)) === null) throw linkRefused();
   const passwordHash = await hashPassword(password);
   const tokenHash = hashResetToken(token);
@@ -98,7 +104,7 @@ export async function resetPassword(token: string, password: string, now = Date.
     await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
     const ended = await endSessionsOf(tx, user.id, "password_reset");
     await recordAudit(tx, {
-      ...auditContext({ customerId: user.customerId, member: { email: user.email, userId: user.id } }),
+      ...memberAuditContext(user.customerId, { email: user.email, userId: user.id }, origin ?? undefined),
       action: "member.password_reset",
       target: { type: "member", uid: user.email },
       details: { sessionsEnded: ended },

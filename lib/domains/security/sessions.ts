@@ -1,7 +1,7 @@
 // Server-side dashboard sessions (docs/security.md "Sessions"). next-auth keeps a signed,
 // encrypted JWT in the cookie; the JWT carries the id of a UserSession row, and every
 // request checks that row (lib/domains/auth/session-principal.ts joins it), so ending the
-// row (sign-out, "end session", a password reset or change, an admin) refuses the cookie's
+// row (sign-out, "end session", a password reset or change, two-factor turned on, an admin) refuses the cookie's
 // next request even though the JWT itself is still valid.
 import { randomBytes } from "node:crypto";
 import { ApiError } from "@/lib/core/errors";
@@ -20,7 +20,13 @@ export const SESSION_TTL_MS = 7 * 24 * 3600_000;
 /** lastSeenAt is written at most this often per session (one UPDATE a minute, not one per request). */
 export const TOUCH_EVERY_MS = 60_000;
 
-export type EndReason = "signed_out" | "ended" | "ended_by_admin" | "password_reset" | "password_changed";
+export type EndReason =
+  | "signed_out"
+  | "ended"
+  | "ended_by_admin"
+  | "password_reset"
+  | "password_changed"
+  | "two_factor_enabled";
 
 const newSessionId = () => `ses_${randomBytes(18).toString("base64url")}`;
 

@@ -6,13 +6,15 @@ import QRCode from "qrcode";
 import { decryptSecret, encryptSecret } from "@/lib/core/crypto/secret-box";
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
-import { auditContext, operatorPrincipal } from "@/lib/domains/audit/actor";
+import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { operatorPrincipal } from "@/lib/domains/auth/principal";
 import { queueMail } from "@/lib/domains/mail/outbox";
 import { assertPermission } from "@/lib/domains/members/access";
 import { twoFactorOffMail } from "./notices";
 import { hashRecoveryCode, newRecoveryCodes, normaliseRecoveryCode } from "./recovery-codes";
+import { endSessionsOf } from "./sessions";
 import { acceptTotp, newTotpSecret, totpUri } from "./totp";
 
 const wrongCode = () =>
@@ -59,7 +61,12 @@ async function replaceRecoveryCodes(tx: Tx, userId: string): Promise<string[]> {
   return codes;
 }
 
-/** Confirms the setup with a first code: two-factor is on; the 10 recovery codes are returned (shown once). */
+/**
+ * Confirms the setup with a first code: two-factor is on; the 10 recovery codes are returned
+ * (shown once). The member's other sessions end (docs/security.md "Sessions"): a session
+ * opened with the password alone, perhaps by whoever made two-factor necessary, does not
+ * outlive it; this one stays.
+ */
 export async function confirmTwoFactor(p: Principal, code: string, at = Date.now()): Promise<string[]> {
   const member = assertPermission(p, "account");
   return db.$transaction(async (tx) => {
@@ -71,10 +78,12 @@ export async function confirmTwoFactor(p: Principal, code: string, at = Date.now
     const step = acceptTotp(decryptSecret(user.totpSecret), code, at, null);
     if (step === null) throw wrongCode();
     await tx.user.update({ where: { id: member.userId }, data: { totpEnabledAt: new Date(at), totpLastStep: step } });
+    const ended = await endSessionsOf(tx, member.userId, "two_factor_enabled", p.sessionId);
     await recordAudit(tx, {
       ...auditContext(p),
       action: "member.2fa_enabled",
       target: { type: "member", uid: member.email },
+      details: { sessionsEnded: ended },
     });
     return replaceRecoveryCodes(tx, member.userId);
   });
@@ -176,10 +185,7 @@ export async function operatorDisableTwoFactor(email: string): Promise<boolean> 
       data: { totpSecret: null, totpEnabledAt: null, totpLastStep: null },
     });
     await tx.recoveryCode.deleteMany({ where: { userId: user.id } });
-    await tx.userSession.updateMany({
-      where: { userId: user.id, endedAt: null },
-      data: { endedAt: new Date(), endedReason: "ended_by_admin" },
-    });
+    await endSessionsOf(tx, user.id, "ended_by_admin");
     await recordAudit(tx, {
       ...auditContext(operatorPrincipal(user.customerId)),
       action: "member.2fa_disabled",

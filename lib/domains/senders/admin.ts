@@ -2,8 +2,9 @@
 
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
-import { type AuditPrincipal, auditContext } from "@/lib/domains/audit/actor";
+import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
+import { type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
 import { Prisma, type Sender } from "@/lib/generated/prisma/client";
 import { parsePhone } from "./phone";
 import { E164, normalizePhone } from "./service";
@@ -35,7 +36,7 @@ export type AddSenderInput = {
  */
 export async function addSender(
   input: AddSenderInput,
-  by: AuditPrincipal = { customerId: input.customerId },
+  by: Principal = systemPrincipal(input.customerId),
 ): Promise<Sender> {
   const parsed = parsePhone(input.phoneNumber);
   if (!parsed.ok) throw new SenderInputError("phone", parsed.message);
@@ -100,7 +101,7 @@ export async function addSender(
 export async function setDefaultSender(
   customerId: string,
   phone: string,
-  by: AuditPrincipal = { customerId },
+  by: Principal = systemPrincipal(customerId),
 ): Promise<Sender> {
   const phoneNumber = normalizePhone(phone);
   if (!E164.test(phoneNumber))

@@ -7,7 +7,7 @@ import { isoTimestamp } from "@/lib/core/timestamp-schema";
 /**
  * A sender to connect. The number is parsed by the one phone parser (lib/domains/senders/phone.ts)
  * with the country picked in the form, if any; the provider checks are connectSender's
- * (lib/domains/senders/self-serve.ts).
+ * (lib/domains/onboarding/connect-sender.ts).
  */
 export const SenderConnectFields = z.object({
   phoneNumber: z.string().trim().min(1, "Enter the phone number, with + and the country code").max(40),

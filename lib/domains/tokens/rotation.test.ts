@@ -2,6 +2,7 @@
 // works at once, the old token until its grace ends and not after.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { call, createTestCustomer } from "@/test/factory";
 import { MAX_ROTATION_GRACE_HOURS, rotateToken } from "./service";
 import { hashToken } from "./token-string";
@@ -22,7 +23,7 @@ describe("rotateToken", () => {
     const c = await createTestCustomer();
     const old = await recordOf(c.scopedToken);
     const start = new Date();
-    const { token, successor, previous } = await rotateToken({ customerId: c.customer.id }, old.id, {
+    const { token, successor, previous } = await rotateToken(systemPrincipal(c.customer.id), old.id, {
       graceHours: 2,
       now: start,
     });
@@ -55,7 +56,7 @@ describe("rotateToken", () => {
     const old = await recordOf(c.globalToken);
     const soon = new Date(Date.now() + HOUR);
     await db.apiToken.update({ where: { id: old.id }, data: { expiresAt: soon } });
-    const { previous, successor } = await rotateToken({ customerId: c.customer.id }, old.id, { graceHours: 24 });
+    const { previous, successor } = await rotateToken(systemPrincipal(c.customer.id), old.id, { graceHours: 24 });
     expect(previous.expiresAt?.getTime()).toBe(soon.getTime());
     expect(successor.expiresAt?.getTime()).toBe(soon.getTime());
   });
@@ -63,7 +64,7 @@ describe("rotateToken", () => {
   it("with a grace of 0 the old token stops at once", async () => {
     const c = await createTestCustomer();
     const old = await recordOf(c.globalToken);
-    const { token } = await rotateToken({ customerId: c.customer.id }, old.id, { graceHours: 0 });
+    const { token } = await rotateToken(systemPrincipal(c.customer.id), old.id, { graceHours: 0 });
     expect((await list(c.globalToken)).status).toBe(401);
     expect((await list(token)).status).toBe(200);
   });
@@ -72,15 +73,15 @@ describe("rotateToken", () => {
     const a = await createTestCustomer();
     const b = await createTestCustomer();
     const aToken = await recordOf(a.globalToken);
-    await expect(rotateToken({ customerId: b.customer.id }, aToken.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(rotateToken(systemPrincipal(b.customer.id), aToken.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await list(a.globalToken)).status).toBe(200);
     expect((await db.apiToken.findUniqueOrThrow({ where: { id: aToken.id } })).expiresAt).toBeNull();
 
     await expect(
-      rotateToken({ customerId: a.customer.id }, aToken.id, { graceHours: MAX_ROTATION_GRACE_HOURS + 1 }),
+      rotateToken(systemPrincipal(a.customer.id), aToken.id, { graceHours: MAX_ROTATION_GRACE_HOURS + 1 }),
     ).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
     await db.apiToken.update({ where: { id: aToken.id }, data: { revokedAt: new Date() } });
-    await expect(rotateToken({ customerId: a.customer.id }, aToken.id)).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(rotateToken(systemPrincipal(a.customer.id), aToken.id)).rejects.toMatchObject({ code: "CONFLICT" });
     expect(await db.apiToken.count({ where: { customerId: a.customer.id } })).toBe(2);
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { createCustomer } from "@/lib/domains/customers/service";
 import { addSender } from "@/lib/domains/senders/admin";
 import { uniquePhone } from "@/test/factory";
@@ -92,17 +93,17 @@ describe("verifyToken", () => {
   it("rejects a revoked token", async () => {
     const { customer, token, record } = await customerWithToken();
     await verifyToken(token);
-    const revoked = await revokeToken({ customerId: customer.id }, record.id);
+    const revoked = await revokeToken(systemPrincipal(customer.id), record.id);
     expect(revoked.revokedAt).toBeInstanceOf(Date);
     expect(await codeOf(verifyToken(token))).toBe("INVALID_AUTH_TOKEN");
     // Revoking twice is harmless and keeps the first revocation time.
-    expect((await revokeToken({ customerId: customer.id }, record.id)).revokedAt).toEqual(revoked.revokedAt);
+    expect((await revokeToken(systemPrincipal(customer.id), record.id)).revokedAt).toEqual(revoked.revokedAt);
   });
 
   it("does not let another customer revoke a token", async () => {
     const { token, record } = await customerWithToken();
     const other = await createCustomer({ name: "Other Co" });
-    expect(await codeOf(revokeToken({ customerId: other.id }, record.id))).toBe("NOT_FOUND");
+    expect(await codeOf(revokeToken(systemPrincipal(other.id), record.id))).toBe("NOT_FOUND");
     expect((await verifyToken(token)).record.id).toBe(record.id);
   });
 

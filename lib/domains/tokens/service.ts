@@ -2,9 +2,9 @@
 
 import { ApiError } from "@/lib/core/errors";
 import { db, hotRows } from "@/lib/db";
-import { type AuditPrincipal, auditContext } from "@/lib/domains/audit/actor";
+import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
 import { type ApiToken, type Customer, Prisma } from "@/lib/generated/prisma/client";
 import { invalidateVerifiedTokens, tokenCache, type VerifiedToken } from "./token-cache";
 import { generateTokenString, hashToken, looksLikeToken, visiblePrefix } from "./token-string";
@@ -24,7 +24,7 @@ export type IssueTokenInput = {
  */
 export async function issueToken(
   input: IssueTokenInput,
-  by: AuditPrincipal = { customerId: input.customerId },
+  by: Principal = systemPrincipal(input.customerId),
 ): Promise<{ token: string; record: ApiToken }> {
   const token = generateTokenString();
   const record = await db.$transaction(async (tx) => {
@@ -144,7 +144,7 @@ export async function listTokens(p: Principal) {
 }
 
 /** Revokes a token of this customer; revoking twice is harmless. */
-export async function revokeToken(p: AuditPrincipal, tokenId: string): Promise<ApiToken> {
+export async function revokeToken(p: Principal, tokenId: string): Promise<ApiToken> {
   await db.$transaction(async (tx) => {
     const { count } = await tx.apiToken.updateMany({
       where: { id: tokenId, customerId: p.customerId, revokedAt: null },
@@ -178,7 +178,7 @@ export type RotatedToken = { token: string; successor: ApiToken; previous: ApiTo
  * old token's own expiry, if any.
  */
 export async function rotateToken(
-  p: AuditPrincipal,
+  p: Principal,
   tokenId: string,
   options: { graceHours?: number; now?: Date } = {},
 ): Promise<RotatedToken> {

@@ -5,6 +5,7 @@
 // operator's SQL) or while the LISTEN connection is down.
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeWakeups, isListening, onWakeup } from "@/lib/db/wakeups";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
 import { otherConnection } from "@/test/other-connection";
 import { cutListenConnection, tokenCacheListening, tokenChangesPropagated } from "@/test/token-propagation";
@@ -60,7 +61,7 @@ describe("verified-token cache", () => {
 
   it("rejects a cached token right after revokeToken, with no wait", async () => {
     const { record } = await cached(c.globalToken);
-    await revokeToken({ customerId: c.customer.id }, record.id);
+    await revokeToken(systemPrincipal(c.customer.id), record.id);
     expect(await codeOf(verifyToken(c.globalToken))).toBe("INVALID_AUTH_TOKEN");
     expect((await list(c.globalToken)).status).toBe(401);
     expect((await list(c.scopedToken)).status).toBe(200);
@@ -69,7 +70,7 @@ describe("verified-token cache", () => {
   it("rotation: the cached old token works until its grace ends and not after; grace 0 stops it at once", async () => {
     const { record } = await cached(c.scopedToken);
     const start = new Date();
-    const { token } = await rotateToken({ customerId: c.customer.id }, record.id, { graceHours: 2, now: start });
+    const { token } = await rotateToken(systemPrincipal(c.customer.id), record.id, { graceHours: 2, now: start });
     // Our own rotation's notification clears the cache once more when it arrives; wait for it
     // so the hits below are hits.
     await tokenChangesPropagated();
@@ -83,7 +84,7 @@ describe("verified-token cache", () => {
     expect((await verifyToken(token)).principal.scopedSenderId).toBe(c.sender.id);
 
     const global = await cached(c.globalToken);
-    await rotateToken({ customerId: c.customer.id }, global.record.id, { graceHours: 0 });
+    await rotateToken(systemPrincipal(c.customer.id), global.record.id, { graceHours: 0 });
     expect(await codeOf(verifyToken(c.globalToken))).toBe("INVALID_AUTH_TOKEN");
   });
 

@@ -9,12 +9,12 @@
 import { randomUUID } from "node:crypto";
 import { hotRows } from "@/lib/db";
 import { CHANNELS, isListening, onNotification } from "@/lib/db/wakeups";
-import type { Principal } from "@/lib/domains/auth/principal";
+import type { TokenPrincipal } from "@/lib/domains/auth/principal";
 import { type ApiToken, Prisma } from "@/lib/generated/prisma/client";
 import { VerifiedCache } from "./verified-cache";
 
 /** What verifyToken answers (lib/domains/tokens/service.ts) and this cache holds. */
-export type VerifiedToken = { principal: Principal; record: ApiToken };
+export type VerifiedToken = { principal: TokenPrincipal; record: ApiToken };
 
 export const TOKEN_CACHE_MAX_ENTRIES = 10_000;
 export const TOKEN_CACHE_MAX_AGE_MS = 60_000;

@@ -7,6 +7,7 @@ import { db, hotPrepared, type Tx } from "@/lib/db";
 import { ts } from "@/lib/db/sql";
 import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { type Admission, type AttemptResult, admit, afterAttempts, BREAKER, disabledReason } from "./breaker";
 import { emitDeliveryExhausted, emitEndpointDisabled } from "./operational-events";
 
@@ -148,7 +149,7 @@ async function recordResults(destinationId: string, results: AttemptResult[], no
       await emitEndpointDisabled(tx, destinationId, now);
       // The breaker disabled it: the system's change (docs/security.md "Audit log").
       await recordAudit(tx, {
-        ...auditContext({ customerId: row.customerId }),
+        ...auditContext(systemPrincipal(row.customerId)),
         action: "webhook.disabled",
         target: { type: "webhook", uid: destinationId },
         details: { reason },

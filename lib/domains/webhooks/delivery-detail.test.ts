@@ -2,8 +2,9 @@
 // headers and every attempt, for the principal's own webhook and sender only.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { getDeliveryDetail } from "./delivery-detail";
 
 let c: TestCustomer;
@@ -12,12 +13,9 @@ let uid: string;
 let deliveryId: string;
 let eventId: string;
 
-const principal = (t: TestCustomer, scopedSenderId: string | null = null): Principal => ({
-  customerId: t.customer.id,
-  plan: "pro",
-  via: "session",
-  scopedSenderId,
-});
+// A number-scoped caller is the system scoped to one sender (a member cannot be: docs/members.md).
+const principal = (t: TestCustomer, scopedSenderId: string | null = null): Principal =>
+  scopedSenderId ? systemPrincipal(t.customer.id, scopedSenderId) : memberPrincipal(t.customer.id);
 
 beforeAll(async () => {
   [c, other] = await Promise.all([createTestCustomer(), createTestCustomer()]);

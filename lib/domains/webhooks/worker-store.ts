@@ -8,6 +8,7 @@ import { db, hotPrepared, hotRows } from "@/lib/db";
 import { NOW_UTC, newIds } from "@/lib/db/sql";
 import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 
 const run = <T>(text: string, values: unknown[]) => hotRows<T>({ text, values });
 /** The statements run for every batch: prepared once per connection (hotPrepared). */
@@ -168,7 +169,7 @@ export async function deactivateDestination(destinationId: string, reason: strin
     // The endpoint answered 410 Gone: the system's change (docs/security.md "Audit log").
     if (destination.status === "ACTIVE") {
       await recordAudit(tx, {
-        ...auditContext({ customerId: destination.customerId }),
+        ...auditContext(systemPrincipal(destination.customerId)),
         action: "webhook.disabled",
         target: { type: "webhook", uid: destinationId },
         details: { reason },

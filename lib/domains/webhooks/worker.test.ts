@@ -3,9 +3,9 @@
 // capped excerpts and several workers never sending the same attempt twice.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { retryDelayMs } from "@/lib/core/backoff";
 import { db } from "@/lib/db";
 import { emitEvents } from "@/lib/domains/events/emit";
-import { retryDelayMs } from "@/lib/domains/webhooks/backoff";
 import { startDeliveryWorker } from "@/lib/domains/webhooks/worker";
 import { createDestination, waitFor } from "@/test/events-helpers";
 import { createTestCustomer } from "@/test/factory";

@@ -5,13 +5,14 @@
 // counted in `attempts` before its request goes out (so one cut short by a kill counts),
 // and every finished attempt writes a WebhookAttempt row (results are written in small
 // bulk batches, starts too).
+
+import { parseRetryAfter, retryDelayMs } from "@/lib/core/backoff";
 import { decryptSecret } from "@/lib/core/crypto/secret-box";
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
 import { IDLE, MORE, type PassResult, startWorker, type WorkerDefinition } from "@/lib/core/worker-loop";
 import { wakeupsOn } from "@/lib/db/wakeups";
 import { onDeliveriesQueued } from "@/lib/domains/events/signal";
-import { parseRetryAfter, retryDelayMs } from "./backoff";
 import { deliveryCap } from "./breaker";
 import { admitDelivery, holdDelivery, recordHealth } from "./breaker-store";
 import { closeSendAgent, type SendResult, sendWebhook } from "./send";

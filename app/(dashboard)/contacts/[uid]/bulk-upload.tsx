@@ -14,22 +14,19 @@ import {
   parseContactFile,
   previewCell,
 } from "./parse-file";
+import { type ChunkReport, newUploadId, type UploadChunk, type UploadReport, uploadInChunks } from "./upload-in-chunks";
 
 type Field = { key: string; label: string; type: string };
-type RowError = { index: number; error_code: string; message: string };
-type Report = { received: number; created: number; updated: number; failed: number; errors: RowError[] };
 
-const CHUNK = 500;
-
-async function postChunk(bookUid: string, contacts: unknown[]): Promise<Report> {
+async function postChunk(bookUid: string, chunk: UploadChunk): Promise<ChunkReport> {
   const res = await fetch(`/api/dashboard/contact-books/${bookUid}/bulk`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ contacts }),
+    body: JSON.stringify(chunk),
   });
   const body = await res.json();
   if (!res.ok) throw new Error(body?.message ?? `Upload failed (${res.status})`);
-  return body as Report;
+  return body as ChunkReport;
 }
 
 /** File -> preview -> column mapping -> upload in chunks with progress -> per-row report. */
@@ -39,7 +36,7 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
   const [file, setFile] = useState<ParsedFile | null>(null);
   const [mapping, setMapping] = useState<Record<string, string>>({});
   const [progress, setProgress] = useState(0);
-  const [report, setReport] = useState<Report | null>(null);
+  const [report, setReport] = useState<UploadReport | null>(null);
 
   async function onFile(e: React.ChangeEvent<HTMLInputElement>) {
     const f = e.target.files?.[0];
@@ -62,19 +59,14 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
   }
 
   const upload = useMutation({
-    mutationFn: async (rows: unknown[]) => {
-      const total: Report = { received: 0, created: 0, updated: 0, failed: 0, errors: [] };
-      for (let start = 0; start < rows.length; start += CHUNK) {
-        const r = await postChunk(bookUid, rows.slice(start, start + CHUNK));
-        total.received += r.received;
-        total.created += r.created;
-        total.updated += r.updated;
-        total.failed += r.failed;
-        total.errors.push(...r.errors.map((x) => ({ ...x, index: x.index + start })));
-        setProgress(Math.min(rows.length, start + CHUNK) / rows.length);
-      }
-      return total;
-    },
+    mutationFn: (parsed: ParsedFile) =>
+      uploadInChunks({
+        contacts: mapRows(parsed.rows, mapping),
+        rowNumbers: parsed.rowNumbers,
+        uploadId: newUploadId(),
+        post: (chunk) => postChunk(bookUid, chunk),
+        onProgress: setProgress,
+      }),
     onSuccess: (r) => {
       setReport(r);
       if (r.failed) toast.error(`${countOf(r.failed, "row")} not stored; see the report`);
@@ -165,7 +157,7 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
             onClick={() => {
               setReport(null);
               setProgress(0);
-              upload.mutate(mapRows(file.rows, mapping));
+              upload.mutate(file);
             }}
           >
             {upload.isPending ? "Uploading…" : `Upload ${countOf(file.rows.length, "row")}`}
@@ -188,6 +180,13 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
           <p className="text-sm">
             Received {report.received} · created {report.created} · updated {report.updated} · failed {report.failed}
           </p>
+          {report.errors.length > 0 ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="row-numbering">
+              Rows are numbered as in the file: in a CSV the header is row 1 and the first contact row 2, as a
+              spreadsheet shows them; in a JSON file, the first contact is row 1. A number that appears twice is kept
+              from its first row.
+            </p>
+          ) : null}
           <DataTable
             label="Rows that were not stored"
             caption="Rows that were not stored"
@@ -201,7 +200,7 @@ export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field
           >
             {report.errors.map((e) => (
               <tr key={e.index} data-testid="row-error">
-                <td className={td}>{e.index + 1}</td>
+                <td className={td}>{e.row}</td>
                 <td className={`${td} font-mono text-xs`}>{e.error_code}</td>
                 <td className={td}>{e.message}</td>
               </tr>

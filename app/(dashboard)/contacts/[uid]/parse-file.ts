@@ -3,7 +3,12 @@
 // `customFields: {tier: "gold"}` becomes the column `customFields.tier`, mapped to the
 // custom field `tier` when the account has one, so nothing nested is lost or shown as
 // "[object Object]".
-export type ParsedFile = { columns: string[]; rows: Record<string, unknown>[] };
+//
+// Each row keeps its row number in the file, which the upload report names
+// (docs/dashboard.md "Contact upload"): in a CSV as a spreadsheet numbers it (the header is
+// row 1, the first contact row 2; a blank line is skipped but keeps its number), in a JSON
+// file the contact's place in the list (the first is row 1).
+export type ParsedFile = { columns: string[]; rows: Record<string, unknown>[]; rowNumbers: number[] };
 
 /** The keys whose object value holds custom fields (the API's name, and a snake_case spelling). */
 const CUSTOM_FIELD_KEYS = new Set(["customFields", "custom_fields"]);
@@ -38,7 +43,25 @@ export function parseJsonContacts(text: string): ParsedFile {
   if (!Array.isArray(list)) throw new Error("The JSON file must hold an array of contact objects");
   const rows = list.map(flattenJsonContact);
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  return { columns, rows };
+  return { columns, rows, rowNumbers: rows.map((_, i) => i + 1) };
+}
+
+const isBlankRecord = (r: Record<string, unknown>) =>
+  Object.values(r).every((v) => v === undefined || v === null || (typeof v === "string" && v.trim() === ""));
+
+/** A CSV with a header row; blank records are left out and the others keep their spreadsheet row. */
+export async function parseCsvContacts(text: string): Promise<ParsedFile> {
+  const Papa = (await import("papaparse")).default;
+  // Blank lines are kept by the parser (and dropped here) so each record's place is its row.
+  const result = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: false });
+  const rows: Record<string, unknown>[] = [];
+  const rowNumbers: number[] = [];
+  result.data.forEach((record, i) => {
+    if (isBlankRecord(record)) return;
+    rows.push(record);
+    rowNumbers.push(i + 2);
+  });
+  return { columns: result.meta.fields ?? [], rows, rowNumbers };
 }
 
 export async function parseContactFile(file: File): Promise<ParsedFile> {
@@ -47,9 +70,7 @@ export async function parseContactFile(file: File): Promise<ParsedFile> {
   if (file.name.toLowerCase().endsWith(".json") || trimmed.startsWith("[") || trimmed.startsWith("{")) {
     return parseJsonContacts(text);
   }
-  const Papa = (await import("papaparse")).default;
-  const result = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: "greedy" });
-  return { columns: result.meta.fields ?? [], rows: result.data };
+  return parseCsvContacts(text);
 }
 
 const ALIASES: Record<string, string> = {

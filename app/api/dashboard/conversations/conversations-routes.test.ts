@@ -6,6 +6,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { contactWrites } from "@/test/conversation-fixtures";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined, asked: 0 }));
@@ -46,6 +47,7 @@ beforeAll(async () => {
     plan: "pro",
     via: "session",
     userId: user.id,
+    sessionId: "session-test",
     scopedSenderId: null,
     member: { userId: user.id, email: user.email, name: null, role: "owner", senderIds: null },
   };
@@ -138,7 +140,7 @@ describe("a thread", () => {
     const theirs = recipient();
     await contactWrites(other.sender, theirs, "not yours");
     const mine = session.principal;
-    session.principal = { ...(mine as Principal), customerId: other.customer.id, userId: undefined };
+    session.principal = memberPrincipal(other.customer.id);
     const uid = (await listed()).conversations[0].uid;
     session.principal = mine;
     expect((await one.GET(get(`/api/dashboard/conversations/${uid}`), ctx(uid))).status).toBe(404);

@@ -24,6 +24,7 @@ const principalOf = (t: TestCustomer): Principal =>
     plan: "pro",
     via: "session",
     userId: "u",
+    sessionId: "session-test",
     scopedSenderId: null,
     member: { userId: "u", email: "u@example.com", name: null, role: "owner", senderIds: null },
   }) as Principal;

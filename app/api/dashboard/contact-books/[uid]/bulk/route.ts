@@ -15,5 +15,5 @@ export const POST = dashboardHandler<Ctx>("contacts.write", async (p, request, c
     // Rows with text the database cannot store are reported per row by the service.
     await readDashboardJson(request, { limit: BULK_BODY_LIMIT_BYTES, textCheckedPerRow: "contacts" }),
   );
-  return Response.json(await bulkUploadContacts(p, uid, body.contacts));
+  return Response.json(await bulkUploadContacts(p, uid, body.contacts, body));
 });

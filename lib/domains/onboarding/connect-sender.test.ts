@@ -5,14 +5,15 @@ import { resetEnvCache } from "@/lib/core/env";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { createCustomer } from "@/lib/domains/customers/service";
-import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { setProvider } from "@/lib/domains/provider/client";
 import { createTemplate, listTemplates } from "@/lib/domains/templates/service";
+import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { uniquePhone } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { providerKnows } from "@/test/provider-stub";
-import { connectSender, makeDefaultSender } from "./self-serve";
+import { connectSender, makeDefaultSender } from "./connect-sender";
 
-const principal = (customerId: string): Principal => ({ customerId, plan: "pro", via: "session" });
+const principal = (customerId: string): Principal => memberPrincipal(customerId);
 
 afterEach(() => {
   delete process.env.PROVIDER_MODE;

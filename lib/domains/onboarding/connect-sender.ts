@@ -1,4 +1,4 @@
-// A customer connects its own sender from the dashboard (docs/messaging.md "Senders"), through the same
+// A customer connects its own sender from the dashboard or the API (docs/messaging.md "Senders"), through the same
 // addSender as the operator's sender:add. In simulator mode any international number (lib/domains/senders/phone.ts) gets a
 // simulated phone number id at once; with a real provider the phone number id is required
 // and must be the provider's id of that very number (checked through the provider client).
@@ -10,10 +10,10 @@ import { randomInt } from "node:crypto";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { getProvider, providerMode } from "@/lib/domains/provider/client";
+import { addSender, SenderInputError, setDefaultSender } from "@/lib/domains/senders/admin";
+import { parsePhone } from "@/lib/domains/senders/phone";
 import { syncTemplates } from "@/lib/domains/templates/service";
 import type { Sender } from "@/lib/generated/prisma/client";
-import { addSender, SenderInputError, setDefaultSender } from "./admin";
-import { parsePhone } from "./phone";
 
 export type ConnectSenderInput = {
   phoneNumber: string;

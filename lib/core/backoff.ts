@@ -1,4 +1,4 @@
-// Retry timing for webhook deliveries: exponential backoff with full jitter
+// Retry timing (webhook deliveries, chatbot replies, emails): exponential backoff with full jitter
 // (delay = random(0, min(cap, base * 2^(attempt-1)))), and the receiver's Retry-After.
 
 export function retryDelayMs(

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Contact" ADD COLUMN     "uploadId" TEXT,
+ADD COLUMN     "uploadRow" INTEGER;
