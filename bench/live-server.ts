@@ -5,9 +5,9 @@
 // processor (as a worker would on its wake-up), answering when it is committed.
 import http from "node:http";
 import { Readable } from "node:stream";
-import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { liveClientCount } from "@/lib/domains/live/hub";
 import { openLiveStream } from "@/lib/domains/live/stream";
+import { principalForSession } from "@/lib/domains/security/session-principal";
 import { handleProviderWebhook } from "@/lib/http/provider-webhook";
 import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 

@@ -5,11 +5,11 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
-import { attemptLogin, checkCredentials } from "@/lib/domains/auth/credentials";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { listMail } from "@/lib/domains/mail/outbox";
+import { attemptLogin, checkCredentials } from "@/lib/domains/security/credentials";
 import { changePassword, resetPassword } from "@/lib/domains/security/passwords";
+import { principalForSession } from "@/lib/domains/security/session-principal";
 import { endMemberSessions, endMyOtherSessions, endMySession, listMySessions } from "@/lib/domains/security/sessions";
 import { totpCode } from "@/lib/domains/security/totp";
 import {

@@ -3,8 +3,8 @@
 // message log and the sender switcher; and a change of role applies on the next request.
 // The dashboard handlers run for real; only next-auth's session read is replaced.
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { changeMember } from "@/lib/domains/members/service";
+import { principalForSession } from "@/lib/domains/security/session-principal";
 import { listSenders, resolveSender } from "@/lib/domains/senders/service";
 import { contactWrites } from "./conversation-fixtures";
 import { uniquePhone } from "./factory";

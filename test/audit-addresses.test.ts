@@ -7,9 +7,9 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "@/lib/cli/run";
 import { CLIENT_ADDRESS_HEADER, signedClientAddress } from "@/lib/core/client-ip";
 import { db } from "@/lib/db";
-import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { createInvitation } from "@/lib/domains/members/invitations";
 import { requestPasswordReset } from "@/lib/domains/security/passwords";
+import { principalForSession } from "@/lib/domains/security/session-principal";
 import { call, createTestCustomer, type TestCustomer } from "./factory";
 import { createMemberOf, latestLinkTo, type TestMember, tokenOf } from "./member-fixtures";
 

@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "@/lib/cli/run";
 import { db } from "@/lib/db";
-import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { queueMail } from "@/lib/domains/mail/outbox";
+import { principalForSession } from "@/lib/domains/security/session-principal";
 import { createTestCustomer } from "./factory";
 import { signedInSession } from "./member-fixtures";
 

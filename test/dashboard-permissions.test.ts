@@ -1,15 +1,15 @@
 // The permission walk (docs/members.md "Checking a permission"): EVERY dashboard page and layout,
 // every server action in app/ and every app/api/dashboard handler, found from the file
 // tree, is called for every role and without a session. Each must be listed below with the
-// permission of lib/domains/members/permissions.ts it needs; the walk fails for one that is
+// permission of lib/domains/auth/permissions.ts it needs; the walk fails for one that is
 // not listed, for one a role the table denies can reach, and for one a role the table
 // allows is refused. Only the session read is replaced (next-auth's getServerSession): the
 // member is loaded from the database and checked by the real guard (lib/dashboard/guard.ts).
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { deniedMessage } from "@/lib/domains/members/access";
-import { PERMISSION_NAMES, type Permission, ROLES, type Role, roleHas } from "@/lib/domains/members/permissions";
+import { deniedMessage } from "@/lib/domains/auth/access";
+import { PERMISSION_NAMES, type Permission, ROLES, type Role, roleHas } from "@/lib/domains/auth/permissions";
 import { addMember } from "@/lib/domains/members/service";
 import { createTestCustomer } from "./factory";
 import { signedInSession } from "./member-fixtures";

@@ -121,3 +121,50 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+export type TestStatus = {
+  id: string;
+  status: string;
+  recipient_id?: string;
+  /** Provider time, unix seconds (default now). */
+  timestamp?: number;
+  errors?: { code: number; title: string }[];
+  /** Default: billable marketing pricing. */
+  pricing?: Record<string, unknown> | null;
+};
+
+/** A signed-to-be status callback of the sender's number, as the provider posts it (one change). */
+export function statusBody(sender: Pick<Sender, "phoneNumberId" | "wabaId">, statuses: TestStatus[]): string {
+  return JSON.stringify({
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: sender.wabaId,
+        changes: [
+          {
+            field: "messages",
+            value: {
+              messaging_product: "whatsapp",
+              metadata: { display_phone_number: "15550001234", phone_number_id: sender.phoneNumberId },
+              statuses: statuses.map(({ pricing, timestamp, ...s }) => ({
+                recipient_id: "15550001111",
+                ...s,
+                timestamp: String(timestamp ?? Math.floor(Date.now() / 1000)),
+                ...(pricing === null
+                  ? {}
+                  : {
+                      pricing: pricing ?? {
+                        billable: true,
+                        pricing_model: "PMP",
+                        type: "regular",
+                        category: "marketing",
+                      },
+                    }),
+              })),
+            },
+          },
+        ],
+      },
+    ],
+  });
+}

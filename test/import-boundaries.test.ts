@@ -127,6 +127,17 @@ const PLANTED: Record<string, { files: Record<string, string>; rule: string; edg
     rule: "core-imports-nothing-above",
     edge: "lib/core/cache.ts → lib/domains/webhooks/service.ts",
   },
+  "two domains import each other (no file cycle: a loop of folders)": {
+    files: {
+      "lib/domains/reports/rate.ts": "export const rate = 1;\n",
+      "lib/domains/billing/totals.ts":
+        'import { rate } from "@/lib/domains/reports/rate";\nexport const totals = rate;\n',
+      "lib/domains/reports/summary.ts":
+        'import { totals } from "@/lib/domains/billing/totals";\nexport const summary = totals;\n',
+    },
+    rule: "no-domain-cycle",
+    edge: "lib/domains/billing → lib/domains/reports → lib/domains/billing",
+  },
   "two files import each other (one dynamically)": {
     files: {
       "lib/domains/reports/a.ts": 'import { b } from "./b";\nexport const a = () => b;\n',

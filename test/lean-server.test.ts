@@ -8,6 +8,7 @@ import { createLeanServer } from "@/lib/http/lean-server";
 import { mounts } from "@/lib/http/mounts";
 import { call, createTestCustomer, type TestCustomer } from "./factory";
 import { sendHttp } from "./http-send";
+import { rawRequest } from "./raw-request";
 
 let server: http.Server;
 let port: number;
@@ -115,6 +116,26 @@ describe("lean server", () => {
         message: "Request body exceeds the limit of 2048 bytes",
       });
       expect(lean.headers["x-service-request-id"]).toMatch(/^req_/);
+    });
+
+    it("a 413 closes the connection after the client has sent its body: the answer whole, no reset", async () => {
+      process.env.API_BODY_LIMIT_BYTES = "2048";
+      resetEnvCache();
+      const head = (length: string) =>
+        `POST /api/v3/contact-books HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${c.globalToken}\r\n` +
+        `Content-Type: application/json\r\n${length}\r\n`;
+      const body = Buffer.alloc(2 * 1024 * 1024, 0x61);
+      // Declared over the limit (refused before reading), and chunked (refused after 2 KiB).
+      const chunked = `${body.length.toString(16)}\r\n${body.toString("latin1")}\r\n0\r\n\r\n`;
+      for (const [what, outcome] of [
+        ["declared", await rawRequest(port, head(`Content-Length: ${body.length}\r\n`), body)],
+        ["chunked", await rawRequest(port, head("Transfer-Encoding: chunked\r\n"), chunked)],
+      ] as const) {
+        expect(outcome.head, what).toMatch(/^HTTP\/1\.1 413 /);
+        expect(outcome.head.toLowerCase(), what).toContain("connection: close");
+        expect(JSON.parse(outcome.body), what).toMatchObject({ error_code: "PAYLOAD_TOO_LARGE" });
+        expect(outcome.ended, what).toBe("end");
+      }
     });
 
     it("a declared Content-Length over the limit is refused before reading", async () => {

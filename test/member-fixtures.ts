@@ -1,8 +1,8 @@
 // Members for tests: a real member row (as the operator CLI or an accepted invitation
 // makes it) and the session ids the dashboard's JWT would carry for it.
 import { randomBytes } from "node:crypto";
+import type { Role } from "@/lib/domains/auth/permissions";
 import type { Member, MemberPrincipal, Plan } from "@/lib/domains/auth/principal";
-import type { Role } from "@/lib/domains/members/permissions";
 import { addMember } from "@/lib/domains/members/service";
 import { openSession } from "@/lib/domains/security/sessions";
 
@@ -40,7 +40,7 @@ export async function latestLinkTo(to: string): Promise<string> {
 export const tokenOf = (link: string) => new URL(link).pathname.split("/").at(-1) ?? "";
 
 /**
- * A member's principal as the dashboard session builds it (lib/domains/auth/session-principal.ts),
+ * A member's principal as the dashboard session builds it (lib/domains/security/session-principal.ts),
  * for a service called directly: an owner unless `member` says otherwise. The user need not
  * exist unless the service reads it (give a real one's id and email then).
  */

@@ -82,7 +82,7 @@ beforeAll(async () => {
       passwordHash: "x",
     },
   });
-  // A session's principal carries its member (lib/domains/auth/session-principal.ts); an owner may send.
+  // A session's principal carries its member (lib/domains/security/session-principal.ts); an owner may send.
   session.principal = {
     customerId: t.customer.id,
     plan: "pro",

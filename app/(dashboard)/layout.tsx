@@ -7,8 +7,8 @@ import { Providers } from "@/components/dashboard/providers";
 import { SenderSwitcher } from "@/components/dashboard/sender-switcher";
 import { ThemeToggle } from "@/components/dashboard/theme-toggle";
 import { requirePermission } from "@/lib/dashboard/guard";
+import { permissionsOf, roleHas } from "@/lib/domains/auth/permissions";
 import { lowBalanceState } from "@/lib/domains/billing/low-balance";
-import { permissionsOf, roleHas } from "@/lib/domains/members/permissions";
 import { listSenders } from "@/lib/domains/senders/service";
 
 export const dynamic = "force-dynamic";

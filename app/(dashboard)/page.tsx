@@ -3,8 +3,8 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { card } from "@/components/ui/classes";
 import { requirePermission } from "@/lib/dashboard/guard";
-import { can } from "@/lib/domains/members/access";
-import { ROLE_HOME } from "@/lib/domains/members/permissions";
+import { can } from "@/lib/domains/auth/access";
+import { ROLE_HOME } from "@/lib/domains/auth/permissions";
 import { onboardingProgress } from "@/lib/domains/onboarding/progress";
 
 export const metadata: Metadata = { title: "Get started · Switchboard" };

@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import type { Permission } from "@/lib/domains/members/permissions";
+import type { Permission } from "@/lib/domains/auth/permissions";
 import { useLiveUpdates } from "./use-live-updates";
 
 // Each page's permission (the guard checks it; the navigation only leaves out what the

@@ -70,6 +70,8 @@ const PROVIDER_CODES: Record<string, { type: string; code: number; subcode: numb
   TOKEN_SCOPE_NOT_ALLOWED: { type: "OAuthException", code: 200, subcode: null },
   FEATURE_NOT_AVAILABLE: { type: "OAuthException", code: 10, subcode: null },
   RATE_LIMITED: { type: "OAuthException", code: 80007, subcode: null },
+  // "Temporary issue due to downtime: retry the operation after waiting."
+  SERVICE_UNAVAILABLE: { type: "OAuthException", code: 2, subcode: null },
   // "Re-engagement message": more than 24 hours since the contact's last message.
   CUSTOMER_SERVICE_WINDOW_CLOSED: { type: "OAuthException", code: 131047, subcode: null },
   // "Template name does not exist in the translation", answered 400 by the provider.

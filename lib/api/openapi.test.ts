@@ -360,10 +360,11 @@ describe("generation from zod schemas", () => {
     };
     expect(schema.properties.thing.required).toEqual(["name"]);
     expect(schema.properties.thing.properties.name).toMatchObject({ type: "string", minLength: 1 });
-    // Only what the route can answer: no path parameter and no sender, so no 404; never a 405.
-    expect(Object.keys(op?.responses ?? {})).toEqual(["200", "400", "401", "403", "413", "415", "429", "500"]);
+    // Only what the route can answer: no path parameter and no sender, so no 404; never a 405;
+    // a 503 while the database cannot be reached, as any route.
+    expect(Object.keys(op?.responses ?? {})).toEqual(["200", "400", "401", "403", "413", "415", "429", "500", "503"]);
     const parts = doc.paths["/api/{version}/things/{thingId}/parts/{partId}"]?.get;
-    expect(Object.keys(parts?.responses ?? {})).toEqual(["200", "400", "401", "403", "404", "429", "500"]);
+    expect(Object.keys(parts?.responses ?? {})).toEqual(["200", "400", "401", "403", "404", "429", "500", "503"]);
   });
 });
 

@@ -113,6 +113,7 @@ const STATUS_TEXT: Record<number, string> = {
   415: "Content-Type is not application/json",
   429: "Rate limit window exhausted",
   500: "Unexpected failure",
+  503: "Briefly unavailable: retry after Retry-After seconds",
 };
 
 /**
@@ -122,8 +123,9 @@ const STATUS_TEXT: Record<number, string> = {
  * `errors` (docs/openapi.md). A wrong method is the path's 405, not an operation's answer.
  */
 export function errorCodesOf(route: AnyRoute): ErrorCode[] {
-  // Any request may be limited, fail unexpectedly, or carry a query the database cannot store.
-  const codes = new Set<ErrorCode>(["RATE_LIMITED", "REQUEST_FAILED", "VALIDATION_FAILED"]);
+  // Any request may be limited, fail unexpectedly, carry a query the database cannot store, or
+  // come while the database cannot be reached.
+  const codes = new Set<ErrorCode>(["RATE_LIMITED", "REQUEST_FAILED", "VALIDATION_FAILED", "SERVICE_UNAVAILABLE"]);
   if (route.auth !== "public") {
     for (const c of ["MISSING_AUTH_TOKEN", "INVALID_AUTH_TOKEN", "CUSTOMER_TOKEN_REQUIRED"] as const) codes.add(c);
   }
@@ -167,6 +169,7 @@ function routeCodesByStatus(route: AnyRoute): Map<number, string[]> {
 
 function errorResponse(status: number, list: string[], provider: boolean): Json {
   const headers: Json = { "X-Service-Request-Id": headerRef("RequestId") };
+  if (status === 503) headers["Retry-After"] = headerRef("RetryAfter");
   if (status === 429) {
     headers["Retry-After"] = headerRef("RetryAfter");
     headers["RateLimit-Limit"] = headerRef("RateLimitLimit");

@@ -239,6 +239,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       const error = errorAnswer(caught, { requestId });
       const context = { requestId, method: request.method, url: redactUrl(request.url) };
       if (error.unexpected) log.error({ err: caught, ...context }, "unhandled API error");
+      else if (error.kind === "SERVICE_UNAVAILABLE") warnUnavailable(caught, context);
       else if (caught instanceof RequestAbortedError) log.debug(context, "the client closed the request mid-body");
       const provider = errorStyle === "provider";
       const body = provider ? providerErrorBody(meta, error) : errorBody(meta, error);
@@ -246,6 +247,14 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       return done(headOnly(request, json(status, body, { ...headers, ...error.headers })));
     }
   };
+}
+
+let lastUnavailableWarning = 0;
+/** While the database is down every request fails alike: one warning per 10 s says so. */
+function warnUnavailable(caught: unknown, context: Record<string, unknown>): void {
+  if (Date.now() - lastUnavailableWarning < 10_000) return;
+  lastUnavailableWarning = Date.now();
+  log.warn({ err: caught, ...context }, "the database cannot be reached: answering 503 until it can");
 }
 
 const readRouteBody = (request: Request, route: AnyRoute, hasSchema: boolean, limit: number) =>

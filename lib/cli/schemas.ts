@@ -1,7 +1,7 @@
 // Input schemas of the operator CLI; each message completes "--flag: <message>".
 import { z } from "zod";
+import { ROLES } from "@/lib/domains/auth/permissions";
 import { normalizeCategory, PRICING_CATEGORIES } from "@/lib/domains/billing/pricing-categories";
-import { ROLES } from "@/lib/domains/members/permissions";
 import { MAX_THROUGHPUT_PER_SECOND } from "@/lib/domains/senders/limit-values";
 import { E164, normalizePhone, phoneField } from "@/lib/domains/senders/phone";
 

@@ -61,11 +61,13 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   /** A dashboard mutation or server action that did not come from the dashboard's own pages. */
   CROSS_ORIGIN_REQUEST: 403,
-  /** A dashboard member whose role lacks the permission (lib/domains/members/permissions.ts). */
+  /** A dashboard member whose role lacks the permission (lib/domains/auth/permissions.ts). */
   PERMISSION_DENIED: 403,
   UNAUTHORIZED: 401,
   CONFLICT: 409,
   REQUEST_FAILED: 500,
+  /** The database cannot be reached right now: retry after Retry-After seconds (docs/api/errors.md). */
+  SERVICE_UNAVAILABLE: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -2,6 +2,9 @@
 // (lib/domains/<domain>/examples.ts, docs/openapi.md "Adding a route").
 import { listOf, pageOf } from "./pagination";
 
+/** The customer every sample belongs to. */
+export const SAMPLE_CUSTOMER_ID = "cmwtr8z1k0000ug7dcustomer0";
+
 /** The instant the samples are taken at: fixed, so the document is the same on every start. */
 export const EXAMPLE_TIME = new Date("2026-11-23T21:05:47.922Z");
 

@@ -5,8 +5,9 @@
 // parsing, the error result and the revalidation.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { errorAnswer } from "@/lib/core/error-answer";
+import type { Permission } from "@/lib/domains/auth/permissions";
 import type { Principal } from "@/lib/domains/auth/principal";
-import type { Permission } from "@/lib/domains/members/permissions";
 import { type ActionResult, runAction, withLabels } from "./action-result";
 import { requirePermission } from "./guard";
 
@@ -39,7 +40,7 @@ export type SessionActionDef<S extends z.ZodType, T> = ActionDef<S, T, { princip
   /** "session" (the default): the signed-in user's principal; without one, a redirect to /login. */
   auth?: "session";
   /**
-   * The permission of the role table (lib/domains/members/permissions.ts) the action needs;
+   * The permission of the role table (lib/domains/auth/permissions.ts) the action needs;
    * a member whose role lacks it is sent to /no-access and the action does not run
    * (docs/members.md). test/dashboard-permissions.test.ts checks every action's.
    */
@@ -73,8 +74,18 @@ export function defineAction<S extends z.ZodType, T>(
   return async (raw) => {
     // Before anything else: without a session the browser goes to /login, and a role without
     // the permission to /no-access (Next's redirects, which runAction passes through),
-    // whatever the input.
-    const principal = def.auth === "public" ? undefined : await requirePermission(def.permission);
+    // whatever the input. A session that cannot be read for a known reason (the database
+    // unreachable: 503) is a result like any refusal, never a throw the form cannot show.
+    let principal: Principal | undefined;
+    if (def.auth !== "public") {
+      try {
+        principal = await requirePermission(def.permission);
+      } catch (caught) {
+        const error = errorAnswer(caught);
+        if (error.unexpected) throw caught;
+        return { ok: false, message: error.message, code: error.code };
+      }
+    }
     let input: z.output<S> | undefined;
     const result = await runAction(async () => {
       const parsed = def.schema.parse(raw) as z.output<S>;

@@ -1,14 +1,14 @@
 // The one dashboard guard (docs/members.md "Checking a permission"): every page, server action and
 // app/api/dashboard handler names the permission it needs from the table in
-// lib/domains/members/permissions.ts, and this checks it against the member as loaded for
+// lib/domains/auth/permissions.ts, and this checks it against the member as loaded for
 // this request (so a role change or a removal applies on the member's next request).
 // Hiding a button is never the check. test/dashboard-permissions.test.ts walks every page,
 // action and handler for every role.
 import { redirect } from "next/navigation";
 import { ApiError } from "@/lib/core/errors";
+import { assertPermission, can } from "@/lib/domains/auth/access";
+import type { Permission } from "@/lib/domains/auth/permissions";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { assertPermission, can } from "@/lib/domains/members/access";
-import type { Permission } from "@/lib/domains/members/permissions";
 import { requireApiPrincipal, requirePrincipal } from "./session";
 
 /** Where a page or action refused for lack of a permission sends the browser. */

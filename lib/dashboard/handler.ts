@@ -6,12 +6,12 @@
 import { RequestAbortedError } from "@/lib/core/bounded-read";
 import { errorAnswer } from "@/lib/core/error-answer";
 import { log } from "@/lib/core/log";
+import type { Permission } from "@/lib/domains/auth/permissions";
 import type { Principal } from "@/lib/domains/auth/principal";
-import type { Permission } from "@/lib/domains/members/permissions";
 import { requireApiPermission } from "./guard";
 import { guardMutation } from "./request-guard";
 
-/** A handler that runs only for a signed-in member holding `permission` (lib/domains/members/permissions.ts). */
+/** A handler that runs only for a signed-in member holding `permission` (lib/domains/auth/permissions.ts). */
 export function dashboardHandler<C>(
   permission: Permission,
   work: (p: Principal, request: Request, ctx: C) => Promise<Response>,

@@ -9,8 +9,8 @@ import { UNKNOWN_CLIENT } from "@/lib/core/client-ip";
 import { minutesOfWait } from "@/lib/core/count";
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
-import { attemptLogin } from "@/lib/domains/auth/credentials";
 import { LoginInput } from "@/lib/domains/auth/schemas";
+import { attemptLogin } from "@/lib/domains/security/credentials";
 import { endSessionById, openSession } from "@/lib/domains/security/sessions";
 import { servedOverHttps } from "./secure-cookies";
 

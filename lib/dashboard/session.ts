@@ -1,5 +1,5 @@
 // The Next.js side of the dashboard session: reads the next-auth session and hands its ids
-// to lib/domains/auth/session-principal.ts; pages redirect to /login, dashboard handlers get a 401.
+// to lib/domains/security/session-principal.ts; pages redirect to /login, dashboard handlers get a 401.
 
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
@@ -7,7 +7,7 @@ import { getServerSession } from "next-auth";
 import { cache } from "react";
 import { ApiError } from "@/lib/core/errors";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { principalForSession, type SessionIds } from "@/lib/domains/auth/session-principal";
+import { principalForSession, type SessionIds } from "@/lib/domains/security/session-principal";
 import { authOptions } from "./next-auth";
 import { originFrom } from "./request-origin";
 import { servedOverHttps } from "./secure-cookies";

@@ -5,7 +5,13 @@
 // (docs/benchmarks.md "The operator CLI").
 import pg from "pg";
 import { env } from "@/lib/core/env";
+import { recogniseErrors } from "@/lib/core/error-answer";
+import { databaseUnavailableFrom, onDatabase } from "./unavailable";
 import { resolveDatabaseUrl } from "./url";
+
+// A database that cannot be reached answers 503 with Retry-After wherever errorAnswer renders
+// it, never a 500 (lib/db/unavailable.ts); registered here, where every query path starts.
+recogniseErrors(databaseUnavailableFrom);
 
 /** What lib/db/index.ts keeps beside the pool; typed here only as far as closing it needs. */
 type Client = { $disconnect(): Promise<void> };
@@ -76,10 +82,12 @@ const hotValue = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
  * CLI's reads, which then load no Prisma code at all. Rows come back as pg parses them:
  * timestamps as Date, numeric and int8 as string.
  */
-export async function hotRows<T>(query: { text: string; values: unknown[] }): Promise<T[]> {
-  const pool = holder.pool ?? (await connectPool());
-  const result = await pool.query({ text: query.text, values: query.values.map(hotValue), types: hotTypes });
-  return result.rows as T[];
+export function hotRows<T>(query: { text: string; values: unknown[] }): Promise<T[]> {
+  return onDatabase(async () => {
+    const pool = holder.pool ?? (await connectPool());
+    const result = await pool.query({ text: query.text, values: query.values.map(hotValue), types: hotTypes });
+    return result.rows as T[];
+  });
 }
 
 /** Per process (on globalThis, as the pool): each pooled connection's number for hotPrepared's names. */
@@ -111,7 +119,11 @@ function serverPrepares(pool: pg.Pool): Promise<boolean> {
  * and outcome writes): on a PostgreSQL server, prepared once per connection under `name`
  * (with the connection's number), so PostgreSQL parses and plans it once, not on every run.
  */
-export async function hotPrepared<T>(name: string, query: { text: string; values: unknown[] }): Promise<T[]> {
+export function hotPrepared<T>(name: string, query: { text: string; values: unknown[] }): Promise<T[]> {
+  return onDatabase(() => runPrepared<T>(name, query));
+}
+
+async function runPrepared<T>(name: string, query: { text: string; values: unknown[] }): Promise<T[]> {
   const pool = holder.pool ?? (await connectPool());
   if (!(await serverPrepares(pool))) return hotRows<T>(query);
   const client = await pool.connect();

@@ -17,6 +17,7 @@ import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
 import { BULK_BODY_LIMIT_BYTES } from "@/lib/domains/contacts/schemas";
 import { leanRequestListener, type Mount } from "./lean-server";
+import { endAfterBody } from "./unread-body";
 
 /** Paths the lean router serves: /api/v2..., /api/v3..., /api/provider/webhook, /graph/... (provider SDKs). */
 export const servesDirectly = (path: string) =>
@@ -88,21 +89,10 @@ export function nextBodyLimit(path: string): number {
     : env().API_BODY_LIMIT_BYTES;
 }
 
-/**
- * A refused upload that declared its length (at most this much) is read to its end and
- * dropped before the connection closes: a client still sending when the 413 is written
- * (curl, fetch and Playwright send the whole body before reading) would otherwise get EPIPE
- * or a reset instead of the answer. Dropping holds no memory. A chunked body has no end to
- * wait for (the flood case): its connection closes as soon as the 413 is written.
- */
-export const REFUSED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
-/** ... and for at most this long: a client that stalls mid-body has its connection closed. */
-const REFUSED_BODY_DRAIN_MS = 30_000;
-
-/** 413 with the dashboard handlers' body; what is still arriving is read and dropped, never held. */
+/** 413 with the dashboard handlers' body; what is still arriving is read and dropped, never held (./unread-body.ts). */
 function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, limit: number): void {
-  req.resume();
   if (res.headersSent) {
+    req.resume();
     res.destroy();
     return;
   }
@@ -116,22 +106,7 @@ function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, lim
     error_code: error.code,
     details: error.details,
   });
-  const declared = Number(req.headers["content-length"] ?? Number.NaN);
-  if (req.complete || !(declared <= REFUSED_BODY_DRAIN_BYTES)) {
-    res.end(body);
-    return;
-  }
-  res.write(body);
-  // A client that stops sending is not waited for long.
-  const stalled = setTimeout(() => res.destroy(), REFUSED_BODY_DRAIN_MS);
-  req.once("end", () => {
-    clearTimeout(stalled);
-    res.end();
-  });
-  req.once("error", () => {
-    clearTimeout(stalled);
-    res.destroy();
-  });
+  endAfterBody(req, res, body);
 }
 
 /** Passes the request to Next, its body counted on the way (refused past `nextBodyLimit`). */

@@ -7,6 +7,7 @@ import { clientIpFrom } from "@/lib/core/client-ip";
 import { errorAnswer } from "@/lib/core/error-answer";
 import { log } from "@/lib/core/log";
 import { sendWebResponse, toWebRequest } from "./node-adapter";
+import { bodyStillArriving, endAfterBody } from "./unread-body";
 
 export type Mount = { prefix: string; handle: (request: Request, clientIp: string) => Promise<Response> };
 
@@ -28,14 +29,25 @@ export function leanRequestListener(mounts: Mount[] = [apiMount]): http.RequestL
       const path = req.url ?? "/";
       const mount = mounts.find((m) => path.startsWith(m.prefix));
       const response = mount ? await mount.handle(request, clientIp) : await handleApiRequest(request, { clientIp });
-      await sendWebResponse(res, response);
+      // A body the handler did not read whole: let go of it; if more is still arriving, the
+      // answer closes the connection once it is in, never with the client's bytes unread.
+      if (request.body && !request.body.locked) await request.body.cancel().catch(() => {});
+      if (bodyStillArriving(req)) {
+        await sendWebResponse(res, response, {
+          extraHeaders: { Connection: "close" },
+          end: (chunk) => endAfterBody(req, res, chunk),
+        });
+      } else {
+        req.resume();
+        await sendWebResponse(res, response);
+      }
     } catch (caught) {
       // The router answers its own errors; what reaches here failed around it (reading or writing the socket).
       const error = errorAnswer(caught);
       if (error.unexpected) log.error({ err: caught }, "lean server failure");
       else if (caught instanceof RequestAbortedError)
         log.debug({ url: req.url }, "the client closed the request mid-body");
-      if (!res.headersSent) res.writeHead(error.status, { "Content-Type": "application/json" });
+      if (!res.headersSent) res.writeHead(error.status, { "Content-Type": "application/json", ...error.headers });
       res.end(
         JSON.stringify({ success: false, message: error.message, error_code: error.code, details: error.details }),
       );

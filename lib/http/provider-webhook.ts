@@ -7,6 +7,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { readAtMost, TooLargeError } from "@/lib/core/bounded-read";
 import { env } from "@/lib/core/env";
+import { errorAnswer } from "@/lib/core/error-answer";
 import { acceptProviderCallback, answerStatus } from "@/lib/domains/provider/callbacks/accept";
 import { SIGNATURE_HEADER } from "@/lib/domains/provider/callbacks/signature";
 
@@ -47,6 +48,15 @@ export async function handleProviderWebhook(request: Request): Promise<Response>
     if (error instanceof TooLargeError) return text(413, "Payload Too Large");
     throw error;
   }
-  const outcome = await acceptProviderCallback(raw, request.headers.get(SIGNATURE_HEADER));
-  return text(answerStatus[outcome], ANSWER_TEXT[outcome]);
+  try {
+    const outcome = await acceptProviderCallback(raw, request.headers.get(SIGNATURE_HEADER));
+    return text(answerStatus[outcome], ANSWER_TEXT[outcome]);
+  } catch (caught) {
+    // Not stored (the database cannot be reached): the provider retries later, as Retry-After asks.
+    const error = errorAnswer(caught);
+    if (error.kind !== "SERVICE_UNAVAILABLE") throw caught;
+    const answer = text(error.status, "Service Unavailable");
+    for (const [name, value] of Object.entries(error.headers)) answer.headers.set(name, value);
+    return answer;
+  }
 }

@@ -1,14 +1,16 @@
 // Provider statuses of messages this service sent -> the billing records and ledger
-// (lib/domains/billing/status-writes.ts), then one message.status.<status> event per status
+// (lib/domains/billing/status-writes.ts), the messages' own status (lib/domains/messages/
+// delivery.ts), their broadcast recipients, then one message.status.<status> event per status
 // move, in the caller's transaction. Events are idempotent by dedupe key, so a replayed or
 // concurrent callback emits nothing twice.
 
 import type { Tx } from "@/lib/db";
-import { type AppliedStatus, applyStatuses, type StatusItem } from "@/lib/domains/billing/status-writes";
-import { applyRecipientStatuses, broadcastsOf } from "@/lib/domains/broadcasts/recipient-statuses";
+import { type AppliedStatus, applyStatuses, recordSenders, type StatusItem } from "@/lib/domains/billing/status-writes";
+import { applyRecipientStatuses } from "@/lib/domains/broadcasts/recipient-statuses";
 import { type EventInput, emitEvents } from "@/lib/domains/events/emit";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
+import { applyDeliveryStatuses, type DeliveryMessage, messagesByProviderIds } from "@/lib/domains/messages/delivery";
 
 export type { StatusItem };
 
@@ -18,17 +20,15 @@ export type { StatusItem };
  * the demo). Anything else is never applied, so never billed (docs/event-pipeline.md
  * "Statuses for messages we did not send").
  */
-async function sentFromTheirSender(tx: Tx, items: StatusItem[]): Promise<Set<string>> {
-  const pairs = [...new Map(items.map((i) => [`${i.sender.id}|${i.update.id}`, i])).values()];
-  if (pairs.length === 0) return new Set();
-  const rows = await tx.$queryRawUnsafe<{ key: string }[]>(
-    `SELECT s.sender || '|' || s.id AS key FROM unnest($1::text[], $2::text[]) AS s(id, sender)
-     WHERE EXISTS (SELECT 1 FROM "Message" m WHERE m."providerMessageId" = s.id AND m."senderId" = s.sender)
-        OR EXISTS (SELECT 1 FROM "BillingRecord" b WHERE b."messageId" = s.id AND b."senderId" = s.sender)`,
-    pairs.map((i) => i.update.id),
-    pairs.map((i) => i.sender.id),
+async function sentFromTheirSender(tx: Tx, items: StatusItem[]) {
+  const ids = [...new Set(items.map((i) => i.update.id))];
+  const messages = new Map((await messagesByProviderIds(tx, ids)).map((m) => [m.providerMessageId, m]));
+  const records = await recordSenders(
+    tx,
+    ids.filter((id) => !messages.has(id)),
   );
-  return new Set(rows.map((r) => r.key));
+  const isOurs = (i: StatusItem) => (messages.get(i.update.id)?.senderId ?? records.get(i.update.id)) === i.sender.id;
+  return { messages, isOurs };
 }
 
 /**
@@ -36,34 +36,51 @@ async function sentFromTheirSender(tx: Tx, items: StatusItem[]): Promise<Set<str
  * many events were emitted and the statuses left unapplied (message ids it does not know).
  */
 export async function ingestStatuses(tx: Tx, items: StatusItem[]): Promise<{ events: number; unknown: StatusItem[] }> {
-  const known = await sentFromTheirSender(tx, items);
-  const ours = items.filter((i) => known.has(`${i.sender.id}|${i.update.id}`));
-  const unknown = items.filter((i) => !known.has(`${i.sender.id}|${i.update.id}`));
+  const { messages, isOurs } = await sentFromTheirSender(tx, items);
+  const ours = items.filter(isOurs);
+  const unknown = items.filter((i) => !isOurs(i));
   const applied = await applyStatuses(tx, ours);
+  // Each message follows its record: where the batch left it (never back, lib/domains/messages/status.ts).
+  const records = new Map(applied.map((a) => [a.row.messageId, a.row]));
+  await applyDeliveryStatuses(
+    tx,
+    [...records.values()].map((r) => ({
+      providerMessageId: r.messageId,
+      status: r.status,
+      errorCode: r.errorCode,
+      errorTitle: r.errorTitle,
+    })),
+  );
   // A broadcast's messages: their recipients follow, and their events name the broadcast (docs/broadcasts.md).
-  const broadcasts = await broadcastsOf(tx, [...new Set(applied.map((a) => a.row.messageId))]);
-  if (broadcasts.size > 0) {
-    await applyRecipientStatuses(
-      tx,
-      applied
-        .filter((a) => broadcasts.has(a.row.messageId))
-        .map((a) => ({
-          providerMessageId: a.row.messageId,
-          status: a.t.status,
-          errorCode: a.t.update.errors?.[0]?.code ?? null,
-        })),
-    );
-  }
+  const broadcastOf = (a: AppliedStatus): DeliveryMessage | undefined => {
+    const m = messages.get(a.row.messageId);
+    return m?.broadcastId ? m : undefined;
+  };
+  await applyRecipientStatuses(
+    tx,
+    applied.flatMap((a) => {
+      const m = broadcastOf(a);
+      return m
+        ? [
+            {
+              messageUid: m.id,
+              providerMessageId: m.providerMessageId,
+              status: a.t.status,
+              errorCode: a.t.update.errors?.[0]?.code ?? null,
+            },
+          ]
+        : [];
+    }),
+  );
   await publishStatuses(tx, applied);
   return {
     events: await emitEvents(
       tx,
-      applied.map((a) => statusEvent(a, broadcasts.get(a.row.messageId))),
+      applied.map((a) => statusEvent(a, broadcastOf(a)?.broadcastId ?? undefined)),
     ),
     unknown,
   };
 }
-
 /** The threads' ticks move live on the open dashboards when this commits (docs/inbox.md "Live updates"). */
 async function publishStatuses(tx: Tx, applied: AppliedStatus[]) {
   const byCustomer = new Map<string, LiveEvent[]>();

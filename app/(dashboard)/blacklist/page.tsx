@@ -12,10 +12,10 @@ import { formatDateTime } from "@/components/ui/format";
 import { formatCount } from "@/lib/core/count";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { can } from "@/lib/domains/auth/access";
 import { listBlacklist } from "@/lib/domains/contacts/blacklist";
 import { BlacklistQuery } from "@/lib/domains/contacts/schemas";
 import { toPublicBlacklistEntry } from "@/lib/domains/contacts/serializers";
-import { can } from "@/lib/domains/members/access";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { AddToBlacklist, RemoveFromBlacklist } from "./blacklist-forms";
 

@@ -9,12 +9,12 @@ import { formatDateTime } from "@/components/ui/format";
 import { countOf, formatCount } from "@/lib/core/count";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { can } from "@/lib/domains/auth/access";
 import { listContactBooks } from "@/lib/domains/contacts/books";
 import { searchAllContacts } from "@/lib/domains/contacts/contacts";
 import { listContactFields } from "@/lib/domains/contacts/fields";
 import { ContactBookListQuery, ContactSearchQuery } from "@/lib/domains/contacts/schemas";
 import { toPublicContactBook, toPublicContactField } from "@/lib/domains/contacts/serializers";
-import { can } from "@/lib/domains/members/access";
 import { BookForm } from "./book-form";
 import { FieldForm } from "./field-form";
 

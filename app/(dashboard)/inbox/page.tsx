@@ -7,7 +7,7 @@ import { Suspense } from "react";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { can } from "@/lib/domains/members/access";
+import { can } from "@/lib/domains/auth/access";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { listTemplates } from "@/lib/domains/templates/service";
 import { Inbox } from "./inbox";

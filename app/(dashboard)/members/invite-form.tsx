@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useActionForm } from "@/components/dashboard/use-action-form";
 import { button, input, label } from "@/components/ui/classes";
 import { errorProps, FieldMessage } from "@/components/ui/field-message";
-import type { Role } from "@/lib/domains/members/permissions";
+import type { Role } from "@/lib/domains/auth/permissions";
 import { inviteMemberAction } from "./actions";
 import { memberFields, SenderPicker } from "./sender-picker";
 

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useAction, useActionForm } from "@/components/dashboard/use-action-form";
 import { buttonSecondary, input } from "@/components/ui/classes";
 import { ConfirmButton } from "@/components/ui/confirm-button";
-import type { Role } from "@/lib/domains/members/permissions";
+import type { Role } from "@/lib/domains/auth/permissions";
 import { changeMemberAction, removeMemberAction } from "./actions";
 import { memberFields, SenderPicker } from "./sender-picker";
 

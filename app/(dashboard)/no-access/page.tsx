@@ -5,7 +5,7 @@ import Link from "next/link";
 import { card, link, muted } from "@/components/ui/classes";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
-import { isPermission, ROLE_HOME } from "@/lib/domains/members/permissions";
+import { isPermission, ROLE_HOME } from "@/lib/domains/auth/permissions";
 
 export const metadata: Metadata = { title: "No access · Switchboard" };
 

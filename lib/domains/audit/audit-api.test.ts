@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@/lib/cli/run";
 import { db } from "@/lib/db";
-import { checkCredentials } from "@/lib/domains/auth/credentials";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { operatorPrincipal } from "@/lib/domains/auth/principal";
-import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { acceptInvitation, createInvitation } from "@/lib/domains/members/invitations";
 import { changeMember, removeMember } from "@/lib/domains/members/service";
+import { checkCredentials } from "@/lib/domains/security/credentials";
+import { principalForSession } from "@/lib/domains/security/session-principal";
 import { issueToken, revokeToken, rotateToken } from "@/lib/domains/tokens/service";
 import { recordApiAnswers } from "@/test/api-answers";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";

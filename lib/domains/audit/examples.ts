@@ -1,7 +1,6 @@
 // The OpenAPI example of GET /audit-events (docs/openapi.md "Adding a route"): one sample
 // entry through the serializer the route answers with.
-import { exampleTime, listExample } from "@/lib/core/examples";
-import { SAMPLE_CUSTOMER_ID } from "@/lib/domains/senders/samples";
+import { exampleTime, listExample, SAMPLE_CUSTOMER_ID } from "@/lib/core/examples";
 import type { AuditEvent } from "@/lib/generated/prisma/client";
 import { toPublicAuditEvent } from "./serializers";
 

@@ -4,8 +4,8 @@
 import { ApiError } from "@/lib/core/errors";
 import { skipTake } from "@/lib/core/pagination";
 import { db } from "@/lib/db";
+import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { assertPermission } from "@/lib/domains/members/access";
 import type { AuditEvent, Prisma } from "@/lib/generated/prisma/client";
 import { type AuditEventListQuery, type AuditFilters, fromOf, toOf } from "./schemas";
 

@@ -1,6 +1,6 @@
 // Who is asking: an API token, a member's dashboard session, the operator CLI or the system
 // (background work), one tagged union (`via`), each kind with its own fields.
-import type { Role } from "@/lib/domains/members/permissions";
+import type { Role } from "@/lib/domains/auth/permissions";
 
 export type Feature = "billing" | "contactBooks" | "webhooks" | "messaging";
 export type Plan = "starter" | "pro";
@@ -39,7 +39,7 @@ export type TokenPrincipal = Acting & {
   scopedSenderId: string | null;
 } & Absent<"member" | "userId" | "sessionId" | "twoFactorSetupRequired">;
 
-/** A member signed in to the dashboard, loaded on each request (lib/domains/auth/session-principal.ts). */
+/** A member signed in to the dashboard, loaded on each request (lib/domains/security/session-principal.ts). */
 export type MemberPrincipal = Acting & {
   via: "session";
   plan: Plan;

@@ -3,14 +3,17 @@
 import { z } from "zod";
 import { PageQuery, strictPageQuery } from "@/lib/core/pagination";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
+import { PROVIDER_STATUSES } from "@/lib/domains/messages/status";
 
 export const TEMPLATE_TYPES = ["marketing", "utility", "authentication", "service"] as const;
 export const BILLABLE_VALUES = ["true", "false", "payable", "free"] as const;
 export const BILLING_CLASSES = ["payable", "free"] as const;
 export const TRANSACTION_TYPES = ["debit", "credit", "refund", "adjustment"] as const;
-/** Every status a billing record holds: the status machine stores no other (./status-machine.ts). */
-export const BILLING_STATUSES = ["pending", "accepted", "sent", "delivered", "read", "failed"] as const;
-export type BillingStatus = (typeof BILLING_STATUSES)[number];
+/**
+ * Every status a billing record holds: pending before its first status, then its message's
+ * (lib/domains/messages/status.ts); the status machine stores no other (./status-machine.ts).
+ */
+export const BILLING_STATUSES = ["pending", ...PROVIDER_STATUSES] as const;
 /** The provider's pricing types: regular is charged, the free_* ones are not (./pricing.ts). */
 export const PRICING_TYPES = ["regular", "free_customer_service", "free_entry_point"] as const;
 export const BILLING_SORT_FIELDS = ["created_at", "message_timestamp", "pricing_category", "status", "rate"] as const;

@@ -1,22 +1,15 @@
-// The billing record's status only moves forward: accepted < sent < delivered < read.
-// `failed` is terminal and is accepted only before delivery (a message that reached the
-// handset cannot fail afterwards; a late failed is ignored). `played` (voice/video
+// The billing record's status only moves forward, by the message's own rule
+// (lib/domains/messages/status.ts): accepted < sent < delivered < read; `failed` is terminal
+// and is accepted only before delivery (a late failed is ignored). `played` (voice/video
 // played) is read-level: it never changes the status and emits nothing. Unknown values
 // are ignored. A late or repeated status never changes the status or emits an event, but
 // facts it carries that are still missing (pricing, conversation, its own timestamp) are
 // filled in, because the provider does not keep order and pricing may ride on any of them.
 
+import { advances, STATUS_RANK } from "@/lib/domains/messages/status";
 import type { ProviderStatusT } from "@/lib/domains/provider/callbacks/schemas";
 import { type BillingClass, billingClassOf } from "./payable";
 import { type PricingFields, pricingFields } from "./pricing";
-import type { BillingStatus } from "./schemas";
-
-// Every status but failed, ranked; `satisfies` keeps it and the filter's list (BILLING_STATUSES) the same.
-const RANKS = { pending: 0, accepted: 1, sent: 2, delivered: 3, read: 4 } satisfies Record<
-  Exclude<BillingStatus, "failed">,
-  number
->;
-export const STATUS_RANK: Record<string, number> = RANKS;
 
 export type RecordState = PricingFields & {
   status: string;
@@ -34,18 +27,6 @@ export type RecordState = PricingFields & {
 };
 
 export type Transition = { status: string; previousStatus: string | null; update: ProviderStatusT };
-
-/** Whether `next` may replace `current` as the record's status. */
-export function advances(current: string | null, next: string): boolean {
-  if (next === "failed") {
-    return current === null || (current !== "failed" && (STATUS_RANK[current] ?? 0) < STATUS_RANK.delivered);
-  }
-  const rank = STATUS_RANK[next];
-  if (rank === undefined) return false;
-  if (current === null) return true;
-  if (current === "failed") return false;
-  return rank > (STATUS_RANK[current] ?? 0);
-}
 
 /** Sort key inside one batch: lifecycle order, failed last, then provider time. */
 export function batchOrder(a: ProviderStatusT, b: ProviderStatusT): number {

@@ -201,6 +201,20 @@ export async function applyStatuses(tx: Tx, items: StatusItem[]): Promise<Applie
   return transitions;
 }
 
+/**
+ * The sender of the billing record of each of these provider message ids that has one (a record
+ * may exist without a message of this service: the demo's, those kept before statuses were matched
+ * to messages).
+ */
+export async function recordSenders(tx: Tx, messageIds: readonly string[]): Promise<Map<string, string>> {
+  if (messageIds.length === 0) return new Map();
+  const rows = await tx.$queryRawUnsafe<{ messageId: string; senderId: string }[]>(
+    `SELECT "messageId", "senderId" FROM "BillingRecord" WHERE "messageId" = ANY($1::text[])`,
+    [...new Set(messageIds)],
+  );
+  return new Map(rows.map((r) => [r.messageId, r.senderId]));
+}
+
 function dropWhere<T>(list: T[], predicate: (x: T) => boolean) {
   for (let i = list.length - 1; i >= 0; i--) if (predicate(list[i] as T)) list.splice(i, 1);
 }

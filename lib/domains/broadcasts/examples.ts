@@ -1,7 +1,7 @@
 // The OpenAPI examples of the broadcast routes (docs/openapi.md "Adding a route"): one sample
 // broadcast and recipient through the serializers the routes answer with.
-import { exampleTime, listExample } from "@/lib/core/examples";
-import { SAMPLE_CUSTOMER_ID, sampleSender } from "@/lib/domains/senders/samples";
+import { exampleTime, listExample, SAMPLE_CUSTOMER_ID } from "@/lib/core/examples";
+import { sampleSender } from "@/lib/domains/senders/samples";
 import type { BroadcastRecipient } from "@/lib/generated/prisma/client";
 import { type BroadcastRow, emptyCounts, toPublicBroadcast, toPublicRecipient } from "./serializers";
 

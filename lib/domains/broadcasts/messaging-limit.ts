@@ -4,6 +4,7 @@
 // counted in the last 24 hours does not count again. The check and the count are one
 // transaction under an advisory lock of the account, so two workers never admit past the tier.
 import { db } from "@/lib/db";
+import { contactsMessagedSince } from "@/lib/domains/messages/reads";
 import { accountSenderIds, messagingLimitUsage } from "@/lib/domains/senders/limits";
 import type { Sender } from "@/lib/generated/prisma/client";
 import type { SenderLimits } from "./sender-limits";
@@ -32,14 +33,7 @@ export async function admitContacts(
   // the reservations below cover the broadcast sends admitted but not yet recorded.
   const accountIds = await accountSenderIds(sender);
   const usage = await messagingLimitUsage(sender.customerId, accountIds, now);
-  const messaged = await db.$queryRawUnsafe<{ phone: string }[]>(
-    `SELECT DISTINCT recipient AS phone FROM "Message" WHERE "customerId" = $1 AND "senderId" = ANY($2::text[])
-        AND recipient = ANY($3::text[]) AND "createdAt" > ${UTC(4)} AND status NOT IN ('failed', 'queued')`,
-    sender.customerId,
-    accountIds,
-    phones,
-    since.toISOString(),
-  );
+  const messaged = await contactsMessagedSince(sender.customerId, accountIds, phones, since);
   return db.$transaction(async (tx) => {
     await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))`, limits.accountKey);
     const open = await tx.$queryRawUnsafe<{ phone: string }[]>(
@@ -63,7 +57,7 @@ export async function admitContacts(
     );
     // Both counts include most of the same contacts: the larger stands for their union.
     const used = Math.max(usage.usedLast24h, reserved);
-    const free = new Set([...open, ...counted, ...messaged].map((r) => r.phone));
+    const free = new Set([...open, ...counted].map((r) => r.phone).concat(messaged));
     const admitted = new Set<string>();
     const toCount: string[] = [];
     let room = tier - used;

@@ -4,41 +4,36 @@
 // writes back within 72 hours of delivery marks the recipient replied. One statement per batch.
 import type { Tx } from "@/lib/db";
 
-export type RecipientStatusUpdate = { providerMessageId: string; status: string; errorCode: number | null };
+/** A status move of a broadcast's message (its uid), from the callback processor (lib/ingest/statuses.ts). */
+export type RecipientStatusUpdate = {
+  messageUid: string;
+  providerMessageId: string;
+  status: string;
+  errorCode: number | null;
+};
 
 const RANK = `CASE %s WHEN 'sending' THEN 0 WHEN 'accepted' THEN 1 WHEN 'sent' THEN 2 WHEN 'delivered' THEN 3
                       WHEN 'read' THEN 4 ELSE 5 END`;
 const rank = (expr: string) => RANK.replace("%s", expr);
-
-/** The broadcast of each of these provider message ids that a broadcast sent. */
-export async function broadcastsOf(tx: Tx, providerMessageIds: string[]): Promise<Map<string, string>> {
-  if (providerMessageIds.length === 0) return new Map();
-  const rows = await tx.$queryRawUnsafe<{ pid: string; bid: string }[]>(
-    `SELECT "providerMessageId" AS pid, "broadcastId" AS bid FROM "Message"
-      WHERE "providerMessageId" = ANY($1::text[]) AND "broadcastId" IS NOT NULL`,
-    providerMessageIds,
-  );
-  return new Map(rows.map((r) => [r.pid, r.bid]));
-}
 
 export async function applyRecipientStatuses(tx: Tx, updates: RecipientStatusUpdate[]): Promise<void> {
   const known = updates.filter((u) => ["sent", "delivered", "read", "failed"].includes(u.status));
   if (known.length === 0) return;
   await tx.$executeRawUnsafe(
     `UPDATE "BroadcastRecipient" r
-        SET status = u.status::"BroadcastRecipientStatus", "providerMessageId" = m."providerMessageId",
+        SET status = u.status::"BroadcastRecipientStatus", "providerMessageId" = u.pid,
             "errorCode" = CASE WHEN u.status = 'failed' THEN u.code ELSE r."errorCode" END,
             "failedAt" = CASE WHEN u.status = 'failed' THEN now() AT TIME ZONE 'UTC' ELSE r."failedAt" END,
             "deliveredAt" = CASE WHEN u.status IN ('delivered', 'read') THEN COALESCE(r."deliveredAt", now() AT TIME ZONE 'UTC')
                                  ELSE r."deliveredAt" END,
             "lockedUntil" = NULL, "updatedAt" = now() AT TIME ZONE 'UTC'
-       FROM unnest($1::text[], $2::text[], $3::int[]) AS u(pid, status, code)
-       JOIN "Message" m ON m."providerMessageId" = u.pid AND m."broadcastId" IS NOT NULL
-      WHERE r."messageId" = m.id AND r.status IN ('sending', 'accepted', 'sent', 'delivered', 'read')
+       FROM unnest($1::text[], $2::text[], $3::int[], $4::text[]) AS u(uid, status, code, pid)
+      WHERE r."messageId" = u.uid AND r.status IN ('sending', 'accepted', 'sent', 'delivered', 'read')
         AND ${rank("u.status")} > ${rank("r.status::text")}`,
-    known.map((u) => u.providerMessageId),
+    known.map((u) => u.messageUid),
     known.map((u) => u.status),
     known.map((u) => u.errorCode),
+    known.map((u) => u.providerMessageId),
   );
 }
 

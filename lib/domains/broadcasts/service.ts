@@ -12,6 +12,7 @@ import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { ledgerBalance } from "@/lib/domains/billing/ledger";
+import { broadcastCosts } from "@/lib/domains/messages/reads";
 import { renderTemplate } from "@/lib/domains/templates/fill";
 import { templateParameters } from "@/lib/domains/templates/parameters";
 import { findTemplate } from "@/lib/domains/templates/send-template";
@@ -190,13 +191,7 @@ export async function extrasOf(customerId: string, rows: BroadcastRow[]): Promis
       ids,
       customerId,
     ),
-    db.$queryRawUnsafe<{ id: string; cost: string }[]>(
-      `SELECT m."broadcastId" AS id, COALESCE(SUM(b.rate) FILTER (WHERE b.billable), 0)::text AS cost
-         FROM "Message" m JOIN "BillingRecord" b ON b."messageId" = m."providerMessageId"
-        WHERE m."customerId" = $2 AND m."broadcastId" = ANY($1::text[]) GROUP BY 1`,
-      ids,
-      customerId,
-    ),
+    broadcastCosts(customerId, ids),
     db.template.findMany({
       where: { customerId, OR: rows.map((r) => ({ name: r.templateName, language: r.templateLanguage })) },
       select: { name: true, language: true, category: true },
@@ -211,7 +206,7 @@ export async function extrasOf(customerId: string, rows: BroadcastRow[]): Promis
     }
     const category =
       templates.find((t) => t.name === r.templateName && t.language === r.templateLanguage)?.category ?? null;
-    out.set(r.id, { counts: c, cost: Number(costs.find((x) => x.id === r.id)?.cost ?? 0), category });
+    out.set(r.id, { counts: c, cost: costs.get(r.id) ?? 0, category });
   }
   return out;
 }

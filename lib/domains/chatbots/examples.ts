@@ -1,7 +1,7 @@
 // The OpenAPI examples of the chatbot routes (docs/openapi.md "Adding a route"): one sample
 // chatbot through the serializer the routes answer with, and the dry run through the engine.
-import { exampleTime, listExample } from "@/lib/core/examples";
-import { SAMPLE_CUSTOMER_ID, sampleSender } from "@/lib/domains/senders/samples";
+import { exampleTime, listExample, SAMPLE_CUSTOMER_ID } from "@/lib/core/examples";
+import { sampleSender } from "@/lib/domains/senders/samples";
 import { decide } from "./engine";
 import { type ChatbotRow, configOf, toPublicChatbot } from "./serializers";
 

@@ -16,6 +16,7 @@ import { db } from "@/lib/db";
 import { wakeupsOn } from "@/lib/db/wakeups";
 import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { onDeliveriesQueued } from "@/lib/domains/events/signal";
+import { wentOut } from "@/lib/domains/messages/status";
 import { MAX_ATTEMPTS } from "@/lib/domains/messaging/dispatch";
 import type { OutgoingMessage } from "@/lib/domains/messaging/outgoing";
 import { sendMessage } from "@/lib/domains/messaging/send";
@@ -45,15 +46,13 @@ const TRANSIENT = new Set(["PROVIDER_RATE_LIMITED", "REQUEST_FAILED"]);
 
 export const replyMessageId = (outboxId: string, claim: number) => `msg_${outboxId}_${claim}`;
 
-const SENT_STATUSES = new Set(["queued", "accepted", "sent", "delivered", "read"]);
-
 /** What earlier claims of this row left behind, or null when nothing can have reached the contact. */
 async function earlierAttempt(outboxId: string): Promise<ReplyOutcome | null> {
   const rows = await db.message.findMany({
     where: { id: { startsWith: `msg_${outboxId}_` } },
-    select: { id: true, status: true },
+    select: { id: true, status: true, providerMessageId: true },
   });
-  const sent = rows.find((r) => SENT_STATUSES.has(r.status));
+  const sent = rows.find(wentOut);
   if (sent) return { status: "SENT", messageId: sent.id };
   const unsure = rows.find((r) => r.status !== "failed");
   if (unsure) {

@@ -1,8 +1,8 @@
 // The OpenAPI examples of the contact book, contact, custom field and blacklist routes
 // (docs/openapi.md "Adding a route"): one sample row per resource through the serializers
 // the routes answer with; the bulk upload's report from the row checks themselves.
-import { exampleTime, listExample } from "@/lib/core/examples";
-import { SAMPLE_CUSTOMER_ID, sampleSender } from "@/lib/domains/senders/samples";
+import { exampleTime, listExample, SAMPLE_CUSTOMER_ID } from "@/lib/core/examples";
+import { sampleSender } from "@/lib/domains/senders/samples";
 import type { BlacklistEntry, Contact, ContactField } from "@/lib/generated/prisma/client";
 import { sortRows } from "./bulk-upload";
 import {

@@ -2,8 +2,8 @@
 // assignment.ts's assigneeFor, listed): members whose role has the inbox, agents only when
 // they may see the conversation's sender.
 import { db } from "@/lib/db";
+import { PERMISSIONS } from "@/lib/domains/auth/permissions";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { PERMISSIONS } from "@/lib/domains/members/permissions";
 import { getConversation } from "./service";
 
 /** The members a conversation in the principal's scope can be assigned to (the inbox's picker). */

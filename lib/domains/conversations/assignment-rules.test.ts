@@ -5,9 +5,9 @@
 // notes written by members, and saved replies (owners and admins manage, every inbox member reads).
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
-import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { nextAgent, setAutoAssign, touchPresence } from "@/lib/domains/conversations/auto-assign";
 import { createSavedReply, listSavedReplies } from "@/lib/domains/conversations/saved-replies";
+import { principalForSession } from "@/lib/domains/security/session-principal";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
 import { createMemberOf, type TestMember } from "@/test/member-fixtures";

@@ -4,10 +4,10 @@
 // conversations. Every change emits conversation.assigned in its own transaction.
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
+import { roleHas } from "@/lib/domains/auth/permissions";
 import type { Principal } from "@/lib/domains/auth/principal";
 import type { EventInput, EventSender } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
-import { roleHas } from "@/lib/domains/members/permissions";
 import { memberByEmail } from "@/lib/domains/members/service";
 import { assignedEvent, emitConversationEvents } from "./events";
 

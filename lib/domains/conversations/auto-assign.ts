@@ -5,9 +5,9 @@
 // instances never hand out the same turn twice.
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
+import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
 import type { EventInput, EventSender } from "@/lib/domains/events/emit";
-import { assertPermission } from "@/lib/domains/members/access";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { assignedEvent } from "./events";
 import type { AutoAssignValue } from "./inbox-settings-schemas";

@@ -1,8 +1,8 @@
 // The OpenAPI examples of the conversation routes (docs/openapi.md "Adding a route"): one
 // sample conversation and one thread entry through the serializers the routes answer with.
 // The reply is a send: its example is messaging's.
-import { exampleTime, listExample } from "@/lib/core/examples";
-import { SAMPLE_CUSTOMER_ID, sampleSender } from "@/lib/domains/senders/samples";
+import { exampleTime, listExample, SAMPLE_CUSTOMER_ID } from "@/lib/core/examples";
+import { sampleSender } from "@/lib/domains/senders/samples";
 import {
   type ConversationRow,
   type ThreadRow,
@@ -56,9 +56,6 @@ const inbound: ThreadRow = {
   outProviderMessageId: null,
   outErrorCode: null,
   outErrorMessage: null,
-  deliveryStatus: null,
-  deliveryErrorCode: null,
-  deliveryErrorTitle: null,
 };
 
 export const getConversations = {

@@ -6,6 +6,7 @@
 import { type PageInput, skipTake } from "@/lib/core/pagination";
 import { allowedSenderIds, type Principal } from "@/lib/domains/auth/principal";
 import { phoneSearchTerm } from "@/lib/domains/contacts/search";
+import { THREAD_MESSAGE_COLUMNS, THREAD_MESSAGE_JOIN } from "@/lib/domains/messages/reads";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ConversationStatus, ListOrder } from "./schemas";
 
@@ -106,7 +107,7 @@ export const CONVERSATION_COLUMNS = Prisma.sql`c."id", c."customerId", c."sender
 /** The assignee's email and name (CONVERSATION_COLUMNS' `a`), joined by primary key. */
 const ASSIGNEE_JOIN = Prisma.sql`LEFT JOIN "User" a ON a."id" = c."assigneeId"`;
 
-/** A thread page, newest first, with each outbound entry's Message and delivery record. */
+/** A thread page, newest first, with each outbound entry's message (lib/domains/messages/reads.ts). */
 export function threadSql(
   customerId: string,
   conversationId: string,
@@ -117,13 +118,9 @@ export function threadSql(
     WHERE e."conversationId" = ${conversationId} AND e."customerId" = ${customerId}
     ORDER BY e."createdAt" DESC, e."id" DESC LIMIT ${take} OFFSET ${skip}`;
   const page = Prisma.sql`SELECT e."id", e."conversationId", e."direction", e."type", e."content", e."providerMessageId",
-      e."messageId", e."sentBy", e."sentByLabel", e."createdAt",
-      m."payload" AS "outPayload", m."status" AS "outStatus", m."providerMessageId" AS "outProviderMessageId",
-      m."errorCode" AS "outErrorCode", m."errorMessage" AS "outErrorMessage",
-      b."status" AS "deliveryStatus", b."errorCode" AS "deliveryErrorCode", b."errorTitle" AS "deliveryErrorTitle"
+      e."messageId", e."sentBy", e."sentByLabel", e."createdAt", ${THREAD_MESSAGE_COLUMNS}
     FROM (${ids}) ids JOIN "ConversationMessage" e ON e."id" = ids."id"
-    LEFT JOIN "Message" m ON m."id" = e."messageId"
-    LEFT JOIN "BillingRecord" b ON b."messageId" = m."providerMessageId"
+    ${THREAD_MESSAGE_JOIN}
     ORDER BY e."createdAt" DESC, e."id" DESC`;
   const count = Prisma.sql`SELECT count(*)::int AS total FROM "ConversationMessage" e
     WHERE e."conversationId" = ${conversationId} AND e."customerId" = ${customerId}`;

@@ -4,8 +4,8 @@
 import { randomBytes } from "node:crypto";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
+import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { assertPermission } from "@/lib/domains/members/access";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { SavedReplyValue } from "./inbox-settings-schemas";
 

@@ -1,5 +1,6 @@
 // Public shapes of conversations and thread entries (docs/conversations.md "API"):
 // every field is named here, so a new column never leaks.
+import type { ThreadMessageColumns } from "@/lib/domains/messages/reads";
 import { contentOf } from "./content";
 import type {
   ConversationStatus,
@@ -47,15 +48,7 @@ export type ThreadRow = {
   sentBy: SentByKind;
   sentByLabel: string | null;
   createdAt: Date;
-  outPayload: Record<string, unknown> | null;
-  outStatus: string | null;
-  outProviderMessageId: string | null;
-  outErrorCode: number | null;
-  outErrorMessage: string | null;
-  deliveryStatus: string | null;
-  deliveryErrorCode: number | null;
-  deliveryErrorTitle: string | null;
-};
+} & ThreadMessageColumns;
 
 export function toPublicConversation(c: ConversationRow, now = Date.now()): PublicConversation {
   return {
@@ -81,7 +74,7 @@ export function toPublicConversation(c: ConversationRow, now = Date.now()): Publ
   };
 }
 
-/** Outbound status: the delivery record's (sent, delivered, read, failed) once there is one, else the message's. */
+/** Outbound: the message's status (queued ... read, failed) and error, kept on its row (lib/domains/messages). */
 export function toPublicThreadMessage(e: ThreadRow): PublicConversationMessage {
   const outbound = e.direction === "outbound";
   const payload = e.outPayload ?? {};
@@ -92,12 +85,12 @@ export function toPublicThreadMessage(e: ThreadRow): PublicConversationMessage {
     direction: e.direction,
     type,
     content: outbound ? contentOf(type, payload) : (e.content ?? {}),
-    status: outbound ? (e.deliveryStatus ?? e.outStatus ?? "accepted") : e.direction === "system" ? "note" : "received",
+    status: outbound ? (e.outStatus ?? "accepted") : e.direction === "system" ? "note" : "received",
     providerMessageId: outbound ? e.outProviderMessageId : e.providerMessageId,
     sentBy: e.sentBy,
     sentByLabel: e.sentByLabel,
-    errorCode: outbound ? (e.deliveryErrorCode ?? e.outErrorCode) : null,
-    errorMessage: outbound ? (e.deliveryErrorTitle ?? e.outErrorMessage) : null,
+    errorCode: outbound ? e.outErrorCode : null,
+    errorMessage: outbound ? e.outErrorMessage : null,
     timestamp: e.createdAt.toISOString(),
   };
 }

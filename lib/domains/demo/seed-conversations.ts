@@ -7,9 +7,10 @@
 import { db } from "@/lib/db";
 import { contentOf, previewOf } from "@/lib/domains/conversations/content";
 import { newConversationUid, newThreadMessageUid } from "@/lib/domains/conversations/ids";
+import { providerIdsWithMessages } from "@/lib/domains/messages/reads";
 import { newMessageUid } from "@/lib/domains/messaging/outgoing";
 import { WINDOW_MS } from "@/lib/domains/provider/service-window";
-import { Prisma, type Sender } from "@/lib/generated/prisma/client";
+import type { Prisma, Sender } from "@/lib/generated/prisma/client";
 
 type Line =
   | { in: string; minutesAgo: number }
@@ -69,13 +70,14 @@ const CONVERSATIONS: DemoConversation[] = [
 
 /** A seeded delivery record of this kind that no message claims yet. */
 async function freeRecord(customerId: string, sender: Sender, status: string, templateType: string) {
-  const [row] = await db.$queryRaw<{ messageId: string }[]>(Prisma.sql`
-    SELECT b."messageId" FROM "BillingRecord" b
-    WHERE b."customerId" = ${customerId} AND b."senderId" = ${sender.id} AND b."status" = ${status}
-      AND b."templateType" = ${templateType} AND b."messageId" LIKE 'wamid.demo.%'
-      AND NOT EXISTS (SELECT 1 FROM "Message" m WHERE m."providerMessageId" = b."messageId")
-    ORDER BY b."messageId" LIMIT 1`);
-  return row?.messageId ?? null;
+  const records = await db.billingRecord.findMany({
+    where: { customerId, senderId: sender.id, status, templateType, messageId: { startsWith: "wamid.demo." } },
+    orderBy: { messageId: "asc" },
+    select: { messageId: true },
+    take: 50,
+  });
+  const claimed = await providerIdsWithMessages(records.map((r) => r.messageId));
+  return records.find((r) => !claimed.has(r.messageId))?.messageId ?? null;
 }
 
 export async function seedConversations(customerId: string, senders: Sender[], now: Date): Promise<number> {
@@ -165,7 +167,8 @@ export async function seedConversations(customerId: string, senders: Sender[], n
           templateLanguage: template ? "en" : null,
           pricingCategory: template ? "utility" : "service",
           sendRoute: template ? "send" : "chat",
-          status: "accepted",
+          // Its status is its delivery record's (lib/domains/messages/status.ts).
+          status: providerMessageId ? line.status : "accepted",
           payload,
           createdAt: when,
         },

@@ -6,8 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { isListening } from "@/lib/db/wakeups";
-import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { changeMember, removeMember } from "@/lib/domains/members/service";
+import { principalForSession } from "@/lib/domains/security/session-principal";
 import { endSessionById } from "@/lib/domains/security/sessions";
 import { createTestCustomer } from "@/test/factory";
 import { graceFor } from "@/test/grace";

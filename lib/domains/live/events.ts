@@ -2,7 +2,7 @@
 // notices (ids and counts) that tell an open page what to refetch, never the data itself.
 // Every notice names its sender, so a member limited to some senders is only told about
 // theirs; each kind names the permission a member needs to be told about it.
-import type { Permission } from "@/lib/domains/members/permissions";
+import type { Permission } from "@/lib/domains/auth/permissions";
 
 export type LiveEvent =
   /** A message joined a conversation (inbound, or sent from any path); the conversation's unread count when known. */
@@ -26,7 +26,7 @@ export type LiveEvent =
 
 export type LiveKind = LiveEvent["kind"];
 
-/** The permission a member needs to receive each kind (lib/domains/members/permissions.ts). */
+/** The permission a member needs to receive each kind (lib/domains/auth/permissions.ts). */
 export const KIND_PERMISSION: Record<LiveKind, Permission> = {
   "message.created": "inbox",
   "message.status": "inbox",

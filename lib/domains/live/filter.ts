@@ -1,8 +1,9 @@
 // Who may be told what (docs/inbox.md "Live updates"): the same rules as the pages the
 // notices point to. A member needs the kind's permission (KIND_PERMISSION), and a member
 // limited to some senders (an agent) is told only about those senders.
+
+import { can } from "@/lib/domains/auth/access";
 import { allowedSenderIds, type Principal } from "@/lib/domains/auth/principal";
-import { can } from "@/lib/domains/members/access";
 import { KIND_PERMISSION, type LiveEvent } from "./events";
 
 export function mayReceive(p: Principal, event: LiveEvent): boolean {

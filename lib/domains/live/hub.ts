@@ -10,7 +10,7 @@
 import { log } from "@/lib/core/log";
 import { onNotification } from "@/lib/db/wakeups";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { principalForSession } from "@/lib/domains/auth/session-principal";
+import { principalForSession } from "@/lib/domains/security/session-principal";
 import type { AccessPayload, LiveEvent, LivePayload } from "./events";
 import { mayReceive } from "./filter";
 

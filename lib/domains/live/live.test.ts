@@ -7,8 +7,8 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { CHANNELS, isListening } from "@/lib/db/wakeups";
-import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { markConversationRead } from "@/lib/domains/conversations/service";
+import { principalForSession } from "@/lib/domains/security/session-principal";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { createTestCustomer, uniquePhone } from "@/test/factory";
 import { graceFor } from "@/test/grace";

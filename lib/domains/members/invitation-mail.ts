@@ -1,8 +1,9 @@
 // The invitation email (docs/members.md "Invitations"): who invites, to which account, as
 // which role, and the single-use link with its expiry; or, to an email with an account
 // elsewhere, why it cannot join.
+
+import type { Role } from "@/lib/domains/auth/permissions";
 import { escapeHtml, type OutgoingMail } from "@/lib/domains/mail/message";
-import type { Role } from "./permissions";
 
 type InvitationParties = {
   customerId: string;

@@ -3,11 +3,11 @@
 // One invitation goes the whole way over SMTP to a real server on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { checkCredentials } from "@/lib/domains/auth/credentials";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { principalForSession } from "@/lib/domains/auth/session-principal";
 import { smtpTransport } from "@/lib/domains/mail/transport";
 import { sendDueMail } from "@/lib/domains/mail/worker";
+import { checkCredentials } from "@/lib/domains/security/credentials";
+import { principalForSession } from "@/lib/domains/security/session-principal";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
 import { createMemberOf, latestLinkTo, signedInSession, tokenOf } from "@/test/member-fixtures";
 import { startSmtpServer, type TestSmtpServer } from "@/test/smtp-server";

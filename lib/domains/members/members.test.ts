@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { readMigrations } from "@/lib/db/migrate";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { principalForSession } from "@/lib/domains/auth/session-principal";
+import { principalForSession } from "@/lib/domains/security/session-principal";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
 import { createMemberOf, type TestMember } from "@/test/member-fixtures";
 import { changeMember, listMembers, memberByEmail, removeMember } from "./service";

@@ -1,8 +1,8 @@
 // Member and invitation input (docs/members.md): one schema per input, shared by the
 // members page's actions, the invitation page and the operator CLI.
 import { z } from "zod";
+import { ROLES } from "@/lib/domains/auth/permissions";
 import { E164, normalizePhone } from "@/lib/domains/senders/phone";
-import { ROLES } from "./permissions";
 
 export const RoleSchema = z.enum(ROLES, { error: `must be one of ${ROLES.join(", ")}` });
 

@@ -2,7 +2,7 @@
 // MemberSender rows of the same customer.
 import { ApiError } from "@/lib/core/errors";
 import type { Tx } from "@/lib/db";
-import { type Role, SENDER_LIMITED_ROLES } from "./permissions";
+import { type Role, SENDER_LIMITED_ROLES } from "@/lib/domains/auth/permissions";
 
 export type SenderLimit = { limited: boolean; senderIds: string[] };
 

@@ -1,6 +1,6 @@
 // What the members page shows of a member and an invitation: never a password hash or an
 // invitation's token hash.
-import type { Role } from "./permissions";
+import type { Role } from "@/lib/domains/auth/permissions";
 
 export type MemberRow = {
   id: string;

@@ -2,17 +2,17 @@
 // (the operator CLI, an accepted invitation). Owners and admins only, and an admin never
 // touches an owner; every change runs under a per-account lock so that at least one owner
 // always remains, even when two owners demote each other at once. A change applies on the
-// member's next request (lib/domains/auth/session-principal.ts reads the member each time).
+// member's next request (lib/domains/security/session-principal.ts reads the member each time).
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
 import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
+import { assertPermission } from "@/lib/domains/auth/access";
 import { hashPassword } from "@/lib/domains/auth/password";
+import { type Role, SENDER_LIMITED_ROLES } from "@/lib/domains/auth/permissions";
 import { type Member, type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
 import { UserEmailTakenError } from "@/lib/domains/users/service";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { assertPermission } from "./access";
-import { type Role, SENDER_LIMITED_ROLES } from "./permissions";
 import type { MemberChangeValue } from "./schemas";
 import { senderLimitFor, writeSenderLimit } from "./senders";
 import type { MemberRow } from "./serializers";

@@ -1,9 +1,9 @@
 // The OpenAPI examples of the send routes (docs/openapi.md "Adding a route"): one sample
 // message, answered through the receipt and provider serializers the routes answer with.
 import type { z } from "zod";
-import { exampleTime } from "@/lib/core/examples";
+import { exampleTime, SAMPLE_CUSTOMER_ID } from "@/lib/core/examples";
 import { sampleConversation } from "@/lib/domains/conversations/examples";
-import { SAMPLE_CUSTOMER_ID, sampleSender } from "@/lib/domains/senders/samples";
+import { sampleSender } from "@/lib/domains/senders/samples";
 import { sampleTemplate } from "@/lib/domains/templates/examples";
 import { componentsFor, slotKey } from "@/lib/domains/templates/fill";
 import { templateParameters } from "@/lib/domains/templates/parameters";

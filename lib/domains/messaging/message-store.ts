@@ -3,7 +3,8 @@
 // the row as Prisma would. A send writes its row ("sending") before the provider call and
 // completes it after (completeMessage); rows a crash left "sending" are reconciled.
 // The same statement files it in its conversation and, under an Idempotency-Key, links it to
-// the key (docs/idempotency.md "A retry after a crash").
+// the key (docs/idempotency.md "A retry after a crash"). The statements on the Message table
+// itself are the message store's (lib/domains/messages/rows.ts).
 
 import { log } from "@/lib/core/log";
 import { hotRows } from "@/lib/db";
@@ -18,6 +19,12 @@ import type { EventSender } from "@/lib/domains/events/emit";
 import { keyLinkCte } from "@/lib/domains/idempotency/key-run";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { messageCreatedNotify, messageStatusNotify } from "@/lib/domains/live/publish";
+import {
+  completeMessageCte,
+  insertMessageCte,
+  markInterruptedSends,
+  type OutcomeColumns,
+} from "@/lib/domains/messages/rows";
 import { type Message, Prisma } from "@/lib/generated/prisma/client";
 
 export type NewMessage = Omit<
@@ -84,14 +91,7 @@ export async function insertMessage(m: NewMessage, thread: ThreadContext): Promi
     at,
   });
   const [outcome] = await hotRows<ThreadOutcome>(Prisma.sql`
-    WITH m AS (INSERT INTO "Message" ("id", "customerId", "senderId", "providerMessageId", "recipient", "type", "templateName",
-      "templateLanguage", "pricingCategory", "sendRoute", "directSendCategory", "directSendTemplateName", "ttlSeconds",
-      "metaTemplateId", "broadcastId", "status", "queued", "attempts", "errorCode", "errorMessage", "payload", "createdAt", "updatedAt")
-    VALUES (${row.id}, ${row.customerId}, ${row.senderId}, ${row.providerMessageId}, ${row.recipient}, ${row.type},
-      ${row.templateName}, ${row.templateLanguage}, ${row.pricingCategory}, ${row.sendRoute}, ${row.directSendCategory},
-      ${row.directSendTemplateName}, ${row.ttlSeconds}::int, ${row.metaTemplateId}, ${row.broadcastId}, ${row.status}, ${row.queued},
-      ${row.attempts}::int, ${row.errorCode}::int, ${row.errorMessage}, ${JSON.stringify(m.payload)}::jsonb,
-      ${at}::timestamptz AT TIME ZONE 'UTC', ${at}::timestamptz AT TIME ZONE 'UTC') RETURNING "id"),
+    WITH ${insertMessageCte(row, at)},
     ${conversation}${keyLinkCte(row.customerId, row.id)}
     SELECT conv."id", conv."contactPhoneNumber", conv."contactName", conv."createdAt", conv.created,
       ${thread.live ? Prisma.sql`0` : Prisma.sql`(SELECT count(${messageCreatedNotify(row.customerId, row.senderId, Prisma.sql`c."id"`)}) FROM conv c)`} AS live
@@ -105,16 +105,6 @@ export async function insertMessage(m: NewMessage, thread: ThreadContext): Promi
   return row;
 }
 
-/** The columns a send's outcome sets (dispatch.ts outcomeColumns). */
-export type OutcomeColumns = {
-  status: string;
-  queued: boolean;
-  attempts: number;
-  providerMessageId?: string | null;
-  errorCode?: number | null;
-  errorMessage?: string | null;
-};
-
 const COMPLETE_TRIES = 3;
 // Outcomes this process could not write yet: retried by reconcileStaleSends before any row
 // of theirs is given up as "unknown".
@@ -125,11 +115,7 @@ async function writeOutcome(id: string, c: OutcomeColumns, live?: LiveEvent[]): 
   // The thread's ticks move live (docs/inbox.md "Live updates"): notified in the same statement,
   // or collected for the batch's one notification (ThreadContext.live).
   const rows = await hotRows<{ id: string; senderId: string }>(Prisma.sql`
-    WITH u AS (UPDATE "Message" SET "status" = ${c.status}, "queued" = ${c.queued}, "attempts" = ${c.attempts}::int,
-      "providerMessageId" = ${c.providerMessageId ?? null}, "errorCode" = ${c.errorCode ?? null}::int,
-      "errorMessage" = ${c.errorMessage ?? null}, "updatedAt" = ${at}::timestamptz AT TIME ZONE 'UTC'
-    WHERE "id" = ${id} AND "status" IN (${SENDING}, 'unknown')
-    RETURNING "id", "customerId", "senderId", "status")
+    WITH ${completeMessageCte(id, c, at)}
     SELECT u."id", u."senderId", ${
       live
         ? Prisma.sql`0`
@@ -175,8 +161,6 @@ export async function completeMessage(row: Message, c: OutcomeColumns, live?: Li
   return done;
 }
 
-export const SENDING = "sending";
-
 /**
  * Background reconciliation: first writes the outcomes this process still holds, then
  * marks rows left "sending" for longer than `olderThanMs` (their process stopped between
@@ -193,15 +177,7 @@ export async function reconcileStaleSends(olderThanMs: number): Promise<{ writte
       log.warn({ err: error, messageUid: id }, "send outcome still not recorded");
     }
   }
-  const cutoff = new Date(Date.now() - olderThanMs).toISOString();
-  const held = [...unwritten.keys()];
-  const rows = await hotRows<{ id: string }>(Prisma.sql`
-    UPDATE "Message" SET "status" = 'unknown',
-      "errorMessage" = 'No provider outcome was recorded (the send was interrupted); read the message report before resending',
-      "updatedAt" = now() AT TIME ZONE 'UTC'
-    WHERE "status" = ${SENDING} AND "createdAt" < ${cutoff}::timestamptz AT TIME ZONE 'UTC'
-      AND NOT ("id" = ANY(${held}::text[]))
-    RETURNING "id"`);
-  if (rows.length > 0) log.warn({ count: rows.length }, "interrupted sends marked unknown");
-  return { written, unknown: rows.length };
+  const unknown = await markInterruptedSends(new Date(Date.now() - olderThanMs), [...unwritten.keys()]);
+  if (unknown > 0) log.warn({ count: unknown }, "interrupted sends marked unknown");
+  return { written, unknown };
 }

@@ -8,10 +8,10 @@ import { IDLE, type WorkerDefinition } from "@/lib/core/worker-loop";
 import { db } from "@/lib/db";
 import { wakeupsOn } from "@/lib/db/wakeups";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { SENDING } from "@/lib/domains/messages/rows";
 import { providerSender } from "@/lib/domains/senders/provider-sender";
 import type { ConnectionStatus } from "@/lib/generated/prisma/client";
 import { dispatchRecorded } from "./dispatch";
-import { SENDING } from "./message-store";
 
 export type DrainReport = { sent: number; failed: number };
 

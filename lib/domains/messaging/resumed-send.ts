@@ -4,9 +4,10 @@
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { takeEarlierMessage } from "@/lib/domains/idempotency/key-run";
+import { SENDING } from "@/lib/domains/messages/rows";
+import { refusedAtSend } from "@/lib/domains/messages/status";
 import { findTemplate } from "@/lib/domains/templates/send-template";
 import { MessagingError } from "./errors";
-import { SENDING } from "./message-store";
 import type { SendResult } from "./outgoing";
 
 /** The send this request's key recorded before, or undefined when this run sends. */
@@ -14,7 +15,7 @@ export async function resumedSend(p: Principal): Promise<SendResult | undefined>
   const earlier = takeEarlierMessage(p.customerId);
   if (!earlier) return undefined;
   const message = await db.message.findFirst({ where: { id: earlier.messageId, customerId: p.customerId } });
-  if (!message || message.status === "failed") {
+  if (!message || refusedAtSend(message)) {
     // Refused by the provider: nothing reached the contact, so the retry sends for real.
     earlier.refused();
     return undefined;

@@ -7,12 +7,13 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
 import { IN_PROGRESS_LEASE_MS } from "@/lib/domains/idempotency/service";
+import { SENDING } from "@/lib/domains/messages/rows";
 import { getSimulator } from "@/lib/domains/provider/client";
 import type { ProviderMessagePayload } from "@/lib/domains/provider/types";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { call } from "@/test/factory";
 import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
-import { reconcileStaleSends, SENDING } from "./message-store";
+import { reconcileStaleSends } from "./message-store";
 import { sendMessage } from "./send";
 
 const sim = () => {

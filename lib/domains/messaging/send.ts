@@ -15,12 +15,13 @@
 import { db } from "@/lib/db";
 import { notifyStatement } from "@/lib/db/wakeups";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { SENDING } from "@/lib/domains/messages/rows";
 import { providerSender } from "@/lib/domains/senders/provider-sender";
 import { countOtherSend } from "@/lib/domains/senders/rate-bucket";
 import type { Sender } from "@/lib/domains/senders/service";
 import type { Message } from "@/lib/generated/prisma/client";
 import { type DispatchOptions, dispatchRecorded } from "./dispatch";
-import { insertMessage, SENDING } from "./message-store";
+import { insertMessage } from "./message-store";
 import { newMessageUid, type OutgoingMessage, type SendResult } from "./outgoing";
 import { resumedSend } from "./resumed-send";
 import { type CheckedSend, checkSends } from "./send-checks";

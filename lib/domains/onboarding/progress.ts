@@ -15,7 +15,14 @@ export async function onboardingProgress(p: Principal): Promise<OnboardingProgre
   const [senders, tokens, messages, webhooks] = await Promise.all([
     db.sender.count({ where: { customerId, phoneNumberId: { not: null } } }),
     db.apiToken.count({ where: { customerId, revokedAt: null } }),
-    db.message.count({ where: { customerId, status: { notIn: ["failed", "unknown", "sending"] } } }),
+    // Sent: the provider took it (lib/domains/messages/status.ts wentOut), whatever became of it since.
+    db.message.count({
+      where: {
+        customerId,
+        status: { notIn: ["unknown", "sending"] },
+        NOT: { status: "failed", providerMessageId: null },
+      },
+    }),
     db.webhookDestination.count({ where: { customerId } }),
   ]);
   const steps: OnboardingStep[] = [

@@ -3,28 +3,22 @@
 
 import { pageOf, skipTake } from "@/lib/core/pagination";
 import type { Version } from "@/lib/core/version";
-import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
+import {
+  countsByDayAndRoute,
+  countsByTemplate,
+  type DayRouteCounts,
+  type StatusCounts,
+  type TemplateCounts,
+} from "@/lib/domains/messages/report-sql";
 import type { Sender } from "@/lib/domains/senders/service";
-import { Prisma } from "@/lib/generated/prisma/client";
-import { FROM_SQL, STATUS_SQL, scopeConditions, v3Only, whereSql } from "./filters";
+import { scopeFilter, v3Only } from "./filters";
 import type { DeliveryAnalyticsInput, TemplateAnalyticsInput } from "./schemas";
-
-export type Counts = { total: number; queued: number; sent: number; delivered: number; read: number; failed: number };
-
-// Sent counts everything the provider reported as sent or beyond; delivered includes read.
-const COUNT_COLUMNS = Prisma.sql`
-  count(*)::int AS "total",
-  count(*) FILTER (WHERE ${STATUS_SQL} = 'queued')::int AS "queued",
-  count(*) FILTER (WHERE ${STATUS_SQL} IN ('sent', 'delivered', 'read'))::int AS "sent",
-  count(*) FILTER (WHERE ${STATUS_SQL} IN ('delivered', 'read'))::int AS "delivered",
-  count(*) FILTER (WHERE ${STATUS_SQL} = 'read')::int AS "read",
-  count(*) FILTER (WHERE ${STATUS_SQL} = 'failed')::int AS "failed"`;
 
 const ratio = (n: number, d: number) => (d === 0 ? 0 : Math.round((n / d) * 10_000) / 10_000);
 
 /** Counts plus rates; rates are over messages that left the queue. */
-export function withRates(c: Counts) {
+export function withRates(c: StatusCounts) {
   const base = c.total - c.queued;
   return {
     ...c,
@@ -34,7 +28,7 @@ export function withRates(c: Counts) {
   };
 }
 
-function add(into: Counts, c: Counts) {
+function add(into: StatusCounts, c: StatusCounts) {
   into.total += c.total;
   into.queued += c.queued;
   into.sent += c.sent;
@@ -42,7 +36,7 @@ function add(into: Counts, c: Counts) {
   into.read += c.read;
   into.failed += c.failed;
 }
-const zero = (): Counts => ({ total: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0 });
+const zero = (): StatusCounts => ({ total: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0 });
 
 export async function deliveryAnalytics(
   p: Principal,
@@ -50,24 +44,15 @@ export async function deliveryAnalytics(
   q: DeliveryAnalyticsInput,
   version: Version,
 ) {
-  const where = scopeConditions(p, sender, q);
-  const sendRoute = v3Only(version, q.sendRoute);
-  if (sendRoute) where.push(Prisma.sql`m."sendRoute" = ${sendRoute}`);
-  const rows = await db.$queryRaw<DeliveryRow[]>`
-    SELECT to_char(date_trunc('day', m."createdAt"), 'YYYY-MM-DD') AS "day", m."sendRoute", ${COUNT_COLUMNS}
-    FROM ${FROM_SQL} ${whereSql(where)}
-    GROUP BY 1, 2 ORDER BY 1, 2`;
+  const rows = await countsByDayAndRoute({ ...scopeFilter(p, sender, q), sendRoute: v3Only(version, q.sendRoute) });
   return toPublicDeliveryStats(rows, version);
 }
 
-/** Counts per day and send route, in the order of days and routes. */
-export type DeliveryRow = Counts & { day: string; sendRoute: string };
-
 /** The totals, by day and (v3) by send route, each with its rates. */
-export function toPublicDeliveryStats(rows: readonly DeliveryRow[], version: Version) {
+export function toPublicDeliveryStats(rows: readonly DayRouteCounts[], version: Version) {
   const totals = zero();
-  const byDay = new Map<string, Counts>();
-  const byRoute = new Map<string, Counts>();
+  const byDay = new Map<string, StatusCounts>();
+  const byRoute = new Map<string, StatusCounts>();
   for (const r of rows) {
     add(totals, r);
     const d = byDay.get(r.day) ?? zero();
@@ -86,40 +71,24 @@ export function toPublicDeliveryStats(rows: readonly DeliveryRow[], version: Ver
   };
 }
 
-export type TemplateRow = Counts & {
-  templateName: string;
-  templateLanguage: string | null;
-  metaTemplateId: string | null;
-  pricingCategory: string | null;
-};
-
 export async function templateAnalytics(
   p: Principal,
   sender: Sender | undefined,
   q: TemplateAnalyticsInput,
   version: Version,
 ) {
-  const where = scopeConditions(p, sender, q);
-  where.push(Prisma.sql`m."templateName" IS NOT NULL`);
-  if (q.templateName) where.push(Prisma.sql`m."templateName" = ${q.templateName}`);
   const { skip, take } = skipTake(q);
-  const [counted, rows] = await Promise.all([
-    db.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM (SELECT 1 FROM ${FROM_SQL} ${whereSql(where)} GROUP BY m."templateName", m."templateLanguage") g`,
-    db.$queryRaw<TemplateRow[]>`
-      SELECT m."templateName", m."templateLanguage", max(m."metaTemplateId") AS "metaTemplateId",
-        max(m."pricingCategory") AS "pricingCategory", ${COUNT_COLUMNS}
-      FROM ${FROM_SQL} ${whereSql(where)}
-      GROUP BY m."templateName", m."templateLanguage"
-      ORDER BY count(*) DESC, m."templateName" ASC, m."templateLanguage" ASC
-      LIMIT ${take} OFFSET ${skip}`,
-  ]);
+  const { rows, total } = await countsByTemplate(
+    { ...scopeFilter(p, sender, q), templateName: q.templateName },
+    skip,
+    take,
+  );
   const templates = rows.map((r) => toPublicTemplateStats(r, version));
-  return pageOf("templates", templates, q, counted[0]?.n ?? 0);
+  return pageOf("templates", templates, q, total);
 }
 
 /** One template's row of the analytics; v3 attributes the provider template id. */
-export function toPublicTemplateStats(r: TemplateRow, version: Version) {
+export function toPublicTemplateStats(r: TemplateCounts, version: Version) {
   const { templateName, templateLanguage, metaTemplateId, pricingCategory, ...counts } = r;
   return {
     templateName,

@@ -1,15 +1,16 @@
 // The OpenAPI examples of the report routes (docs/openapi.md "Adding a route"): the sample
 // message as the report row, and its counts through the analytics serializers (v3 shapes).
 import { EXAMPLE_TIME, exampleTime, listExample } from "@/lib/core/examples";
+import type { MessageReportRow, StatusCounts } from "@/lib/domains/messages/report-sql";
 import { sampleMessage } from "@/lib/domains/messaging/examples";
 import { sampleSender } from "@/lib/domains/senders/samples";
 import { sampleTemplate } from "@/lib/domains/templates/examples";
-import { type Counts, toPublicDeliveryStats, toPublicTemplateStats } from "./analytics";
+import { toPublicDeliveryStats, toPublicTemplateStats } from "./analytics";
 import { scopeBlock } from "./filters";
-import { type MessageReportRow, toPublicMessageReport } from "./messages";
+import { toPublicMessageReport } from "./messages";
 
 const userScope = scopeBlock(undefined);
-const counts: Counts = { total: 1, queued: 0, sent: 1, delivered: 1, read: 0, failed: 0 };
+const counts: StatusCounts = { total: 1, queued: 0, sent: 1, delivered: 1, read: 0, failed: 0 };
 
 const reportRow: MessageReportRow = {
   ...sampleMessage,

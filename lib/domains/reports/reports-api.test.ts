@@ -1,5 +1,6 @@
-// Reports through the real router: the message log joins delivery progress (billing
-// records, as ingestion writes them); v3 adds send-route and Direct Send fields and filters.
+// Reports through the real router: the message log with its delivery progress (the message's
+// status and its billing record, as ingestion writes them); v3 adds send-route and Direct Send
+// fields and filters.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { recordApiAnswers } from "@/test/api-answers";
@@ -37,6 +38,11 @@ async function progress(
       messageTimestamp: new Date(),
       ...(status === "failed" ? { errorCode: 131026, errorTitle: "Message undeliverable" } : {}),
     },
+  });
+  // As the callback processor moves them together: the message keeps its own status (lib/domains/messages).
+  await db.message.update({
+    where: { id: m.id },
+    data: { status, ...(status === "failed" ? { errorCode: 131026, errorMessage: "Message undeliverable" } : {}) },
   });
 }
 

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
+import { MESSAGE_STATUSES } from "@/lib/domains/messages/status";
 import { SEND_ROUTES } from "@/lib/domains/messaging/schemas";
 import { DIRECT_SEND_CATEGORIES } from "@/lib/domains/templates/direct-send";
 
@@ -18,18 +19,6 @@ const DateOnly = z.preprocess(
     .optional(),
 );
 const Text = (max: number) => z.preprocess(blankAsAbsent, z.string().trim().max(max).optional());
-
-// "sending": written, its provider call not yet answered (lib/domains/messaging/send.ts).
-export const MESSAGE_STATUSES = [
-  "queued",
-  "sending",
-  "accepted",
-  "sent",
-  "delivered",
-  "read",
-  "failed",
-  "unknown",
-] as const;
 
 const DateRange = {
   senderId: Text(32).describe("Sender phone number; omitted with a global token: all senders"),

@@ -1,6 +1,6 @@
 // Server-side dashboard sessions (docs/security.md "Sessions"). next-auth keeps a signed,
 // encrypted JWT in the cookie; the JWT carries the id of a UserSession row, and every
-// request checks that row (lib/domains/auth/session-principal.ts joins it), so ending the
+// request checks that row (lib/domains/security/session-principal.ts joins it), so ending the
 // row (sign-out, "end session", a password reset or change, two-factor turned on, an admin) refuses the cookie's
 // next request even though the JWT itself is still valid.
 import { randomBytes } from "node:crypto";
@@ -8,9 +8,9 @@ import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
 import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
+import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { queueMail } from "@/lib/domains/mail/outbox";
-import { assertPermission } from "@/lib/domains/members/access";
 import { assertMayManage } from "@/lib/domains/members/service";
 import { deviceLabel } from "./device";
 import { newDeviceMail } from "./notices";

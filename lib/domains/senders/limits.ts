@@ -10,6 +10,7 @@
 // inbox, broadcasts). A contact who wrote to that number within the 24 hours before a message
 // had an open window, so that message does not count.
 import { db, hotRows } from "@/lib/db";
+import { contactsReachedOutsideWindow } from "@/lib/domains/messages/reads";
 import { Prisma, type Sender } from "@/lib/generated/prisma/client";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -36,30 +37,21 @@ export async function accountSenderIds(sender: Pick<Sender, "id" | "customerId" 
 }
 
 /**
- * The messaging-limit use of a business account at `now`: one read. Messages the provider
- * never took (failed at once, still queued) reached nobody and do not count.
+ * The messaging-limit use of a business account at `now`: one read (lib/domains/messages/reads.ts).
+ * Messages the provider never took (refused at the send, still queued) reached nobody and do not count.
  */
 export async function messagingLimitUsage(
   customerId: string,
   senderIds: readonly string[],
   now = new Date(),
 ): Promise<{ usedLast24h: number; resetsAt: Date | null }> {
-  const since = new Date(now.getTime() - DAY_MS);
-  const [row] = await hotRows<{ used: number; oldest: Date | null }>(
-    Prisma.sql`SELECT count(*)::int AS "used", min(t."last") AS "oldest" FROM (
-      SELECT m."recipient", max(m."createdAt") AS "last" FROM "Message" m
-      WHERE m."customerId" = ${customerId} AND m."senderId" = ANY(${[...senderIds]}::text[])
-        AND m."createdAt" > ${since} AND m."createdAt" <= ${now}
-        AND m."status" NOT IN ('failed', 'queued')
-        AND NOT EXISTS (
-          SELECT 1 FROM "Conversation" c JOIN "ConversationMessage" cm ON cm."conversationId" = c."id"
-          WHERE c."customerId" = ${customerId} AND c."senderId" = m."senderId" AND c."contactPhoneNumber" = m."recipient"
-            AND cm."direction" = 'inbound' AND cm."createdAt" <= m."createdAt"
-            AND cm."createdAt" > m."createdAt" - interval '24 hours')
-      GROUP BY m."recipient") t`,
+  const { used, oldest } = await contactsReachedOutsideWindow(
+    customerId,
+    senderIds,
+    new Date(now.getTime() - DAY_MS),
+    now,
   );
-  const oldest = row?.oldest ? new Date(row.oldest) : null;
-  return { usedLast24h: row?.used ?? 0, resetsAt: oldest ? new Date(oldest.getTime() + DAY_MS) : null };
+  return { usedLast24h: used, resetsAt: oldest ? new Date(oldest.getTime() + DAY_MS) : null };
 }
 
 /** One sender's throughput and its account's messaging limit with the use of the last 24 hours. */

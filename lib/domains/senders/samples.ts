@@ -1,9 +1,7 @@
 // The sample sender of the OpenAPI examples (docs/openapi.md "Adding a route"): the domains
 // whose answers name a sender build their examples on this one row.
-import { EXAMPLE_TIME } from "@/lib/core/examples";
+import { EXAMPLE_TIME, SAMPLE_CUSTOMER_ID } from "@/lib/core/examples";
 import type { Sender } from "@/lib/generated/prisma/client";
-
-export const SAMPLE_CUSTOMER_ID = "cmwtr8z1k0000ug7dcustomer0";
 
 export const sampleSender: Sender = {
   id: "cmwtr8z1k0001ug7dsender001",

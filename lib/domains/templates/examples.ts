@@ -2,8 +2,8 @@
 // template through the serializer the routes answer with (v3, the newest shape).
 
 import type { z } from "zod";
-import { exampleTime, listExample } from "@/lib/core/examples";
-import { SAMPLE_CUSTOMER_ID, sampleSender } from "@/lib/domains/senders/samples";
+import { exampleTime, listExample, SAMPLE_CUSTOMER_ID } from "@/lib/core/examples";
+import { sampleSender } from "@/lib/domains/senders/samples";
 import type { Template } from "@/lib/generated/prisma/client";
 import type { PublicTemplate } from "./schemas";
 import { toPublicTemplate } from "./serializers";

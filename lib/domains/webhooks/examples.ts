@@ -1,8 +1,8 @@
 // The OpenAPI examples of the webhook routes (docs/openapi.md "Adding a route"): one sample
 // row per resource, answered through the serializers the routes answer with, and the event
 // catalog read from the catalog itself; so an example cannot drift from a real answer.
-import { exampleTime, listExample } from "@/lib/core/examples";
-import { SAMPLE_CUSTOMER_ID, sampleSender } from "@/lib/domains/senders/samples";
+import { exampleTime, listExample, SAMPLE_CUSTOMER_ID } from "@/lib/core/examples";
+import { sampleSender } from "@/lib/domains/senders/samples";
 import type { WebhookRecovery } from "@/lib/generated/prisma/client";
 import { resetHealth } from "./breaker";
 import { eventCatalog } from "./catalog";

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { openObjects } from "@/lib/core/open-schema";
 import { PAUSE_REASONS, RECIPIENT_STATUSES } from "@/lib/domains/broadcasts/schemas";
+import { PROVIDER_STATUSES } from "@/lib/domains/messages/status";
 
 const Iso = z.string().describe("ISO 8601 timestamp (UTC)");
 
@@ -19,8 +20,6 @@ const envelope = <T extends z.ZodType>(type: string, data: T) =>
     data,
   });
 
-const STATUSES = ["accepted", "sent", "delivered", "read", "failed"] as const;
-
 export const StatusData = z.object({
   messageId: z.string(),
   messageUid: z
@@ -32,7 +31,7 @@ export const StatusData = z.object({
     .nullable()
     .describe("The billing record of the status; null on message.status.accepted (not billed yet)"),
   recipientId: z.string().nullable(),
-  status: z.enum(STATUSES),
+  status: z.enum(PROVIDER_STATUSES),
   previousStatus: z.string().nullable(),
   timestamp: Iso,
   pricing: z
@@ -210,7 +209,7 @@ export type PayloadEntry = { schema: z.ZodType; example: Record<string, unknown>
 /** The payload schema and example of every event key (and of webhook.test). */
 export function payloadEntries(): Record<string, PayloadEntry> {
   const out: Record<string, PayloadEntry> = {};
-  for (const status of STATUSES) {
+  for (const status of PROVIDER_STATUSES) {
     const type = `message.status.${status}`;
     out[type] = {
       schema: envelope(type, StatusData),

@@ -9,12 +9,12 @@ import { countOf } from "@/lib/core/count";
 import { foundOr404 } from "@/lib/dashboard/found";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { can } from "@/lib/domains/auth/access";
 import { getContactBook } from "@/lib/domains/contacts/books";
 import { listContacts } from "@/lib/domains/contacts/contacts";
 import { listContactFields } from "@/lib/domains/contacts/fields";
 import { ContactListQuery } from "@/lib/domains/contacts/schemas";
 import { toPublicContact, toPublicContactBook } from "@/lib/domains/contacts/serializers";
-import { can } from "@/lib/domains/members/access";
 import { BookForm } from "../book-form";
 import { BulkUpload } from "./bulk-upload";
 

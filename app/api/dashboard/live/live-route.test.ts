@@ -18,7 +18,7 @@ vi.mock("@/lib/dashboard/session", async () => {
   };
 });
 const { GET } = await import("./route");
-const { principalForSession } = await import("@/lib/domains/auth/session-principal");
+const { principalForSession } = await import("@/lib/domains/security/session-principal");
 
 const request = () => new Request("http://dash.test/api/dashboard/live", { headers: { Host: "dash.test" } });
 

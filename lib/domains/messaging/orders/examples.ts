@@ -1,7 +1,7 @@
 // The OpenAPI examples of the order routes (docs/openapi.md "Adding a route"): one sample
 // order through the serializers the routes answer with, sent as the sample message.
-import { exampleTime, listExample } from "@/lib/core/examples";
-import { SAMPLE_CUSTOMER_ID, sampleSender } from "@/lib/domains/senders/samples";
+import { exampleTime, listExample, SAMPLE_CUSTOMER_ID } from "@/lib/core/examples";
+import { sampleSender } from "@/lib/domains/senders/samples";
 import { type Order, Prisma } from "@/lib/generated/prisma/client";
 import { sampleMessage, sampleReceipt } from "../examples";
 import { orderReceipt, toPublicOrder } from "./serializers";

@@ -2,11 +2,11 @@
 import { db } from "@/lib/db";
 import { memberAuditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
-import { secondFactorLimiter } from "@/lib/domains/security/limits";
-import { useSecondFactor } from "@/lib/domains/security/two-factor";
-import { loginSucceeded, reserveLoginAttempt } from "./login-limiter";
-import { hashPassword, verifyPassword } from "./password";
-import type { RequestOrigin } from "./principal";
+import { loginSucceeded, reserveLoginAttempt } from "@/lib/domains/auth/login-limiter";
+import { hashPassword, verifyPassword } from "@/lib/domains/auth/password";
+import type { RequestOrigin } from "@/lib/domains/auth/principal";
+import { secondFactorLimiter } from "./limits";
+import { useSecondFactor } from "./two-factor";
 
 export type SessionUser = {
   id: string;

@@ -6,10 +6,10 @@
 // session (signed out, ended from another device or by an admin, a password reset) is
 // refused on its next request (docs/security.md "Sessions").
 import { hotRows } from "@/lib/db";
-import { isRole, SENDER_LIMITED_ROLES } from "@/lib/domains/members/permissions";
-import { touchSession } from "@/lib/domains/security/sessions";
+import { isRole, SENDER_LIMITED_ROLES } from "@/lib/domains/auth/permissions";
+import type { Plan, Principal } from "@/lib/domains/auth/principal";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { Plan, Principal } from "./principal";
+import { touchSession } from "./sessions";
 
 export type SessionIds = { userId?: string; customerId?: string; sessionId?: string };
 

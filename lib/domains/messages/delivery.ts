@@ -1,0 +1,57 @@
+// The provider's statuses on the Message row (docs/event-pipeline.md "Statuses -> billing records
+// and ledger"): the callback processor finds the messages a batch's statuses are about, then
+// moves each forward to the status its billing record reached, never back (advances, status.ts),
+// in the processor's transaction. The rows are locked in providerMessageId order, as the billing
+// records are, so two processors never wait on each other in a cycle (docs/event-pipeline.md
+// "Concurrency").
+import type { Tx } from "@/lib/db";
+import { advancesSql } from "./status";
+
+/** A message as the callback processor sees it. */
+export type DeliveryMessage = {
+  id: string;
+  providerMessageId: string;
+  senderId: string;
+  broadcastId: string | null;
+};
+
+/** The messages that hold these provider ids (any sender's: the caller checks whose). */
+export async function messagesByProviderIds(tx: Tx, providerMessageIds: readonly string[]): Promise<DeliveryMessage[]> {
+  if (providerMessageIds.length === 0) return [];
+  return tx.$queryRawUnsafe<DeliveryMessage[]>(
+    `SELECT "id", "providerMessageId", "senderId", "broadcastId" FROM "Message"
+      WHERE "providerMessageId" = ANY($1::text[])`,
+    [...new Set(providerMessageIds)],
+  );
+}
+
+/** Where a batch left a message: its record's status and, when it failed, the provider's error. */
+export type DeliveryStatus = {
+  providerMessageId: string;
+  status: string;
+  errorCode: number | null;
+  errorTitle: string | null;
+};
+
+/**
+ * Moves each message forward to its status (a late delivered never replaces read; failed only
+ * before delivery); a failure keeps the provider's error on the row. One statement for the batch.
+ */
+export async function applyDeliveryStatuses(tx: Tx, statuses: readonly DeliveryStatus[]): Promise<number> {
+  if (statuses.length === 0) return 0;
+  const sorted = [...statuses].sort((a, b) => (a.providerMessageId < b.providerMessageId ? -1 : 1));
+  return tx.$executeRawUnsafe(
+    `WITH u AS (SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[]) AS u(pid, status, code, title)),
+     locked AS (SELECT m."id", u.* FROM u JOIN "Message" m ON m."providerMessageId" = u.pid
+                 ORDER BY u.pid FOR UPDATE OF m)
+     UPDATE "Message" m SET "status" = l.status,
+       "errorCode" = CASE WHEN l.status = 'failed' THEN COALESCE(l.code, m."errorCode") ELSE m."errorCode" END,
+       "errorMessage" = CASE WHEN l.status = 'failed' THEN COALESCE(l.title, m."errorMessage") ELSE m."errorMessage" END,
+       "updatedAt" = now() AT TIME ZONE 'UTC'
+     FROM locked l WHERE m."id" = l."id" AND ${advancesSql(`m."status"`, "l.status")}`,
+    sorted.map((s) => s.providerMessageId),
+    sorted.map((s) => s.status),
+    sorted.map((s) => s.errorCode),
+    sorted.map((s) => s.errorTitle),
+  );
+}

@@ -1,0 +1,59 @@
+// The send path's statements on the Message table (docs/messaging.md "Write, call, complete"):
+// a send writes its row ("sending", or "queued" for the reconnect queue) before the provider
+// call and completes it with the outcome after; rows a crash left "sending" become "unknown".
+// The insert and the completion are CTEs: the send composes each with its thread entry, its
+// Idempotency-Key link and its live notice into one statement (lib/domains/messaging/message-store.ts).
+import { hotRows } from "@/lib/db";
+import { type Message, Prisma } from "@/lib/generated/prisma/client";
+
+/** The status of a row whose provider call has not been answered yet. */
+export const SENDING = "sending";
+
+/** `m AS (INSERT INTO "Message" ... RETURNING "id")`: the row as given, its timestamps `at` (ISO, UTC). */
+export function insertMessageCte(row: Message, at: string): Prisma.Sql {
+  return Prisma.sql`m AS (INSERT INTO "Message" ("id", "customerId", "senderId", "providerMessageId", "recipient", "type", "templateName",
+      "templateLanguage", "pricingCategory", "sendRoute", "directSendCategory", "directSendTemplateName", "ttlSeconds",
+      "metaTemplateId", "broadcastId", "status", "queued", "attempts", "errorCode", "errorMessage", "payload", "createdAt", "updatedAt")
+    VALUES (${row.id}, ${row.customerId}, ${row.senderId}, ${row.providerMessageId}, ${row.recipient}, ${row.type},
+      ${row.templateName}, ${row.templateLanguage}, ${row.pricingCategory}, ${row.sendRoute}, ${row.directSendCategory},
+      ${row.directSendTemplateName}, ${row.ttlSeconds}::int, ${row.metaTemplateId}, ${row.broadcastId}, ${row.status}, ${row.queued},
+      ${row.attempts}::int, ${row.errorCode}::int, ${row.errorMessage}, ${JSON.stringify(row.payload)}::jsonb,
+      ${at}::timestamptz AT TIME ZONE 'UTC', ${at}::timestamptz AT TIME ZONE 'UTC') RETURNING "id")`;
+}
+
+/** The columns a send's outcome sets (lib/domains/messaging/dispatch.ts outcomeColumns). */
+export type OutcomeColumns = {
+  status: string;
+  queued: boolean;
+  attempts: number;
+  providerMessageId?: string | null;
+  errorCode?: number | null;
+  errorMessage?: string | null;
+};
+
+/**
+ * `u AS (UPDATE "Message" ... RETURNING "id", "customerId", "senderId", "status")`: the outcome of a
+ * row still waiting for it ("sending", or "unknown" once the reconciliation gave it up).
+ */
+export function completeMessageCte(id: string, c: OutcomeColumns, at: string): Prisma.Sql {
+  return Prisma.sql`u AS (UPDATE "Message" SET "status" = ${c.status}, "queued" = ${c.queued}, "attempts" = ${c.attempts}::int,
+      "providerMessageId" = ${c.providerMessageId ?? null}, "errorCode" = ${c.errorCode ?? null}::int,
+      "errorMessage" = ${c.errorMessage ?? null}, "updatedAt" = ${at}::timestamptz AT TIME ZONE 'UTC'
+    WHERE "id" = ${id} AND "status" IN (${SENDING}, 'unknown')
+    RETURNING "id", "customerId", "senderId", "status")`;
+}
+
+/**
+ * Rows left "sending" since before `cutoff` (their process stopped between the provider call and
+ * the completion) become "unknown", but those in `held` (outcomes a process still holds).
+ */
+export async function markInterruptedSends(cutoff: Date, held: readonly string[]): Promise<number> {
+  const rows = await hotRows<{ id: string }>(Prisma.sql`
+    UPDATE "Message" SET "status" = 'unknown',
+      "errorMessage" = 'No provider outcome was recorded (the send was interrupted); read the message report before resending',
+      "updatedAt" = now() AT TIME ZONE 'UTC'
+    WHERE "status" = ${SENDING} AND "createdAt" < ${cutoff.toISOString()}::timestamptz AT TIME ZONE 'UTC'
+      AND NOT ("id" = ANY(${[...held]}::text[]))
+    RETURNING "id"`);
+  return rows.length;
+}
