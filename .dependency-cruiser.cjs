@@ -36,6 +36,14 @@ module.exports = {
       to: { path: "^(lib/(?!core/|db/|generated/)|app/|components/|test/)" },
     },
     {
+      name: "storage-imports-only-core",
+      severity: "error",
+      comment:
+        "lib/storage (files: the local folder or S3) sits below the domains beside lib/db: it imports only lib/core and packages.",
+      from: { path: "^lib/storage/", pathNot: TESTS },
+      to: { path: "^(lib/(?!core/|storage/)|app/|components/|test/)" },
+    },
+    {
       name: "domain-not-above",
       severity: "error",
       comment:

@@ -1,7 +1,7 @@
 // npm run bench:api: GET /api/v3/billing/messages over 1,000,000 billing records and the
 // conversation inbox (list and one thread) over 100,000 conversations / 2,000,000 messages
 // of one customer on the local PostgreSQL (database switchboard_bench). The lean server and
-// a bare node:http + pg baseline running the same SQL are measured INTERLEAVED (lean, bare,
+// a bare node:http + pg baseline written from scratch (bench/api-bare-server.ts) are measured INTERLEAVED (lean, bare,
 // lean, bare, ... for --rounds rounds; bench/harness.ts `interleave`), and the lean server
 // with per-token usage recording on and off the same way (docs/tokens.md "Usage"). Prints
 // each target (docs/benchmarks.md "Public API") with met / not met and
@@ -467,8 +467,9 @@ function printAndWrite(
     "(b) `?status=delivered&templateType=marketing&billable=payable&sortBy=rate`; (c) `?page=500`;",
     "(d) `GET /api/v3/conversations` (newest activity first, page 1); (e) one thread's `GET .../messages`.",
     "Servers: **lean** = the router on node:http (`lib/http/lean-server.ts`, as `npm run serve:api`), with token",
-    "auth, rate limiting, validation, usage recording and the envelope; **bare** = node:http + pg running the same SQL",
-    "(`billingListSql`, `conversationListSql`, `threadSql` with the same shared counts) with nothing else;",
+    "auth, rate limiting, validation, usage recording and the envelope; **bare** = `bench/api-bare-server.ts`, node:http + pg",
+    "with SQL written from scratch for the same pages (none of the product's code: one statement per page, a deferred join",
+    "from offset 1,000, counts shared per filter set for 5 s, the rows mapped to the public fields) and no authentication;",
     "**lean, usage off** = the lean server with `API_USAGE_RECORDING=off` (docs/tokens.md).",
     "",
     ...lines,
@@ -491,8 +492,8 @@ function printAndWrite(
     "A lean request runs one SQL statement for the page (the conversation thread two) when its token is in the",
     "verified-token cache (docs/tokens.md; a miss adds the token look-up in `verifyToken`), plus the router, zod,",
     "the rate limiter, usage recording and the Web Request/Response adapters; the bare",
-    "baseline runs the page's statements only. All statements go straight to the `pg` pool that Prisma's adapter also",
-    "uses (`hotRows` in lib/db/index.ts).",
+    "baseline runs its own statements for the page only. The lean server's statements go straight to the `pg` pool that",
+    "Prisma's adapter also uses (`hotRows` in lib/db/index.ts).",
     "",
     "How the list stays fast at 1M rows: (1) every filter and sort has an index that starts with the customer",
     "and ends in (sort column, id), and the ORDER BY is (column, id) in one direction, so one ascending index serves",

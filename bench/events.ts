@@ -6,7 +6,7 @@
 //  (b) delivery: a steady provider load with one subscribed destination on a local receiver:
 //      deliveries/s and the lag from the provider POST to receipt (p50/p99).
 // Prints each target (callback-to-delivery p99 < 250 ms at 500 statuses/s
-// and < 1 s at 2,000/s) with met / not met; each delivery rate runs --rounds times (default 3,
+// and, target (e), < 150 ms at 2,000/s) with met / not met; each delivery rate runs --rounds times (default 3,
 // the p99 reported as median (min-max)). Writes the figures into docs/benchmarks.md (its
 // "Event pipeline" section; not with --no-write). Ports 3420-3421 (BENCH_PORT_BASE).
 // --only=delivery: only the delivery runs (b), no docs written. Each delivery run also
@@ -56,7 +56,8 @@ const DELIVERY_RATES = (process.env.BENCH_DELIVERY_RATES ?? sized("2000,500", "2
 // Batches of 10 statuses prepared per second of ingest (more than the lean server takes).
 const INGEST_BATCHES_PER_SECOND = sized(1500, 100);
 // p99 lag targets per offered rate.
-const LAG_TARGET_MS: Record<number, number> = { 500: 250, 2000: 1000 };
+// (e): 2,000 statuses/s sustained with callback-to-webhook p99 under 150 ms; 500/s kept at its earlier 250 ms.
+const LAG_TARGET_MS: Record<number, number> = { 500: 250, 2000: 150 };
 const rounds = roundsFlag();
 // --only=delivery: skip ingest and processing (a, a2) and leave docs/benchmarks.md alone.
 const deliveryOnly = process.argv.slice(2).includes("--only=delivery");
@@ -175,6 +176,7 @@ async function ingestLoad(origin: string, phoneNumberId: string, seconds: number
 }
 
 const pgc = new pg.Client({ connectionString: dbUrl });
+pgc.on("error", (error) => console.warn("bench database connection:", error.message));
 const count = async (sql: string) => Number((await pgc.query(sql)).rows[0]?.n ?? 0);
 
 async function setup() {
@@ -516,7 +518,7 @@ function writeDocs(targetLines: string[]) {
     "PostgreSQL 15 on 127.0.0.1 (fresh database `switchboard_bench_events`), the load generator, the receiver, the lean",
     `server and two worker processes (\`scripts/worker.ts --callbacks-only\` and \`--deliveries-only\` with`,
     `WORKER_CONCURRENCY=${DELIVERY_CONCURRENCY}) all on the same 2 cores. Targets: ingest >= 4,000 statuses/s;`,
-    "delivery >= 2,000 deliveries/s; callback-to-delivery p99 < 250 ms at 500 statuses/s and < 1 s at 2,000/s.",
+    "delivery >= 2,000 deliveries/s; callback-to-delivery p99 < 250 ms at 500 statuses/s and, target (e), < 150 ms at 2,000/s.",
     "Each delivery rate runs several times (rounds); the lag is from the provider POST to the receiver's receipt.",
     "There is no bare baseline here: the targets are absolute, so they only mean something on a quiet machine.",
     "The delivery runs report where the backlog sat when the offered load ended. The drain (b0) times the",

@@ -8,7 +8,8 @@
 // process's share. --runs=N (default 3, at most 5) starts the app N times; the target is
 // printed met / not met with the spread over the runs and the load average beside it.
 //
-// --profile: the app's processes run with `--cpu-prof` and bench/sql-census.mjs; after each
+// --profile: the app's processes run with bench/profile-preload.mjs (a CPU profile and the SQL
+// statements of each); after each
 // run, the server process's CPU in the steady window by part of the stack and by function,
 // and the SQL statements it sent then (docs/benchmarks.md "Idle CPU"). --window=S and
 // --settle=S change the windows; --smoke: one run, a second to settle, windows of 3 s, no
@@ -116,8 +117,8 @@ async function run(index: number): Promise<RunResult> {
   const startedAt = Date.now();
   const profiling = profileDir
     ? {
-        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${profileDir} --import ${path.join(root, "bench/sql-census.mjs")}`,
-        BENCH_CENSUS_DIR: profileDir,
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${path.join(root, "bench/profile-preload.mjs")}`,
+        BENCH_PROFILE_DIR: profileDir,
       }
     : {};
   const child: ChildProcess = spawn(process.execPath, ["scripts/start.mjs"], {
@@ -185,7 +186,7 @@ const shares = (w: Window) =>
 /** The server process's steady window: its profile by part and function, and the SQL it sent. */
 function profileReport(dir: string, steady: Window): string[] {
   const files = fs.readdirSync(dir);
-  const profile = files.find((f) => f.endsWith(".cpuprofile") && f.includes(`.${steady.serverPid}.`));
+  const profile = files.find((f) => f === `${steady.serverPid}.cpuprofile`);
   const lines: string[] = [];
   if (!profile) return [`no CPU profile of the server process (pid ${steady.serverPid}) was written`];
   const s = summarizeProfile(path.join(dir, profile), steady.fromUs, steady.toUs);

@@ -1,169 +1,271 @@
-// The bare baseline for bench/send.ts: node:http + pg running the SAME
-// SQL statements a send runs, and nothing else (no router, no token parsing, no zod, no
-// Prisma, no service code). At start it sends once per (route, sender) through the real
-// router in this process and records, per request, every statement that reached `pg`
-// (text, parameters, options) and the provider call in between. Each later request
-// replays that recording with its own recipient, fresh ids and timestamps: the statements
-// before the provider call, the built-in simulator's sendMessage (the same provider work,
-// whose status callbacks land in the same in-process handler as the lean server's), then
-// the statements after it, and answers the recorded response body with the new ids.
-// PORT, DATABASE_URL, BENCH_TOKEN, BENCH_SENDERS (comma-separated E.164), BENCH_CAPTURE_LOG=1
-// prints the recorded statements.
-import { AsyncLocalStorage } from "node:async_hooks";
-import { randomBytes } from "node:crypto";
+// The bare baseline for bench/send.ts, written from scratch: node:http + pg, what a competent
+// engineer would write for POST /api/v3/send (an approved template, priced, the balance
+// checked) and POST /api/v3/messages (free-form text inside the contact's window), and
+// nothing of the product's (no router, zod, Prisma, send pipeline or statement of its own):
+//   the token: its SHA-256 looked up once and kept for a minute (revocation then waits that long);
+//   one statement: the sender, whether the contact is blacklisted and their window;
+//   templates, rates and the balance kept for 2 s per process;
+//   one statement writes the message ("sending"), its conversation and thread entry;
+//   the provider call (the built-in simulator in this process, as the lean server's);
+//   one statement writes the outcome and the accepted event where a destination subscribes.
+// The simulator's signed status callbacks come back over HTTP to /api/provider/webhook,
+// checked and stored (bench/broadcast-bare-callbacks.ts receiveBare), not processed here.
+// PORT, DATABASE_URL, PROVIDER_APP_SECRET, SIMULATOR_CALLBACK_URL.
+import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import pg from "pg";
-import { handleApiRequest } from "@/lib/api/router";
-import { getDb } from "@/lib/db";
 import { getProvider } from "@/lib/domains/provider/client";
-import type { ProviderMessagePayload, ProviderSender, SendHints } from "@/lib/domains/provider/types";
+import type { ProviderMessagePayload, ProviderSender } from "@/lib/domains/provider/types";
+import { receiveBare } from "./broadcast-bare-callbacks";
 
-type Statement = { config: Record<string, unknown>; values: unknown[] };
-type ProviderCall = { sender: ProviderSender; payload: ProviderMessagePayload; hints?: SendHints; messageId: string };
-type Recording = { before: Statement[]; call?: ProviderCall; after: Statement[]; body: string; digits: string };
-
-const recorder = new AsyncLocalStorage<{ on: boolean; inProvider?: boolean; rec: Recording }>();
-const originalQuery = pg.Client.prototype.query;
-// biome-ignore lint/suspicious/noExplicitAny: pg's query has many overloads; this records and passes through.
-(pg.Client.prototype as any).query = function record(this: pg.Client, ...args: any[]) {
-  const store = recorder.getStore();
-  const config = args[0];
-  if (store?.on && !store.inProvider && config && typeof config === "object" && "text" in config) {
-    const values = (config.values ?? args[1] ?? []) as unknown[];
-    (store.rec.call ? store.rec.after : store.rec.before).push({ config: { ...config }, values: [...values] });
-  }
-  // biome-ignore lint/suspicious/noExplicitAny: see above
-  return (originalQuery as any).apply(this, args);
-};
-
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, (v) => new Date(`${v.replace(" ", "T")}Z`));
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const provider = getProvider();
-const originalSend = provider.sendMessage.bind(provider);
-provider.sendMessage = async (sender, payload, hints) => {
-  // The provider's own statements (the simulator's window look-up) are provider work: not recorded.
-  const store = recorder.getStore();
-  if (store) store.inProvider = true;
-  const result = await originalSend(sender, payload, hints);
-  if (store) store.inProvider = false;
-  if (store?.on && !store.rec.call)
-    store.rec.call = { sender, payload, hints, messageId: result.ok ? result.messageId : "" };
-  return result;
-};
+const UTC_NOW = `(now() AT TIME ZONE 'UTC')`;
 
-const token = process.env.BENCH_TOKEN ?? "";
-const senders = (process.env.BENCH_SENDERS ?? "").split(",").filter(Boolean);
-const engaged = (i: number) => `1416${1_000_000 + 19_900 + i}`; // contacts with an open window (bench/send.ts)
-const bodies: Record<string, (senderId: string, i: number) => { body: unknown; digits: string }> = {
-  "/api/v3/send": (senderId, i) => {
-    const digits = `1415999${String(i).padStart(4, "0")}`;
-    return { body: { senderId, to: `+${digits}`, template: { name: "order_update", language: "en" } }, digits };
-  },
-  "/api/v3/messages": (senderId, i) => {
-    const digits = engaged(i);
-    const body = {
-      senderId,
-      messaging_product: "whatsapp",
-      to: digits,
-      type: "text",
-      text: { body: "Your order shipped" },
-    };
-    return { body, digits };
-  },
-};
+// Ids from a pooled random buffer: no system call per id.
+let entropy = randomBytes(0);
+function newId(prefix: string): string {
+  if (entropy.length < 12) entropy = randomBytes(4096);
+  const id = `${prefix}_${entropy.subarray(0, 12).toString("hex")}`;
+  entropy = entropy.subarray(12);
+  return id;
+}
 
-async function capture(path: string, senderId: string, i: number): Promise<Recording> {
-  const { body, digits } = bodies[path]?.(senderId, i) ?? { body: {}, digits: "" };
-  const rec: Recording = { before: [], after: [], body: "", digits };
-  const store = { on: true, rec };
-  const response = await recorder.run(store, () =>
-    handleApiRequest(
-      new Request(`http://127.0.0.1${path}`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      }),
-      { clientIp: "127.0.0.1" },
-    ),
+/** A value kept for `ttlMs` per key, one look-up at a time. */
+function kept<T>(ttlMs: number, load: (key: string) => Promise<T>) {
+  const map = new Map<string, { at: number; value: Promise<T> }>();
+  return (key: string) => {
+    const hit = map.get(key);
+    if (hit && Date.now() - hit.at < ttlMs) return hit.value;
+    const value = load(key);
+    map.set(key, { at: Date.now(), value });
+    value.catch(() => map.delete(key));
+    return value;
+  };
+}
+
+const tokens = kept(60_000, async (hash) => {
+  const r = await pool.query<{ customerId: string; senderId: string | null }>(
+    `SELECT "customerId", "senderId" FROM "ApiToken" WHERE hash = $1 AND "revokedAt" IS NULL
+       AND ("expiresAt" IS NULL OR "expiresAt" > ${UTC_NOW})`,
+    [hash],
   );
-  rec.body = await response.text();
-  store.on = false;
-  if (response.status !== 200) throw new Error(`capture ${path}: HTTP ${response.status} ${rec.body.slice(0, 300)}`);
-  return rec;
-}
+  return r.rows[0] ?? null;
+});
+const templates = kept(2_000, async (key) => {
+  const [customerId, name, language] = JSON.parse(key) as string[];
+  const r = await pool.query<{ category: string; providerTemplateId: string; status: string }>(
+    `SELECT lower(category::text) AS category, "providerTemplateId", status::text AS status FROM "Template"
+      WHERE "customerId" = $1 AND name = $2 AND language = $3`,
+    [customerId, name, language],
+  );
+  return r.rows[0] ?? null;
+});
+const rates = kept(2_000, async (key) => {
+  const [customerId, category] = JSON.parse(key) as string[];
+  const r = await pool.query<{ rate: string }>(
+    `SELECT rate FROM "RateCard" WHERE "pricingCategory" = $2 AND scope IN ($1, 'global') ORDER BY scope = 'global' LIMIT 1`,
+    [customerId, category],
+  );
+  return Number(r.rows[0]?.rate ?? 0);
+});
+const balances = kept(2_000, async (customerId) => {
+  const r = await pool.query<{ balance: string }>(
+    `SELECT COALESCE(sum(CASE WHEN type = 'debit' THEN -amount ELSE amount END), 0) AS balance
+       FROM "BillingTransaction" WHERE "customerId" = $1`,
+    [customerId],
+  );
+  return Number(r.rows[0]?.balance ?? 0);
+});
 
-// Fresh ids where the recording generated them (msg_, conv_, evt_... + 24 hex), timestamps now.
-const GENERATED = /\b([a-z]+)_[0-9a-f]{24}\b/g;
-const ISO = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\b/g;
-function substitute(
-  text: string,
-  swap: Map<string, string>,
-  literal: Map<string, string>,
-  digits: [string, string],
-  nowIso: string,
-): string {
-  let out = text.replace(GENERATED, (old, prefix: string) => {
-    let fresh = swap.get(old);
-    if (!fresh) {
-      fresh = `${prefix}_${randomBytes(12).toString("hex")}`;
-      swap.set(old, fresh);
-    }
-    return fresh;
-  });
-  for (const [old, fresh] of literal) out = out.replaceAll(old, fresh);
-  out = out.replaceAll(digits[0], digits[1]).replace(ISO, nowIso);
-  return out;
-}
-const subValues = (values: unknown[], s: (t: string) => string) =>
-  values.map((v) => (typeof v === "string" ? s(v) : v));
+type SenderRow = ProviderSender & { id: string; blacklisted: boolean; windowExpiresAt: Date | null };
 
-let pool: pg.Pool;
-async function replay(rec: Recording, digits: string): Promise<string> {
-  const swap = new Map<string, string>();
-  const literal = new Map<string, string>();
-  const nowIso = new Date().toISOString();
-  const s = (t: string) => substitute(t, swap, literal, [rec.digits, digits], nowIso);
-  const run = (st: Statement) => pool.query({ ...st.config, values: subValues(st.values, s) } as pg.QueryConfig);
-  for (const st of rec.before) await run(st);
-  if (rec.call) {
-    const payload = JSON.parse(s(JSON.stringify(rec.call.payload))) as ProviderMessagePayload;
-    const result = await provider.sendMessage(rec.call.sender, payload, rec.call.hints);
-    if (result.ok) literal.set(rec.call.messageId, result.messageId);
+class Refused extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(code);
   }
-  for (const st of rec.after) await run(st);
-  return s(rec.body);
 }
 
-await getDb();
-const recordings = new Map<string, Recording>();
-for (const path of Object.keys(bodies))
-  for (const [i, senderId] of senders.entries()) {
-    // Two warm-up sends fill the per-process caches (templates, balance, rates) as a running server has them.
-    await capture(path, senderId, i * 3);
-    await capture(path, senderId, i * 3 + 1);
-    const rec = await capture(path, senderId, i * 3 + 2);
-    recordings.set(`${path}|${senderId}`, rec);
-    if (process.env.BENCH_CAPTURE_LOG && i === 0)
-      for (const st of [...rec.before, { config: { text: "-- provider call" }, values: [] }, ...rec.after])
-        console.error(
-          `${path}: ${String(st.config.text).replace(/\s+/g, " ").slice(0, 240)} ${JSON.stringify(st.values).slice(0, 200)}`,
-        );
+/** Writes the message before the call, calls, writes the outcome: the send itself. */
+async function send(
+  customerId: string,
+  s: SenderRow,
+  to: string,
+  payload: ProviderMessagePayload,
+  extra: { route: string; template?: { name: string; language: string; category: string; providerTemplateId: string } },
+) {
+  const id = newId("msg");
+  const preview = extra.template
+    ? `Template: ${extra.template.name}`
+    : String((payload.text as { body?: string })?.body ?? "").slice(0, 100);
+  const created = (
+    await pool.query<{ createdAt: Date }>(
+      `WITH m AS (
+         INSERT INTO "Message" (id, "customerId", "senderId", recipient, type, "templateName", "templateLanguage",
+           "pricingCategory", "sendRoute", "metaTemplateId", status, queued, attempts, payload, "createdAt", "updatedAt")
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'sending', false, 0, $11::jsonb, ${UTC_NOW}, ${UTC_NOW})
+         RETURNING "createdAt"
+       ), conv AS (
+         INSERT INTO "Conversation" (id, "customerId", "senderId", "contactPhoneNumber", "lastMessageAt", "lastMessagePreview",
+           "createdAt", "updatedAt")
+         VALUES ($12, $2, $3, $4, ${UTC_NOW}, $13, ${UTC_NOW}, ${UTC_NOW})
+         ON CONFLICT ("senderId", "contactPhoneNumber") DO UPDATE SET "lastMessageAt" = EXCLUDED."lastMessageAt",
+           "lastMessagePreview" = EXCLUDED."lastMessagePreview", "updatedAt" = EXCLUDED."updatedAt", status = 'OPEN', "closedAt" = NULL
+         RETURNING id
+       ), entry AS (
+         INSERT INTO "ConversationMessage" (id, "customerId", "conversationId", direction, type, "messageId", "sentBy", "createdAt")
+         SELECT $1, $2, conv.id, 'outbound', $5, $1, 'api', ${UTC_NOW} FROM conv
+       )
+       SELECT "createdAt" FROM m`,
+      [
+        id,
+        customerId,
+        s.id,
+        to,
+        payload.type,
+        extra.template?.name ?? null,
+        extra.template?.language ?? null,
+        extra.template?.category ?? "service",
+        extra.route,
+        extra.template?.providerTemplateId ?? null,
+        JSON.stringify(payload),
+        newId("conv"),
+        preview,
+      ],
+    )
+  ).rows[0];
+  const outcome = await provider.sendMessage(s, payload, { pricingCategory: extra.template?.category ?? "service" });
+  await pool.query(
+    `WITH m AS (
+       UPDATE "Message" SET status = $2, "providerMessageId" = $3, "errorCode" = $4, "errorMessage" = $5, attempts = 1,
+              "updatedAt" = ${UTC_NOW} WHERE id = $1 AND status = 'sending' RETURNING id)
+     INSERT INTO "WebhookEvent" (id, "customerId", "senderId", type, "dedupeKey", payload, "createdAt")
+     SELECT $6, $7, $8, 'message.status.accepted', 'status:' || $3 || ':accepted',
+            jsonb_build_object('type', 'message.status.accepted', 'data', jsonb_build_object('messageId', $3::text, 'messageUid', $1::text)),
+            ${UTC_NOW}
+       FROM m WHERE $2 = 'accepted' AND EXISTS (SELECT 1 FROM "WebhookDestination" d WHERE d."senderId" = $8 AND d.status = 'ACTIVE'
+         AND 'message.status.accepted' = ANY(d.events))
+     ON CONFLICT ("dedupeKey") DO NOTHING`,
+    [
+      id,
+      outcome.ok ? "accepted" : "failed",
+      outcome.ok ? outcome.messageId : null,
+      outcome.ok ? null : outcome.code,
+      outcome.ok ? null : outcome.message,
+      newId("evt"),
+      customerId,
+      s.id,
+    ],
+  );
+  if (!outcome.ok) throw new Refused(outcome.retryable ? 429 : 400, `PROVIDER_${outcome.code}`);
+  return { id, providerMessageId: outcome.messageId, createdAt: created?.createdAt ?? new Date() };
+}
+
+async function handle(path: string, auth: string | undefined, raw: string): Promise<unknown> {
+  const hash = createHash("sha256")
+    .update(auth?.replace(/^Bearer /, "") ?? "")
+    .digest("hex");
+  const token = auth ? await tokens(hash) : null;
+  if (!token) throw new Refused(401, "INVALID_AUTH_TOKEN");
+  const body = JSON.parse(raw) as {
+    senderId?: string;
+    to?: string;
+    template?: { name?: string; language?: string };
+    text?: { body?: string };
+    type?: string;
+  };
+  const to = body.to?.startsWith("+") ? body.to : `+${body.to ?? ""}`;
+  if (typeof body.senderId !== "string" || !/^\+\d{6,15}$/.test(to)) throw new Refused(400, "VALIDATION_FAILED");
+  const [s] = (
+    await pool.query<SenderRow>(
+      `SELECT s.id, s."phoneNumber", s."phoneNumberId", s."wabaId", s."throughputPerSecond", s."messagingLimit",
+              EXISTS (SELECT 1 FROM "BlacklistEntry" b WHERE b."senderId" = s.id AND b."phoneNumber" = $3) AS blacklisted,
+              (SELECT c."windowExpiresAt" FROM "Conversation" c WHERE c."senderId" = s.id AND c."contactPhoneNumber" = $3) AS "windowExpiresAt"
+         FROM "Sender" s WHERE s."customerId" = $1 AND s."phoneNumber" = $2 AND s."deactivatedAt" IS NULL
+          AND ($4::text IS NULL OR s.id = $4)`,
+      [token.customerId, body.senderId, to, token.senderId],
+    )
+  ).rows;
+  if (!s) throw new Refused(404, "SENDER_NOT_FOUND");
+  if (s.blacklisted) throw new Refused(400, "RECIPIENT_BLACKLISTED");
+  if (path === "/api/v3/send") {
+    const name = body.template?.name ?? "";
+    const language = body.template?.language ?? "en";
+    const t = await templates(JSON.stringify([token.customerId, name, language]));
+    if (t?.status !== "APPROVED") throw new Refused(400, "TEMPLATE_NOT_APPROVED");
+    const [rate, balance] = await Promise.all([
+      rates(JSON.stringify([token.customerId, t.category])),
+      balances(token.customerId),
+    ]);
+    if (balance < rate) throw new Refused(402, "INSUFFICIENT_BALANCE");
+    const payload: ProviderMessagePayload = {
+      messaging_product: "whatsapp",
+      recipient_type: "individual",
+      to,
+      type: "template",
+      template: { name, language: { code: language } },
+    };
+    const m = await send(token.customerId, s, to, payload, { route: "send", template: { name, language, ...t } });
+    return {
+      success: true,
+      message: "Message accepted by the provider",
+      data: {
+        messageUid: m.id,
+        messageId: m.providerMessageId,
+        status: "accepted",
+        queued: false,
+        senderId: s.phoneNumber,
+        phoneNumberId: s.phoneNumberId,
+        recipient: to,
+        type: "template",
+        sendRoute: "send",
+        template: { name, language, category: t.category.toUpperCase() },
+        createdAt: m.createdAt.toISOString(),
+      },
+    };
   }
-pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+  if (body.type !== "text" || typeof body.text?.body !== "string") throw new Refused(400, "VALIDATION_FAILED");
+  if (!s.windowExpiresAt || s.windowExpiresAt.getTime() <= Date.now()) throw new Refused(400, "WINDOW_CLOSED");
+  const payload: ProviderMessagePayload = {
+    messaging_product: "whatsapp",
+    recipient_type: "individual",
+    to,
+    type: "text",
+    text: { body: body.text.body },
+  };
+  const m = await send(token.customerId, s, to, payload, { route: "messages" });
+  return {
+    messaging_product: "whatsapp",
+    contacts: [{ input: body.to, wa_id: to.slice(1) }],
+    messages: [{ id: m.providerMessageId, message_status: "accepted" }],
+  };
+}
 
 http
   .createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
+      const raw = Buffer.concat(chunks);
+      const reply = (status: number, body: unknown) => {
+        res.writeHead(status, { "Content-Type": "application/json" });
+        res.end(JSON.stringify(body));
+      };
       try {
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { senderId: string; to: string };
-        const rec = recordings.get(`${req.url}|${body.senderId}`);
-        if (!rec) throw new Error(`no recording for ${req.url} ${body.senderId}`);
-        const answer = await replay(rec, body.to.replace(/^\+/, ""));
-        res.writeHead(200, { "Content-Type": "application/json" });
-        res.end(answer);
+        if (req.url === "/api/provider/webhook") {
+          const signature = req.headers["x-hub-signature-256"];
+          const status = await receiveBare(pool, raw, typeof signature === "string" ? signature : null, () => {});
+          return reply(status, {});
+        }
+        if (req.method !== "POST") return reply(200, { ready: true });
+        reply(200, await handle(req.url ?? "", req.headers.authorization, raw.toString("utf8")));
       } catch (error) {
-        res.writeHead(500, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ success: false, message: String(error) }));
+        if (error instanceof Refused) reply(error.status, { success: false, error_code: error.code });
+        else reply(500, { success: false, message: String(error) });
       }
     });
   })

@@ -5,7 +5,7 @@
 // Each script's output is printed whole when it ends (not interleaved); the exit code is 1
 // when any failed. Flags: --only=api,send (just those), --jobs=N (default 4: most of a smoke
 // run is waiting for servers to start and databases to be made, so more run than there are cores).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -61,6 +61,12 @@ function smokeRun(name) {
 }
 
 const started = Date.now();
+// Several benches start the app (npm start) or Next at once: what is stale is built once, first.
+const build = spawnSync(process.execPath, ["scripts/start.mjs", "--build-only"], { cwd: root, stdio: "inherit" });
+if (build.status !== 0) {
+  console.log("Smoke runs: the build failed");
+  process.exit(1);
+}
 console.log(`Smoke runs of ${scripts.map((s) => `bench:${s}`).join(", ")}, ${jobs} at a time`);
 const results = [];
 const queue = [...scripts];

@@ -1,6 +1,7 @@
 // npm start / npm run dev: the one command that runs Switchboard on a fresh clone.
 // Plain Node (no dependencies): installs what is missing, builds when sources changed,
-// then hands over to the supervisor (embedded database, worker, Next server).
+// then hands over to the supervisor (embedded database, worker, Next server). --build-only
+// stops after the builds.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -48,6 +49,9 @@ if (!dev) {
   }
   command = [process.execPath, path.join(root, ".build/server/supervisor.mjs")];
 }
+// --build-only: what is stale is built, nothing started (the benchmarks' smoke runs build once,
+// then start the app several times at once: bench/smoke.mjs).
+if (process.argv.includes("--build-only")) process.exit(0);
 const child = spawn(command[0], command.slice(1), { cwd: root, stdio: "inherit" });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

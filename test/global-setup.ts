@@ -1,11 +1,16 @@
 // One database per test run: an in-memory PGlite served on a loopback socket, or a
 // fresh database on the local PostgreSQL server (dropped afterwards). Migrations run once.
+// Also per run: a data folder (the local media store, the simulator's files) and a real
+// S3-protocol server (test/s3-server.ts) for the S3 storage engine.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startEmbedded } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
+import { S3_TEST_BUCKET, startS3Server } from "./s3-server";
 
 const SERVER = process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
@@ -45,8 +50,14 @@ export default async function setup(project: TestProject) {
   process.env.DATABASE_URL = url;
   project.provide("databaseUrl", url);
   project.provide("databaseKind", kind);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-test-data-"));
+  project.provide("dataDir", dataDir);
+  const s3 = await startS3Server([S3_TEST_BUCKET]);
+  project.provide("s3Endpoint", s3.endpoint);
   return async () => {
     if (answers) fs.rmSync(answers, { recursive: true, force: true });
+    await s3.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
     await teardown();
   };
 }
@@ -55,5 +66,9 @@ declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
     databaseKind: string;
+    /** DATA_DIR of this run's test processes (the local media store, the simulator's files). */
+    dataDir: string;
+    /** This run's S3-protocol server (test/s3-server.ts). */
+    s3Endpoint: string;
   }
 }

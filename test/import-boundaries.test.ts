@@ -122,6 +122,11 @@ const PLANTED: Record<string, { files: Record<string, string>; rule: string; edg
     rule: "db-imports-only-core",
     edge: "lib/db/cache.ts → lib/domains/webhooks/service.ts",
   },
+  "the storage layer imports the data layer": {
+    files: { "lib/storage/index.ts": 'import { db } from "@/lib/db";\nexport const s = db;\n' },
+    rule: "storage-imports-only-core",
+    edge: "lib/storage/index.ts → lib/db/index.ts",
+  },
   "the core imports a domain": {
     files: { "lib/core/cache.ts": 'import { svc } from "@/lib/domains/webhooks/service";\nexport const c = svc;\n' },
     rule: "core-imports-nothing-above",

@@ -3,6 +3,7 @@
 // the JSON Schema beside it (Ajv, JSON Schema 2020-12, OpenAPI 3.1's dialect).
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
+import { z } from "zod";
 import type { OpenApiDocument } from "@/lib/api/openapi";
 import { pathParamNames } from "@/lib/api/openapi";
 import { type AnyRoute, bodySchema } from "@/lib/api/route-definition";
@@ -22,7 +23,10 @@ export function routeExampleProblems(route: AnyRoute): string[] {
   const fix = "add `example` to its route({...}) (docs/openapi.md)";
   if (!example) return [`${name}: no example; ${fix}`];
   const problems: string[] = [];
-  if (!route.response) problems.push(`${name}: no response schema to check the example answer against`);
+  // A file route answers bytes: there is no JSON answer to show.
+  if (route.fileAnswer) {
+    if (example.response !== undefined) problems.push(`${name}: a file route's example has no response`);
+  } else if (!route.response) problems.push(`${name}: no response schema to check the example answer against`);
   else problems.push(...zodIssues(`${name} example.response`, route.response.safeParse(example.response)));
   for (const param of pathParamNames(route.path)) {
     if (!example.params?.[param]) problems.push(`${name}: no example.params.${param}; ${fix}`);
@@ -30,6 +34,17 @@ export function routeExampleProblems(route: AnyRoute): string[] {
   for (const version of route.versions) {
     const body = bodySchema(route, version);
     if (!body) continue;
+    if (route.upload) {
+      // An upload's example shows its text fields; the file part cannot be shown.
+      if (example.form === undefined) problems.push(`${name}: no example.form; ${fix}`);
+      else {
+        const shape = { ...(body as z.ZodObject).shape };
+        delete shape[route.upload.field];
+        const fields = z.object(shape);
+        problems.push(...zodIssues(`${name} example.form (${version})`, fields.safeParse(example.form)));
+      }
+      break;
+    }
     if (example.request === undefined) {
       problems.push(`${name}: no example.request; ${fix}`);
       break;

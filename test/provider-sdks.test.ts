@@ -1,7 +1,9 @@
 // Stock provider SDKs against the service with only their base URL changed (docs/messaging.md
-// "Provider SDKs"): @great-detail/whatsapp and whatsapp-api-js, each with its own default Graph
-// version (v23.0, v24.0), send a template and a text, mark an inbound message read and read
-// the phone number, through the lean server's /graph mount over real HTTP.
+// "Provider SDKs", docs/media.md "Provider SDKs"): @great-detail/whatsapp and whatsapp-api-js,
+// each with its own default Graph version (v23.0, v24.0), send a template and a text, mark an
+// inbound message read, read the phone number, and upload, read, download and delete a file,
+// through the lean server's /graph mount over real HTTP.
+import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { Client } from "@great-detail/whatsapp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +14,7 @@ import { createLeanServer } from "@/lib/http/lean-server";
 import { mounts } from "@/lib/http/mounts";
 import { contactWrites } from "./conversation-fixtures";
 import { uniquePhone } from "./factory";
+import * as samples from "./media-samples";
 import { messagingCustomer } from "./messaging-fixtures";
 
 const server = createLeanServer(mounts);
@@ -104,6 +107,46 @@ describe("@great-detail/whatsapp (default Graph version v23.0), base URL changed
   });
 });
 
+const sha = (bytes: Buffer | ArrayBuffer) =>
+  createHash("sha256")
+    .update(Buffer.from(bytes as ArrayBuffer))
+    .digest("hex");
+
+describe("@great-detail/whatsapp media, base URL changed", () => {
+  const client = () =>
+    new Client({ prefixUrl: `${base}/graph`, request: { headers: { Authorization: `Bearer ${t.globalToken}` } } });
+
+  it("uploads a file, reads its link, downloads it with the token, deletes it", async () => {
+    const bytes = await samples.jpeg(200, 100);
+    const { id } = await client()
+      .media.upload({
+        phoneNumberID: phoneNumberId(),
+        file: new Blob([new Uint8Array(bytes)], { type: "image/jpeg" }),
+        filename: "parcel.jpg",
+        mimeType: "image/jpeg",
+      })
+      .json<{ id: string }>();
+    expect(id).toMatch(/^med_/);
+    const info = await client().media.getURL({ mediaID: id, phoneNumberID: phoneNumberId() }).json<{
+      url: string;
+      mime_type: string;
+      sha256: string;
+      file_size: string;
+    }>();
+    expect(info).toMatchObject({ mime_type: "image/jpeg", sha256: sha(bytes), file_size: String(bytes.length) });
+    const download = await client().media.download({
+      mediaURL: info.url,
+      request: { headers: { Authorization: `Bearer ${t.globalToken}` } },
+    });
+    expect(sha(await download.arrayBuffer())).toBe(sha(bytes));
+    expect(await client().media.delete({ mediaID: id, phoneNumberID: phoneNumberId() }).json()).toEqual({
+      success: true,
+    });
+    const gone = await client().media.getURL({ mediaID: id, request: { throwHttpErrors: false } });
+    expect(gone.status).toBe(404);
+  });
+});
+
 describe("whatsapp-api-js (default Graph version v24.0), base URL changed", () => {
   const api = () =>
     new WhatsAppAPI({
@@ -136,6 +179,36 @@ describe("whatsapp-api-js (default Graph version v24.0), base URL changed", () =
 
     expect(await api().markAsRead(phoneNumberId(), inbound)).toEqual({ success: true });
     expect(await unread(writer)).toBe(0);
+  });
+});
+
+describe("whatsapp-api-js media", () => {
+  const api = () =>
+    new WhatsAppAPI({
+      token: t.globalToken,
+      secure: false,
+      v: undefined as unknown as string,
+      ponyfill: {
+        fetch: (url: RequestInfo | URL, init?: RequestInit) =>
+          fetch(String(url).replace("https://graph.facebook.com", `${base}/graph`), init),
+      },
+    });
+
+  it("uploads a document, retrieves and fetches it, deletes it", async () => {
+    const bytes = samples.pdf("Return label 1042");
+    const form = new FormData();
+    form.set("file", new Blob([new Uint8Array(bytes)], { type: "application/pdf" }), "label.pdf");
+    form.set("type", "application/pdf");
+    const uploaded = (await api().uploadMedia(phoneNumberId(), form)) as { id?: string; error?: unknown };
+    expect(uploaded.error).toBeUndefined();
+    const id = uploaded.id ?? "";
+    const info = (await api().retrieveMedia(id)) as { url: string; sha256: string; mime_type: string };
+    expect(info).toMatchObject({ sha256: sha(bytes), mime_type: "application/pdf" });
+    const fetched = await api().fetchMedia(info.url);
+    expect(fetched.status).toBe(200);
+    expect(fetched.headers.get("content-disposition")).toMatch(/^attachment; filename="label.pdf"/);
+    expect(sha(await fetched.arrayBuffer())).toBe(sha(bytes));
+    expect(await api().deleteMedia(id)).toEqual({ success: true });
   });
 });
 

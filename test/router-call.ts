@@ -13,6 +13,8 @@ export type CallOptions = {
   body?: unknown;
   /** Raw body text (sent as is, e.g. malformed JSON). */
   rawBody?: string;
+  /** A multipart/form-data body (an upload): the Request sets its Content-Type with the boundary. */
+  form?: FormData;
   headers?: Record<string, string>;
   ip?: string;
 };
@@ -50,8 +52,9 @@ export function buildRequest(method: string, path: string, options: CallOptions 
   for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  let body: string | undefined;
-  if (options.rawBody !== undefined) body = options.rawBody;
+  let body: string | FormData | undefined;
+  if (options.form !== undefined) body = options.form;
+  else if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers["Content-Type"] ??= "application/json";
@@ -60,6 +63,13 @@ export function buildRequest(method: string, path: string, options: CallOptions 
 }
 
 export async function readResult(response: Response): Promise<CallResult> {
+  // A file's bytes (the media content route) stay bytes; JSON and text are parsed as before.
+  if (
+    /^application\/json\b/.test(response.headers.get("content-type") ?? "") === false &&
+    response.headers.has("etag")
+  ) {
+    return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+  }
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -78,6 +88,12 @@ export async function callWith(
   const result = await readResult(await handle(request, { clientIp: options.ip ?? randomIp() }));
   const pathname = new URL(request.url).pathname;
   const answer = { method, path: pathname, status: result.status, body: result.body };
-  for (const record of recorders) record({ ...answer, query: options.query, request: options.body });
+  for (const record of recorders) {
+    record({
+      ...answer,
+      query: options.query,
+      request: options.form ? Object.fromEntries(options.form) : options.body,
+    });
+  }
   return result;
 }

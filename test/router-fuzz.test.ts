@@ -230,10 +230,11 @@ describe("a NUL byte in a path parameter", () => {
 // every route of the table on every version it exists on: never a 5xx, the bad field named.
 describe("hostile input on every route of the table", () => {
   const cases = routes.flatMap((r) => r.versions.map((version) => [r.method, r.path, version] as const));
-  // A phone number id is digits (any other text is no route); other ids name nothing.
+  // A phone number id is digits (any other text is no route), as is the provider's node id
+  // (/{id}: a phone number id or a media id); other ids name nothing.
   const fill = (path: string) =>
     path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) =>
-      name === "phoneNumberId" ? "100000000000001" : "doesnotexist1",
+      name === "phoneNumberId" || name === "id" ? "100000000000001" : "doesnotexist1",
     );
   const CHUNK = 256 * 1024;
 
@@ -277,20 +278,71 @@ describe("hostile input on every route of the table", () => {
       ),
     );
 
+  /**
+   * An upload (multipart/form-data, docs/openapi.md "Uploads"): JSON is refused for its type, a
+   * body that is not multipart as it claims, a field with a NUL byte, and an endless image.
+   */
+  async function hostileUploads(
+    url: string,
+    auth: Record<string, string>,
+    what: (label: string, res: { status: number; body: unknown }) => string,
+  ) {
+    const deep = `{"probe":${"[".repeat(10_000)}${"]".repeat(10_000)}}`;
+    const json = await send("POST", url, deep, auth);
+    expect(json.status, what("JSON to an upload", json)).toBe(415);
+    const multipart = (boundary: string) => ({ ...auth, "Content-Type": `multipart/form-data; boundary=${boundary}` });
+    const garbage = await send("POST", url, "--x\r\nnot a part\r\n", multipart("x"));
+    expect(garbage.status, what("malformed multipart", garbage)).toBe(400);
+    expect(errorOf(garbage.body).code, what("malformed multipart", garbage)).toBe("VALIDATION_FAILED");
+    const nul = `--x\r\nContent-Disposition: form-data; name="probe"\r\n\r\na\u0000b\r\n--x--\r\n`;
+    const withNul = await send("POST", url, nul, multipart("x"));
+    expect(withNul.status, what("NUL in a field", withNul)).toBe(400);
+    expect(errorOf(withNul.body).message, what("NUL in a field", withNul)).toContain("body.probe");
+    // An image part that never ends: refused at the image limit (5 MB), read no further.
+    const head = new TextEncoder().encode(
+      `--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+    );
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+    const junk = new Uint8Array(CHUNK);
+    const state = { pulled: 0 };
+    const endless = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (state.pulled >= 256 * 1024 * 1024) return controller.close();
+          const chunk = state.pulled === 0 ? new Uint8Array([...head, ...png, ...junk]) : junk;
+          state.pulled += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const huge = await send("POST", url, endless, multipart("x"));
+    expect(huge.status, what("endless image", huge)).toBe(413);
+    expect(errorOf(huge.body).code, what("endless image", huge)).toBe("MEDIA_TOO_LARGE");
+    expect(state.pulled, what("endless image", huge)).toBeLessThanOrEqual(5_000_000 + 4 * CHUNK);
+  }
+
   it.each(cases)("%s %s on %s", async (method, path, version) => {
     const url = `/api/${version}${fill(path)}`;
     const auth = { Authorization: `Bearer ${c.globalToken}` };
     const what = (label: string, res: { status: number; body: unknown }) =>
       `${label}: ${method} ${url} -> ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
 
-    if (method === "GET") {
-      // A GET has no body: its query is the input (a lone surrogate cannot survive URL decoding).
-      const res = await send("GET", `${url}?probe=a%00b`, undefined, auth);
+    if (method === "GET" || method === "DELETE") {
+      // A GET or DELETE has no body: its query is the input (a lone surrogate cannot survive URL decoding).
+      const res = await send(method, `${url}?probe=a%00b`, undefined, auth);
       expect(res.status, what("NUL in query", res)).toBeLessThan(500);
       if (path !== "/openapi.json") {
         expect(errorOf(res.body).code, what("NUL in query", res)).toBe("VALIDATION_FAILED");
         expect(errorOf(res.body).message, what("NUL in query", res)).toContain("query.probe");
       }
+      return;
+    }
+
+    if (routes.find((r) => r.method === method && r.path === path)?.upload) {
+      // An upload is read only for a sender the account has: the phone number id of its own.
+      const own = `/api/${version}${path.replace(":phoneNumberId", c.sender.phoneNumberId ?? "")}`;
+      await hostileUploads(own, auth, what);
       return;
     }
 

@@ -14,10 +14,12 @@ const randomId = () => `x${randomBytes(8).toString("hex")}`;
 
 /** The path under a version with every parameter filled (random ids unless given). */
 /** A value of the parameter's shape: a phone number id is digits (any other text is no route). */
-const sampleParam = (name: string) => (name === "phoneNumberId" ? `9${Date.now()}${randomInt(1000)}` : randomId());
+/** A segment a route restricts to a form (its pathMatch: the provider's /{id}) takes digits, a phone number id's form. */
+const sampleParam = (r: AnyRoute, name: string) =>
+  name === "phoneNumberId" || r.pathMatch?.[name] ? `9${Date.now()}${randomInt(1000)}` : randomId();
 
 function pathOf(r: AnyRoute, version: string, fill: Record<string, string> = {}): string {
-  return `/api/${version}${r.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(fill[name] ?? sampleParam(name)))}`;
+  return `/api/${version}${r.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(fill[name] ?? sampleParam(r, name)))}`;
 }
 
 /** The contract's code from either error shape (envelope, or provider-shaped). */
@@ -59,6 +61,12 @@ beforeAll(async () => {
 });
 
 const bodyFor = (r: AnyRoute) => (r.method === "POST" ? { body: {} } : {});
+/** An upload's text fields alone (multipart/form-data). */
+function formOf(fields: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  return form;
+}
 
 it("the table is not empty and every route is reachable by this suite", () => {
   expect(authed.length).toBeGreaterThan(0);
@@ -73,6 +81,12 @@ describe.each(onVersions)("$name", ({ r, version }) => {
   it("a wrong token (header or fallback): 401 INVALID_AUTH_TOKEN", async () => {
     const res = await call(r.method, pathOf(r, version), { ...bodyFor(r), token: generateTokenString() });
     expectError(res, 401, "INVALID_AUTH_TOKEN", label(r));
+    // GET takes it in the query, POST in its JSON body; a DELETE only in the header.
+    if (r.method === "DELETE") {
+      const query = await call("DELETE", pathOf(r, version), { query: { authToken: generateTokenString() } });
+      expectError(query, 401, "MISSING_AUTH_TOKEN", `${label(r)} (query)`);
+      return;
+    }
     const fallback =
       r.method === "GET"
         ? await call("GET", pathOf(r, version), { query: { authToken: generateTokenString() } })
@@ -109,7 +123,12 @@ describe.each(globalOnly)("$name (global token only)", ({ r, version }) => {
 describe.each(senderPicking)("$name (number-scoped token on another sender)", ({ r, version }) => {
   it("is refused with 403", async () => {
     const other = { senderId: c.otherSender.phoneNumber, phoneNumberId: c.otherSender.phoneNumberId ?? "" };
-    const where = r.method === "GET" ? { query: { senderId: other.senderId } } : { body: { senderId: other.senderId } };
+    const where =
+      r.method === "GET"
+        ? { query: { senderId: other.senderId } }
+        : r.upload
+          ? { form: formOf({ senderId: other.senderId }) }
+          : { body: { senderId: other.senderId } };
     const res = await call(r.method, pathOf(r, version, other), { ...where, token: c.scopedToken });
     // Billing names it SENDER_NOT_ALLOWED (docs/api/authentication.md); everything else TOKEN_SCOPE_NOT_ALLOWED.
     const code = r.path.startsWith("/billing") ? "SENDER_NOT_ALLOWED" : "TOKEN_SCOPE_NOT_ALLOWED";
@@ -125,8 +144,8 @@ describe.each(offVersions)("$name (not on this version)", ({ r, version }) => {
   });
 });
 
-// Every path of the table, per version: a method it does not have (there is no DELETE
-// anywhere) is 405 with Allow naming exactly the methods it has.
+// Every path of the table, per version: a method it does not have (DELETE where the path has
+// none, PUT everywhere) is 405 with Allow naming exactly the methods it has.
 const shapeOf = (path: string) => path.replace(/:[A-Za-z0-9_]+/g, ":");
 const pathsByVersion = [
   ...new Map(
@@ -142,8 +161,9 @@ const pathsByVersion = [
 ].map((x) => ({ ...x, name: `${x.version} ${x.r.path}` }));
 
 describe.each(pathsByVersion)("$name (methods)", ({ r, version, allow }) => {
-  it("DELETE and PUT: 405 with Allow and error_code REQUEST_FAILED", async () => {
-    for (const method of ["DELETE", "PUT"]) {
+  it("DELETE (where it has none) and PUT: 405 with Allow and error_code REQUEST_FAILED", async () => {
+    const has: readonly string[] = allow;
+    for (const method of ["DELETE", "PUT"].filter((m) => !has.includes(m))) {
       const res = await call(method, pathOf(r, version), { token: c.globalToken });
       expectError(res, 405, "REQUEST_FAILED", `${method} ${label(r)}`);
       expect(res.headers.get("allow")?.split(", ").sort()).toEqual(allow);

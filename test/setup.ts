@@ -3,6 +3,8 @@ import { disconnectDb } from "../lib/db";
 import { settleLowBalanceChecks } from "../lib/domains/billing/low-balance";
 
 process.env.DATABASE_URL = inject("databaseUrl");
+// Files a test stores (media, the simulator's) go to this run's temporary folder, never .data/.
+process.env.DATA_DIR = inject("dataDir");
 
 afterAll(async () => {
   // Background work a test file's ingest started (the low-balance check after a debit) ends

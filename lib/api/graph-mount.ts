@@ -1,5 +1,6 @@
 // The provider-compatible mount (docs/messaging.md "Provider SDKs"). Stock provider SDKs call
-// `{base}/{graphVersion}/{phoneNumberId}/messages` and `GET {base}/{graphVersion}/{phoneNumberId}`
+// `{base}/{graphVersion}/{phoneNumberId}/messages`, `{phoneNumberId}/media` (uploads),
+// `GET {base}/{graphVersion}/{phoneNumberId}` and `GET` or `DELETE /{mediaId}` (docs/media.md)
 // with the provider's own version segment (v23.0, v24.0, ...). Under /graph the service takes
 // any such version and answers from v3's provider-compatible routes, so an SDK works with only
 // its base URL changed (`http://host/graph`). Nothing else of the API is reachable there.
@@ -7,7 +8,7 @@ import { handleApiRequest } from "./router";
 
 export const GRAPH_PREFIX = "/graph/";
 
-const GRAPH_PATH = /^\/graph\/v\d{1,3}\.\d{1,3}(\/[^/]+(?:\/messages)?)\/?$/;
+const GRAPH_PATH = /^\/graph\/v\d{1,3}\.\d{1,3}(\/[^/]+(?:\/messages|\/media)?)\/?$/;
 
 /** The /api/v3 path a /graph path stands for, or null when it is none of the provider's routes. */
 export function graphToApiPath(pathname: string): string | null {
@@ -24,7 +25,7 @@ export function handleGraphRequest(request: Request, options: { clientIp: string
       Response.json(
         {
           error: {
-            message: `Unsupported ${request.method} request: under /graph this service serves /{version}/{phoneNumberId} and /{version}/{phoneNumberId}/messages`,
+            message: `Unsupported ${request.method} request: under /graph this service serves /{version}/{phoneNumberId}, /{version}/{phoneNumberId}/messages, /{version}/{phoneNumberId}/media and /{version}/{mediaId}`,
             type: "GraphMethodException",
             code: 100,
             error_subcode: 33,

@@ -24,10 +24,11 @@ const validate = answerValidator(doc);
 const concrete = (template: string, version: string, params: Record<string, string> = {}) =>
   template
     .replace("{version}", version)
-    // A phone number id is digits (any other text is no route); other ids any text.
+    // A phone number id is digits (any other text is no route), as is the provider's node id
+    // (/{id}: a phone number id or a media id); other ids any text.
     .replace(
       /\{([^}]+)\}/g,
-      (_, name: string) => params[name] ?? (name === "phoneNumberId" ? "100000000000001" : "x1"),
+      (_, name: string) => params[name] ?? (name === "phoneNumberId" || name === "id" ? "100000000000001" : "x1"),
     );
 
 const operations = Object.entries(doc.paths).flatMap(([template, item]) =>

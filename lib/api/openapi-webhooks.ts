@@ -1,10 +1,9 @@
 // The OpenAPI 3.1 `webhooks` section: one entry per event type a destination may receive
 // (the catalog of GET /webhooks/events, webhook.test included), each the POST the service
 // makes to a destination, with the delivered body's JSON Schema and an example. The schemas
-// are the catalog's (lib/domains/webhooks/payloads.ts): one source for the catalog answer,
+// are the catalog's (lib/domains/webhooks/catalog.ts, from each event's definition): one source for the catalog answer,
 // the reference page and the test that validates real deliveries against this section.
-import { catalogGroups } from "@/lib/domains/webhooks/catalog";
-import { payloadDocs } from "@/lib/domains/webhooks/payloads";
+import { catalogGroups, payloadDocs } from "@/lib/domains/webhooks/catalog";
 
 type Json = Record<string, unknown>;
 

@@ -99,7 +99,9 @@ describe("the document of the real table", () => {
         expect(op.parameters).toContainEqual(expect.objectContaining({ name, in: "path", required: true }));
       }
       expect(op.security).toEqual(r.auth === "public" ? [] : [{ bearerAuth: [] }]);
-      if (r.body) expect(op.requestBody?.content["application/json"].schema).toBeDefined();
+      // An upload's body is its form (multipart/form-data); every other body is JSON.
+      const bodyType = r.upload ? "multipart/form-data" : "application/json";
+      if (r.body) expect(op.requestBody?.content[bodyType]?.schema).toBeDefined();
     }
   });
 
@@ -355,7 +357,7 @@ describe("generation from zod schemas", () => {
 
   it("takes the request body from the body schema, as input (defaults optional)", () => {
     const op = doc.paths["/api/{version}/things"]?.post;
-    const schema = op?.requestBody?.content["application/json"].schema as {
+    const schema = op?.requestBody?.content["application/json"]?.schema as {
       properties: { thing: { required: string[]; properties: Record<string, unknown> } };
     };
     expect(schema.properties.thing.required).toEqual(["name"]);

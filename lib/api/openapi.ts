@@ -26,7 +26,7 @@ export type OpenApiOperation = {
   description?: string;
   tags: string[];
   parameters: OpenApiParameter[];
-  requestBody?: { required: boolean; content: { "application/json": MediaType } };
+  requestBody?: { required: boolean; content: { "application/json"?: MediaType; "multipart/form-data"?: MediaType } };
   security: Record<string, string[]>[];
   responses: Record<string, Json>;
   "x-versions": string[];
@@ -109,8 +109,10 @@ const STATUS_TEXT: Record<number, string> = {
   403: "Not allowed for this token or plan",
   404: "Not found",
   405: "Method not allowed",
-  413: "Body too large",
-  415: "Content-Type is not application/json",
+  409: "Conflict with the resource's state",
+  413: "Body or file too large",
+  415: "Unsupported content type or file type",
+  416: "Range outside the file",
   429: "Rate limit window exhausted",
   500: "Unexpected failure",
   503: "Briefly unavailable: retry after Retry-After seconds",
@@ -298,13 +300,15 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
   const successSchema = bare || provider ? data : envelope;
   const success: MediaType = { schema: successSchema };
   if (route.example) success.example = successExample(route, bare || provider);
-  const responses: Record<string, Json> = {
-    [String(route.successStatus ?? 200)]: {
-      description: bare ? "This OpenAPI document" : provider ? "Success (the provider's response body)" : "Success",
-      headers: successHeaders,
-      content: { "application/json": success },
-    },
-  };
+  const responses: Record<string, Json> = route.fileAnswer
+    ? fileResponses(successHeaders)
+    : {
+        [String(route.successStatus ?? 200)]: {
+          description: bare ? "This OpenAPI document" : provider ? "Success (the provider's response body)" : "Success",
+          headers: successHeaders,
+          content: { "application/json": success },
+        },
+      };
   for (const [status, list] of routeCodesByStatus(route)) {
     responses[String(status)] = errorResponse(status, list, provider);
   }
@@ -332,25 +336,60 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
     description: notes.join(" "),
     tags: [route.tag],
     parameters,
-    ...(body
+    ...(body && route.upload
       ? {
           requestBody: {
             required: true,
             content: {
-              "application/json": {
+              "multipart/form-data": {
                 schema: jsonSchemaOf(body, "input", defs),
-                ...(route.example?.request !== undefined ? { example: route.example.request } : {}),
+                ...(route.example?.form !== undefined
+                  ? { example: { ...route.example.form, [route.upload.field]: "(the file's bytes)" } }
+                  : {}),
               },
             },
           },
         }
-      : {}),
+      : body
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: jsonSchemaOf(body, "input", defs),
+                  ...(route.example?.request !== undefined ? { example: route.example.request } : {}),
+                },
+              },
+            },
+          }
+        : {}),
     security: route.auth === "public" ? [] : [{ bearerAuth: [] }],
     responses,
     "x-versions": [...route.versions],
     "x-rate-limit": route.limit,
     "x-token-scope": route.tokenScope ?? "any",
     ...(route.feature ? { "x-feature": route.feature } : {}),
+  };
+}
+
+/** A file route's answers (route.fileAnswer): the bytes whole, one range of them, or not modified. */
+function fileResponses(common: Json): Record<string, Json> {
+  const bytes = { "application/octet-stream": { schema: { type: "string", format: "binary" } } };
+  const file = {
+    ...common,
+    ETag: headerRef("ETag"),
+    "Content-Disposition": headerRef("ContentDisposition"),
+    "Cache-Control": headerRef("CacheControl"),
+    "X-Content-Type-Options": headerRef("ContentTypeOptions"),
+  };
+  return {
+    "200": { description: "The file's bytes, typed as the file (Content-Type)", headers: file, content: bytes },
+    "206": {
+      description: "One range of the file (Range: bytes=…), Content-Range says which",
+      headers: { ...file, "Content-Range": headerRef("ContentRange") },
+      content: bytes,
+    },
+    "304": { description: "Not modified: If-None-Match named the file's ETag", headers: file },
   };
 }
 
@@ -413,6 +452,14 @@ const HEADERS: Record<string, Json> = {
   },
   MessageId: { description: "The provider's id of the message sent (wamid…)", schema: { type: "string" } },
   TemplateUid: { description: "The uid of the template created", schema: { type: "string" } },
+  ETag: { description: "The file's sha256 in quotes", schema: { type: "string" } },
+  ContentDisposition: {
+    description: "attachment for documents, inline for the rest, with the file's name",
+    schema: { type: "string" },
+  },
+  CacheControl: { description: "private: never kept by shared caches", schema: { type: "string" } },
+  ContentTypeOptions: { description: "nosniff: the type is the file's, never guessed", schema: { type: "string" } },
+  ContentRange: { description: "The range sent and the file's size (bytes a-b/size)", schema: { type: "string" } },
   Queued: {
     description: "reconnect-queue when the sender is reconnecting and the message waits to be sent",
     schema: { type: "string", enum: ["reconnect-queue"] },
@@ -448,6 +495,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Reports: "Message reports and delivery analytics",
   Conversations: "Conversations with a contact and their messages",
   "Audit log": "Who changed what in the account: tokens, webhooks, members, senders, sign-ins",
+  Media: "Files: uploads, inbound pictures, voice notes and documents, their bytes; sent by id",
   Documentation: "This document",
 };
 

@@ -91,3 +91,15 @@ export async function readJsonInput(
   const isRecord = value !== null && typeof value === "object" && !Array.isArray(value);
   return { value, record: isRecord ? (value as Record<string, unknown>) : {} };
 }
+
+/**
+ * An upload's text fields and its received file as the body the route's schema parses: the
+ * fields checked like a JSON body's text (a NUL byte or a lone surrogate is refused).
+ */
+export function readFormInput(fields: Record<string, string>, fileField: string, file: unknown): BodyInput {
+  const problem = findInputProblem(fields, "body");
+  if (problem) return { value: undefined, record: {}, error: inputProblemError(problem) };
+  const record: Record<string, unknown> = { ...fields };
+  if (file !== undefined) record[fileField] = file;
+  return { value: record, record };
+}

@@ -1,10 +1,12 @@
 // A route is a definition: what it needs, and the one service call it makes. The router
 // (router.ts) does everything else once for every route.
+import type { Readable } from "node:stream";
 import type { z } from "zod";
 import type { ErrorCode } from "@/lib/core/errors";
 import type { Version } from "@/lib/core/version";
 import type { Feature, Principal } from "@/lib/domains/auth/principal";
 import type { ResolveOptions, Sender } from "@/lib/domains/senders/service";
+import type { Received, UploadInfo } from "./multipart";
 
 export { VERSIONS, type Version } from "@/lib/core/version";
 
@@ -99,6 +101,8 @@ export type RouteExample<Q extends Schema, B extends Schema, R extends Schema, P
   query?: DeepReadonly<Partial<z.input<Q>>>;
   /** The JSON request body, on routes with a body. */
   request?: DeepReadonly<z.input<B>>;
+  /** An upload's text fields (the file itself cannot be shown), on routes with `upload`. */
+  form?: Readonly<Record<string, string>>;
   /** The success envelope's message; the summary when absent. */
   message?: string;
   /** The success envelope's data; on provider-style routes the bare body answered. */
@@ -122,7 +126,7 @@ export type RouteDef<
   S extends SenderMode = SenderMode,
   O extends ResolveOptions = ResolveOptions,
 > = {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** Below the version prefix, e.g. "/webhooks/:webhookUid". */
   path: Path;
   versions: readonly Version[];
@@ -143,10 +147,30 @@ export type RouteDef<
   senderOptions?: O;
   feature?: Feature;
   limit: LimitClass;
+  /**
+   * What a path segment must look like for the path to be this route's at all (else it is no
+   * route: 404 NOT_FOUND), for a path whose one segment names different things by their form
+   * (the provider's GET /{id}: a phone number id or a media id). Unanchored source.
+   */
+  pathMatch?: Partial<Record<PathParamNames<Path>, RegExp>>;
   /** The not-found code per path parameter (NOT_FOUND when absent), for ids that cannot exist. */
   paramNotFound?: Partial<Record<PathParamNames<Path>, ErrorCode>>;
   /** Largest accepted body for this route; API_BODY_LIMIT_BYTES when absent. */
   bodyLimitBytes?: number;
+  /**
+   * A multipart/form-data upload instead of a JSON body (docs/openapi.md "Uploads"): the token
+   * comes from the Authorization header, checked before any of the body is read; the router
+   * streams the one file part named `field` to `receive` (which writes it somewhere and may
+   * refuse it early: nothing more is parsed), collects the text fields, and parses
+   * `{...fields, [field]: what receive returned}` with `body`. What `receive` returned is
+   * discarded after the handler (the handler moves what it keeps).
+   */
+  upload?: {
+    field: string;
+    /** The largest body read: the largest file and the multipart overhead. */
+    maxBytes: number;
+    receive: (principal: Principal, file: Readable, info: UploadInfo) => Promise<Received>;
+  };
   /**
    * A body array (e.g. "contacts") whose rows the handler checks one by one: text the
    * database cannot store is reported for its row, not refused for the whole request.
@@ -180,6 +204,11 @@ export type RouteDef<
   example?: RouteExample<Q, B, R, Path>;
   /** The status of a success answer (201 for creates that say so); 200 when absent. */
   successStatus?: 200 | 201;
+  /**
+   * The success answer is a file's bytes, not JSON (the handler returns fileResponse(), lib/api/file-response.ts):
+   * 200 whole, 206 one Range, 304 when If-None-Match names its ETag.
+   */
+  fileAnswer?: true;
   /** Top-level siblings of data the handler returns in `extra` (e.g. signingSecret). */
   responseExtra?: Readonly<Record<string, Schema>>;
   /**

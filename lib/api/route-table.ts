@@ -10,7 +10,9 @@ import { chatbotRoutes } from "./routes/chatbots";
 import { contactRoutes } from "./routes/contacts";
 import { conversationRoutes } from "./routes/conversations";
 import { docsRoutes } from "./routes/docs";
+import { mediaRoutes } from "./routes/media";
 import { messagingRoutes } from "./routes/messaging";
+import { providerNodeRoutes } from "./routes/provider-nodes";
 import { senderRoutes } from "./routes/senders";
 import { webhookRecoveryRoutes } from "./routes/webhook-recovery";
 import { webhookRoutes } from "./routes/webhooks";
@@ -27,5 +29,7 @@ export const routes: readonly AnyRoute[] = [
   ...messagingRoutes,
   ...conversationRoutes,
   ...auditRoutes,
+  ...mediaRoutes,
+  ...providerNodeRoutes,
   ...docsRoutes(() => routes),
 ];

@@ -15,8 +15,9 @@ import { resolveSender, resolveSenderByPhoneNumberId, type Sender } from "@/lib/
 import { verifyToken } from "@/lib/domains/tokens/service";
 import { recordUsage } from "@/lib/domains/tokens/usage";
 import { errorBody, json, type Meta, providerErrorBody, providerStatusOf, successBody } from "./envelope";
+import { isMultipart, readMultipart } from "./multipart";
 import { consumeRateLimits, type RateLimiter } from "./rate-limit";
-import { type BodyInput, bearerToken, readJsonInput, TOKEN_FIELDS, tokenFrom } from "./request-body";
+import { type BodyInput, bearerToken, readFormInput, readJsonInput, TOKEN_FIELDS, tokenFrom } from "./request-body";
 import { type AnyRoute, bodySchema, type HandlerContext, type RouteResult, type Version } from "./route-definition";
 import { routes as defaultRoutes } from "./route-table";
 
@@ -45,7 +46,8 @@ function compile(route: AnyRoute): Compiled {
       // A provider phone number id is digits: /api/v3/nowhere is no route (404 envelope), never
       // GET /{phoneNumberId}'s, nor another method's 405.
       if (route.sender === "phoneNumberId" && seg === ":phoneNumberId") return "(\\d{1,30})";
-      return "([^/]+)";
+      const own = route.pathMatch?.[seg.slice(1)];
+      return own ? `(${own.source})` : "([^/]+)";
     })
     .join("/");
   // "0" per static segment, "1" per parameter: the smallest shape is the most specific.
@@ -81,6 +83,8 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
     const method = request.method === "HEAD" ? "GET" : request.method;
     let errorStyle: AnyRoute["errorStyle"] = "envelope";
     let principal: TokenPrincipal | undefined;
+    // An upload's received file, discarded once the request is answered (the handler moved what it keeps).
+    let cleanup: (() => Promise<void> | undefined) | undefined;
     // Usage (docs/tokens.md): queued after the response is built, written in batches.
     const done = (response: Response): Response => {
       if (principal?.tokenId) {
@@ -140,7 +144,9 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       const hasSchema = bodySchema(route, version) !== undefined;
       let presented = bearerToken(request) ?? (method === "GET" ? tokenFrom(url.searchParams) : undefined);
       let input: BodyInput | undefined;
-      if (method === "POST" && !presented) {
+      // An upload is never read before its token is known (docs/openapi.md "Uploads").
+      const uploading = route.upload !== undefined && isMultipart(request);
+      if (method === "POST" && !presented && !uploading) {
         input = await readRouteBody(request, route, hasSchema, env().API_BODY_LIMIT_BYTES);
         presented = tokenFrom(input.record);
       }
@@ -169,6 +175,28 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
           });
         }
       }
+      let sender: Sender | undefined;
+      if (method === "POST" && route.upload && principal) {
+        const upload = route.upload;
+        const verified = principal;
+        if (input)
+          throw new ApiError(
+            "UNSUPPORTED_CONTENT_TYPE",
+            "This endpoint accepts only Content-Type: multipart/form-data",
+          );
+        // A file is never read for a sender the path names and the account does not have.
+        if (route.sender === "phoneNumberId") {
+          sender = await resolveSenderByPhoneNumberId(principal, rawParams.phoneNumberId ?? "");
+          if (!sender) throw new ApiError("NOT_FOUND", `No route for ${request.method} ${url.pathname}`);
+        }
+        const form = await readMultipart(request, {
+          field: upload.field,
+          maxBytes: upload.maxBytes,
+          receive: (file, info) => upload.receive(verified, file, info),
+        });
+        cleanup = () => form.file?.discard();
+        input = readFormInput(form.fields, upload.field, form.file);
+      }
       if (method === "POST" && !input) {
         const big = principal !== undefined && route.bodyLimitBytes !== undefined;
         const max = big ? (route.bodyLimitBytes as number) : env().API_BODY_LIMIT_BYTES;
@@ -190,7 +218,6 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       const rawBody = { ...bodyRecord };
       for (const k of TOKEN_FIELDS) delete rawBody[k];
 
-      let sender: Sender | undefined;
       if (principal && route.sender === "resolve") {
         const requested = (typeof rawBody.senderId === "string" ? rawBody.senderId : undefined) ?? rawQuery.senderId;
         sender = await resolveSender(principal, requested || undefined, route.senderOptions);
@@ -203,7 +230,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
         ? parseWith(bodyWith, bodyValue === undefined ? {} : isRecord ? rawBody : bodyValue, "body")
         : undefined;
       // After validation, as the handler's own look-up was: a malformed body is 400 whatever the path names.
-      if (principal && route.sender === "phoneNumberId") {
+      if (principal && route.sender === "phoneNumberId" && !sender) {
         sender = await resolveSenderByPhoneNumberId(principal, rawParams.phoneNumberId ?? "");
         if (!sender) throw new ApiError("NOT_FOUND", `No route for ${request.method} ${url.pathname}`);
       }
@@ -245,6 +272,8 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       const body = provider ? providerErrorBody(meta, error) : errorBody(meta, error);
       const status = provider && !error.unexpected ? providerStatusOf(error.kind) : error.status;
       return done(headOnly(request, json(status, body, { ...headers, ...error.headers })));
+    } finally {
+      await cleanup?.();
     }
   };
 }

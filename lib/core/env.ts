@@ -242,6 +242,53 @@ const Provider = z.object({
     ),
 });
 
+// Media (docs/media.md): where files live, how long, how much, and the inbound downloads.
+const Media = z.object({
+  MEDIA_S3_BUCKET: z
+    .string()
+    .min(3)
+    .optional()
+    .describe(
+      "An S3-compatible bucket for media files (AWS S3, MinIO, R2), shared by every instance. Unset: the local folder `DATA_DIR/media` (one machine only).",
+    ),
+  MEDIA_S3_ENDPOINT: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe(
+      "The S3 endpoint of a non-AWS server (MinIO, R2: `https://<account>.r2.cloudflarestorage.com`). Unset: AWS.",
+    ),
+  MEDIA_S3_REGION: z.string().min(1).default("us-east-1").describe("The bucket's region (`auto` on R2)."),
+  MEDIA_S3_ACCESS_KEY_ID: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The S3 access key. Unset: the AWS SDK's default credentials (environment, instance role)."),
+  MEDIA_S3_SECRET_ACCESS_KEY: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The S3 secret key, with `MEDIA_S3_ACCESS_KEY_ID`."),
+  MEDIA_S3_FORCE_PATH_STYLE: z
+    .enum(["true", "false", "1", "0"])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "true" || v === "1"))
+    .describe(
+      "Path-style bucket addressing (`endpoint/bucket/key`), which MinIO needs. Unset: on when `MEDIA_S3_ENDPOINT` is set.",
+    ),
+  MEDIA_RETENTION_DAYS: positiveInt(365).describe(
+    "Media files older than this many days are deleted by the hourly pass (`media:gc`); their messages keep the file's facts and say expired.",
+  ),
+  MEDIA_QUOTA_MB: positiveInt(5_000).describe(
+    "The media an account may keep, in MB (10^6 bytes); an upload past it is `413 MEDIA_QUOTA_EXCEEDED`. Files a contact sends are kept past it.",
+  ),
+  MEDIA_FETCH_TIMEOUT_MS: positiveInt(120_000).describe(
+    "The longest one download of an inbound file from the provider may take (and so the worker's lease on it).",
+  ),
+  MEDIA_FETCH_RETRY_BASE_MS: positiveInt(30_000).describe(
+    "The base of the exponential backoff, with full jitter, between attempts to download an inbound file; after 6 hours of failures it is `unavailable`.",
+  ),
+});
+
 // Email (docs/email.md): invitations, and later password resets and security notices.
 const Email = z.object({
   SMTP_URL: z
@@ -268,6 +315,7 @@ export const ENV_GROUPS = {
   "API limits and usage": Api,
   "Webhooks and background workers": Webhooks,
   "Messaging provider and simulator": Provider,
+  Media,
   Email,
 } as const;
 
@@ -278,6 +326,7 @@ const ObjectSchema = z.object({
   ...Api.shape,
   ...Webhooks.shape,
   ...Provider.shape,
+  ...Media.shape,
   ...Email.shape,
 });
 

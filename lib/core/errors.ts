@@ -57,6 +57,19 @@ export const ERROR_STATUS = {
   BROADCAST_NOT_FOUND: 404,
   /** The broadcast's status does not allow the change (details.status names it; docs/broadcasts.md). */
   BROADCAST_STATE_CONFLICT: 409,
+  // Media (docs/media.md).
+  /** No such media for this account (another account's id too), or it was deleted. */
+  MEDIA_NOT_FOUND: 404,
+  /** The file's bytes are no type the provider takes, or not the type declared (docs/media.md "Types and limits"). */
+  MEDIA_TYPE_NOT_SUPPORTED: 415,
+  /** The file is over its kind's limit (details: kind, maxBytes). */
+  MEDIA_TOO_LARGE: 413,
+  /** The account keeps MEDIA_QUOTA_MB of media already (details: quotaBytes, usedBytes). */
+  MEDIA_QUOTA_EXCEEDED: 413,
+  /** A Range outside the file (Content-Range names its size). */
+  RANGE_NOT_SATISFIABLE: 416,
+  /** A send names a media that is not ready: still being fetched, unavailable or expired (details.status). */
+  MEDIA_NOT_READY: 409,
   /** A rate-limit window is exhausted (Retry-After says when the next one opens; docs/api/limits.md). */
   RATE_LIMITED: 429,
   /** A dashboard mutation or server action that did not come from the dashboard's own pages. */

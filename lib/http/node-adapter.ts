@@ -2,7 +2,9 @@
 // handlers as Next, several times the throughput of a Next route handler (docs/architecture.md "The front server").
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { jsonTextOf } from "@/lib/api/envelope";
+import { nodeBodyOf } from "@/lib/api/file-response";
 
 export function toWebRequest(req: IncomingMessage, origin: string): Request {
   const headers = new Headers();
@@ -97,8 +99,15 @@ export async function sendWebResponse(
     end(Buffer.from(await response.arrayBuffer()));
     return;
   }
-  for await (const chunk of Readable.fromWeb(response.body as import("node:stream/web").ReadableStream)) {
-    res.write(chunk);
+  // A file's stream (lib/api/file-response.ts) goes to the socket as it is; any other body
+  // through web streams. Either way at the client's pace (a slow reader holds no more than a
+  // stream's buffer), and a client that leaves stops the read.
+  const body = nodeBodyOf(response) ?? Readable.fromWeb(response.body as import("node:stream/web").ReadableStream);
+  try {
+    await pipeline(body, res, { end: false });
+  } catch (error) {
+    if (!res.destroyed) res.destroy(error as Error);
+    return;
   }
   end();
 }

@@ -11,6 +11,7 @@ import { type EventInput, emitEvents } from "@/lib/domains/events/emit";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
 import { applyDeliveryStatuses, type DeliveryMessage, messagesByProviderIds } from "@/lib/domains/messages/delivery";
+import { isMessageEventStatus, MESSAGE_STATUS_EVENTS } from "@/lib/domains/messaging/event-types";
 
 export type { StatusItem };
 
@@ -76,7 +77,7 @@ export async function ingestStatuses(tx: Tx, items: StatusItem[]): Promise<{ eve
   return {
     events: await emitEvents(
       tx,
-      applied.map((a) => statusEvent(a, broadcastOf(a)?.broadcastId ?? undefined)),
+      applied.flatMap((a) => statusEvent(a, broadcastOf(a)?.broadcastId ?? undefined)),
     ),
     unknown,
   };
@@ -92,17 +93,19 @@ async function publishStatuses(tx: Tx, applied: AppliedStatus[]) {
   for (const [customerId, events] of byCustomer) await publishLive(tx, customerId, events);
 }
 
-function statusEvent({ row, t }: AppliedStatus, broadcastUid?: string): EventInput {
+function statusEvent({ row, t }: AppliedStatus, broadcastUid?: string): EventInput[] {
   const u = t.update;
-  return {
+  const status = t.status;
+  // The status machine moves only to statuses that have their event (docs/event-pipeline.md).
+  if (!isMessageEventStatus(status)) return [];
+  const event = MESSAGE_STATUS_EVENTS[status].of({
     sender: row.sender,
-    type: `message.status.${t.status}`,
     dedupeKey: `status:${row.messageId}:${t.status}`,
     data: {
       messageId: row.messageId,
       billingUid: row.id,
       recipientId: row.recipientId,
-      status: t.status,
+      status,
       previousStatus: t.previousStatus,
       timestamp: new Date(Number(u.timestamp) * 1000).toISOString(),
       pricing: u.pricing
@@ -126,5 +129,6 @@ function statusEvent({ row, t }: AppliedStatus, broadcastUid?: string): EventInp
       })),
       ...(broadcastUid ? { broadcastUid } : {}),
     },
-  };
+  });
+  return [event];
 }

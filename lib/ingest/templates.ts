@@ -5,14 +5,15 @@ import { createHash } from "node:crypto";
 import type { Tx } from "@/lib/db";
 import { type EventInput, emitEvents } from "@/lib/domains/events/emit";
 import type { TemplateField, TemplateUpdateValueT } from "@/lib/domains/provider/callbacks/schemas";
+import { TEMPLATE_EVENTS } from "@/lib/domains/templates/event-types";
 
 export type TemplateItem = { wabaId: string; field: TemplateField; value: TemplateUpdateValueT; raw: unknown };
 
-const EVENT_TYPE: Record<TemplateField, string> = {
-  message_template_status_update: "template.status_update",
-  template_category_update: "template.category_update",
-  message_template_quality_update: "template.quality_update",
-};
+const EVENT_OF = {
+  message_template_status_update: TEMPLATE_EVENTS.status,
+  template_category_update: TEMPLATE_EVENTS.category,
+  message_template_quality_update: TEMPLATE_EVENTS.quality,
+} satisfies Record<TemplateField, unknown>;
 
 const text = (v: unknown): string | null => (typeof v === "string" && v.length > 0 ? v : null);
 
@@ -71,21 +72,22 @@ export async function ingestTemplates(tx: Tx, items: TemplateItem[]): Promise<{ 
             data: { customerId, wabaId: item.wabaId, providerTemplateId, name, language, category: "unknown", ...set },
           });
       for (const sender of senders.filter((s) => s.customerId === customerId)) {
-        events.push({
-          sender,
-          type: EVENT_TYPE[item.field],
-          dedupeKey: `template:${sender.id}:${digest}`,
-          data: {
-            templateUid: template.id,
-            providerTemplateId,
-            name: template.name,
-            language: template.language,
-            status: template.status,
-            category: template.category,
-            quality: template.quality,
-            update: item.raw,
-          },
-        });
+        events.push(
+          EVENT_OF[item.field].of({
+            sender,
+            dedupeKey: `template:${sender.id}:${digest}`,
+            data: {
+              templateUid: template.id,
+              providerTemplateId,
+              name: template.name,
+              language: template.language,
+              status: template.status,
+              category: template.category,
+              quality: template.quality,
+              update: item.raw,
+            },
+          }),
+        );
       }
     }
   }

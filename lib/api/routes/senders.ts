@@ -10,14 +10,13 @@ import * as examples from "@/lib/domains/senders/examples";
 import { limitsOfSenders, type SenderLimits, senderLimits } from "@/lib/domains/senders/limits";
 import { removeSender, renameSender } from "@/lib/domains/senders/manage";
 import {
-  ProviderPhoneNumber,
   PublicSender,
   SenderCreateBody,
   SenderListData,
   SenderRemovedData,
   SenderRenameBody,
 } from "@/lib/domains/senders/schemas";
-import { toProviderPhoneNumber, toPublicSender } from "@/lib/domains/senders/serializers";
+import { toPublicSender } from "@/lib/domains/senders/serializers";
 import { findSenderByPhone, listSenders } from "@/lib/domains/senders/service";
 import { type AnyRoute, ok, route } from "../route-definition";
 
@@ -134,23 +133,5 @@ export const senderRoutes: AnyRoute[] = [
       const sender = toPublicSender(removed.sender, await senderLimits(removed.sender));
       return ok("Sender removed", { outcome: removed.outcome, sender });
     },
-  }),
-  // GET /{phoneNumberId}: the provider's read of a phone number, for stock provider SDKs.
-  route({
-    versions: ["v2", "v3"],
-    limit: "global",
-    tag: "Senders",
-    method: "GET",
-    path: "/:phoneNumberId",
-    example: examples.getByPhoneNumberId,
-    sender: "phoneNumberId",
-    errorStyle: "provider",
-    tokenScope: "any",
-    // Any text: the sender resolution tells a provider phone number id from a path that is no route.
-    params: { phoneNumberId: PathText },
-    summary: "Read a phone number, provider style",
-    description: "Provider-compatible: the phone number's public fields in the provider's shape.",
-    response: ProviderPhoneNumber,
-    handler: async ({ sender }) => ({ status: 200, raw: toProviderPhoneNumber(sender) }),
   }),
 ];

@@ -8,7 +8,7 @@ import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { signProviderBody } from "@/lib/domains/provider/callbacks/signature";
-import { payloadDocs } from "@/lib/domains/webhooks/payloads";
+import { payloadDocs } from "@/lib/domains/webhooks/catalog";
 import type { Sender } from "@/lib/generated/prisma/client";
 import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { createDestination, postProvider, waitFor } from "@/test/events-helpers";

@@ -15,13 +15,11 @@ import type { Principal } from "@/lib/domains/auth/principal";
 import { emitEvents } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { BalanceLow } from "./event-types";
 import { SIGNED_AMOUNT } from "./ledger";
 import { recentBalance } from "./send-balance";
 
-export const BALANCE_LOW = "billing.balance.low";
-
-/** The data of billing.balance.low (BalanceLowData in lib/domains/webhooks/payloads.ts). */
-type BalanceLowData = { balance: number; threshold: number; currency: string; alertedAt: string };
+export const BALANCE_LOW = BalanceLow.type;
 
 type Crossed = { id: string; balance: string; threshold: string; currency: string };
 
@@ -59,21 +57,19 @@ export async function checkLowBalance(tx: Tx, customerIds: readonly string[], no
     targets.flatMap((t) => {
       const c = byCustomer.get(t.sender.customerId);
       if (!c) return [];
-      const data: BalanceLowData = {
-        balance: Number(c.balance),
-        threshold: Number(c.threshold),
-        currency: c.currency,
-        alertedAt: now.toISOString(),
-      };
       return [
-        {
+        BalanceLow.of({
           sender: t.sender,
-          type: BALANCE_LOW,
           dedupeKey: `${BALANCE_LOW}:${c.id}:${now.getTime()}:${t.id}`,
-          data,
+          data: {
+            balance: Number(c.balance),
+            threshold: Number(c.threshold),
+            currency: c.currency,
+            alertedAt: now.toISOString(),
+          },
           createdAt: now,
           destinationId: t.id,
-        },
+        }),
       ];
     }),
   );

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { CHANNELS } from "@/lib/db/wakeups";
-import { payloadEntries } from "@/lib/domains/webhooks/payloads";
+import { payloadEntries } from "@/lib/domains/webhooks/catalog";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { recordApiAnswers } from "@/test/api-answers";
 import { contactWrites } from "@/test/conversation-fixtures";

@@ -3,6 +3,7 @@
 import type { Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
 import { type EventInput, type EventSender, emitEvents } from "@/lib/domains/events/emit";
+import { ConversationAssigned, ConversationClosed, ConversationCreated, ConversationHandoff } from "./event-types";
 
 export type ConversationEventRow = {
   id: string;
@@ -12,9 +13,8 @@ export type ConversationEventRow = {
 };
 
 export function createdEvent(sender: EventSender, c: ConversationEventRow, origin: "inbound" | "outbound"): EventInput {
-  return {
+  return ConversationCreated.of({
     sender,
-    type: "conversation.created",
     dedupeKey: `conversation.created:${c.id}`,
     createdAt: c.createdAt,
     data: {
@@ -25,7 +25,7 @@ export function createdEvent(sender: EventSender, c: ConversationEventRow, origi
       origin,
       createdAt: c.createdAt.toISOString(),
     },
-  };
+  });
 }
 
 export function closedEvent(
@@ -34,9 +34,8 @@ export function closedEvent(
   closedAt: Date,
   by: string | null,
 ): EventInput {
-  return {
+  return ConversationClosed.of({
     sender,
-    type: "conversation.closed",
     // One event per closing (a conversation can be reopened and closed again).
     dedupeKey: `conversation.closed:${c.id}:${closedAt.getTime()}:${newId("")}`,
     createdAt: closedAt,
@@ -48,19 +47,18 @@ export function closedEvent(
       closedAt: closedAt.toISOString(),
       closedBy: by,
     },
-  };
+  });
 }
 
 /** A chatbot handed the conversation to a person: it waits for a person's reply (docs/inbox.md). */
 export function handoffEvent(
   sender: EventSender,
-  c: ConversationEventRow & { status: string },
+  c: ConversationEventRow & { status: "OPEN" | "CLOSED" },
   handoffAt: Date,
   bot: { chatbotUid: string; chatbotName: string; matchedRule: number | null; inboundMessageId: string },
 ): EventInput {
-  return {
+  return ConversationHandoff.of({
     sender,
-    type: "conversation.handoff",
     // One per hand-off: a later one (after a person replied) is a new event.
     dedupeKey: `conversation.handoff:${c.id}:${handoffAt.getTime()}`,
     createdAt: handoffAt,
@@ -72,7 +70,7 @@ export function handoffEvent(
       handoffAt: handoffAt.toISOString(),
       ...bot,
     },
-  };
+  });
 }
 
 export const emitConversationEvents = (tx: Tx, events: EventInput[]) => emitEvents(tx, events);
@@ -85,9 +83,8 @@ export function assignedEvent(
   by: string | null,
   at: Date,
 ): EventInput {
-  return {
+  return ConversationAssigned.of({
     sender,
-    type: "conversation.assigned",
     // One event per change (a conversation changes hands many times).
     dedupeKey: `conversation.assigned:${c.id}:${at.getTime()}:${newId("")}`,
     createdAt: at,
@@ -99,5 +96,5 @@ export function assignedEvent(
       assignedBy: by,
       assignedAt: at.toISOString(),
     },
-  };
+  });
 }

@@ -31,6 +31,7 @@ export const sampleMessage: Message = {
   ttlSeconds: null,
   metaTemplateId: null,
   broadcastId: null,
+  mediaId: null,
   status: "accepted",
   queued: false,
   attempts: 1,

@@ -39,6 +39,7 @@ export type NewMessage = Omit<
   | "errorMessage"
   | "providerMessageId"
   | "broadcastId"
+  | "mediaId"
 > & {
   payload: unknown;
   /** The broadcast a message is sent for (docs/broadcasts.md); absent for every other send. */
@@ -49,6 +50,8 @@ export type NewMessage = Omit<
   errorCode?: number | null;
   errorMessage?: string | null;
   providerMessageId?: string | null;
+  /** The file a media send names by id (docs/media.md). */
+  mediaId?: string | null;
 };
 
 /** Who sent the message and from which sender: the message joins its conversation (lib/domains/conversations). */
@@ -76,6 +79,7 @@ export async function insertMessage(m: NewMessage, thread: ThreadContext): Promi
     errorMessage: m.errorMessage ?? null,
     providerMessageId: m.providerMessageId ?? null,
     broadcastId: m.broadcastId ?? null,
+    mediaId: m.mediaId ?? null,
     createdAt: now,
     updatedAt: now,
   };

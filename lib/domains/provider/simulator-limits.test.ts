@@ -71,7 +71,7 @@ async function outcome(
 }
 
 describe("simulator: throughput (130429)", () => {
-  it("refuses past the number's messages per second with a Retry-After, and takes them again the next second", async () => {
+  it("refuses past the number's messages in any 1,000 ms with a Retry-After, and takes them again once the oldest left", async () => {
     const sim = simulator({ throughputPerSecond: 3 });
     let now = T0 + 400;
     sim.limits.useClock(() => now);
@@ -81,8 +81,33 @@ describe("simulator: throughput (130429)", () => {
     expect(refused).toMatchObject({ ok: false, code: THROUGHPUT_EXCEEDED, retryable: true, retryAfterSeconds: 1 });
     // Another number has its own throughput.
     expect((await sim.sendMessage({ ...sender, phoneNumberId: "5550002" }, text(uniquePhone()))).ok).toBe(true);
+    // A new clock second is no new allowance: the three are still within the last 1,000 ms.
     now = T0 + 1000;
+    expect(await sim.sendMessage(sender, text(uniquePhone()))).toMatchObject({ code: THROUGHPUT_EXCEEDED });
+    now = T0 + 1400;
     expect((await sim.sendMessage(sender, text(uniquePhone()))).ok).toBe(true);
+  });
+
+  it("refuses a sender that puts two seconds' messages into one sliding second", async () => {
+    // 80/s in every clock second, but 80 late in one and 80 early in the next: 160 within
+    // 1,000 ms, which a provider counting a sliding window refuses.
+    const sim = simulator({ throughputPerSecond: 80 });
+    let now = T0;
+    sim.limits.useClock(() => now);
+    const sender = { phoneNumberId: "5550005", phoneNumber: "+15550005", wabaId: "w1" };
+    const outcomes: boolean[] = [];
+    for (let i = 0; i < 160; i++) {
+      now = T0 + 900 + i; // 80 in 900-979 ms of one second, 80 in 980-1,059 ms
+      outcomes.push((await sim.sendMessage(sender, text(uniquePhone()))).ok);
+    }
+    expect(outcomes.slice(0, 80).every(Boolean)).toBe(true);
+    expect(outcomes.slice(80).filter((ok) => !ok)).toHaveLength(80);
+    // Evenly paced at its throughput, the same number is never refused.
+    const paced = { ...sender, phoneNumberId: "5550006" };
+    for (let i = 0; i < 240; i++) {
+      now = T0 + 10_000 + i * 12.5;
+      expect((await sim.sendMessage(paced, text(uniquePhone()))).ok).toBe(true);
+    }
   });
 
   it("follows a number the operator upgraded (the sender's throughputPerSecond), never below its default", async () => {

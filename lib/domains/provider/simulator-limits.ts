@@ -1,11 +1,19 @@
 // The provider limits the simulator enforces (docs/api/limits.md "What the simulator enforces"),
 // so a test or the demo shows the service staying inside them:
-// - throughput per business number (fixed one-second windows) -> 130429 with a Retry-After;
+// - throughput per business number: messages accepted in any 1,000 ms (a sliding window, as a
+//   provider may count; no burst above it) -> 130429 with a Retry-After;
 // - the pair rate to one user: a burst of 45 messages within 6 seconds (the provider's
 //   allowance for a conversation), and a second marketing template to one user within 6
 //   seconds (what a broadcast must space) -> 131056;
 // - the messaging limit of the business account: unique contacts reached outside an open
 //   window per rolling 24 hours -> the send is accepted and then fails with 131048.
+import { SlidingWindow } from "./sliding-window";
+
+/**
+ * Messages a number may send above its throughput in any 1,000 ms: none. The pacing check of
+ * bench:broadcast allows the throughput plus this burst (docs/api/limits.md).
+ */
+export const THROUGHPUT_BURST = 0;
 export const PAIR_WINDOW_MS = 6_000;
 export const PAIR_BURST = 45;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -13,7 +21,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export type LimitVerdict = "ok" | "throughput" | "pair";
 
 export class SimulatorLimits {
-  private readonly perSecond = new Map<string, { second: number; count: number }>();
+  /** Per phone number id: the messages it had accepted in the last 1,000 ms. */
+  private readonly accepted = new Map<string, SlidingWindow>();
   private readonly pairs = new Map<string, number[]>();
   private readonly templatePairs = new Map<string, number>();
   private readonly overrides = new Map<string, number>();
@@ -49,9 +58,10 @@ export class SimulatorLimits {
     return this.overrides.get(phoneNumberId) ?? Math.max(this.defaultThroughput, numberThroughput ?? 0);
   }
 
-  /** Seconds until the number's next one-second window (the Retry-After of a 130429). */
-  retryAfterSeconds(now = this.clock()): number {
-    return Math.max(1, Math.ceil((1000 - (now % 1000)) / 1000));
+  /** Seconds until the number's oldest message in the window leaves it (the Retry-After of a 130429). */
+  retryAfterSeconds(phoneNumberId: string, now = this.clock()): number {
+    const ms = this.accepted.get(phoneNumberId)?.msUntilOldestLeaves(now) ?? 0;
+    return Math.max(1, Math.ceil(ms / 1000));
   }
 
   /** Counts one message when it is allowed; otherwise says which limit refused it. */
@@ -61,10 +71,13 @@ export class SimulatorLimits {
     options: { marketing?: boolean; throughput?: number } = {},
     now = this.clock(),
   ): LimitVerdict {
-    const second = Math.floor(now / 1000);
-    const window = this.perSecond.get(phoneNumberId);
-    const used = window && window.second === second ? window.count : 0;
-    if (used >= this.throughputOf(phoneNumberId, options.throughput)) return "throughput";
+    let window = this.accepted.get(phoneNumberId);
+    if (!window) {
+      window = new SlidingWindow(1_000);
+      this.accepted.set(phoneNumberId, window);
+    }
+    if (window.count(now) >= this.throughputOf(phoneNumberId, options.throughput) + THROUGHPUT_BURST)
+      return "throughput";
     const key = `${phoneNumberId}|${recipient}`;
     const recent = (this.pairs.get(key) ?? []).filter((t) => now - t < PAIR_WINDOW_MS);
     if (recent.length >= PAIR_BURST) {
@@ -76,7 +89,7 @@ export class SimulatorLimits {
     recent.push(now);
     this.pairs.set(key, recent);
     if (options.marketing) this.templatePairs.set(key, now);
-    this.perSecond.set(phoneNumberId, { second, count: used + 1 });
+    window.add(now);
     if (this.pairs.size > 50_000 || this.templatePairs.size > 50_000) this.prune(now);
     return "ok";
   }

@@ -133,7 +133,7 @@ export class ProviderSimulator implements ProviderClient {
       throughput: sender.throughputPerSecond,
     });
     if (verdict === "throughput") {
-      return refusal(THROUGHPUT_EXCEEDED, undefined, this.limits.retryAfterSeconds());
+      return refusal(THROUGHPUT_EXCEEDED, undefined, this.limits.retryAfterSeconds(sender.phoneNumberId));
     }
     if (verdict === "pair") return refusal(PAIR_RATE_LIMIT);
 

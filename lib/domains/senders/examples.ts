@@ -3,7 +3,7 @@
 import { exampleTime, listExample } from "@/lib/core/examples";
 import type { SenderLimits } from "./limits";
 import { sampleSender } from "./samples";
-import { toProviderPhoneNumber, toPublicSender } from "./serializers";
+import { toPublicSender } from "./serializers";
 
 const addedRow = {
   ...sampleSender,
@@ -55,7 +55,3 @@ export const postSendersBySenderIdRemove = {
 };
 
 /** GET /{phoneNumberId}: the sample sender as the provider describes a phone number. */
-export const getByPhoneNumberId = {
-  params: { phoneNumberId: sampleSender.phoneNumberId ?? "" },
-  response: toProviderPhoneNumber(sampleSender),
-};

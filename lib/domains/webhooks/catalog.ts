@@ -1,134 +1,74 @@
 // The event catalog (docs/api/webhooks.md "The event catalog"): every key a destination may subscribe
-// to. GET /webhooks/events serves it; create and update accept only these keys.
-import { payloadDocs } from "./payloads";
+// to, composed from the definitions of the domains that emit them (defineEvent,
+// lib/domains/events/define.ts). GET /webhooks/events serves it with each body's JSON Schema and
+// example; create and update accept only these keys.
+import { z } from "zod";
+import { openObjects } from "@/lib/core/open-schema";
+import { BILLING_EVENTS } from "@/lib/domains/billing/event-types";
+import { BROADCAST_EVENTS } from "@/lib/domains/broadcasts/event-types";
+import { CONVERSATION_EVENTS } from "@/lib/domains/conversations/event-types";
+import { type EventDefinition, envelopeExample, envelopeSchema } from "@/lib/domains/events/define";
+import { INBOUND_MESSAGE_EVENTS, MESSAGE_STATUS_EVENTS } from "@/lib/domains/messaging/event-types";
+import { TEMPLATE_EVENTS } from "@/lib/domains/templates/event-types";
+import { OPERATIONAL_EVENTS, TestEvent } from "./event-types";
 
 export type CatalogEvent = { key: string; description: string };
 export type CatalogGroup = { key: string; name: string; description: string; events: CatalogEvent[] };
 
-const STATUS_EVENTS: CatalogEvent[] = [
-  { key: "message.status.accepted", description: "The provider accepted an outgoing message for delivery." },
-  { key: "message.status.sent", description: "An outgoing message left the provider towards the recipient." },
-  { key: "message.status.delivered", description: "An outgoing message reached the recipient's device." },
-  { key: "message.status.read", description: "The recipient read an outgoing message." },
-  { key: "message.status.failed", description: "An outgoing message could not be delivered (terminal)." },
-];
+type Group = Omit<CatalogGroup, "events"> & { definitions: readonly EventDefinition[] };
 
-const INBOUND_TYPES: [string, string][] = [
-  ["text", "a text message"],
-  ["image", "an image"],
-  ["audio", "an audio message or voice note"],
-  ["video", "a video"],
-  ["document", "a document"],
-  ["sticker", "a sticker"],
-  ["location", "a location"],
-  ["contacts", "one or more contact cards"],
-  ["interactive", "a reply to an interactive message (list or reply button)"],
-  ["button", "a tap on a template quick-reply button"],
-  ["reaction", "a reaction to a message"],
-];
-
-const TEMPLATE_EVENTS: CatalogEvent[] = [
-  { key: "template.status_update", description: "A message template was approved, rejected, paused or disabled." },
-  { key: "template.category_update", description: "The provider changed a message template's category." },
-  { key: "template.quality_update", description: "A message template's quality rating changed." },
-];
-
-const CONVERSATION_EVENTS: CatalogEvent[] = [
-  {
-    key: "conversation.created",
-    description: "A conversation with a new contact began (their first message, or the first message sent to them).",
-  },
-  { key: "conversation.closed", description: "A conversation was closed from the API or the dashboard." },
-  {
-    key: "conversation.assigned",
-    description:
-      "A conversation's assignee changed: assigned to a member (from the API, the inbox, a member's first reply or auto-assignment) or unassigned.",
-  },
-  {
-    key: "conversation.handoff",
-    description: "A chatbot handed a conversation to a person: it waits for a person's reply.",
-  },
-];
-
-const BROADCAST_EVENTS: CatalogEvent[] = [
-  { key: "broadcast.started", description: "A broadcast started sending (its recipients were made)." },
-  {
-    key: "broadcast.paused",
-    description: "A broadcast paused: by a person (pauseReason null) or by the service (pauseReason says why).",
-  },
-  { key: "broadcast.completed", description: "A broadcast has no recipient left to send (with counts and cost)." },
-];
-
-const OPERATIONAL_EVENTS: CatalogEvent[] = [
-  {
-    key: "webhook.endpoint.disabled",
-    description:
-      "One of your webhook destinations was disabled after 5 days of failed deliveries (sent to your other destinations).",
-  },
-  {
-    key: "webhook.delivery.exhausted",
-    description:
-      "A delivery to one of your webhook destinations gave up after its retries (sent to your other destinations).",
-  },
-];
-
-const BILLING_EVENTS: CatalogEvent[] = [
-  {
-    key: "billing.balance.low",
-    description:
-      "The account's balance fell below its low-balance threshold (once per crossing; again after it was back above).",
-  },
-];
-
-export const EVENT_GROUPS: readonly CatalogGroup[] = [
+/** The groups of the catalog, in order, each with its domain's definitions. A new event: its defineEvent in the list of its group. */
+const GROUPS: readonly Group[] = [
   {
     key: "message.status",
     name: "Message status",
     description:
       "Lifecycle updates of messages you sent. Status only moves forward; each event carries the previous status.",
-    events: STATUS_EVENTS,
+    definitions: Object.values(MESSAGE_STATUS_EVENTS),
   },
   {
     key: "message.inbound",
     name: "Inbound messages",
     description: "Messages your customers sent to your number, one key per message type.",
-    events: INBOUND_TYPES.map(([type, what]) => ({
-      key: `message.inbound.${type}`,
-      description: `A customer sent ${what}.`,
-    })),
+    definitions: Object.values(INBOUND_MESSAGE_EVENTS),
   },
   {
     key: "template",
     name: "Templates",
     description: "Changes to your message templates reported by the provider.",
-    events: TEMPLATE_EVENTS,
+    definitions: Object.values(TEMPLATE_EVENTS),
   },
   {
     key: "conversation",
     name: "Conversations",
     description: "The inbox's threads with your contacts: started, handed off by a chatbot to a person, closed.",
-    events: CONVERSATION_EVENTS,
+    definitions: CONVERSATION_EVENTS,
   },
   {
     key: "broadcast",
     name: "Broadcasts",
     description: "One template sent to an audience; every event carries data.broadcastUid.",
-    events: BROADCAST_EVENTS,
+    definitions: BROADCAST_EVENTS,
   },
   {
     key: "webhook",
     name: "Endpoint health",
     description:
       "Operational events about your webhook destinations, delivered to your other active destinations that subscribe to them.",
-    events: OPERATIONAL_EVENTS,
+    definitions: OPERATIONAL_EVENTS,
   },
   {
     key: "billing",
     name: "Billing",
     description: "The account's money, sent to each active destination that subscribes, under its own sender.",
-    events: BILLING_EVENTS,
+    definitions: BILLING_EVENTS,
   },
 ];
+
+export const EVENT_GROUPS: readonly CatalogGroup[] = GROUPS.map(({ definitions, ...group }) => ({
+  ...group,
+  events: definitions.map((d) => ({ key: d.type, description: d.description })),
+}));
 
 export const EVENT_KEYS: readonly string[] = EVENT_GROUPS.flatMap((g) => g.events.map((e) => e.key));
 
@@ -139,17 +79,13 @@ export function isEventKey(value: unknown): value is string {
 }
 
 /** The type of the signed test event (POST /webhooks/{uid}/test); not subscribable. */
-export const TEST_EVENT_TYPE = "webhook.test";
+export const TEST_EVENT_TYPE = TestEvent.type;
 
 /**
  * The test event in the catalog: a destination receives it whatever it subscribes to, so it
  * is listed (with its body's schema) beside the endpoint-health events, but is no key to subscribe to.
  */
-const TEST_EVENT: CatalogEvent = {
-  key: TEST_EVENT_TYPE,
-  description:
-    "A signed test sent by POST /webhooks/{webhookUid}/test (or the dashboard's Send test event) to that one destination, whatever it subscribes to; not a key to subscribe to.",
-};
+const TEST_EVENT: CatalogEvent = { key: TestEvent.type, description: TestEvent.description };
 
 /** Every type a destination may receive: the subscribable keys and webhook.test. */
 export const DELIVERED_EVENT_TYPES: readonly string[] = [...EVENT_KEYS, TEST_EVENT_TYPE];
@@ -166,7 +102,7 @@ export function catalogGroups(): (Omit<CatalogGroup, "events"> & { events: Liste
   }));
 }
 
-/** The data of GET /webhooks/events: every type with its payload's JSON Schema and an example (payloads.ts). */
+/** The data of GET /webhooks/events: every type with its payload's JSON Schema and an example. */
 export function eventCatalog() {
   const docs = payloadDocs();
   return {
@@ -176,4 +112,33 @@ export function eventCatalog() {
     })),
     eventKeys: [...EVENT_KEYS],
   };
+}
+
+export type PayloadEntry = { schema: z.ZodType; example: Record<string, unknown> };
+
+/** The delivered body's schema (the envelope around the definition's data) and an example, per type (webhook.test too). */
+export function payloadEntries(): Record<string, PayloadEntry> {
+  const out: Record<string, PayloadEntry> = {};
+  for (const d of [...GROUPS.flatMap((g) => g.definitions), TestEvent]) {
+    out[d.type] = { schema: envelopeSchema(d.type, d.schema), example: envelopeExample(d.type, d.example) };
+  }
+  return out;
+}
+
+type PayloadDoc = { schema: Record<string, unknown>; example: Record<string, unknown> };
+let docs: Record<string, PayloadDoc> | undefined;
+
+/** JSON Schema (draft 2020-12, from z.toJSONSchema) and example per type. */
+export function payloadDocs(): Record<string, PayloadDoc> {
+  if (docs) return docs;
+  const out: Record<string, PayloadDoc> = {};
+  for (const [key, entry] of Object.entries(payloadEntries())) {
+    out[key] = {
+      // Open to added fields, as every answer (lib/core/open-schema.ts).
+      schema: openObjects(z.toJSONSchema(entry.schema, { io: "output" })) as Record<string, unknown>,
+      example: entry.example,
+    };
+  }
+  docs = out;
+  return out;
 }

@@ -3,7 +3,6 @@
 // (lib/domains/webhooks/worker.ts) sends every PENDING delivery whose nextAttemptAt has come;
 // a delivery's id is its `webhook-id`, so a redelivery keeps the same id.
 
-import type { z } from "zod";
 import { ApiError } from "@/lib/core/errors";
 import { skipTake } from "@/lib/core/pagination";
 import { db } from "@/lib/db";
@@ -11,8 +10,7 @@ import type { Principal } from "@/lib/domains/auth/principal";
 import { emitEvent } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import type { Prisma, Sender } from "@/lib/generated/prisma/client";
-import { TEST_EVENT_TYPE } from "./catalog";
-import type { TestEventData } from "./payloads";
+import { TestEvent } from "./event-types";
 import type { DeliveryListQuery } from "./schemas";
 import type { DeliveryRow } from "./serializers";
 import { tenantScope, webhookNotFound } from "./service";
@@ -106,16 +104,18 @@ export async function sendTestEvent(p: Principal, sender: Sender, uid: string): 
     const dest = rows[0];
     if (!dest) throw webhookNotFound(uid);
     if (dest.status !== "ACTIVE") throw inactive(uid, "sending a test event");
-    return emitEvent(tx, {
-      sender,
-      type: TEST_EVENT_TYPE,
-      dedupeKey: null,
-      destinationId: uid,
-      data: {
-        message: "This is a test event from Switchboard. If you can read it, your endpoint works.",
-        webhookUid: uid,
-      } satisfies z.infer<typeof TestEventData>,
-    });
+    return emitEvent(
+      tx,
+      TestEvent.of({
+        sender,
+        dedupeKey: null,
+        destinationId: uid,
+        data: {
+          message: "This is a test event from Switchboard. If you can read it, your endpoint works.",
+          webhookUid: uid,
+        },
+      }),
+    );
   });
   const deliveryId = emitted?.deliveryIds[0];
   if (!emitted || deliveryId === undefined) throw new Error("the test event was not queued for its destination");

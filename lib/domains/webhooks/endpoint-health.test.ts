@@ -10,7 +10,7 @@ import { db } from "@/lib/db";
 import { emitEvents } from "@/lib/domains/events/emit";
 import { BREAKER } from "@/lib/domains/webhooks/breaker";
 import { admitDelivery, type HealthOutcome, recordHealth } from "@/lib/domains/webhooks/breaker-store";
-import { payloadDocs } from "@/lib/domains/webhooks/payloads";
+import { payloadDocs } from "@/lib/domains/webhooks/catalog";
 import { startDeliveryWorker } from "@/lib/domains/webhooks/worker";
 import { createDestination, waitFor } from "@/test/events-helpers";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";

@@ -8,8 +8,7 @@ import { closedEvent, createdEvent } from "@/lib/domains/conversations/events";
 import { buildPayload } from "@/lib/domains/events/emit";
 import { inboundEvent } from "@/lib/ingest/inbound";
 import { call, createTestCustomer } from "@/test/factory";
-import { DELIVERED_EVENT_TYPES, EVENT_KEYS } from "./catalog";
-import { payloadDocs, payloadEntries } from "./payloads";
+import { DELIVERED_EVENT_TYPES, EVENT_KEYS, payloadDocs, payloadEntries } from "./catalog";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);

@@ -1,0 +1,149 @@
+// The events about messages (docs/event-pipeline.md "Events"): a status move of a message this
+// service sent (message.status.accepted is emitted when the provider accepts a send,
+// accepted-event.ts; the others by the callback ingest from the provider's statuses), and a
+// message a contact sent (message.inbound.<type>, by the callback ingest).
+import { z } from "zod";
+import { defineEvent, EventTime, EXAMPLE_AT } from "@/lib/domains/events/define";
+
+const STATUSES = ["accepted", "sent", "delivered", "read", "failed"] as const;
+
+const StatusData = z.object({
+  messageId: z.string(),
+  messageUid: z
+    .string()
+    .optional()
+    .describe("The message's uid in this service; on message.status.accepted, which the service emits when it sends"),
+  billingUid: z
+    .string()
+    .nullable()
+    .describe("The billing record of the status; null on message.status.accepted (not billed yet)"),
+  recipientId: z.string().nullable(),
+  status: z.enum(STATUSES),
+  previousStatus: z.string().nullable(),
+  timestamp: EventTime,
+  pricing: z
+    .object({
+      billable: z.boolean().nullable(),
+      billingClass: z.string().nullable(),
+      pricingModel: z.string().nullable(),
+      pricingCategory: z.string().nullable(),
+      templateType: z.string().nullable(),
+      pricingType: z.string().nullable(),
+      rate: z.number(),
+    })
+    .nullable(),
+  conversation: z.object({ id: z.string().nullable(), originType: z.string().nullable() }).nullable(),
+  errors: z.array(
+    z.object({ code: z.number().nullable(), title: z.string().nullable(), message: z.string().nullable() }).loose(),
+  ),
+  broadcastUid: z.string().optional().describe("Set when the message was sent by a broadcast"),
+});
+
+const STATUS_DESCRIPTIONS: Record<(typeof STATUSES)[number], string> = {
+  accepted: "The provider accepted an outgoing message for delivery.",
+  sent: "An outgoing message left the provider towards the recipient.",
+  delivered: "An outgoing message reached the recipient's device.",
+  read: "The recipient read an outgoing message.",
+  failed: "An outgoing message could not be delivered (terminal).",
+};
+
+const statusEvent = <S extends (typeof STATUSES)[number]>(status: S) =>
+  defineEvent({
+    type: `message.status.${status}`,
+    description: STATUS_DESCRIPTIONS[status],
+    schema: StatusData,
+    example: {
+      messageId: "wamid.example.1",
+      billingUid: "cm3example0001",
+      recipientId: "15550100002",
+      status,
+      previousStatus: status === "accepted" ? null : "accepted",
+      timestamp: EXAMPLE_AT,
+      pricing:
+        status === "sent"
+          ? {
+              billable: true,
+              billingClass: "utility",
+              pricingModel: "PMP",
+              pricingCategory: "utility",
+              templateType: null,
+              pricingType: "regular",
+              rate: 0.004,
+            }
+          : null,
+      conversation: status === "sent" ? { id: "conv.example", originType: "utility" } : null,
+      errors: status === "failed" ? [{ code: 131026, title: "Message undeliverable", message: null }] : [],
+    },
+  });
+
+export type MessageEventStatus = (typeof STATUSES)[number];
+
+/** Whether a status has its message.status event (played, a read-level status, has none). */
+export const isMessageEventStatus = (status: string): status is MessageEventStatus =>
+  (STATUSES as readonly string[]).includes(status);
+
+export const MESSAGE_STATUS_EVENTS = {
+  accepted: statusEvent("accepted"),
+  sent: statusEvent("sent"),
+  delivered: statusEvent("delivered"),
+  read: statusEvent("read"),
+  failed: statusEvent("failed"),
+};
+
+/** The message types a contact may send, what each is, and an example of the provider's object. */
+const INBOUND_TYPES = {
+  text: ["a text message", { body: "Hello, is my order on its way?" }],
+  image: ["an image", { id: "media.1", mime_type: "image/jpeg", sha256: "abc123", caption: "The parcel" }],
+  audio: ["an audio message or voice note", { id: "media.2", mime_type: "audio/ogg; codecs=opus", voice: true }],
+  video: ["a video", { id: "media.3", mime_type: "video/mp4" }],
+  document: ["a document", { id: "media.4", mime_type: "application/pdf", filename: "invoice.pdf" }],
+  sticker: ["a sticker", { id: "media.5", mime_type: "image/webp", animated: false }],
+  location: ["a location", { latitude: 52.52, longitude: 13.405, name: "Office" }],
+  contacts: [
+    "one or more contact cards",
+    [{ name: { formatted_name: "Ada Lovelace" }, phones: [{ phone: "+15550100002" }] }],
+  ],
+  interactive: [
+    "a reply to an interactive message (list or reply button)",
+    { type: "button_reply", button_reply: { id: "yes", title: "Yes" } },
+  ],
+  button: ["a tap on a template quick-reply button", { payload: "CONFIRM", text: "Confirm" }],
+  reaction: ["a reaction to a message", { message_id: "wamid.example.1", emoji: "👍" }],
+} as const satisfies Record<string, readonly [string, unknown]>;
+
+export type InboundType = keyof typeof INBOUND_TYPES;
+
+const inboundData = (type: string) =>
+  z
+    .object({
+      messageId: z.string(),
+      conversationUid: z.string().nullable(),
+      from: z.string().nullable(),
+      contactName: z.string().nullable(),
+      timestamp: EventTime,
+      type: z.literal(type),
+      [type]: z.unknown().describe(`The provider's ${type} object, as received`),
+      context: z.unknown().describe("The provider's context (a reply's quoted message), or null"),
+    })
+    .loose();
+
+const inboundEvent = (type: InboundType) =>
+  defineEvent({
+    type: `message.inbound.${type}`,
+    description: `A customer sent ${INBOUND_TYPES[type][0]}.`,
+    schema: inboundData(type),
+    example: {
+      messageId: "wamid.example.2",
+      conversationUid: "cm3conversation01",
+      from: "15550100002",
+      contactName: "Ada Lovelace",
+      timestamp: EXAMPLE_AT,
+      type,
+      [type]: INBOUND_TYPES[type][1],
+      context: null,
+    },
+  });
+
+export const INBOUND_MESSAGE_EVENTS = Object.fromEntries(
+  (Object.keys(INBOUND_TYPES) as InboundType[]).map((type) => [type, inboundEvent(type)]),
+) as Record<InboundType, ReturnType<typeof inboundEvent>>;
