@@ -6,6 +6,7 @@ import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { createTemplate, syncTemplates } from "@/lib/domains/templates/service";
 import { createTestCustomer } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { sourceText } from "./template-source";
 
 describe("a template's source on the dashboard", () => {
@@ -18,7 +19,7 @@ describe("a template's source on the dashboard", () => {
 
   it("the synced hello_world is synced from the provider; a template created here stays created here", async () => {
     const t = await createTestCustomer();
-    const p: Principal = { customerId: t.customer.id, plan: "pro", via: "session" };
+    const p: Principal = memberPrincipal(t.customer.id);
     const created = await createTemplate(p, t.sender, {
       name: `created_${Date.now()}`,
       language: "en",

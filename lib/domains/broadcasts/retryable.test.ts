@@ -7,6 +7,7 @@ import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { addCredit } from "@/lib/domains/billing/credits";
 import { createTestCustomer, uniquePhone } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { addTemplate } from "@/test/messaging-fixtures";
 import { retryFailedRecipients } from "./retry-failed";
 import { retryableFailures } from "./retryable";
@@ -42,7 +43,7 @@ async function completedWithFailures(failures: { code: number; hoursAgo: number 
       failedAt: new Date(Date.now() - f.hoursAgo * HOUR),
     })),
   });
-  const p: Principal = { customerId: t.customer.id, plan: "pro", via: "session" };
+  const p: Principal = memberPrincipal(t.customer.id);
   return { p, uid: broadcast.id };
 }
 
