@@ -2,6 +2,7 @@
 // /{version}/{wabaId}/message_templates, bearer access token per sender.
 import { env } from "@/lib/core/env";
 import { isRetryableCode } from "./error-codes";
+import { httpMediaDownloads } from "./http-media";
 import type {
   ProviderClient,
   ProviderMessagePayload,
@@ -92,6 +93,7 @@ export function createHttpClient(config: HttpClientConfig = httpConfigFromEnv())
 
   return {
     kind: "http",
+    ...httpMediaDownloads(config),
     async phoneNumberOf(phoneNumberId: string): Promise<string | null> {
       const { response, body } = await graph(
         `${encodeURIComponent(phoneNumberId)}?fields=display_phone_number`,
