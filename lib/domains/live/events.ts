@@ -9,7 +9,7 @@ export type LiveEvent =
   | { kind: "message.created"; senderId: string; conversationUid: string; unreadCount?: number }
   /** A sent message's status moved (the thread's ticks). */
   | { kind: "message.status"; senderId: string; messageId: string; status: string }
-  /** A message's file changed status: an inbound file fetched (ready) or given up (unavailable); the thread refetches. */
+  /** A contact's file was fetched and kept, or could not be (docs/media.md): the threads showing it refetch. */
   | { kind: "media.status"; senderId: string; mediaId: string; status: string }
   /** A conversation was read, closed or reopened. */
   | { kind: "conversation.changed"; senderId: string; conversationUid: string; unreadCount?: number; status?: string }
