@@ -52,6 +52,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...send,
     path: "/send",
+    permission: "messages.send",
     example: examples.postSend,
     sender: "resolve",
     idempotent: "send",
@@ -67,6 +68,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...send,
     path: "/chat",
+    permission: "messages.send",
     example: examples.postChat,
     sender: "resolve",
     idempotent: "chat",
@@ -82,6 +84,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...providerSend,
     path: "/messages",
+    permission: "messages.send",
     example: examples.postMessages,
     sender: "resolve",
     summary: "Send a message, provider style",
@@ -97,6 +100,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...providerSend,
     path: "/:phoneNumberId/messages",
+    permission: "messages.send",
     example: examples.postByPhoneNumberIdMessages,
     sender: "phoneNumberId",
     // Any text: the sender resolution tells a provider phone number id from a path that is no route.
