@@ -16,6 +16,11 @@ export type OpenApiParameter = {
   description?: string;
   schema: Json;
   example?: unknown;
+  /**
+   * A path parameter whose form decides whether the path is this operation's at all (the
+   * route's pathMatch, lib/api/router.ts): another form is no operation (404), not a 400.
+   */
+  "x-path-match"?: string;
 };
 
 type MediaType = { schema: Json; example?: unknown };
@@ -239,6 +244,7 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
       const declared = route.params?.[name];
       const { description, ...schema } = declared ? jsonSchemaOf(declared, "input", defs) : { type: "string" };
       const example = route.example?.params?.[name];
+      const match = route.pathMatch?.[name as keyof typeof route.pathMatch] as RegExp | undefined;
       return {
         name,
         in: "path",
@@ -246,6 +252,7 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
         ...(typeof description === "string" ? { description } : {}),
         schema,
         ...(example !== undefined ? { example } : {}),
+        ...(match ? { "x-path-match": `^(${match.source})$` } : {}),
       };
     }),
   ];
