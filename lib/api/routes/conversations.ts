@@ -27,7 +27,7 @@ import {
   updateConversation,
 } from "@/lib/domains/conversations/service";
 import { replyToConversation } from "@/lib/domains/messaging/conversation-reply";
-import { DELIVERY_ERRORS } from "@/lib/domains/messaging/errors";
+import { DELIVERY_ERRORS, MEDIA_SEND_ERRORS } from "@/lib/domains/messaging/errors";
 import * as sendExamples from "@/lib/domains/messaging/examples";
 import { ConversationReplyBody, SendReceipt } from "@/lib/domains/messaging/schemas";
 import { receiptResponse } from "@/lib/domains/messaging/serializers";
@@ -175,6 +175,7 @@ export const conversationRoutes: AnyRoute[] = [
       "WHATSAPP_SETUP_INCOMPLETE",
       "CUSTOMER_SERVICE_WINDOW_CLOSED",
       ...DELIVERY_ERRORS,
+      ...MEDIA_SEND_ERRORS,
     ],
     handler: async ({ principal, sender, params, body, version }) => {
       const sent = await replyToConversation(principal, sender?.id, params.conversationUid, body.message);

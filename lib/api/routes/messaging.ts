@@ -5,7 +5,7 @@
 
 import type { ErrorCode } from "@/lib/core/errors";
 import { PathText } from "@/lib/core/path-params";
-import { DELIVERY_ERRORS } from "@/lib/domains/messaging/errors";
+import { DELIVERY_ERRORS, MEDIA_SEND_ERRORS } from "@/lib/domains/messaging/errors";
 import * as examples from "@/lib/domains/messaging/examples";
 import {
   ChatBodies,
@@ -34,6 +34,7 @@ const send = {
 /** Domain codes a send can answer (docs/messaging.md). */
 const SEND_ERRORS = [
   ...DELIVERY_ERRORS,
+  ...MEDIA_SEND_ERRORS,
   "CUSTOMER_SERVICE_WINDOW_CLOSED",
   "DIRECT_SEND_NOT_SUPPORTED_ON_TEMPLATE_SEND",
 ] as const satisfies readonly ErrorCode[];
