@@ -22,6 +22,7 @@ import { inboundTextChange, messagesChange } from "./simulator-inbound";
 import { SimulatorLimits } from "./simulator-limits";
 import { reviewTemplate } from "./simulator-review";
 import { templateComponentsFor } from "./simulator-templates";
+import { MEDIA_UPLOAD_ERROR, type SimulatedUpload, SimulatorUploads } from "./simulator-uploads";
 import { windowOpenForNumber } from "./simulator-window";
 import { findParameterProblem } from "./template-parameters";
 import type {
@@ -31,6 +32,8 @@ import type {
   ProviderSendOutcome,
   ProviderTemplate,
   ProviderTemplateInput,
+  ProviderUpload,
+  ProviderUploadOutcome,
   SendHints,
 } from "./types";
 
@@ -47,7 +50,15 @@ export type SimulatorOptions = {
   marketingCapRate: number;
 };
 
-export type SimulatedMessage = { messageId: string; phoneNumberId: string; to: string; type: string; category: string };
+export type SimulatedMessage = {
+  messageId: string;
+  phoneNumberId: string;
+  to: string;
+  type: string;
+  category: string;
+  /** The uploads the message named (its media, a template's header): what reached the phone. */
+  media?: SimulatedUpload[];
+};
 
 const FLUSH_MS = 25;
 /** What simulated contacts answer (never an opt-out keyword). */
@@ -84,6 +95,8 @@ export class ProviderSimulator implements ProviderClient {
   readonly limits: SimulatorLimits;
   /** Accepted messages, newest last (bounded): what the "provider" really received. */
   readonly accepted: SimulatedMessage[] = [];
+  /** Media uploaded to the "provider" (POST /{phoneNumberId}/media), by provider media id. */
+  readonly uploads = new SimulatorUploads();
   private readonly faults = new Map<string, number[]>();
   private readonly forced = new Map<string, "failed" | "read" | "delivered">();
   private readonly templates = new Map<string, ProviderTemplate[]>();
@@ -126,6 +139,9 @@ export class ProviderSimulator implements ProviderClient {
     if (injected !== undefined) return refusal(injected);
     const mismatch = await this.parameterRefusal(sender, payload);
     if (mismatch) return mismatch;
+    const named = this.uploads.named(sender, payload);
+    if (named.unknown)
+      return refusal(MEDIA_UPLOAD_ERROR, `Media upload error: no media ${named.unknown} for this number`);
     const freeForm = isFreeFormPayload(payload);
     const category = (hints.pricingCategory ?? "service").toLowerCase();
     const verdict = this.limits.check(sender.phoneNumberId, to, {
@@ -143,7 +159,8 @@ export class ProviderSimulator implements ProviderClient {
     const outsideWindow = freeForm && !(await windowOpenForNumber(sender.phoneNumberId, `+${to}`));
     const overLimit = !freeForm && !(await this.reachAllowed(sender, to));
     const messageId = wamid();
-    this.accepted.push({ messageId, phoneNumberId: sender.phoneNumberId, to, type: payload.type, category });
+    const media = named.media.length > 0 ? { media: named.media } : {};
+    this.accepted.push({ messageId, phoneNumberId: sender.phoneNumberId, to, type: payload.type, category, ...media });
     if (this.accepted.length > 20_000) this.accepted.splice(0, 10_000);
     const capped = category === "marketing" && Math.random() < this.options.marketingCapRate;
     const failure = outsideWindow
@@ -155,6 +172,10 @@ export class ProviderSimulator implements ProviderClient {
           : undefined;
     this.scheduleStatuses(sender, messageId, to, category, failure);
     return { ok: true, messageId, waId: to };
+  }
+
+  uploadMedia(sender: ProviderSender, file: ProviderUpload): Promise<ProviderUploadOutcome> {
+    return this.uploads.upload(sender, file);
   }
 
   /** The business account's messaging limit: the sender's tier when it carries one (null = unlimited). */

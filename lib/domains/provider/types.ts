@@ -1,5 +1,6 @@
 // One interface for the messaging provider (Meta WhatsApp Cloud API style), implemented by
 // the HTTP client (http-client.ts) and the built-in simulator (simulator.ts).
+import type { Readable } from "node:stream";
 
 /** The sender as the provider knows it. */
 export type ProviderSender = {
@@ -62,6 +63,18 @@ export type ProviderTemplateInput = {
   components: unknown[];
 };
 
+/** A file to upload to the provider for a sender (POST /{phoneNumberId}/media): its bytes streamed from the store. */
+export type ProviderUpload = {
+  mimeType: string;
+  filename: string | null;
+  /** Bytes. */
+  size: number;
+  /** Opens the bytes (a fresh stream per call). */
+  open: () => Promise<Readable>;
+};
+/** The provider's media id of an upload, or its refusal. */
+export type ProviderUploadOutcome = { ok: true; id: string } | ProviderRefused;
+
 export type ProviderClient = {
   readonly kind: "simulator" | "http";
   sendMessage(sender: ProviderSender, payload: ProviderMessagePayload, hints?: SendHints): Promise<ProviderSendOutcome>;
@@ -73,4 +86,6 @@ export type ProviderClient = {
    * simulator mode the service assigns the id itself (lib/domains/onboarding/connect-sender.ts).
    */
   phoneNumberOf(phoneNumberId: string): Promise<string | null>;
+  /** Uploads a file for the sender's number; sends name it by the id answered (docs/media.md "Sending media"). */
+  uploadMedia(sender: ProviderSender, file: ProviderUpload): Promise<ProviderUploadOutcome>;
 };
