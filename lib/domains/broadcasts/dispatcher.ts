@@ -31,6 +31,7 @@ import { pruneSlots, takeTokens } from "@/lib/domains/senders/rate-bucket";
 import { componentsFor } from "@/lib/domains/templates/fill";
 import { findTemplate } from "@/lib/domains/templates/send-template";
 import type { Broadcast, Message, Sender, Template } from "@/lib/generated/prisma/client";
+import { sweepCancelled } from "./cancel-sweep";
 import { broadcastEvent } from "./events";
 import { admitContacts } from "./messaging-limit";
 import { publishProgress } from "./progress";
@@ -690,6 +691,7 @@ async function dispatchPass(options: DispatchOptions): Promise<PassResult> {
     await startDue(o);
     await resumeDue(o);
     await interruptStale(o);
+    await sweepCancelled(o.customerIds, o.now());
   }
   const sending = await db.broadcast.findMany({
     where: { status: "SENDING", ...(o.customerIds ? { customerId: { in: o.customerIds } } : {}) },

@@ -5,11 +5,10 @@ import { z } from "zod";
 import type { CodedIssueParams } from "@/lib/core/coded-issue";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import type { Version } from "@/lib/core/version";
+import { SEND_ROUTES } from "@/lib/domains/messages/send-routes";
 import { parsePhone, phoneField } from "@/lib/domains/senders/phone";
 import { DIRECT_SEND_CATEGORIES } from "@/lib/domains/templates/direct-send";
 
-export const SEND_ROUTES = ["send", "chat", "messages", "orders", "chatbot"] as const;
-export type SendRoute = (typeof SEND_ROUTES)[number];
 export const CHAT_TYPES = ["text", "image", "document", "audio", "video", "sticker", "location"] as const;
 export const MEDIA_TYPES = ["image", "document", "audio", "video", "sticker"] as const;
 
