@@ -55,9 +55,9 @@ module.exports = {
       name: "send-steps-below-messaging",
       severity: "error",
       comment:
-        'The send pipeline flows one way (docs/messaging.md "The send pipeline"): lib/domains/messaging runs it, and the domains that contribute its steps (templates, contacts, conversations, billing, events, provider, senders) and idempotency never import messaging.',
+        'The send pipeline flows one way (docs/messaging.md "The send pipeline"): lib/domains/messaging runs it, and the domains that contribute its steps (media, templates, contacts, conversations, billing, events, provider, senders) and idempotency never import messaging.',
       from: {
-        path: "^lib/domains/(templates|contacts|conversations|billing|events|provider|senders|idempotency)/",
+        path: "^lib/domains/(media|templates|contacts|conversations|billing|events|provider|senders|idempotency)/",
         pathNot: TESTS,
       },
       to: { path: "^lib/domains/messaging/" },

@@ -81,6 +81,8 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/api/dashboard/saved-replies/route.ts": "inbox",
   "app/api/dashboard/conversations/unread/route.ts": "inbox",
   "app/api/dashboard/messages/route.ts": "inbox",
+  "app/api/dashboard/media/route.ts": "inbox",
+  "app/api/dashboard/media/[mediaId]/content/route.ts": "inbox",
   "app/api/dashboard/live/route.ts": "dashboard",
   "app/api/dashboard/webhooks/[uid]/recoveries/[recoveryUid]/route.ts": "webhooks",
 };

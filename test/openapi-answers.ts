@@ -19,10 +19,20 @@ export function templateOf(doc: OpenApiDocument, method: string, path: string): 
   );
   // Literal segments beat parameters (/webhooks/events before /webhooks/{webhookUid}).
   const score = (key: string) => key.split("/").filter((s) => !s.startsWith("{")).length;
+  // A parameter the router matches by its form (x-path-match) must have that form: DELETE
+  // /api/v2/webhooks is no operation, not DELETE /api/{version}/{id}'s.
+  const formOk = (key: string, name: string, value: string) => {
+    const param = doc.paths[key]?.[method.toLowerCase()]?.parameters?.find((p) => p.in === "path" && p.name === name);
+    const form = param?.["x-path-match"];
+    return !form || new RegExp(form).test(decodeURIComponent(value));
+  };
   return candidates
     .filter((key) => {
       const parts = key.split("/").filter(Boolean);
-      return parts.length === concrete.length && parts.every((p, i) => p.startsWith("{") || p === concrete[i]);
+      return (
+        parts.length === concrete.length &&
+        parts.every((p, i) => (p.startsWith("{") ? formOk(key, p.slice(1, -1), concrete[i] ?? "") : p === concrete[i]))
+      );
     })
     .sort((a, b) => score(b) - score(a))[0];
 }

@@ -1,15 +1,16 @@
 // Stock provider SDKs against the service with only their base URL changed (docs/messaging.md
 // "Provider SDKs", docs/media.md "Provider SDKs"): @great-detail/whatsapp and whatsapp-api-js,
 // each with its own default Graph version (v23.0, v24.0), send a template and a text, mark an
-// inbound message read, read the phone number, and upload, read, download and delete a file,
-// through the lean server's /graph mount over real HTTP.
+// inbound message read, read the phone number, and upload, read, download, send by id and
+// delete a file, through the lean server's /graph mount over real HTTP.
 import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { Client } from "@great-detail/whatsapp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WhatsAppAPI } from "whatsapp-api-js";
-import { BodyComponent, BodyParameter, Language, Template, Text } from "whatsapp-api-js/messages";
+import { BodyComponent, BodyParameter, Document, Language, Template, Text } from "whatsapp-api-js/messages";
 import { db } from "@/lib/db";
+import { getSimulator } from "@/lib/domains/provider/client";
 import { createLeanServer } from "@/lib/http/lean-server";
 import { mounts } from "@/lib/http/mounts";
 import { contactWrites } from "./conversation-fixtures";
@@ -107,6 +108,10 @@ describe("@great-detail/whatsapp (default Graph version v23.0), base URL changed
   });
 });
 
+/** The sha256 of the files the (simulated) provider delivered to this contact. */
+const reached = (contact: string) =>
+  (getSimulator()?.acceptedTo(contact) ?? []).flatMap((m) => (m.media ?? []).map((f) => f.sha256));
+
 const sha = (bytes: Buffer | ArrayBuffer) =>
   createHash("sha256")
     .update(Buffer.from(bytes as ArrayBuffer))
@@ -116,7 +121,7 @@ describe("@great-detail/whatsapp media, base URL changed", () => {
   const client = () =>
     new Client({ prefixUrl: `${base}/graph`, request: { headers: { Authorization: `Bearer ${t.globalToken}` } } });
 
-  it("uploads a file, reads its link, downloads it with the token, deletes it", async () => {
+  it("uploads a file, reads its link, downloads it with the token, sends it by id, deletes it", async () => {
     const bytes = await samples.jpeg(200, 100);
     const { id } = await client()
       .media.upload({
@@ -139,6 +144,21 @@ describe("@great-detail/whatsapp media, base URL changed", () => {
       request: { headers: { Authorization: `Bearer ${t.globalToken}` } },
     });
     expect(sha(await download.arrayBuffer())).toBe(sha(bytes));
+
+    // Sent by the id the upload answered: the provider received the same bytes.
+    const writer = uniquePhone();
+    await contactWrites(t.sender, writer, "Where is my parcel?");
+    const sent = await client()
+      .message.createMessage({
+        phoneNumberID: phoneNumberId(),
+        to: writer,
+        type: "image",
+        image: { id, caption: "Your parcel" },
+      } as Parameters<ReturnType<typeof client>["message"]["createMessage"]>[0])
+      .json<{ messages: { id: string }[] }>();
+    expect(await stored(sent.messages[0]?.id ?? "")).toMatchObject({ recipient: writer, type: "image", mediaId: id });
+    expect(reached(writer)).toEqual([sha(bytes)]);
+
     expect(await client().media.delete({ mediaID: id, phoneNumberID: phoneNumberId() }).json()).toEqual({
       success: true,
     });
@@ -194,7 +214,7 @@ describe("whatsapp-api-js media", () => {
       },
     });
 
-  it("uploads a document, retrieves and fetches it, deletes it", async () => {
+  it("uploads a document, retrieves and fetches it, sends it by id, deletes it", async () => {
     const bytes = samples.pdf("Return label 1042");
     const form = new FormData();
     form.set("file", new Blob([new Uint8Array(bytes)], { type: "application/pdf" }), "label.pdf");
@@ -208,6 +228,20 @@ describe("whatsapp-api-js media", () => {
     expect(fetched.status).toBe(200);
     expect(fetched.headers.get("content-disposition")).toMatch(/^attachment; filename="label.pdf"/);
     expect(sha(await fetched.arrayBuffer())).toBe(sha(bytes));
+
+    const writer = uniquePhone();
+    await contactWrites(t.sender, writer, "Can I have the label?");
+    const sent = (await api().sendMessage(
+      phoneNumberId(),
+      writer.slice(1),
+      new Document(id, true, "Label", "label.pdf"),
+    )) as {
+      messages?: { id: string }[];
+      error?: unknown;
+    };
+    expect(sent.error).toBeUndefined();
+    expect(await stored(sent.messages?.[0]?.id ?? "")).toMatchObject({ type: "document", mediaId: id });
+    expect(reached(writer)).toEqual([sha(bytes)]);
     expect(await api().deleteMedia(id)).toEqual({ success: true });
   });
 });

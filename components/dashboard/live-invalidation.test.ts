@@ -32,6 +32,12 @@ describe("staleKeysFor", () => {
     ).toEqual([["broadcasts"], ["broadcast", "bc_1"]]);
   });
 
+  it("a file fetched (or given up) refreshes every open thread: its placeholder fills in", () => {
+    expect(staleKeysFor({ kind: "media.status", senderId: "s", mediaId: "med_1", status: "ready" })).toEqual([
+      ["conversation"],
+    ]);
+  });
+
   it("a (re)connection refreshes a prefix of every key a notice can name", () => {
     const prefixes = EVERY_LIVE_KEY.map((k) => JSON.stringify(k));
     const kinds = [

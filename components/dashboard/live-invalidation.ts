@@ -25,6 +25,8 @@ export function staleKeysFor(event: LiveEvent): QueryKey[] {
       return [k.inbox(), k.unread(), k.conversation(event.conversationUid), k.messages()];
     case "message.status":
       return [k.conversation(), k.messages()];
+    case "media.status":
+      return [k.conversation()];
     case "broadcast.progress":
       return [k.broadcasts(), k.broadcast(event.broadcastUid)];
   }

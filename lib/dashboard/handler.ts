@@ -9,17 +9,27 @@ import { log } from "@/lib/core/log";
 import type { Permission } from "@/lib/domains/auth/permissions";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { requireApiPermission } from "./guard";
-import { guardMutation } from "./request-guard";
+import { guardMutation, guardSameOrigin } from "./request-guard";
+
+export type HandlerOptions = {
+  /**
+   * "multipart": the body is a file upload (multipart/form-data, read by the handler as it
+   * streams), still same-origin only; a cross-site form post gets nothing. Default: JSON.
+   */
+  body?: "json" | "multipart";
+};
 
 /** A handler that runs only for a signed-in member holding `permission` (lib/domains/auth/permissions.ts). */
 export function dashboardHandler<C>(
   permission: Permission,
   work: (p: Principal, request: Request, ctx: C) => Promise<Response>,
+  options: HandlerOptions = {},
 ) {
   return async (request: Request, ctx: C): Promise<Response> => {
     try {
       // Before the session is even read: a forged cross-site request gets nothing.
-      guardMutation(request);
+      if (options.body === "multipart") guardSameOrigin(request);
+      else guardMutation(request);
       const p = await requireApiPermission(permission);
       return await work(p, request, ctx);
     } catch (caught) {

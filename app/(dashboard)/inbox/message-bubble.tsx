@@ -3,6 +3,8 @@
 // one was not delivered (docs/inbox.md).
 import { formatDateTime } from "@/components/ui/format";
 import type { PublicConversationMessage } from "@/lib/domains/conversations/schemas";
+import { isVoiceNote, mediaOf } from "./media-format";
+import { MessageMedia } from "./message-media";
 import { bubbleText, senderLabel, ticksOf, timeOf } from "./thread-format";
 
 const TICK_TONE = {
@@ -12,7 +14,9 @@ const TICK_TONE = {
 } as const;
 
 export function MessageBubble({ m }: { m: PublicConversationMessage }) {
-  const text = bubbleText(m);
+  const media = mediaOf(m);
+  // A file shows itself; its caption (if any) is the bubble's text.
+  const text = media ? (media.caption ?? "") : bubbleText(m);
   if (m.direction === "system") {
     return (
       <li className="flex justify-center" data-testid="thread-note">
@@ -30,6 +34,7 @@ export function MessageBubble({ m }: { m: PublicConversationMessage }) {
       data-testid="thread-message"
       data-direction={m.direction}
       data-status={m.status}
+      data-type={m.type}
     >
       <div
         className={`max-w-[85%] min-w-0 rounded-lg px-3 py-2 shadow-sm ${
@@ -38,7 +43,8 @@ export function MessageBubble({ m }: { m: PublicConversationMessage }) {
             : "rounded-bl-none bg-white text-slate-900 dark:bg-slate-800 dark:text-slate-50"
         }`}
       >
-        <p className="whitespace-pre-wrap break-words text-sm">{text}</p>
+        {media ? <MessageMedia media={media} outbound={outbound} voice={isVoiceNote(m)} /> : null}
+        {text ? <p className={`whitespace-pre-wrap break-words text-sm ${media ? "mt-1" : ""}`}>{text}</p> : null}
         <p className="mt-1 flex flex-wrap items-center justify-end gap-x-2 text-xs text-slate-600 dark:text-slate-300">
           <span>{senderLabel(m)}</span>
           <time dateTime={m.timestamp} title={formatDateTime(m.timestamp)}>

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import type { BlacklistStanding } from "@/lib/domains/contacts/blacklist";
 import type { PublicConversation, PublicConversationMessage } from "@/lib/domains/conversations/schemas";
+import { mediaOf } from "./media-format";
 import { postJson } from "./post-json";
 
 export type ThreadAnswer = {
@@ -19,6 +20,15 @@ export type ThreadAnswer = {
 };
 
 const THREAD_POLL_MS = 2_000;
+/**
+ * While a contact's file is still being fetched the live stream's `media.status` notice fills
+ * its placeholder in; this slower poll is the safety net for a notice missed between two
+ * connections of the stream.
+ */
+const PENDING_MEDIA_POLL_MS = 10_000;
+
+const hasPendingMedia = (answer: ThreadAnswer | undefined) =>
+  answer?.messages.some((m) => mediaOf(m)?.status === "pending") ?? false;
 
 export function useThread(uid: string) {
   const queryClient = useQueryClient();
@@ -51,7 +61,8 @@ export function useThread(uid: string) {
       };
     },
     placeholderData: keepPreviousData,
-    refetchInterval: live ? false : THREAD_POLL_MS,
+    refetchInterval: (query) =>
+      !live ? THREAD_POLL_MS : hasPendingMedia(query.state.data) ? PENDING_MEDIA_POLL_MS : false,
     staleTime: 0,
   });
   const refresh = () => {

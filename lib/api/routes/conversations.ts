@@ -27,7 +27,7 @@ import {
   updateConversation,
 } from "@/lib/domains/conversations/service";
 import { replyToConversation } from "@/lib/domains/messaging/conversation-reply";
-import { DELIVERY_ERRORS } from "@/lib/domains/messaging/errors";
+import { DELIVERY_ERRORS, MEDIA_SEND_ERRORS } from "@/lib/domains/messaging/errors";
 import * as sendExamples from "@/lib/domains/messaging/examples";
 import { ConversationReplyBody, SendReceipt } from "@/lib/domains/messaging/schemas";
 import { receiptResponse } from "@/lib/domains/messaging/serializers";
@@ -51,6 +51,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "GET",
     path: "/conversations",
+    permission: "inbox",
     example: examples.getConversations,
     summary: "List conversations",
     description: "Newest activity first; filter by senderId, status, unread, search text and assignee.",
@@ -75,6 +76,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "GET",
     path: "/conversations/:conversationUid",
+    permission: "inbox",
     example: examples.getConversationsByConversationUid,
     summary: "Read a conversation",
     description: "The window state, unread count and last message.",
@@ -91,6 +93,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "POST",
     path: "/conversations/:conversationUid",
+    permission: "inbox",
     example: examples.postConversationsByConversationUid,
     summary: "Update a conversation",
     description: "Body {conversation: {status?: OPEN|CLOSED, markRead?: true, assignee?: member email | null}}.",
@@ -106,6 +109,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "GET",
     path: "/conversations/:conversationUid/messages",
+    permission: "inbox",
     example: examples.getConversationsByConversationUidMessages,
     summary: "List a conversation's messages",
     description: "Newest first: inbound, outbound with live status, and notes.",
@@ -124,6 +128,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "GET",
     path: "/conversations/:conversationUid/notes",
+    permission: "inbox",
     example: examples.getConversationsByConversationUidNotes,
     summary: "List a conversation's notes",
     description: "The conversation's internal notes, newest first; never sent to the contact.",
@@ -139,6 +144,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "POST",
     path: "/conversations/:conversationUid/notes",
+    permission: "inbox",
     example: examples.postConversationsByConversationUidNotes,
     summary: "Write a note in a conversation",
     description: "An internal note, body {note: {text}}; never sent to the contact.",
@@ -155,6 +161,7 @@ export const conversationRoutes: AnyRoute[] = [
     ...common,
     method: "POST",
     path: "/conversations/:conversationUid/messages",
+    permission: "inbox",
     example: sendExamples.postConversationsByConversationUidMessages,
     limit: "send",
     responseHeaders: SEND_RESPONSE_HEADERS,
@@ -168,6 +175,7 @@ export const conversationRoutes: AnyRoute[] = [
       "WHATSAPP_SETUP_INCOMPLETE",
       "CUSTOMER_SERVICE_WINDOW_CLOSED",
       ...DELIVERY_ERRORS,
+      ...MEDIA_SEND_ERRORS,
     ],
     handler: async ({ principal, sender, params, body, version }) => {
       const sent = await replyToConversation(principal, sender?.id, params.conversationUid, body.message);

@@ -5,7 +5,7 @@
 
 import type { ErrorCode } from "@/lib/core/errors";
 import { PathText } from "@/lib/core/path-params";
-import { DELIVERY_ERRORS } from "@/lib/domains/messaging/errors";
+import { DELIVERY_ERRORS, MEDIA_SEND_ERRORS } from "@/lib/domains/messaging/errors";
 import * as examples from "@/lib/domains/messaging/examples";
 import {
   ChatBodies,
@@ -34,6 +34,7 @@ const send = {
 /** Domain codes a send can answer (docs/messaging.md). */
 const SEND_ERRORS = [
   ...DELIVERY_ERRORS,
+  ...MEDIA_SEND_ERRORS,
   "CUSTOMER_SERVICE_WINDOW_CLOSED",
   "DIRECT_SEND_NOT_SUPPORTED_ON_TEMPLATE_SEND",
 ] as const satisfies readonly ErrorCode[];
@@ -52,6 +53,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...send,
     path: "/send",
+    permission: "messages.send",
     example: examples.postSend,
     sender: "resolve",
     idempotent: "send",
@@ -67,6 +69,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...send,
     path: "/chat",
+    permission: "messages.send",
     example: examples.postChat,
     sender: "resolve",
     idempotent: "chat",
@@ -82,6 +85,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...providerSend,
     path: "/messages",
+    permission: "messages.send",
     example: examples.postMessages,
     sender: "resolve",
     summary: "Send a message, provider style",
@@ -97,6 +101,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...providerSend,
     path: "/:phoneNumberId/messages",
+    permission: "messages.send",
     example: examples.postByPhoneNumberIdMessages,
     sender: "phoneNumberId",
     // Any text: the sender resolution tells a provider phone number id from a path that is no route.

@@ -35,6 +35,7 @@ import { holdSlots, localWindows, takeSlots } from "@/lib/domains/senders/rate-b
 import { componentsFor } from "@/lib/domains/templates/fill";
 import { findTemplate } from "@/lib/domains/templates/send-template";
 import type { Broadcast, Message, Sender, Template } from "@/lib/generated/prisma/client";
+import { sweepCancelled } from "./cancel-sweep";
 import { broadcastEvent } from "./events";
 import { admitContacts } from "./messaging-limit";
 import { publishProgress } from "./progress";
@@ -734,6 +735,7 @@ async function dispatchPass(options: DispatchOptions): Promise<PassResult> {
     await startDue(o);
     await resumeDue(o);
     await interruptStale(o);
+    await sweepCancelled(o.customerIds, o.now());
   }
   const sending = await db.broadcast.findMany({
     where: { status: "SENDING", ...(o.customerIds ? { customerId: { in: o.customerIds } } : {}) },

@@ -19,6 +19,7 @@ import { findTemplate } from "@/lib/domains/templates/send-template";
 import type { Broadcast, Prisma, Sender, Template } from "@/lib/generated/prisma/client";
 import { type AudienceInput, audienceQuery } from "./audience";
 import { audienceSamples, estimateOf, tally } from "./audience-count";
+import { cancelSweep, skipCancelled } from "./cancel-sweep";
 import { assertBalanceCovers } from "./cost";
 import { broadcastEvent } from "./events";
 import type {
@@ -250,19 +251,55 @@ type Locked = Pick<Broadcast, "id" | "status" | "senderId" | "customerId">;
  */
 export const STATE_CHANGE = { maxWait: 10_000 } as const;
 
-/** Locks the broadcast's row for a state change (tenant in the WHERE). */
+/**
+ * How long a state change waits for the broadcast's row lock (docs/broadcasts.md "States"):
+ * past it, 409 BROADCAST_STATE_CONFLICT ("try again"), never a pooled connection held on a
+ * lock that can last.
+ */
+const LOCK_TIMEOUT_MS = 2_000;
+
+/** PostgreSQL's lock_not_available (55P03) or query_canceled (57014: the statement's timeout) in a Prisma error. */
+function isLockTimeout(error: unknown): boolean {
+  const e = error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } }; message?: unknown };
+  const code = e?.meta?.driverAdapterError?.cause?.originalCode;
+  return code === "55P03" || code === "57014" || /Code: `(55P03|57014)`/.test(String(e?.message));
+}
+
+/** Locks the broadcast's row for a state change (tenant in the WHERE), waiting LOCK_TIMEOUT_MS at most. */
 export async function lockBroadcast(
   tx: Tx,
   scope: { customerId: string; senderId?: string },
   uid: string,
 ): Promise<Locked> {
-  const rows = await tx.$queryRawUnsafe<Locked[]>(
-    `SELECT id, status::text AS status, "senderId", "customerId" FROM "Broadcast"
-      WHERE id = $1 AND "customerId" = $2 AND ($3::text IS NULL OR "senderId" = $3) FOR UPDATE`,
-    uid,
-    scope.customerId,
-    scope.senderId ?? null,
+  const args = [uid, scope.customerId, scope.senderId ?? null] as const;
+  const where = `WHERE id = $1 AND "customerId" = $2 AND ($3::text IS NULL OR "senderId" = $3)`;
+  const [seen] = await tx.$queryRawUnsafe<Locked[]>(
+    `SELECT id, status::text AS status, "senderId", "customerId" FROM "Broadcast" ${where}`,
+    ...args,
   );
+  if (!seen) throw broadcastNotFound(uid);
+  // lock_timeout bounds each lock the statement waits for, and a row's waiters queue on one
+  // another's tuple locks too: the statement's own timeout bounds the whole wait.
+  const [prev] = await tx.$queryRawUnsafe<{ prev: string }[]>(
+    `SELECT current_setting('statement_timeout') AS prev, set_config('lock_timeout', $1, true),
+            set_config('statement_timeout', $1, true)`,
+    `${LOCK_TIMEOUT_MS}ms`,
+  );
+  let rows: Locked[];
+  try {
+    rows = await tx.$queryRawUnsafe<Locked[]>(
+      `SELECT id, status::text AS status, "senderId", "customerId" FROM "Broadcast" ${where} FOR UPDATE`,
+      ...args,
+    );
+    await tx.$executeRawUnsafe(`SELECT set_config('statement_timeout', $1, true)`, prev?.prev ?? "0");
+  } catch (error) {
+    if (!isLockTimeout(error)) throw error;
+    throw new ApiError(
+      "BROADCAST_STATE_CONFLICT",
+      `Broadcast ${uid} is ${seen.status} and being changed by another request: try again`,
+      { status: seen.status },
+    );
+  }
   const row = rows[0];
   if (!row) throw broadcastNotFound(uid);
   return row;
@@ -440,18 +477,18 @@ export async function resumeBroadcast(p: Principal, sender: Sender | undefined, 
   return getBroadcast(p, sender, uid);
 }
 
-/** Any state but COMPLETED -> CANCELLED; its queued recipients become skipped (cancelled). */
+/**
+ * Any state but COMPLETED -> CANCELLED, at once: the state first, in a short transaction (so
+ * nothing more is claimed or marked sending); then its queued recipients become skipped
+ * (cancelled) in bounded chunks, for a moment here and the rest by the dispatcher's
+ * housekeeping (lib/domains/broadcasts/cancel-sweep.ts), resumable after a crash.
+ */
 export async function cancelBroadcast(p: Principal, sender: Sender | undefined, uid: string): Promise<BroadcastRow> {
   const scope = broadcastScope(p, sender);
   await db.$transaction(async (tx) => {
     const row = await lockBroadcast(tx, scope, uid);
     if (row.status === "CANCELLED") return;
     if (row.status === "COMPLETED") throw stateConflict(uid, row.status, "be cancelled");
-    await tx.$executeRawUnsafe(
-      `UPDATE "BroadcastRecipient" SET status = 'skipped', "skipReason" = 'cancelled', "updatedAt" = now()
-        WHERE "broadcastId" = $1 AND status = 'queued'`,
-      uid,
-    );
     await tx.broadcast.update({
       where: { id: uid },
       data: { status: "CANCELLED", pauseReason: null, resumesAt: null, completedAt: new Date() },
@@ -463,6 +500,7 @@ export async function cancelBroadcast(p: Principal, sender: Sender | undefined, 
       details: { previousStatus: row.status },
     });
   }, STATE_CHANGE);
+  await skipCancelled(uid, cancelSweep.requestBudgetMs);
   return getBroadcast(p, sender, uid);
 }
 

@@ -9,6 +9,8 @@ export type LiveEvent =
   | { kind: "message.created"; senderId: string; conversationUid: string; unreadCount?: number }
   /** A sent message's status moved (the thread's ticks). */
   | { kind: "message.status"; senderId: string; messageId: string; status: string }
+  /** A contact's file was fetched and kept, or could not be (docs/media.md): the threads showing it refetch. */
+  | { kind: "media.status"; senderId: string; mediaId: string; status: string }
   /** A conversation was read, closed or reopened. */
   | { kind: "conversation.changed"; senderId: string; conversationUid: string; unreadCount?: number; status?: string }
   /** A conversation's assignee changed (the member's email, or null when unassigned). */
@@ -30,6 +32,7 @@ export type LiveKind = LiveEvent["kind"];
 export const KIND_PERMISSION: Record<LiveKind, Permission> = {
   "message.created": "inbox",
   "message.status": "inbox",
+  "media.status": "inbox",
   "conversation.changed": "inbox",
   "conversation.assigned": "inbox",
   "broadcast.progress": "broadcasts",

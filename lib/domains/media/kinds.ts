@@ -5,6 +5,9 @@
 export const MEDIA_KINDS = ["image", "video", "audio", "document", "sticker"] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
+/** Whether a message type is one of the media kinds (image, video, audio, document, sticker). */
+export const isMediaKind = (type: string): type is MediaKind => (MEDIA_KINDS as readonly string[]).includes(type);
+
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 const PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation";

@@ -7,6 +7,8 @@
 import { log } from "@/lib/core/log";
 import type { CreatedConversation } from "@/lib/domains/conversations/outbound";
 import type { LiveEvent } from "@/lib/domains/live/events";
+import { providerMediaIdFor } from "@/lib/domains/media/provider-media";
+import { withProviderMediaId } from "@/lib/domains/media/send-media";
 import { getProvider } from "@/lib/domains/provider/client";
 import { PAIR_RATE_LIMIT } from "@/lib/domains/provider/error-codes";
 import type { ProviderMessagePayload, ProviderRefused, ProviderSender } from "@/lib/domains/provider/types";
@@ -122,12 +124,10 @@ export async function dispatchRecorded(
 ): Promise<Message> {
   let result: ProviderCall;
   try {
-    result = await callProvider(
-      sender,
-      message.payload as unknown as ProviderMessagePayload,
-      message.pricingCategory,
-      options,
-    );
+    const payload = await payloadForProvider(message, sender);
+    result = payload.ok
+      ? await callProvider(sender, payload.payload, message.pricingCategory, options)
+      : { ok: false, refusal: payload.refusal, attempts: 1 };
   } catch (error) {
     await completeMessage(message, {
       status: "unknown",
@@ -141,6 +141,22 @@ export async function dispatchRecorded(
   if (!result.ok) throw refusalError(result.refusal, message.id, result.attempts);
   if (options.announce !== false) await emitAccepted(updated, sender);
   return updated;
+}
+
+/**
+ * The body the provider gets: the stored one, or for a send by mediaId the same with the
+ * provider's id of the file for this sender (uploaded once and cached, lib/domains/media); an
+ * upload the provider refuses is the send's refusal (the message fails, nothing was sent).
+ */
+async function payloadForProvider(
+  message: Message,
+  sender: ProviderSender,
+): Promise<{ ok: true; payload: ProviderMessagePayload } | { ok: false; refusal: ProviderRefused }> {
+  const payload = message.payload as unknown as ProviderMessagePayload;
+  if (!message.mediaId) return { ok: true, payload };
+  const uploaded = await providerMediaIdFor(message.customerId, sender, message.mediaId);
+  if (!uploaded.ok) return { ok: false, refusal: uploaded };
+  return { ok: true, payload: withProviderMediaId(payload, uploaded.id) };
 }
 
 export function refusalError(r: ProviderRefused, messageUid: string, attempts: number): MessagingError {

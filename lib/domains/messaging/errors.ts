@@ -15,6 +15,13 @@ export const DELIVERY_ERRORS = [
   "PROVIDER_UNAVAILABLE",
 ] as const satisfies readonly ErrorCode[];
 
+/** What a send naming a file by mediaId can answer besides (docs/media.md "Sending media"): its checks refuse first. */
+export const MEDIA_SEND_ERRORS = [
+  "MEDIA_NOT_FOUND",
+  "MEDIA_NOT_READY",
+  "MEDIA_TYPE_NOT_SUPPORTED",
+] as const satisfies readonly ErrorCode[];
+
 const MESSAGING_CODES = [...DELIVERY_ERRORS, "ORDER_NOT_FOUND", "ORDER_REFERENCE_EXISTS"] as const;
 
 export type MessagingErrorCode = (typeof MESSAGING_CODES)[number];

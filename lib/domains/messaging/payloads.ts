@@ -27,12 +27,13 @@ export function chatPayload(body: ChatInput): ProviderMessagePayload {
   }
   if (body.type === "location") return { ...base(body.to), type: "location", location: body.location };
   const media = body.media;
+  const captioned = body.type !== "audio" && body.type !== "sticker";
   return {
     ...base(body.to),
     type: body.type,
     [body.type]: {
-      link: media?.link,
-      ...(media?.caption && body.type !== "audio" ? { caption: media.caption } : {}),
+      ...(media?.id === undefined ? { link: media?.link } : { id: media.id }),
+      ...(media?.caption && captioned ? { caption: media.caption } : {}),
       ...(media?.filename && body.type === "document" ? { filename: media.filename } : {}),
     },
   };

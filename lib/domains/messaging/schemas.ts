@@ -5,12 +5,11 @@ import { z } from "zod";
 import type { CodedIssueParams } from "@/lib/core/coded-issue";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import type { Version } from "@/lib/core/version";
+import { SEND_ROUTES } from "@/lib/domains/messages/send-routes";
 import { parsePhone, phoneField } from "@/lib/domains/senders/phone";
 import { DIRECT_SEND_CATEGORIES } from "@/lib/domains/templates/direct-send";
 
-export const SEND_ROUTES = ["send", "chat", "messages", "orders", "chatbot"] as const;
-export type SendRoute = (typeof SEND_ROUTES)[number];
-export const CHAT_TYPES = ["text", "image", "document", "audio", "video", "location"] as const;
+export const CHAT_TYPES = ["text", "image", "document", "audio", "video", "sticker", "location"] as const;
 export const MEDIA_TYPES = ["image", "document", "audio", "video", "sticker"] as const;
 
 /** Our own send bodies: an international number, "+" and the country code (docs/messaging.md "Phone numbers"). */
@@ -49,11 +48,18 @@ const v3OnlyDirectSend = (path: string) => (b: { category?: unknown }, ctx: z.Re
     ctx.addIssue({ code: "custom", path: [path], message: "Direct Send is available on /api/v3 only" });
 };
 
-export const MediaField = z.object({
-  link: z.url(),
-  caption: z.string().max(1024).optional(),
-  filename: z.string().max(240).optional(),
-});
+/** A media send's file: `id` (a mediaId from POST /media) or `link` (a public URL), exactly one (docs/media.md "Sending media"). */
+export const MediaField = z
+  .object({
+    id: z.string().min(1).max(64).optional().describe("A mediaId (POST /media); the file must be ready"),
+    link: z.url().optional().describe("A public https URL the provider fetches"),
+    caption: z.string().max(1024).optional().describe("Not for audio and stickers"),
+    filename: z.string().max(240).optional().describe("Documents: the name the contact sees"),
+  })
+  .superRefine((m, ctx) => {
+    if ((m.id === undefined) === (m.link === undefined))
+      ctx.addIssue({ code: "custom", path: ["id"], message: "media needs id or link (exactly one)" });
+  });
 
 /** POST /chat: a session message; on v3 optionally Direct Send (category, ttlSeconds). */
 export const ChatBody = z
@@ -63,7 +69,7 @@ export const ChatBody = z
     type: z.enum(CHAT_TYPES).default("text"),
     text: z.string().min(1).max(4096).optional().describe("Text body (type text)"),
     previewUrl: z.boolean().optional(),
-    media: MediaField.optional().describe("Media (types image, document, audio, video)"),
+    media: MediaField.optional().describe("Media (types image, document, audio, video, sticker): {id} or {link}"),
     location: z
       .object({
         latitude: z.number().min(-90).max(90),

@@ -8,6 +8,7 @@ import type { Principal } from "@/lib/domains/auth/principal";
 import { balanceRefusals, recentBalance } from "@/lib/domains/billing/send-balance";
 import { blacklistedAmong } from "@/lib/domains/contacts/blacklist";
 import { windowRefusals } from "@/lib/domains/conversations/window";
+import { type SendMedia, sendMediaVerdicts } from "@/lib/domains/media/send-media";
 import { UNDELIVERABLE } from "@/lib/domains/provider/error-codes";
 import type { ProviderMessagePayload } from "@/lib/domains/provider/types";
 import type { Sender } from "@/lib/domains/senders/service";
@@ -24,6 +25,8 @@ export type CheckedSend = {
   pricingCategory: string;
   /** The provider body as it leaves (a Direct Send's text as its template's message). */
   payload: ProviderMessagePayload;
+  /** The file it sends by mediaId (a media message's, a template header's), checked ready (lib/domains/media). */
+  media: SendMedia | null;
 };
 
 export type SendVerdict = { ok: true; send: CheckedSend } | { ok: false; refusal: ApiError };
@@ -31,8 +34,8 @@ export type SendVerdict = { ok: true; send: CheckedSend } | { ok: false; refusal
 /**
  * Checks a batch of sends from one sender: one verdict per send, in order. The steps run side
  * by side (the balance read starts with them; it is awaited only for priced sends). When
- * several refuse a send, its answer is the first of: sender connection, template (templates),
- * blacklist (contacts), window (conversations), balance (billing).
+ * several refuse a send, its answer is the first of: sender connection, media named by id
+ * (media), template (templates), blacklist (contacts), window (conversations), balance (billing).
  */
 export async function checkSends(
   p: Principal,
@@ -50,7 +53,11 @@ export async function checkSends(
   }
   const balance = recentBalance(p.customerId);
   balance.catch(() => {});
-  const [templates, blacklisted, windows] = await Promise.all([
+  const [media, templates, blacklisted, windows] = await Promise.all([
+    sendMediaVerdicts(
+      p,
+      outs.map((o) => o.payload),
+    ),
     sendTemplates(p.customerId, sender, outs),
     blacklistedAmong(
       p.customerId,
@@ -60,13 +67,15 @@ export async function checkSends(
     windowRefusals(p.customerId, sender.id, outs),
   ]);
   const passed: (ApiError | Omit<CheckedSend, "payload">)[] = outs.map((out, i) => {
+    const file = media[i];
+    if (file && !file.ok) return file.refusal;
     const template = templates[i];
     if (template && !template.ok) return template.refusal;
     if (blacklisted[i]) return blacklistRefusal(sender, out.recipient);
     const windowClosed = windows[i];
     if (windowClosed) return windowClosed;
     const found = template?.ok ? template.template : null;
-    return { out, template: found, pricingCategory: pricingCategoryOf(out, found) };
+    return { out, template: found, pricingCategory: pricingCategoryOf(out, found), media: file?.media ?? null };
   });
   const priced = passed.flatMap((v) => (v instanceof ApiError ? [] : [v.pricingCategory]));
   const unaffordable = priced.length > 0 ? await balanceRefusals(p.customerId, priced, balance) : [];

@@ -83,6 +83,7 @@ function recordSend(p: Principal, sender: Sender, send: CheckedSend, batch: Disp
       metaTemplateId: template?.providerTemplateId ?? null,
       broadcastId: out.broadcastId ?? null,
       payload,
+      mediaId: send.media?.mediaId ?? null,
       ...(queued ? { status: "queued", queued: true } : { status: SENDING, queued: false }),
     },
     {

@@ -30,6 +30,7 @@ export const CODE_TITLES: Record<number, string> = {
   131050: "The user has stopped marketing messages from this business",
   131031: "Business account locked",
   131051: "Unsupported message type",
+  131053: "Media upload error",
   131000: "Something went wrong",
   // Template parameter refusals (lib/domains/templates/parameters.ts).
   131008: "Required parameter is missing",

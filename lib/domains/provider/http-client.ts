@@ -1,14 +1,21 @@
-// The provider's Graph-style HTTP API: POST /{version}/{phoneNumberId}/messages and
-// /{version}/{wabaId}/message_templates, bearer access token per sender.
+// The provider's Graph-style HTTP API: POST /{version}/{phoneNumberId}/messages,
+// /{version}/{phoneNumberId}/media and /{version}/{wabaId}/message_templates, bearer access
+// token per sender.
+import { randomBytes } from "node:crypto";
+import { Readable } from "node:stream";
 import { env } from "@/lib/core/env";
 import { isRetryableCode } from "./error-codes";
+import { httpMediaDownloads } from "./http-media";
 import type {
   ProviderClient,
   ProviderMessagePayload,
+  ProviderRefused,
   ProviderSender,
   ProviderSendOutcome,
   ProviderTemplate,
   ProviderTemplateInput,
+  ProviderUpload,
+  ProviderUploadOutcome,
 } from "./types";
 
 export type HttpClientConfig = {
@@ -57,7 +64,7 @@ type GraphTemplate = {
  * Maps a Graph error answer to a refusal; throughput codes and 5xx are retryable. A Retry-After
  * in whole seconds (a throughput refusal's) is kept for the caller's wait.
  */
-export function refusalFrom(httpStatus: number, body: unknown, retryAfter?: string | null): ProviderSendOutcome {
+export function refusalFrom(httpStatus: number, body: unknown, retryAfter?: string | null): ProviderRefused {
   const err = (body as GraphError | null)?.error;
   const code = typeof err?.code === "number" ? err.code : 0;
   const seconds = retryAfter && /^\d{1,5}$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : undefined;
@@ -92,6 +99,7 @@ export function createHttpClient(config: HttpClientConfig = httpConfigFromEnv())
 
   return {
     kind: "http",
+    ...httpMediaDownloads(config),
     async phoneNumberOf(phoneNumberId: string): Promise<string | null> {
       const { response, body } = await graph(
         `${encodeURIComponent(phoneNumberId)}?fields=display_phone_number`,
@@ -120,6 +128,34 @@ export function createHttpClient(config: HttpClientConfig = httpConfigFromEnv())
       if (!messageId)
         return { ok: false, code: 0, message: "Provider answer had no message id", retryable: false, ambiguous: true };
       return { ok: true, messageId, waId: sent.contacts?.[0]?.wa_id ?? payload.to.replace(/^\+/, "") };
+    },
+
+    async uploadMedia(sender: ProviderSender, file: ProviderUpload): Promise<ProviderUploadOutcome> {
+      const form = multipartUpload(file);
+      const headers = { ...auth(sender.phoneNumberId), ...form.headers };
+      try {
+        const response = await doFetch(url(`${sender.phoneNumberId}/media`), {
+          method: "POST",
+          headers,
+          body: Readable.toWeb(Readable.from(form.parts(await file.open()))) as ReadableStream,
+          duplex: "half",
+          // A large file takes its time: a second per megabyte on top of the call's timeout.
+          signal: AbortSignal.timeout(config.timeoutMs + Math.ceil(file.size / 1_000_000) * 1000),
+        } as RequestInit & { duplex: "half" });
+        const body: unknown = await response.json().catch(() => null);
+        const id = (body as { id?: unknown } | null)?.id;
+        if (response.ok && typeof id === "string") return { ok: true, id };
+        return refusalFrom(response.status, body, response.headers.get("retry-after"));
+      } catch (error) {
+        // Nothing was sent to anyone: the send that needed the file fails, a new send uploads again.
+        return {
+          ok: false,
+          code: 0,
+          message: `Media upload failed: ${String(error)}`,
+          retryable: false,
+          ambiguous: false,
+        };
+      }
     },
 
     async listTemplates(sender: ProviderSender): Promise<ProviderTemplate[]> {
@@ -154,6 +190,33 @@ export function createHttpClient(config: HttpClientConfig = httpConfigFromEnv())
         status: created.status ?? "PENDING",
         category: created.category ?? input.category,
       };
+    },
+  };
+}
+
+/**
+ * The provider's upload form (`messaging_product`, `type`, `file`) as a stream: the file's
+ * bytes pass through from the store, never held whole; its length is known beforehand.
+ */
+function multipartUpload(file: ProviderUpload) {
+  const boundary = `switchboard-${randomBytes(12).toString("hex")}`;
+  const name = (file.filename ?? "file").replace(/["\\\r\n]/g, "_");
+  const field = (key: string, value: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${value}\r\n`;
+  const head = Buffer.from(
+    `${field("messaging_product", "whatsapp")}${field("type", file.mimeType)}--${boundary}\r\n` +
+      `Content-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${file.mimeType}\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    headers: {
+      "Content-Type": `multipart/form-data; boundary=${boundary}`,
+      "Content-Length": String(head.length + file.size + tail.length),
+    },
+    async *parts(bytes: Readable) {
+      yield head;
+      yield* bytes;
+      yield tail;
     },
   };
 }

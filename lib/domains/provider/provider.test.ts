@@ -1,5 +1,7 @@
 // The provider layer on its own: the HTTP client's error mapping (docs/api/errors.md), the
 // simulator's limits (docs/api/limits.md "Provider limits") and its signed callbacks.
+import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { signProviderBody, verifyProviderSignature } from "./callbacks/signature";
 import { PAIR_RATE_LIMIT, THROUGHPUT_EXCEEDED, THROUGHPUT_UPGRADE } from "./error-codes";
@@ -28,6 +30,44 @@ const client = (f: typeof fetch, token: string | undefined = "tok_default") =>
   });
 
 describe("HTTP provider client", () => {
+  it("uploads a file as the provider's multipart form, streamed with its length, and answers the provider's id", async () => {
+    const bytes = Buffer.from(`%PDF-1.4\n${"x".repeat(200_000)}`);
+    let form: FormData | undefined;
+    let headers: Headers | undefined;
+    const upload = (async (url: string | URL | Request, init?: RequestInit) => {
+      expect(String(url)).toBe("https://graph.example.com/v21.0/1234567890/media");
+      const request = new Request(url, init);
+      headers = request.headers;
+      form = await request.formData();
+      return Response.json({ id: "1209384756" });
+    }) as typeof fetch;
+    const out = await client(upload).uploadMedia(sender, {
+      mimeType: "application/pdf",
+      filename: 'label "1".pdf',
+      size: bytes.length,
+      open: async () => Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]),
+    });
+    expect(out).toEqual({ ok: true, id: "1209384756" });
+    expect(headers?.get("authorization")).toBe("Bearer tok_sender");
+    expect(Number(headers?.get("content-length"))).toBeGreaterThan(bytes.length);
+    expect(form?.get("messaging_product")).toBe("whatsapp");
+    expect(form?.get("type")).toBe("application/pdf");
+    const file = form?.get("file") as File;
+    expect(file.name).toBe("label _1_.pdf");
+    const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+    expect(sha(Buffer.from(await file.arrayBuffer()))).toBe(sha(bytes));
+
+    const refused = await client(
+      fakeFetch(400, { error: { message: "Param file is invalid", code: 100 } }),
+    ).uploadMedia(sender, {
+      mimeType: "application/pdf",
+      filename: null,
+      size: 3,
+      open: async () => Readable.from([Buffer.from("abc")]),
+    });
+    expect(refused).toMatchObject({ ok: false, code: 100, message: "Param file is invalid" });
+  });
+
   it("posts the message to /{version}/{phoneNumberId}/messages with the sender's token", async () => {
     const seen: { url?: string; init?: RequestInit } = {};
     const out = await client(

@@ -20,17 +20,22 @@ import { isFreeFormPayload } from "./service-window";
 import { type CallbackChange, deliverCallback, envelopeFor } from "./simulator-callbacks";
 import { inboundTextChange, messagesChange } from "./simulator-inbound";
 import { SimulatorLimits } from "./simulator-limits";
+import { simulatedMediaDownloads } from "./simulator-media";
 import { reviewTemplate } from "./simulator-review";
 import { templateComponentsFor } from "./simulator-templates";
+import { MEDIA_UPLOAD_ERROR, type SimulatedUpload, SimulatorUploads } from "./simulator-uploads";
 import { windowOpenForNumber } from "./simulator-window";
 import { findParameterProblem } from "./template-parameters";
 import type {
   ProviderClient,
+  ProviderMediaDescription,
   ProviderMessagePayload,
   ProviderSender,
   ProviderSendOutcome,
   ProviderTemplate,
   ProviderTemplateInput,
+  ProviderUpload,
+  ProviderUploadOutcome,
   SendHints,
 } from "./types";
 
@@ -47,7 +52,15 @@ export type SimulatorOptions = {
   marketingCapRate: number;
 };
 
-export type SimulatedMessage = { messageId: string; phoneNumberId: string; to: string; type: string; category: string };
+export type SimulatedMessage = {
+  messageId: string;
+  phoneNumberId: string;
+  to: string;
+  type: string;
+  category: string;
+  /** The uploads the message named (its media, a template's header): what reached the phone. */
+  media?: SimulatedUpload[];
+};
 
 const FLUSH_MS = 25;
 /** What simulated contacts answer (never an opt-out keyword). */
@@ -84,10 +97,15 @@ export class ProviderSimulator implements ProviderClient {
   readonly limits: SimulatorLimits;
   /** Accepted messages, newest last (bounded): what the "provider" really received. */
   readonly accepted: SimulatedMessage[] = [];
+  /** Media uploaded to the "provider" (POST /{phoneNumberId}/media), by provider media id. */
+  readonly uploads = new SimulatorUploads();
   private readonly faults = new Map<string, number[]>();
   private readonly forced = new Map<string, "failed" | "read" | "delivered">();
   private readonly templates = new Map<string, ProviderTemplate[]>();
   private pending: CallbackChange[] = [];
+  /** Test hook (failDownloads): how many of the next download attempts of a media id fail. */
+  private readonly downloadFaults = new Map<string, number>();
+  private readonly media = simulatedMediaDownloads(this.downloadFaults);
   private flushTimer: NodeJS.Timeout | undefined;
 
   /** No real numbers here: in simulator mode the service assigns ids (lib/domains/onboarding/connect-sender.ts). */
@@ -102,6 +120,21 @@ export class ProviderSimulator implements ProviderClient {
   /** Test hook: the next sends from this number are refused with these provider codes, in order. */
   injectErrors(phoneNumberId: string, codes: number[]): void {
     this.faults.set(phoneNumberId, [...(this.faults.get(phoneNumberId) ?? []), ...codes]);
+  }
+
+  /** The provider's `GET /{mediaId}` of a file a simulated contact sent (simulator-media.ts). */
+  describeMedia(sender: ProviderSender, mediaId: string): Promise<ProviderMediaDescription> {
+    return this.media.describeMedia(sender, mediaId);
+  }
+
+  /** The bytes behind a description's url. */
+  downloadMedia(sender: ProviderSender, url: string): Promise<AsyncIterable<Uint8Array>> {
+    return this.media.downloadMedia(sender, url);
+  }
+
+  /** Test hook: the next `times` attempts to fetch this media id fail as a provider outage would. */
+  failDownloads(mediaId: string, times: number): void {
+    this.downloadFaults.set(mediaId, times);
   }
 
   /** Test hook: messages to this recipient end in the given status instead of a random one. */
@@ -126,6 +159,9 @@ export class ProviderSimulator implements ProviderClient {
     if (injected !== undefined) return refusal(injected);
     const mismatch = await this.parameterRefusal(sender, payload);
     if (mismatch) return mismatch;
+    const named = this.uploads.named(sender, payload);
+    if (named.unknown)
+      return refusal(MEDIA_UPLOAD_ERROR, `Media upload error: no media ${named.unknown} for this number`);
     const freeForm = isFreeFormPayload(payload);
     const category = (hints.pricingCategory ?? "service").toLowerCase();
     const verdict = this.limits.check(sender.phoneNumberId, to, {
@@ -143,7 +179,8 @@ export class ProviderSimulator implements ProviderClient {
     const outsideWindow = freeForm && !(await windowOpenForNumber(sender.phoneNumberId, `+${to}`));
     const overLimit = !freeForm && !(await this.reachAllowed(sender, to));
     const messageId = wamid();
-    this.accepted.push({ messageId, phoneNumberId: sender.phoneNumberId, to, type: payload.type, category });
+    const media = named.media.length > 0 ? { media: named.media } : {};
+    this.accepted.push({ messageId, phoneNumberId: sender.phoneNumberId, to, type: payload.type, category, ...media });
     if (this.accepted.length > 20_000) this.accepted.splice(0, 10_000);
     const capped = category === "marketing" && Math.random() < this.options.marketingCapRate;
     const failure = outsideWindow
@@ -155,6 +192,10 @@ export class ProviderSimulator implements ProviderClient {
           : undefined;
     this.scheduleStatuses(sender, messageId, to, category, failure);
     return { ok: true, messageId, waId: to };
+  }
+
+  uploadMedia(sender: ProviderSender, file: ProviderUpload): Promise<ProviderUploadOutcome> {
+    return this.uploads.upload(sender, file);
   }
 
   /** The business account's messaging limit: the sender's tier when it carries one (null = unlimited). */

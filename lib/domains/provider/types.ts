@@ -1,5 +1,6 @@
 // One interface for the messaging provider (Meta WhatsApp Cloud API style), implemented by
 // the HTTP client (http-client.ts) and the built-in simulator (simulator.ts).
+import type { Readable } from "node:stream";
 
 /** The sender as the provider knows it. */
 export type ProviderSender = {
@@ -62,7 +63,19 @@ export type ProviderTemplateInput = {
   components: unknown[];
 };
 
-export type ProviderClient = {
+/** A file to upload to the provider for a sender (POST /{phoneNumberId}/media): its bytes streamed from the store. */
+export type ProviderUpload = {
+  mimeType: string;
+  filename: string | null;
+  /** Bytes. */
+  size: number;
+  /** Opens the bytes (a fresh stream per call). */
+  open: () => Promise<Readable>;
+};
+/** The provider's media id of an upload, or its refusal. */
+export type ProviderUploadOutcome = { ok: true; id: string } | ProviderRefused;
+
+export type ProviderClient = ProviderMediaDownloads & {
   readonly kind: "simulator" | "http";
   sendMessage(sender: ProviderSender, payload: ProviderMessagePayload, hints?: SendHints): Promise<ProviderSendOutcome>;
   listTemplates(sender: ProviderSender): Promise<ProviderTemplate[]>;
@@ -73,4 +86,23 @@ export type ProviderClient = {
    * simulator mode the service assigns the id itself (lib/domains/onboarding/connect-sender.ts).
    */
   phoneNumberOf(phoneNumberId: string): Promise<string | null>;
+  /** Uploads a file for the sender's number; sends name it by the id answered (docs/media.md "Sending media"). */
+  uploadMedia(sender: ProviderSender, file: ProviderUpload): Promise<ProviderUploadOutcome>;
+};
+
+/** The provider's description of a media id (`GET /{mediaId}`): where its bytes are, what they are. */
+export type ProviderMediaDescription = {
+  /** A download link valid a few minutes, fetched with the sender's credentials. */
+  url: string;
+  mimeType: string | null;
+  sha256: string | null;
+  fileSize: number | null;
+};
+
+/** Inbound media downloads (docs/media.md "Inbound media"): the provider's `GET /{mediaId}`, then its `url`. */
+export type ProviderMediaDownloads = {
+  /** Throws ProviderMediaError (media-error.ts): permanent when the provider does not know the id. */
+  describeMedia(sender: ProviderSender, mediaId: string): Promise<ProviderMediaDescription>;
+  /** The bytes behind a description's url, streamed; throws ProviderMediaError. */
+  downloadMedia(sender: ProviderSender, url: string, signal?: AbortSignal): Promise<AsyncIterable<Uint8Array>>;
 };
