@@ -39,6 +39,12 @@ const StatusData = z.object({
     z.object({ code: z.number().nullable(), title: z.string().nullable(), message: z.string().nullable() }).loose(),
   ),
   broadcastUid: z.string().optional().describe("Set when the message was sent by a broadcast"),
+  mediaId: z
+    .string()
+    .optional()
+    .describe(
+      "Set when the message sent a file by mediaId (a media message, a template's media header; docs/media.md)",
+    ),
 });
 
 const STATUS_DESCRIPTIONS: Record<(typeof STATUSES)[number], string> = {
