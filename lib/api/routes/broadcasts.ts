@@ -37,6 +37,7 @@ import {
   startBroadcast,
   updateBroadcast,
 } from "@/lib/domains/broadcasts/service";
+import { MEDIA_SEND_ERRORS } from "@/lib/domains/messaging/errors";
 import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = {
@@ -116,7 +117,7 @@ export const broadcastRoutes: AnyRoute[] = [
     body: BroadcastCreateBody,
     response: BroadcastPublic,
     successStatus: 201,
-    errors: ["TEMPLATE_NOT_FOUND"],
+    errors: ["TEMPLATE_NOT_FOUND", ...MEDIA_SEND_ERRORS],
     handler: async ({ principal, sender, body }) => {
       const row = await createBroadcast(principal, sender, body.broadcast);
       return { status: 201, ...ok("Broadcast created", await withExtras(principal.customerId, row)) };
@@ -149,7 +150,7 @@ export const broadcastRoutes: AnyRoute[] = [
     description: "While DRAFT or SCHEDULED; at least one field.",
     body: BroadcastUpdateBody,
     response: BroadcastPublic,
-    errors: ["BROADCAST_NOT_FOUND", "BROADCAST_STATE_CONFLICT", "TEMPLATE_NOT_FOUND"],
+    errors: ["BROADCAST_NOT_FOUND", "BROADCAST_STATE_CONFLICT", "TEMPLATE_NOT_FOUND", ...MEDIA_SEND_ERRORS],
     handler: async ({ principal, sender, params, body }) =>
       ok(
         "Broadcast updated",
@@ -189,6 +190,7 @@ export const broadcastRoutes: AnyRoute[] = [
       "INSUFFICIENT_BALANCE",
       "TEMPLATE_NOT_FOUND",
       "TEMPLATE_NOT_APPROVED",
+      ...MEDIA_SEND_ERRORS,
     ],
     handler: async ({ principal, sender, params, body }) =>
       ok(
