@@ -5,7 +5,10 @@
 // A failed download is retried; bytes that are not what was announced, and a download still
 // failing past its deadline, make the file unavailable with the reason. Two workers never
 // fetch one file twice; another account never sees it.
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { getSimulator } from "@/lib/domains/provider/client";
@@ -14,12 +17,14 @@ import { inboundMediaChange, inboundWamid } from "@/lib/domains/provider/simulat
 import { keepContactMedia } from "@/lib/domains/provider/simulator-media";
 import type { ProviderMediaDownloads } from "@/lib/domains/provider/types";
 import type { Sender } from "@/lib/domains/senders/service";
-import { setStorage } from "@/lib/storage";
+import { getStorage, setStorage } from "@/lib/storage";
+import { cliInProcess } from "@/test/cli-process";
 import { drainCallbacks, postSigned } from "@/test/conversation-fixtures";
 import { call, createTestCustomer, type TestCustomer, uniquePhone } from "@/test/factory";
 import * as samples from "@/test/media-samples";
 import { STORAGE_ENGINES } from "@/test/s3-store";
 import { fetchDueMedia } from "./fetch-worker";
+import { objectKey } from "./objects";
 
 const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 const simulator = () => {
@@ -277,5 +282,81 @@ describe("inbound media downloads", () => {
       expect(described.get(f.providerMediaId), f.providerMediaId).toBe(1);
       expect(await mediaOf(f.messageId)).toMatchObject({ status: "ready", attempts: 1 });
     }
+  });
+});
+
+describe("simulate:inbound --media and media:gc", () => {
+  it("simulate:inbound --media runs the whole inbound path: callback, download, sha256 check, storage", async () => {
+    const bytes = await samples.noisePng(40);
+    const file = path.join(os.tmpdir(), `contact-photo-${randomBytes(4).toString("hex")}.png`);
+    fs.writeFileSync(file, bytes);
+    try {
+      const from = uniquePhone();
+      const run = await cliInProcess(
+        "simulate:inbound",
+        "--sender",
+        t.sender.phoneNumber,
+        "--from",
+        from,
+        "--media",
+        file,
+        "--caption",
+        "Does this fit?",
+        "--json",
+      );
+      expect(run.stderr, run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const out = JSON.parse(run.stdout.trim());
+      expect(out.conversationUid).toMatch(/^conv_/);
+      expect(out.media).toMatchObject({
+        kind: "image",
+        mimeType: "image/png",
+        sha256: sha(bytes),
+        fileSize: bytes.length,
+        caption: "Does this fit?",
+        status: "ready",
+      });
+      const content = await call("GET", `/api/v3/media/${out.media.mediaId}/content`, { token: t.globalToken });
+      expect(Buffer.compare(content.body, bytes)).toBe(0);
+      const preview = await call("GET", `/api/v3/conversations/${out.conversationUid}`, { token: t.globalToken });
+      expect(preview.body.data.lastMessagePreview).toBe("Does this fit?");
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+    const both = await cliInProcess("simulate:inbound", "--sender", t.sender.phoneNumber, "--from", uniquePhone());
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--text/);
+  });
+
+  it("media:gc expires the files past their retention and frees the account's quota", async () => {
+    const bytes = await samples.jpeg(33, 33);
+    const sent = await contactSends(t.sender, "image", bytes, "image/jpeg");
+    await fetchAll();
+    const kept = await mediaOf(sent.messageId);
+    expect(kept.status).toBe("ready");
+    const key = objectKey(t.customer.id, sha(bytes));
+    expect(await getStorage().stat(key)).toEqual({ size: bytes.length });
+    const usage = async () => Number((await db.mediaUsage.findUnique({ where: { customerId: t.customer.id } }))?.bytes);
+    const before = await usage();
+
+    await db.media.update({ where: { id: kept.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const run = await cliInProcess("media:gc", "--json");
+    expect(run.stderr, run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout.trim());
+    expect(out.expired).toBeGreaterThanOrEqual(1);
+    expect(out.freedBytes).toBeGreaterThanOrEqual(bytes.length);
+
+    expect(await mediaOf(sent.messageId)).toMatchObject({ status: "expired", holdsObject: false });
+    expect(await getStorage().stat(key)).toBeNull();
+    expect(await usage()).toBe(before - bytes.length);
+    expect(await threadEntry(t, sent.messageId)).toMatchObject({
+      media: { mediaId: kept.id, status: "expired", sha256: sha(bytes), fileSize: bytes.length },
+    });
+    const content = await call("GET", `/api/v3/media/${kept.id}/content`, { token: t.globalToken });
+    expect(content.status).toBe(409);
+    // A second run finds nothing more of this account: the record was expired once.
+    expect((await cliInProcess("media:gc", "--json")).code).toBe(0);
+    expect(await db.media.count({ where: { customerId: t.customer.id, status: "expired" } })).toBe(1);
   });
 });
