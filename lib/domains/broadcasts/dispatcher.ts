@@ -39,6 +39,7 @@ import { sweepCancelled } from "./cancel-sweep";
 import { broadcastEvent } from "./events";
 import { admitContacts } from "./messaging-limit";
 import { publishProgress } from "./progress";
+import { recipientsFollowMessages } from "./recipient-statuses";
 import { senderLimits } from "./sender-limits";
 import { beginSending, extrasOf, filledValues, pauseLocked } from "./service";
 
@@ -665,6 +666,12 @@ async function finishAll(outcomes: Outcome[]): Promise<void> {
       final.map((f) => f.errorCode ?? null),
       final.map((f) => f.errorMessage?.slice(0, 500) ?? null),
       final.map((f) => f.providerMessageId ?? null),
+      final.map((f) => f.messageId),
+    );
+    // A status the callback processor applied before this write (the message is past accepted):
+    // the recipient is not left behind its message.
+    await recipientsFollowMessages(
+      db,
       final.map((f) => f.messageId),
     );
   }
