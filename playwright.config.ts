@@ -4,6 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { appEnv } from "./e2e/app-env";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "switchboard-e2e-"));
@@ -20,6 +21,11 @@ export default defineConfig({
   retries: 0,
   // npm test reads the JSON report (PLAYWRIGHT_JSON_OUTPUT_NAME) to count and name failures.
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
+  // The server-restart test stops the app and starts it again: it runs after every other test.
+  projects: [
+    { name: "app", testIgnore: /server-restart\.spec\.ts/ },
+    { name: "server restart", testMatch: /server-restart\.spec\.ts/, dependencies: ["app"] },
+  ],
   use: {
     baseURL: `http://localhost:${port}`,
     trace: "off",
@@ -46,23 +52,6 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    env: {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-      NODE_ENV: "production",
-      LOG_LEVEL: "warn",
-      // The suite signs in many times from one address.
-      RATE_LIMIT_GLOBAL: "100000",
-      // ... and signs up about a dozen accounts from its one browser (the default allows 10 an hour).
-      RATE_LIMIT_SIGNUP_IP: "100",
-      // The composer test watches a message reach "read": no random failures or unread ends.
-      SIMULATOR_FAILURE_RATE: "0",
-      SIMULATOR_READ_RATE: "1",
-      // Simulated contacts do not answer on their own: the inbox tests decide who writes.
-      SIMULATOR_REPLY_RATE: "0",
-      // No random marketing-cap failures (131049): a test that wants them sets sim().options.marketingCapRate.
-      SIMULATOR_MARKETING_CAP_RATE: "0",
-    },
+    env: appEnv(port, dataDir),
   },
 });

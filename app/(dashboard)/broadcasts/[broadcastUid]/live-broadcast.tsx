@@ -4,9 +4,11 @@
 // broadcast updates the counts in place, and a change of state (or, while sending, every few
 // seconds) re-renders the page on the server without a reload (router.refresh keeps this
 // document), so the funnel, the failures and the recipients follow. Without the stream it
-// polls the same way while the broadcast can still move.
+// polls the same way while the broadcast can still move, and only while the server answers
+// (refresh-when-reachable.ts: a refresh against a restarting server loses the page).
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { refreshWhenReachable } from "@/components/dashboard/refresh-when-reachable";
 import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { card, muted } from "@/components/ui/classes";
 import type { CountsPublic } from "@/lib/domains/broadcasts/schemas";
@@ -71,7 +73,7 @@ export function LiveBroadcast({ uid, status, pauseReason, resumesAt, counts, ret
   const moving = ACTIVE_STATUSES.has(shown.status);
   useEffect(() => {
     if (live || !moving) return;
-    const timer = setInterval(() => router.refresh(), POLL_MS);
+    const timer = setInterval(() => void refreshWhenReachable(router), POLL_MS);
     return () => clearInterval(timer);
   }, [live, moving, router]);
 
