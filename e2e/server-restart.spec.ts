@@ -59,6 +59,10 @@ test("a broadcast's page open across a server restart keeps working and follows 
   await expect(page.getByTestId("broadcast-status")).toHaveText("SCHEDULED");
   await expect(page.locator("[data-live]")).toHaveAttribute("data-live", "on");
 
+  // The document the person is looking at: marked, so that a navigation away (to the browser's
+  // error page, which Chrome later reloads by itself) cannot pass for the same page.
+  await page.evaluate(() => Object.assign(window, { keptAcrossRestart: true }));
+
   // Stop the app; the page loses its stream and falls back to its poll (a scheduled broadcast can still move).
   const pids = appPids();
   expect(pids.length, "the app's supervisor process").toBeGreaterThan(0);
@@ -82,6 +86,7 @@ test("a broadcast's page open across a server restart keeps working and follows 
   // The same document, live again by itself (the backoff waits at most 10 s between tries).
   await expect(page.locator("[data-live]")).toHaveAttribute("data-live", "on", { timeout: 30_000 });
   await expect(page.getByTestId("broadcast-status")).toHaveText("SCHEDULED");
+  expect(await page.evaluate(() => "keptAcrossRestart" in window), "the page never left its document").toBe(true);
 
   // A change after the return shows without a reload: cancel from the page itself.
   await page.getByRole("button", { name: "Cancel broadcast" }).click();
