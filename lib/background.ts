@@ -52,6 +52,13 @@ const WORKERS: readonly Entry[] = [
     part: "rest",
     define: async (o) => (await import("@/lib/domains/mail/worker")).mailWorker({ customerIds: o.customerIds }),
   },
+  // Inbound media (docs/media.md "Inbound media"): the files contacts send, fetched from the provider.
+  {
+    part: "rest",
+    define: async (o) => (await import("@/lib/domains/media/fetch-worker")).mediaWorker({ customerIds: o.customerIds }),
+  },
+  // Media retention (docs/media.md "Retention"): files past MEDIA_RETENTION_DAYS, hourly.
+  { part: "rest", define: async () => (await import("@/lib/domains/media/retention")).mediaRetention() },
   // Audit log retention (docs/security.md "Audit log"): entries past AUDIT_RETENTION_DAYS.
   { part: "rest", define: async () => (await import("@/lib/domains/audit/retention")).auditRetention() },
   // Spent sessions, reset links and invitations (docs/security.md "What is kept").

@@ -3,8 +3,12 @@
 // lint + the citation, configuration-doc and unused-export checks, the unit and integration
 // suite on embedded PGlite and on the local PostgreSQL server, the Playwright
 // end-to-end tests, and a smoke run of every benchmark (bench/smoke.mjs).
+// Steps that do not share a database or a build go side by side (the lock file beside the
+// lint step, PGlite beside PostgreSQL): each suite keeps one test file at a time and mostly
+// waits on its own database, so two of them fill the two cores CI has (docs/development.md
+// "Tests"). Their output is printed whole, one step after the other, as each ends.
 // Flags: --no-e2e, --no-bench, --only=pglite|postgres|e2e|bench|lint|lock
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,6 +18,29 @@ const root = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
 const only = args.find((a) => a.startsWith("--only="))?.slice(7);
 const want = (step) => (only ? only === step : !args.includes(`--no-${step}`));
+
+/**
+ * A step beside others: its output goes to a file and is printed whole when it ends, so two
+ * steps' lines never interleave. Resolves to whether it exited 0.
+ */
+function runBeside(label, cmd, cmdArgs, env = {}, cwd = root) {
+  const log = path.join(os.tmpdir(), `switchboard-step-${process.pid}-${label.replace(/\W+/g, "-")}.log`);
+  const out = fs.openSync(log, "w");
+  const started = Date.now();
+  const child = spawn(cmd, cmdArgs, { cwd, stdio: ["ignore", out, out], env: { ...process.env, ...env } });
+  return new Promise((resolve) => {
+    child.on("close", (code) => {
+      fs.closeSync(out);
+      console.log(`\n=== ${label} (beside other steps) ===`);
+      process.stdout.write(fs.readFileSync(log));
+      fs.rmSync(log, { force: true });
+      console.log(
+        `=== ${label}: ${code === 0 ? "ok" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)} s ===`,
+      );
+      resolve(code === 0);
+    });
+  });
+}
 
 function run(label, cmd, cmdArgs, env = {}) {
   console.log(`\n=== ${label} ===`);
@@ -37,9 +64,9 @@ const firstLine = (messages) =>
     .split("\n")
     .find((l) => l.trim()) ?? "";
 
-function vitest(kind) {
+async function vitest(kind) {
   const report = path.join(os.tmpdir(), `switchboard-vitest-${kind}-${process.pid}.json`);
-  const ok = run(
+  const ok = await runBeside(
     `vitest on ${kind}`,
     bin("vitest"),
     ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
@@ -66,6 +93,38 @@ function vitest(kind) {
   if (!ok) failures.push(`vitest (${kind})`);
 }
 
+// The lock file installs with `npm ci` as a deployment pipeline or a container build runs
+// it on a fresh clone: package.json and package-lock.json alone, in an empty folder, a real
+// install (packages from npm's cache or the registry; no install scripts, which a fresh
+// clone's `npm start` runs itself). About 2 minutes on the shared 2-core machine, mostly
+// writing ~800 MB (docs/deployment.md "Installing").
+// Beside the lint step, which it does not touch.
+async function lockFile() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-npm-ci-"));
+  for (const file of ["package.json", "package-lock.json", ".npmrc"]) {
+    if (fs.existsSync(path.join(root, file))) fs.copyFileSync(path.join(root, file), path.join(dir, file));
+  }
+  const npm = ["ci", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"];
+  const ok = await runBeside(
+    "lock file (npm ci on a fresh copy of package.json and package-lock.json)",
+    "npm",
+    npm,
+    { npm_config_loglevel: "error" },
+    dir,
+  ).then((exited) => {
+    // Installed means installed: the packages the production start imports are there.
+    const missing = ["next", "esbuild", "@prisma/client", "pg"].filter(
+      (name) => !fs.existsSync(path.join(dir, "node_modules", name, "package.json")),
+    );
+    if (missing.length) console.log(`lock file: not installed: ${missing.join(", ")}`);
+    else if (!exited) console.log("lock file: npm ci failed: run npm run lock:complete");
+    return exited && missing.length === 0;
+  });
+  fs.rmSync(dir, { recursive: true, force: true });
+  if (!ok) failures.push("lock file");
+}
+
+const lockDone = want("lock") ? lockFile() : Promise.resolve();
 if (want("lint")) {
   if (!run("lint (biome)", bin("biome"), ["check", "."])) failures.push("lint");
   if (!run("typecheck (tsc)", bin("tsc"), ["--noEmit"])) failures.push("typecheck");
@@ -85,37 +144,8 @@ if (want("lint")) {
     failures.push("unused exports");
   }
 }
-// The lock file installs with `npm ci` as a deployment pipeline or a container build runs
-// it on a fresh clone: package.json and package-lock.json alone, in an empty folder, a real
-// install (packages from npm's cache or the registry; no install scripts, which a fresh
-// clone's `npm start` runs itself). About 2 minutes on the shared 2-core machine, mostly
-// writing ~800 MB (docs/deployment.md "Installing").
-if (want("lock")) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-npm-ci-"));
-  for (const file of ["package.json", "package-lock.json", ".npmrc"]) {
-    if (fs.existsSync(path.join(root, file))) fs.copyFileSync(path.join(root, file), path.join(dir, file));
-  }
-  console.log("\n=== lock file (npm ci on a fresh copy of package.json and package-lock.json) ===");
-  const started = Date.now();
-  const r = spawnSync("npm", ["ci", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"], {
-    cwd: dir,
-    encoding: "utf8",
-  });
-  const seconds = Math.round((Date.now() - started) / 1000);
-  // Installed means installed: the packages the production start imports are there.
-  const missing = ["next", "esbuild", "@prisma/client", "pg"].filter(
-    (name) => !fs.existsSync(path.join(dir, "node_modules", name, "package.json")),
-  );
-  if (r.status === 0 && missing.length === 0) console.log(`=== lock file: ok in ${seconds} s ===`);
-  else {
-    const why = missing.length ? `not installed: ${missing.join(", ")}` : "run npm run lock:complete";
-    console.log(`${r.stdout}${r.stderr}\n=== lock file: FAILED in ${seconds} s (${why}) ===`);
-    failures.push("lock file");
-  }
-  fs.rmSync(dir, { recursive: true, force: true });
-}
-if (want("pglite")) vitest("pglite");
-if (want("postgres")) vitest("postgres");
+await lockDone;
+await Promise.all(["pglite", "postgres"].filter(want).map(vitest));
 if (want("e2e") && fs.existsSync(path.join(root, "scripts/e2e.mjs"))) {
   const report = path.join(os.tmpdir(), `switchboard-e2e-${process.pid}.json`);
   const ok = run("end-to-end (Playwright)", "node", ["scripts/e2e.mjs"], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });

@@ -4,6 +4,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type AnyRoute, VERSIONS } from "@/lib/api/route-definition";
 import { routes } from "@/lib/api/route-table";
+import { TOKEN_PERMISSIONS, type TokenPermission } from "@/lib/domains/auth/permissions";
 import { PLAN_FEATURES, systemPrincipal } from "@/lib/domains/auth/principal";
 import { issueToken, revokeToken } from "@/lib/domains/tokens/service";
 import { generateTokenString } from "@/lib/domains/tokens/token-string";
@@ -50,6 +51,9 @@ let c: TestCustomer;
 let revoked: string;
 let expired: string;
 let starter: TestCustomer;
+/** Per permission: a restricted global token holding only it, and one holding every other. */
+const only = new Map<TokenPermission, string>();
+const allBut = new Map<TokenPermission, string>();
 beforeAll(async () => {
   c = await createTestCustomer();
   starter = await createTestCustomer({ plan: "starter" });
@@ -58,6 +62,18 @@ beforeAll(async () => {
   revoked = issued.token;
   expired = (await issueToken({ customerId: c.customer.id, name: "expired", expiresAt: new Date(Date.now() - 1) }))
     .token;
+  for (const permission of TOKEN_PERMISSIONS) {
+    const issue = async (name: string, permissions: TokenPermission[]) =>
+      (await issueToken({ customerId: c.customer.id, name, permissions })).token;
+    only.set(permission, await issue(`only ${permission}`, [permission]));
+    allBut.set(
+      permission,
+      await issue(
+        `all but ${permission}`,
+        TOKEN_PERMISSIONS.filter((p) => p !== permission),
+      ),
+    );
+  }
 });
 
 const bodyFor = (r: AnyRoute) => (r.method === "POST" ? { body: {} } : {});
@@ -103,6 +119,38 @@ describe.each(onVersions)("$name", ({ r, version }) => {
         label(r),
       );
     }
+  });
+});
+
+// Restricted tokens (docs/tokens.md "Restricted tokens"): every route names the permission it
+// needs; a token holding every permission but that one is refused naming it, a token holding
+// only that one is let through (to whatever the empty request then answers).
+it("every route of the table names a token permission (the public ones none)", () => {
+  const vocabulary: readonly (string | undefined)[] = TOKEN_PERMISSIONS;
+  const wrong = routes.filter((r) =>
+    r.auth === "public" ? r.permission !== undefined : !vocabulary.includes(r.permission),
+  );
+  expect(wrong.map(label)).toEqual([]);
+  // And each permission is needed somewhere (no checkbox that grants nothing).
+  const used = new Set(routes.map((r) => r.permission));
+  expect(TOKEN_PERMISSIONS.filter((p) => !used.has(p))).toEqual([]);
+});
+
+describe.each(onVersions)("$name (restricted token)", ({ r, version }) => {
+  const needed = r.permission as TokenPermission;
+
+  it("without the route's permission: 403 TOKEN_PERMISSION_DENIED naming it", async () => {
+    const res = await call(r.method, pathOf(r, version), { ...bodyFor(r), token: allBut.get(needed) });
+    expectError(res, 403, "TOKEN_PERMISSION_DENIED", label(r));
+    // The envelope's details name it; a provider-shaped error's message does.
+    if (r.errorStyle === "provider") expect(res.body.error.error_data.details, label(r)).toContain(`"${needed}"`);
+    else expect(res.body.details?.permission, label(r)).toBe(needed);
+  });
+
+  it("with only the route's permission: not refused for it", async () => {
+    const res = await call(r.method, pathOf(r, version), { ...bodyFor(r), token: only.get(needed) });
+    expect(errorCode(res), `${label(r)}: ${JSON.stringify(res.body)}`).not.toBe("TOKEN_PERMISSION_DENIED");
+    expect(res.status, `${label(r)}: ${JSON.stringify(res.body)}`).not.toBe(403);
   });
 });
 

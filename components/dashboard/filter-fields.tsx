@@ -58,8 +58,9 @@ export function SelectFilter({
   label: text,
   params,
   options,
+  optionLabels,
   error,
-}: Field & { options: readonly string[] }) {
+}: Field & { options: readonly string[]; optionLabels?: Readonly<Record<string, string>> }) {
   const id = `${idPrefix}-${name}`;
   const given = params[name]?.trim() ?? "";
   const known = options.find((o) => o === given.toLowerCase());
@@ -69,8 +70,10 @@ export function SelectFilter({
         <option value="">Any</option>
         {given && !known ? <option value={given}>{given}</option> : null}
         {options.map((o) => (
-          // Without a value attribute an option's value is its text.
-          <option key={o}>{o}</option>
+          // Its value is the filter's value; its text, the label when one is given.
+          <option key={o} value={o}>
+            {optionLabels?.[o] ?? o}
+          </option>
         ))}
       </select>
       <FieldMessage inputId={id} message={error} />

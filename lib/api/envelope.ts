@@ -68,6 +68,7 @@ const PROVIDER_CODES: Record<string, { type: string; code: number; subcode: numb
   INVALID_AUTH_TOKEN: { type: "OAuthException", code: 190, subcode: 463 },
   CUSTOMER_TOKEN_REQUIRED: { type: "OAuthException", code: 200, subcode: null },
   TOKEN_SCOPE_NOT_ALLOWED: { type: "OAuthException", code: 200, subcode: null },
+  TOKEN_PERMISSION_DENIED: { type: "OAuthException", code: 200, subcode: null },
   FEATURE_NOT_AVAILABLE: { type: "OAuthException", code: 10, subcode: null },
   RATE_LIMITED: { type: "OAuthException", code: 80007, subcode: null },
   // "Temporary issue due to downtime: retry the operation after waiting."

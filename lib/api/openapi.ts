@@ -125,7 +125,7 @@ const STATUS_TEXT: Record<number, string> = {
 
 /**
  * The codes this route can answer, and only those: what the router derives from its
- * definition (router.ts: the rate limit, auth, token scope, sender resolution, feature,
+ * definition (router.ts: the rate limit, auth, token scope and permission, sender resolution, feature,
  * body reading and parsing, path parameters, idempotency) plus the route's own domain
  * `errors` (docs/openapi.md). A wrong method is the path's 405, not an operation's answer.
  */
@@ -137,6 +137,7 @@ export function errorCodesOf(route: AnyRoute): ErrorCode[] {
     for (const c of ["MISSING_AUTH_TOKEN", "INVALID_AUTH_TOKEN", "CUSTOMER_TOKEN_REQUIRED"] as const) codes.add(c);
   }
   if (route.tokenScope === "global") codes.add("TOKEN_SCOPE_NOT_ALLOWED");
+  if (route.auth !== "public") codes.add("TOKEN_PERMISSION_DENIED");
   if (route.sender === "resolve") {
     const options = route.senderOptions ?? {};
     codes.add("SENDER_NOT_FOUND");
@@ -322,6 +323,9 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
   const notes = [
     route.description ?? "",
     route.tokenScope === "global" ? "Requires a global token (number-scoped tokens get TOKEN_SCOPE_NOT_ALLOWED)." : "",
+    route.permission
+      ? `Requires the \`${route.permission}\` permission (a restricted token without it gets TOKEN_PERMISSION_DENIED).`
+      : "",
     route.feature ? `Requires the ${route.feature} feature of the plan.` : "",
     route.versions.length < VERSIONS.length ? `Only on ${route.versions.join(", ")}.` : "",
     `Rate limit class: ${route.limit}.`,
@@ -375,6 +379,7 @@ function operationFor(route: AnyRoute, defs: Record<string, Json>): OpenApiOpera
     "x-versions": [...route.versions],
     "x-rate-limit": route.limit,
     "x-token-scope": route.tokenScope ?? "any",
+    ...(route.permission ? { "x-token-permission": route.permission } : {}),
     ...(route.feature ? { "x-feature": route.feature } : {}),
   };
 }

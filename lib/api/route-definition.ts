@@ -4,6 +4,7 @@ import type { Readable } from "node:stream";
 import type { z } from "zod";
 import type { ErrorCode } from "@/lib/core/errors";
 import type { Version } from "@/lib/core/version";
+import type { TokenPermission } from "@/lib/domains/auth/permissions";
 import type { Feature, Principal } from "@/lib/domains/auth/principal";
 import type { ResolveOptions, Sender } from "@/lib/domains/senders/service";
 import type { Received, UploadInfo } from "./multipart";
@@ -139,6 +140,13 @@ export type RouteDef<
   auth?: "token" | "public";
   /** "global": number-scoped tokens get TOKEN_SCOPE_NOT_ALLOWED. */
   tokenScope?: "global" | "any";
+  /**
+   * The permission a token needs here (lib/domains/auth/permissions.ts TOKEN_PERMISSIONS): a
+   * restricted token without it gets TOKEN_PERMISSION_DENIED (docs/tokens.md "Restricted
+   * tokens"). Every route of the table but the public ones names one (test/security.test.ts
+   * fails on a route without); absent, only a token holding every permission may call it.
+   */
+  permission?: TokenPermission;
   /**
    * How a sender is resolved (see lib/domains/senders): "resolve" from senderId or the token,
    * "phoneNumberId" from the path parameter of that name.

@@ -9,6 +9,7 @@ import { ApiError } from "@/lib/core/errors";
 import { log, redactUrl } from "@/lib/core/log";
 import { PathText } from "@/lib/core/path-params";
 import { assertStorableInput } from "@/lib/core/storable-input";
+import { assertTokenPermission } from "@/lib/domains/auth/access";
 import { hasFeature, type Principal, type TokenPrincipal } from "@/lib/domains/auth/principal";
 import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/domains/idempotency/service";
 import { resolveSender, resolveSenderByPhoneNumberId, type Sender } from "@/lib/domains/senders/service";
@@ -169,6 +170,8 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
             "This endpoint requires a global token, not a number-scoped one",
           );
         }
+        // A restricted token holds only its chosen permissions (docs/tokens.md "Restricted tokens").
+        assertTokenPermission(principal, route.permission);
         if (route.feature && !hasFeature(principal, route.feature)) {
           throw new ApiError("FEATURE_NOT_AVAILABLE", `Your plan does not include ${route.feature}`, {
             feature: route.feature,

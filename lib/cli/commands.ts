@@ -119,9 +119,16 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "simulate:inbound",
-    usage: "--sender E164 --from E164 --text T [--name N]",
-    summary: "A contact writes to a sender (a signed inbound callback through the provider endpoint)",
+    usage: "--sender E164 --from E164 (--text T | --media FILE [--caption T]) [--name N]",
+    summary:
+      "A contact writes to a sender, or sends a file (a signed inbound callback through the provider endpoint; a file is fetched and kept)",
     load: () => import("./simulate-command").then((m) => m.simulateInboundCommand),
+  },
+  {
+    name: "media:gc",
+    usage: "",
+    summary: "Delete the media files past MEDIA_RETENTION_DAYS now (the hourly pass does it too; docs/media.md)",
+    load: () => import("./media-command").then((m) => m.mediaGcCommand),
   },
 ];
 

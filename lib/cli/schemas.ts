@@ -136,12 +136,25 @@ export const CallbacksRetryArgs = z
     path: ["callbackId"],
   });
 
-export const SimulateInboundArgs = z.object({
-  sender: phone,
-  from: phone,
-  text: z.string().min(1, "must not be empty").max(4096, "must be at most 4096 characters"),
-  name: z.string().trim().min(1, "must not be empty").max(120).optional(),
-});
+export const SimulateInboundArgs = z
+  .object({
+    sender: phone,
+    from: phone,
+    text: z.string().min(1, "must not be empty").max(4096, "must be at most 4096 characters").optional(),
+    media: z.string().min(1, "must name a file").max(4096).optional(),
+    caption: z.string().min(1, "must not be empty").max(1024, "must be at most 1024 characters").optional(),
+    name: z.string().trim().min(1, "must not be empty").max(120).optional(),
+  })
+  .refine((a) => (a.text === undefined) !== (a.media === undefined), {
+    message: "give exactly one of --text and --media",
+    path: ["text"],
+  })
+  .refine((a) => a.caption === undefined || a.media !== undefined, {
+    message: "goes with --media",
+    path: ["caption"],
+  });
+
+export const MediaGcArgs = z.object({});
 
 export const CustomerListArgs = z.object({
   search: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),

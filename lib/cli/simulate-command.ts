@@ -4,13 +4,23 @@ import { defineCommand } from "./command";
 import { SimulateInboundArgs } from "./schemas";
 
 export const simulateInboundCommand = defineCommand({
-  options: { sender: { type: "string" }, from: { type: "string" }, text: { type: "string" }, name: { type: "string" } },
+  options: {
+    sender: { type: "string" },
+    from: { type: "string" },
+    text: { type: "string" },
+    media: { type: "string" },
+    caption: { type: "string" },
+    name: { type: "string" },
+  },
   schema: SimulateInboundArgs,
   run: async (input) => {
     const r = await simulateInbound(input);
     return {
       json: { ...r },
-      text: `${r.from} wrote to ${r.senderId} (${r.messageId})${r.conversationUid ? `: conversation ${r.conversationUid}` : ""}`,
+      text:
+        `${r.from} ${r.media ? `sent a ${r.media.kind}` : "wrote"} to ${r.senderId} (${r.messageId})` +
+        `${r.conversationUid ? `: conversation ${r.conversationUid}` : ""}` +
+        `${r.media ? `; media ${r.media.mediaId} ${r.media.status}${r.media.unavailableReason ? ` (${r.media.unavailableReason})` : ""}` : ""}`,
     };
   },
 });

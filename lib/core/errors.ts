@@ -4,6 +4,8 @@ export const ERROR_STATUS = {
   INVALID_AUTH_TOKEN: 401,
   CUSTOMER_TOKEN_REQUIRED: 403,
   TOKEN_SCOPE_NOT_ALLOWED: 403,
+  /** A restricted API token without the route's permission (details.permission; docs/tokens.md). */
+  TOKEN_PERMISSION_DENIED: 403,
   SENDER_NOT_ALLOWED: 403,
   FEATURE_NOT_AVAILABLE: 403,
   SENDER_NOT_FOUND: 404,

@@ -20,6 +20,8 @@ export const CHANNELS = {
   tokens: "switchboard_tokens",
   /** An email was queued in the outbox (docs/email.md). */
   mail: "switchboard_mail",
+  /** An inbound file to fetch from the provider was recorded (docs/media.md "Inbound media"). */
+  media: "switchboard_media",
   /** A change the open dashboards show live; the payload says what (lib/domains/live, docs/inbox.md "Live updates"). */
   live: "switchboard_live",
 } as const;

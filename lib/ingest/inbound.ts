@@ -7,6 +7,15 @@ import { markReplied } from "@/lib/domains/broadcasts/recipient-statuses";
 import { chatbotSnapshot, decideChatbotReplies, type InboundForBot, inboundText } from "@/lib/domains/chatbots/runner";
 import { applyInbound, type InboundMessage } from "@/lib/domains/conversations/inbound";
 import { type EventInput, type EventSender, emitEvents } from "@/lib/domains/events/emit";
+import {
+  type InboundFile,
+  type InboundMediaRecord,
+  inboundFileOf,
+  recordInboundMedia,
+} from "@/lib/domains/media/inbound";
+import { isMediaKind } from "@/lib/domains/media/kinds";
+import { type MessageMediaRow, toMessageMedia } from "@/lib/domains/media/serializers";
+import { newMediaId } from "@/lib/domains/media/service";
 import type { ProviderMessagesValueT, ProviderMessageT } from "@/lib/domains/provider/callbacks/schemas";
 
 export type InboundItem = {
@@ -23,9 +32,10 @@ function contactName(item: InboundItem): string | null {
 
 const timeOf = (m: ProviderMessageT) => new Date(Number(m.timestamp) * 1000);
 
-export function inboundEvent(item: InboundItem, conversationUid: string | null): EventInput {
+export function inboundEvent(item: InboundItem, conversationUid: string | null, media?: MessageMediaRow): EventInput {
   const m = item.message as ProviderMessageT & Record<string, unknown>;
   const type = m.type.toLowerCase();
+  const file = inboundFileOf(type, m);
   return {
     sender: item.sender,
     type: `message.inbound.${type}`,
@@ -39,6 +49,8 @@ export function inboundEvent(item: InboundItem, conversationUid: string | null):
       type,
       [type]: m[type] ?? null,
       context: m.context ?? null,
+      // A media message's file (docs/media.md "Inbound media"): pending until the media worker fetched it.
+      ...(isMediaKind(type) ? { media: media ? toMessageMedia(media, file?.caption) : null } : {}),
     },
   };
 }
@@ -80,17 +92,44 @@ const forBot = (m: InboundMessage): InboundForBot => ({
 /** What the chatbots see of these inbound messages. */
 export const botItemsOf = (items: InboundItem[]): InboundForBot[] => conversationInputs(items).map(forBot);
 
+/**
+ * Each media message's file (docs/media.md "Inbound media"): a mediaId issued for its thread
+ * entry, and the pending record the media worker fetches.
+ */
+function withMedia(inputs: InboundMessage[], arrivedAt: Date): InboundMediaRecord[] {
+  const files: InboundMediaRecord[] = [];
+  for (const m of inputs) {
+    const file: InboundFile | null = inboundFileOf(m.type, m.body);
+    if (!file) continue;
+    m.mediaId = newMediaId();
+    files.push({
+      ...file,
+      mediaId: m.mediaId,
+      customerId: m.sender.customerId,
+      senderId: m.sender.id,
+      providerMessageId: m.id,
+      arrivedAt,
+    });
+  }
+  return files;
+}
+
 export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<number> {
   if (items.length === 0) return 0;
   const inputs = conversationInputs(items);
+  const files = withMedia(inputs, new Date());
   // Chatbots (docs/chatbots.md) see each conversation as it was before this batch (a new
   // message reopens a closed one); one query when no sender here has an ACTIVE bot.
   const forBots = inputs.map(forBot);
   const bots = await chatbotSnapshot(tx, forBots);
   const { conversationOf, events } = await applyInbound(tx, inputs);
+  // After the entries: a replayed message's entry keeps its first file, and no second is recorded.
+  const mediaOf = await recordInboundMedia(tx, files);
   const emitted = await emitEvents(tx, [
     ...events,
-    ...items.map((item) => inboundEvent(item, conversationOf.get(item.message.id) ?? null)),
+    ...items.map((item) =>
+      inboundEvent(item, conversationOf.get(item.message.id) ?? null, mediaOf.get(item.message.id)),
+    ),
   ]);
   // In this same transaction, the sender's ACTIVE bot writes at most one outbox reply per
   // inbound message: committed with it, or lost with it and applied again.

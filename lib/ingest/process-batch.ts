@@ -9,6 +9,7 @@ import { spendingCommitted } from "@/lib/domains/billing/low-balance";
 import { patternBotsActive, predecideChatbotReplies } from "@/lib/domains/chatbots/runner";
 import type { EventSender } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
+import { recordExternalMessages } from "@/lib/domains/messages/delivery";
 import { cleanCallbackBody } from "@/lib/domains/provider/callbacks/clean";
 import { type ParsedChange, parseProviderBody } from "@/lib/domains/provider/callbacks/schemas";
 import { botItemsOf, type InboundItem, ingestInbound } from "./inbound";
@@ -17,10 +18,13 @@ import { ingestTemplates, type TemplateItem } from "./templates";
 
 export const MAX_ATTEMPTS = 5;
 /**
- * A status for a message id no send of ours holds yet may be early (the provider answered, the
- * send has not recorded its id): its callback is looked at again every RETRY_UNKNOWN_MS for
- * UNKNOWN_GRACE_MS after it arrived, then those statuses are ignored for good (counted in
- * ignoredStatuses, noted in error). docs/event-pipeline.md "Statuses for messages we did not send".
+ * A status for a message id no send of ours holds is applied at once as sent outside this service
+ * (sendRoute "external": billing record, ledger, events). It may also be early (the provider
+ * answered, the send has not recorded its id): its callback is looked at again every
+ * RETRY_UNKNOWN_MS for UNKNOWN_GRACE_MS after it arrived (a send that recorded the id meanwhile
+ * takes its record); after that the ids still unheld get a message row of their own (sendRoute
+ * "external", no thread entry), which the reports read. docs/event-pipeline.md "Statuses for
+ * messages we did not send".
  */
 const RETRY_UNKNOWN_MS = 2_000;
 const UNKNOWN_GRACE_MS = 2 * 60_000;
@@ -126,19 +130,24 @@ async function applyCallbacks(tx: Tx, callbacks: Claimed[]) {
   }
   const applied = await ingestStatuses(tx, statuses);
   let events = applied.events;
-  // Unknown message ids per callback: waited for, or ignored (see RETRY_UNKNOWN_MS).
-  const unknown = new Map<string, string[]>();
-  for (const item of applied.unknown) {
-    const owner = statusOwner.get(item) ?? "";
-    unknown.set(owner, [...(unknown.get(owner) ?? []), item.update.id]);
-  }
+  // Per callback: the ids sent outside this service (see RETRY_UNKNOWN_MS), the statuses ignored.
+  const byOwner = (items: StatusItem[]) => {
+    const out = new Map<string, string[]>();
+    for (const item of items) {
+      const owner = statusOwner.get(item) ?? "";
+      out.set(owner, [...(out.get(owner) ?? []), item.update.id]);
+    }
+    return out;
+  };
+  const external = byOwner(applied.external);
+  const ignored = byOwner(applied.ignored);
   events += await ingestInbound(tx, inbound);
   const t = await ingestTemplates(tx, templates);
   events += t.events;
   for (const item of templates) {
     if (t.unknown.includes(item.wabaId)) note(templateOwner.get(item) ?? "", `unknown business account ${item.wabaId}`);
   }
-  return { events, notes, unknown };
+  return { events, notes, external, ignored };
 }
 
 async function claim(tx: Tx, limit: number, id?: string): Promise<Claimed[]> {
@@ -181,26 +190,27 @@ export async function runOne(limit: number, id?: string): Promise<{ callbacks: C
     async (tx) => {
       const callbacks = await claim(tx, limit, id);
       if (callbacks.length === 0) return { callbacks, events: 0 };
-      const { events, notes, unknown } = await applyCallbacks(tx, callbacks);
+      const { events, notes, external, ignored } = await applyCallbacks(tx, callbacks);
       // What they hold is applied either way (again on a retry: replays change nothing).
-      const waiting = callbacks.filter((c) => unknown.has(c.id) && c.young === true);
+      const waiting = callbacks.filter((c) => external.has(c.id) && c.young === true);
       const done = callbacks.filter((c) => !waiting.includes(c));
-      const ignored = new Map<string, number>();
+      await recordExternalMessages(
+        tx,
+        done.flatMap((c) => external.get(c.id) ?? []),
+      );
+      const ignoredCounts = new Map<string, number>();
       for (const c of done) {
-        const ids = unknown.get(c.id);
+        const ids = ignored.get(c.id);
         if (!ids) continue;
-        ignored.set(c.id, ids.length);
+        ignoredCounts.set(c.id, ids.length);
         const listed = `${ids.slice(0, 3).join(", ")}${ids.length > 3 ? ", ..." : ""}`;
         notes.set(c.id, [
           ...(notes.get(c.id) ?? []),
-          `ignored ${ids.length} status(es) for message ids this service did not send (${listed}); not billed`,
+          `ignored ${ids.length} status(es) for message ids another sender sent (${listed}); not billed`,
         ]);
-        log.info(
-          { callbackId: c.id, ignored: ids.length },
-          "statuses for message ids this service did not send ignored",
-        );
+        log.info({ callbackId: c.id, ignored: ids.length }, "statuses for another sender's message ids ignored");
       }
-      await markProcessed(tx, done, notes, ignored);
+      await markProcessed(tx, done, notes, ignoredCounts);
       await retryLater(tx, waiting);
       return { callbacks, events };
     },

@@ -1,12 +1,25 @@
-// `simulate:inbound`: a contact writes to a sender, as the provider would post it: a signed
-// callback accepted as the provider endpoint accepts it (lib/domains/provider/callbacks/accept.ts,
-// or over HTTP when SIMULATOR_CALLBACK_URL is set), then applied by the callback processor. When no app
-// runs a processor (the CLI alone), the pending callbacks are processed here: the processor
-// claims with SKIP LOCKED, so running beside an app's processor is safe.
+// `simulate:inbound`: a contact writes to a sender, or sends a file, as the provider would
+// post it: a signed callback accepted as the provider endpoint accepts it
+// (lib/domains/provider/callbacks/accept.ts, or over HTTP when SIMULATOR_CALLBACK_URL is set),
+// then applied by the callback processor. A file (`--media`) is kept by the simulator, which
+// serves it as the provider does, and the callback announces its provider id and sha256: the
+// whole inbound path runs (docs/media.md "Simulator and CLI"). When no app runs a processor
+// or a media worker (the CLI alone), the pending callbacks are processed and the file fetched
+// here: both claim with SKIP LOCKED, so running beside an app's workers is safe.
+import fs from "node:fs";
+import path from "node:path";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
+import { DETECTION_BYTES, detectType } from "@/lib/domains/media/detect";
+import { fetchDueMedia } from "@/lib/domains/media/fetch-worker";
+import { LARGEST_MEDIA_BYTES } from "@/lib/domains/media/kinds";
+import type { MessageMediaT } from "@/lib/domains/media/schemas";
+import { toMessageMedia } from "@/lib/domains/media/serializers";
+import type { CallbackChange } from "@/lib/domains/provider/simulator-callbacks";
 import { envelopeFor, postCallback } from "@/lib/domains/provider/simulator-callbacks";
-import { inboundTextChange, inboundWamid } from "@/lib/domains/provider/simulator-inbound";
+import { inboundMediaChange, inboundTextChange, inboundWamid } from "@/lib/domains/provider/simulator-inbound";
+import { keepContactMedia } from "@/lib/domains/provider/simulator-media";
+import type { ProviderSender } from "@/lib/domains/provider/types";
 import { normalizePhone } from "@/lib/domains/senders/service";
 import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 
@@ -16,12 +29,53 @@ export type SimulatedInbound = {
   from: string;
   conversationUid: string | null;
   status: number;
+  /** A file sent: as its thread entry shows it once fetched (or still pending after the wait). */
+  media?: MessageMediaT;
 };
+
+const WAIT_MS = 15_000;
+const pause = () => new Promise((r) => setTimeout(r, 50));
+
+/** The file as the contact's phone would send it: its type from its bytes, kept by the simulator. */
+async function contactFile(
+  sender: ProviderSender,
+  input: { from: string; id: string; name?: string; media: string; caption?: string },
+): Promise<CallbackChange> {
+  const stat = await fs.promises.stat(input.media).catch(() => null);
+  if (!stat?.isFile())
+    throw new ApiError("VALIDATION_FAILED", `No file ${input.media}`, { fields: { media: "no such file" } });
+  if (stat.size > LARGEST_MEDIA_BYTES) {
+    throw new ApiError("MEDIA_TOO_LARGE", `The file is larger than ${LARGEST_MEDIA_BYTES / 1_000_000} MB`, {
+      maxBytes: LARGEST_MEDIA_BYTES,
+    });
+  }
+  const bytes = await fs.promises.readFile(input.media);
+  const filename = path.basename(input.media);
+  const type = await detectType(bytes.subarray(0, DETECTION_BYTES), { filename });
+  const kept = await keepContactMedia(bytes, type.mimeType);
+  // The provider carries a caption on images, videos and documents only, and a document's name.
+  const captioned = type.kind === "image" || type.kind === "video" || type.kind === "document";
+  return inboundMediaChange(sender, {
+    from: input.from,
+    id: input.id,
+    name: input.name,
+    kind: type.kind,
+    media: {
+      id: kept.id,
+      mime_type: type.mimeType,
+      sha256: kept.sha256,
+      ...(captioned && input.caption ? { caption: input.caption } : {}),
+      ...(type.kind === "document" ? { filename } : {}),
+    },
+  });
+}
 
 export async function simulateInbound(input: {
   sender: string;
   from: string;
-  text: string;
+  text?: string;
+  media?: string;
+  caption?: string;
   name?: string;
 }): Promise<SimulatedInbound> {
   const phone = normalizePhone(input.sender);
@@ -32,19 +86,51 @@ export async function simulateInbound(input: {
   }
   const from = normalizePhone(input.from);
   const id = inboundWamid();
-  const body = envelopeFor([
-    inboundTextChange(
-      { phoneNumberId: sender.phoneNumberId, phoneNumber: sender.phoneNumber, wabaId: sender.wabaId },
-      { from, text: input.text, name: input.name, id },
-    ),
-  ]);
-  const status = await postCallback(body);
+  const provider = { phoneNumberId: sender.phoneNumberId, phoneNumber: sender.phoneNumber, wabaId: sender.wabaId };
+  const change = input.media
+    ? await contactFile(provider, { from, id, name: input.name, media: input.media, caption: input.caption })
+    : inboundTextChange(provider, { from, text: input.text ?? "", name: input.name, id });
+  const status = await postCallback(envelopeFor([change]));
   if (status !== 200) throw new ApiError("REQUEST_FAILED", `The provider endpoint answered ${status}`);
   // Applied by a running app within moments; otherwise (or to be sure) here.
-  for (let i = 0; i < 100; i++) {
-    const stored = await db.conversationMessage.findUnique({ where: { providerMessageId: id } });
-    if (stored) return { messageId: id, senderId: phone, from, conversationUid: stored.conversationId, status };
-    if ((await processPendingCallbacks(100)).callbacks === 0) await new Promise((r) => setTimeout(r, 50));
+  const until = Date.now() + WAIT_MS;
+  let stored = await db.conversationMessage.findUnique({ where: { providerMessageId: id } });
+  while (!stored && Date.now() < until) {
+    if ((await processPendingCallbacks(100)).callbacks === 0) await pause();
+    stored = await db.conversationMessage.findUnique({ where: { providerMessageId: id } });
   }
-  return { messageId: id, senderId: phone, from, conversationUid: null, status };
+  const result: SimulatedInbound = {
+    messageId: id,
+    senderId: phone,
+    from,
+    conversationUid: stored?.conversationId ?? null,
+    status,
+  };
+  if (!stored?.mediaId) return result;
+  // The file: fetched by a running app's media worker, or here.
+  const mediaId = stored.mediaId;
+  const media = async () => db.media.findUniqueOrThrow({ where: { id: mediaId } });
+  let row = await media();
+  while (row.status === "pending" && Date.now() < until) {
+    if ((await fetchDueMedia({ customerIds: [sender.customerId] })).claimed === 0) await pause();
+    row = await media();
+  }
+  const caption = (change.value.messages as { [k: string]: { caption?: string } }[] | undefined)?.[0]?.[row.kind]
+    ?.caption;
+  return {
+    ...result,
+    media: toMessageMedia(
+      {
+        mediaId: row.id,
+        mediaKind: row.kind,
+        mediaMimeType: row.mimeType,
+        mediaSha256: row.sha256,
+        mediaFileSize: row.fileSize,
+        mediaFilename: row.filename,
+        mediaStatus: row.status,
+        mediaUnavailableReason: row.unavailableReason,
+      },
+      caption,
+    ),
+  };
 }

@@ -1,11 +1,19 @@
-// Provider statuses of messages this service sent -> the billing records and ledger
+// Provider statuses of the senders' messages (sent by this service, or outside it from the same
+// number: sendRoute "external") -> the billing records and ledger
 // (lib/domains/billing/status-writes.ts), the messages' own status (lib/domains/messages/
 // delivery.ts), their broadcast recipients, then one message.status.<status> event per status
 // move, in the caller's transaction. Events are idempotent by dedupe key, so a replayed or
 // concurrent callback emits nothing twice.
 
 import type { Tx } from "@/lib/db";
-import { type AppliedStatus, applyStatuses, recordSenders, type StatusItem } from "@/lib/domains/billing/status-writes";
+import {
+  type AdoptedRecord,
+  type AppliedStatus,
+  adoptSendRoutes,
+  applyStatuses,
+  recordSenders,
+  type StatusItem,
+} from "@/lib/domains/billing/status-writes";
 import { applyRecipientStatuses } from "@/lib/domains/broadcasts/recipient-statuses";
 import { type EventInput, emitEvents } from "@/lib/domains/events/emit";
 import type { LiveEvent } from "@/lib/domains/live/events";
@@ -16,33 +24,55 @@ import { isMessageEventStatus, MESSAGE_STATUS_EVENTS } from "@/lib/domains/messa
 export type { StatusItem };
 
 /**
- * The statuses that are about messages this service sent from that sender: a Message with
- * that provider id, or a billing record already kept for it (records from before this rule,
- * the demo). Anything else is never applied, so never billed (docs/event-pipeline.md
- * "Statuses for messages we did not send").
+ * Whom each status is about (docs/event-pipeline.md "Statuses for messages we did not send"): a
+ * Message with that provider id is the message of its sender only (a status for another sender's
+ * message is ignored); an id no Message holds was sent outside this service from the number the
+ * status arrived for (sendRoute "external"), unless a billing record of another sender holds it.
  */
-async function sentFromTheirSender(tx: Tx, items: StatusItem[]) {
+async function whoseStatuses(tx: Tx, items: StatusItem[]) {
   const ids = [...new Set(items.map((i) => i.update.id))];
   const messages = new Map((await messagesByProviderIds(tx, ids)).map((m) => [m.providerMessageId, m]));
   const records = await recordSenders(
     tx,
     ids.filter((id) => !messages.has(id)),
   );
-  const isOurs = (i: StatusItem) => (messages.get(i.update.id)?.senderId ?? records.get(i.update.id)) === i.sender.id;
-  return { messages, isOurs };
+  const ours: StatusItem[] = [];
+  const external: StatusItem[] = [];
+  const ignored: StatusItem[] = [];
+  for (const item of items) {
+    const message = messages.get(item.update.id);
+    item.sendRoute = message?.sendRoute ?? "external";
+    if (message) {
+      (message.senderId === item.sender.id ? ours : ignored).push(item);
+      continue;
+    }
+    const recordSender = records.get(item.update.id);
+    (recordSender === undefined || recordSender === item.sender.id ? external : ignored).push(item);
+  }
+  return { messages, ours, external, ignored };
 }
 
 /**
- * Applies the statuses of one batch that are about messages this service sent; returns how
- * many events were emitted and the statuses left unapplied (message ids it does not know).
+ * Applies the statuses of one batch: those of messages this service sent, and those of messages
+ * sent outside it from the same number (external: billed, evented, no message yet). Returns how many
+ * events were emitted, the external statuses (ids no message holds yet) and the ignored ones
+ * (another sender's messages).
  */
-export async function ingestStatuses(tx: Tx, items: StatusItem[]): Promise<{ events: number; unknown: StatusItem[] }> {
-  const { messages, isOurs } = await sentFromTheirSender(tx, items);
-  const ours = items.filter(isOurs);
-  const unknown = items.filter((i) => !isOurs(i));
+export async function ingestStatuses(
+  tx: Tx,
+  items: StatusItem[],
+): Promise<{ events: number; external: StatusItem[]; ignored: StatusItem[] }> {
+  const { messages, ours: own, external, ignored } = await whoseStatuses(tx, items);
+  const ours = [...own, ...external];
   const applied = await applyStatuses(tx, ours);
+  // A record kept as external before its send recorded the id (an early status) is the send's.
+  const adopted = await adoptSendRoutes(
+    tx,
+    own.map((i) => i.update.id),
+  );
   // Each message follows its record: where the batch left it (never back, lib/domains/messages/status.ts).
-  const records = new Map(applied.map((a) => [a.row.messageId, a.row]));
+  const records = new Map<string, AdoptedRecord>(adopted.map((r) => [r.messageId, r]));
+  for (const a of applied) records.set(a.row.messageId, a.row);
   await applyDeliveryStatuses(
     tx,
     [...records.values()].map((r) => ({
@@ -79,7 +109,8 @@ export async function ingestStatuses(tx: Tx, items: StatusItem[]): Promise<{ eve
       tx,
       applied.flatMap((a) => statusEvent(a, broadcastOf(a)?.broadcastId ?? undefined)),
     ),
-    unknown,
+    external,
+    ignored,
   };
 }
 /** The threads' ticks move live on the open dashboards when this commits (docs/inbox.md "Live updates"). */

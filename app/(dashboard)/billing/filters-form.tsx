@@ -4,12 +4,19 @@
 import { DateRangeFilter, FilterActions, SelectFilter, TextFilter } from "@/components/dashboard/filter-fields";
 import type { ViewRefusal } from "@/lib/dashboard/billing-view";
 import { BILLABLE_VALUES, BILLING_STATUSES, PRICING_TYPES, TEMPLATE_TYPES } from "@/lib/domains/billing/schemas";
+import { RECORDED_SEND_ROUTES } from "@/lib/domains/messages/send-routes";
 
 const SELECT_FILTERS = [
   { name: "status", label: "Status", options: BILLING_STATUSES },
   { name: "templateType", label: "Template type", options: TEMPLATE_TYPES },
   { name: "billable", label: "Billable", options: BILLABLE_VALUES },
   { name: "pricingType", label: "Pricing type", options: PRICING_TYPES },
+  {
+    name: "sendRoute",
+    label: "Sent through",
+    options: RECORDED_SEND_ROUTES,
+    optionLabels: { external: "sent outside Switchboard" },
+  },
 ] as const;
 
 const TEXT_FILTERS = [

@@ -31,8 +31,15 @@ describe("the thread's files", () => {
 
   it("reads the entry's file, a voice note and a document's type", () => {
     expect(mediaOf({ media: null })).toBeNull();
-    expect(mediaOf({})).toBeNull();
-    expect(mediaOf({ media: { mediaId: "med_1", kind: "image", status: "ready" } })?.mediaId).toBe("med_1");
+    const media = {
+      mediaId: "med_1",
+      kind: "image",
+      mimeType: "image/png",
+      sha256: null,
+      fileSize: null,
+      status: "ready",
+    } as const;
+    expect(mediaOf({ media })?.mediaId).toBe("med_1");
     expect(isVoiceNote({ type: "audio", content: { audio: { id: "1", voice: true } } })).toBe(true);
     expect(isVoiceNote({ type: "audio", content: { audio: { id: "1" } } })).toBe(false);
     expect(documentType("application/pdf")).toBe("PDF");

@@ -1,25 +1,13 @@
 // Pure helpers of the thread's files (docs/inbox.md "Media"): a message's file as the thread
 // entry carries it, its size in words, what a screen reader says for an image, and the words
 // for a file that is not there (yet, or any more).
+import type { PublicConversationMessage } from "@/lib/domains/conversations/schemas";
 
 /** A thread entry's file (GET /conversations/{uid}/messages `media`, docs/media.md). */
-export type ThreadMedia = {
-  mediaId: string;
-  kind: "image" | "video" | "audio" | "document" | "sticker";
-  mimeType: string;
-  sha256: string | null;
-  fileSize: number | null;
-  filename?: string;
-  caption?: string;
-  status: "pending" | "ready" | "unavailable" | "expired";
-  unavailableReason?: string;
-};
+export type ThreadMedia = NonNullable<PublicConversationMessage["media"]>;
 
 /** The entry's file, or null for a message without one. */
-export function mediaOf(m: object): ThreadMedia | null {
-  const media = (m as { media?: ThreadMedia | null }).media;
-  return media && typeof media.mediaId === "string" ? media : null;
-}
+export const mediaOf = (m: Pick<PublicConversationMessage, "media">): ThreadMedia | null => m.media ?? null;
 
 /** Where the dashboard reads a file's bytes (the member's session: app/api/dashboard/media). */
 export const contentUrl = (mediaId: string) => `/api/dashboard/media/${encodeURIComponent(mediaId)}/content`;

@@ -1,25 +1,37 @@
 "use client";
 // The thread's reply box (docs/inbox.md): text while the customer service window is open
-// (Enter sends, Shift+Enter breaks the line, `/` inserts a saved reply), else an approved
-// template with its values; disabled for a blacklisted contact.
+// (Enter sends, Shift+Enter breaks the line, `/` inserts a saved reply) with a file attached
+// by the button, drag and drop or paste (use-attachment.tsx; the text is then its caption),
+// else an approved template with its values; disabled for a blacklisted contact.
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, type KeyboardEvent, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
 import {
   type TemplateChoice,
   type TemplateFill,
   TemplateFillFields,
   useTemplateFill,
 } from "@/components/dashboard/template-fill";
-import { button, input, label, muted } from "@/components/ui/classes";
+import { button, buttonSecondary, input, label, muted } from "@/components/ui/classes";
+import type { MediaKind } from "@/lib/domains/media/kinds";
 import { postJson } from "./post-json";
 import { useSavedReplyMenu } from "./saved-reply-menu";
+import { AttachmentChip, useAttachment } from "./use-attachment";
 
 type ReplyMessage =
   | { type: "text"; text: { body: string } }
-  | { type: "template"; template: NonNullable<ReturnType<TemplateFill["sendTemplate"]>> };
+  | { type: "template"; template: NonNullable<ReturnType<TemplateFill["sendTemplate"]>> }
+  | { type: MediaKind; media: { id: string; caption?: string; filename?: string } };
+
+/** Kinds the provider shows a caption with (audio and stickers have none: their text goes as its own message). */
+const CAPTIONED: readonly MediaKind[] = ["image", "video", "document"];
+
+/** Files the attach button offers (the provider's table; anything else is refused with the API's words). */
+const ACCEPT =
+  "image/jpeg,image/png,image/webp,video/mp4,video/3gpp,audio/*,.pdf,.txt,.doc,.docx,.xls,.xlsx,.ppt,.pptx";
 
 export function ReplyBox({
   uid,
+  senderId,
   windowOpen,
   blacklisted,
   everWrote,
@@ -27,6 +39,8 @@ export function ReplyBox({
   onSent,
 }: {
   uid: string;
+  /** The conversation's sender (E.164): an attached file is uploaded for it. */
+  senderId: string;
   windowOpen: boolean;
   blacklisted: boolean;
   /** The contact wrote at least once (the closed-window notice says which case it is). */
@@ -37,19 +51,41 @@ export function ReplyBox({
   const [text, setText] = useState("");
   const fill = useTemplateFill(templates);
   const saved = useSavedReplyMenu(text, setText);
+  const file = useAttachment(senderId);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const attachHint = useId();
+  const post = (message: ReplyMessage) =>
+    postJson(`/api/dashboard/conversations/${encodeURIComponent(uid)}/messages`, { message });
   const send = useMutation({
-    mutationFn: (message: ReplyMessage) =>
-      postJson(`/api/dashboard/conversations/${encodeURIComponent(uid)}/messages`, { message }),
+    mutationFn: async (message: ReplyMessage) => {
+      await post(message);
+      // Audio and stickers take no caption: the text follows as a message of its own.
+      const body = text.trim();
+      if ("media" in message && !CAPTIONED.includes(message.type) && body) await post({ type: "text", text: { body } });
+    },
     onSuccess: (_data, message) => {
-      if (message.type === "text") setText("");
-      else fill.reset();
+      if (message.type === "template") fill.reset();
+      else setText("");
+      if ("media" in message) file.remove();
       onSent();
     },
   });
   const sendText = () => {
     const body = text.trim();
-    if (!body || send.isPending || blacklisted) return;
-    send.mutate({ type: "text", text: { body } });
+    if (send.isPending || blacklisted || file.uploading || (file.attached && !file.ready)) return;
+    const media = file.ready;
+    if (media) {
+      send.mutate({
+        type: media.kind,
+        media: {
+          id: media.mediaId,
+          ...(body && CAPTIONED.includes(media.kind) ? { caption: body } : {}),
+          ...(media.kind === "document" && media.filename ? { filename: media.filename } : {}),
+        },
+      });
+      return;
+    }
+    if (body) send.mutate({ type: "text", text: { body } });
   };
   const submitText = (e: FormEvent) => {
     e.preventDefault();
@@ -76,7 +112,13 @@ export function ReplyBox({
 
   if (windowOpen || blacklisted) {
     return (
-      <form onSubmit={submitText} aria-label="Reply" className="space-y-2">
+      <form
+        onSubmit={submitText}
+        aria-label="Reply"
+        className={`space-y-2 rounded-md ${file.dragging ? "outline-2 outline-offset-4 outline-dashed outline-indigo-600" : ""}`}
+        {...(blacklisted ? {} : file.dropZone)}
+        data-testid="reply-form"
+      >
         <label htmlFor="reply-text" className={label}>
           Reply
         </label>
@@ -87,24 +129,59 @@ export function ReplyBox({
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={file.onPaste}
           disabled={blacklisted}
-          aria-describedby="reply-hint"
+          aria-describedby={`reply-hint ${attachHint}`}
           maxLength={4096}
           aria-controls={saved.open ? "saved-reply-menu" : undefined}
           aria-autocomplete="list"
           aria-activedescendant={saved.activeId}
         />
         {saved.menu}
+        <AttachmentChip state={file} disabled={send.isPending} />
+        {file.refusal ? (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300" data-testid="attachment-refusal">
+            {file.refusal}
+          </p>
+        ) : null}
         <div className="flex flex-wrap items-center gap-3">
-          <button type="submit" className={button} disabled={blacklisted || send.isPending || !text.trim()}>
-            {send.isPending ? "Sending…" : "Send"}
+          <button
+            type="submit"
+            className={button}
+            disabled={blacklisted || send.isPending || (file.attached ? !file.ready : !text.trim())}
+          >
+            {send.isPending ? "Sending…" : file.attached ? "Send file" : "Send"}
           </button>
+          <button
+            type="button"
+            className={buttonSecondary}
+            onClick={() => fileInput.current?.click()}
+            disabled={blacklisted || send.isPending}
+          >
+            Attach a file
+          </button>
+          <input
+            ref={fileInput}
+            type="file"
+            accept={ACCEPT}
+            className="hidden"
+            data-testid="attach-input"
+            onChange={(e) => {
+              file.fromList(e.target.files);
+              e.target.value = "";
+            }}
+          />
           <p id="reply-hint" className={muted}>
             {blacklisted
               ? "Replies are disabled: the contact is blacklisted."
               : "Enter sends, Shift+Enter adds a line, / inserts a saved reply."}
           </p>
         </div>
+        <p id={attachHint} className="sr-only">
+          {file.attached
+            ? "The text is sent as the file's caption."
+            : "Attach a file with the button, by dropping it on the reply box, or by pasting it."}
+        </p>
         {status}
       </form>
     );

@@ -18,6 +18,7 @@ function msg(uid: string, timestamp: string, over: Partial<PublicConversationMes
     errorCode: null,
     errorMessage: null,
     timestamp,
+    media: null,
     ...over,
   };
 }

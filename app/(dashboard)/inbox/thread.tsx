@@ -110,6 +110,7 @@ export function Thread({
       />
       <ReplyBox
         uid={uid}
+        senderId={c.senderId}
         windowOpen={isWindowOpen(c.windowExpiresAt, now)}
         blacklisted={c.blacklisted}
         everWrote={c.lastInboundAt !== null}

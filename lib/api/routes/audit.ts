@@ -16,6 +16,7 @@ export const auditRoutes: AnyRoute[] = [
     tokenScope: "global",
     method: "GET",
     path: "/audit-events",
+    permission: "audit",
     example: examples.getAuditEvents,
     summary: "List audit events",
     description: "The account's audit events, newest first; filter by action, actor, targetUid, dateFrom and dateTo.",

@@ -28,6 +28,7 @@ export const billingRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/billing/messages",
+    permission: "billing",
     example: examples.getBillingMessages,
     summary: "List message billing records",
     description: "One sender's records, or all the account's senders' records.",
@@ -41,6 +42,7 @@ export const billingRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/billing/history",
+    permission: "billing",
     example: examples.getBillingHistory,
     summary: "Read the billing history",
     description: "The ledger of debits, credits, refunds and adjustments.",
@@ -54,6 +56,7 @@ export const billingRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/billing/history/:senderId",
+    permission: "billing",
     example: examples.getBillingHistoryBySenderId,
     // The sender's phone number, resolved by the handler (as resolveSender reads it).
     params: { senderId: PathText },

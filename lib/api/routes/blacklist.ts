@@ -26,6 +26,7 @@ export const blacklistRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/blacklist",
+    permission: "contacts.write",
     example: examples.postBlacklist,
     idempotent: "blacklist.add",
     summary: "Add a number to the blacklist",
@@ -41,6 +42,7 @@ export const blacklistRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/blacklist/remove",
+    permission: "contacts.write",
     example: examples.postBlacklistRemove,
     summary: "Remove a number from the blacklist",
     description: "Removes a number from the resolved sender's blacklist.",

@@ -37,6 +37,7 @@ import {
   startBroadcast,
   updateBroadcast,
 } from "@/lib/domains/broadcasts/service";
+import { MEDIA_SEND_ERRORS } from "@/lib/domains/messaging/errors";
 import { type AnyRoute, ok, route } from "../route-definition";
 
 const common = {
@@ -67,6 +68,7 @@ const change = (
     ...anySender,
     method: "POST",
     path: `/broadcasts/:broadcastUid/${action}`,
+    permission: "broadcasts",
     example,
     summary,
     description,
@@ -82,6 +84,7 @@ export const broadcastRoutes: AnyRoute[] = [
     ...anySender,
     method: "GET",
     path: "/broadcasts",
+    permission: "broadcasts",
     example: examples.getBroadcasts,
     summary: "List broadcasts",
     description: "Newest first; filter by senderId and status.",
@@ -106,6 +109,7 @@ export const broadcastRoutes: AnyRoute[] = [
     senderOptions: { requireSetup: false },
     method: "POST",
     path: "/broadcasts",
+    permission: "broadcasts",
     example: examples.postBroadcasts,
     idempotent: "broadcast.create",
     summary: "Create a broadcast",
@@ -113,7 +117,7 @@ export const broadcastRoutes: AnyRoute[] = [
     body: BroadcastCreateBody,
     response: BroadcastPublic,
     successStatus: 201,
-    errors: ["TEMPLATE_NOT_FOUND"],
+    errors: ["TEMPLATE_NOT_FOUND", ...MEDIA_SEND_ERRORS],
     handler: async ({ principal, sender, body }) => {
       const row = await createBroadcast(principal, sender, body.broadcast);
       return { status: 201, ...ok("Broadcast created", await withExtras(principal.customerId, row)) };
@@ -123,6 +127,7 @@ export const broadcastRoutes: AnyRoute[] = [
     ...anySender,
     method: "GET",
     path: "/broadcasts/:broadcastUid",
+    permission: "broadcasts",
     example: examples.getBroadcastsByBroadcastUid,
     summary: "Read a broadcast",
     description: "The broadcast with its live counts.",
@@ -139,12 +144,13 @@ export const broadcastRoutes: AnyRoute[] = [
     ...anySender,
     method: "POST",
     path: "/broadcasts/:broadcastUid",
+    permission: "broadcasts",
     example: examples.postBroadcastsByBroadcastUid,
     summary: "Update a broadcast",
     description: "While DRAFT or SCHEDULED; at least one field.",
     body: BroadcastUpdateBody,
     response: BroadcastPublic,
-    errors: ["BROADCAST_NOT_FOUND", "BROADCAST_STATE_CONFLICT", "TEMPLATE_NOT_FOUND"],
+    errors: ["BROADCAST_NOT_FOUND", "BROADCAST_STATE_CONFLICT", "TEMPLATE_NOT_FOUND", ...MEDIA_SEND_ERRORS],
     handler: async ({ principal, sender, params, body }) =>
       ok(
         "Broadcast updated",
@@ -158,6 +164,7 @@ export const broadcastRoutes: AnyRoute[] = [
     ...anySender,
     method: "POST",
     path: "/broadcasts/:broadcastUid/preview",
+    permission: "broadcasts",
     example: examples.postBroadcastsByBroadcastUidPreview,
     summary: "Preview a broadcast",
     description: "The estimate, skipped recipients by reason and up to 5 rendered messages; sends nothing.",
@@ -171,6 +178,7 @@ export const broadcastRoutes: AnyRoute[] = [
     ...anySender,
     method: "POST",
     path: "/broadcasts/:broadcastUid/start",
+    permission: "broadcasts",
     example: examples.postBroadcastsByBroadcastUidStart,
     summary: "Start or schedule a broadcast",
     description: "Starts now, or at scheduledAt; the balance must cover the estimate.",
@@ -182,6 +190,7 @@ export const broadcastRoutes: AnyRoute[] = [
       "INSUFFICIENT_BALANCE",
       "TEMPLATE_NOT_FOUND",
       "TEMPLATE_NOT_APPROVED",
+      ...MEDIA_SEND_ERRORS,
     ],
     handler: async ({ principal, sender, params, body }) =>
       ok(
@@ -220,6 +229,7 @@ export const broadcastRoutes: AnyRoute[] = [
     ...anySender,
     method: "POST",
     path: "/broadcasts/:broadcastUid/retry-failed",
+    permission: "broadcasts",
     example: examples.postBroadcastsByBroadcastUidRetryFailed,
     summary: "Retry a broadcast's failed recipients",
     description:
@@ -249,6 +259,7 @@ export const broadcastRoutes: AnyRoute[] = [
     ...anySender,
     method: "GET",
     path: "/broadcasts/:broadcastUid/recipients",
+    permission: "broadcasts",
     example: examples.getBroadcastsByBroadcastUidRecipients,
     summary: "List a broadcast's recipients",
     description: "Filter by status and search text.",

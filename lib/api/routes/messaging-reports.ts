@@ -31,6 +31,7 @@ export const messagingReportRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/reports/messages",
+    permission: "messages.read",
     example: examples.getReportsMessages,
     summary: "Read the message report",
     description: "The message log with delivery status; v3 adds the send route and Direct Send fields and filters.",
@@ -45,6 +46,7 @@ export const messagingReportRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/reports/analytics/delivery",
+    permission: "billing",
     example: examples.getReportsAnalyticsDelivery,
     summary: "Read delivery analytics",
     description: "Delivery, read and failure rates by day; v3 also by send route.",
@@ -61,6 +63,7 @@ export const messagingReportRoutes: AnyRoute[] = [
   route({
     ...common,
     path: "/reports/analytics/templates",
+    permission: "billing",
     example: examples.getReportsAnalyticsTemplates,
     summary: "Read template analytics",
     description: "Per-template delivery and read rates; v3 adds the provider template id.",

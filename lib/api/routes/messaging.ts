@@ -53,6 +53,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...send,
     path: "/send",
+    permission: "messages.send",
     example: examples.postSend,
     sender: "resolve",
     idempotent: "send",
@@ -68,6 +69,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...send,
     path: "/chat",
+    permission: "messages.send",
     example: examples.postChat,
     sender: "resolve",
     idempotent: "chat",
@@ -83,6 +85,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...providerSend,
     path: "/messages",
+    permission: "messages.send",
     example: examples.postMessages,
     sender: "resolve",
     summary: "Send a message, provider style",
@@ -98,6 +101,7 @@ export const messagingRoutes: AnyRoute[] = [
   route({
     ...providerSend,
     path: "/:phoneNumberId/messages",
+    permission: "messages.send",
     example: examples.postByPhoneNumberIdMessages,
     sender: "phoneNumberId",
     // Any text: the sender resolution tells a provider phone number id from a path that is no route.

@@ -39,6 +39,7 @@ export const providerNodeRoutes: AnyRoute[] = [
     ...common,
     method: "GET",
     path: "/:id",
+    permission: "messages.read",
     tag: "Senders",
     summary: "Read a phone number or a file, provider style",
     description:
@@ -59,6 +60,7 @@ export const providerNodeRoutes: AnyRoute[] = [
     ...common,
     method: "DELETE",
     path: "/:id",
+    permission: "messages.send",
     tag: "Media",
     summary: "Delete a file, provider style",
     description: "Provider-compatible delete of a media id: answers `{success: true}`.",

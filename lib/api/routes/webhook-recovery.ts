@@ -23,6 +23,7 @@ export const webhookRecoveryRoutes: AnyRoute[] = [
     ...scoped,
     method: "POST",
     path: "/webhooks/:webhookUid/recover",
+    permission: "webhooks",
     summary: "Recover failed deliveries",
     description:
       "Re-queues every FAILED delivery of this destination created in [since, until], as a background job; read its progress with GET .../recoveries/{recoveryUid}.",
@@ -40,6 +41,7 @@ export const webhookRecoveryRoutes: AnyRoute[] = [
     ...scoped,
     method: "GET",
     path: "/webhooks/:webhookUid/recoveries/:recoveryUid",
+    permission: "webhooks",
     summary: "Read a recovery job",
     description: "The job's progress: status, total, requeued and timestamps.",
     query: SenderQuery,

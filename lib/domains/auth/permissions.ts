@@ -1,8 +1,10 @@
 // The one table of what each member role may do (docs/members.md "Roles and permissions"). Every dashboard
 // page, server action and app/api/dashboard handler names one permission of this table
 // (lib/dashboard/guard.ts checks it on each request); test/dashboard-permissions.test.ts
-// walks all of them for every role. API tokens are not members: they keep their global /
-// number scope (docs/tokens.md).
+// walks all of them for every role. API tokens speak the same vocabulary: a token holds
+// every permission of TOKEN_PERMISSIONS (the API-facing part of this table) or a chosen set
+// of them, and every route of the public API names the one it needs (docs/tokens.md
+// "Restricted tokens").
 
 export const ROLES = ["owner", "admin", "developer", "agent", "billing"] as const;
 export type Role = (typeof ROLES)[number];
@@ -44,6 +46,10 @@ export const PERMISSIONS = {
   members: ["owner", "admin"],
   /** The audit log: read and export (the same row as members; docs/security.md "Audit log"). */
   audit: ["owner", "admin"],
+  /** Send messages: the composer's row (the API's sends, orders and the media they attach). */
+  "messages.send": ["owner", "admin", "agent"],
+  /** Read messages: the message log's row (the API's message reports, orders, media downloads). */
+  "messages.read": ["owner", "admin", "agent"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -63,6 +69,65 @@ export function roleHas(role: Role, permission: Permission): boolean {
 export function permissionsOf(role: Role): Permission[] {
   return PERMISSION_NAMES.filter((permission) => roleHas(role, permission));
 }
+
+/**
+ * The permissions an API token may hold: the part of the table the public API's routes need
+ * (each route of lib/api/route-table.ts names one). A token holds all of them (global and
+ * number-scoped tokens as they always were) or a chosen set (a restricted token).
+ */
+export const TOKEN_PERMISSIONS = [
+  "messages.send",
+  "messages.read",
+  "inbox",
+  "templates",
+  "contacts.read",
+  "contacts.write",
+  "broadcasts",
+  "chatbots",
+  "webhooks",
+  "senders",
+  "billing",
+  "audit",
+] as const satisfies readonly Permission[];
+export type TokenPermission = (typeof TOKEN_PERMISSIONS)[number];
+
+/** A token's permissions: every one ("all", what global and number-scoped tokens always had) or a chosen set. */
+export type TokenPermissions = "all" | readonly TokenPermission[];
+
+/** How "all" is stored in ApiToken.permissions (the column's default, so every older token holds it). */
+export const ALL_PERMISSIONS_STORED = "*";
+
+/** The stored column as a set: "*" is all; a name the vocabulary no longer has grants nothing. */
+export function tokenPermissionsFrom(stored: readonly string[]): TokenPermissions {
+  if (stored.includes(ALL_PERMISSIONS_STORED)) return "all";
+  return TOKEN_PERMISSIONS.filter((permission) => stored.includes(permission));
+}
+
+/** The set as the column stores it (in the vocabulary's order). */
+export function storedTokenPermissions(permissions: TokenPermissions): string[] {
+  if (permissions === "all") return [ALL_PERMISSIONS_STORED];
+  return TOKEN_PERMISSIONS.filter((permission) => permissions.includes(permission));
+}
+
+export function tokenHolds(permissions: TokenPermissions, permission: TokenPermission): boolean {
+  return permissions === "all" || permissions.includes(permission);
+}
+
+/** What a token permission allows on the API, shown beside its checkbox (docs/tokens.md). */
+export const TOKEN_PERMISSION_SUMMARY: Record<TokenPermission, string> = {
+  "messages.send": "Send messages and orders, upload and delete the media they attach",
+  "messages.read": "Read message reports, orders and media",
+  inbox: "Read and answer conversations, their messages and notes",
+  templates: "List, read, create and sync templates",
+  "contacts.read": "Read contact books, contacts, custom fields and the blacklist",
+  "contacts.write": "Change contact books, contacts, custom fields and the blacklist",
+  broadcasts: "Create, start, pause and read broadcasts",
+  chatbots: "Create, change, test and read chatbots",
+  webhooks: "Manage webhooks, their deliveries and recoveries",
+  senders: "List, connect, rename, remove senders and pick the default",
+  billing: "Read billing records, the billing history and delivery analytics",
+  audit: "Read the audit log",
+};
 
 /** Roles limited to some senders when the member is (the others always see every sender). */
 export const SENDER_LIMITED_ROLES: readonly Role[] = ["agent"];

@@ -1,6 +1,6 @@
 // Who is asking: an API token, a member's dashboard session, the operator CLI or the system
 // (background work), one tagged union (`via`), each kind with its own fields.
-import type { Role } from "@/lib/domains/auth/permissions";
+import type { Role, TokenPermissions } from "@/lib/domains/auth/permissions";
 
 export type Feature = "billing" | "contactBooks" | "webhooks" | "messaging";
 export type Plan = "starter" | "pro";
@@ -26,7 +26,7 @@ type Acting = {
 // The fields of the other kinds, absent here: a read of `p.member` or `p.scopedSenderId` on any
 // principal compiles (undefined where it does not apply) and narrows the union.
 type Absent<K extends string> = { [F in K]?: never };
-type Specific = "plan" | "tokenId" | "token" | "scopedSenderId" | "member" | "userId" | "sessionId";
+type Specific = "plan" | "tokenId" | "token" | "permissions" | "scopedSenderId" | "member" | "userId" | "sessionId";
 
 /** An API token (lib/domains/tokens/service.ts verifyToken). */
 export type TokenPrincipal = Acting & {
@@ -37,6 +37,8 @@ export type TokenPrincipal = Acting & {
   token: { name: string; prefix: string };
   /** A number-scoped token's one sender (the only one it may act on); null for a global token. */
   scopedSenderId: string | null;
+  /** What it may do (the router checks each route's permission, docs/tokens.md "Restricted tokens"). */
+  permissions: TokenPermissions;
 } & Absent<"member" | "userId" | "sessionId" | "twoFactorSetupRequired">;
 
 /** A member signed in to the dashboard, loaded on each request (lib/domains/security/session-principal.ts). */
@@ -53,7 +55,7 @@ export type MemberPrincipal = Acting & {
    * action and handler but the account page refuses until they do (lib/dashboard/guard.ts).
    */
   twoFactorSetupRequired?: boolean;
-} & Absent<"tokenId" | "token">;
+} & Absent<"tokenId" | "token" | "permissions">;
 
 /** The operator CLI acting on one account: the audit log records its changes as `operator` (docs/security.md "Audit log"). */
 export type OperatorPrincipal = Acting & { via: "operator" } & Absent<Specific | "twoFactorSetupRequired">;

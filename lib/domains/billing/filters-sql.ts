@@ -86,6 +86,7 @@ export function billingWhere(
   if (f.messageId) parts.push(Prisma.sql`${col("messageId")} = ${f.messageId}`);
   if (f.recipient) parts.push(Prisma.sql`${col("recipientId")} IN (${Prisma.join(recipientVariants(f.recipient))})`);
   if (f.conversationId) parts.push(Prisma.sql`${col("conversationId")} = ${f.conversationId}`);
+  if (f.sendRoute) parts.push(Prisma.sql`${col("sendRoute")} = ${f.sendRoute}`);
   return Prisma.join(parts, " AND ");
 }
 

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { PageQuery, strictPageQuery } from "@/lib/core/pagination";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
+import { RECORDED_SEND_ROUTES } from "@/lib/domains/messages/send-routes";
 import { PROVIDER_STATUSES } from "@/lib/domains/messages/status";
 
 export const TEMPLATE_TYPES = ["marketing", "utility", "authentication", "service"] as const;
@@ -82,6 +83,11 @@ export const BillingFilters = z.object({
   messageId: optional(Text(256)).describe("Exact provider message id"),
   recipient: optional(Text(32)).describe("Recipient phone number (with or without +)"),
   conversationId: optional(Text(256)).describe("Provider conversation id"),
+  sendRoute: optional(
+    z.preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase() : v), z.enum(RECORDED_SEND_ROUTES)),
+  ).describe(
+    `How the message was sent: ${sayList(RECORDED_SEND_ROUTES)} (external: sent outside Switchboard from the same number)`,
+  ),
 });
 export type BillingFiltersInput = z.infer<typeof BillingFilters>;
 

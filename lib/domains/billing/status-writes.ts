@@ -24,7 +24,8 @@ import {
 
 /** The sender a status arrived for (the provider phone number id of the callback). */
 export type RecordSender = { id: string; customerId: string; phoneNumber: string; phoneNumberId: string | null };
-export type StatusItem = { sender: RecordSender; update: ProviderStatusT };
+/** sendRoute: the route of the message it is about, or "external" (no message of this service holds its id). */
+export type StatusItem = { sender: RecordSender; update: ProviderStatusT; sendRoute?: string };
 /** A billing record as the status application sees it (rate as exact numeric text). */
 export type BillingRow = RecordState & {
   id: string;
@@ -32,6 +33,7 @@ export type BillingRow = RecordState & {
   sender: RecordSender;
   rate: string;
   currency: string;
+  sendRoute: string | null;
 };
 type Row = BillingRow;
 /** A status that moved a record: the record after the batch, and the move. */
@@ -66,6 +68,7 @@ const INSERT_COLUMNS: Column<Row>[] = [
   { name: "senderPhoneNumber", type: "text", get: (r) => r.sender.phoneNumber },
   { name: "messageId", type: "text", get: (r) => r.messageId },
   { name: "messageTimestamp", type: "timestamp", get: (r) => r.messageTimestamp },
+  { name: "sendRoute", type: "text", get: (r) => r.sendRoute },
 ];
 
 type Debit = { id: string; row: Row };
@@ -164,6 +167,7 @@ export async function applyStatuses(tx: Tx, items: StatusItem[]): Promise<Applie
       sender: first.sender,
       rate: "0",
       currency: "USD",
+      sendRoute: first.sendRoute ?? null,
     };
     const before = transitions.length;
     await apply(row, list, true);
@@ -214,6 +218,24 @@ export async function recordSenders(tx: Tx, messageIds: readonly string[]): Prom
   );
   return new Map(rows.map((r) => [r.messageId, r.senderId]));
 }
+
+/**
+ * Records kept as "external" whose id a message of this service now holds (a status that arrived
+ * before its send recorded the provider id) take that message's route. Rows this batch locked.
+ */
+export async function adoptSendRoutes(tx: Tx, messageIds: readonly string[]): Promise<AdoptedRecord[]> {
+  if (messageIds.length === 0) return [];
+  return tx.$queryRawUnsafe<AdoptedRecord[]>(
+    `UPDATE "BillingRecord" b SET "sendRoute" = m."sendRoute", "updatedAt" = ${NOW_UTC}
+       FROM "Message" m
+      WHERE b."messageId" = ANY($1::text[]) AND b."sendRoute" = 'external'
+        AND m."providerMessageId" = b."messageId" AND m."customerId" = b."customerId" AND m."sendRoute" <> 'external'
+      RETURNING b."messageId", b."status", b."errorCode", b."errorTitle"`,
+    [...new Set(messageIds)].sort(),
+  );
+}
+/** A record a send adopted: where its statuses left it, for its message to follow. */
+export type AdoptedRecord = { messageId: string; status: string; errorCode: number | null; errorTitle: string | null };
 
 function dropWhere<T>(list: T[], predicate: (x: T) => boolean) {
   for (let i = list.length - 1; i >= 0; i--) if (predicate(list[i] as T)) list.splice(i, 1);

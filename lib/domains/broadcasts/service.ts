@@ -12,6 +12,9 @@ import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { ledgerBalance } from "@/lib/domains/billing/ledger";
+import type { MediaKind } from "@/lib/domains/media/kinds";
+import { MEDIA_ID_PATTERN } from "@/lib/domains/media/schemas";
+import { assertSendableMedia } from "@/lib/domains/media/send-media";
 import { broadcastCosts } from "@/lib/domains/messages/reads";
 import { renderTemplate } from "@/lib/domains/templates/fill";
 import { templateParameters } from "@/lib/domains/templates/parameters";
@@ -56,7 +59,20 @@ export function broadcastScope(p: Principal, sender: Sender | undefined): { cust
 const audienceOf = (b: Pick<Broadcast, "audience">) => b.audience as unknown as Audience;
 const variablesOf = (b: Pick<Broadcast, "variables">) => b.variables as unknown as Variables;
 
-/** The template's text slots against the mapping: every {{n}} needs one entry, in order. */
+const MEDIA_HEADERS: ReadonlySet<string> = new Set(["image", "video", "document"]);
+const MEDIA_ID = new RegExp(`^${MEDIA_ID_PATTERN.source}$`);
+
+/** The header's file, one for every recipient (docs/broadcasts.md "Media headers"): a mediaId or an https link. */
+function headerFileProblem(header: Variables["header"]): string | null {
+  const [only] = header;
+  const value = only?.source === "constant" ? (only.value ?? "").trim() : "";
+  if (header.length !== 1 || !(MEDIA_ID.test(value) || /^https:\/\/\S+$/.test(value))) {
+    return 'a media header maps one {source: "constant", value} whose value is a mediaId (POST /media) or an https link';
+  }
+  return null;
+}
+
+/** The template's slots against the mapping: every {{n}} needs one entry, in order; a media header one file. */
 export function assertMapping(template: Template | null, variables: Variables): void {
   if (!template) return;
   const { slots } = templateParameters(template.components);
@@ -64,10 +80,11 @@ export function assertMapping(template: Template | null, variables: Variables): 
   for (const component of ["body", "header"] as const) {
     const mine = slots.filter((s) => s.component === component);
     if (mine.some((s) => s.kind !== "text")) {
-      fields.push({
-        path: `body.broadcast.variables.${component}`,
-        message: `a ${component} with media is not supported`,
-      });
+      const file = component === "header" && mine.some((s) => MEDIA_HEADERS.has(s.kind));
+      const problem = file
+        ? headerFileProblem(variables.header)
+        : `a ${component} with ${mine[0]?.kind} is not supported`;
+      if (problem) fields.push({ path: `body.broadcast.variables.${component}`, message: problem });
       continue;
     }
     const given = variables[component].length;
@@ -84,6 +101,20 @@ export function assertMapping(template: Template | null, variables: Variables): 
   if (fields.length > 0) {
     throw new ApiError("VALIDATION_FAILED", fields.map((f) => `${f.path}: ${f.message}`).join("; "), { fields });
   }
+}
+
+/**
+ * A media header's file named by mediaId: the caller's, ready and of the header's kind, checked
+ * when the broadcast is saved and started (the sends check it again, once per batch), so a
+ * broadcast never starts with a file it cannot send. Every recipient gets the same file: the
+ * provider's copy is uploaded once for the sender (lib/domains/media/provider-media.ts).
+ */
+export async function assertHeaderMedia(p: Principal, template: Template, variables: Variables): Promise<void> {
+  const slot = templateParameters(template.components).slots.find(
+    (s) => s.component === "header" && MEDIA_HEADERS.has(s.kind),
+  );
+  const value = variables.header[0]?.value?.trim() ?? "";
+  if (slot && MEDIA_ID.test(value)) await assertSendableMedia(p, value, slot.kind as MediaKind);
 }
 
 export async function templateOf(customerId: string, name: string, language: string): Promise<Template> {
@@ -131,6 +162,7 @@ export async function createBroadcast(
   const scope = broadcastScope(p, sender);
   const template = await templateOf(p.customerId, input.template.name, input.template.language);
   assertMapping(template, input.variables);
+  await assertHeaderMedia(p, template, input.variables);
   await assertBooks(p.customerId, input.audience);
   return db.broadcast.create({
     data: {
@@ -225,6 +257,7 @@ export async function updateBroadcast(
   const ref = patch.template ?? { name: current.templateName, language: current.templateLanguage };
   const template = await templateOf(p.customerId, ref.name, ref.language);
   assertMapping(template, patch.variables ?? variablesOf(current));
+  await assertHeaderMedia(p, template, patch.variables ?? variablesOf(current));
   if (patch.audience) await assertBooks(p.customerId, patch.audience);
   return db.$transaction(async (tx) => {
     const row = await lockBroadcast(tx, scope, uid);
@@ -371,6 +404,7 @@ export async function startBroadcast(
   const template = await templateOf(p.customerId, current.templateName, current.templateLanguage);
   approved(template);
   assertMapping(template, variablesOf(current));
+  await assertHeaderMedia(p, template, variablesOf(current));
   const at = scheduledAt ? new Date(scheduledAt) : null;
   const later = at !== null && at.getTime() > now.getTime();
   // Read before the transaction (the ledger's reader is not transaction-bound); the debits

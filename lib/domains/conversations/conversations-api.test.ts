@@ -174,6 +174,7 @@ describe("inbound messages", () => {
         errorCode: null,
         errorMessage: null,
         timestamp: c.lastInboundAt,
+        media: null,
       },
     ]);
   });

@@ -12,6 +12,7 @@ import {
 } from "./serializers";
 
 const DAY = 24 * 3600;
+const SAMPLE_SHA256 = "9b74c9897bac770ffc029102a200c5de5f9b1c4b1d6d8a3c6c1f4e0a7b2d3e4f";
 /** A conversation with one inbound text; the reply's example (messaging) answers it. */
 export const sampleConversation: ConversationRow = {
   id: "conv_55fef5a63b9d9beba6aa7cf7",
@@ -56,6 +57,32 @@ const inbound: ThreadRow = {
   outProviderMessageId: null,
   outErrorCode: null,
   outErrorMessage: null,
+  mediaId: null,
+  mediaKind: null,
+  mediaMimeType: null,
+  mediaSha256: null,
+  mediaFileSize: null,
+  mediaFilename: null,
+  mediaStatus: null,
+  mediaUnavailableReason: null,
+};
+
+/** A photo the contact sent, fetched from the provider and kept (docs/media.md "Inbound media"). */
+const inboundPhoto: ThreadRow = {
+  ...inbound,
+  id: "cmsg_01a20a3ad725000022a52790df1d0",
+  type: "image",
+  content: { image: { id: "1043251337894512", mime_type: "image/jpeg", sha256: SAMPLE_SHA256, caption: "The box" } },
+  providerMessageId: "wamid.Q7MTJmjhYW9eqGhNrx9JDkkGPFwoD7h5",
+  createdAt: exampleTime(30),
+  mediaId: "med_5f1c0e9a2b7d4c3e8f6a1b2c3d4e5f60",
+  mediaKind: "image",
+  mediaMimeType: "image/jpeg",
+  mediaSha256: SAMPLE_SHA256,
+  mediaFileSize: 48213,
+  mediaFilename: null,
+  mediaStatus: "ready",
+  mediaUnavailableReason: null,
 };
 
 export const getConversations = {
@@ -83,7 +110,10 @@ export const postConversationsByConversationUid = {
 export const getConversationsByConversationUidMessages = {
   params,
   message: "Conversation messages retrieved",
-  response: { conversationUid: sampleConversation.id, ...listExample("messages", [toPublicThreadMessage(inbound)]) },
+  response: {
+    conversationUid: sampleConversation.id,
+    ...listExample("messages", [toPublicThreadMessage(inboundPhoto), toPublicThreadMessage(inbound)]),
+  },
 };
 
 const note = toPublicNote({

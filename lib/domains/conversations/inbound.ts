@@ -26,6 +26,8 @@ export type InboundMessage = {
   type: string;
   /** The provider message object ({type, <type>: {...}, ...}). */
   body: Record<string, unknown>;
+  /** A media message: the id of the file kept for it (lib/domains/media/inbound.ts), stored on its entry. */
+  mediaId?: string;
 };
 
 export type InboundApplied = {
@@ -104,10 +106,11 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
     .sort((a, b) => a.at.getTime() - b.at.getTime());
   const stored = await tx.$queryRawUnsafe<{ providerMessageId: string }[]>(
     `INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "content",
-       "providerMessageId", "sentBy", "sentByLabel", "createdAt")
-     SELECT t.id, t.customer, t.conv, 'inbound', t.type, t.content::jsonb, t.pmid, 'contact', t.name, t.at::timestamp(3)
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-       AS t(id, customer, conv, type, content, pmid, name, at)
+       "providerMessageId", "sentBy", "sentByLabel", "createdAt", "mediaId")
+     SELECT t.id, t.customer, t.conv, 'inbound', t.type, t.content::jsonb, t.pmid, 'contact', t.name, t.at::timestamp(3),
+       t.media
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+       $9::text[]) AS t(id, customer, conv, type, content, pmid, name, at, media)
      ON CONFLICT ("providerMessageId") DO NOTHING
      RETURNING "providerMessageId"`,
     unique.map(() => newThreadMessageUid()),
@@ -118,6 +121,7 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
     unique.map((m) => m.id),
     unique.map((m) => m.contactName),
     unique.map((m) => iso(m.at)),
+    unique.map((m) => m.mediaId ?? null),
   );
   const fresh = new Set(stored.map((s) => s.providerMessageId));
   const news = unique.filter((m) => fresh.has(m.id));

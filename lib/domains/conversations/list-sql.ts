@@ -6,6 +6,7 @@
 import { type PageInput, skipTake } from "@/lib/core/pagination";
 import { allowedSenderIds, type Principal } from "@/lib/domains/auth/principal";
 import { phoneSearchTerm } from "@/lib/domains/contacts/search";
+import { THREAD_MEDIA_COLUMNS, THREAD_MEDIA_JOIN } from "@/lib/domains/media/reads";
 import { THREAD_MESSAGE_COLUMNS, THREAD_MESSAGE_JOIN } from "@/lib/domains/messages/reads";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ConversationStatus, ListOrder } from "./schemas";
@@ -107,7 +108,10 @@ export const CONVERSATION_COLUMNS = Prisma.sql`c."id", c."customerId", c."sender
 /** The assignee's email and name (CONVERSATION_COLUMNS' `a`), joined by primary key. */
 const ASSIGNEE_JOIN = Prisma.sql`LEFT JOIN "User" a ON a."id" = c."assigneeId"`;
 
-/** A thread page, newest first, with each outbound entry's message (lib/domains/messages/reads.ts). */
+/**
+ * A thread page, newest first, with each outbound entry's message (lib/domains/messages/reads.ts)
+ * and each media entry's file (lib/domains/media/reads.ts).
+ */
 export function threadSql(
   customerId: string,
   conversationId: string,
@@ -118,9 +122,10 @@ export function threadSql(
     WHERE e."conversationId" = ${conversationId} AND e."customerId" = ${customerId}
     ORDER BY e."createdAt" DESC, e."id" DESC LIMIT ${take} OFFSET ${skip}`;
   const page = Prisma.sql`SELECT e."id", e."conversationId", e."direction", e."type", e."content", e."providerMessageId",
-      e."messageId", e."sentBy", e."sentByLabel", e."createdAt", ${THREAD_MESSAGE_COLUMNS}
+      e."messageId", e."sentBy", e."sentByLabel", e."createdAt", ${THREAD_MESSAGE_COLUMNS}, ${THREAD_MEDIA_COLUMNS}
     FROM (${ids}) ids JOIN "ConversationMessage" e ON e."id" = ids."id"
     ${THREAD_MESSAGE_JOIN}
+    ${THREAD_MEDIA_JOIN}
     ORDER BY e."createdAt" DESC, e."id" DESC`;
   const count = Prisma.sql`SELECT count(*)::int AS total FROM "ConversationMessage" e
     WHERE e."conversationId" = ${conversationId} AND e."customerId" = ${customerId}`;

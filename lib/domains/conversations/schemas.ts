@@ -5,6 +5,7 @@ import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { PublicId } from "@/lib/core/path-params";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
+import { MessageMedia } from "@/lib/domains/media/schemas";
 import { MemberEmail } from "@/lib/domains/members/schemas";
 
 export const CONVERSATION_STATUSES = ["OPEN", "CLOSED"] as const;
@@ -130,6 +131,9 @@ export const ConversationMessagePublic = z
     errorCode: z.number().int().nullable(),
     errorMessage: z.string().nullable(),
     timestamp: isoTimestamp(),
+    media: MessageMedia.nullable().describe(
+      "The file of an image, video, audio, document or sticker message (docs/media.md); null for other messages",
+    ),
   })
   .meta({ id: "Message" });
 export type PublicConversationMessage = z.infer<typeof ConversationMessagePublic>;

@@ -1,5 +1,6 @@
 // Public shapes of conversations and thread entries (docs/conversations.md "API"):
 // every field is named here, so a new column never leaks.
+import { type MessageMediaRow, toMessageMedia } from "@/lib/domains/media/serializers";
 import type { ThreadMessageColumns } from "@/lib/domains/messages/reads";
 import { contentOf } from "./content";
 import type {
@@ -48,7 +49,9 @@ export type ThreadRow = {
   sentBy: SentByKind;
   sentByLabel: string | null;
   createdAt: Date;
-} & ThreadMessageColumns;
+} & ThreadMessageColumns &
+  // The entry's file (lib/domains/media/reads.ts): all null when it has none.
+  (MessageMediaRow | { [K in keyof MessageMediaRow]: null });
 
 export function toPublicConversation(c: ConversationRow, now = Date.now()): PublicConversation {
   return {
@@ -79,12 +82,13 @@ export function toPublicThreadMessage(e: ThreadRow): PublicConversationMessage {
   const outbound = e.direction === "outbound";
   const payload = e.outPayload ?? {};
   const type = outbound ? String(payload.type ?? e.type) : e.type;
+  const content = outbound ? contentOf(type, payload) : (e.content ?? {});
   return {
     messageUid: e.id,
     conversationUid: e.conversationId,
     direction: e.direction,
     type,
-    content: outbound ? contentOf(type, payload) : (e.content ?? {}),
+    content,
     status: outbound ? (e.outStatus ?? "accepted") : e.direction === "system" ? "note" : "received",
     providerMessageId: outbound ? e.outProviderMessageId : e.providerMessageId,
     sentBy: e.sentBy,
@@ -92,7 +96,14 @@ export function toPublicThreadMessage(e: ThreadRow): PublicConversationMessage {
     errorCode: outbound ? e.outErrorCode : null,
     errorMessage: outbound ? e.outErrorMessage : null,
     timestamp: e.createdAt.toISOString(),
+    media: e.mediaId === null ? null : toMessageMedia(e, captionOf(content[type])),
   };
+}
+
+/** The caption sent with a media message (the type's object), if any. */
+function captionOf(part: unknown): string | null {
+  const caption = (part as { caption?: unknown } | null)?.caption;
+  return typeof caption === "string" && caption !== "" ? caption : null;
 }
 
 /** A ConversationNote row. */

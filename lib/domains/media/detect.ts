@@ -5,25 +5,13 @@
 // file of the old format is).
 import { fileTypeFromBuffer } from "file-type";
 import { ApiError } from "@/lib/core/errors";
-import { kindOfMime, type MediaKind, OLE_DOCUMENT_TYPES, unsupportedTypeMessage } from "./kinds";
+import { kindOfMime, type MediaKind, MIME_ALIASES, OLE_DOCUMENT_TYPES, unsupportedTypeMessage } from "./kinds";
 
 /** Enough of a file for every detector the table needs (an Office file's zip directory included). */
 export const DETECTION_BYTES = 64 * 1024;
 
 export type DetectedType = { mimeType: string; kind: MediaKind; animated: boolean };
 
-/** What file-type or a client may call a type the table names otherwise. */
-const ALIASES: Record<string, string> = {
-  "image/jpg": "image/jpeg",
-  "image/pjpeg": "image/jpeg",
-  "video/3gp": "video/3gpp",
-  "audio/opus": "audio/ogg",
-  "audio/x-m4a": "audio/mp4",
-  "audio/m4a": "audio/mp4",
-  "audio/mp3": "audio/mpeg",
-  "audio/x-aac": "audio/aac",
-  "application/ogg": "audio/ogg",
-};
 const OLE_BY_EXTENSION: Record<string, string> = {
   doc: "application/msword",
   xls: "application/vnd.ms-excel",
@@ -36,7 +24,7 @@ const SAME_CONTAINER = [["video/mp4", "audio/mp4"]];
 
 export const normalizeMime = (type: string | undefined | null): string => {
   const bare = (type ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-  return ALIASES[bare] ?? bare;
+  return MIME_ALIASES[bare] ?? bare;
 };
 
 function looksLikeText(head: Buffer): boolean {

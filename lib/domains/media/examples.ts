@@ -21,6 +21,8 @@ const sampleMediaRow: MediaRow = {
   expiresAt: exampleTime(365 * 86_400),
 };
 const sample = toPublicMedia(sampleMediaRow);
+/** The sample file's id, as the send examples name it (docs/media.md "Sending media"). */
+export const SAMPLE_MEDIA_ID = sampleMediaRow.id;
 const params = { mediaId: sampleMediaRow.id };
 
 export const postMedia = {

@@ -5,10 +5,26 @@
 export const MEDIA_KINDS = ["image", "video", "audio", "document", "sticker"] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
+/** Whether a message type is one of the media kinds (image, video, audio, document, sticker). */
+export const isMediaKind = (type: string): type is MediaKind => (MEDIA_KINDS as readonly string[]).includes(type);
+
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 const PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation";
 export const OLE_DOCUMENT_TYPES = ["application/msword", "application/vnd.ms-excel", "application/vnd.ms-powerpoint"];
+
+/** What file-type or a client (a browser's File.type) may call a type the table names otherwise. */
+export const MIME_ALIASES: Record<string, string> = {
+  "image/jpg": "image/jpeg",
+  "image/pjpeg": "image/jpeg",
+  "video/3gp": "video/3gpp",
+  "audio/opus": "audio/ogg",
+  "audio/x-m4a": "audio/mp4",
+  "audio/m4a": "audio/mp4",
+  "audio/mp3": "audio/mpeg",
+  "audio/x-aac": "audio/aac",
+  "application/ogg": "audio/ogg",
+};
 
 /** Kind -> the MIME types the provider takes for it. */
 export const MEDIA_TYPES: Record<MediaKind, readonly string[]> = {

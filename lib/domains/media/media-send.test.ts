@@ -2,11 +2,13 @@
 // the provider route and sent by id on /chat and on the provider-shaped route, uploaded to the
 // provider for the sender once (the simulator keeps what it was sent), re-uploaded after the
 // cached id expires and per sender; another account's or another sender's file, a file not
-// ready or of another kind refused before anything is sent or billed; the facts in the
-// thread and the report. On both storage engines (the upload to the provider reads the store).
+// ready or of another kind refused before anything is sent or billed; template media headers by
+// id or link; a broadcast's header file uploaded once for all its recipients. The first test on
+// both storage engines (the upload to the provider reads the store).
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { dispatchOnce } from "@/lib/domains/broadcasts/dispatcher";
 import { setProvider } from "@/lib/domains/provider/client";
 import { ProviderSimulator, simulatorOptionsFromEnv } from "@/lib/domains/provider/simulator";
 import { setStorage } from "@/lib/storage";
@@ -104,6 +106,11 @@ describe.each(STORAGE_ENGINES)("on the $engine engine", ({ store: make }) => {
     const rows = await db.message.findMany({ where: { customerId: t.customer.id, recipient: to } });
     expect(rows.map((r) => r.mediaId)).toEqual([id, id]);
     for (const r of rows) expect(JSON.stringify(r.payload)).not.toContain(cached.providerMediaId ?? "none");
+    // Its message.status.accepted event names the file.
+    const accepted = await db.webhookEvent.findUniqueOrThrow({
+      where: { dedupeKey: `status:${rows[0]?.providerMessageId}:accepted` },
+    });
+    expect(JSON.stringify(accepted.payload)).toContain(`"mediaId":"${id}"`);
   });
 });
 
@@ -207,5 +214,114 @@ describe("refusals before anything is sent or billed", () => {
     expect(both.status).toBe(400);
     expect(both.body.error_code).toBe("VALIDATION_FAILED");
     expect(await messagesSent()).toBe(before);
+  });
+});
+
+/** An approved template with a media header and one body parameter. */
+async function headerTemplate(format: "IMAGE" | "DOCUMENT") {
+  return db.template.create({
+    data: {
+      customerId: t.customer.id,
+      name: `label_${format.toLowerCase()}_${Date.now()}`,
+      language: "en",
+      category: "UTILITY",
+      status: "APPROVED",
+      source: "MANUAL",
+      providerTemplateId: String(10n ** 14n + BigInt(Date.now() % 1_000_000)),
+      components: [
+        { type: "HEADER", format, example: { header_handle: ["4::aW1hZ2U="] } },
+        { type: "BODY", text: "Hello {{1}}, here it is", example: { body_text: [["Ana"]] } },
+      ],
+    },
+  });
+}
+
+const headerComponents = (kind: string, file: Record<string, unknown>) => [
+  { type: "header", parameters: [{ type: kind, [kind]: file }] },
+  { type: "body", parameters: [{ type: "text", text: "Ana" }] },
+];
+
+describe("template media headers and broadcasts", () => {
+  it("sends a template whose image header names a file by id or by link", async () => {
+    const template = await headerTemplate("IMAGE");
+    const bytes = await samples.jpeg(120, 80);
+    const id = (await providerUpload(bytes, "header.jpg", "image/jpeg")).body.id as string;
+    const to = `+1555${String(Date.now()).slice(-7)}`;
+    const send = (file: Record<string, unknown>) =>
+      call("POST", "/api/v3/send", {
+        token: t.globalToken,
+        body: { to, template: { name: template.name, language: "en", components: headerComponents("image", file) } },
+      });
+    const byId = await send({ id });
+    expect(byId.status, JSON.stringify(byId.body)).toBe(200);
+    const row = await db.message.findUniqueOrThrow({ where: { id: byId.body.data.messageUid } });
+    expect(row.mediaId).toBe(id);
+    expect(
+      simulator
+        .acceptedTo(to)
+        .at(-1)
+        ?.media?.map((f) => f.sha256),
+    ).toEqual([sha(bytes)]);
+
+    const byLink = await send({ link: "https://example.com/header.jpg" });
+    expect(byLink.status).toBe(200);
+    expect((await db.message.findUniqueOrThrow({ where: { id: byLink.body.data.messageUid } })).mediaId).toBeNull();
+
+    const pdf = (await providerUpload(samples.pdf("Not an image"), "n.pdf", "application/pdf")).body.id as string;
+    const wrongKind = await send({ id: pdf });
+    expect(wrongKind.status).toBe(415);
+    expect(wrongKind.body.error_code).toBe("MEDIA_TYPE_NOT_SUPPORTED");
+  });
+
+  it("a broadcast maps its header file once: every recipient gets it, the provider gets one upload", async () => {
+    const template = await headerTemplate("DOCUMENT");
+    const bytes = samples.pdf(`Catalogue ${Date.now()}`);
+    const id = (await providerUpload(bytes, "catalogue.pdf", "application/pdf")).body.id as string;
+    const recipients = [1, 2, 3, 4, 5].map((i) => `+1555${String(Date.now() + i).slice(-7)}`);
+    const broadcast = (header: unknown[]) => ({
+      name: "Catalogue",
+      template: { name: template.name, language: "en" },
+      audience: { phoneNumbers: recipients },
+      variables: { body: [{ source: "constant", value: "there" }], header },
+    });
+    const created = await call("POST", "/api/v3/broadcasts", {
+      token: t.globalToken,
+      body: { broadcast: broadcast([{ source: "constant", value: id }]) },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const uid = created.body.data.broadcastUid as string;
+    const started = await call("POST", `/api/v3/broadcasts/${uid}/start`, { token: t.globalToken, body: {} });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    for (let i = 0; i < 100; i++) {
+      await dispatchOnce({ customerIds: [t.customer.id] });
+      if ((await db.broadcast.findUniqueOrThrow({ where: { id: uid } })).status !== "SENDING") break;
+    }
+    const sent = await db.message.findMany({ where: { broadcastId: uid } });
+    expect(sent.map((m) => m.mediaId)).toEqual(recipients.map(() => id));
+    for (const to of recipients) {
+      expect(simulator.acceptedTo(to).map((m) => m.media?.[0]?.sha256)).toEqual([sha(bytes)]);
+    }
+    expect(uploadsOf(bytes)).toHaveLength(1);
+
+    // A header file that is not the caller's, or a field mapping, is refused when saved.
+    const stranger = await createTestCustomer();
+    const theirs = (
+      await providerUpload(samples.pdf("Theirs"), "t.pdf", "application/pdf", {
+        token: stranger.globalToken,
+        id: stranger.sender.phoneNumberId ?? "",
+      })
+    ).body.id as string;
+    const foreign = await call("POST", "/api/v3/broadcasts", {
+      token: t.globalToken,
+      body: { broadcast: broadcast([{ source: "constant", value: theirs }]) },
+    });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error_code).toBe("MEDIA_NOT_FOUND");
+    const perContact = await call("POST", "/api/v3/broadcasts", {
+      token: t.globalToken,
+      body: { broadcast: broadcast([{ source: "field", key: "file" }]) },
+    });
+    expect(perContact.status).toBe(400);
+    expect(perContact.body.details.fields[0].path).toBe("body.broadcast.variables.header");
   });
 });

@@ -46,18 +46,20 @@ async function resolveProviderId(
   sender: ProviderSender,
   mediaId: string,
 ): Promise<ProviderMediaOutcome> {
-  const [file] = await db.$queryRaw<FileFacts[]>`
-    SELECT "id", "mimeType", "sha256", "fileSize", "filename" FROM "Media"
-    WHERE "id" = ${mediaId} AND "customerId" = ${customerId} AND "sha256" IS NOT NULL AND "fileSize" IS NOT NULL`;
-  if (!file) return gone(mediaId);
-  const pk = { customerId, phoneNumberId: sender.phoneNumberId, sha256: file.sha256 };
   const deadline = Date.now() + CLAIM_MS + 5_000;
   for (;;) {
+    // One read for the file and its cached copy: the steady state of a send (a broadcast's
+    // every recipient) costs this statement only.
+    const [file] = await db.$queryRaw<(FileFacts & { providerMediaId: string | null; expiresAt: Date | null })[]>`
+      SELECT md."id", md."mimeType", md."sha256", md."fileSize", md."filename", pm."providerMediaId", pm."expiresAt"
+      FROM "Media" md LEFT JOIN "ProviderMedia" pm ON pm."customerId" = md."customerId"
+        AND pm."phoneNumberId" = ${sender.phoneNumberId} AND pm."sha256" = md."sha256"
+      WHERE md."id" = ${mediaId} AND md."customerId" = ${customerId}
+        AND md."sha256" IS NOT NULL AND md."fileSize" IS NOT NULL`;
+    if (!file) return gone(mediaId);
     const now = new Date();
-    const cached = await db.providerMedia.findUnique({ where: { customerId_phoneNumberId_sha256: pk } });
-    if (cached?.providerMediaId && cached.expiresAt && cached.expiresAt > now) {
-      return { ok: true, id: cached.providerMediaId };
-    }
+    if (file.providerMediaId && file.expiresAt && file.expiresAt > now) return { ok: true, id: file.providerMediaId };
+    const pk = { customerId, phoneNumberId: sender.phoneNumberId, sha256: file.sha256 };
     if (await claim(pk, now)) return upload(pk, sender, file);
     if (Date.now() > deadline) return gone(mediaId, "another upload of the file did not finish");
     await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));

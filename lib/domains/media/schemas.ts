@@ -69,6 +69,27 @@ export const PublicMedia = z
   .meta({ id: "Media" });
 export type PublicMediaT = z.infer<typeof PublicMedia>;
 
+/**
+ * The file of a media message, as thread entries (GET /conversations/{uid}/messages), events
+ * and reports carry it (docs/media.md "Inbound media"). A deleted file is `unavailable`.
+ * Unnamed for the events' schemas (the webhooks section inlines them); MessageMedia is the API's component.
+ */
+export const MessageMediaFacts = z.object({
+  mediaId: z.string().describe("The file's id: GET /media/{mediaId}/content serves it once ready"),
+  kind: z.enum(MEDIA_KINDS),
+  mimeType: z.string(),
+  sha256: z.string().nullable().describe("Hex SHA-256; a pending inbound file's is the one the provider announced"),
+  fileSize: z.number().int().nullable().describe("Bytes; null while an inbound file is pending"),
+  filename: z.string().optional().describe("A document's name, when it has one"),
+  caption: z.string().optional().describe("The caption sent with it, when there is one"),
+  status: z
+    .enum(MEDIA_STATUSES)
+    .describe("pending (an inbound file not fetched yet), ready, unavailable (see unavailableReason), expired"),
+  unavailableReason: z.string().optional().describe("Why the file is unavailable"),
+});
+export const MessageMedia = MessageMediaFacts.meta({ id: "MessageMedia" });
+export type MessageMediaT = z.infer<typeof MessageMediaFacts>;
+
 export const MediaDeleted = z.object({ mediaId: z.string(), deleted: z.literal(true) }).meta({ id: "MediaDeleted" });
 
 /** The provider's upload answer. */

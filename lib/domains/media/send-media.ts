@@ -84,35 +84,50 @@ export async function sendMediaVerdicts(
       AND m."status" IN ('ready', 'pending', 'unavailable', 'expired')
       AND ${allowed === null ? Prisma.sql`TRUE` : Prisma.sql`m."senderId" = ANY(${[...allowed]}::text[])`}`;
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return named.map((n) => {
-    if (!n) return null;
-    const row = byId.get(n.id);
-    if (!row) return { ok: false, refusal: mediaNotFound(n.id) };
-    if (row.status !== "ready" || !row.sha256 || row.fileSize === null) {
-      const refusal = new ApiError("MEDIA_NOT_READY", `Media ${row.id} is ${row.status}, not ready to send`, {
-        mediaId: row.id,
-        status: row.status,
-      });
-      return { ok: false, refusal };
-    }
-    if (row.kind !== n.kind) {
-      const refusal = new ApiError(
-        "MEDIA_TYPE_NOT_SUPPORTED",
-        `Media ${row.id} is ${article(row.kind)} ${row.kind} (${row.mimeType}); ${article(n.kind)} ${n.kind} send needs ${article(n.kind)} ${n.kind}`,
-        { mediaId: row.id, kind: row.kind, expected: n.kind },
-      );
-      return { ok: false, refusal };
-    }
-    const media: SendMedia = {
+  return named.map((n) => (n ? verdictOf(n, byId.get(n.id)) : null));
+}
+
+/**
+ * A file a broadcast's media header names (lib/domains/broadcasts): the same refusals as a
+ * send's, thrown when the broadcast is saved or started rather than for each recipient.
+ */
+export async function assertSendableMedia(p: Principal, mediaId: string, kind: MediaKind): Promise<SendMedia> {
+  const payload = { messaging_product: "whatsapp" as const, to: "", type: kind, [kind]: { id: mediaId } };
+  const [verdict] = await sendMediaVerdicts(p, [payload]);
+  if (!verdict) throw mediaNotFound(mediaId);
+  if (!verdict.ok) throw verdict.refusal;
+  return verdict.media;
+}
+
+function verdictOf(
+  n: NamedMedia,
+  row: FoundRow | undefined,
+): { ok: true; media: SendMedia } | { ok: false; refusal: ApiError } {
+  if (!row) return { ok: false, refusal: mediaNotFound(n.id) };
+  if (row.status !== "ready" || !row.sha256 || row.fileSize === null) {
+    const refusal = new ApiError("MEDIA_NOT_READY", `Media ${row.id} is ${row.status}, not ready to send`, {
       mediaId: row.id,
-      kind: row.kind as MediaKind,
-      mimeType: row.mimeType,
-      sha256: row.sha256,
-      fileSize: row.fileSize,
-      filename: row.filename,
-    };
-    return { ok: true, media };
-  });
+      status: row.status,
+    });
+    return { ok: false, refusal };
+  }
+  if (row.kind !== n.kind) {
+    const refusal = new ApiError(
+      "MEDIA_TYPE_NOT_SUPPORTED",
+      `Media ${row.id} is ${article(row.kind)} ${row.kind} (${row.mimeType}); ${article(n.kind)} ${n.kind} send needs ${article(n.kind)} ${n.kind}`,
+      { mediaId: row.id, kind: row.kind, expected: n.kind },
+    );
+    return { ok: false, refusal };
+  }
+  const media: SendMedia = {
+    mediaId: row.id,
+    kind: row.kind as MediaKind,
+    mimeType: row.mimeType,
+    sha256: row.sha256,
+    fileSize: row.fileSize,
+    filename: row.filename,
+  };
+  return { ok: true, media };
 }
 
 const article = (word: string) => (/^[aeiou]/.test(word) ? "an" : "a");

@@ -1,6 +1,6 @@
 // Public shapes of media (docs/media.md "API"): every field is named here.
 import type { MediaKind } from "./kinds";
-import type { MediaStatus, PublicMediaT } from "./schemas";
+import type { MediaStatus, MessageMediaT, PublicMediaT } from "./schemas";
 
 /** A Media row with its sender's phone number. */
 export type MediaRow = {
@@ -38,5 +38,41 @@ export function toPublicMedia(row: MediaRow): PublicMediaT {
     senderId: row.senderPhoneNumber,
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
+  };
+}
+
+/** The facts of a message's file (MESSAGE_MEDIA_COLUMNS, or a Media row). */
+export type MessageMediaRow = {
+  mediaId: string;
+  mediaKind: string;
+  mediaMimeType: string;
+  mediaSha256: string | null;
+  mediaFileSize: number | null;
+  mediaFilename: string | null;
+  mediaStatus: string;
+  mediaUnavailableReason: string | null;
+};
+
+const DELETED_REASON = "The file was deleted";
+
+/** A message's file as thread entries and events show it; the caption is the message's. */
+export function toMessageMedia(row: MessageMediaRow, caption?: string | null): MessageMediaT {
+  const status: MediaStatus =
+    row.mediaStatus === "storing"
+      ? "pending"
+      : row.mediaStatus === "deleted"
+        ? "unavailable"
+        : publicStatus(row.mediaStatus);
+  const reason = row.mediaStatus === "deleted" ? DELETED_REASON : row.mediaUnavailableReason;
+  return {
+    mediaId: row.mediaId,
+    kind: row.mediaKind as MediaKind,
+    mimeType: row.mediaMimeType,
+    sha256: row.mediaSha256,
+    fileSize: row.mediaFileSize,
+    ...(row.mediaFilename ? { filename: row.mediaFilename } : {}),
+    ...(caption ? { caption } : {}),
+    status,
+    ...(status === "unavailable" && reason ? { unavailableReason: reason } : {}),
   };
 }

@@ -5,7 +5,8 @@
 // records are, so two processors never wait on each other in a cycle (docs/event-pipeline.md
 // "Concurrency").
 import type { Tx } from "@/lib/db";
-import { advancesSql } from "./status";
+import { NOW_UTC } from "@/lib/db/sql";
+import { advancesSql, PROVIDER_STATUSES } from "./status";
 
 /** A message as the callback processor sees it. */
 export type DeliveryMessage = {
@@ -13,13 +14,14 @@ export type DeliveryMessage = {
   providerMessageId: string;
   senderId: string;
   broadcastId: string | null;
+  sendRoute: string;
 };
 
 /** The messages that hold these provider ids (any sender's: the caller checks whose). */
 export async function messagesByProviderIds(tx: Tx, providerMessageIds: readonly string[]): Promise<DeliveryMessage[]> {
   if (providerMessageIds.length === 0) return [];
   return tx.$queryRawUnsafe<DeliveryMessage[]>(
-    `SELECT "id", "providerMessageId", "senderId", "broadcastId" FROM "Message"
+    `SELECT "id", "providerMessageId", "senderId", "broadcastId", "sendRoute" FROM "Message"
       WHERE "providerMessageId" = ANY($1::text[])`,
     [...new Set(providerMessageIds)],
   );
@@ -53,5 +55,30 @@ export async function applyDeliveryStatuses(tx: Tx, statuses: readonly DeliveryS
     sorted.map((s) => s.status),
     sorted.map((s) => s.errorCode),
     sorted.map((s) => s.errorTitle),
+  );
+}
+
+/**
+ * Messages sent outside this service from one of the account's numbers (docs/event-pipeline.md
+ * "Statuses for messages we did not send"): once no send of ours can still record these provider
+ * ids, each that a billing record kept as "external" and no message holds gets a message row of
+ * its own (sendRoute "external", its record's status; no thread entry), which the reports read
+ * and later statuses move.
+ */
+export async function recordExternalMessages(tx: Tx, providerMessageIds: readonly string[]): Promise<number> {
+  if (providerMessageIds.length === 0) return 0;
+  return tx.$executeRawUnsafe(
+    `INSERT INTO "Message" ("id", "customerId", "senderId", "providerMessageId", "recipient", "type", "sendRoute",
+        "status", "errorCode", "errorMessage", "payload", "createdAt", "updatedAt")
+     SELECT 'msg_ext_' || md5(b."messageId"), b."customerId", b."senderId", b."messageId",
+        CASE WHEN b."recipientId" LIKE '+%' THEN b."recipientId" ELSE '+' || b."recipientId" END, 'unknown', 'external',
+        CASE WHEN b."status" IN (${PROVIDER_STATUSES.map((s) => `'${s}'`).join(", ")}) THEN b."status" ELSE 'accepted' END,
+        b."errorCode", b."errorTitle", '{}'::jsonb, b."createdAt", ${NOW_UTC}
+       FROM "BillingRecord" b
+      WHERE b."messageId" = ANY($1::text[]) AND b."sendRoute" = 'external'
+        AND NOT EXISTS (SELECT 1 FROM "Message" m WHERE m."providerMessageId" = b."messageId")
+      ORDER BY b."messageId"
+     ON CONFLICT DO NOTHING`,
+    [...new Set(providerMessageIds)].sort(),
   );
 }

@@ -35,6 +35,7 @@ function acceptedEvent(message: Message, sender: ProviderSender): EventInput | n
       conversation: null,
       errors: [],
       ...(message.broadcastId ? { broadcastUid: message.broadcastId } : {}),
+      ...(message.mediaId ? { mediaId: message.mediaId } : {}),
     },
   };
 }

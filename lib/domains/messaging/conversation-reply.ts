@@ -42,7 +42,11 @@ export async function replyToConversation(
       : await sendMessage(p, sender, {
           sendRoute: "chat",
           recipient: to,
-          payload: chatPayload({ to, type: "text", text: message.text.body, previewUrl: message.text.previewUrl }),
+          payload:
+            message.type === "text"
+              ? chatPayload({ to, type: "text", text: message.text.body, previewUrl: message.text.previewUrl })
+              : // A file by its mediaId, as /chat sends it: the send's checks find it (media/send-media.ts).
+                chatPayload({ to, type: message.type, media: message.media }),
           sentBy,
         });
   // A member's reply takes an unassigned conversation (docs/inbox.md "Assignment").

@@ -4,6 +4,8 @@
 // message a contact sent (message.inbound.<type>, by the callback ingest).
 import { z } from "zod";
 import { defineEvent, EventTime, EXAMPLE_AT } from "@/lib/domains/events/define";
+import { isMediaKind } from "@/lib/domains/media/kinds";
+import { MessageMediaFacts, type MessageMediaT } from "@/lib/domains/media/schemas";
 
 const STATUSES = ["accepted", "sent", "delivered", "read", "failed"] as const;
 
@@ -37,6 +39,12 @@ const StatusData = z.object({
     z.object({ code: z.number().nullable(), title: z.string().nullable(), message: z.string().nullable() }).loose(),
   ),
   broadcastUid: z.string().optional().describe("Set when the message was sent by a broadcast"),
+  mediaId: z
+    .string()
+    .optional()
+    .describe(
+      "Set when the message sent a file by mediaId (a media message, a template's media header; docs/media.md)",
+    ),
 });
 
 const STATUS_DESCRIPTIONS: Record<(typeof STATUSES)[number], string> = {
@@ -93,7 +101,15 @@ export const MESSAGE_STATUS_EVENTS = {
 /** The message types a contact may send, what each is, and an example of the provider's object. */
 const INBOUND_TYPES = {
   text: ["a text message", { body: "Hello, is my order on its way?" }],
-  image: ["an image", { id: "media.1", mime_type: "image/jpeg", sha256: "abc123", caption: "The parcel" }],
+  image: [
+    "an image",
+    {
+      id: "1043251337894512",
+      mime_type: "image/jpeg",
+      sha256: "9b74c9897bac770ffc029102a200c5de5f9b1c4b1d6d8a3c6c1f4e0a7b2d3e4f",
+      caption: "The parcel",
+    },
+  ],
   audio: ["an audio message or voice note", { id: "media.2", mime_type: "audio/ogg; codecs=opus", voice: true }],
   video: ["a video", { id: "media.3", mime_type: "video/mp4" }],
   document: ["a document", { id: "media.4", mime_type: "application/pdf", filename: "invoice.pdf" }],
@@ -113,6 +129,32 @@ const INBOUND_TYPES = {
 
 export type InboundType = keyof typeof INBOUND_TYPES;
 
+/** A media message's file, kept on arrival (docs/media.md "Inbound media"). */
+const mediaField = (type: string) =>
+  isMediaKind(type)
+    ? {
+        media: MessageMediaFacts.nullable().describe(
+          "The file this service keeps for it: `pending` when the event is sent (it is fetched from the provider " +
+            "meanwhile), then served by GET /media/{mediaId}/content; null when the message named no file",
+        ),
+      }
+    : {};
+
+const exampleMedia = (type: InboundType): MessageMediaT | undefined => {
+  if (!isMediaKind(type)) return undefined;
+  const part = INBOUND_TYPES[type][1] as { mime_type: string; sha256?: string; caption?: string; filename?: string };
+  return {
+    mediaId: "med_5f1c0e9a2b7d4c3e8f6a1b2c3d4e5f60",
+    kind: type,
+    mimeType: part.mime_type.split(";")[0] ?? part.mime_type,
+    sha256: part.sha256 ?? null,
+    fileSize: null,
+    ...(part.filename ? { filename: part.filename } : {}),
+    ...(part.caption ? { caption: part.caption } : {}),
+    status: "pending",
+  };
+};
+
 const inboundData = (type: string) =>
   z
     .object({
@@ -124,6 +166,7 @@ const inboundData = (type: string) =>
       type: z.literal(type),
       [type]: z.unknown().describe(`The provider's ${type} object, as received`),
       context: z.unknown().describe("The provider's context (a reply's quoted message), or null"),
+      ...mediaField(type),
     })
     .loose();
 
@@ -141,6 +184,7 @@ const inboundEvent = (type: InboundType) =>
       type,
       [type]: INBOUND_TYPES[type][1],
       context: null,
+      ...(isMediaKind(type) ? { media: exampleMedia(type) } : {}),
     },
   });
 

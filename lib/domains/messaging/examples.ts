@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { exampleTime, SAMPLE_CUSTOMER_ID } from "@/lib/core/examples";
 import { sampleConversation } from "@/lib/domains/conversations/examples";
+import { SAMPLE_MEDIA_ID } from "@/lib/domains/media/examples";
 import { sampleSender } from "@/lib/domains/senders/samples";
 import { sampleTemplate } from "@/lib/domains/templates/examples";
 import { componentsFor, slotKey } from "@/lib/domains/templates/fill";
@@ -60,8 +61,17 @@ const components = componentsFor(
 );
 
 const templateSend = { message: sampleMessage, queued: false, template: sampleTemplate };
-const textSend = {
-  message: { ...sampleMessage, type: "text", templateName: null, templateLanguage: null, sendRoute: "chat" },
+/** A file kept here, sent by its mediaId (docs/media.md "Sending media"). */
+const imageSend = {
+  message: {
+    ...sampleMessage,
+    type: "image",
+    templateName: null,
+    templateLanguage: null,
+    pricingCategory: "service",
+    sendRoute: "chat",
+    mediaId: SAMPLE_MEDIA_ID,
+  },
   queued: false,
   template: null,
 };
@@ -77,14 +87,21 @@ export const postSend = {
   ...sampleReceipt(templateSend),
 };
 
-export const postChat = { request: { to: RECIPIENT, text: "Hello" }, ...sampleReceipt(textSend) };
+export const postChat = {
+  request: { to: RECIPIENT, type: "image" as const, media: { id: SAMPLE_MEDIA_ID, caption: "Your return label" } },
+  ...sampleReceipt(imageSend),
+};
 
 export const postMessages = { request: providerRequest, response: provider };
 
+/** A stock SDK's send of the file its upload (POST /{phoneNumberId}/media) got back. */
 export const postByPhoneNumberIdMessages = {
   params: { phoneNumberId: sampleSender.phoneNumberId ?? "" },
-  request: providerRequest,
-  response: provider,
+  request: { to: RECIPIENT.slice(1), type: "image", image: { id: SAMPLE_MEDIA_ID, caption: "Your return label" } },
+  response: toProviderBody(
+    { ...imageSend, message: { ...imageSend.message, sendRoute: "messages" } },
+    RECIPIENT.slice(1),
+  ),
 };
 
 const reply = { type: "text", text: { body: "Hello back" } } as const;

@@ -1,10 +1,10 @@
 // What a send path hands the send pipeline (send.ts) and what it gets back.
 import { randomBytes } from "node:crypto";
 import type { SentBy } from "@/lib/domains/conversations/outbound";
+import type { SendRoute } from "@/lib/domains/messages/send-routes";
 import type { ProviderMessagePayload } from "@/lib/domains/provider/types";
 import type { DirectSendCategory } from "@/lib/domains/templates/direct-send";
 import type { Message, Template } from "@/lib/generated/prisma/client";
-import type { SendRoute } from "./schemas";
 
 export type OutgoingMessage = {
   sendRoute: SendRoute;

@@ -5,11 +5,10 @@ import { z } from "zod";
 import type { CodedIssueParams } from "@/lib/core/coded-issue";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import type { Version } from "@/lib/core/version";
+import { SEND_ROUTES } from "@/lib/domains/messages/send-routes";
 import { parsePhone, phoneField } from "@/lib/domains/senders/phone";
 import { DIRECT_SEND_CATEGORIES } from "@/lib/domains/templates/direct-send";
 
-export const SEND_ROUTES = ["send", "chat", "messages", "orders", "chatbot"] as const;
-export type SendRoute = (typeof SEND_ROUTES)[number];
 export const CHAT_TYPES = ["text", "image", "document", "audio", "video", "sticker", "location"] as const;
 export const MEDIA_TYPES = ["image", "document", "audio", "video", "sticker"] as const;
 
@@ -262,7 +261,16 @@ const TextReply = z.object({
   text: z.object({ body: z.string().trim().min(1).max(4096), previewUrl: z.boolean().optional() }),
 });
 const TemplateReply = z.object({ type: z.literal("template"), template: TemplateRef });
-const ReplyMessage = z.discriminatedUnion("type", [TextReply, TemplateReply]);
+/** A file sent by its mediaId (POST /media, the inbox's attachment): `type` is its kind (docs/media.md "Sending media"). */
+const MediaReply = z.object({
+  type: z.enum(MEDIA_TYPES),
+  media: z.object({
+    id: z.string().min(1).max(64).describe("A mediaId (POST /media); the file must be ready and of this kind"),
+    caption: z.string().max(1024).optional().describe("Not for audio and stickers"),
+    filename: z.string().max(240).optional().describe("Documents: the name the contact sees"),
+  }),
+});
+const ReplyMessage = z.discriminatedUnion("type", [TextReply, TemplateReply, MediaReply]);
 export type ReplyMessageInput = z.infer<typeof ReplyMessage>;
 
 /** POST /conversations/{uid}/messages and the inbox: a reply in a conversation (docs/conversations.md). */
@@ -272,6 +280,6 @@ export const ConversationReplyBody = z.object({
     .optional()
     .describe("Sender phone number; omitted: the token's sender, or (global token) every sender of the account"),
   message: ReplyMessage.describe(
-    '{type: "text", text: {body}} or {type: "template", template: {name, language, components?}}',
+    '{type: "text", text: {body}}, {type: "template", template: {name, language, components?}} or a file by id: {type: "image"|"video"|"audio"|"document"|"sticker", media: {id, caption?, filename?}}',
   ),
 });

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { env } from "@/lib/core/env";
 import { isRetryableCode } from "./error-codes";
+import { httpMediaDownloads } from "./http-media";
 import type {
   ProviderClient,
   ProviderMessagePayload,
@@ -98,6 +99,7 @@ export function createHttpClient(config: HttpClientConfig = httpConfigFromEnv())
 
   return {
     kind: "http",
+    ...httpMediaDownloads(config),
     async phoneNumberOf(phoneNumberId: string): Promise<string | null> {
       const { response, body } = await graph(
         `${encodeURIComponent(phoneNumberId)}?fields=display_phone_number`,

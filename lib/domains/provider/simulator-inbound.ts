@@ -18,6 +18,33 @@ export type InboundSpec = {
 export const inboundWamid = () => `wamid.${randomBytes(24).toString("base64url")}`;
 
 export function inboundTextChange(sender: ProviderSender, spec: InboundSpec): CallbackChange {
+  return inboundChange(sender, spec, "text", { body: spec.text });
+}
+
+/** The provider's object of an inbound file: `{id, mime_type, sha256, caption?, filename?, voice?}`. */
+export type InboundMediaObject = {
+  id: string;
+  mime_type: string;
+  sha256: string;
+  caption?: string;
+  filename?: string;
+  voice?: boolean;
+};
+
+/** A contact sends a file (image, video, audio, document, sticker) the provider serves by its id. */
+export function inboundMediaChange(
+  sender: ProviderSender,
+  spec: Omit<InboundSpec, "text"> & { kind: string; media: InboundMediaObject },
+): CallbackChange {
+  return inboundChange(sender, spec, spec.kind, spec.media);
+}
+
+function inboundChange(
+  sender: ProviderSender,
+  spec: Omit<InboundSpec, "text">,
+  type: string,
+  object: Record<string, unknown>,
+): CallbackChange {
   const from = spec.from.replace(/\D/g, "");
   return messagesChange(sender, {
     contacts: [{ profile: { name: spec.name ?? `Contact ${from.slice(-4)}` }, wa_id: from }],
@@ -26,8 +53,8 @@ export function inboundTextChange(sender: ProviderSender, spec: InboundSpec): Ca
         from,
         id: spec.id ?? inboundWamid(),
         timestamp: String(Math.floor((spec.at ?? new Date()).getTime() / 1000)),
-        type: "text",
-        text: { body: spec.text },
+        type,
+        [type]: object,
       },
     ],
   });

@@ -20,6 +20,7 @@ import { isFreeFormPayload } from "./service-window";
 import { type CallbackChange, deliverCallback, envelopeFor } from "./simulator-callbacks";
 import { inboundTextChange, messagesChange } from "./simulator-inbound";
 import { SimulatorLimits } from "./simulator-limits";
+import { simulatedMediaDownloads } from "./simulator-media";
 import { reviewTemplate } from "./simulator-review";
 import { templateComponentsFor } from "./simulator-templates";
 import { MEDIA_UPLOAD_ERROR, type SimulatedUpload, SimulatorUploads } from "./simulator-uploads";
@@ -27,6 +28,7 @@ import { windowOpenForNumber } from "./simulator-window";
 import { findParameterProblem } from "./template-parameters";
 import type {
   ProviderClient,
+  ProviderMediaDescription,
   ProviderMessagePayload,
   ProviderSender,
   ProviderSendOutcome,
@@ -101,6 +103,9 @@ export class ProviderSimulator implements ProviderClient {
   private readonly forced = new Map<string, "failed" | "read" | "delivered">();
   private readonly templates = new Map<string, ProviderTemplate[]>();
   private pending: CallbackChange[] = [];
+  /** Test hook (failDownloads): how many of the next download attempts of a media id fail. */
+  private readonly downloadFaults = new Map<string, number>();
+  private readonly media = simulatedMediaDownloads(this.downloadFaults);
   private flushTimer: NodeJS.Timeout | undefined;
 
   /** No real numbers here: in simulator mode the service assigns ids (lib/domains/onboarding/connect-sender.ts). */
@@ -115,6 +120,21 @@ export class ProviderSimulator implements ProviderClient {
   /** Test hook: the next sends from this number are refused with these provider codes, in order. */
   injectErrors(phoneNumberId: string, codes: number[]): void {
     this.faults.set(phoneNumberId, [...(this.faults.get(phoneNumberId) ?? []), ...codes]);
+  }
+
+  /** The provider's `GET /{mediaId}` of a file a simulated contact sent (simulator-media.ts). */
+  describeMedia(sender: ProviderSender, mediaId: string): Promise<ProviderMediaDescription> {
+    return this.media.describeMedia(sender, mediaId);
+  }
+
+  /** The bytes behind a description's url. */
+  downloadMedia(sender: ProviderSender, url: string): Promise<AsyncIterable<Uint8Array>> {
+    return this.media.downloadMedia(sender, url);
+  }
+
+  /** Test hook: the next `times` attempts to fetch this media id fail as a provider outage would. */
+  failDownloads(mediaId: string, times: number): void {
+    this.downloadFaults.set(mediaId, times);
   }
 
   /** Test hook: messages to this recipient end in the given status instead of a random one. */

@@ -75,7 +75,7 @@ export type ProviderUpload = {
 /** The provider's media id of an upload, or its refusal. */
 export type ProviderUploadOutcome = { ok: true; id: string } | ProviderRefused;
 
-export type ProviderClient = {
+export type ProviderClient = ProviderMediaDownloads & {
   readonly kind: "simulator" | "http";
   sendMessage(sender: ProviderSender, payload: ProviderMessagePayload, hints?: SendHints): Promise<ProviderSendOutcome>;
   listTemplates(sender: ProviderSender): Promise<ProviderTemplate[]>;
@@ -88,4 +88,21 @@ export type ProviderClient = {
   phoneNumberOf(phoneNumberId: string): Promise<string | null>;
   /** Uploads a file for the sender's number; sends name it by the id answered (docs/media.md "Sending media"). */
   uploadMedia(sender: ProviderSender, file: ProviderUpload): Promise<ProviderUploadOutcome>;
+};
+
+/** The provider's description of a media id (`GET /{mediaId}`): where its bytes are, what they are. */
+export type ProviderMediaDescription = {
+  /** A download link valid a few minutes, fetched with the sender's credentials. */
+  url: string;
+  mimeType: string | null;
+  sha256: string | null;
+  fileSize: number | null;
+};
+
+/** Inbound media downloads (docs/media.md "Inbound media"): the provider's `GET /{mediaId}`, then its `url`. */
+export type ProviderMediaDownloads = {
+  /** Throws ProviderMediaError (media-error.ts): permanent when the provider does not know the id. */
+  describeMedia(sender: ProviderSender, mediaId: string): Promise<ProviderMediaDescription>;
+  /** The bytes behind a description's url, streamed; throws ProviderMediaError. */
+  downloadMedia(sender: ProviderSender, url: string, signal?: AbortSignal): Promise<AsyncIterable<Uint8Array>>;
 };

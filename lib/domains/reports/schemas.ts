@@ -3,8 +3,8 @@
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
+import { RECORDED_SEND_ROUTES } from "@/lib/domains/messages/send-routes";
 import { MESSAGE_STATUSES } from "@/lib/domains/messages/status";
-import { SEND_ROUTES } from "@/lib/domains/messaging/schemas";
 import { DIRECT_SEND_CATEGORIES } from "@/lib/domains/templates/direct-send";
 
 const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -39,14 +39,14 @@ export const MessageReportQuery = PageQuery.extend({
   messageUid: Text(64).describe("Exact local message id"),
   templateName: Text(512),
   type: Text(32),
-  sendRoute: z.preprocess(lower, z.enum(SEND_ROUTES).optional()).describe("v3 only"),
+  sendRoute: z.preprocess(lower, z.enum(RECORDED_SEND_ROUTES).optional()).describe("v3 only"),
   directSendCategory: z.preprocess(lower, z.enum(DIRECT_SEND_CATEGORIES).optional()).describe("v3 only"),
   broadcastUid: Text(64).describe("v3 only: the messages of one broadcast"),
 }).superRefine(orderedDates);
 export type MessageReportInput = z.infer<typeof MessageReportQuery>;
 
 export const DeliveryAnalyticsQuery = z
-  .object({ ...DateRange, sendRoute: z.preprocess(lower, z.enum(SEND_ROUTES).optional()).describe("v3 only") })
+  .object({ ...DateRange, sendRoute: z.preprocess(lower, z.enum(RECORDED_SEND_ROUTES).optional()).describe("v3 only") })
   .superRefine(orderedDates);
 export type DeliveryAnalyticsInput = z.infer<typeof DeliveryAnalyticsQuery>;
 

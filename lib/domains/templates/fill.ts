@@ -1,7 +1,11 @@
 // Filling a template's slots (parameters.ts) with values typed in a form: the send's
 // components, and the rendered message the dashboard previews before sending. Pure, so the
 // composer, the inbox's template picker and the broadcast form fill templates alike.
+import { MEDIA_ID_PATTERN } from "@/lib/domains/media/schemas";
 import { type ParameterSlot, templateParameters } from "./parameters";
+
+/** A media header's value: a file kept here by its mediaId, else a public link (docs/media.md "Sending media"). */
+const MEDIA_ID = new RegExp(`^${MEDIA_ID_PATTERN.source}$`);
 
 /** A slot's form key: "header.0", "body.1", "button.0". */
 export const slotKey = (s: Pick<ParameterSlot, "component" | "index">) => `${s.component}.${s.index}`;
@@ -12,7 +16,8 @@ export function slotLabel(s: ParameterSlot): string {
     const what = s.kind === "coupon_code" ? "coupon code" : s.kind === "payload" ? "payload" : "URL suffix";
     return `Button ${s.index + 1}${s.label ? ` "${s.label}"` : ""}: ${what}`;
   }
-  if (s.kind !== "text") return `Header ${s.kind} ${s.kind === "location" ? "(latitude,longitude)" : "link"}`;
+  if (s.kind !== "text")
+    return `Header ${s.kind} ${s.kind === "location" ? "(latitude,longitude)" : "(link or mediaId)"}`;
   return `${s.component === "header" ? "Header" : "Body"} {{${s.variable}}}`;
 }
 
@@ -30,7 +35,7 @@ function parameterFor(s: ParameterSlot, value: string, named: boolean): Record<s
     case "image":
     case "video":
     case "document":
-      return { type: s.kind, [s.kind]: { link: value } };
+      return { type: s.kind, [s.kind]: MEDIA_ID.test(value.trim()) ? { id: value.trim() } : { link: value } };
     case "location": {
       const [latitude, longitude] = value.split(",").map((v) => Number(v.trim()));
       return { type: "location", location: { latitude, longitude } };

@@ -1,3 +1,4 @@
+import { tokenPermissionsFrom } from "@/lib/domains/auth/permissions";
 import type { ApiToken } from "@/lib/generated/prisma/client";
 
 type TokenRow = ApiToken & { sender?: { phoneNumber: string } | null };
@@ -11,6 +12,8 @@ export function toPublicToken(t: TokenRow, now = new Date()) {
     prefix: t.prefix,
     scope: t.senderId ? "number" : "global",
     senderPhoneNumber: t.sender?.phoneNumber ?? null,
+    /** "all", or the chosen permissions of a restricted token. */
+    permissions: tokenPermissionsFrom(t.permissions),
     createdAt: t.createdAt.toISOString(),
     lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
     expiresAt: t.expiresAt?.toISOString() ?? null,

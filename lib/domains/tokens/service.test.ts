@@ -7,7 +7,7 @@ import { createCustomer } from "@/lib/domains/customers/service";
 import { addSender } from "@/lib/domains/senders/admin";
 import { uniquePhone } from "@/test/factory";
 import { tokenChangesPropagated } from "@/test/token-propagation";
-import { issueToken, LAST_USED_THROTTLE_MS, revokeToken, verifyToken } from "./service";
+import { issueToken, LAST_USED_THROTTLE_MS, revokeToken, rotateToken, verifyToken } from "./service";
 import { generateTokenString, hashToken } from "./token-string";
 
 async function customerWithToken(options: { expiresAt?: Date | null } = {}) {
@@ -57,7 +57,27 @@ describe("verifyToken", () => {
       // The audit log names the token by these (docs/security.md "Audit log").
       token: { name: record.name, prefix: record.prefix },
       scopedSenderId: null,
+      // A token made without a choice holds every permission (docs/tokens.md "Restricted tokens").
+      permissions: "all",
     });
+  });
+
+  it("a restricted token's principal holds its chosen permissions; rotation and the audit log keep them", async () => {
+    const { customer } = await customerWithToken();
+    const { token, record } = await issueToken({
+      customerId: customer.id,
+      name: "read-only billing",
+      permissions: ["billing"],
+    });
+    expect(record.permissions).toEqual(["billing"]);
+    expect((await verifyToken(token)).principal.permissions).toEqual(["billing"]);
+    const created = await db.auditEvent.findFirstOrThrow({ where: { targetUid: record.id, action: "token.created" } });
+    expect(created.details).toMatchObject({ name: "read-only billing", permissions: ["billing"] });
+    const rotated = await rotateToken(systemPrincipal(customer.id), record.id, { graceHours: 0 });
+    expect((await verifyToken(rotated.token)).principal.permissions).toEqual(["billing"]);
+    // A row written before the column existed (its default): every permission.
+    const { record: old } = await issueToken({ customerId: customer.id, name: "old" });
+    expect((await db.apiToken.findUniqueOrThrow({ where: { id: old.id } })).permissions).toEqual(["*"]);
   });
 
   it("resolves a number-scoped token to its sender", async () => {

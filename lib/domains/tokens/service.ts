@@ -4,6 +4,7 @@ import { ApiError } from "@/lib/core/errors";
 import { db, hotRows } from "@/lib/db";
 import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
+import { storedTokenPermissions, type TokenPermissions, tokenPermissionsFrom } from "@/lib/domains/auth/permissions";
 import { type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
 import { type ApiToken, type Customer, Prisma } from "@/lib/generated/prisma/client";
 import { invalidateVerifiedTokens, tokenCache, type VerifiedToken } from "./token-cache";
@@ -16,6 +17,8 @@ export type IssueTokenInput = {
   name: string;
   senderId?: string | null;
   expiresAt?: Date | null;
+  /** What it may do: every permission (the default) or a chosen set (docs/tokens.md "Restricted tokens"). */
+  permissions?: TokenPermissions;
 };
 
 /**
@@ -32,6 +35,7 @@ export async function issueToken(
       data: {
         customerId: input.customerId,
         senderId: input.senderId ?? null,
+        permissions: storedTokenPermissions(input.permissions ?? "all"),
         name: input.name,
         prefix: visiblePrefix(token),
         hash: hashToken(token),
@@ -55,6 +59,7 @@ const tokenDetails = (t: ApiToken) => ({
   prefix: t.prefix,
   scope: t.senderId ? "number" : "global",
   senderId: t.senderId,
+  permissions: tokenPermissionsFrom(t.permissions),
   expiresAt: t.expiresAt?.toISOString() ?? null,
 });
 
@@ -112,6 +117,7 @@ async function lookUpToken(hash: string, now: Date): Promise<VerifiedToken> {
       tokenId: record.id,
       token: { name: record.name, prefix: record.prefix },
       scopedSenderId: record.senderId,
+      permissions: tokenPermissionsFrom(record.permissions),
     },
   };
 }
@@ -171,8 +177,8 @@ export const MAX_ROTATION_GRACE_HOURS = 7 * 24;
 export type RotatedToken = { token: string; successor: ApiToken; previous: ApiToken };
 
 /**
- * Rotation with overlap (docs/tokens.md): issues a successor with the same name, scope
- * and sender (shown once) and lets the old token work for `graceHours` more (0 to 7
+ * Rotation with overlap (docs/tokens.md): issues a successor with the same name, scope,
+ * sender and permissions (shown once) and lets the old token work for `graceHours` more (0 to 7
  * days), never past an expiry it already had. verifyToken needs no change: the grace
  * is the old row's expiresAt (checked on every cache hit too). The successor keeps the
  * old token's own expiry, if any.
@@ -206,6 +212,7 @@ export async function rotateToken(
       data: {
         customerId: old.customerId,
         senderId: old.senderId,
+        permissions: old.permissions,
         kind: old.kind,
         name: old.name,
         prefix: visiblePrefix(token),

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ApiToken" ADD COLUMN     "permissions" TEXT[] DEFAULT ARRAY['*']::TEXT[];
