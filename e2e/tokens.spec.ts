@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, generateToken, login, saveScreenshot } from "./helpers";
+import { expectAccessible, generateToken, hydrated, login, saveScreenshot } from "./helpers";
 
 test("generate a token, use it on the API, revoke it, and see the API reject it", async ({ page, request }) => {
   await login(page);
@@ -26,6 +26,42 @@ test("generate a token, use it on the API, revoke it, and see the API reject it"
   await page.reload();
   await expect(page.getByTestId("new-token")).toHaveCount(0);
   await saveScreenshot(page, "tokens");
+});
+
+test("a read-only token by checkboxes: its permissions on the list and its page, refused outside them", async ({
+  page,
+  request,
+}) => {
+  await login(page);
+  const name = `e2e read-only ${Date.now()}`;
+  await page.goto("/tokens");
+  const restricted = page.getByLabel("Only these (a restricted token)");
+  await hydrated(restricted);
+  await page.getByLabel("Name").fill(name);
+  await restricted.check();
+  await page.getByRole("checkbox", { name: /^billing/ }).check();
+  await page.getByRole("checkbox", { name: /^messages\.read/ }).check();
+  await page.getByRole("button", { name: "Generate token" }).click();
+  const value = page.getByTestId("new-token");
+  await expect(value).toBeVisible();
+  const token = (await value.textContent())?.trim() ?? "";
+
+  const row = page.getByTestId("token-row").filter({ hasText: name });
+  await expect(row.getByTestId("token-permissions")).toHaveText("Only messages.read, billing");
+  const auth = { Authorization: `Bearer ${token}` };
+  expect((await request.get("/api/v3/billing/messages?limit=1", { headers: auth })).status()).toBe(200);
+  const send = await request.post("/api/v3/send", { headers: auth, data: {} });
+  expect(send.status()).toBe(403);
+  expect(await send.json()).toMatchObject({
+    error_code: "TOKEN_PERMISSION_DENIED",
+    details: { permission: "messages.send" },
+  });
+
+  await row.getByRole("link").click();
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+  await expect(page.getByTestId("token-permissions")).toHaveText("Permissions: Only messages.read, billing");
+  await expectAccessible(page);
+  await saveScreenshot(page, "token-restricted");
 });
 
 test("rotate a token with a grace period, then read its request log", async ({ page, request }) => {

@@ -127,6 +127,17 @@ describe("operator CLI", { timeout: 180_000 }, () => {
     const scoped = await cliJson("token:create", "--customer", customerId, "--sender", phoneA);
     expect(scoped).toMatchObject({ scope: "number", senderId: a.senderId, senderPhoneNumber: phoneA });
     expect((await verifyToken(str(scoped.token))).principal.scopedSenderId).toBe(a.senderId);
+    // A restricted token (docs/tokens.md "Restricted tokens"): only the permissions named.
+    expect(global).toMatchObject({ permissions: "all" });
+    const restricted = await cliJson(
+      "token:create",
+      "--customer",
+      customerId,
+      "--permissions",
+      "billing, messages.read",
+    );
+    expect(restricted).toMatchObject({ permissions: ["messages.read", "billing"] });
+    expect((await verifyToken(str(restricted.token))).principal.permissions).toEqual(["messages.read", "billing"]);
 
     const revoked = await cliJson("token:revoke", str(global.tokenId));
     expect(revoked).toMatchObject({ tokenId: global.tokenId, alreadyRevoked: false });
@@ -225,6 +236,10 @@ describe("operator CLI", { timeout: 180_000 }, () => {
     [["sender:add", "--customer", "no-such-customer", "--phone", "+15550001234"], "--customer: no customer with id"],
     [["token:create", "--customer"], "--customer: needs a value"],
     [["token:create", "--customer", "no-such-customer"], "--customer: no customer with id"],
+    [
+      ["token:create", "--customer", "c1", "--permissions", "billing,everything"],
+      "--permissions: Choose all permissions, or at least one of: messages.send",
+    ],
     [["token:revoke"], "TOKEN_ID: is required"],
     [["token:revoke", "no-such-token"], "TOKEN_ID: no customer token with id no-such-token"],
     [["token:rotate", "no-such-token"], "TOKEN_ID: no customer token with id no-such-token"],

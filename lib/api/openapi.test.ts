@@ -87,6 +87,15 @@ describe("the document of the real table", () => {
     );
   });
 
+  it("names each operation's token permission and its 403 TOKEN_PERMISSION_DENIED (docs/tokens.md)", () => {
+    for (const r of routes.filter((route) => route.auth !== "public")) {
+      const op = doc.paths[openApiPath(r.path)]?.[r.method.toLowerCase()];
+      expect(op?.["x-token-permission"], `${r.method} ${r.path}`).toBe(r.permission);
+      expect(op?.description, `${r.method} ${r.path}`).toContain(`\`${r.permission}\` permission`);
+      expect(JSON.stringify(op?.responses["403"]), `${r.method} ${r.path}`).toContain("TOKEN_PERMISSION_DENIED");
+    }
+  });
+
   it("has every route of the table, on exactly its versions", () => {
     expect(routes.length).toBeGreaterThan(0);
     for (const r of routes) {

@@ -37,6 +37,8 @@ export type OpenApiOperation = {
   "x-versions": string[];
   "x-rate-limit": string;
   "x-token-scope": "global" | "any";
+  /** The permission a restricted token needs here (docs/tokens.md "Restricted tokens"); absent on public operations. */
+  "x-token-permission"?: string;
   "x-feature"?: string;
 };
 

@@ -4,6 +4,7 @@ import { ROLES } from "@/lib/domains/auth/permissions";
 import { normalizeCategory, PRICING_CATEGORIES } from "@/lib/domains/billing/pricing-categories";
 import { MAX_THROUGHPUT_PER_SECOND } from "@/lib/domains/senders/limit-values";
 import { E164, normalizePhone, phoneField } from "@/lib/domains/senders/phone";
+import { TokenPermissionsInput } from "@/lib/domains/tokens/schemas";
 
 const id = z.string().trim().min(1, "must not be empty");
 /** A number the operator types: the one phone parser, international only. */
@@ -43,6 +44,11 @@ export const TokenCreateArgs = z.object({
     .positive("must be a positive number of days")
     .max(3650, "must be at most 3650 days")
     .optional(),
+  /** "all" (the default) or a comma-separated list: billing,messages.read (docs/tokens.md "Restricted tokens"). */
+  permissions: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() !== "all" ? v.split(",").map((p) => p.trim()) : v),
+    TokenPermissionsInput,
+  ),
 });
 
 export const TokenRevokeArgs = z.object({ tokenId: id });

@@ -1,5 +1,6 @@
 // token:create, token:revoke and token:rotate (docs/operator-cli.md).
 import { db } from "@/lib/db";
+import { tokenPermissionsFrom } from "@/lib/domains/auth/permissions";
 import { operatorPrincipal } from "@/lib/domains/auth/principal";
 import { issueToken, revokeToken, rotateToken } from "@/lib/domains/tokens/service";
 import { defineCommand } from "./command";
@@ -13,6 +14,7 @@ export const tokenCreate = defineCommand({
     sender: { type: "string" },
     name: { type: "string" },
     "expires-in-days": { type: "string" },
+    permissions: { type: "string" },
   },
   schema: TokenCreateArgs,
   run: async (input) => {
@@ -32,10 +34,12 @@ export const tokenCreate = defineCommand({
         name: input.name,
         senderId: sender?.id ?? null,
         expiresAt,
+        permissions: input.permissions,
       },
       operatorPrincipal(customerId),
     );
     const scope = sender ? `number-scoped to ${sender.phoneNumber}` : "global";
+    const permissions = tokenPermissionsFrom(record.permissions);
     return {
       json: {
         tokenId: record.id,
@@ -46,10 +50,13 @@ export const tokenCreate = defineCommand({
         senderId: sender?.id ?? null,
         senderPhoneNumber: sender?.phoneNumber ?? null,
         scope: sender ? "number" : "global",
+        permissions,
         expiresAt: record.expiresAt?.toISOString() ?? null,
       },
       text: [
-        `Created ${scope} token "${record.name}" (${record.id}).`,
+        `Created ${scope} token "${record.name}" (${record.id}) with ${
+          permissions === "all" ? "all permissions" : `only ${permissions.join(", ")}`
+        }.`,
         "Copy it now; it is not shown again:",
         "",
         `  ${token}`,

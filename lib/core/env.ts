@@ -45,7 +45,7 @@ const Storage = z.object({
     .regex(/^rediss?:\/\//, "must be a redis:// URL")
     .optional()
     .describe(
-      "Redis for the rate-limit windows and the broadcasts' per-sender token bucket that several instances share. Unset: windows counted in memory, the bucket in PostgreSQL.",
+      "Redis for the rate-limit windows and the broadcasts' per-sender send pace that several instances share. Unset: windows counted in memory, the pace in PostgreSQL.",
     ),
 });
 

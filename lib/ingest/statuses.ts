@@ -14,7 +14,7 @@ import {
   recordSenders,
   type StatusItem,
 } from "@/lib/domains/billing/status-writes";
-import { applyRecipientStatuses } from "@/lib/domains/broadcasts/recipient-statuses";
+import { recipientsFollowMessages } from "@/lib/domains/broadcasts/recipient-statuses";
 import { type EventInput, emitEvents } from "@/lib/domains/events/emit";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
@@ -82,27 +82,19 @@ export async function ingestStatuses(
       errorTitle: r.errorTitle,
     })),
   );
-  // A broadcast's messages: their recipients follow, and their events name the broadcast (docs/broadcasts.md).
+  // A broadcast's messages: their recipients follow them (every one the batch is about: a status
+  // applied before, a duplicate, an early one its send adopted), and their events name the broadcast.
+  await recipientsFollowMessages(
+    tx,
+    own.flatMap((i) => {
+      const m = messages.get(i.update.id);
+      return m?.broadcastId ? [m.id] : [];
+    }),
+  );
   const broadcastOf = (a: AppliedStatus): DeliveryMessage | undefined => {
     const m = messages.get(a.row.messageId);
     return m?.broadcastId ? m : undefined;
   };
-  await applyRecipientStatuses(
-    tx,
-    applied.flatMap((a) => {
-      const m = broadcastOf(a);
-      return m
-        ? [
-            {
-              messageUid: m.id,
-              providerMessageId: m.providerMessageId,
-              status: a.t.status,
-              errorCode: a.t.update.errors?.[0]?.code ?? null,
-            },
-          ]
-        : [];
-    }),
-  );
   await publishStatuses(tx, applied);
   return {
     events: await emitEvents(

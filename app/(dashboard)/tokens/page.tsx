@@ -6,9 +6,11 @@ import { link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { requirePermission } from "@/lib/dashboard/guard";
+import { TOKEN_PERMISSION_SUMMARY, TOKEN_PERMISSIONS } from "@/lib/domains/auth/permissions";
 import { listSenders } from "@/lib/domains/senders/service";
 import { toPublicToken } from "@/lib/domains/tokens/serializers";
 import { listTokens } from "@/lib/domains/tokens/service";
+import { permissionsText } from "./permissions-text";
 import { RevokeTokenButton } from "./revoke-button";
 import { RotateTokenForm } from "./rotate-form";
 import { TokenForm } from "./token-form";
@@ -37,7 +39,10 @@ export default async function TokensPage() {
         </Link>
       </div>
       <CardSection id="new-token" title="Generate a token">
-        <TokenForm senders={senders.map((s) => s.phoneNumber)} />
+        <TokenForm
+          senders={senders.map((s) => s.phoneNumber)}
+          permissions={TOKEN_PERMISSIONS.map((name) => ({ name, summary: TOKEN_PERMISSION_SUMMARY[name] }))}
+        />
       </CardSection>
       <section aria-labelledby="token-list">
         <h2 id="token-list" className="mb-3 text-lg font-semibold">
@@ -49,6 +54,7 @@ export default async function TokensPage() {
             { key: "name", label: "Name" },
             { key: "prefix", label: "Prefix" },
             { key: "scope", label: "Scope" },
+            { key: "permissions", label: "Permissions" },
             { key: "created", label: "Created" },
             { key: "used", label: "Last used" },
             { key: "expires", label: "Expires" },
@@ -74,6 +80,9 @@ export default async function TokensPage() {
               </td>
               <td className={`${td} font-mono`}>{t.prefix}…</td>
               <td className={td}>{t.scope === "global" ? "Global" : `Number ${t.senderPhoneNumber}`}</td>
+              <td className={td} data-testid="token-permissions">
+                {permissionsText(t.permissions)}
+              </td>
               <td className={td}>{formatDateTime(t.createdAt)}</td>
               <td className={td}>{t.lastUsedAt ? formatDateTime(t.lastUsedAt) : "Never"}</td>
               <td className={td}>{t.expiresAt ? formatDateTime(t.expiresAt) : "Never"}</td>

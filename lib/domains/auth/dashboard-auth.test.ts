@@ -248,4 +248,25 @@ describe("dashboard token creation", () => {
     const withExpiry = await createTokenFor(p, TokenCreateInput.parse({ name: "x", expiresOn: future }));
     expect(withExpiry.record.expiresAt?.toISOString().slice(0, 10)).toBe(future);
   });
+
+  it("issues a restricted token with the checked permissions; the API refuses it elsewhere (docs/tokens.md)", async () => {
+    const t = await createTestCustomer();
+    const p: Principal = memberPrincipal(t.customer.id);
+    const readOnly = await createTokenFor(p, TokenCreateInput.parse({ name: "books", permissions: ["billing"] }));
+    expect(toPublicToken({ ...readOnly.record, sender: null }).permissions).toEqual(["billing"]);
+    expect((await call("GET", "/api/v3/billing/messages", { token: readOnly.token })).status).toBe(200);
+    const send = await call("POST", "/api/v3/send", { token: readOnly.token, body: {} });
+    expect(send.status).toBe(403);
+    expect(send.body).toMatchObject({
+      error_code: "TOKEN_PERMISSION_DENIED",
+      details: { permission: "messages.send" },
+    });
+    // Without a choice: every permission; "restricted" with none checked, or an unknown name: refused.
+    expect(TokenCreateInput.parse({ name: "x" }).permissions).toBe("all");
+    for (const permissions of [[], ["members"], "some"]) {
+      const parsed = TokenCreateInput.safeParse({ name: "x", permissions });
+      expect(parsed.success, JSON.stringify(permissions)).toBe(false);
+      expect(parsed.error?.issues[0]?.path).toEqual(["permissions"]);
+    }
+  });
 });

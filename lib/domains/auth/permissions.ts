@@ -124,8 +124,8 @@ export const TOKEN_PERMISSION_SUMMARY: Record<TokenPermission, string> = {
   broadcasts: "Create, start, pause and read broadcasts",
   chatbots: "Create, change, test and read chatbots",
   webhooks: "Manage webhooks, their deliveries and recoveries",
-  senders: "List, connect, rename, remove senders and pick the default",
-  billing: "Read billing records, the billing history and delivery analytics",
+  senders: "List, connect and remove senders; pick the default",
+  billing: "Read billing records, the billing history, delivery and template analytics",
   audit: "Read the audit log",
 };
 

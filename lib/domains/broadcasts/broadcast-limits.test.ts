@@ -1,12 +1,15 @@
 // The limits a broadcast keeps (docs/broadcasts.md "The limits"), each with the clock held
-// by the test: the sender's token bucket and the broadcasts' 80% share, maxPerSecond, the
+// by the test (the real one where calls are held to their slots): the sender's send slots and
+// the broadcasts' 80% share, each call at its slot, maxPerSecond, the
 // pair rate, the messaging limit (pause with resumesAt, resume by itself), the provider's
 // 130429 retried without counting as a failure, and two workers on one broadcast sending
 // nobody twice.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { getSimulator } from "@/lib/domains/provider/client";
-import { countOtherSend, takeTokens } from "@/lib/domains/senders/rate-bucket";
+import { mostInAnyWindow } from "@/lib/domains/provider/sliding-window";
+import { spacingMs } from "@/lib/domains/senders/pacing";
+import { countOtherSend, takeSlots } from "@/lib/domains/senders/rate-bucket";
 import { call, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
 import { claim, dispatchOnce } from "./dispatcher";
@@ -51,46 +54,73 @@ beforeAll(async () => {
   c = await messagingCustomer({ credit: 1000 });
 });
 
-describe("the sender's token bucket", () => {
-  it("hands out a second's tokens once, across callers; a new second has new tokens", async () => {
+describe("the sender's send slots", () => {
+  it("hands out a sender's slots once, across callers, no further ahead than a window; later takes follow them", async () => {
     const key = `test:${uniquePhone()}`;
     const now = Date.UTC(2026, 10, 26, 12, 0, 0);
-    const got = await Promise.all([0, 1, 2].map(() => takeTokens(key, 5, 10, { broadcast: false, now })));
-    expect(got.reduce((a, b) => a + b, 0)).toBe(10);
-    expect(await takeTokens(key, 5, 10, { broadcast: false, now: now + 500 })).toBe(0);
-    expect(await takeTokens(key, 50, 10, { broadcast: false, now: now + 1000 })).toBe(10);
+    const got = await Promise.all([0, 1, 2].map(() => takeSlots(key, 5, { perSecond: 10, broadcast: false, now })));
+    expect(got.reduce((a, r) => a + r.granted, 0)).toBe(10);
+    const firsts = got.map((r) => r.firstAt).sort((x, y) => x - y);
+    expect(firsts[0]).toBe(now);
+    expect((await takeSlots(key, 5, { perSecond: 10, broadcast: false, now: now + 500 })).granted).toBe(5);
+    const later = await takeSlots(key, 50, { perSecond: 10, broadcast: false, now: now + 1000 });
+    expect(later.firstAt).toBeCloseTo(now + 15 * spacingMs(10), 6);
   });
 
-  it("a broadcast takes at most 80% of the second while other sends of the sender are waiting", async () => {
+  it("a broadcast takes at most 80% of the pace while other sends of the sender are seen", async () => {
     const key = `test:${uniquePhone()}`;
     const now = Date.UTC(2026, 10, 26, 12, 0, 10);
-    expect(await takeTokens(key, 100, 10, { broadcast: true, now })).toBe(10);
+    expect((await takeSlots(key, 100, { perSecond: 10, broadcast: true, now })).spacingMs).toBeCloseTo(spacingMs(10));
     const key2 = `test:${uniquePhone()}`;
-    await countOtherSend(key2, now);
-    expect(await takeTokens(key2, 100, 10, { broadcast: true, now })).toBe(8);
+    await countOtherSend({ id: key2, throughputPerSecond: 10 }, now);
+    const shared = await takeSlots(key2, 100, { perSecond: 10, broadcast: true, now });
+    expect(shared.spacingMs).toBeCloseTo(spacingMs(10, 0.8));
+    expect(shared.granted).toBe(8);
   });
 });
 
+/** The times the provider saw calls from the sender, while `run` runs. */
+async function callTimes(senderId: string, run: () => Promise<void>): Promise<number[]> {
+  const sender = await db.sender.findUniqueOrThrow({ where: { id: senderId } });
+  const sim = getSimulator();
+  if (!sim) throw new Error("the simulator is the provider in tests");
+  const times: number[] = [];
+  const check = sim.limits.check.bind(sim.limits);
+  sim.limits.check = (pnid, to, options, now = sim.limits.now()) => {
+    if (pnid === sender.phoneNumberId) times.push(now);
+    return check(pnid, to, options, now);
+  };
+  try {
+    await run();
+  } finally {
+    sim.limits.check = check;
+  }
+  return times.sort((x, y) => x - y);
+}
+
+async function sendAll(uid: string) {
+  for (let i = 0; i < 200; i++) {
+    await dispatchOnce({ customerIds: [c.customer.id] });
+    if ((await db.broadcast.findUniqueOrThrow({ where: { id: uid } })).status !== "SENDING") return;
+  }
+}
+
 describe("pacing a broadcast", () => {
-  it("sends at most the sender's throughput per second", async () => {
-    await db.sender.update({ where: { id: c.otherSender.id }, data: { throughputPerSecond: 3 } });
-    const uid = await broadcastTo(phonesOf(7), {}, c.otherSender.phoneNumber);
-    const t0 = new Date(Date.UTC(2027, 0, 1, 0, 0, 0));
-    await dispatchOnce({ customerIds: [c.customer.id], now: () => t0 });
-    await dispatchOnce({ customerIds: [c.customer.id], now: () => new Date(t0.getTime() + 400) });
-    expect(await sentCount(uid)).toBe(3);
-    await dispatchOnce({ customerIds: [c.customer.id], now: () => new Date(t0.getTime() + 1000) });
-    expect(await sentCount(uid)).toBe(6);
+  it("makes each call at its slot: no 1,000 ms holds more than the sender's throughput", async () => {
+    await db.sender.update({ where: { id: c.otherSender.id }, data: { throughputPerSecond: 8 } });
+    const uid = await broadcastTo(phonesOf(14), {}, c.otherSender.phoneNumber);
+    const times = await callTimes(c.otherSender.id, () => sendAll(uid));
+    expect(times).toHaveLength(14);
+    expect(mostInAnyWindow(times)).toBeLessThanOrEqual(8);
+    // Paced, not 8 at the start of each clock second: 14 calls take at least 13 slots.
+    expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThan(12 * spacingMs(8));
   });
 
   it("maxPerSecond paces one broadcast below the sender's throughput", async () => {
-    const uid = await broadcastTo(phonesOf(5), { maxPerSecond: 2 });
-    const t0 = new Date(Date.UTC(2027, 0, 2, 0, 0, 0));
-    await dispatchOnce({ customerIds: [c.customer.id], now: () => t0 });
-    await dispatchOnce({ customerIds: [c.customer.id], now: () => t0 });
-    expect(await sentCount(uid)).toBe(2);
-    await dispatchOnce({ customerIds: [c.customer.id], now: () => new Date(t0.getTime() + 1000) });
-    expect(await sentCount(uid)).toBe(4);
+    const uid = await broadcastTo(phonesOf(5), { maxPerSecond: 4 });
+    const times = await callTimes(c.sender.id, () => sendAll(uid));
+    expect(times).toHaveLength(5);
+    for (let i = 1; i < times.length; i++) expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThan(240);
   });
 
   it("spaces two broadcasts to one contact by the pair interval instead of dropping one", async () => {

@@ -9,9 +9,11 @@
 //     worker that dies during the call leaves it "sending" and the next pass after the lease
 //     settles it from its message: none (never called) queued again, an answered one its
 //     status, an unknown outcome "interrupted": never sent again automatically;
-//   - the tokens of the sender's second (lib/domains/senders/rate-bucket.ts), the
-//     broadcast's maxPerSecond, the pair rate and the messaging limit are taken before the
-//     claim, so the provider never has to refuse.
+//   - the sender's send slots (lib/domains/senders/rate-bucket.ts: no 1,000 ms holds more
+//     than its throughput, the broadcast's maxPerSecond spaces its own slots wider), the pair
+//     rate and the messaging limit are taken for a claim before its calls, and each call is
+//     made at its slot, so the provider never has to refuse; a 130429 it sends all the same
+//     holds the sender's slots for its Retry-After, never retried inside the window.
 
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
@@ -23,13 +25,15 @@ import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
 import { emitAcceptedBatch } from "@/lib/domains/messaging/accepted-event";
 import { MAX_ATTEMPTS } from "@/lib/domains/messaging/dispatch";
+import { MessagingError } from "@/lib/domains/messaging/errors";
 import type { OutgoingMessage } from "@/lib/domains/messaging/outgoing";
 import { sendChecked } from "@/lib/domains/messaging/send";
 import { checkSends } from "@/lib/domains/messaging/send-checks";
 import { PAIR_RATE_LIMIT } from "@/lib/domains/provider/error-codes";
 import type { ProviderSender } from "@/lib/domains/provider/types";
+import { type Reservation, spacingMs } from "@/lib/domains/senders/pacing";
 import { providerSender } from "@/lib/domains/senders/provider-sender";
-import { pruneSlots, takeTokens } from "@/lib/domains/senders/rate-bucket";
+import { holdSlots, localWindows, takeSlots } from "@/lib/domains/senders/rate-bucket";
 import { componentsFor } from "@/lib/domains/templates/fill";
 import { findTemplate } from "@/lib/domains/templates/send-template";
 import type { Broadcast, Message, Sender, Template } from "@/lib/generated/prisma/client";
@@ -38,6 +42,7 @@ import { broadcastEvent } from "./events";
 import { continueStarting, materialise } from "./materialise";
 import { admitContacts } from "./messaging-limit";
 import { publishProgress } from "./progress";
+import { recipientsFollowMessages } from "./recipient-statuses";
 import { senderLimits } from "./sender-limits";
 import { enterStarting, extrasOf, filledValues, pauseLocked } from "./service";
 import { settleStaleSends } from "./stale-sends";
@@ -59,16 +64,17 @@ export type DispatchOptions = {
   /** Only these customers' broadcasts (isolated tests). */
   customerIds?: string[] | null;
   /**
-   * Start due scheduled broadcasts, resume paused ones and mark stale sends interrupted first
+   * Start due scheduled broadcasts, resume paused ones and settle stale sends first
    * (default true; the worker loop does it once per poll interval, not before every batch).
    */
   housekeeping?: boolean;
-  /** When a second's tokens are spent, hold the claim until the next second's (the worker loop; tests move the clock instead). */
-  waitForTokens?: boolean;
 };
 
-/** What a pass did: provider calls made, and whether a token bucket's second ran out. */
-type PassResult = { calls: number; spent: boolean };
+/** Whether the options' clock is the real one: only then are calls held to their slots (a test's clock is moved by the test). */
+const realClock = (options: DispatchOptions) => options.now === undefined;
+
+/** What a pass did: provider calls made. */
+type PassResult = { calls: number };
 
 type Claimed = {
   id: bigint;
@@ -264,10 +270,10 @@ const PAUSE_FOR_REFUSAL: Record<string, string> = {
   SENDER_DISCONNECTED: "sender_disconnected",
 };
 
-const NOTHING: PassResult = { calls: 0, spent: false };
+const NOTHING: PassResult = { calls: 0 };
 
-/** Sends one batch of a SENDING broadcast: the provider calls it made, and whether this second's tokens ran out. */
-async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promise<PassResult> {
+/** Sends one batch of a SENDING broadcast: the provider calls it made. */
+async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions> & { real: boolean }): Promise<PassResult> {
   const sender = await db.sender.findUniqueOrThrow({ where: { id: b.senderId } });
   if (sender.connectionStatus === "DISCONNECTED") {
     await pauseFor(b, "sender_disconnected");
@@ -280,33 +286,23 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promis
     return NOTHING;
   }
   const limits = senderLimits(sender);
-  let now = o.now().getTime();
-  // Claim first (a broadcast with nothing due takes no tokens), then take the tokens of this
-  // second for what was claimed, and give back what the tokens do not cover. A claim is never
-  // larger than one second's tokens: no rows are claimed only to be given back.
+  // A claim is half a second's worth of the pace, so a worker's next batch is claimed and
+  // checked while this one's calls still go at their slots (startBroadcastWorker's lanes): the
+  // pace has no gaps between batches. The slots are taken when the calls are ready (pacedCalls).
   const perSecond = Math.min(limits.throughputPerSecond, b.maxPerSecond ?? limits.throughputPerSecond);
-  const candidates = await claim(b, Math.max(1, Math.min(o.batchSize, perSecond)), o);
+  const candidates = await claim(b, Math.max(1, Math.min(o.batchSize, Math.ceil(perSecond / 2))), o);
   if (candidates.length === 0) {
     await completeIfDone(b, sender, o.now());
     return NOTHING;
   }
-  const take = async (at: number, wanted = candidates.length) => {
-    let want = wanted;
-    if (b.maxPerSecond) want = await takeTokens(`bc:${b.id}`, want, b.maxPerSecond, { broadcast: false, now: at });
-    return takeTokens(sender.id, want, limits.throughputPerSecond, { broadcast: true, now: at });
-  };
-  let granted = await take(now);
-  if (granted === 0 && o.waitForTokens) {
-    // This second is spent: hold the claim and take the next second's tokens as it begins, so
-    // its calls go early in it (claiming after the sleep would spend part of it on the claim).
-    await new Promise((resolve) => setTimeout(resolve, untilNextSecond()));
-    now = o.now().getTime();
-    granted = await take(now);
-  }
-  const claimed = candidates.slice(0, granted);
-  await release(candidates.slice(granted).map((r) => r.id));
-  const spent = granted < candidates.length;
-  if (claimed.length === 0) return { calls: 0, spent };
+  const take = (at: number, want: number) =>
+    takeSlots(sender.id, want, {
+      perSecond: limits.throughputPerSecond,
+      broadcast: true,
+      minSpacingMs: b.maxPerSecond ? spacingMs(b.maxPerSecond) : 0,
+      now: at,
+    });
+  const claimed = candidates;
   // The messaging limit: contacts past the tier go back and the broadcast pauses until resumesAt.
   const admission = await admitContacts(
     limits,
@@ -324,10 +320,9 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions>): Promis
   }
   try {
     return {
-      calls: await sendAdmitted(b, template, sender, admitted, now, take, o, (reason) => {
+      calls: await sendAdmitted(b, template, sender, admitted, take, o, (reason) => {
         pause ??= { reason, resumesAt: null };
       }),
-      spent,
     };
   } finally {
     if (pause) await pauseFor(b, pause.reason, pause.resumesAt);
@@ -340,9 +335,8 @@ async function sendAdmitted(
   template: Template,
   sender: Sender,
   admitted: Claimed[],
-  now: number,
-  take: (at: number, want: number) => Promise<number>,
-  o: Required<DispatchOptions>,
+  take: (at: number, want: number) => Promise<Reservation>,
+  o: Required<DispatchOptions> & { real: boolean },
   pauseFor: (reason: string) => void,
 ): Promise<number> {
   if (admitted.length === 0) return 0;
@@ -387,13 +381,15 @@ async function sendAdmitted(
   if (going.length === 0) return 0;
   // Each send records its message and calls the provider on its own; the recipients' outcomes
   // and the accepted events are written once for the batch (one statement each, not one per
-  // recipient). A worker that dies before that leaves them "sending": interrupted, never resent.
+  // recipient). A worker that dies before that leaves them "sending": settled from their messages (stale-sends.ts).
   const outcomes: Outcome[] = [];
   const accepted: { message: Message; sender: ProviderSender }[] = [];
   const live: LiveEvent[] = [];
   const created: CreatedConversation[] = [];
   const withdrawn: bigint[] = [];
-  const beforeCall = inTokenSecond(going.length, now, take, () => stillSending(b.id), o);
+  // The provider refused for throughput all the same: no slot of the sender before its Retry-After.
+  let holdUntil = 0;
+  const paced = pacedCalls(sender, going.length, take, () => stillSending(b.id), o);
   const provider = providerSender(sender);
   await Promise.all(
     going.map(async ({ r, i }) => {
@@ -401,7 +397,13 @@ async function sendAdmitted(
       if (!v?.ok) return;
       const messageId = outs[i]?.messageId ?? "";
       try {
-        const { message } = await sendChecked(p, sender, v.send, { announce: false, live, created, beforeCall });
+        const { message } = await sendChecked(p, sender, v.send, {
+          announce: false,
+          live,
+          created,
+          ...paced.call(),
+          throughputRetries: false,
+        });
         if (message.status === "accepted") accepted.push({ message, sender: provider });
         outcomes.push(outcomeOf(r, messageId, message));
       } catch (error) {
@@ -412,7 +414,11 @@ async function sendAdmitted(
         // A provider refusal is thrown after the message row took its outcome: read it there.
         const stored = await db.message.findUnique({ where: { id: messageId } });
         if (stored && stored.status !== "sending") {
-          outcomes.push(outcomeOf(r, messageId, stored));
+          const retryAfter = error instanceof MessagingError ? error.details.retryAfterSeconds : undefined;
+          const outcome = outcomeOf(r, messageId, stored, typeof retryAfter === "number" ? retryAfter : undefined);
+          if (outcome.status === "queued" && stored.errorCode === THROUGHPUT_EXCEEDED)
+            holdUntil = Math.max(holdUntil, outcome.notBefore.getTime());
+          outcomes.push(outcome);
           return;
         }
         // Whether the provider got it is not known: interrupted, never resent.
@@ -421,6 +427,7 @@ async function sendAdmitted(
       }
     }),
   );
+  if (holdUntil > 0) await holdSlots(sender.id, holdUntil);
   await unmark(withdrawn);
   await finishAll(outcomes);
   await announceBatch(accepted, created);
@@ -482,62 +489,97 @@ async function unmark(ids: bigint[]): Promise<void> {
   );
 }
 
-/** How long before the end of its second a call is held for a later one (the call's own way to the provider). */
-const CALL_MARGIN_MS = 150;
+/** How long before its slot a call's message is recorded (the record's own way to the database). */
+const RECORD_LEAD_MS = 100;
+/** How often the calls waiting for their slots read their broadcast's state again. */
+const STATE_CHECK_MS = 250;
+
+const sleepMs = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 
 /**
- * Keeps each provider call inside a second whose tokens it holds: the provider counts its
- * limit per second too, and a batch that takes longer than the rest of its second would put
- * its last calls into the next second on top of that second's own tokens. Calls that find
- * their second over (or about to be) take the tokens of a later second together, one take
- * for all of them, and wait for the next second when there are none. Their recipients stay
- * "sending" meanwhile (a crash: interrupted, as in any call).
+ * Holds each call of a batch to a send slot of the sender (lib/domains/senders/pacing.ts). The
+ * slots are taken when the calls are ready, not at the claim (the batch's checks and marks take
+ * their time): the first call's beforeCall takes the slots of every call still to come in one
+ * take, RECORD_LEAD_MS ahead, and more when a take was short (waiting for them). beforeCall
+ * (before the message is recorded) gives its call a slot, waits until just before it and
+ * withdraws the call when the broadcast stopped meanwhile (its state read again at most every
+ * 250 ms); atCall (right before each provider call) waits for the slot itself (a retry takes
+ * another) and lets no call make this process's calls of the sender in any 1,000 ms more than
+ * its throughput: a call that came late to its slot (a busy moment) waits rather than bunch
+ * with the next ones. (Between processes the slots' 2% margin leaves room for a call a little
+ * late: pacing.ts SPACING_MARGIN.) With a test's clock (options.now) no slots are taken.
  */
-function inTokenSecond(
+function pacedCalls(
+  sender: Sender,
   calls: number,
-  tokensAt: number,
-  take: (at: number, want: number) => Promise<number>,
+  take: (at: number, want: number) => Promise<Reservation>,
   stillSending: () => Promise<boolean>,
-  o: Required<DispatchOptions>,
-): () => Promise<void> {
-  let second = Math.floor(tokensAt / 1000);
-  let allowed = calls;
-  let waiting = calls;
+  o: Required<DispatchOptions> & { real: boolean },
+): { call: () => { beforeCall: () => Promise<void>; atCall: () => Promise<void> } } {
+  let slots: Reservation | null = null;
+  let used = 0;
+  let left = calls;
   let taking: Promise<void> | null = null;
-  let stopped = false;
-  return async () => {
-    for (;;) {
-      if (stopped) throw new CallWithdrawn("the broadcast is no longer sending");
-      const now = o.now().getTime();
-      const current = Math.floor(now / 1000);
-      const room = now < (current + 1) * 1000 - CALL_MARGIN_MS;
-      if (current === second && room && allowed > 0) {
-        allowed -= 1;
-        waiting -= 1;
-        return;
-      }
-      if (!room || (current === second && allowed === 0)) {
-        await new Promise((resolve) => setTimeout(resolve, 1_000 - (now % 1_000) + 5));
-        if (o.now().getTime() === now) {
-          // A clock held still (tests): nothing to wait for.
-          waiting -= 1;
+  let checkedAt = Date.now();
+  let checking: Promise<boolean> | null = null;
+  const limit = senderLimits(sender).throughputPerSecond;
+  const takeMore = () => {
+    taking ??= (async () => {
+      for (;;) {
+        const r = await take(Date.now() + RECORD_LEAD_MS, Math.max(1, left));
+        if (r.granted > 0) {
+          slots = r;
+          used = 0;
           return;
         }
-        continue;
+        await sleepMs(Math.max(5, r.retryAt - Date.now()));
       }
-      // A later second with room: its tokens for every call still waiting, in one take, and
-      // the broadcast's state again (a pause or cancel meanwhile withdraws the waiting calls).
-      taking ??= Promise.all([take(now, waiting), stillSending()])
-        .then(([granted, sending]) => {
-          second = current;
-          allowed = granted;
-          stopped = !sending;
-        })
-        .finally(() => {
-          taking = null;
-        });
-      await taking;
+    })().finally(() => {
+      taking = null;
+    });
+    return taking;
+  };
+  const nextSlot = async (): Promise<number> => {
+    for (;;) {
+      const r = slots as Reservation | null;
+      if (r && used < r.granted) {
+        left -= 1;
+        return r.firstAt + used++ * r.spacingMs;
+      }
+      await takeMore();
     }
+  };
+  return {
+    call() {
+      let slot: number | null = null;
+      return {
+        async beforeCall() {
+          // A test's clock takes no slots: they would stand in the sender's timeline at its time.
+          if (o.real) {
+            slot = await nextSlot();
+            await sleepMs(slot - RECORD_LEAD_MS - Date.now());
+          }
+          if (Date.now() - checkedAt >= STATE_CHECK_MS) {
+            checking ??= stillSending().finally(() => {
+              checkedAt = Date.now();
+              checking = null;
+            });
+            if (!(await checking)) throw new CallWithdrawn("the broadcast is no longer sending");
+          }
+        },
+        async atCall() {
+          if (!o.real) return;
+          const at = slot ?? (await nextSlot());
+          slot = null;
+          await sleepMs(at - Date.now());
+          for (let ms = localWindows.waitMs(sender.id, limit, Date.now()); ms > 0; ) {
+            await sleepMs(ms);
+            ms = localWindows.waitMs(sender.id, limit, Date.now());
+          }
+          localWindows.record(sender.id, Date.now());
+        },
+      };
+    },
   };
 }
 
@@ -612,6 +654,12 @@ async function finishAll(outcomes: Outcome[]): Promise<void> {
       final.map((f) => f.providerMessageId ?? null),
       final.map((f) => f.messageId),
     );
+    // A status the callback processor applied before this write (the message is past accepted):
+    // the recipient is not left behind its message.
+    await recipientsFollowMessages(
+      db,
+      final.map((f) => f.messageId),
+    );
   }
   if (again.length > 0) {
     // The provider refused them: nothing reached the contact; queued again after the wait.
@@ -632,12 +680,15 @@ function outcomeOf(
   r: Claimed,
   messageId: string,
   m: { status: string; providerMessageId: string | null; errorCode: number | null; errorMessage: string | null },
+  retryAfterSeconds?: number,
 ): Outcome {
   if (m.status === "accepted" || m.status === "queued") {
     return { id: r.id, messageId, status: "accepted", providerMessageId: m.providerMessageId };
   }
   if (m.status === "failed" && (m.errorCode === THROUGHPUT_EXCEEDED || m.errorCode === PAIR_RATE_LIMIT)) {
-    const waitMs = m.errorCode === PAIR_RATE_LIMIT ? PAIR_INTERVAL_MS : 1_000;
+    // A 130429 waits out its Retry-After (at least a window): a retry inside it is refused again.
+    const waitMs =
+      m.errorCode === PAIR_RATE_LIMIT ? PAIR_INTERVAL_MS : Math.max(1_000, (retryAfterSeconds ?? 1) * 1000);
     return { id: r.id, messageId, status: "queued", notBefore: new Date(Date.now() + waitMs) };
   }
   if (m.status === "failed") {
@@ -652,13 +703,13 @@ function sendLeaseMs(): number {
   return MAX_ATTEMPTS * e.PROVIDER_TIMEOUT_MS + e.WORKER_LEASE_MARGIN_MS;
 }
 
-const withDefaults = (o: DispatchOptions): Required<DispatchOptions> => ({
+const withDefaults = (o: DispatchOptions): Required<DispatchOptions> & { real: boolean } => ({
+  real: realClock(o),
   leaseMs: o.leaseMs ?? sendLeaseMs(),
   batchSize: o.batchSize ?? 100,
   now: o.now ?? (() => new Date()),
   customerIds: o.customerIds ?? null,
   housekeeping: o.housekeeping ?? true,
-  waitForTokens: o.waitForTokens ?? false,
 });
 
 /** One pass over every broadcast with work; returns how many provider calls it made. */
@@ -685,12 +736,11 @@ async function dispatchPass(options: DispatchOptions): Promise<PassResult> {
     orderBy: { updatedAt: "asc" },
     take: 20,
   });
-  const out = { calls: 0, spent: false };
+  const out = { calls: 0 };
   for (const b of sending) {
     try {
       const r = await dispatchBatch(b, o);
       out.calls += r.calls;
-      out.spent ||= r.spent;
       const at = Date.now();
       if (r.calls === 0 || at - (progressAt.get(b.id) ?? 0) >= PROGRESS_EVERY_MS) {
         // Without calls it publishes only once the broadcast is no longer SENDING (completed, paused).
@@ -705,37 +755,39 @@ async function dispatchPass(options: DispatchOptions): Promise<PassResult> {
   return out;
 }
 
-/** Milliseconds until the next second of the token buckets begins (a few ms into it). */
-const untilNextSecond = () => 1_000 - (Date.now() % 1_000) + 5;
-
-/** The background loop (lib/background.ts): passes back to back while there is work, else a short poll. */
-export function startBroadcastWorker(options: DispatchOptions & { pollMs?: number; sleep?: WakeableSleep } = {}): {
+/**
+ * The background loop (lib/background.ts): passes back to back while there is work, else a
+ * short poll. `lanes` (default 2) passes run side by side, so one batch is claimed and checked
+ * while the calls of another still go at their slots: the pace has no gaps between batches.
+ */
+export function startBroadcastWorker(
+  options: DispatchOptions & { pollMs?: number; sleep?: WakeableSleep; lanes?: number } = {},
+): {
   stop: () => Promise<void>;
 } {
   const pollMs = options.pollMs ?? 250;
   const sleep = options.sleep ?? wakeableSleep();
   let stopped = false;
-  let passes = 0;
   let housekeptAt = 0;
-  const loop = (async () => {
+  const lane = async () => {
     while (!stopped) {
       let result = NOTHING;
       try {
         // Scheduled starts, resumes and stale sends once per poll interval, not before every batch.
         const housekeeping = Date.now() - housekeptAt >= pollMs;
         if (housekeeping) housekeptAt = Date.now();
-        result = await dispatchPass({ ...options, housekeeping, waitForTokens: true });
-        if (++passes % 200 === 0) await pruneSlots();
+        result = await dispatchPass({ ...options, housekeeping });
       } catch (error) {
         log.error({ err: error }, "broadcast worker error");
       }
       if (stopped) break;
-      // Calls made or tokens spent: the next batch at once (it waits for the next second's
-      // tokens holding its claim, dispatchBatch). Nothing to do: the poll interval.
-      if (result.calls > 0 || result.spent) await sleep.pause(0);
+      // Calls made: the next batch at once (its calls wait for the sender's next free slots,
+      // pacedCalls). Nothing to do: the poll interval.
+      if (result.calls > 0) await sleep.pause(0);
       else await sleep.pause(pollMs);
     }
-  })();
+  };
+  const loop = Promise.all(Array.from({ length: Math.max(1, options.lanes ?? 2) }, lane));
   return {
     stop: async () => {
       stopped = true;

@@ -1,39 +1,38 @@
-// Provider statuses and replies on broadcast recipients (docs/broadcasts.md "Recipients"),
-// applied in the callback processor's transaction: a recipient's status only moves forward
-// (sending < accepted < sent < delivered < read; failed from any of them), and a contact who
-// writes back within 72 hours of delivery marks the recipient replied. One statement per batch.
+// Broadcast recipients follow their messages (docs/broadcasts.md "Recipients"), and replies mark
+// them: a recipient's status is its message's own (lib/domains/messages/status.ts, moved by the
+// callback processor), only ever forward, whatever the order, the repeats or the batching of the
+// provider's statuses, and whether the dispatcher wrote its outcome before or after them. A contact
+// who writes back within 72 hours of delivery marks the recipient replied. One statement each.
 import type { Tx } from "@/lib/db";
+import { advancesSql } from "@/lib/domains/messages/status";
 
-/** A status move of a broadcast's message (its uid), from the callback processor (lib/ingest/statuses.ts). */
-export type RecipientStatusUpdate = {
-  messageUid: string;
-  providerMessageId: string;
-  status: string;
-  errorCode: number | null;
-};
-
-const RANK = `CASE %s WHEN 'sending' THEN 0 WHEN 'accepted' THEN 1 WHEN 'sent' THEN 2 WHEN 'delivered' THEN 3
-                      WHEN 'read' THEN 4 ELSE 5 END`;
-const rank = (expr: string) => RANK.replace("%s", expr);
-
-export async function applyRecipientStatuses(tx: Tx, updates: RecipientStatusUpdate[]): Promise<void> {
-  const known = updates.filter((u) => ["sent", "delivered", "read", "failed"].includes(u.status));
-  if (known.length === 0) return;
-  await tx.$executeRawUnsafe(
-    `UPDATE "BroadcastRecipient" r
-        SET status = u.status::"BroadcastRecipientStatus", "providerMessageId" = u.pid,
-            "errorCode" = CASE WHEN u.status = 'failed' THEN u.code ELSE r."errorCode" END,
-            "failedAt" = CASE WHEN u.status = 'failed' THEN now() AT TIME ZONE 'UTC' ELSE r."failedAt" END,
-            "deliveredAt" = CASE WHEN u.status IN ('delivered', 'read') THEN COALESCE(r."deliveredAt", now() AT TIME ZONE 'UTC')
+/**
+ * Moves each recipient of these messages (their uids) forward to its message's status: from
+ * sending, interrupted (the stale-send rule got there before the outcome) or an earlier provider
+ * status; a message the provider never took (no provider id) moves nothing. The rows are locked in
+ * id order first, as every batch locks them, so two writers never wait on each other in a cycle.
+ * Called by the callback processor (lib/ingest/statuses.ts) and after the dispatcher's outcomes.
+ */
+export async function recipientsFollowMessages(tx: Tx, messageUids: readonly string[]): Promise<number> {
+  if (messageUids.length === 0) return 0;
+  return tx.$executeRawUnsafe(
+    `WITH locked AS (
+       SELECT r.id FROM "BroadcastRecipient" r
+        WHERE r."messageId" = ANY($1::text[]) AND r.status IN ('sending', 'interrupted', 'accepted', 'sent', 'delivered', 'read')
+        ORDER BY r.id FOR UPDATE)
+     UPDATE "BroadcastRecipient" r
+        SET status = m.status::"BroadcastRecipientStatus", "providerMessageId" = m."providerMessageId",
+            "errorCode" = CASE WHEN m.status = 'failed' THEN COALESCE(m."errorCode", r."errorCode") ELSE r."errorCode" END,
+            "errorMessage" = CASE WHEN m.status = 'failed' THEN COALESCE(m."errorMessage", r."errorMessage") ELSE r."errorMessage" END,
+            "failedAt" = CASE WHEN m.status = 'failed' THEN COALESCE(r."failedAt", now() AT TIME ZONE 'UTC') ELSE r."failedAt" END,
+            "deliveredAt" = CASE WHEN m.status IN ('delivered', 'read') THEN COALESCE(r."deliveredAt", now() AT TIME ZONE 'UTC')
                                  ELSE r."deliveredAt" END,
             "lockedUntil" = NULL, "updatedAt" = now() AT TIME ZONE 'UTC'
-       FROM unnest($1::text[], $2::text[], $3::int[], $4::text[]) AS u(uid, status, code, pid)
-      WHERE r."messageId" = u.uid AND r.status IN ('sending', 'accepted', 'sent', 'delivered', 'read')
-        AND ${rank("u.status")} > ${rank("r.status::text")}`,
-    known.map((u) => u.messageUid),
-    known.map((u) => u.status),
-    known.map((u) => u.errorCode),
-    known.map((u) => u.providerMessageId),
+       FROM locked l, "Message" m
+      WHERE r.id = l.id AND m."id" = r."messageId" AND m."providerMessageId" IS NOT NULL
+        AND m.status IN ('accepted', 'sent', 'delivered', 'read', 'failed')
+        AND ${advancesSql(`r.status::text`, "m.status")}`,
+    [...new Set(messageUids)].sort(),
   );
 }
 

@@ -1,6 +1,7 @@
 // Hands a message to the provider. Throughput signals (130429, 131057) are retried here
-// with exponential backoff and full jitter; the provider refused those requests, so a retry
-// cannot create a duplicate. The pair limit (131056) needs seconds to clear and goes back to
+// with exponential backoff and full jitter, never sooner than the provider's Retry-After (one
+// longer than a second goes back to the caller); the provider refused those requests, so a
+// retry cannot create a duplicate. The pair limit (131056) needs seconds to clear and goes back to
 // the client as a 429 with Retry-After. An ambiguous outcome is never resent.
 
 import { log } from "@/lib/core/log";
@@ -28,22 +29,39 @@ export type ProviderCall =
   | { ok: true; providerMessageId: string; attempts: number }
   | { ok: false; refusal: ProviderRefused; attempts: number };
 
+/** The longest Retry-After a send waits out itself before retrying; a longer one goes back to its caller. */
+const MAX_RETRY_AFTER_WAIT_MS = 1_000;
+
+/**
+ * The wait before retrying a refusal, or null to give it back: never sooner than the
+ * provider's Retry-After (a retry inside the window it counts would only be refused again).
+ */
+export function retryWaitMs(outcome: ProviderRefused, attempts: number, throughputRetries = true): number | null {
+  if (!outcome.retryable || outcome.ambiguous || outcome.code === PAIR_RATE_LIMIT || attempts >= MAX_ATTEMPTS)
+    return null;
+  if (outcome.retryAfterSeconds === undefined) return backoffMs(attempts);
+  if (!throughputRetries) return null;
+  const wait = Math.max(backoffMs(attempts), outcome.retryAfterSeconds * 1000);
+  return wait > MAX_RETRY_AFTER_WAIT_MS ? null : wait;
+}
+
 /** Calls the provider, retrying throughput signals; never throws for a refusal. */
 export async function callProvider(
   sender: ProviderSender,
   payload: ProviderMessagePayload,
   pricingCategory: string | null,
+  options: Pick<DispatchOptions, "atCall" | "throughputRetries"> = {},
 ): Promise<ProviderCall> {
   const provider = getProvider();
   let attempts = 0;
   for (;;) {
     attempts += 1;
+    await options.atCall?.();
     const outcome = await provider.sendMessage(sender, payload, { pricingCategory });
     if (outcome.ok) return { ok: true, providerMessageId: outcome.messageId, attempts };
-    const retry =
-      outcome.retryable && !outcome.ambiguous && outcome.code !== PAIR_RATE_LIMIT && attempts < MAX_ATTEMPTS;
-    if (!retry) return { ok: false, refusal: outcome, attempts };
-    await sleep(backoffMs(attempts));
+    const wait = retryWaitMs(outcome, attempts, options.throughputRetries);
+    if (wait === null) return { ok: false, refusal: outcome, attempts };
+    await sleep(wait);
   }
 }
 
@@ -80,6 +98,16 @@ export type DispatchOptions = {
    * broadcast stopped meanwhile by throwing, which records and sends nothing.
    */
   beforeCall?: () => Promise<void>;
+  /**
+   * Awaited right before each provider call (retries too): the broadcast dispatcher holds the
+   * call to its send slot (lib/domains/senders/rate-bucket.ts).
+   */
+  atCall?: () => Promise<void>;
+  /**
+   * false: a throughput refusal with a Retry-After comes back at once (the broadcast
+   * dispatcher queues the recipient again after it) instead of being waited out here.
+   */
+  throughputRetries?: boolean;
 };
 
 /**
@@ -98,7 +126,7 @@ export async function dispatchRecorded(
   try {
     const payload = await payloadForProvider(message, sender);
     result = payload.ok
-      ? await callProvider(sender, payload.payload, message.pricingCategory)
+      ? await callProvider(sender, payload.payload, message.pricingCategory, options)
       : { ok: false, refusal: payload.refusal, attempts: 1 };
   } catch (error) {
     await completeMessage(message, {

@@ -48,9 +48,9 @@ export async function sendChecked(
   send: CheckedSend,
   options: DispatchOptions = {},
 ): Promise<SendResult> {
-  // Every other send of the sender is counted in its second: broadcasts then leave it room
+  // Every other send of the sender takes the sender's next send slot: broadcasts then leave it room
   // (lib/domains/senders/rate-bucket.ts, docs/broadcasts.md "Throughput").
-  if (!send.out.broadcastId) await countOtherSend(sender.id);
+  if (!send.out.broadcastId) await countOtherSend(sender);
   // Before the record: a call withdrawn here leaves no message behind (dispatch.ts DispatchOptions).
   await options.beforeCall?.();
   const row = await recordSend(p, sender, send, options);

@@ -14,6 +14,7 @@ export async function createTokenFor(p: Principal, input: TokenCreateValue) {
       name: input.name,
       senderId: sender?.id ?? null,
       expiresAt: input.expiresOn ? new Date(`${input.expiresOn}T00:00:00Z`) : null,
+      permissions: input.permissions,
     },
     p,
   );

@@ -7,6 +7,7 @@ import { requirePermission } from "@/lib/dashboard/guard";
 import { toPublicToken } from "@/lib/domains/tokens/serializers";
 import { findToken } from "@/lib/domains/tokens/service";
 import { usageFor } from "@/lib/domains/tokens/usage";
+import { permissionsText } from "../permissions-text";
 
 export const metadata: Metadata = { title: "API token usage · Switchboard" };
 
@@ -26,6 +27,9 @@ export default async function TokenUsagePage({ params }: Props) {
           <span className="font-mono">{t.prefix}…</span> ·{" "}
           {t.scope === "global" ? "Global" : `Number ${t.senderPhoneNumber}`} · {t.state}
           {t.expiresAt ? ` · stops working ${formatDateTime(t.expiresAt)}` : ""}
+        </p>
+        <p className="mt-1 text-sm" data-testid="token-permissions">
+          Permissions: {permissionsText(t.permissions)}
         </p>
       </SubpageHeader>
       <UsageView usage={usage} />
