@@ -144,13 +144,14 @@ it("20 state changes during a start answer 200 or 409 at once, another customer'
   const [answers, listed] = await Promise.all([changes, reads]);
   starting = false;
   await worker;
+  // The row lock is waited for 2 s at most (then 409); a cancel then skips a chunk or two.
   for (const { result, ms } of answers) {
     expect([200, 409], JSON.stringify(result.body)).toContain(result.status);
-    expect(ms).toBeLessThan(3_000);
+    expect(ms).toBeLessThan(4_000);
   }
   for (const { result, ms } of listed) {
     expect(result.status).toBe(200);
-    expect(ms).toBeLessThan(3_000);
+    expect(ms).toBeLessThan(4_000);
   }
   expect(answers.some((x) => x.result.status === 200 && x.result.body.data.status === "CANCELLED")).toBe(true);
   expect(await statusOf(uid)).toBe("CANCELLED");
