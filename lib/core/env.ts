@@ -209,6 +209,14 @@ const Provider = z.object({
     .describe(
       "The share of simulated marketing template sends that fail with 131049 (the provider's marketing frequency cap for that user).",
     ),
+  SIMULATOR_MEDIA_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe(
+      'How long the simulator takes to serve a file its simulated contacts sent, in ms (a slow provider; docs/media.md "Simulator and CLI").',
+    ),
   SIMULATOR_STATUS_DELAY_MS: positiveInt(150).describe(
     "The base delay of the simulated status progression (sent after about 1x, delivered 3x, read 8x).",
   ),

@@ -89,6 +89,10 @@ const forBot = (m: InboundMessage): InboundForBot => ({
   text: inboundText(m.body),
 });
 
+/** The contacts who wrote, per sender: whose broadcast recipients the batch marks replied. */
+export const repliesOf = (items: InboundItem[]): { senderId: string; phoneNumber: string }[] =>
+  conversationInputs(items).map((m) => ({ senderId: m.sender.id, phoneNumber: m.contact }));
+
 /** What the chatbots see of these inbound messages. */
 export const botItemsOf = (items: InboundItem[]): InboundForBot[] => conversationInputs(items).map(forBot);
 

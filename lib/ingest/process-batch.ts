@@ -6,13 +6,14 @@ import { log } from "@/lib/core/log";
 import { db, type Tx } from "@/lib/db";
 import { NOW_UTC } from "@/lib/db/sql";
 import { spendingCommitted } from "@/lib/domains/billing/low-balance";
+import { lockBatchRecipients } from "@/lib/domains/broadcasts/recipient-statuses";
 import { patternBotsActive, predecideChatbotReplies } from "@/lib/domains/chatbots/runner";
 import type { EventSender } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import { recordExternalMessages } from "@/lib/domains/messages/delivery";
 import { cleanCallbackBody } from "@/lib/domains/provider/callbacks/clean";
 import { type ParsedChange, parseProviderBody } from "@/lib/domains/provider/callbacks/schemas";
-import { botItemsOf, type InboundItem, ingestInbound } from "./inbound";
+import { botItemsOf, type InboundItem, ingestInbound, repliesOf } from "./inbound";
 import { ingestStatuses, type StatusItem } from "./statuses";
 import { ingestTemplates, type TemplateItem } from "./templates";
 
@@ -128,6 +129,12 @@ async function applyCallbacks(tx: Tx, callbacks: Claimed[]) {
       }
     }
   }
+  // Every broadcast recipient the batch may write, locked first in id order (no 40P01 with another batch).
+  await lockBatchRecipients(
+    tx,
+    statuses.map((s) => s.update.id),
+    repliesOf(inbound),
+  );
   const applied = await ingestStatuses(tx, statuses);
   let events = applied.events;
   // Per callback: the ids sent outside this service (see RETRY_UNKNOWN_MS), the statuses ignored.

@@ -286,11 +286,11 @@ async function dispatchBatch(b: Broadcast, o: Required<DispatchOptions> & { real
     return NOTHING;
   }
   const limits = senderLimits(sender);
-  // A claim is half a second's worth of the pace, so a worker's next batch is claimed and
-  // checked while this one's calls still go at their slots (startBroadcastWorker's lanes): the
-  // pace has no gaps between batches. The slots are taken when the calls are ready (pacedCalls).
+  // A claim is a second's worth of the pace (100 at most), and a worker's other lane claims and
+  // checks the next batch while this one's calls still go at their slots (startBroadcastWorker):
+  // the pace has no gaps between batches. The slots are taken when the calls are ready (pacedCalls).
   const perSecond = Math.min(limits.throughputPerSecond, b.maxPerSecond ?? limits.throughputPerSecond);
-  const candidates = await claim(b, Math.max(1, Math.min(o.batchSize, Math.ceil(perSecond / 2))), o);
+  const candidates = await claim(b, Math.max(1, Math.min(o.batchSize, perSecond)), o);
   if (candidates.length === 0) {
     await completeIfDone(b, sender, o.now());
     return NOTHING;

@@ -7,6 +7,33 @@ import type { Tx } from "@/lib/db";
 import { advancesSql } from "@/lib/domains/messages/status";
 
 /**
+ * Locks, in id order and in one statement, every broadcast recipient a callback batch may write:
+ * those of the messages its statuses are about (by provider id) and those of the contacts who
+ * wrote (markReplied). The batch's later statements (recipientsFollowMessages, markReplied) then
+ * take no recipient lock of their own, so two batches (or a batch and the dispatcher's outcome
+ * write, which locks in id order too) never each hold a row the other waits for (40P01).
+ */
+export async function lockBatchRecipients(
+  tx: Tx,
+  providerMessageIds: readonly string[],
+  replies: readonly { senderId: string; phoneNumber: string }[],
+): Promise<void> {
+  if (providerMessageIds.length === 0 && replies.length === 0) return;
+  await tx.$queryRawUnsafe(
+    `WITH locked AS (
+       SELECT r.id FROM "BroadcastRecipient" r
+        WHERE r."messageId" IN (SELECT m."id" FROM "Message" m
+                                 WHERE m."providerMessageId" = ANY($1::text[]) AND m."broadcastId" IS NOT NULL)
+           OR (r."senderId", r."phoneNumber") IN (SELECT * FROM unnest($2::text[], $3::text[]))
+        ORDER BY r.id FOR UPDATE)
+     SELECT count(*)::int AS n FROM locked`,
+    [...new Set(providerMessageIds)],
+    replies.map((r) => r.senderId),
+    replies.map((r) => r.phoneNumber),
+  );
+}
+
+/**
  * Moves each recipient of these messages (their uids) forward to its message's status: from
  * sending, interrupted (the stale-send rule got there before the outcome) or an earlier provider
  * status; a message the provider never took (no provider id) moves nothing. The rows are locked in

@@ -61,7 +61,8 @@ type Outcome =
   | { status: "lost" };
 
 const DEFAULT_BATCH = 16;
-const LEASE_MARGIN_MS = 30_000;
+/** The lease: the download's timeout and as much again, at most 30 seconds more. */
+const leaseFor = (timeoutMs: number) => timeoutMs + Math.min(timeoutMs, 30_000);
 
 /** Claims up to `limit` due pending inbound files for `leaseMs`, oldest due first. */
 async function claimDownloads(limit: number, leaseMs: number, customerIds: string[] | null): Promise<Claimed[]> {
@@ -236,7 +237,7 @@ export async function fetchDueMedia(
   options: MediaWorkerOptions = {},
 ): Promise<{ claimed: number; retryInMs: number | null }> {
   const provider = options.provider ?? getProvider();
-  const leaseMs = options.leaseMs ?? env().MEDIA_FETCH_TIMEOUT_MS + LEASE_MARGIN_MS;
+  const leaseMs = options.leaseMs ?? leaseFor(env().MEDIA_FETCH_TIMEOUT_MS);
   const rows = await claimDownloads(options.batchSize ?? DEFAULT_BATCH, leaseMs, options.customerIds ?? null);
   if (rows.length === 0) return { claimed: 0, retryInMs: null };
   const senders = await sendersOf(rows);

@@ -106,6 +106,28 @@ describe.each(STORAGE_ENGINES)("on the $engine engine", ({ store: make }) => {
     const rows = await db.message.findMany({ where: { customerId: t.customer.id, recipient: to } });
     expect(rows.map((r) => r.mediaId)).toEqual([id, id]);
     for (const r of rows) expect(JSON.stringify(r.payload)).not.toContain(cached.providerMediaId ?? "none");
+    // The thread and the report show the file's facts (ours, never the provider's id).
+    const facts = {
+      mediaId: id,
+      kind: "image",
+      mimeType: "image/png",
+      sha256: sha(bytes),
+      fileSize: bytes.length,
+      filename: "label.png",
+      status: "ready",
+    };
+    const conversation = await db.conversation.findFirstOrThrow({
+      where: { customerId: t.customer.id, contactPhoneNumber: to },
+    });
+    const thread = await call("GET", `/api/v3/conversations/${conversation.id}/messages`, { token: t.globalToken });
+    const sentEntries = thread.body.data.messages.filter((m: { direction: string }) => m.direction === "outbound");
+    expect(sentEntries.map((m: { media: unknown }) => m.media)).toEqual([facts, { ...facts, caption: "Your label" }]);
+    const report = await call("GET", "/api/v3/reports/messages", {
+      token: t.globalToken,
+      query: { messageUid: first.body.data.messageUid },
+    });
+    expect(report.body.data.messages[0].media).toEqual({ ...facts, caption: "Your label" });
+
     // Its message.status.accepted event names the file.
     const accepted = await db.webhookEvent.findUniqueOrThrow({
       where: { dedupeKey: `status:${rows[0]?.providerMessageId}:accepted` },

@@ -78,7 +78,28 @@ export type MessageReportRow = {
   updatedAt: Date;
   /** A text message's body (the dashboard's log shows it; not part of the public report). */
   textBody: string | null;
+  /** A media message's caption. */
+  mediaCaption: string | null;
+} & (ReportMediaRow | { [K in keyof ReportMediaRow]: null });
+
+/**
+ * The file a message sent by mediaId (docs/media.md "Sending media"): the Media row's facts,
+ * the columns lib/domains/media/serializers.ts toMessageMedia reads (all null without a file).
+ */
+type ReportMediaRow = {
+  mediaId: string;
+  mediaKind: string;
+  mediaMimeType: string;
+  mediaSha256: string | null;
+  mediaFileSize: number | null;
+  mediaFilename: string | null;
+  mediaStatus: string;
+  mediaUnavailableReason: string | null;
 };
+const MEDIA_JOIN = Prisma.sql`LEFT JOIN "Media" md ON md."id" = m."mediaId" AND md."customerId" = m."customerId"`;
+const MEDIA_COLUMNS = Prisma.sql`md."id" AS "mediaId", md."kind" AS "mediaKind", md."mimeType" AS "mediaMimeType",
+  md."sha256" AS "mediaSha256", md."fileSize" AS "mediaFileSize", md."filename" AS "mediaFilename",
+  md."status" AS "mediaStatus", md."unavailableReason" AS "mediaUnavailableReason"`;
 
 /** A page of the message log, newest first, and how many messages the filter holds. */
 export async function messageLogPage(
@@ -95,8 +116,9 @@ export async function messageLogPage(
         m."attempts", m."errorCode", m."errorMessage",
         COALESCE(b."pricingCategory", m."pricingCategory") AS "pricingCategory", b."billable", b."rate", b."id" AS "billingUid",
         b."sentAt", b."deliveredAt", b."readAt", b."failedAt", m."createdAt", GREATEST(m."updatedAt", b."updatedAt") AS "updatedAt",
-        left(m."payload"->'text'->>'body', 200) AS "textBody"
-      FROM ${FROM} ${where(f)}
+        left(m."payload"->'text'->>'body', 200) AS "textBody",
+        m."payload"->m."type"->>'caption' AS "mediaCaption", ${MEDIA_COLUMNS}
+      FROM ${FROM} ${MEDIA_JOIN} ${where(f)}
       ORDER BY m."createdAt" DESC, m."id" ASC
       LIMIT ${take} OFFSET ${skip}`,
   ]);

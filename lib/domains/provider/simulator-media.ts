@@ -71,6 +71,8 @@ export function simulatedMediaDownloads(failures: Map<string, number>): Provider
     async downloadMedia(_sender, url): Promise<AsyncIterable<Uint8Array>> {
       const id = url.startsWith(LINK_BASE) ? (url.slice(LINK_BASE.length).split("?")[0] ?? "") : "";
       if (!(await factsFor(id))) throw new ProviderMediaError("The download link is not the provider's", true);
+      const delay = env().SIMULATOR_MEDIA_DELAY_MS;
+      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
       return fs.createReadStream(fileOf(id));
     },
   };

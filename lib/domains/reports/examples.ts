@@ -27,6 +27,15 @@ const reportRow: MessageReportRow = {
   status: "delivered",
   updatedAt: exampleTime(2),
   textBody: null,
+  mediaCaption: null,
+  mediaId: null,
+  mediaKind: null,
+  mediaMimeType: null,
+  mediaSha256: null,
+  mediaFileSize: null,
+  mediaFilename: null,
+  mediaStatus: null,
+  mediaUnavailableReason: null,
 };
 
 export const getReportsMessages = {

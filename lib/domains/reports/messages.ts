@@ -3,6 +3,7 @@
 import { type PageBlock, pageBlock, skipTake } from "@/lib/core/pagination";
 import type { Version } from "@/lib/core/version";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { toMessageMedia } from "@/lib/domains/media/serializers";
 import { type MessageReportRow, messageLogPage } from "@/lib/domains/messages/report-sql";
 import { normalizePhone, type Sender } from "@/lib/domains/senders/service";
 import { scopeFilter, v3Only } from "./filters";
@@ -36,7 +37,7 @@ export async function listMessageReport(
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-/** The public report row; v3 adds sendRoute, directSendCategory, directSendTemplateName, ttlSeconds, metaTemplateId, broadcastUid. */
+/** The public report row; v3 adds sendRoute, directSendCategory, directSendTemplateName, ttlSeconds, metaTemplateId, broadcastUid, media. */
 export function toPublicMessageReport(r: MessageReportRow, version: Version) {
   return {
     messageUid: r.id,
@@ -70,6 +71,7 @@ export function toPublicMessageReport(r: MessageReportRow, version: Version) {
           ttlSeconds: r.ttlSeconds,
           metaTemplateId: r.metaTemplateId,
           broadcastUid: r.broadcastId,
+          media: r.mediaId === null ? null : toMessageMedia(r, r.mediaCaption),
         }
       : {}),
   };

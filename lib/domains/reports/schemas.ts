@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
+import { MessageMedia } from "@/lib/domains/media/schemas";
 import { RECORDED_SEND_ROUTES } from "@/lib/domains/messages/send-routes";
 import { MESSAGE_STATUSES } from "@/lib/domains/messages/status";
 import { DIRECT_SEND_CATEGORIES } from "@/lib/domains/templates/direct-send";
@@ -95,6 +96,9 @@ export const MessageReportRowPublic = z
     ttlSeconds: v3(z.number().int().nullable()),
     metaTemplateId: v3(str),
     broadcastUid: v3(str).describe("v3 only: the broadcast that sent the message; null for other sends"),
+    media: v3(MessageMedia.nullable()).describe(
+      "v3 only: the file a media message (or a template's media header) sent by mediaId (docs/media.md); null for other messages",
+    ),
   })
   .meta({ id: "MessageReportRow" });
 

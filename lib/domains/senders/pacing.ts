@@ -10,8 +10,11 @@ import { SlidingWindow } from "@/lib/domains/provider/sliding-window";
 
 /** The window the provider counts a number's throughput in. */
 export const PACE_WINDOW_MS = 1_000;
-/** How far ahead of now a take may reserve slots: a batch's calls, not more. */
-export const AHEAD_MS = 1_000;
+/**
+ * How far ahead of now a take may reserve slots: two batches of a second's calls (a worker's
+ * two lanes), so the next batch's slots are taken while this one's calls still go.
+ */
+export const AHEAD_MS = 2_000;
 /**
  * Slots are this much wider than 1,000 ms / throughput (2%: 80/s paces at 78.4/s): a call
  * made a little late (a timer, a busy event loop) still leaves the throughput's worth of

@@ -58,7 +58,7 @@ describe("the Redis pacer", () => {
     const key = uniquePhone();
     const now = Date.now();
     const sp = spacingMs(12);
-    const args = { now, want: 5, spacingMs: sp, sharedSpacingMs: 0, floor: 0 };
+    const args = { now, want: 10, spacingMs: sp, sharedSpacingMs: 0, floor: 0 };
     const got = await Promise.all([0, 1, 2, 3].map(() => bucket.take(key, args)));
     expect(got.reduce((a, r) => a + r.granted, 0)).toBe(Math.ceil(AHEAD_MS / sp));
     const slots = got.flatMap(slotsOf).sort((a, b) => a - b);
