@@ -31,6 +31,8 @@ export default defineConfig({
       SIMULATOR_REPLY_RATE: "0",
       // No random marketing-cap failures (131049): a test that wants them sets sim().options.marketingCapRate.
       SIMULATOR_MARKETING_CAP_RATE: "0",
+      // Simulated contacts answer with text; a test that wants photos sets sim().options.imageReplyRate.
+      SIMULATOR_IMAGE_REPLY_RATE: "0",
       API_ANSWERS_DIR: answersDir,
       // The AWS SDK's notice that its 2027 releases need Node 22 (the S3 engine's tests), once per process.
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",

@@ -1,7 +1,8 @@
 // Media in the inbox, from the browser (docs/inbox.md "Media", "Attaching a file"): an agent
 // opens a conversation where the contact sent a photo, a voice note and a PDF (real inbound
-// callbacks: the app's media worker fetches each file from the simulator) and sees each; drops
-// an image on the reply box, watches its upload's progress, sends it, and the thread shows it;
+// callbacks: the app's media worker fetches each file from the simulator) and sees each; attaches
+// with the button and by pasting; drops an image on the reply box, watches its upload's
+// progress, sends it, and the thread shows it;
 // a 6 MB image is refused in the browser with the API's words; axe at 390 and 1280 px in light
 // and dark.
 import { execFileSync } from "node:child_process";
@@ -164,6 +165,26 @@ test("an agent sees a photo, a voice note and a PDF, sends a dropped image with 
   });
   await expect(page.getByTestId("attachment-refusal")).toHaveText(tooLargeMessage("image", 5_000_000));
   expect(uploads).toEqual([]);
+
+  // The attach button opens the file picker, and a pasted file (a screenshot) attaches too; Remove takes it off.
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: "Attach a file" }).click();
+  await (await chooser).setFiles({ name: "photo.jpg", mimeType: "image/jpeg", buffer: await jpeg(40, 30) });
+  await expect(page.getByTestId("upload-state")).toContainText("Ready");
+  await expect(page.getByRole("button", { name: "Send file" })).toBeEnabled();
+  await page.getByRole("button", { name: "Remove attachment photo.jpg" }).click();
+  await expect(page.getByTestId("attachment")).toHaveCount(0);
+  const screenshot = (await jpeg(30, 20)).toString("base64");
+  await page.getByRole("textbox", { name: "Reply" }).evaluate((textarea, base64) => {
+    const dt = new DataTransfer();
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    dt.items.add(new File([bytes], "screenshot.jpg", { type: "image/jpeg" }));
+    textarea.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, screenshot);
+  await expect(page.getByTestId("attachment")).toContainText("screenshot.jpg");
+  await expect(page.getByTestId("upload-state")).toContainText("Ready");
+  await page.getByRole("button", { name: "Remove attachment screenshot.jpg" }).click();
+  await expect(page.getByTestId("attachment")).toHaveCount(0);
 
   // An image dropped on the reply box uploads with its progress (the upload slowed to show it), then sends.
   const cdp = await page.context().newCDPSession(page);

@@ -248,6 +248,14 @@ const Provider = z.object({
     .describe(
       "The share of delivered simulated messages whose contact answers with a signed inbound callback (docs/conversations.md).",
     ),
+  SIMULATOR_IMAGE_REPLY_RATE: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.25)
+    .describe(
+      'The share of simulated contacts\' answers that are a photo (fetched and kept like any inbound file: docs/media.md "Simulator and CLI").',
+    ),
 });
 
 // Media (docs/media.md): where files live, how long, how much, and the inbound downloads.

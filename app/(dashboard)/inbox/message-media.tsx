@@ -56,7 +56,7 @@ export function MessageMedia({ media, outbound, voice }: { media: ThreadMedia; o
       );
     case "audio":
       return (
-        <figure className="min-w-0 space-y-1" data-testid="media-audio">
+        <figure className="w-64 max-w-full space-y-1" data-testid="media-audio">
           <figcaption className="text-xs font-medium text-slate-700 dark:text-slate-200">
             {kindLabel("audio", voice)}
             {media.fileSize !== null ? ` · ${formatFileSize(media.fileSize)}` : ""}

@@ -19,7 +19,8 @@ import type { ProviderMediaDownloads } from "@/lib/domains/provider/types";
 import type { Sender } from "@/lib/domains/senders/service";
 import { getStorage, setStorage } from "@/lib/storage";
 import { cliInProcess } from "@/test/cli-process";
-import { drainCallbacks, postSigned } from "@/test/conversation-fixtures";
+import { contactWrites, drainCallbacks, postSigned } from "@/test/conversation-fixtures";
+import { waitFor } from "@/test/events-helpers";
 import { call, createTestCustomer, type TestCustomer, uniquePhone } from "@/test/factory";
 import * as samples from "@/test/media-samples";
 import { STORAGE_ENGINES } from "@/test/s3-store";
@@ -286,6 +287,42 @@ describe("inbound media downloads", () => {
 });
 
 describe("simulate:inbound --media and media:gc", () => {
+  it("a simulated contact who answers with a photo sends one the worker fetches and keeps", async () => {
+    const sim = simulator();
+    const to = uniquePhone();
+    // The contact wrote first: the window is open for a free-form message.
+    await contactWrites(t.sender, to, "Where is my order?");
+    const before = { replyRate: sim.options.replyRate, imageReplyRate: sim.options.imageReplyRate };
+    sim.options.replyRate = 1;
+    sim.options.imageReplyRate = 1;
+    sim.forceOutcome(to, "delivered");
+    try {
+      const outcome = await sim.sendMessage(
+        { phoneNumberId: t.sender.phoneNumberId ?? "", phoneNumber: t.sender.phoneNumber, wabaId: t.sender.wabaId },
+        { messaging_product: "whatsapp", to, type: "text", text: { body: "Your order shipped" } },
+      );
+      expect(outcome.ok).toBe(true);
+    } finally {
+      Object.assign(sim.options, before);
+      sim.forceOutcome(to, undefined);
+    }
+    const entry = await waitFor(
+      async () => {
+        await drainCallbacks();
+        return db.conversationMessage.findFirst({
+          where: { customerId: t.customer.id, type: "image", conversation: { contactPhoneNumber: to } },
+        });
+      },
+      20_000,
+      "the contact's photo",
+    );
+    await fetchAll();
+    const media = await db.media.findUniqueOrThrow({ where: { id: entry.mediaId ?? "" } });
+    expect(media).toMatchObject({ kind: "image", mimeType: "image/jpeg", status: "ready", source: "inbound" });
+    const content = await call("GET", `/api/v3/media/${media.id}/content`, { token: t.globalToken });
+    expect(sha(content.body)).toBe(media.sha256);
+  });
+
   it("simulate:inbound --media runs the whole inbound path: callback, download, sha256 check, storage", async () => {
     const bytes = await samples.noisePng(40);
     const file = path.join(os.tmpdir(), `contact-photo-${randomBytes(4).toString("hex")}.png`);

@@ -10,7 +10,9 @@ import path from "node:path";
 import { env } from "@/lib/core/env";
 import { numericId } from "./error-codes";
 import { ProviderMediaError } from "./media-error";
-import type { ProviderMediaDescription, ProviderMediaDownloads } from "./types";
+import type { CallbackChange } from "./simulator-callbacks";
+import { inboundMediaChange } from "./simulator-inbound";
+import type { ProviderMediaDescription, ProviderMediaDownloads, ProviderSender } from "./types";
 
 /** The simulator's download links (never fetched over the network: the simulator opens the file). */
 const LINK_BASE = "https://lookaside.simulator.invalid/whatsapp_business/attachments/";
@@ -76,4 +78,22 @@ export function simulatedMediaDownloads(failures: Map<string, number>): Provider
       return fs.createReadStream(fileOf(id));
     },
   };
+}
+
+const PHOTO_CAPTIONS = ["This is what arrived", "The box was damaged", "Is this the right one?", "Here you go"];
+
+/** A simulated contact answers with a photo (a small JPEG of a random colour), kept and announced as the provider does. */
+export async function contactPhotoChange(sender: ProviderSender, from: string): Promise<CallbackChange> {
+  const { default: sharp } = await import("sharp");
+  const [r, g, b] = [...randomBytes(3)];
+  const bytes = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r, g, b } } })
+    .jpeg()
+    .toBuffer();
+  const media = await keepContactMedia(bytes, "image/jpeg");
+  const caption = PHOTO_CAPTIONS[Math.floor(Math.random() * PHOTO_CAPTIONS.length)];
+  return inboundMediaChange(sender, {
+    from,
+    kind: "image",
+    media: { id: media.id, mime_type: media.mimeType, sha256: media.sha256, ...(caption ? { caption } : {}) },
+  });
 }

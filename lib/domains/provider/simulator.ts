@@ -20,7 +20,7 @@ import { isFreeFormPayload } from "./service-window";
 import { type CallbackChange, deliverCallback, envelopeFor } from "./simulator-callbacks";
 import { inboundTextChange, messagesChange } from "./simulator-inbound";
 import { SimulatorLimits } from "./simulator-limits";
-import { simulatedMediaDownloads } from "./simulator-media";
+import { contactPhotoChange, simulatedMediaDownloads } from "./simulator-media";
 import { reviewTemplate } from "./simulator-review";
 import { templateComponentsFor } from "./simulator-templates";
 import { MEDIA_UPLOAD_ERROR, type SimulatedUpload, SimulatorUploads } from "./simulator-uploads";
@@ -50,6 +50,8 @@ export type SimulatorOptions = {
   messagingLimit: number;
   /** Share of marketing template sends that fail with 131049. */
   marketingCapRate: number;
+  /** Share of the contacts' answers that are a photo (simulator-media.ts serves it); none when unset. */
+  imageReplyRate?: number;
 };
 
 export type SimulatedMessage = {
@@ -85,6 +87,7 @@ export function simulatorOptionsFromEnv(): SimulatorOptions {
     replyRate: e.SIMULATOR_REPLY_RATE,
     messagingLimit: e.SIMULATOR_MESSAGING_LIMIT,
     marketingCapRate: e.SIMULATOR_MARKETING_CAP_RATE,
+    imageReplyRate: e.SIMULATOR_IMAGE_REPLY_RATE,
   };
 }
 
@@ -318,7 +321,17 @@ export class ProviderSimulator implements ProviderClient {
     if (reads) at(base * 8, () => status("read", { pricing }));
     if (Math.random() < this.options.replyRate) {
       const text = CONTACT_REPLIES[Math.floor(Math.random() * CONTACT_REPLIES.length)] ?? "Thanks!";
-      setTimeout(() => this.enqueue(inboundTextChange(sender, { from: to, text })), jitter(base * 12)).unref();
+      const photo = Math.random() < (this.options.imageReplyRate ?? 0);
+      setTimeout(
+        () => {
+          if (!photo) return this.enqueue(inboundTextChange(sender, { from: to, text }));
+          contactPhotoChange(sender, to).then(
+            (change) => this.enqueue(change),
+            () => this.enqueue(inboundTextChange(sender, { from: to, text })),
+          );
+        },
+        jitter(base * 12),
+      ).unref();
     }
   }
 
