@@ -20,6 +20,7 @@ import { publishLive } from "@/lib/domains/live/publish";
 import { getProvider } from "@/lib/domains/provider/client";
 import { ProviderMediaError } from "@/lib/domains/provider/media-error";
 import type { ProviderMediaDownloads, ProviderSender } from "@/lib/domains/provider/types";
+import { sha256Hex } from "./inbound";
 import { dropReference, type ObjectRef, putObject, takeReference } from "./objects";
 import { type StagedFile, stageFile } from "./staging";
 
@@ -119,7 +120,7 @@ async function fetchOne(
       AbortSignal.timeout(env().MEDIA_FETCH_TIMEOUT_MS),
     );
     staged = await stageFile(body, { declaredType: row.mimeType, filename: row.filename });
-    const announced = row.sha256 ?? description.sha256?.toLowerCase() ?? null;
+    const announced = row.sha256 ?? sha256Hex(description.sha256);
     if (announced && staged.sha256 !== announced) {
       return {
         status: "unavailable",

@@ -243,6 +243,15 @@ describe("inbound media downloads", () => {
     simulator().failDownloads(sent.providerMediaId, 0);
   });
 
+  it("reads the callback's sha256 in base64, as the provider sends it", async () => {
+    const bytes = await samples.jpeg(50, 41);
+    const base64 = Buffer.from(sha(bytes), "hex").toString("base64");
+    const sent = await contactSends(t.sender, "image", bytes, "image/jpeg", { sha256: base64 });
+    expect((await mediaOf(sent.messageId)).sha256).toBe(sha(bytes));
+    await fetchAll();
+    expect(await mediaOf(sent.messageId)).toMatchObject({ status: "ready", sha256: sha(bytes) });
+  });
+
   it("a media id the provider does not know is unavailable at once", async () => {
     const from = uniquePhone();
     const messageId = inboundWamid();

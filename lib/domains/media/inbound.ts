@@ -45,7 +45,8 @@ export function inboundFileOf(type: string, body: Record<string, unknown>): Inbo
   };
 }
 
-function sha256Hex(value: string | null): string | null {
+/** A SHA-256 as lower-case hex, from hex or base64 (the provider's callbacks send base64); null when neither. */
+export function sha256Hex(value: string | null): string | null {
   if (!value) return null;
   const lower = value.toLowerCase();
   if (HEX_SHA256.test(lower)) return lower;
