@@ -637,16 +637,18 @@ async function failUnsent(failed: { id: bigint; code: number | null; message: st
  * stale-send rule got there first.
  */
 async function finishAll(outcomes: Outcome[]): Promise<void> {
-  const final = outcomes.filter((o): o is Finish => o.status !== "queued");
+  // In id order, the order the callback processor locks recipients in (no 40P01 with a batch).
+  const final = outcomes.filter((o): o is Finish => o.status !== "queued").sort((a, b) => (a.id < b.id ? -1 : 1));
   const again = outcomes.filter((o): o is Extract<Outcome, { status: "queued" }> => o.status === "queued");
   if (final.length > 0) {
     await db.$executeRawUnsafe(
-      `UPDATE "BroadcastRecipient" AS r SET status = u.status::"BroadcastRecipientStatus", "errorCode" = u.code,
+      `WITH locked AS (SELECT id FROM "BroadcastRecipient" WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE)
+       UPDATE "BroadcastRecipient" AS r SET status = u.status::"BroadcastRecipientStatus", "errorCode" = u.code,
               "errorMessage" = u.message, "providerMessageId" = COALESCE(u.pid, r."providerMessageId"), "lockedUntil" = NULL,
               "failedAt" = CASE WHEN u.status = 'failed' THEN now() AT TIME ZONE 'UTC' ELSE r."failedAt" END,
               "updatedAt" = now() AT TIME ZONE 'UTC'
-         FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[]) AS u(id, status, code, message, pid, mid)
-        WHERE r.id = u.id AND r."messageId" = u.mid AND r.status IN ('sending', 'interrupted')`,
+         FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[]) AS u(id, status, code, message, pid, mid), locked l
+        WHERE l.id = u.id AND r.id = u.id AND r."messageId" = u.mid AND r.status IN ('sending', 'interrupted')`,
       final.map((f) => f.id),
       final.map((f) => f.status),
       final.map((f) => f.errorCode ?? null),
