@@ -2,7 +2,7 @@
 // runs it (lib/background.ts: the broadcast dispatcher, the callback processor, the delivery
 // worker...) for the bench customer, the built-in simulator in this process, and the bench's
 // control endpoint (bench/broadcast-control.ts): POST /start creates the broadcast and starts
-// it with the service (the recipients made by its INSERT ... SELECT), the dispatcher of this
+// it with the service (the recipients made in chunks of INSERT ... SELECT), the dispatcher of this
 // process sends it; the simulator's signed status callbacks come over HTTP to
 // /api/provider/webhook, the product's provider endpoint (lib/http/provider-webhook.ts), and
 // the callback processor applies them.
@@ -11,6 +11,7 @@
 import { startBackgroundWork } from "@/lib/background";
 import { db } from "@/lib/db";
 import { systemPrincipal } from "@/lib/domains/auth/principal";
+import { materialise } from "@/lib/domains/broadcasts/materialise";
 import { createBroadcast, startBroadcast } from "@/lib/domains/broadcasts/service";
 import { handleProviderWebhook } from "@/lib/http/provider-webhook";
 import { controlServer, recordCalls, type StartRequest, sqlStats } from "./broadcast-control";
@@ -29,7 +30,19 @@ export async function createAndStart(r: StartRequest): Promise<{ uid: string; st
   });
   const t0 = performance.now();
   await startBroadcast(p, sender, row.id, null);
+  // A large audience is STARTING when the request answers: its chunks are made here to the
+  // end (the dispatcher of this process serves only the bench customer's broadcasts).
+  await startedFully(row.id);
   return { uid: row.id, startMs: performance.now() - t0 };
+}
+
+/** Makes a STARTING broadcast's remaining chunks until it is no longer STARTING. */
+async function startedFully(uid: string): Promise<void> {
+  for (;;) {
+    const { status } = await db.broadcast.findUniqueOrThrow({ where: { id: uid }, select: { status: true } });
+    if (status !== "STARTING") return;
+    await materialise(uid, Number.POSITIVE_INFINITY);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -20,7 +20,7 @@ export function pauseText(reason: string | null, resumesAt: string | null): stri
 }
 
 /** States in which recipients may still move (the page follows them live). */
-export const ACTIVE_STATUSES: ReadonlySet<string> = new Set(["SCHEDULED", "SENDING", "PAUSED"]);
+export const ACTIVE_STATUSES: ReadonlySet<string> = new Set(["SCHEDULED", "STARTING", "SENDING", "PAUSED"]);
 
 /** A share as a whole percent ("—" when there is nothing to divide by). */
 export function percent(part: number, whole: number): string {

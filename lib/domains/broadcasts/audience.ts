@@ -69,18 +69,32 @@ export type AudienceInput = {
 };
 
 /**
+ * A range of phone numbers (after < phone <= upTo, either end open when null): a start makes
+ * its recipients one range at a time (lib/domains/broadcasts/materialise.ts). Every row of a
+ * number falls in one range, so the DISTINCT ON within a range is the audience's own.
+ */
+export type PhoneRange = { after: string | null; upTo: string | null };
+
+/**
  * SELECT phone, "contactId", duplicates, parameters, status, "skipReason": the broadcast's
  * unique numbers; duplicates counts the other rows of the same number (a contact in two
  * books, a listed number that is also in a book), which are not sent to; its window is ordered
  * as DISTINCT ON sorts (phone, pri, at), so one sort serves both (measured on PostgreSQL 15).
  * Every value the caller gave travels as a parameter; field keys too.
  */
-export function audienceQuery(input: AudienceInput): Sql {
+export function audienceQuery(input: AudienceInput, range?: PhoneRange): Sql {
   const ps = new Params();
   const customer = ps.add(input.customerId);
   const sender = ps.add(input.senderId);
   const books = ps.add(input.audience.contactBookUids);
   const phones = ps.add(input.audience.phoneNumbers.map((p) => p.trim()));
+  const inRange = (col: string) =>
+    [
+      range?.after != null ? `AND ${col} > ${ps.add(range.after)}::text` : "",
+      range?.upTo != null ? `AND ${col} <= ${ps.add(range.upTo)}::text` : "",
+    ].join(" ");
+  const contactRange = inRange(`c."phoneNumber"`);
+  const listedRange = inRange("n.phone");
   const filters = input.audience.filters.map((f) => filterSql(f, ps));
   const body = input.variables.body.map((v) => variableSql(v, ps));
   const header = input.variables.header.map((v) => variableSql(v, ps));
@@ -92,7 +106,7 @@ export function audienceQuery(input: AudienceInput): Sql {
       SELECT c."phoneNumber" AS phone, c.id AS "contactId", c.name, c.email, c."customFields" AS fields, 0 AS pri, c."createdAt" AS at
         FROM "Contact" c JOIN "ContactBook" b ON b.id = c."contactBookId" AND b."customerId" = ${customer} AND b.status = 'ACTIVE'
        WHERE c."customerId" = ${customer} AND c."contactBookId" = ANY(${books}::text[])
-         ${filters.map((f) => `AND ${f}`).join(" ")}
+         ${filters.map((f) => `AND ${f}`).join(" ")} ${contactRange}
       UNION ALL
       SELECT n.phone, k.id, k.name, k.email, coalesce(k."customFields", '{}'::jsonb), 1, k."createdAt"
         FROM unnest(${phones}::text[]) AS n(phone)
@@ -100,6 +114,7 @@ export function audienceQuery(input: AudienceInput): Sql {
           SELECT x.id, x.name, x.email, x."customFields", x."createdAt" FROM "Contact" x
            WHERE x."customerId" = ${customer} AND x."phoneNumber" = n.phone ORDER BY x."createdAt" LIMIT 1
         ) k ON true
+       WHERE true ${listedRange}
     ), u AS (
       SELECT DISTINCT ON (phone) *,
              count(*) OVER (PARTITION BY phone ORDER BY pri, at ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS copies

@@ -12,7 +12,7 @@ import { contactWrites } from "@/test/conversation-fixtures";
 import { call, createTestCustomer, type TestCustomer, uniquePhone } from "@/test/factory";
 import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
 import { otherConnection } from "@/test/other-connection";
-import { dispatchOnce, startBroadcastWorker } from "./dispatcher";
+import { dispatchOnce, recipientMessageId, startBroadcastWorker } from "./dispatcher";
 
 recordApiAnswers();
 
@@ -472,15 +472,38 @@ describe("while sending", () => {
     const bookI = await book(a.customer.id, [{ phoneNumber: who, name: "Ivy" }]);
     const bc = (await create(a.globalToken, draft([bookI]))).body.data;
     await post(a.globalToken, bc.broadcastUid, "start");
+    // In the call: its message row written (before the call, as the send pipeline does), no outcome.
+    const [queued] = await db.broadcastRecipient.findMany({ where: { broadcastId: bc.broadcastUid } });
+    const messageId = recipientMessageId(bc.broadcastUid, queued?.id ?? 0n, 1);
+    await db.message.create({
+      data: {
+        id: messageId,
+        customerId: a.customer.id,
+        senderId: a.sender.id,
+        recipient: who,
+        type: "template",
+        sendRoute: "send",
+        payload: {},
+        status: "sending",
+        broadcastId: bc.broadcastUid,
+      },
+    });
     await db.broadcastRecipient.updateMany({
       where: { broadcastId: bc.broadcastUid },
-      data: { status: "sending", lockedUntil: new Date(Date.now() - 1000), sendingAt: new Date() },
+      data: {
+        status: "sending",
+        messageId,
+        attempts: 1,
+        lockedUntil: new Date(Date.now() - 1000),
+        sendingAt: new Date(),
+      },
     });
     const done = await sendAll(a.customer.id, bc.broadcastUid);
     expect(done.status).toBe("COMPLETED");
     const [r] = await db.broadcastRecipient.findMany({ where: { broadcastId: bc.broadcastUid } });
     expect(r?.status).toBe("interrupted");
-    expect(await db.message.count({ where: { broadcastId: bc.broadcastUid } })).toBe(0);
+    // Only the message of the interrupted call: nothing sent again.
+    expect(await db.message.count({ where: { broadcastId: bc.broadcastUid } })).toBe(1);
   });
 
   it("a contact who writes back after delivery marks the recipient replied", async () => {

@@ -1,12 +1,14 @@
 // The broadcast dispatcher (docs/broadcasts.md "How it sends"): one pass starts the scheduled
-// broadcasts that are due, resumes those whose messaging-limit pause ended, marks recipients
-// whose worker died mid-call "interrupted", then sends a batch of each SENDING broadcast.
+// broadcasts that are due, makes chunks of STARTING ones' recipients, resumes those whose
+// messaging-limit pause ended, settles recipients a dead worker left behind (stale-sends.ts),
+// skips cancelled ones' queued recipients in chunks, then sends a batch of each SENDING broadcast.
 // Several workers and instances run it side by side:
 //   - a batch is claimed with FOR UPDATE SKIP LOCKED and a lease (lockedUntil): no two
 //     workers hold one recipient; a worker that dies before the provider call lets it go;
 //   - a recipient is marked "sending" (with its message id) BEFORE the provider call, so a
 //     worker that dies during the call leaves it "sending" and the next pass after the lease
-//     makes it "interrupted": never sent again automatically;
+//     settles it from its message: none (never called) queued again, an answered one its
+//     status, an unknown outcome "interrupted": never sent again automatically;
 //   - the sender's send slots (lib/domains/senders/rate-bucket.ts: no 1,000 ms holds more
 //     than its throughput, the broadcast's maxPerSecond spaces its own slots wider), the pair
 //     rate and the messaging limit are taken for a claim before its calls, and each call is
@@ -37,14 +39,18 @@ import { findTemplate } from "@/lib/domains/templates/send-template";
 import type { Broadcast, Message, Sender, Template } from "@/lib/generated/prisma/client";
 import { sweepCancelled } from "./cancel-sweep";
 import { broadcastEvent } from "./events";
+import { continueStarting, materialise } from "./materialise";
 import { admitContacts } from "./messaging-limit";
 import { publishProgress } from "./progress";
 import { recipientsFollowMessages } from "./recipient-statuses";
 import { senderLimits } from "./sender-limits";
-import { beginSending, extrasOf, filledValues, pauseLocked } from "./service";
+import { enterStarting, extrasOf, filledValues, pauseLocked } from "./service";
+import { settleStaleSends } from "./stale-sends";
 
 /** Throughput refused by the provider: retried later without counting as a failure. */
 export const THROUGHPUT_EXCEEDED = 130429;
+/** How long a pass makes a starting broadcast's recipients before it turns to sending (the rest: next passes). */
+const STARTING_BUDGET_MS = 1_000;
 /** One broadcast message per contact per this many milliseconds, across the sender's broadcasts. */
 export const PAIR_INTERVAL_MS = 6_000;
 
@@ -58,7 +64,7 @@ export type DispatchOptions = {
   /** Only these customers' broadcasts (isolated tests). */
   customerIds?: string[] | null;
   /**
-   * Start due scheduled broadcasts, resume paused ones and mark stale sends interrupted first
+   * Start due scheduled broadcasts, resume paused ones and settle stale sends first
    * (default true; the worker loop does it once per poll interval, not before every batch).
    */
   housekeeping?: boolean;
@@ -84,7 +90,11 @@ const later = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOStrin
 export const recipientMessageId = (broadcastId: string, recipientId: bigint, attempt: number) =>
   `msg_${broadcastId}_${recipientId}_${attempt}`;
 
-/** Starts scheduled broadcasts that are due: each claimed by one worker under a lease, started once. */
+/**
+ * Starts scheduled broadcasts that are due: each claimed by one worker under a lease, made
+ * STARTING once (under the row lock), then its recipients made in chunks for a moment
+ * (materialise; the housekeeping goes on from the cursor).
+ */
 async function startDue(o: Required<DispatchOptions>): Promise<number> {
   const now = o.now();
   const rows = await db.$queryRawUnsafe<{ id: string }[]>(
@@ -99,26 +109,16 @@ async function startDue(o: Required<DispatchOptions>): Promise<number> {
   );
   for (const { id } of rows) {
     try {
-      await db.$transaction(
-        async (tx) => {
-          const [locked] = await tx.$queryRawUnsafe<{ status: string }[]>(
-            `SELECT status::text AS status FROM "Broadcast" WHERE id = $1 FOR UPDATE`,
-            id,
-          );
-          if (locked?.status !== "SCHEDULED") return;
-          const b = await tx.broadcast.findUniqueOrThrow({ where: { id } });
-          const sender = await tx.sender.findUniqueOrThrow({ where: { id: b.senderId } });
-          const estimate = (b.estimate ?? {
-            recipients: 0,
-            skipped: 0,
-            cost: 0,
-            currency: "USD",
-            durationSeconds: 0,
-          }) as unknown as Parameters<typeof beginSending>[3];
-          await beginSending(tx, b, sender, estimate, now);
-        },
-        { timeout: 120_000 },
-      );
+      const starting = await db.$transaction(async (tx) => {
+        const [locked] = await tx.$queryRawUnsafe<{ status: string }[]>(
+          `SELECT status::text AS status FROM "Broadcast" WHERE id = $1 FOR UPDATE`,
+          id,
+        );
+        if (locked?.status !== "SCHEDULED") return false;
+        await enterStarting(tx, id, null, now);
+        return true;
+      });
+      if (starting) await materialise(id, STARTING_BUDGET_MS, o.now);
     } catch (error) {
       log.error({ err: error, broadcastUid: id }, "scheduled broadcast not started");
     }
@@ -132,20 +132,6 @@ async function resumeDue(o: Required<DispatchOptions>): Promise<void> {
     `UPDATE "Broadcast" SET status = 'SENDING', "pauseReason" = NULL, "resumesAt" = NULL, "updatedAt" = ${UTC(1)}
       WHERE status = 'PAUSED' AND "pauseReason" = 'messaging_limit' AND "resumesAt" <= ${UTC(1)}
         AND ($2::text[] IS NULL OR "customerId" = ANY($2::text[]))`,
-    o.now().toISOString(),
-    o.customerIds,
-  );
-}
-
-/** Recipients left "sending" past their lease: their worker died during the call. Never resent. */
-async function interruptStale(o: Required<DispatchOptions>): Promise<number> {
-  return db.$executeRawUnsafe(
-    // Only broadcasts that can still hold a "sending" row (one whose recipients are all final
-    // is COMPLETED), so the (broadcastId, status) index serves it, not a scan of every recipient.
-    `UPDATE "BroadcastRecipient" SET status = 'interrupted', "lockedUntil" = NULL, "updatedAt" = ${UTC(1)}
-      WHERE "broadcastId" IN (SELECT id FROM "Broadcast" WHERE status IN ('SENDING', 'PAUSED')
-                                 OR (status = 'CANCELLED' AND "completedAt" > ${UTC(1)} - interval '1 day'))
-        AND status = 'sending' AND "lockedUntil" < ${UTC(1)} AND ($2::text[] IS NULL OR "customerId" = ANY($2::text[]))`,
     o.now().toISOString(),
     o.customerIds,
   );
@@ -381,7 +367,7 @@ async function sendAdmitted(
   await release(refusedLater);
   await failUnsent(failed);
   if (toSend.length === 0) return 0;
-  // "sending" before the call: a worker that dies in the call leaves the row for interruptStale.
+  // "sending" before the call: a worker that dies in the call leaves the row for settleStaleSends.
   // Only while the broadcast is SENDING, read under a share lock of its row: a pause or cancel
   // (which lock it for update) that committed first leaves these rows unmarked, and one that
   // comes later waits for this statement and finds them sending (in flight, not cancelled).
@@ -395,7 +381,7 @@ async function sendAdmitted(
   if (going.length === 0) return 0;
   // Each send records its message and calls the provider on its own; the recipients' outcomes
   // and the accepted events are written once for the batch (one statement each, not one per
-  // recipient). A worker that dies before that leaves them "sending": interrupted, never resent.
+  // recipient). A worker that dies before that leaves them "sending": settled from their messages (stale-sends.ts).
   const outcomes: Outcome[] = [];
   const accepted: { message: Message; sender: ProviderSender }[] = [];
   const live: LiveEvent[] = [];
@@ -651,16 +637,18 @@ async function failUnsent(failed: { id: bigint; code: number | null; message: st
  * stale-send rule got there first.
  */
 async function finishAll(outcomes: Outcome[]): Promise<void> {
-  const final = outcomes.filter((o): o is Finish => o.status !== "queued");
+  // In id order, the order the callback processor locks recipients in (no 40P01 with a batch).
+  const final = outcomes.filter((o): o is Finish => o.status !== "queued").sort((a, b) => (a.id < b.id ? -1 : 1));
   const again = outcomes.filter((o): o is Extract<Outcome, { status: "queued" }> => o.status === "queued");
   if (final.length > 0) {
     await db.$executeRawUnsafe(
-      `UPDATE "BroadcastRecipient" AS r SET status = u.status::"BroadcastRecipientStatus", "errorCode" = u.code,
+      `WITH locked AS (SELECT id FROM "BroadcastRecipient" WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE)
+       UPDATE "BroadcastRecipient" AS r SET status = u.status::"BroadcastRecipientStatus", "errorCode" = u.code,
               "errorMessage" = u.message, "providerMessageId" = COALESCE(u.pid, r."providerMessageId"), "lockedUntil" = NULL,
               "failedAt" = CASE WHEN u.status = 'failed' THEN now() AT TIME ZONE 'UTC' ELSE r."failedAt" END,
               "updatedAt" = now() AT TIME ZONE 'UTC'
-         FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[]) AS u(id, status, code, message, pid, mid)
-        WHERE r.id = u.id AND r."messageId" = u.mid AND r.status IN ('sending', 'interrupted')`,
+         FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[]) AS u(id, status, code, message, pid, mid), locked l
+        WHERE l.id = u.id AND r.id = u.id AND r."messageId" = u.mid AND r.status IN ('sending', 'interrupted')`,
       final.map((f) => f.id),
       final.map((f) => f.status),
       final.map((f) => f.errorCode ?? null),
@@ -740,8 +728,9 @@ async function dispatchPass(options: DispatchOptions): Promise<PassResult> {
   const o = withDefaults(options);
   if (o.housekeeping) {
     await startDue(o);
+    await continueStarting(o.customerIds, o.now, STARTING_BUDGET_MS);
     await resumeDue(o);
-    await interruptStale(o);
+    await settleStaleSends(o.customerIds, o.now());
     await sweepCancelled(o.customerIds, o.now());
   }
   const sending = await db.broadcast.findMany({

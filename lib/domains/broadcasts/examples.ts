@@ -25,6 +25,7 @@ const row: BroadcastRow = {
   maxPerSecond: null,
   estimate: null,
   lockedUntil: null,
+  startCursor: null,
   startedAt: null,
   completedAt: null,
   createdAt: exampleTime(),

@@ -95,10 +95,12 @@ describe("retry failed", () => {
     await fail(uid, capOld, 131049, 25);
     await fail(uid, capNew, 131049, 1);
     await fail(uid, params, 132000, 0);
-    await db.broadcastRecipient.update({
+    // Interrupted: its call's outcome is not known (an accepted message would be taken as its status).
+    const cut = await db.broadcastRecipient.update({
       where: { broadcastId_phoneNumber: { broadcastId: uid, phoneNumber: interrupted } },
       data: { status: "interrupted" },
     });
+    await db.message.update({ where: { id: cut.messageId as string }, data: { status: "unknown" } });
     const capNewFailedAt = (await recipient(uid, capNew)).failedAt as Date;
 
     const res = await post(a.globalToken, uid, "retry-failed");

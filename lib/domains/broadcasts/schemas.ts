@@ -8,7 +8,15 @@ import { ResourceName } from "@/lib/core/resource-name";
 import { hasNoControlChars } from "@/lib/core/storable-text";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
 
-export const BROADCAST_STATUSES = ["DRAFT", "SCHEDULED", "SENDING", "PAUSED", "COMPLETED", "CANCELLED"] as const;
+export const BROADCAST_STATUSES = [
+  "DRAFT",
+  "SCHEDULED",
+  "STARTING",
+  "SENDING",
+  "PAUSED",
+  "COMPLETED",
+  "CANCELLED",
+] as const;
 export const BroadcastStatus = z.enum(BROADCAST_STATUSES, {
   error: `status must be one of ${BROADCAST_STATUSES.join(", ")}`,
 });

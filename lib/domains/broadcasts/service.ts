@@ -20,11 +20,12 @@ import { renderTemplate } from "@/lib/domains/templates/fill";
 import { templateParameters } from "@/lib/domains/templates/parameters";
 import { findTemplate } from "@/lib/domains/templates/send-template";
 import type { Broadcast, Prisma, Sender, Template } from "@/lib/generated/prisma/client";
-import { type AudienceInput, audienceQuery } from "./audience";
+import type { AudienceInput } from "./audience";
 import { audienceSamples, estimateOf, tally } from "./audience-count";
 import { cancelSweep, skipCancelled } from "./cancel-sweep";
 import { assertBalanceCovers } from "./cost";
 import { broadcastEvent } from "./events";
+import { materialise, startChunks } from "./materialise";
 import type {
   Audience,
   BroadcastCreateInput,
@@ -384,6 +385,11 @@ export function filledValues(parameters: { body?: string[]; header?: string[] } 
 /**
  * Starts now or schedules (scheduledAt in the future). The balance must cover the estimate
  * (402 INSUFFICIENT_BALANCE with {estimate, balance, currency}); a refusal changes nothing.
+ * The audience is counted before the state change (no lock held meanwhile); the change itself
+ * is one short transaction (the broadcast unchanged since it was counted, else 409), and a
+ * start now makes the broadcast STARTING: its recipients are made in bounded chunks
+ * afterwards (lib/domains/broadcasts/materialise.ts), here for a moment and then by the
+ * dispatcher's housekeeping. A small audience is SENDING when this returns.
  */
 export async function startBroadcast(
   p: Principal,
@@ -394,81 +400,72 @@ export async function startBroadcast(
 ): Promise<BroadcastRow> {
   const scope = broadcastScope(p, sender);
   const current = await getBroadcast(p, sender, uid);
+  if (current.status !== "DRAFT" && current.status !== "SCHEDULED") throw stateConflict(uid, current.status, "start");
   const template = await templateOf(p.customerId, current.templateName, current.templateLanguage);
   approved(template);
   assertMapping(template, variablesOf(current));
   await assertHeaderMedia(p, template, variablesOf(current));
   const at = scheduledAt ? new Date(scheduledAt) : null;
+  const later = at !== null && at.getTime() > now.getTime();
   // Read before the transaction (the ledger's reader is not transaction-bound); the debits
   // themselves come later, with the provider's statuses.
   const balance = await ledgerBalance(p.customerId);
-  await db.$transaction(
-    async (tx) => {
-      const row = await lockBroadcast(tx, scope, uid);
-      if (row.status !== "DRAFT" && row.status !== "SCHEDULED") throw stateConflict(uid, row.status, "start");
-      const full = await tx.broadcast.findUniqueOrThrow({ where: { id: uid } });
-      const s = await tx.sender.findUniqueOrThrow({ where: { id: full.senderId } });
-      const estimate = await estimateOf(tx, full, s, template, await tally(tx, audienceInput(full)));
-      assertBalanceCovers(balance, estimate, "this broadcast's estimate");
-      // Who started it, in the same transaction (docs/security.md "Audit log"); a scheduled
-      // start is recorded when it is asked for, the time it will start in its details.
-      await recordAudit(tx, {
-        ...auditContext(p),
-        action: "broadcast.started",
-        target: { type: "broadcast", uid },
-        details: { name: full.name, scheduledAt: at && at.getTime() > now.getTime() ? at.toISOString() : null },
-      });
-      if (at && at.getTime() > now.getTime()) {
-        await tx.broadcast.update({
-          where: { id: uid },
-          data: { status: "SCHEDULED", scheduledAt: at, estimate: estimate as Prisma.InputJsonValue },
-        });
-        return;
-      }
-      await beginSending(tx, full, s, estimate, now);
-    },
-    { ...STATE_CHANGE, timeout: 120_000 },
+  const estimate = await estimateOf(
+    db,
+    current,
+    await senderOf(current.senderId),
+    template,
+    await tally(db, audienceInput(current)),
   );
+  assertBalanceCovers(balance, estimate, "this broadcast's estimate");
+  await db.$transaction(async (tx) => {
+    const row = await lockBroadcast(tx, scope, uid);
+    if (row.status !== "DRAFT" && row.status !== "SCHEDULED") throw stateConflict(uid, row.status, "start");
+    const fresh = await tx.broadcast.findUniqueOrThrow({ where: { id: uid }, select: { updatedAt: true } });
+    if (fresh.updatedAt.getTime() !== current.updatedAt.getTime()) {
+      throw new ApiError("BROADCAST_STATE_CONFLICT", `Broadcast ${uid} was changed meanwhile: try again`, {
+        status: row.status,
+      });
+    }
+    // Who started it, in the same transaction (docs/security.md "Audit log"); a scheduled
+    // start is recorded when it is asked for, the time it will start in its details.
+    await recordAudit(tx, {
+      ...auditContext(p),
+      action: "broadcast.started",
+      target: { type: "broadcast", uid },
+      details: { name: current.name, scheduledAt: later ? at.toISOString() : null },
+    });
+    if (later) {
+      await tx.broadcast.update({
+        where: { id: uid },
+        data: { status: "SCHEDULED", scheduledAt: at, estimate: estimate as Prisma.InputJsonValue },
+      });
+      return;
+    }
+    await enterStarting(tx, uid, estimate, now);
+  }, STATE_CHANGE);
+  if (!later) await materialise(uid, startChunks.requestBudgetMs);
   return getBroadcast(p, sender, uid);
 }
 
 /**
- * DRAFT/SCHEDULED -> SENDING in the caller's transaction (the row locked): the recipients
- * made by one INSERT ... SELECT, the estimate stored, broadcast.started emitted.
+ * DRAFT/SCHEDULED -> STARTING in the caller's transaction (the row locked), the caller holding
+ * the start's lease; the recipients come in chunks (materialise), then SENDING and
+ * broadcast.started.
  */
-export async function beginSending(
-  tx: Tx,
-  b: Broadcast,
-  sender: Sender,
-  estimate: EstimatePublic,
-  now = new Date(),
-): Promise<void> {
-  const q = audienceQuery(audienceInput(b));
-  const n = q.values.length;
-  await tx.$executeRawUnsafe(
-    `INSERT INTO "BroadcastRecipient" ("broadcastId", "customerId", "senderId", "phoneNumber", "contactId", parameters, status, "skipReason", "createdAt", "updatedAt")
-     SELECT $${n + 1}, $${n + 2}, $${n + 3}, a.phone, a."contactId", a.parameters, a.status::"BroadcastRecipientStatus", a."skipReason",
-            ($${n + 4}::timestamptz AT TIME ZONE 'UTC'), ($${n + 4}::timestamptz AT TIME ZONE 'UTC')
-       FROM (${q.text}) a
-     ON CONFLICT ("broadcastId", "phoneNumber") DO NOTHING`,
-    ...q.values,
-    b.id,
-    b.customerId,
-    b.senderId,
-    now.toISOString(),
-  );
+export async function enterStarting(tx: Tx, id: string, estimate: EstimatePublic | null, now: Date): Promise<void> {
   await tx.broadcast.update({
-    where: { id: b.id },
+    where: { id },
     data: {
-      status: "SENDING",
+      status: "STARTING",
       startedAt: now,
+      startCursor: null,
       pauseReason: null,
       resumesAt: null,
-      lockedUntil: null,
-      estimate: estimate as Prisma.InputJsonValue,
+      lockedUntil: new Date(Date.now() + startChunks.leaseMs),
+      ...(estimate ? { estimate: estimate as Prisma.InputJsonValue } : {}),
     },
   });
-  await broadcastEvent(tx, sender, "broadcast.started", b.id, { status: "SENDING", estimate });
 }
 
 /** SENDING -> PAUSED by a person; PAUSED stays PAUSED (idempotent). */
