@@ -1,4 +1,4 @@
-// Issue 29 item 7: a page with live data survives a server restart. A broadcast's page is
+// A page with live data survives a server restart. A broadcast's page is
 // open while the app (the supervisor of `npm start`, with Next and the front server) is
 // stopped and started again on the same data folder: the page keeps its document through
 // the outage (its fallback poll does not re-render against a server that is down), its live
