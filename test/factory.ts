@@ -9,10 +9,14 @@ import { type CallOptions, type CallResult, callWith } from "./router-call";
 
 let phoneSeq = 0;
 /** A unique E.164 number per call (unique across test files and runs). */
+/** Where this process's numbers start: random, so that test files (processes) rarely meet. */
+const phoneBase = randomBytes(4).readUInt32BE() % 10_000_000;
+
+/** A number no earlier call of this process gave (a random draw repeated within a few thousand). */
 export function uniquePhone(): string {
   phoneSeq += 1;
-  const rand = randomBytes(4).readUInt32BE() % 1_000_000;
-  return `+1${String(200 + (process.pid % 700)).padStart(3, "0")}${String(rand).padStart(6, "0")}${phoneSeq % 10}`;
+  const line = (phoneBase + phoneSeq) % 10_000_000;
+  return `+1${String(200 + (process.pid % 700)).padStart(3, "0")}${String(line).padStart(7, "0")}`;
 }
 
 export type TestCustomer = Awaited<ReturnType<typeof createTestCustomer>>;

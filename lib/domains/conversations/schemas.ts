@@ -132,7 +132,7 @@ export const ConversationMessagePublic = z
     errorMessage: z.string().nullable(),
     timestamp: isoTimestamp(),
     media: MessageMedia.nullable().describe(
-      "The file of an image, video, audio, document or sticker message (docs/media.md); null for other messages",
+      "The file of an image, video, audio, document or sticker message; null for other messages",
     ),
   })
   .meta({ id: "Message" });

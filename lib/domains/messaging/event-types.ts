@@ -42,9 +42,7 @@ const StatusData = z.object({
   mediaId: z
     .string()
     .optional()
-    .describe(
-      "Set when the message sent a file by mediaId (a media message, a template's media header; docs/media.md)",
-    ),
+    .describe("Set when the message sent a file by mediaId (a media message, a template's media header)"),
 });
 
 const STATUS_DESCRIPTIONS: Record<(typeof STATUSES)[number], string> = {

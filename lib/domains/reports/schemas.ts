@@ -97,7 +97,7 @@ export const MessageReportRowPublic = z
     metaTemplateId: v3(str),
     broadcastUid: v3(str).describe("v3 only: the broadcast that sent the message; null for other sends"),
     media: v3(MessageMedia.nullable()).describe(
-      "v3 only: the file a media message (or a template's media header) sent by mediaId (docs/media.md); null for other messages",
+      "v3 only: the file a media message (or a template's media header) sent by mediaId; null for other messages",
     ),
   })
   .meta({ id: "MessageReportRow" });
