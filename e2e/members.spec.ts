@@ -86,7 +86,11 @@ test("an owner invites an agent on one sender; the agent sees only it, no tokens
   await hydrated(page.getByLabel("Role", { exact: true }));
   await page.getByLabel("Email", { exact: true }).fill(agentEmail);
   await page.getByLabel("Role", { exact: true }).selectOption("agent");
-  await page.getByRole("checkbox", { name: DEMO_SENDER.phoneNumber }).check();
+  // The invitation form's box: a limited member's row lists the same sender.
+  await page
+    .getByRole("region", { name: "Invite a member" })
+    .getByRole("checkbox", { name: DEMO_SENDER.phoneNumber })
+    .check();
   await page.getByRole("button", { name: "Send invitation" }).click();
   const invitation = page.getByTestId("invitation-row").filter({ hasText: agentEmail });
   await expect(invitation).toContainText("pending");

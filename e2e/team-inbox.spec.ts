@@ -65,7 +65,11 @@ test("an agent on one sender assigns, notes and answers with a saved reply; remo
   await hydrated(page.getByLabel("Role", { exact: true }));
   await page.getByLabel("Email", { exact: true }).fill(agentEmail);
   await page.getByLabel("Role", { exact: true }).selectOption("agent");
-  await page.getByRole("checkbox", { name: DEMO_SENDER.phoneNumber }).check();
+  // The invitation form's box: a limited member's row lists the same sender.
+  await page
+    .getByRole("region", { name: "Invite a member" })
+    .getByRole("checkbox", { name: DEMO_SENDER.phoneNumber })
+    .check();
   await page.getByRole("button", { name: "Send invitation" }).click();
   await expect(page.getByTestId("invitation-row").filter({ hasText: agentEmail })).toContainText("pending");
   const agent = await joinAsAgent(browser, invitationLink(agentEmail));
