@@ -5,6 +5,7 @@ import { routes } from "@/lib/api/route-table";
 import { ERROR_STATUS } from "@/lib/core/errors";
 import { EVENT_KEYS, TEST_EVENT_TYPE } from "@/lib/domains/webhooks/catalog";
 import { type Expected, missingFromDocs, routeEntry } from "./coverage";
+import { endpointProblems } from "./endpoints-table";
 import { DOC_PAGES, docMarkdown, renderMarkdown } from "./pages";
 
 const pages = Object.fromEntries(DOC_PAGES.map((p) => [p.slug, docMarkdown(p.slug)]));
@@ -31,6 +32,34 @@ describe("integrator docs coverage", () => {
       errorCodes: ["NOT_FOUND"],
       eventTypes: ["message.status.read"],
       routes: [routeEntry(route)],
+    });
+  });
+
+  it("holds the endpoints page to the route table: versions, no stale or repeated rows, three cells a row", () => {
+    expect(endpointProblems(pages.endpoints ?? "", routes)).toEqual({
+      stale: [],
+      wrongVersions: [],
+      repeated: [],
+      malformed: [],
+    });
+  });
+
+  it("names a stale row, a wrong versions cell, a repeated row and a split row", () => {
+    const [first, second] = routes.filter((r) => r.versions.length === 2);
+    if (!first || !second) throw new Error("the table has fewer than two routes on both versions");
+    const row = (r: typeof first) => `| \`${routeEntry(r)}\` | v2, v3 | x |`;
+    const planted = [
+      row(first).replace("v2, v3", "v3"),
+      row(second),
+      row(second).replace("| x |", "| a | b |"),
+      "| `GET /no-such-route` | v2, v3 | gone |",
+      "| `GET /openapi.json` | v2, v3 | escaped \\| pipe |",
+    ].join("\n");
+    expect(endpointProblems(planted, routes)).toEqual({
+      stale: ["GET /no-such-route"],
+      wrongVersions: [`${routeEntry(first)}: v3 (route: v2, v3)`],
+      repeated: [routeEntry(second)],
+      malformed: [routeEntry(second)],
     });
   });
 
