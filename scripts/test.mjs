@@ -3,8 +3,8 @@
 // lint + the citation, configuration-doc and unused-export checks, the unit and integration
 // suite on embedded PGlite and on the local PostgreSQL server, the Playwright
 // end-to-end tests, and a smoke run of every benchmark (bench/smoke.mjs).
-// Steps that do not share a database or a build go side by side (the lock file beside the
-// lint step, PGlite beside PostgreSQL): each suite keeps one test file at a time and mostly
+// Steps that do not share a database or a build go side by side (the lock file and the
+// production build beside the lint step, PGlite beside PostgreSQL): each suite keeps one test file at a time and mostly
 // waits on its own database, so two of them fill the two cores CI has (docs/development.md
 // "Tests"). Their output is printed whole, one step after the other, as each ends.
 // Flags: --no-e2e, --no-bench, --only=pglite|postgres|e2e|bench|lint|lock
@@ -125,9 +125,19 @@ async function lockFile() {
 }
 
 const lockDone = want("lock") ? lockFile() : Promise.resolve();
+// The end-to-end step's production build (next build, 3-4 minutes of CPU) goes beside the
+// rest of the lint step and the suites, which leave a share of the two cores idle while they
+// wait on their databases; the e2e step then starts at once (scripts/e2e.mjs --no-build).
+// It starts after tsc, whose project includes the .next/types the build writes.
+const e2eWanted = want("e2e") && fs.existsSync(path.join(root, "scripts/e2e.mjs"));
+let buildDone = null;
+const startBuild = () => {
+  if (e2eWanted) buildDone = runBeside("build for the end-to-end step (next build)", bin("next"), ["build"]);
+};
 if (want("lint")) {
   if (!run("lint (biome)", bin("biome"), ["check", "."])) failures.push("lint");
   if (!run("typecheck (tsc)", bin("tsc"), ["--noEmit"])) failures.push("typecheck");
+  startBuild();
   if (!run("import boundaries (dependency-cruiser)", "node", ["scripts/check-imports.mjs"])) failures.push("imports");
   // The OpenAPI document lints with zero errors and zero warnings (docs/openapi.md).
   if (!run("OpenAPI lint (redocly)", bin("tsx"), ["scripts/lint-openapi.ts"], { LOG_LEVEL: "silent" })) {
@@ -144,11 +154,16 @@ if (want("lint")) {
     failures.push("unused exports");
   }
 }
+if (!want("lint")) startBuild();
 await lockDone;
 await Promise.all(["pglite", "postgres"].filter(want).map(vitest));
-if (want("e2e") && fs.existsSync(path.join(root, "scripts/e2e.mjs"))) {
+const built = buildDone ? await buildDone : false;
+if (buildDone && !built) failures.push("build");
+if (built) {
   const report = path.join(os.tmpdir(), `switchboard-e2e-${process.pid}.json`);
-  const ok = run("end-to-end (Playwright)", "node", ["scripts/e2e.mjs"], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+  const ok = run("end-to-end (Playwright)", "node", ["scripts/e2e.mjs", "--no-build"], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+  });
   if (fs.existsSync(report)) {
     const r = JSON.parse(fs.readFileSync(report, "utf8"));
     counts.passed += r.stats?.expected ?? 0;
