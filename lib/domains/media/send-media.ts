@@ -1,6 +1,6 @@
 // Sends that name a file by its mediaId (docs/media.md "Sending media"): a media message's
-// `image|video|audio|document|sticker: {id}` and a template's media header parameter
-// `{type: "image", image: {id}}`. The send's checks find the file before anything is sent or
+// `image|video|audio|document|sticker: {id}`, a template's media header parameter
+// `{type: "image", image: {id}}` and an interactive message's media header. The send's checks find the file before anything is sent or
 // billed: of the principal's account and senders (else MEDIA_NOT_FOUND), ready (else
 // MEDIA_NOT_READY), of the kind the message sends (else MEDIA_TYPE_NOT_SUPPORTED). The stored
 // payload keeps our mediaId; the provider's id replaces it only in the call (provider-media.ts).
@@ -24,6 +24,12 @@ function namedMedia(payload: ProviderMessagePayload): NamedMedia | null {
   const part = payload[payload.type];
   if (isKind(payload.type) && isObj(part) && part.id !== undefined) {
     return { id: String(part.id), kind: payload.type, part };
+  }
+  // An interactive message's media header: {type: "image", image: {id}}.
+  const header = payload.type === "interactive" && isObj(payload.interactive) ? payload.interactive.header : undefined;
+  if (isObj(header) && isKind(header.type) && isObj(header[header.type])) {
+    const value = header[header.type] as Obj;
+    return value.id === undefined ? null : { id: String(value.id), kind: header.type, part: value };
   }
   if (payload.type !== "template" || !isObj(payload.template)) return null;
   const components = payload.template.components;

@@ -45,8 +45,10 @@ export async function replyToConversation(
           payload:
             message.type === "text"
               ? chatPayload({ to, type: "text", text: message.text.body, previewUrl: message.text.previewUrl })
-              : // A file by its mediaId, as /chat sends it: the send's checks find it (media/send-media.ts).
-                chatPayload({ to, type: message.type, media: message.media }),
+              : "interactive" in message
+                ? chatPayload({ to, type: message.type, interactive: message.interactive })
+                : // A file by its mediaId, as /chat sends it: the send's checks find it (media/send-media.ts).
+                  chatPayload({ to, type: message.type, media: message.media }),
           sentBy,
         });
   // A member's reply takes an unassigned conversation (docs/inbox.md "Assignment").

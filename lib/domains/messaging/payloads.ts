@@ -1,5 +1,7 @@
 // Our send bodies -> the provider's message body (Cloud API shape).
 import type { ProviderMessagePayload } from "@/lib/domains/provider/types";
+import { INTERACTIVE_TYPES, type InteractiveType } from "./interactive";
+import { toProviderInteractive } from "./interactive-provider";
 import { type ChatInput, type ProviderSendInput, type SendInput, TO_AS_SENT } from "./schemas";
 
 const digits = (e164: string) => e164.replace(/^\+/, "");
@@ -26,6 +28,8 @@ export function chatPayload(body: ChatInput): ProviderMessagePayload {
     return { ...base(body.to), type: "text", text: { body: body.text ?? "", preview_url: body.previewUrl ?? false } };
   }
   if (body.type === "location") return { ...base(body.to), type: "location", location: body.location };
+  if (isInteractive(body.type) && body.interactive)
+    return { ...base(body.to), type: "interactive", interactive: toProviderInteractive(body.type, body.interactive) };
   const media = body.media;
   const captioned = body.type !== "audio" && body.type !== "sticker";
   return {
@@ -38,6 +42,9 @@ export function chatPayload(body: ChatInput): ProviderMessagePayload {
     },
   };
 }
+
+const isInteractive = (type: string): type is InteractiveType =>
+  (INTERACTIVE_TYPES as readonly string[]).includes(type);
 
 /** The provider-compatible body as it goes to the provider (our own fields removed). */
 export function providerPayload(body: ProviderSendInput): ProviderMessagePayload {

@@ -8,8 +8,19 @@ import type { Version } from "@/lib/core/version";
 import { SEND_ROUTES } from "@/lib/domains/messages/send-routes";
 import { parsePhone, phoneField } from "@/lib/domains/senders/phone";
 import { DIRECT_SEND_CATEGORIES } from "@/lib/domains/templates/direct-send";
+import { checkInteractiveParts, INTERACTIVE_TYPES, Interactive } from "./interactive";
+import { checkProviderInteractive } from "./interactive-provider";
 
-export const CHAT_TYPES = ["text", "image", "document", "audio", "video", "sticker", "location"] as const;
+export const CHAT_TYPES = [
+  "text",
+  "image",
+  "document",
+  "audio",
+  "video",
+  "sticker",
+  "location",
+  ...INTERACTIVE_TYPES,
+] as const;
 export const MEDIA_TYPES = ["image", "document", "audio", "video", "sticker"] as const;
 
 /** Our own send bodies: an international number, "+" and the country code (docs/messaging.md "Phone numbers"). */
@@ -78,6 +89,7 @@ export const ChatBody = z
         address: z.string().max(500).optional(),
       })
       .optional(),
+    interactive: Interactive.optional().describe("Types buttons, list, cta_url: the interactive message"),
     category: DirectSendCategoryField.optional().describe("v3 Direct Send: utility or authentication"),
     ttlSeconds: TtlSeconds.optional().describe("v3 Direct Send: time-to-live"),
   })
@@ -88,6 +100,7 @@ export const ChatBody = z
       ctx.addIssue({ code: "custom", path: ["media"], message: `media is required for type ${b.type}` });
     if (b.type === "location" && !b.location)
       ctx.addIssue({ code: "custom", path: ["location"], message: "location is required for type location" });
+    checkInteractiveParts(b.type, b.interactive, ctx, ["interactive"]);
     if (b.category && b.type !== "text")
       ctx.addIssue({ code: "custom", path: ["category"], message: "Direct Send supports type text only" });
     if (b.ttlSeconds !== undefined && !b.category)
@@ -127,6 +140,11 @@ export const ProviderMessageBody = z.preprocess(
           components: z.array(z.record(z.string(), z.unknown())).optional(),
         })
         .optional(),
+      interactive: z
+        .looseObject({ type: z.string().min(1) })
+        .superRefine(checkProviderInteractive)
+        .optional()
+        .describe("type interactive: button, list and cta_url meet the limits of the Interactive schema"),
       category: DirectSendCategoryField.optional().describe("v3 Direct Send (provider-native category), type text"),
       ttl_seconds: TtlSeconds.optional(),
     })
@@ -270,7 +288,11 @@ const MediaReply = z.object({
     filename: z.string().max(240).optional().describe("Documents: the name the contact sees"),
   }),
 });
-const ReplyMessage = z.discriminatedUnion("type", [TextReply, TemplateReply, MediaReply]);
+/** Reply buttons, a list or a link (interactive.ts): a session message like text. */
+const InteractiveReply = z
+  .object({ type: z.enum(INTERACTIVE_TYPES), interactive: Interactive })
+  .superRefine((m, ctx) => checkInteractiveParts(m.type, m.interactive, ctx, ["interactive"]));
+const ReplyMessage = z.discriminatedUnion("type", [TextReply, TemplateReply, MediaReply, InteractiveReply]);
 export type ReplyMessageInput = z.infer<typeof ReplyMessage>;
 
 /** POST /conversations/{uid}/messages and the inbox: a reply in a conversation (docs/conversations.md). */
@@ -280,6 +302,6 @@ export const ConversationReplyBody = z.object({
     .optional()
     .describe("Sender phone number; omitted: the token's sender, or (global token) every sender of the account"),
   message: ReplyMessage.describe(
-    '{type: "text", text: {body}}, {type: "template", template: {name, language, components?}} or a file by id: {type: "image"|"video"|"audio"|"document"|"sticker", media: {id, caption?, filename?}}',
+    '{type: "text", text: {body}}, {type: "template", template: {name, language, components?}}, a file by id: {type: "image"|"video"|"audio"|"document"|"sticker", media: {id, caption?, filename?}}, or {type: "buttons"|"list"|"cta_url", interactive}',
   ),
 });
