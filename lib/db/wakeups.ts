@@ -24,6 +24,8 @@ export const CHANNELS = {
   media: "switchboard_media",
   /** A change the open dashboards show live; the payload says what (lib/domains/live, docs/inbox.md "Live updates"). */
   live: "switchboard_live",
+  /** A broadcast's state, start or resume time changed (a trigger on "Broadcast"; docs/broadcasts.md "How it sends"). */
+  broadcasts: "switchboard_broadcasts",
 } as const;
 export type Channel = keyof typeof CHANNELS;
 
