@@ -18,6 +18,9 @@ import { recipientsFollowMessages } from "@/lib/domains/broadcasts/recipient-sta
 import { type EventInput, emitEvents } from "@/lib/domains/events/emit";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
+import { messageMediaRows } from "@/lib/domains/media/reads";
+import type { MessageMediaT } from "@/lib/domains/media/schemas";
+import { toMessageMedia } from "@/lib/domains/media/serializers";
 import { applyDeliveryStatuses, type DeliveryMessage, messagesByProviderIds } from "@/lib/domains/messages/delivery";
 import { isMessageEventStatus, MESSAGE_STATUS_EVENTS } from "@/lib/domains/messaging/event-types";
 
@@ -91,15 +94,15 @@ export async function ingestStatuses(
       return m?.broadcastId ? [m.id] : [];
     }),
   );
-  const broadcastOf = (a: AppliedStatus): DeliveryMessage | undefined => {
-    const m = messages.get(a.row.messageId);
-    return m?.broadcastId ? m : undefined;
-  };
   await publishStatuses(tx, applied);
+  const files = await mediaOf(tx, messages, applied);
   return {
     events: await emitEvents(
       tx,
-      applied.flatMap((a) => statusEvent(a, broadcastOf(a)?.broadcastId ?? undefined)),
+      applied.flatMap((a) => {
+        const m = messages.get(a.row.messageId);
+        return statusEvent(a, m?.broadcastId ?? undefined, files.get(a.row.messageId));
+      }),
     ),
     external,
     ignored,
@@ -116,7 +119,29 @@ async function publishStatuses(tx: Tx, applied: AppliedStatus[]) {
   for (const [customerId, events] of byCustomer) await publishLive(tx, customerId, events);
 }
 
-function statusEvent({ row, t }: AppliedStatus, broadcastUid?: string): EventInput[] {
+/**
+ * The file each media send of the batch sent by mediaId (docs/media.md "Sending media"): its facts as
+ * they are now (a file deleted since shows unavailable), by provider message id.
+ */
+async function mediaOf(
+  tx: Tx,
+  messages: Map<string, DeliveryMessage>,
+  applied: AppliedStatus[],
+): Promise<Map<string, MessageMediaT>> {
+  const sends = applied.flatMap((a) => {
+    const m = messages.get(a.row.messageId);
+    return m?.mediaId ? [{ ...m, mediaId: m.mediaId }] : [];
+  });
+  const rows = await messageMediaRows(tx, sends);
+  const files = new Map<string, MessageMediaT>();
+  for (const m of sends) {
+    const row = rows.get(m.mediaId);
+    if (row) files.set(m.providerMessageId, toMessageMedia(row, m.mediaCaption));
+  }
+  return files;
+}
+
+function statusEvent({ row, t }: AppliedStatus, broadcastUid?: string, media?: MessageMediaT): EventInput[] {
   const u = t.update;
   const status = t.status;
   // The status machine moves only to statuses that have their event (docs/event-pipeline.md).
@@ -151,6 +176,7 @@ function statusEvent({ row, t }: AppliedStatus, broadcastUid?: string): EventInp
         message: e.message ?? null,
       })),
       ...(broadcastUid ? { broadcastUid } : {}),
+      ...(media ? { mediaId: media.mediaId, media } : {}),
     },
   });
   return [event];

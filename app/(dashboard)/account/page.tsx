@@ -7,8 +7,10 @@ import { CardSection } from "@/components/ui/card-section";
 import { td } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
 import { requirePermission } from "@/lib/dashboard/guard";
+import { mediaUsage } from "@/lib/domains/media/service";
 import { listMySessions } from "@/lib/domains/security/sessions";
 import { twoFactorState } from "@/lib/domains/security/two-factor";
+import { formatFileSize } from "../inbox/media-format";
 import { PasswordForm } from "./password-form";
 import { EndOtherSessionsButton, EndSessionButton } from "./session-controls";
 import { TwoFactorPanel } from "./two-factor-panel";
@@ -25,7 +27,8 @@ const SESSION_COLUMNS = [
 
 export default async function AccountPage() {
   const p = await requirePermission("account");
-  const [twoFactor, sessions] = await Promise.all([twoFactorState(p), listMySessions(p)]);
+  const [twoFactor, sessions, media] = await Promise.all([twoFactorState(p), listMySessions(p), mediaUsage(p)]);
+  const share = media.quotaBytes > 0 ? Math.min(100, (media.usedBytes / media.quotaBytes) * 100) : 100;
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Account security</h1>
@@ -42,6 +45,21 @@ export default async function AccountPage() {
       </CardSection>
       <CardSection id="password" title="Password">
         <PasswordForm />
+      </CardSection>
+      <CardSection id="media-usage" title="Media storage">
+        {/* The account's files (uploads and what contacts sent), against its quota (docs/media.md "Quota"). */}
+        <p data-testid="media-usage">
+          {formatFileSize(media.usedBytes)} of {formatFileSize(media.quotaBytes)} used by {media.files}{" "}
+          {media.files === 1 ? "file" : "files"}
+        </p>
+        <meter
+          className="mt-2 w-full"
+          aria-label="Media storage used"
+          min={0}
+          max={100}
+          high={90}
+          value={Number(share.toFixed(1))}
+        />
       </CardSection>
       <section aria-labelledby="session-list" className="space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-2">

@@ -1,5 +1,7 @@
 // Demo conversations with history (docs/conversations.md): one with an open window and
-// unread messages, one closed whose window expired, one read and open. Idempotent: a
+// unread messages, one closed whose window expired, one read and open, and two with files (a
+// contact's photos and receipt, an agent's return label: real bytes kept in the store, ready,
+// docs/media.md "Simulator and CLI"). Idempotent: a
 // conversation that exists is left alone. Outbound messages take the delivery record of a
 // seeded billing record of the same kind (so the thread shows real ticks) and point it at
 // the contact; inbound messages carry wamid.demo.in.* ids.
@@ -7,14 +9,19 @@
 import { db } from "@/lib/db";
 import { contentOf, previewOf } from "@/lib/domains/conversations/content";
 import { newConversationUid, newThreadMessageUid } from "@/lib/domains/conversations/ids";
+import { storeBytes } from "@/lib/domains/media/service";
 import { providerIdsWithMessages } from "@/lib/domains/messages/reads";
 import { newMessageUid } from "@/lib/domains/messaging/outgoing";
 import { WINDOW_MS } from "@/lib/domains/provider/service-window";
 import type { Prisma, Sender } from "@/lib/generated/prisma/client";
+import { kettlePhoto, solePhoto, textPdf } from "./demo-files";
+
+/** A file a line carries (its text is the caption): made when the conversation is seeded. */
+type DemoFile = { kind: "image" | "document"; filename: string; bytes: () => Buffer };
 
 type Line =
-  | { in: string; minutesAgo: number }
-  | { out: string; minutesAgo: number; status: "read" | "delivered" }
+  | { in: string; minutesAgo: number; file?: DemoFile }
+  | { out: string; minutesAgo: number; status: "read" | "delivered"; file?: DemoFile }
   | { template: string; minutesAgo: number; status: "read" | "delivered" };
 
 type DemoConversation = {
@@ -27,6 +34,20 @@ type DemoConversation = {
 };
 
 const DAY = 24 * 60;
+
+const RECEIPT = textPdf("Acme Store - Receipt 1042", [
+  "Date: 12 November",
+  "1 x Kettle, brushed steel      49.00",
+  "Shipping                        4.90",
+  "Total                          53.90",
+]);
+const LABEL = textPdf("Return label - RMA 5521", [
+  "From: Dana Okafor",
+  "To: Acme Returns, Unit 4, Harbour Road",
+  "Parcel: 1 x Kettle (damaged on arrival)",
+  "Drop it at any post office: postage is paid.",
+]);
+
 const CONVERSATIONS: DemoConversation[] = [
   {
     senderIndex: 0,
@@ -66,7 +87,67 @@ const CONVERSATIONS: DemoConversation[] = [
       { out: "Yes, we do. Shall I reserve one for you?", minutesAgo: 110, status: "delivered" },
     ],
   },
+  {
+    senderIndex: 0,
+    contact: "+15551230004",
+    name: "Dana Okafor",
+    status: "OPEN",
+    unread: 1,
+    lines: [
+      { in: "Hello, my kettle arrived today and the lid is cracked", minutesAgo: 90 },
+      {
+        in: "This is how it came out of the box",
+        minutesAgo: 89,
+        file: { kind: "image", filename: "kettle-lid.png", bytes: kettlePhoto },
+      },
+      {
+        in: "Here is my receipt",
+        minutesAgo: 88,
+        file: { kind: "document", filename: "receipt-1042.pdf", bytes: () => RECEIPT },
+      },
+      {
+        out: "So sorry, Dana! Here is a prepaid return label; a new kettle ships today.",
+        minutesAgo: 60,
+        status: "read",
+        file: { kind: "document", filename: "return-label-5521.pdf", bytes: () => LABEL },
+      },
+      { in: "Printed it, thank you!", minutesAgo: 20 },
+    ],
+  },
+  {
+    senderIndex: 1,
+    contact: "+15551230005",
+    name: "Emil Novak",
+    status: "OPEN",
+    unread: 1,
+    lines: [
+      { out: "Hi Emil, how are the trainers holding up?", minutesAgo: 4 * 60, status: "read" },
+      {
+        in: "The sole is already worn through after two weeks",
+        minutesAgo: 3 * 60,
+        file: { kind: "image", filename: "sole.png", bytes: solePhoto },
+      },
+    ],
+  },
 ];
+
+/** Keeps a line's file in the store (ready, as a kept upload or a fetched inbound file is): its mediaId and the body's part. */
+async function keepFile(customerId: string, sender: Sender, file: DemoFile, caption: string, inbound: boolean) {
+  const kept = await storeBytes({
+    customerId,
+    senderId: sender.id,
+    bytes: file.bytes(),
+    filename: file.filename,
+    source: inbound ? "inbound" : "upload",
+  });
+  const part = {
+    id: kept.mediaId,
+    ...(inbound ? { mime_type: kept.mimeType, sha256: kept.sha256 } : {}),
+    ...(file.kind === "document" ? { filename: file.filename } : {}),
+    ...(caption ? { caption } : {}),
+  };
+  return { mediaId: kept.mediaId, body: { type: file.kind, [file.kind]: part } };
+}
 
 /** A seeded delivery record of this kind that no message claims yet. */
 async function freeRecord(customerId: string, sender: Sender, status: string, templateType: string) {
@@ -94,10 +175,12 @@ export async function seedConversations(customerId: string, senders: Sender[], n
     const last = spec.lines[spec.lines.length - 1];
     const inbound = spec.lines.filter((l) => "in" in l);
     const lastInboundAt = inbound.length ? at(Math.min(...inbound.map((l) => l.minutesAgo))) : null;
-    const lastBody = (l: Line) =>
-      "in" in l || "out" in l
-        ? { type: "text", text: { body: "in" in l ? l.in : l.out } }
-        : { type: "template", template: { name: l.template } };
+    const lastBody = (l: Line): Record<string, unknown> & { type: string } =>
+      "file" in l && l.file
+        ? { type: l.file.kind, [l.file.kind]: { caption: "in" in l ? l.in : l.out } }
+        : "in" in l || "out" in l
+          ? { type: "text", text: { body: "in" in l ? l.in : l.out } }
+          : { type: "template", template: { name: l.template } };
     await db.conversation.create({
       data: {
         id,
@@ -121,15 +204,17 @@ export async function seedConversations(customerId: string, senders: Sender[], n
       n += 1;
       const when = at(line.minutesAgo);
       if ("in" in line) {
-        const body = { type: "text", text: { body: line.in } };
+        const file = line.file ? await keepFile(customerId, sender, line.file, line.in, true) : null;
+        const body = file?.body ?? { type: "text", text: { body: line.in } };
         await db.conversationMessage.create({
           data: {
             id: newThreadMessageUid(),
             customerId,
             conversationId: id,
             direction: "inbound",
-            type: "text",
-            content: contentOf("text", body) as Prisma.InputJsonValue,
+            type: body.type,
+            content: contentOf(body.type, body) as Prisma.InputJsonValue,
+            mediaId: file?.mediaId ?? null,
             providerMessageId: `wamid.demo.in.${id}.${n}`,
             sentBy: "contact",
             sentByLabel: spec.name,
@@ -146,13 +231,14 @@ export async function seedConversations(customerId: string, senders: Sender[], n
           data: { recipientId: spec.contact.slice(1) },
         });
       }
+      const file = "out" in line && line.file ? await keepFile(customerId, sender, line.file, line.out, false) : null;
       const payload = {
         messaging_product: "whatsapp",
         recipient_type: "individual",
         to: spec.contact.slice(1),
         ...(template
           ? { type: "template", template: { name: template, language: { code: "en" } } }
-          : { type: "text", text: { body: "out" in line ? line.out : "", preview_url: false } }),
+          : (file?.body ?? { type: "text", text: { body: "out" in line ? line.out : "", preview_url: false } })),
       };
       const messageId = newMessageUid();
       await db.message.create({
@@ -170,6 +256,7 @@ export async function seedConversations(customerId: string, senders: Sender[], n
           // Its status is its delivery record's (lib/domains/messages/status.ts).
           status: providerMessageId ? line.status : "accepted",
           payload,
+          mediaId: file?.mediaId ?? null,
           createdAt: when,
         },
       });

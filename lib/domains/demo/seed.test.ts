@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,7 +14,9 @@ import { decide } from "@/lib/domains/chatbots/engine";
 import { configOf } from "@/lib/domains/chatbots/serializers";
 import { toPublicThreadMessage } from "@/lib/domains/conversations/serializers";
 import { listConversations, listThread } from "@/lib/domains/conversations/service";
+import { objectKey } from "@/lib/domains/media/objects";
 import { verifyToken } from "@/lib/domains/tokens/service";
+import { getStorage } from "@/lib/storage";
 import { memberPrincipal } from "@/test/member-fixtures";
 import { DEMO_CUSTOMER_NAME, DEMO_EMAIL, DEMO_PASSWORD } from "./constants";
 import { seedDemoOnFirstRun } from "./first-run";
@@ -50,6 +53,8 @@ async function counts(customerId: string) {
     approvedTemplates: await db.template.count({ where: { ...where, status: "APPROVED" } }),
     billingRecords: await db.billingRecord.count({ where }),
     conversations: await db.conversation.count({ where }),
+    readyFiles: await db.media.count({ where: { ...where, status: "ready" } }),
+    storedFiles: await db.mediaObject.count({ where }),
     threadEntries: await db.conversationMessage.count({ where }),
     transactions: await db.billingTransaction.count({ where }),
     broadcasts: await db.broadcast.count({ where }),
@@ -119,8 +124,10 @@ describe("demo seed", { timeout: 120_000 }, () => {
       templates: 6,
       approvedTemplates: 4,
       billingRecords: RECORDS,
-      conversations: 3,
-      threadEntries: 11,
+      conversations: 5,
+      readyFiles: 4,
+      storedFiles: 4,
+      threadEntries: 18,
       broadcasts: 2,
       // Every contact of the newsletter book, in the completed broadcast.
       broadcastRecipients: 150,
@@ -248,6 +255,53 @@ describe("demo seed", { timeout: 120_000 }, () => {
     const thread = await listThread(p, undefined, first?.id ?? "", { page: 1, limit: 50 });
     const statuses = thread.messages.map((m) => toPublicThreadMessage(m).status);
     expect(statuses).toEqual(["received", "received", "read", "received", "read"]);
+  });
+
+  it("seeds conversations with files: a contact's photos and receipt, an agent's return label, stored and ready", async () => {
+    const customerId = await demoCustomerId();
+    const p = memberPrincipal(customerId);
+    const { conversations } = await listConversations(p, undefined, { page: 1, limit: 50 }, "inbox");
+    const files = async (name: string) => {
+      const c = conversations.find((x) => x.contactName === name);
+      const thread = await listThread(p, undefined, c?.id ?? "", { page: 1, limit: 50 });
+      // Oldest first (the thread pages newest first).
+      return [...thread.messages].reverse().flatMap((m) => {
+        const e = toPublicThreadMessage(m);
+        return e.media ? [{ direction: e.direction, ...e.media }] : [];
+      });
+    };
+    const dana = await files("Dana Okafor");
+    expect(dana).toMatchObject([
+      {
+        direction: "inbound",
+        kind: "image",
+        mimeType: "image/png",
+        status: "ready",
+        caption: "This is how it came out of the box",
+      },
+      {
+        direction: "inbound",
+        kind: "document",
+        mimeType: "application/pdf",
+        filename: "receipt-1042.pdf",
+        status: "ready",
+      },
+      {
+        direction: "outbound",
+        kind: "document",
+        mimeType: "application/pdf",
+        filename: "return-label-5521.pdf",
+        status: "ready",
+      },
+    ]);
+    expect(await files("Emil Novak")).toMatchObject([{ direction: "inbound", kind: "image", status: "ready" }]);
+    // The bytes are in the store under each file's sha256, and are what the facts say.
+    for (const f of [...dana, ...(await files("Emil Novak"))]) {
+      const stream = await getStorage().read(objectKey(customerId, f.sha256 ?? ""));
+      const bytes = stream ? Buffer.concat(await stream.toArray()) : Buffer.alloc(0);
+      expect(bytes.length, f.mediaId).toBe(f.fileSize);
+      expect(createHash("sha256").update(bytes).digest("hex")).toBe(f.sha256);
+    }
   });
 
   it("seeds a completed broadcast with its results and a scheduled one the balance covers", async () => {

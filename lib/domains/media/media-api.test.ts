@@ -11,8 +11,10 @@ import { setStorage, stagingDir } from "@/lib/storage";
 import { recordApiAnswers } from "@/test/api-answers";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
 import * as samples from "@/test/media-samples";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { STORAGE_ENGINES } from "@/test/s3-store";
 import { objectKey } from "./objects";
+import { mediaUsage } from "./service";
 
 recordApiAnswers();
 
@@ -192,7 +194,7 @@ describe("limits, forms and who sees what (local engine)", () => {
     }
   });
 
-  it("the account's quota: an upload past it is 413 MEDIA_QUOTA_EXCEEDED and stores nothing", async () => {
+  it("the account's quota: an upload past it is 413 MEDIA_QUOTA_EXCEEDED and stores nothing; the usage the account page shows", async () => {
     const c = await createTestCustomer();
     process.env.MEDIA_QUOTA_MB = "1";
     resetEnvCache();
@@ -206,6 +208,19 @@ describe("limits, forms and who sees what (local engine)", () => {
     // The same bytes again take no room: one file.
     const same = await upload(samples.pdf("first", 600_000), "copy.pdf", { token: c.globalToken });
     expect(same.status).toBe(201);
+    const owner = memberPrincipal(c.customer.id);
+    expect(await mediaUsage(owner)).toEqual({ usedBytes: kept.body.data.fileSize, quotaBytes: 1_000_000, files: 1 });
+    // Another file counts; deleting one of two records of the same bytes frees nothing, the last frees it.
+    const small = await upload(samples.pdf("small", 20_000), "small.pdf", { token: c.globalToken });
+    expect(small.status).toBe(201);
+    const both = kept.body.data.fileSize + small.body.data.fileSize;
+    expect(await mediaUsage(owner)).toEqual({ usedBytes: both, quotaBytes: 1_000_000, files: 2 });
+    await call("DELETE", `/api/v3/media/${kept.body.data.mediaId}`, { token: c.globalToken });
+    expect((await mediaUsage(owner)).files).toBe(2);
+    await call("DELETE", `/api/v3/media/${same.body.data.mediaId}`, { token: c.globalToken });
+    expect(await mediaUsage(owner)).toEqual({ usedBytes: small.body.data.fileSize, quotaBytes: 1_000_000, files: 1 });
+    // Another account's files are not this one's.
+    expect((await mediaUsage(memberPrincipal((await createTestCustomer()).customer.id))).files).toBe(0);
   });
 
   it("a form without a file, a JSON body, two files, a type declared after the file", async () => {

@@ -11,8 +11,10 @@ import { db } from "@/lib/db";
 import { dispatchOnce } from "@/lib/domains/broadcasts/dispatcher";
 import { setProvider } from "@/lib/domains/provider/client";
 import { ProviderSimulator, simulatorOptionsFromEnv } from "@/lib/domains/provider/simulator";
+import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { setStorage } from "@/lib/storage";
 import { recordApiAnswers } from "@/test/api-answers";
+import { postProvider, statusBody } from "@/test/events-helpers";
 import { call, createTestCustomer } from "@/test/factory";
 import * as samples from "@/test/media-samples";
 import { engagedRecipient, messagingCustomer } from "@/test/messaging-fixtures";
@@ -26,7 +28,13 @@ let t: Awaited<ReturnType<typeof messagingCustomer>>;
 let simulator: ProviderSimulator;
 beforeAll(async () => {
   t = await messagingCustomer({ credit: 20 });
-  simulator = new ProviderSimulator({ ...simulatorOptionsFromEnv(), replyRate: 0 });
+  // The statuses come from the test alone (the simulator would send its own meanwhile).
+  simulator = new ProviderSimulator({
+    ...simulatorOptionsFromEnv(),
+    replyRate: 0,
+    failureRate: 0,
+    statusDelayMs: 3_600_000,
+  });
   setProvider(simulator);
 });
 afterAll(() => setProvider(undefined));
@@ -128,13 +136,36 @@ describe.each(STORAGE_ENGINES)("on the $engine engine", ({ store: make }) => {
     });
     expect(report.body.data.messages[0].media).toEqual({ ...facts, caption: "Your label" });
 
-    // Its message.status.accepted event names the file.
-    const accepted = await db.webhookEvent.findUniqueOrThrow({
-      where: { dedupeKey: `status:${rows[0]?.providerMessageId}:accepted` },
-    });
-    expect(JSON.stringify(accepted.payload)).toContain(`"mediaId":"${id}"`);
+    // Its message.status.accepted event, then the provider's statuses of both sends: each event
+    // carries the id and the file's facts (the caption is the captioned send's own).
+    const captioned = rows.find((r) => r.id === first.body.data.messageUid)?.providerMessageId ?? "";
+    const bare = rows.find((r) => r.id !== first.body.data.messageUid)?.providerMessageId ?? "";
+    const withCaption = { ...facts, caption: "Your label" };
+    const accepted = await db.webhookEvent.findUniqueOrThrow({ where: { dedupeKey: `status:${captioned}:accepted` } });
+    expect(dataOf(accepted.payload)).toMatchObject({ mediaId: id, media: withCaption });
+    const callback = statusBody(t.sender, [
+      { id: captioned, status: "sent" },
+      { id: captioned, status: "delivered" },
+      { id: captioned, status: "read" },
+      { id: bare, status: "failed", errors: [{ code: 131053, title: "Media upload error" }] },
+    ]);
+    expect((await postProvider(callback)).status).toBe(200);
+    while ((await processPendingCallbacks(200)).callbacks > 0);
+    for (const status of ["sent", "delivered", "read"]) {
+      const event = await db.webhookEvent.findUniqueOrThrow({ where: { dedupeKey: `status:${captioned}:${status}` } });
+      expect(dataOf(event.payload), status).toMatchObject({ status, mediaId: id, media: withCaption });
+    }
+    const failed = await db.webhookEvent.findUniqueOrThrow({ where: { dedupeKey: `status:${bare}:failed` } });
+    expect(dataOf(failed.payload)).toMatchObject({ status: "failed", mediaId: id, media: facts });
+    expect(dataOf(failed.payload).media).not.toHaveProperty("caption");
   });
 });
+
+/** An event's data (the stored payload is the body a destination gets, or its data). */
+const dataOf = (payload: unknown): Record<string, unknown> => {
+  const p = payload as { data?: Record<string, unknown> } & Record<string, unknown>;
+  return p.data ?? p;
+};
 
 describe("the provider's copy", () => {
   it("uploads again once the cached id expired, and once per sender", async () => {

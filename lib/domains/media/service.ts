@@ -1,7 +1,7 @@
 // Media of an account (docs/media.md): uploads stored, looked up and deleted with the
 // principal first and the tenant (and the principal's senders) in every where.
 import { randomBytes } from "node:crypto";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { env } from "@/lib/core/env";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
@@ -22,6 +22,15 @@ const VISIBLE = ["ready", "pending", "unavailable", "expired"];
 
 export const quotaBytes = () => env().MEDIA_QUOTA_MB * 1_000_000;
 export const retentionEnd = (from = new Date()) => new Date(from.getTime() + env().MEDIA_RETENTION_DAYS * 86_400_000);
+
+/** The account's media usage (the account page): the bytes of its stored files against MEDIA_QUOTA_MB, and how many files. */
+export async function mediaUsage(p: Principal): Promise<{ usedBytes: number; quotaBytes: number; files: number }> {
+  const [used, files] = await Promise.all([
+    usedBytes(p.customerId),
+    db.mediaObject.count({ where: { customerId: p.customerId } }),
+  ]);
+  return { usedBytes: used, quotaBytes: quotaBytes(), files };
+}
 
 export const mediaNotFound = (mediaId: string) =>
   new ApiError("MEDIA_NOT_FOUND", `No media ${mediaId.slice(0, 64)} in this account`);
@@ -82,29 +91,55 @@ function cleanFilename(name: string | null): string | null {
  * then its bytes put in the store, then it is ready.
  */
 export async function storeUpload(p: Principal, sender: Sender, form: MediaUploadInput): Promise<MediaRow> {
-  const staged = form.file;
-  const type = confirmDeclared(staged.type, form.type);
+  const type = confirmDeclared(form.file.type, form.type);
+  const id = await keepStaged(p.customerId, sender.id, form.file, type, "upload");
+  return getMedia(p, id);
+}
+
+/**
+ * Keeps bytes the service has in hand as a ready media of the account, stored as an upload is
+ * (the demo's files, lib/domains/demo): typed from the bytes, within the kind's limit and the
+ * quota. `source` says whose it is: an upload (the business's) or inbound (a contact's).
+ */
+export async function storeBytes(input: {
+  customerId: string;
+  senderId: string;
+  bytes: Buffer;
+  filename: string | null;
+  source: "upload" | "inbound";
+}): Promise<{ mediaId: string; kind: string; mimeType: string; sha256: string; fileSize: number }> {
+  const staged = await stageFile(Readable.from([input.bytes]), { filename: cleanFilename(input.filename) });
+  try {
+    const id = await keepStaged(input.customerId, input.senderId, staged, staged.type, input.source);
+    return { mediaId: id, ...staged.type, sha256: staged.sha256, fileSize: staged.size };
+  } finally {
+    await staged.discard();
+  }
+}
+
+/** The record of a staged file, its reference under the quota, its bytes put in the store; then ready. */
+async function keepStaged(
+  customerId: string,
+  senderId: string,
+  staged: StagedFile,
+  type: { kind: string; mimeType: string },
+  source: "upload" | "inbound",
+): Promise<string> {
   const id = newMediaId();
-  const ref: ObjectRef = {
-    id,
-    customerId: p.customerId,
-    sha256: staged.sha256,
-    size: staged.size,
-    mimeType: type.mimeType,
-  };
+  const ref: ObjectRef = { id, customerId, sha256: staged.sha256, size: staged.size, mimeType: type.mimeType };
   const createdAt = new Date();
   await db.$transaction(async (tx) => {
     await tx.media.create({
       data: {
         id,
-        customerId: p.customerId,
-        senderId: sender.id,
+        customerId,
+        senderId,
         kind: type.kind,
         mimeType: type.mimeType,
         sha256: staged.sha256,
         fileSize: staged.size,
         filename: staged.filename,
-        source: "upload",
+        source,
         status: "storing",
         createdAt,
         expiresAt: retentionEnd(createdAt),
@@ -115,12 +150,12 @@ export async function storeUpload(p: Principal, sender: Sender, form: MediaUploa
   try {
     await putObject(ref, staged.path);
   } catch (error) {
-    await dropReference(id, p.customerId, "deleted");
+    await dropReference(id, customerId, "deleted");
     throw error;
   }
   await db.$executeRaw`UPDATE "Media" SET "status" = 'ready', "readyAt" = ${createdAt}, "updatedAt" = ${createdAt}
-    WHERE "id" = ${id} AND "customerId" = ${p.customerId} AND "status" = 'storing'`;
-  return getMedia(p, id);
+    WHERE "id" = ${id} AND "customerId" = ${customerId} AND "status" = 'storing'`;
+  return id;
 }
 
 /** DELETE /media/{mediaId}: the file goes (with its last reference); messages keep its facts. */

@@ -15,13 +15,18 @@ export type DeliveryMessage = {
   senderId: string;
   broadcastId: string | null;
   sendRoute: string;
+  customerId: string;
+  /** The file it sent by mediaId (a media message's, a template header's), and a media message's caption. */
+  mediaId: string | null;
+  mediaCaption: string | null;
 };
 
 /** The messages that hold these provider ids (any sender's: the caller checks whose). */
 export async function messagesByProviderIds(tx: Tx, providerMessageIds: readonly string[]): Promise<DeliveryMessage[]> {
   if (providerMessageIds.length === 0) return [];
   return tx.$queryRawUnsafe<DeliveryMessage[]>(
-    `SELECT "id", "providerMessageId", "senderId", "broadcastId", "sendRoute" FROM "Message"
+    `SELECT "id", "providerMessageId", "senderId", "broadcastId", "sendRoute", "customerId", "mediaId",
+       CASE WHEN "mediaId" IS NOT NULL THEN "payload"->"type"->>'caption' END AS "mediaCaption" FROM "Message"
       WHERE "providerMessageId" = ANY($1::text[])`,
     [...new Set(providerMessageIds)],
   );

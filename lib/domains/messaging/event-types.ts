@@ -43,6 +43,10 @@ const StatusData = z.object({
     .string()
     .optional()
     .describe("Set when the message sent a file by mediaId (a media message, a template's media header)"),
+  media: MessageMediaFacts.optional().describe(
+    "The file it sent by mediaId, as it is when the status arrives (a file deleted since is `unavailable`); " +
+      "set with mediaId",
+  ),
 });
 
 const STATUS_DESCRIPTIONS: Record<(typeof STATUSES)[number], string> = {
@@ -79,6 +83,21 @@ const statusEvent = <S extends (typeof STATUSES)[number]>(status: S) =>
           : null,
       conversation: status === "sent" ? { id: "conv.example", originType: "utility" } : null,
       errors: status === "failed" ? [{ code: 131026, title: "Message undeliverable", message: null }] : [],
+      ...(status === "delivered"
+        ? {
+            mediaId: "med_5f1c0e9a2b7d4c3e8f6a1b2c3d4e5f60",
+            media: {
+              mediaId: "med_5f1c0e9a2b7d4c3e8f6a1b2c3d4e5f60",
+              kind: "document" as const,
+              mimeType: "application/pdf",
+              sha256: "3a5f2c1e9b7d4c6a8e0f1b2d3c4e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4",
+              fileSize: 48213,
+              filename: "label.pdf",
+              caption: "Your return label",
+              status: "ready" as const,
+            },
+          }
+        : {}),
     },
   });
 
