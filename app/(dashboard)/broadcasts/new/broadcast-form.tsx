@@ -15,7 +15,7 @@ import type { ActionResult } from "@/lib/dashboard/action-result";
 import { BroadcastCreateInput } from "@/lib/domains/broadcasts/schemas";
 import { createBroadcastAction, startBroadcastAction, updateBroadcastAction } from "./actions";
 import { AudienceCount, AudienceFields, type BookChoice, type FieldChoice } from "./audience-fields";
-import { errorsOf, type FormDraft, inputOf, mappedSlots } from "./draft";
+import { errorsOf, type FormDraft, fileErrors, inputOf, mappedSlots } from "./draft";
 import { withFieldLabels } from "./field-labels";
 import { ReviewPanel } from "./review-panel";
 import { ScheduleFields } from "./schedule-fields";
@@ -81,6 +81,7 @@ export function BroadcastForm({ senders, initialSender, templates, books, fields
   const past = later && raw.scheduledAt ? new Date(raw.scheduledAt).getTime() <= Date.now() : false;
   const liveErrors: Record<string, string> = {
     ...(parsed.success ? {} : errorsOf(parsed.error.issues, slots)),
+    ...fileErrors(draft, slots),
     ...(past ? { scheduledAt: "Start time must be in the future" } : {}),
   };
   const errors = asked ? liveErrors : {};
@@ -239,6 +240,7 @@ export function BroadcastForm({ senders, initialSender, templates, books, fields
           mappings={draft.mappings}
           onChange={(key, m) => set({ mappings: { ...draft.mappings, [key]: m } })}
           errors={errors}
+          senderId={draft.senderId}
         />
         {template ? <SamplePreviews components={template.components} estimate={estimate.data} /> : null}
       </Step>

@@ -3,7 +3,7 @@
 // meanwhile stands each unmapped variable as its own placeholder.
 import { describe, expect, it } from "vitest";
 import { BroadcastCreateInput } from "@/lib/domains/broadcasts/schemas";
-import { emptyMapping, errorsOf, type FormDraft, inputOf, mappedSlots } from "./draft";
+import { emptyMapping, errorsOf, type FormDraft, fileErrors, inputOf, mappedSlots } from "./draft";
 
 const components = [{ type: "BODY", text: "Hi {{1}}, your order {{2}} is on its way." }];
 const slots = mappedSlots(components);
@@ -53,5 +53,39 @@ describe("the new broadcast's variables", () => {
       { source: "name", default: "there" },
       { source: "field", key: "order_ref" },
     ]);
+  });
+});
+
+describe("a template's media header", () => {
+  const withImage = [{ type: "HEADER", format: "IMAGE" }, ...components];
+  const imageSlots = mappedSlots(withImage);
+
+  it("is one file for every recipient: a mediaId or an https link, the API's constant header mapping", () => {
+    expect(imageSlots.map((s) => `${s.component}.${s.index}:${s.kind}`)).toEqual([
+      "header.0:image",
+      "body.0:text",
+      "body.1:text",
+    ]);
+    const mappings = {
+      "body.0": { ...emptyMapping(), source: "name" as const },
+      "body.1": { ...emptyMapping(), source: "field" as const, key: "order_ref" },
+    };
+    for (const value of ["med_5f1c0e9a2b7d4c3e8f6a1b2c3d4e5f60", "https://example.com/label.png"]) {
+      const d = draft({ ...mappings, "header.0": { ...emptyMapping(), source: "constant", value: ` ${value} ` } });
+      const parsed = BroadcastCreateInput.safeParse(inputOf(d, imageSlots));
+      expect(parsed.data?.variables.header).toEqual([{ source: "constant", value }]);
+      expect(fileErrors(d, imageSlots)).toEqual({});
+    }
+  });
+
+  it("left empty or not a file is refused under the field; the live count stands a link for it meanwhile", () => {
+    const hint = "Header file: upload one, or enter its mediaId or an https link";
+    for (const value of ["", "label.png", "http://example.com/x.png"]) {
+      const d = draft({ "header.0": { ...emptyMapping(), source: "constant", value } });
+      expect(fileErrors(d, imageSlots)).toEqual({ "variables.header.0.value": hint });
+    }
+    const counted = inputOf(draft(), imageSlots, true);
+    expect(counted.variables.header).toEqual([{ source: "constant", value: "https://example.com/header-file" }]);
+    expect(fileErrors(draft(), slots)).toEqual({});
   });
 });

@@ -30,12 +30,22 @@ export type FormDraft = {
 
 export const emptyMapping = (): MappingDraft => ({ source: "", key: "", value: "", default: "" });
 
-/** The template's text parameters a broadcast maps (header and body, in order). */
+/** A media header (image, video, document): one file for every recipient, a mediaId or an https link. */
+export const isFileSlot = (s: Pick<ParameterSlot, "component" | "kind">) =>
+  s.component === "header" && (s.kind === "image" || s.kind === "video" || s.kind === "document");
+
+/** The template's parameters a broadcast maps (header and body, in order): text, and a media header's file. */
 export function mappedSlots(components: unknown): ParameterSlot[] {
   return templateParameters(components).slots.filter(
-    (s) => (s.component === "body" || s.component === "header") && s.kind === "text",
+    (s) => ((s.component === "body" || s.component === "header") && s.kind === "text") || isFileSlot(s),
   );
 }
+
+/**
+ * A header file not named yet, for the live count only: a link that stands for it (the count
+ * neither fetches nor sends it); the save and the start send "", refused under the field.
+ */
+const FILE_PLACEHOLDER = "https://example.com/header-file";
 
 /**
  * A variable not mapped yet, for the live count and the samples only: its own placeholder as
@@ -67,6 +77,10 @@ export function inputOf(d: FormDraft, slots: ParameterSlot[], forCount = false) 
   const pace = d.pace.trim();
   const variable = (s: ParameterSlot) => {
     const m = d.mappings[`${s.component}.${s.index}`] ?? emptyMapping();
+    if (isFileSlot(s)) {
+      const value = m.value.trim();
+      return { source: "constant" as const, value: value === "" && forCount ? FILE_PLACEHOLDER : value };
+    }
     return m.source === "" && forCount ? placeholderFor(s) : mappingOf(m);
   };
   return {
@@ -83,6 +97,16 @@ export function inputOf(d: FormDraft, slots: ParameterSlot[], forCount = false) 
     scheduledAt: scheduledAtOf(d.schedule),
     maxPerSecond: pace === "" ? null : Number(pace),
   };
+}
+
+const FILE_MISSING = "Header file: upload one, or enter its mediaId or an https link";
+
+/** A media header left without its file (the schema takes any text; the server wants a mediaId or a link). */
+export function fileErrors(d: FormDraft, slots: ParameterSlot[]): Record<string, string> {
+  const slot = slots.find(isFileSlot);
+  if (!slot) return {};
+  const value = (d.mappings[`${slot.component}.${slot.index}`]?.value ?? "").trim();
+  return /^(med_\S+|https:\/\/\S+)$/.test(value) ? {} : { "variables.header.0.value": FILE_MISSING };
 }
 
 /**
@@ -108,6 +132,7 @@ function say(path: string, message: string, slots: ParameterSlot[]): string {
   if (path === "name") return message.replace(/^name\b/, "Name");
   if (path === "audience") return "Contact books: choose at least one";
   if (/^variables\.\w+\.\d+\.key$/.test(path)) return "Custom field: choose the field the value comes from";
+  if (path === "variables.header.0.value" && slots.some(isFileSlot)) return FILE_MISSING;
   if (/^variables\.\w+\.\d+\.value$/.test(path)) return "Text: enter the value every contact gets";
   return withFieldLabels(message);
 }

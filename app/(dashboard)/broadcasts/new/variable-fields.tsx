@@ -10,7 +10,8 @@ import { VARIABLE_SOURCES } from "@/lib/domains/broadcasts/schemas";
 import { slotKey, slotLabel } from "@/lib/domains/templates/fill";
 import type { ParameterSlot } from "@/lib/domains/templates/parameters";
 import type { FieldChoice } from "./audience-fields";
-import { emptyMapping, type MappingDraft, type VariableSource } from "./draft";
+import { emptyMapping, isFileSlot, type MappingDraft, type VariableSource } from "./draft";
+import { HeaderFileField } from "./header-file-field";
 import type { DraftEstimate } from "./use-draft-estimate";
 
 const SOURCE_LABELS: Record<VariableSource, string> = {
@@ -27,9 +28,11 @@ type Props = {
   mappings: Record<string, MappingDraft>;
   onChange: (key: string, mapping: MappingDraft) => void;
   errors: Record<string, string>;
+  /** The broadcast's sender: a header file uploaded here is its. */
+  senderId: string;
 };
 
-export function VariableFields({ slots, fields, mappings, onChange, errors }: Props) {
+export function VariableFields({ slots, fields, mappings, onChange, errors, senderId }: Props) {
   if (slots.length === 0)
     return <p className={muted}>This template has no variables: every contact gets the same text.</p>;
   return (
@@ -44,6 +47,19 @@ export function VariableFields({ slots, fields, mappings, onChange, errors }: Pr
         const keyError = errors[`${path}.key`];
         const valueError = errors[`${path}.value`];
         const defaultError = errors[`${path}.default`];
+        if (isFileSlot(s)) {
+          return (
+            <li key={key} aria-label={slotLabel(s)}>
+              <HeaderFileField
+                kind={s.kind}
+                senderId={senderId}
+                value={m.value}
+                onChange={(value) => onChange(key, { ...m, source: "constant", value })}
+                error={valueError ?? errors["variables.header"]}
+              />
+            </li>
+          );
+        }
         return (
           <li key={key} className="grid gap-2 sm:grid-cols-3 sm:items-start" aria-label={slotLabel(s)}>
             <div>
