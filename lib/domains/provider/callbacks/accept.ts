@@ -4,9 +4,8 @@
 // No HTTP here: the endpoint (lib/http/provider-webhook.ts) reads the request and answers
 // with answerStatus, and the simulator hands its signed bodies straight in.
 import { hotRows } from "@/lib/db";
-import { NOW_UTC, newId } from "@/lib/db/sql";
+import { NOW_UTC, newIds } from "@/lib/db/sql";
 import { notifyExpression } from "@/lib/db/wakeups";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { cleanCallbackBody } from "./clean";
 import { parseProviderBody } from "./schemas";
 import { verifyProviderSignature } from "./signature";
@@ -30,11 +29,65 @@ export async function acceptProviderCallback(raw: Buffer | string, signature: st
   } catch {
     return "malformed";
   }
-  // The provider's whole traffic lands here: plain pg, not the ORM (see hotRows).
-  // One statement, so its NOTIFY commits with the row (lib/db/wakeups.ts).
-  await hotRows(
-    Prisma.sql`WITH stored AS (INSERT INTO "ProviderCallback" ("id", "body", "receivedAt") VALUES (${newId("cb")}, ${body}, ${Prisma.raw(NOW_UTC)}) RETURNING 1)
-      SELECT ${Prisma.raw(notifyExpression("callbacks"))} FROM stored`,
-  );
+  await store(body);
   return "stored";
+}
+
+// Group commit (docs/event-pipeline.md "Provider callbacks (`GET|POST /api/provider/webhook`)"): the callbacks that arrive while a write is in
+// flight are stored together, one multi-row INSERT and one NOTIFY per statement instead of one
+// each, so a burst of provider POSTs wakes the processor a few times, not once per POST. Each
+// POST is still answered only once its own row has committed; a lone POST is written at once.
+type Waiting = { body: string; resolve: () => void; reject: (error: unknown) => void };
+const waiting: Waiting[] = [];
+/** Statements in flight at once (each takes everything that waited for it). */
+const WRITERS = 2;
+/** Rows per statement at most (a burst beyond it takes more statements). */
+const MAX_ROWS = 500;
+let writing = 0;
+
+function store(body: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    waiting.push({ body, resolve, reject });
+    // After this turn of the event loop: the POSTs read in the same turn go together.
+    if (writing < WRITERS) {
+      writing += 1;
+      setImmediate(() => void writeWaiting());
+    }
+  });
+}
+
+async function writeWaiting(): Promise<void> {
+  try {
+    for (let batch = waiting.splice(0, MAX_ROWS); batch.length > 0; batch = waiting.splice(0, MAX_ROWS)) {
+      try {
+        await insertCallbacks(batch.map((w) => w.body));
+        for (const w of batch) w.resolve();
+      } catch (error) {
+        if (batch.length === 1) batch[0]?.reject(error);
+        // One statement failed for all: each again alone, so one row's failure is its POST's only.
+        else
+          await Promise.all(
+            batch.map((w) =>
+              insertCallbacks([w.body]).then(w.resolve, (e: unknown) => {
+                w.reject(e);
+              }),
+            ),
+          );
+      }
+    }
+  } finally {
+    writing -= 1;
+  }
+}
+
+/** The callbacks stored in one statement, so its one NOTIFY commits with the rows (lib/db/wakeups.ts). */
+async function insertCallbacks(bodies: string[]): Promise<void> {
+  // The provider's whole traffic lands here: plain pg, not the ORM (see hotRows).
+  await hotRows({
+    text: `WITH stored AS (
+             INSERT INTO "ProviderCallback" ("id", "body", "receivedAt")
+             SELECT id, body, ${NOW_UTC} FROM unnest($1::text[], $2::text[]) AS s(id, body) RETURNING 1)
+           SELECT ${notifyExpression("callbacks")} FROM (SELECT 1 FROM stored LIMIT 1) AS one`,
+    values: [newIds("cb", bodies.length), bodies],
+  });
 }
