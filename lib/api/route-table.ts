@@ -14,6 +14,7 @@ import { mediaRoutes } from "./routes/media";
 import { messagingRoutes } from "./routes/messaging";
 import { providerNodeRoutes } from "./routes/provider-nodes";
 import { senderRoutes } from "./routes/senders";
+import { supportReportRoutes } from "./routes/support-reports";
 import { webhookRecoveryRoutes } from "./routes/webhook-recovery";
 import { webhookRoutes } from "./routes/webhooks";
 
@@ -28,6 +29,7 @@ export const routes: readonly AnyRoute[] = [
   ...broadcastRoutes,
   ...messagingRoutes,
   ...conversationRoutes,
+  ...supportReportRoutes,
   ...auditRoutes,
   ...mediaRoutes,
   ...providerNodeRoutes,

@@ -38,6 +38,8 @@ export const PERMISSIONS = {
   webhooks: ["owner", "admin", "developer"],
   /** Senders: connect, make default. */
   senders: ["owner", "admin", "developer"],
+  /** Support reports: response and resolution times, the inbound heatmap (docs/reports.md). */
+  reports: ["owner", "admin"],
   /** Billing, ledger, exports, usage (analytics). */
   billing: ["owner", "admin", "billing"],
   /** Inbox settings: saved replies (every inbox member inserts them) and per-sender auto-assignment (docs/inbox.md). */
@@ -87,6 +89,7 @@ export const TOKEN_PERMISSIONS = [
   "webhooks",
   "senders",
   "billing",
+  "reports",
   "audit",
 ] as const satisfies readonly Permission[];
 export type TokenPermission = (typeof TOKEN_PERMISSIONS)[number];
@@ -126,6 +129,7 @@ export const TOKEN_PERMISSION_SUMMARY: Record<TokenPermission, string> = {
   webhooks: "Manage webhooks, their deliveries and recoveries",
   senders: "List, connect and remove senders; pick the default",
   billing: "Read billing records, the billing history, delivery and template analytics",
+  reports: "Read the support reports (response and resolution times, the inbound heatmap)",
   audit: "Read the audit log",
 };
 

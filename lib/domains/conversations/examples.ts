@@ -36,6 +36,8 @@ export const sampleConversation: ConversationRow = {
   assigneeId: "cm3member0agent01",
   assigneeEmail: "ada@example.com",
   assigneeName: "Ada Lovelace",
+  firstResponseSeconds: null,
+  resolutionSeconds: null,
 };
 // As at a minute later: the customer service window is open.
 const conversation = (row: ConversationRow) => toPublicConversation(row, exampleTime(60).getTime());

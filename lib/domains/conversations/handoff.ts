@@ -3,6 +3,7 @@
 // conversation.handoff, and cleared by a person's reply (outbound.ts). Runs in the inbound's
 // transaction, beside the chatbot's outbox row.
 import type { Tx } from "@/lib/db";
+import { recordHandoff } from "@/lib/domains/support/periods";
 import { emitConversationEvents, handoffEvent } from "./events";
 
 export type HandoffInput = {
@@ -24,6 +25,7 @@ export async function markHandedOff(tx: Tx, h: HandoffInput): Promise<number> {
   });
   if (count === 0) return 0;
   const c = await tx.conversation.findFirstOrThrow({ where, include: { sender: true } });
+  await recordHandoff(tx, c.id, h.at);
   return emitConversationEvents(tx, [
     handoffEvent(c.sender, c, h.at, {
       chatbotUid: h.chatbot.id,

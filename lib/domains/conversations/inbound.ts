@@ -9,6 +9,7 @@ import { NOW_UTC } from "@/lib/db/sql";
 import type { EventInput, EventSender } from "@/lib/domains/events/emit";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
+import { recordInbound } from "@/lib/domains/support/periods";
 import { autoAssign } from "./auto-assign";
 import { contentOf, previewOf } from "./content";
 import { createdEvent } from "./events";
@@ -163,6 +164,23 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
     list.map((b) => iso(b.last.at)),
     list.map((b) => previewOf(b.last.type, b.last.body)),
     list.map((b) => b.name),
+  );
+  // The support figures' periods and waits (docs/reports.md "Definitions").
+  const earliest = new Map<string, Date>();
+  for (const m of news) {
+    const id = applied.conversationOf.get(m.id) ?? "";
+    const seen = earliest.get(id);
+    if (!seen || m.at < seen) earliest.set(id, m.at);
+  }
+  await recordInbound(
+    tx,
+    bumped.map((c) => ({
+      conversationId: c.id,
+      customerId: c.customerId,
+      senderId: c.senderId,
+      at: earliest.get(c.id) ?? new Date(),
+      count: bumps.get(c.id)?.n ?? 0,
+    })),
   );
   // The open dashboards learn of them when this transaction commits (docs/inbox.md "Live updates").
   const byCustomer = new Map<string, LiveEvent[]>();

@@ -103,10 +103,18 @@ export const CONVERSATION_COLUMNS = Prisma.sql`c."id", c."customerId", c."sender
   s."phoneNumber" AS "senderPhoneNumber", s."phoneNumberId",
   EXISTS (SELECT 1 FROM "BlacklistEntry" b
     WHERE b."senderId" = c."senderId" AND b."phoneNumber" = c."contactPhoneNumber") AS "blacklisted",
-  c."assigneeId", a."email" AS "assigneeEmail", a."name" AS "assigneeName"`;
+  c."assigneeId", a."email" AS "assigneeEmail", a."name" AS "assigneeName",
+  sp."firstResponseSeconds", sp."resolutionSeconds"`;
+
+/**
+ * The current support period's figures (CONVERSATION_COLUMNS' `sp`), by the index on
+ * (conversationId, startedAt): every query selecting the columns joins it.
+ */
+const SUPPORT_PERIOD_JOIN = Prisma.sql`LEFT JOIN LATERAL (SELECT p."firstResponseSeconds", p."resolutionSeconds"
+  FROM "SupportPeriod" p WHERE p."conversationId" = c."id" ORDER BY p."startedAt" DESC LIMIT 1) sp ON true`;
 
 /** The assignee's email and name (CONVERSATION_COLUMNS' `a`), joined by primary key. */
-const ASSIGNEE_JOIN = Prisma.sql`LEFT JOIN "User" a ON a."id" = c."assigneeId"`;
+const ASSIGNEE_JOIN = Prisma.sql`LEFT JOIN "User" a ON a."id" = c."assigneeId" ${SUPPORT_PERIOD_JOIN}`;
 
 /**
  * A thread page, newest first, with each outbound entry's message (lib/domains/messages/reads.ts)

@@ -4,6 +4,7 @@
 import { db } from "@/lib/db";
 import type { EventSender } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
+import { personReplySql } from "@/lib/domains/support/periods";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { previewOf } from "./content";
 import { createdEvent, emitConversationEvents } from "./events";
@@ -29,7 +30,7 @@ export type OutboundThread = {
 /**
  * A send into a closed conversation reopens it (docs/conversations.md), and a person's send
  * ends a chatbot hand-off's wait (docs/inbox.md).
- * CTEs `conv` and `entry` to follow `WITH m AS (INSERT INTO "Message" ...)`; the statement
+ * CTEs `conv` and `entry` (and, for a person's reply, the support figures' CTEs) to follow `WITH m AS (INSERT INTO "Message" ...)`; the statement
  * then selects `conv.id, conv.created`. One round trip for message, conversation and entry.
  */
 export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
@@ -52,7 +53,12 @@ export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
         "sentBy", "sentByLabel", "createdAt")
       SELECT ${t.messageId}, ${t.customerId}, conv."id", 'outbound', ${t.payload.type}, ${t.messageId},
         ${t.sentBy.by}, ${t.sentBy.label ?? null}, ${at} FROM conv
-    )`;
+    )${
+      // A person's reply ends the wait the support figures measure (docs/reports.md "Definitions").
+      PERSON_SENDS.has(t.sentBy.by)
+        ? personReplySql(at, t.sentBy.by === "api" ? "api" : (t.sentBy.label ?? "dashboard"))
+        : Prisma.empty
+    }`;
 }
 
 export type ThreadOutcome = {

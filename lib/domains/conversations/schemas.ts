@@ -111,6 +111,20 @@ export const ConversationPublic = z
       .boolean()
       .describe("A chatbot handed the conversation off and no person has replied yet (conversation.handoff)"),
     handoffAt: isoTimestamp().nullable().describe("When the chatbot handed off; null when no one is waiting"),
+    firstResponseSeconds: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "Seconds from the first inbound that waited for a person (after a chatbot's hand-off: from the hand-off) to a person's first reply, in the current period; null until a person replied",
+      ),
+    resolutionSeconds: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "Seconds from the current period's first inbound to its close; null while open (a reopened conversation starts a new period)",
+      ),
     createdAt: isoTimestamp(),
     updatedAt: isoTimestamp(),
   })

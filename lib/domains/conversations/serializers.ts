@@ -35,6 +35,9 @@ export type ConversationRow = {
   assigneeId: string | null;
   assigneeEmail: string | null;
   assigneeName: string | null;
+  /** The current support period's figures (lib/domains/support/periods.ts); null until known. */
+  firstResponseSeconds: number | null;
+  resolutionSeconds: number | null;
 };
 
 /** A row of threadSql. */
@@ -72,6 +75,8 @@ export function toPublicConversation(c: ConversationRow, now = Date.now()): Publ
     assignee: c.assigneeEmail ? { email: c.assigneeEmail, name: c.assigneeName } : null,
     waitingForPerson: c.handoffAt !== null,
     handoffAt: c.handoffAt?.toISOString() ?? null,
+    firstResponseSeconds: c.firstResponseSeconds,
+    resolutionSeconds: c.resolutionSeconds,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };

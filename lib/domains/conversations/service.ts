@@ -10,6 +10,7 @@ import type { Principal } from "@/lib/domains/auth/principal";
 import type { EventInput } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import { publishLive } from "@/lib/domains/live/publish";
+import { recordClose } from "@/lib/domains/support/periods";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { actorLabel, assigneeFor, setAssignee } from "./assignment";
 import { closedEvent, emitConversationEvents } from "./events";
@@ -224,6 +225,7 @@ export async function updateConversation(
       if (count > 0) {
         const c = await tx.conversation.findFirstOrThrow({ where, include: { sender: true } });
         events.push(closedEvent(c.sender, c, now, actor));
+        await recordClose(tx, c.id, now, p.member?.email ?? null);
       }
       changed += count;
     }

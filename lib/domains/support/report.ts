@@ -1,0 +1,182 @@
+// GET /reports/support and /reports/support/heatmap (docs/reports.md): SQL over the periods
+// and responses periods.ts writes, by the (customerId, startedAt | resolvedAt | respondedAt)
+// indexes, one statement per figure family with GROUPING SETS for the groups and the totals.
+import { db } from "@/lib/db";
+import type { Principal } from "@/lib/domains/auth/principal";
+import type { Sender } from "@/lib/domains/senders/service";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { SupportFigures, SupportHeatmap, SupportHeatmapInput, SupportReport, SupportReportInput } from "./schemas";
+
+const DAY_MS = 86_400_000;
+
+/** Today's date in a time zone, YYYY-MM-DD. */
+export function todayIn(timeZone: string, now = new Date()): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+}
+
+type Range = { dateFrom: string; dateTo: string; timeZone: string };
+
+/** The range asked for, or the 30 days up to today in the zone. */
+export function rangeOf(q: { dateFrom?: string; dateTo?: string; timeZone?: string }, now = new Date()): Range {
+  const timeZone = q.timeZone ?? "UTC";
+  const dateTo = q.dateTo ?? (q.dateFrom && q.dateFrom > todayIn(timeZone, now) ? q.dateFrom : todayIn(timeZone, now));
+  const dateFrom = q.dateFrom ?? new Date(Date.parse(dateTo) - 29 * DAY_MS).toISOString().slice(0, 10);
+  return { dateFrom, dateTo, timeZone };
+}
+
+/** The UTC instants of the range's first midnight and of the midnight after its last day, in the zone. */
+const bounds = (r: Range) => ({
+  lo: Prisma.sql`((${r.dateFrom}::date)::timestamp AT TIME ZONE ${r.timeZone}) AT TIME ZONE 'UTC'`,
+  hi: Prisma.sql`((${r.dateTo}::date + 1)::timestamp AT TIME ZONE ${r.timeZone}) AT TIME ZONE 'UTC'`,
+});
+
+/** A UTC timestamp(3) column as the zone's wall-clock time. */
+const local = (column: Prisma.Sql, timeZone: string) =>
+  Prisma.sql`((${column} AT TIME ZONE 'UTC') AT TIME ZONE ${timeZone})`;
+
+function keyOf(groupBy: SupportReportInput["groupBy"], column: Prisma.Sql, timeZone: string): Prisma.Sql {
+  if (groupBy === "sender") return Prisma.sql`(SELECT s."phoneNumber" FROM "Sender" s WHERE s."id" = t."senderId")`;
+  const unit = groupBy === "week" ? "week" : "day";
+  return Prisma.sql`to_char(date_trunc(${unit}, ${local(column, timeZone)}), 'YYYY-MM-DD')`;
+}
+
+type Pct = { median: number | null; p90: number | null };
+const seconds = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 10) / 10);
+const pct = (median: number | null, p90: number | null): Pct => ({ median: seconds(median), p90: seconds(p90) });
+
+type Grouped<T> = { key: string | null; total: number } & T;
+
+/** Groups and totals of one family of figures (GROUPING(key) = 1 on the totals' row). */
+async function grouped<T>(
+  table: "SupportPeriod" | "SupportResponse",
+  column: string,
+  select: Prisma.Sql,
+  where: Prisma.Sql,
+  groupBy: SupportReportInput["groupBy"],
+  r: Range,
+): Promise<Grouped<T>[]> {
+  const col = Prisma.raw(`t."${column}"`);
+  const { lo, hi } = bounds(r);
+  return db.$queryRaw<Grouped<T>[]>`
+    SELECT g.key, GROUPING(g.key)::int AS total, ${select}
+    FROM (SELECT t.*, ${keyOf(groupBy, col, r.timeZone)} AS key FROM ${Prisma.raw(`"${table}"`)} t
+      WHERE ${where} AND ${col} >= ${lo} AND ${col} < ${hi}) g
+    GROUP BY GROUPING SETS ((g.key), ())`;
+}
+
+const empty = (): SupportFigures => ({
+  conversations: 0,
+  reopened: 0,
+  inbound: 0,
+  outbound: 0,
+  firstResponse: { median: null, p90: null },
+  nextResponse: { median: null, p90: null },
+  resolved: 0,
+  resolution: { median: null, p90: null },
+});
+
+export async function supportReport(
+  p: Principal,
+  sender: Sender | undefined,
+  q: SupportReportInput,
+): Promise<SupportReport> {
+  const r = rangeOf(q);
+  const groupBy = q.groupBy ?? "day";
+  const scope = sender
+    ? Prisma.sql`t."customerId" = ${p.customerId} AND t."senderId" = ${sender.id}`
+    : Prisma.sql`t."customerId" = ${p.customerId}`;
+  type Started = {
+    conversations: number;
+    reopened: number;
+    inbound: number;
+    outbound: number;
+    median: number | null;
+    p90: number | null;
+  };
+  type Spread = { n: number; median: number | null; p90: number | null };
+  const [started, resolved, next] = await Promise.all([
+    grouped<Started>(
+      "SupportPeriod",
+      "startedAt",
+      Prisma.sql`count(*)::int AS conversations, (count(*) FILTER (WHERE g."reopened"))::int AS reopened,
+        COALESCE(sum(g."inboundCount"), 0)::int AS inbound, COALESCE(sum(g."replyCount"), 0)::int AS outbound,
+        percentile_cont(0.5) WITHIN GROUP (ORDER BY g."firstResponseSeconds") AS median,
+        percentile_cont(0.9) WITHIN GROUP (ORDER BY g."firstResponseSeconds") AS p90`,
+      scope,
+      groupBy,
+      r,
+    ),
+    grouped<Spread>(
+      "SupportPeriod",
+      "resolvedAt",
+      Prisma.sql`count(*)::int AS n,
+        percentile_cont(0.5) WITHIN GROUP (ORDER BY g."resolutionSeconds") AS median,
+        percentile_cont(0.9) WITHIN GROUP (ORDER BY g."resolutionSeconds") AS p90`,
+      scope,
+      groupBy,
+      r,
+    ),
+    grouped<Spread>(
+      "SupportResponse",
+      "respondedAt",
+      Prisma.sql`count(*)::int AS n,
+        percentile_cont(0.5) WITHIN GROUP (ORDER BY g."seconds") AS median,
+        percentile_cont(0.9) WITHIN GROUP (ORDER BY g."seconds") AS p90`,
+      Prisma.sql`${scope} AND NOT t."first"`,
+      groupBy,
+      r,
+    ),
+  ]);
+  const totals = empty();
+  const groups = new Map<string, SupportFigures>();
+  const figuresOf = (row: { key: string | null; total: number }) => {
+    if (row.total === 1) return totals;
+    const key = row.key ?? "";
+    const found = groups.get(key) ?? empty();
+    groups.set(key, found);
+    return found;
+  };
+  for (const row of started) {
+    Object.assign(figuresOf(row), {
+      conversations: row.conversations,
+      reopened: row.reopened,
+      inbound: row.inbound,
+      outbound: row.outbound,
+      firstResponse: pct(row.median, row.p90),
+    });
+  }
+  for (const row of resolved) Object.assign(figuresOf(row), { resolved: row.n, resolution: pct(row.median, row.p90) });
+  for (const row of next) figuresOf(row).nextResponse = pct(row.median, row.p90);
+  return {
+    ...r,
+    groupBy,
+    senderId: sender?.phoneNumber ?? null,
+    totals,
+    groups: [...groups.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, figures]) => ({ key, ...figures })),
+  };
+}
+
+export async function supportHeatmap(
+  p: Principal,
+  sender: Sender | undefined,
+  q: SupportHeatmapInput,
+): Promise<SupportHeatmap> {
+  const r = rangeOf(q);
+  const { lo, hi } = bounds(r);
+  const when = local(Prisma.sql`m."createdAt"`, r.timeZone);
+  const rows = await db.$queryRaw<{ weekday: number; hour: number; inbound: number }[]>`
+    SELECT extract(isodow FROM ${when})::int AS weekday, extract(hour FROM ${when})::int AS hour, count(*)::int AS inbound
+    FROM "ConversationMessage" m
+    ${sender ? Prisma.sql`JOIN "Conversation" c ON c."id" = m."conversationId" AND c."senderId" = ${sender.id}` : Prisma.empty}
+    WHERE m."customerId" = ${p.customerId} AND m."direction" = 'inbound'
+      AND m."createdAt" >= ${lo} AND m."createdAt" < ${hi}
+    GROUP BY 1, 2`;
+  const counts = new Map(rows.map((row) => [`${row.weekday}:${row.hour}`, row.inbound]));
+  const cells = [];
+  for (let weekday = 1; weekday <= 7; weekday++) {
+    for (let hour = 0; hour < 24; hour++) cells.push({ weekday, hour, inbound: counts.get(`${weekday}:${hour}`) ?? 0 });
+  }
+  return { ...r, senderId: sender?.phoneNumber ?? null, cells };
+}

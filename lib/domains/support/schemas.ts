@@ -1,0 +1,114 @@
+// The support report's input and answer (docs/reports.md): figures of conversation periods
+// (lib/domains/support/periods.ts) by day, week or sender, and inbound messages by weekday and
+// hour.
+import { z } from "zod";
+
+const DAY_MS = 86_400_000;
+const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const DateOnly = z.preprocess(
+  blankAsAbsent,
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
+    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "must be a real date")
+    .optional(),
+);
+
+/** At most a year per report: the figures are percentiles over every period in the range. */
+export const MAX_REPORT_DAYS = 366;
+
+const isTimeZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const Range = {
+  dateFrom: DateOnly.describe("From this day, YYYY-MM-DD (default: 29 days before dateTo)"),
+  dateTo: DateOnly.describe("Up to and including this day, YYYY-MM-DD (default: today)"),
+  timeZone: z
+    .preprocess(blankAsAbsent, z.string().max(64).refine(isTimeZone, "must be an IANA time zone").optional())
+    .describe("The days, weeks and hours are this zone's (default UTC), e.g. Europe/Berlin"),
+};
+
+function orderedRange(q: { dateFrom?: string; dateTo?: string }, ctx: z.RefinementCtx) {
+  if (!q.dateFrom || !q.dateTo) return;
+  const days = (Date.parse(q.dateTo) - Date.parse(q.dateFrom)) / DAY_MS + 1;
+  if (days < 1) ctx.addIssue({ code: "custom", path: ["dateTo"], message: "dateTo is before dateFrom" });
+  else if (days > MAX_REPORT_DAYS)
+    ctx.addIssue({ code: "custom", path: ["dateTo"], message: `at most ${MAX_REPORT_DAYS} days from dateFrom` });
+}
+
+export const SUPPORT_GROUPS = ["day", "week", "sender"] as const;
+
+export const SupportReportQuery = z
+  .object({
+    ...Range,
+    groupBy: z
+      .preprocess(blankAsAbsent, z.enum(SUPPORT_GROUPS).optional())
+      .describe("day (default), week (from Monday) or sender"),
+  })
+  .superRefine(orderedRange);
+export type SupportReportInput = z.infer<typeof SupportReportQuery>;
+
+export const SupportHeatmapQuery = z.object(Range).superRefine(orderedRange);
+export type SupportHeatmapInput = z.infer<typeof SupportHeatmapQuery>;
+
+const Seconds = z.number().nullable();
+const Durations = z.object({
+  median: Seconds.describe("Median, in seconds; null when there is none"),
+  p90: Seconds.describe("90th percentile, in seconds; null when there is none"),
+});
+
+const Figures = {
+  conversations: z.number().int().describe("Conversation periods that began (first inbound) in the group"),
+  reopened: z.number().int().describe("Of those, periods begun by an inbound after a close"),
+  inbound: z.number().int().describe("Inbound messages of those periods"),
+  outbound: z.number().int().describe("People's replies in those periods (members and the API; never bots or rules)"),
+  firstResponse: Durations.describe("First response times of those periods"),
+  nextResponse: Durations.describe("Later response times (a wait after a person had replied), answered in the group"),
+  resolved: z.number().int().describe("Periods closed in the group"),
+  resolution: Durations.describe("Resolution times (first inbound to close) of the periods closed in the group"),
+};
+
+export const SupportFiguresPublic = z.object(Figures).meta({ id: "SupportFigures" });
+export type SupportFigures = z.infer<typeof SupportFiguresPublic>;
+
+export const SupportReportPublic = z
+  .object({
+    dateFrom: z.string(),
+    dateTo: z.string(),
+    timeZone: z.string(),
+    groupBy: z.enum(SUPPORT_GROUPS),
+    senderId: z.string().nullable().describe("The sender reported on; null: every sender"),
+    totals: SupportFiguresPublic,
+    groups: z
+      .array(
+        z.object({ key: z.string().describe("The day or week's first day (YYYY-MM-DD), or the sender"), ...Figures }),
+      )
+      .describe("Groups with any figure, in order"),
+  })
+  .meta({ id: "SupportReport" });
+export type SupportReport = z.infer<typeof SupportReportPublic>;
+
+export const SupportHeatmapPublic = z
+  .object({
+    dateFrom: z.string(),
+    dateTo: z.string(),
+    timeZone: z.string(),
+    senderId: z.string().nullable(),
+    cells: z
+      .array(
+        z.object({
+          weekday: z.number().int().min(1).max(7).describe("ISO weekday: 1 Monday ... 7 Sunday"),
+          hour: z.number().int().min(0).max(23),
+          inbound: z.number().int(),
+        }),
+      )
+      .describe("Every weekday and hour (168 cells), zero where nothing arrived"),
+  })
+  .meta({ id: "SupportHeatmap" });
+export type SupportHeatmap = z.infer<typeof SupportHeatmapPublic>;
