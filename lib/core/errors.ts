@@ -59,6 +59,13 @@ export const ERROR_STATUS = {
   BROADCAST_NOT_FOUND: 404,
   /** The broadcast's status does not allow the change (details.status names it; docs/broadcasts.md). */
   BROADCAST_STATE_CONFLICT: 409,
+  // Labels (docs/automation.md).
+  /** No such label for this account; details.names lists the unknown names of a labels change. */
+  LABEL_NOT_FOUND: 404,
+  /** A label with this name exists already in the account, whatever the case (details.name). */
+  LABEL_EXISTS: 409,
+  /** A phone number the account has never seen: in none of its contact books and no conversation. */
+  CONTACT_NOT_FOUND: 404,
   // Media (docs/media.md).
   /** No such media for this account (another account's id too), or it was deleted. */
   MEDIA_NOT_FOUND: 404,

@@ -8,6 +8,7 @@ import { BILLING_EVENTS } from "@/lib/domains/billing/event-types";
 import { BROADCAST_EVENTS } from "@/lib/domains/broadcasts/event-types";
 import { CONVERSATION_EVENTS } from "@/lib/domains/conversations/event-types";
 import { type EventDefinition, envelopeExample, envelopeSchema } from "@/lib/domains/events/define";
+import { LABEL_EVENTS } from "@/lib/domains/labels/event-types";
 import { INBOUND_MESSAGE_EVENTS, MESSAGE_STATUS_EVENTS } from "@/lib/domains/messaging/event-types";
 import { TEMPLATE_EVENTS } from "@/lib/domains/templates/event-types";
 import { OPERATIONAL_EVENTS, TestEvent } from "./event-types";
@@ -41,8 +42,9 @@ const GROUPS: readonly Group[] = [
   {
     key: "conversation",
     name: "Conversations",
-    description: "The inbox's threads with your contacts: started, handed off by a chatbot to a person, closed.",
-    definitions: CONVERSATION_EVENTS,
+    description:
+      "The inbox's threads with your contacts: started, handed off by a chatbot to a person, assigned, labelled, closed.",
+    definitions: [...CONVERSATION_EVENTS, ...LABEL_EVENTS],
   },
   {
     key: "broadcast",
