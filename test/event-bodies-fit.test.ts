@@ -15,6 +15,8 @@ import type { OpenApiDocument } from "@/lib/api/openapi";
 import { db } from "@/lib/db";
 import { setLowBalanceThreshold } from "@/lib/domains/billing/low-balance";
 import { dispatchOnce } from "@/lib/domains/broadcasts/dispatcher";
+import { changeConversationLabels } from "@/lib/domains/labels/apply";
+import { createLabel } from "@/lib/domains/labels/service";
 import { envelopeFor } from "@/lib/domains/provider/simulator-callbacks";
 import { inboundWamid, messagesChange } from "@/lib/domains/provider/simulator-inbound";
 import { BREAKER } from "@/lib/domains/webhooks/breaker";
@@ -185,7 +187,7 @@ describe("every catalog event type, delivered for real", () => {
     await arrived("template.quality_update");
   }, 60_000);
 
-  it("conversations: closed and assigned from the API, handed off by a chatbot", async () => {
+  it("conversations: closed and assigned from the API, labelled, handed off by a chatbot", async () => {
     const writer = uniquePhone();
     await contactWrites(t.sender, writer, "Hello");
     const conversation = await db.conversation.findFirstOrThrow({
@@ -220,7 +222,17 @@ describe("every catalog event type, delivered for real", () => {
     });
     expect(bot.status, JSON.stringify(bot.body)).toBe(201);
     await contactWrites(t.sender, uniquePhone(), "agent");
-    for (const key of ["conversation.assigned", "conversation.closed", "conversation.handoff"]) await arrived(key);
+    const owner = memberPrincipal(t.customer.id, { email: "owner@example.test" });
+    await createLabel(owner, { name: "refund", color: "red", description: "" });
+    await changeConversationLabels(owner, undefined, conversation.id, { add: ["refund"], remove: [] });
+    for (const key of [
+      "conversation.assigned",
+      "conversation.closed",
+      "conversation.handoff",
+      "conversation.labels_changed",
+    ]) {
+      await arrived(key);
+    }
   }, 60_000);
 
   it("a broadcast started, paused by a person, resumed and completed by the dispatcher", async () => {
