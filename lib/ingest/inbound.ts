@@ -5,7 +5,9 @@
 import type { Tx } from "@/lib/db";
 import { markReplied } from "@/lib/domains/broadcasts/recipient-statuses";
 import { chatbotSnapshot, decideChatbotReplies, type InboundForBot, inboundText } from "@/lib/domains/chatbots/runner";
+import { replyOf } from "@/lib/domains/conversations/content";
 import { applyInbound, type InboundMessage } from "@/lib/domains/conversations/inbound";
+import { quotedProviderId, type ReplyTo } from "@/lib/domains/conversations/quotes";
 import { type EventInput, type EventSender, emitEvents } from "@/lib/domains/events/emit";
 import {
   type InboundFile,
@@ -32,10 +34,16 @@ function contactName(item: InboundItem): string | null {
 
 const timeOf = (m: ProviderMessageT) => new Date(Number(m.timestamp) * 1000);
 
-export function inboundEvent(item: InboundItem, conversationUid: string | null, media?: MessageMediaRow): EventInput {
+export function inboundEvent(
+  item: InboundItem,
+  conversationUid: string | null,
+  media?: MessageMediaRow,
+  replyTo?: ReplyTo,
+): EventInput {
   const m = item.message as ProviderMessageT & Record<string, unknown>;
   const type = m.type.toLowerCase();
   const file = inboundFileOf(type, m);
+  const reply = replyOf(type, m);
   return {
     sender: item.sender,
     type: `message.inbound.${type}`,
@@ -48,7 +56,16 @@ export function inboundEvent(item: InboundItem, conversationUid: string | null, 
       timestamp: timeOf(m).toISOString(),
       type,
       [type]: m[type] ?? null,
-      context: m.context ?? null,
+      // The quoted message (a quoted reply, the message a tap answers), resolved to its entry in
+      // this conversation when it is one (docs/conversations.md "Quoted replies").
+      context: m.context
+        ? {
+            ...m.context,
+            messageId: replyTo?.messageId ?? null,
+            providerMessageId: replyTo?.providerMessageId ?? quotedProviderId(m),
+          }
+        : null,
+      ...(reply ? { reply } : {}),
       // A media message's file (docs/media.md "Inbound media"): pending until the media worker fetched it.
       ...(isMediaKind(type) ? { media: media ? toMessageMedia(media, file?.caption) : null } : {}),
     },
@@ -126,13 +143,18 @@ export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<numbe
   // message reopens a closed one); one query when no sender here has an ACTIVE bot.
   const forBots = inputs.map(forBot);
   const bots = await chatbotSnapshot(tx, forBots);
-  const { conversationOf, events } = await applyInbound(tx, inputs);
+  const { conversationOf, replyToOf, events } = await applyInbound(tx, inputs);
   // After the entries: a replayed message's entry keeps its first file, and no second is recorded.
   const mediaOf = await recordInboundMedia(tx, files);
   const emitted = await emitEvents(tx, [
     ...events,
     ...items.map((item) =>
-      inboundEvent(item, conversationOf.get(item.message.id) ?? null, mediaOf.get(item.message.id)),
+      inboundEvent(
+        item,
+        conversationOf.get(item.message.id) ?? null,
+        mediaOf.get(item.message.id),
+        replyToOf.get(item.message.id),
+      ),
     ),
   ]);
   // In this same transaction, the sender's ACTIVE bot writes at most one outbox reply per

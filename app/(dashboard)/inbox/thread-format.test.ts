@@ -19,6 +19,9 @@ function msg(uid: string, timestamp: string, over: Partial<PublicConversationMes
     errorMessage: null,
     timestamp,
     media: null,
+    replyTo: null,
+    interactive: null,
+    reply: null,
     ...over,
   };
 }

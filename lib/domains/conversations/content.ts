@@ -53,3 +53,23 @@ export function typedText(type: string, body: Obj): string | undefined {
   if (type === "button") return str(part.text);
   return undefined;
 }
+
+/** A tap on reply buttons or a pick from a list (an inbound interactive reply), as the thread and events show it. */
+export type InteractiveReply = {
+  type: "button_reply" | "list_reply";
+  id: string;
+  title: string;
+  description?: string;
+};
+
+export function replyOf(type: string, body: Obj): InteractiveReply | null {
+  if (type !== "interactive") return null;
+  const part = (body.interactive ?? {}) as Obj;
+  const kind = part.type;
+  if (kind !== "button_reply" && kind !== "list_reply") return null;
+  const reply = (part[kind] ?? {}) as Obj;
+  const id = str(reply.id);
+  if (id === undefined) return null;
+  const description = str(reply.description);
+  return { type: kind, id, title: str(reply.title) ?? "", ...(description ? { description } : {}) };
+}

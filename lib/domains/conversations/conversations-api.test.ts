@@ -175,6 +175,9 @@ describe("inbound messages", () => {
         errorMessage: null,
         timestamp: c.lastInboundAt,
         media: null,
+        replyTo: null,
+        interactive: null,
+        reply: null,
       },
     ]);
   });

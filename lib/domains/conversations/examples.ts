@@ -53,6 +53,7 @@ const inbound: ThreadRow = {
   messageId: null,
   sentBy: "contact",
   sentByLabel: sampleConversation.contactName,
+  replyTo: null,
   createdAt: exampleTime(),
   outPayload: null,
   outStatus: null,

@@ -15,6 +15,7 @@ import { contentOf, previewOf } from "./content";
 import { createdEvent } from "./events";
 import { newConversationUid, newThreadMessageUid } from "./ids";
 import { applyOptKeywords } from "./opt-out";
+import { quotedProviderId, type ReplyTo, replyToOf, resolveQuotes } from "./quotes";
 
 export type InboundMessage = {
   sender: EventSender;
@@ -34,6 +35,8 @@ export type InboundMessage = {
 export type InboundApplied = {
   /** Provider message id -> conversation uid, for every message (new or replayed). */
   conversationOf: Map<string, string>;
+  /** Provider message id -> the message it quotes (its callback's context), for those that quote one. */
+  replyToOf: Map<string, ReplyTo>;
   /** conversation.created for the conversations this batch created, conversation.assigned for those auto-assigned. */
   events: EventInput[];
 };
@@ -42,7 +45,7 @@ const keyOf = (senderId: string, contact: string) => `${senderId}|${contact}`;
 const iso = (d: Date) => d.toISOString();
 
 export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<InboundApplied> {
-  const applied: InboundApplied = { conversationOf: new Map(), events: [] };
+  const applied: InboundApplied = { conversationOf: new Map(), replyToOf: new Map(), events: [] };
   if (items.length === 0) return applied;
   // 1. Conversations: create the missing ones (first message of a contact), then lock all in id order.
   const firsts = new Map<string, InboundMessage>();
@@ -105,13 +108,21 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
   const unique = [...new Map(items.map((m) => [m.id, m])).values()]
     .filter((m) => applied.conversationOf.has(m.id))
     .sort((a, b) => a.at.getTime() - b.at.getTime());
+  // A quoted message (a quoted reply, a tap on buttons) resolves inside its own conversation only.
+  const quotes = unique.flatMap((m) => {
+    const quoted = quotedProviderId(m.body);
+    const conversationId = applied.conversationOf.get(m.id) ?? "";
+    return quoted ? [{ id: m.id, customerId: m.sender.customerId, conversationId, providerMessageId: quoted }] : [];
+  });
+  const resolved = await resolveQuotes(tx, quotes);
+  for (const q of quotes) applied.replyToOf.set(q.id, replyToOf(resolved, q.conversationId, q.providerMessageId));
   const stored = await tx.$queryRawUnsafe<{ providerMessageId: string }[]>(
     `INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "content",
-       "providerMessageId", "sentBy", "sentByLabel", "createdAt", "mediaId")
+       "providerMessageId", "sentBy", "sentByLabel", "createdAt", "mediaId", "replyTo")
      SELECT t.id, t.customer, t.conv, 'inbound', t.type, t.content::jsonb, t.pmid, 'contact', t.name, t.at::timestamp(3),
-       t.media
+       t.media, t.reply::jsonb
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-       $9::text[]) AS t(id, customer, conv, type, content, pmid, name, at, media)
+       $9::text[], $10::text[]) AS t(id, customer, conv, type, content, pmid, name, at, media, reply)
      ON CONFLICT ("providerMessageId") DO NOTHING
      RETURNING "providerMessageId"`,
     unique.map(() => newThreadMessageUid()),
@@ -123,6 +134,10 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
     unique.map((m) => m.contactName),
     unique.map((m) => iso(m.at)),
     unique.map((m) => m.mediaId ?? null),
+    unique.map((m) => {
+      const replyTo = applied.replyToOf.get(m.id);
+      return replyTo ? JSON.stringify(replyTo) : null;
+    }),
   );
   const fresh = new Set(stored.map((s) => s.providerMessageId));
   const news = unique.filter((m) => fresh.has(m.id));

@@ -130,7 +130,7 @@ export function threadSql(
     WHERE e."conversationId" = ${conversationId} AND e."customerId" = ${customerId}
     ORDER BY e."createdAt" DESC, e."id" DESC LIMIT ${take} OFFSET ${skip}`;
   const page = Prisma.sql`SELECT e."id", e."conversationId", e."direction", e."type", e."content", e."providerMessageId",
-      e."messageId", e."sentBy", e."sentByLabel", e."createdAt", ${THREAD_MESSAGE_COLUMNS}, ${THREAD_MEDIA_COLUMNS}
+      e."messageId", e."sentBy", e."sentByLabel", e."replyTo", e."createdAt", ${THREAD_MESSAGE_COLUMNS}, ${THREAD_MEDIA_COLUMNS}
     FROM (${ids}) ids JOIN "ConversationMessage" e ON e."id" = ids."id"
     ${THREAD_MESSAGE_JOIN}
     ${THREAD_MEDIA_JOIN}

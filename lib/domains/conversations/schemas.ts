@@ -7,6 +7,7 @@ import { PublicId } from "@/lib/core/path-params";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import { MessageMedia } from "@/lib/domains/media/schemas";
 import { MemberEmail } from "@/lib/domains/members/schemas";
+import { INTERACTIVE_TYPES } from "./interactive-read";
 
 export const CONVERSATION_STATUSES = ["OPEN", "CLOSED"] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
@@ -131,6 +132,27 @@ export const ConversationPublic = z
   .meta({ id: "Conversation" });
 export type PublicConversation = z.infer<typeof ConversationPublic>;
 
+/** The message an entry quotes (a quoted reply, the message a tap answers). */
+export const ReplyToPublic = z
+  .object({
+    messageId: z
+      .string()
+      .nullable()
+      .describe("The quoted entry's messageUid; null when it is not of this conversation"),
+    providerMessageId: z.string().nullable().describe("The quoted message's provider id (wamid…)"),
+    preview: z.string().nullable().describe("A one-line preview of the quoted message; null when unknown"),
+  })
+  .meta({ id: "ReplyTo" });
+
+/** A contact's tap on reply buttons or pick from a list (unnamed: the events' schemas inline it). */
+export const InteractiveReplyFields = z.object({
+  type: z.enum(["button_reply", "list_reply"]),
+  id: z.string().describe("The button's or row's id as sent"),
+  title: z.string(),
+  description: z.string().optional().describe("A list row's description"),
+});
+const InteractiveReplyPublic = InteractiveReplyFields.meta({ id: "InteractiveReply" });
+
 export const ConversationMessagePublic = z
   .object({
     messageUid: z.string(),
@@ -148,6 +170,14 @@ export const ConversationMessagePublic = z
     media: MessageMedia.nullable().describe(
       "The file of an image, video, audio, document or sticker message; null for other messages",
     ),
+    replyTo: ReplyToPublic.nullable().describe(
+      "The message this one quotes or answers (a tap's message); null if none",
+    ),
+    interactive: z
+      .looseObject({ type: z.enum(INTERACTIVE_TYPES) })
+      .nullable()
+      .describe("An outbound interactive message as sent (the Interactive schema with its type); null for others"),
+    reply: InteractiveReplyPublic.nullable().describe("An inbound tap on buttons or pick from a list; null for others"),
   })
   .meta({ id: "Message" });
 export type PublicConversationMessage = z.infer<typeof ConversationMessagePublic>;

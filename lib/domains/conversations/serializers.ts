@@ -2,7 +2,9 @@
 // every field is named here, so a new column never leaks.
 import { type MessageMediaRow, toMessageMedia } from "@/lib/domains/media/serializers";
 import type { ThreadMessageColumns } from "@/lib/domains/messages/reads";
-import { contentOf } from "./content";
+import { contentOf, replyOf } from "./content";
+import { ourInteractiveType, readProviderInteractive } from "./interactive-read";
+import type { ReplyTo } from "./quotes";
 import type {
   ConversationStatus,
   Direction,
@@ -51,6 +53,7 @@ export type ThreadRow = {
   messageId: string | null;
   sentBy: SentByKind;
   sentByLabel: string | null;
+  replyTo: ReplyTo | null;
   createdAt: Date;
 } & ThreadMessageColumns &
   // The entry's file (lib/domains/media/reads.ts): all null when it has none.
@@ -102,7 +105,24 @@ export function toPublicThreadMessage(e: ThreadRow): PublicConversationMessage {
     errorMessage: outbound ? e.outErrorMessage : null,
     timestamp: e.createdAt.toISOString(),
     media: e.mediaId === null ? null : toMessageMedia(e, captionOf(content[type])),
+    replyTo: e.replyTo
+      ? {
+          messageId: e.replyTo.messageId ?? null,
+          providerMessageId: e.replyTo.providerMessageId ?? null,
+          preview: e.replyTo.preview ?? null,
+        }
+      : null,
+    interactive: outbound ? interactiveOf(payload) : null,
+    reply: outbound ? null : replyOf(type, content),
   };
+}
+
+/** An outbound buttons, list or cta_url message in the shape the API takes it. */
+function interactiveOf(payload: Record<string, unknown>) {
+  const part = payload.type === "interactive" ? payload.interactive : undefined;
+  if (typeof part !== "object" || part === null) return null;
+  const type = ourInteractiveType((part as { type?: unknown }).type);
+  return type ? { type, ...readProviderInteractive(type, part as Record<string, unknown>) } : null;
 }
 
 /** The caption sent with a media message (the type's object), if any. */

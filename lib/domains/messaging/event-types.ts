@@ -3,6 +3,7 @@
 // accepted-event.ts; the others by the callback ingest from the provider's statuses), and a
 // message a contact sent (message.inbound.<type>, by the callback ingest).
 import { z } from "zod";
+import { InteractiveReplyFields } from "@/lib/domains/conversations/schemas";
 import { defineEvent, EventTime, EXAMPLE_AT } from "@/lib/domains/events/define";
 import { isMediaKind } from "@/lib/domains/media/kinds";
 import { MessageMediaFacts, type MessageMediaT } from "@/lib/domains/media/schemas";
@@ -182,7 +183,25 @@ const inboundData = (type: string) =>
       timestamp: EventTime,
       type: z.literal(type),
       [type]: z.unknown().describe(`The provider's ${type} object, as received`),
-      context: z.unknown().describe("The provider's context (a reply's quoted message), or null"),
+      context: z
+        .looseObject({
+          from: z.string().optional().describe("The provider's: who sent the quoted message"),
+          id: z.string().optional().describe("The provider's: the quoted message's provider id"),
+          messageId: z
+            .string()
+            .nullable()
+            .describe("The quoted message's messageUid in the conversation's thread; null when it is not one of its"),
+          providerMessageId: z.string().nullable().describe("The quoted message's provider id (wamid…)"),
+        })
+        .nullable()
+        .describe("Set when the contact quoted a message (a quoted reply, or the message a tap answers); else null"),
+      ...(type === "interactive"
+        ? {
+            reply: InteractiveReplyFields.optional().describe(
+              "A tap on reply buttons or a pick from a list: the button's or row's id and title",
+            ),
+          }
+        : {}),
       ...mediaField(type),
     })
     .loose();
@@ -200,7 +219,16 @@ const inboundEvent = (type: InboundType) =>
       timestamp: EXAMPLE_AT,
       type,
       [type]: INBOUND_TYPES[type][1],
-      context: null,
+      context:
+        type === "interactive"
+          ? {
+              from: "15550001234",
+              id: "wamid.example.1",
+              messageId: "cmsg_01a20a3ad725000022a52790df1cf",
+              providerMessageId: "wamid.example.1",
+            }
+          : null,
+      ...(type === "interactive" ? { reply: { type: "button_reply" as const, id: "yes", title: "Yes" } } : {}),
       ...(isMediaKind(type) ? { media: exampleMedia(type) } : {}),
     },
   });

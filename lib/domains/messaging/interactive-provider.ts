@@ -2,6 +2,7 @@
 // A provider-shaped body is read into our shape and checked by the one schema of
 // interactive.ts; each refusal names the field where the provider's body holds it.
 import type { z } from "zod";
+import { ourInteractiveType, readProviderInteractive } from "@/lib/domains/conversations/interactive-read";
 import { checkInteractiveParts, Interactive, type InteractiveInput, type InteractiveType } from "./interactive";
 
 type Obj = Record<string, unknown>;
@@ -44,40 +45,6 @@ export function toProviderInteractive(type: InteractiveType, i: InteractiveInput
   };
 }
 
-const OURS: Record<string, InteractiveType> = { button: "buttons", list: "list", cta_url: "cta_url" };
-
-/** Our type of a provider `interactive.type` we check (others, such as order details, pass as sent). */
-const ourInteractiveType = (providerType: unknown): InteractiveType | undefined =>
-  typeof providerType === "string" ? OURS[providerType] : undefined;
-
-/** The provider's object read into our shape, values untouched (the schema judges them). */
-function fromProvider(type: InteractiveType, v: Obj): Obj {
-  const header = obj(v.header);
-  const action = obj(v.action) ?? {};
-  const headerType = header?.type;
-  const ours: Obj = {
-    header: header
-      ? drop({
-          type: headerType,
-          text: header.text,
-          media: typeof headerType === "string" && headerType !== "text" ? header[headerType] : undefined,
-        })
-      : undefined,
-    body: obj(v.body)?.text,
-    footer: v.footer === undefined ? undefined : obj(v.footer)?.text,
-  };
-  if (type === "buttons")
-    ours.buttons = Array.isArray(action.buttons)
-      ? action.buttons.map((b) => obj(obj(b)?.reply) ?? b)
-      : (action.buttons ?? []);
-  if (type === "list") ours.list = drop({ button: action.button, sections: action.sections });
-  if (type === "cta_url") {
-    const p = obj(action.parameters);
-    ours.ctaUrl = p ? drop({ displayText: p.display_text, url: p.url }) : action.parameters;
-  }
-  return drop(ours);
-}
-
 /** Where the provider's body holds the field at one of our paths. */
 function providerPath(path: readonly PropertyKey[], header: Obj | undefined): PropertyKey[] {
   const [first, ...rest] = path;
@@ -109,7 +76,7 @@ export function checkProviderInteractive(value: unknown, ctx: z.RefinementCtx): 
   const type = ourInteractiveType(v?.type);
   if (!v || !type) return;
   const header = obj(v.header);
-  const ours = fromProvider(type, v);
+  const ours = readProviderInteractive(type, v);
   const parsed = Interactive.safeParse(ours);
   const issues: { path: PropertyKey[]; message: string }[] = parsed.success ? [] : parsed.error.issues;
   if (parsed.success) {

@@ -4,6 +4,7 @@
 // (POST /messages) are read into the same shape and checked by the same schema, so a body
 // the provider would refuse is refused here before anything is sent or billed.
 import { z } from "zod";
+import { INTERACTIVE_TYPES, type InteractiveType } from "@/lib/domains/conversations/interactive-read";
 
 /** The provider's limits (characters, counts) of an interactive message. */
 export const INTERACTIVE_LIMITS = {
@@ -25,8 +26,8 @@ export const INTERACTIVE_LIMITS = {
 } as const;
 const L = INTERACTIVE_LIMITS;
 
-export const INTERACTIVE_TYPES = ["buttons", "list", "cta_url"] as const;
-export type InteractiveType = (typeof INTERACTIVE_TYPES)[number];
+export { INTERACTIVE_TYPES, type InteractiveType };
+
 /** The part of `interactive` each type needs. */
 const PART_OF = { buttons: "buttons", list: "list", cta_url: "ctaUrl" } as const;
 

@@ -13,12 +13,25 @@ export type InboundSpec = {
   id?: string;
   /** Default: now. */
   at?: Date;
+  /** The provider id of the message it quotes (a quoted reply; a tap names the message tapped). */
+  context?: string;
 };
 
 export const inboundWamid = () => `wamid.${randomBytes(24).toString("base64url")}`;
 
 export function inboundTextChange(sender: ProviderSender, spec: InboundSpec): CallbackChange {
   return inboundChange(sender, spec, "text", { body: spec.text });
+}
+
+/** A contact taps a reply button or picks a list row of the message `spec.context`. */
+export function inboundReplyChange(
+  sender: ProviderSender,
+  spec: Omit<InboundSpec, "text"> & {
+    reply: { type: "button_reply" | "list_reply"; id: string; title: string; description?: string };
+  },
+): CallbackChange {
+  const { type, ...reply } = spec.reply;
+  return inboundChange(sender, spec, "interactive", { type, [type]: reply });
 }
 
 /** The provider's object of an inbound file: `{id, mime_type, sha256, caption?, filename?, voice?}`. */
@@ -50,6 +63,7 @@ function inboundChange(
     contacts: [{ profile: { name: spec.name ?? `Contact ${from.slice(-4)}` }, wa_id: from }],
     messages: [
       {
+        ...(spec.context ? { context: { from: sender.phoneNumber.replace(/^\+/, ""), id: spec.context } } : {}),
         from,
         id: spec.id ?? inboundWamid(),
         timestamp: String(Math.floor((spec.at ?? new Date()).getTime() / 1000)),
