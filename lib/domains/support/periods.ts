@@ -94,7 +94,9 @@ export function personReplySql(at: Prisma.Sql, responder: string): Prisma.Sql {
         "firstResponseAt" = CASE WHEN p."firstResponseAt" IS NULL AND p."waitingSince" IS NOT NULL
           THEN ${at} ELSE p."firstResponseAt" END,
         "firstResponseSeconds" = CASE WHEN p."firstResponseAt" IS NULL AND p."waitingSince" IS NOT NULL
-          THEN GREATEST(0, floor(extract(epoch FROM ${at} - p."waitingSince")))::int ELSE p."firstResponseSeconds" END
+          THEN GREATEST(0, floor(extract(epoch FROM ${at} - p."waitingSince")))::int ELSE p."firstResponseSeconds" END,
+        "firstResponder" = CASE WHEN p."firstResponseAt" IS NULL AND p."waitingSince" IS NOT NULL
+          THEN ${responder} ELSE p."firstResponder" END
       FROM support_wait w WHERE p."id" = w."id"
       RETURNING p."id", p."customerId", p."senderId", w.waited, w.first
     ), support_response AS (

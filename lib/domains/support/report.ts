@@ -34,8 +34,22 @@ const bounds = (r: Range) => ({
 const local = (column: Prisma.Sql, timeZone: string) =>
   Prisma.sql`((${column} AT TIME ZONE 'UTC') AT TIME ZONE ${timeZone})`;
 
-function keyOf(groupBy: SupportReportInput["groupBy"], column: Prisma.Sql, timeZone: string): Prisma.Sql {
+/** Who a row belongs to when grouped by member, per family of figures (docs/reports.md "By member"). */
+const MEMBER_KEY = {
+  started: Prisma.sql`COALESCE(t."firstResponder", 'unanswered')`,
+  resolved: Prisma.sql`COALESCE(t."closedBy", 'api')`,
+  responses: Prisma.sql`t."responder"`,
+} as const;
+type Family = keyof typeof MEMBER_KEY;
+
+function keyOf(
+  groupBy: SupportReportInput["groupBy"],
+  family: Family,
+  column: Prisma.Sql,
+  timeZone: string,
+): Prisma.Sql {
   if (groupBy === "sender") return Prisma.sql`(SELECT s."phoneNumber" FROM "Sender" s WHERE s."id" = t."senderId")`;
+  if (groupBy === "member") return MEMBER_KEY[family];
   const unit = groupBy === "week" ? "week" : "day";
   return Prisma.sql`to_char(date_trunc(${unit}, ${local(column, timeZone)}), 'YYYY-MM-DD')`;
 }
@@ -48,7 +62,7 @@ type Grouped<T> = { key: string | null; total: number } & T;
 
 /** Groups and totals of one family of figures (GROUPING(key) = 1 on the totals' row). */
 async function grouped<T>(
-  table: "SupportPeriod" | "SupportResponse",
+  family: Family,
   column: string,
   select: Prisma.Sql,
   where: Prisma.Sql,
@@ -59,7 +73,8 @@ async function grouped<T>(
   const { lo, hi } = bounds(r);
   return db.$queryRaw<Grouped<T>[]>`
     SELECT g.key, GROUPING(g.key)::int AS total, ${select}
-    FROM (SELECT t.*, ${keyOf(groupBy, col, r.timeZone)} AS key FROM ${Prisma.raw(`"${table}"`)} t
+    FROM (SELECT t.*, ${keyOf(groupBy, family, col, r.timeZone)} AS key
+      FROM ${Prisma.raw(family === "responses" ? `"SupportResponse"` : `"SupportPeriod"`)} t
       WHERE ${where} AND ${col} >= ${lo} AND ${col} < ${hi}) g
     GROUP BY GROUPING SETS ((g.key), ())`;
 }
@@ -96,7 +111,7 @@ export async function supportReport(
   type Spread = { n: number; median: number | null; p90: number | null };
   const [started, resolved, next] = await Promise.all([
     grouped<Started>(
-      "SupportPeriod",
+      "started",
       "startedAt",
       Prisma.sql`count(*)::int AS conversations, (count(*) FILTER (WHERE g."reopened"))::int AS reopened,
         COALESCE(sum(g."inboundCount"), 0)::int AS inbound, COALESCE(sum(g."replyCount"), 0)::int AS outbound,
@@ -107,7 +122,7 @@ export async function supportReport(
       r,
     ),
     grouped<Spread>(
-      "SupportPeriod",
+      "resolved",
       "resolvedAt",
       Prisma.sql`count(*)::int AS n,
         percentile_cont(0.5) WITHIN GROUP (ORDER BY g."resolutionSeconds") AS median,
@@ -117,7 +132,7 @@ export async function supportReport(
       r,
     ),
     grouped<Spread>(
-      "SupportResponse",
+      "responses",
       "respondedAt",
       Prisma.sql`count(*)::int AS n,
         percentile_cont(0.5) WITHIN GROUP (ORDER BY g."seconds") AS median,

@@ -42,14 +42,16 @@ function orderedRange(q: { dateFrom?: string; dateTo?: string }, ctx: z.Refineme
     ctx.addIssue({ code: "custom", path: ["dateTo"], message: `at most ${MAX_REPORT_DAYS} days from dateFrom` });
 }
 
-export const SUPPORT_GROUPS = ["day", "week", "sender"] as const;
+export const SUPPORT_GROUPS = ["day", "week", "sender", "member"] as const;
 
 export const SupportReportQuery = z
   .object({
     ...Range,
     groupBy: z
       .preprocess(blankAsAbsent, z.enum(SUPPORT_GROUPS).optional())
-      .describe("day (default), week (from Monday) or sender"),
+      .describe(
+        "day (default), week (from Monday), sender, or member (periods by who answered first, closes by who closed, responses by who replied)",
+      ),
   })
   .superRefine(orderedRange);
 export type SupportReportInput = z.infer<typeof SupportReportQuery>;
@@ -87,7 +89,14 @@ export const SupportReportPublic = z
     totals: SupportFiguresPublic,
     groups: z
       .array(
-        z.object({ key: z.string().describe("The day or week's first day (YYYY-MM-DD), or the sender"), ...Figures }),
+        z.object({
+          key: z
+            .string()
+            .describe(
+              'The day or week\'s first day (YYYY-MM-DD), the sender, or the member\'s email ("api": replies and closes through the API; "unanswered": periods no person answered yet)',
+            ),
+          ...Figures,
+        }),
       )
       .describe("Groups with any figure, in order"),
   })

@@ -5,9 +5,11 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { markHandedOff } from "@/lib/domains/conversations/handoff";
+import { replyToConversation } from "@/lib/domains/messaging/conversation-reply";
 import { recordApiAnswers } from "@/test/api-answers";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
 import { messagingCustomer } from "@/test/messaging-fixtures";
 
 recordApiAnswers();
@@ -192,6 +194,40 @@ describe("GET /reports/support", () => {
     expect((await report(other.globalToken)).groups).toEqual([]);
   });
 
+  it("by member: periods by who answered first, closes by who closed, responses by who replied", async () => {
+    const t = await messagingCustomer();
+    const email = `lead-${uniquePhone().slice(1)}@example.com`;
+    const member = await db.user.create({
+      data: { customerId: t.customer.id, email, name: "Lead", role: "admin", passwordHash: "x" },
+    });
+    const answered = uniquePhone();
+    await contactWrites(t.sender, answered, "Help", { at: ago(300) });
+    const uid = await conversationUid(t.globalToken, answered);
+    // The member answers in the inbox (dashboard), then the API closes it.
+    const p = memberPrincipal(t.customer.id, { userId: member.id, email });
+    await replyToConversation(
+      p,
+      undefined,
+      uid,
+      { type: "text", text: { body: "Looking" } },
+      {
+        by: "dashboard",
+        label: email,
+      },
+    );
+    expect((await close(t.globalToken, uid)).status).toBe(200);
+    await contactWrites(t.sender, uniquePhone(), "Nobody home?", { at: ago(30) });
+
+    const body = await report(t.globalToken, { groupBy: "member" });
+    const byKey = Object.fromEntries(body.groups.map((g: { key: string }) => [g.key, g]));
+    expect(Object.keys(byKey).sort()).toEqual(["api", email, "unanswered"].sort());
+    expect(byKey[email]).toMatchObject({ conversations: 1, resolved: 0 });
+    near(byKey[email].firstResponse.median, 300);
+    expect(byKey.unanswered).toMatchObject({ conversations: 1, firstResponse: { median: null, p90: null } });
+    expect(byKey.api).toMatchObject({ conversations: 0, resolved: 1 });
+    expect(body.totals).toMatchObject({ conversations: 2, resolved: 1 });
+  });
+
   it("a range that ended before the history counts nothing; weeks start on Monday", async () => {
     const t = await messagingCustomer();
     await contactWrites(t.sender, uniquePhone(), "Hello", { at: ago(60) });
@@ -207,7 +243,7 @@ describe("GET /reports/support", () => {
       [{ dateFrom: "2026-02-01", dateTo: "2026-01-01" }, "dateTo"],
       [{ dateFrom: "2024-01-01", dateTo: "2026-01-01" }, "dateTo"],
       [{ timeZone: "Mars/Olympus" }, "timeZone"],
-      [{ groupBy: "label" }, "groupBy"],
+      [{ groupBy: "hour" }, "groupBy"],
     ] as const) {
       const res = await call("GET", "/api/v3/reports/support", { token: t.globalToken, query });
       expect(res.status).toBe(400);

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SupportPeriod" ADD COLUMN     "firstResponder" TEXT;
