@@ -73,7 +73,17 @@ const WORKERS: readonly Entry[] = [
   },
 ];
 
+/**
+ * Starts the workers on background work's own pool (lib/core/db-context.ts: no statement timeout,
+ * not counted against any customer's share of the request connections); each loop, and what
+ * it starts, stays there.
+ */
 export async function startBackgroundWork(options: BackgroundOptions = {}): Promise<Background> {
+  const { asBackgroundWork } = await import("@/lib/core/db-context");
+  return asBackgroundWork(() => startAll(options));
+}
+
+async function startAll(options: BackgroundOptions): Promise<Background> {
   const { getDb } = await import("@/lib/db");
   await getDb();
   const skipped = options.deliveriesOnly ? "callbacks" : options.callbacksOnly ? "rest" : null;

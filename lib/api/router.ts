@@ -3,6 +3,7 @@
 import { randomFillSync } from "node:crypto";
 import type { z } from "zod";
 import { RequestAbortedError } from "@/lib/core/bounded-read";
+import { asRequest, requestCustomer } from "@/lib/core/db-context";
 import { env } from "@/lib/core/env";
 import { errorAnswer, validationError } from "@/lib/core/error-answer";
 import { ApiError } from "@/lib/core/errors";
@@ -71,7 +72,11 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
   const compiled = table.map(compile);
   const limit = options.rateLimiter ? options.rateLimiter.consume.bind(options.rateLimiter) : consumeRateLimits;
 
-  return async function handle(request: Request, info: RequestInfo = {}): Promise<Response> {
+  // Each request's database work is its customer's, once the token says who that is: within
+  // the customer's share of the request connections (lib/core/db-context.ts).
+  return (request: Request, info: RequestInfo = {}): Promise<Response> => asRequest(() => handle(request, info));
+
+  async function handle(request: Request, info: RequestInfo): Promise<Response> {
     const startedAt = performance.now();
     const requestId = newRequestId();
     const url = new URL(request.url);
@@ -162,6 +167,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
         if (!presented)
           throw new ApiError("MISSING_AUTH_TOKEN", "An API token is required (Authorization: Bearer <token>)");
         principal = (await verifyToken(presented)).principal;
+        requestCustomer(principal.customerId);
         // Who and from where, for the audit log of what this request changes (docs/security.md).
         principal.origin = { ip: clientIp, userAgent: request.headers.get("user-agent") };
         if (route.tokenScope === "global" && principal.scopedSenderId) {
@@ -278,7 +284,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
     } finally {
       await cleanup?.();
     }
-  };
+  }
 }
 
 let lastUnavailableWarning = 0;

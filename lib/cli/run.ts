@@ -69,9 +69,11 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   // when it first uses it; one that only runs hotRows never loads Prisma.
   const { connectPool, disconnectDb } = await import("@/lib/db/pool");
   const { closeOwnedEmbedded } = await import("@/lib/db/url");
+  // An operator's command is not a request: no statement timeout (lib/core/db-context.ts).
+  const { asBackgroundWork } = await import("@/lib/core/db-context");
   try {
     await connectPool();
-    const result = await execute();
+    const result = await asBackgroundWork(execute);
     io.out(json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
     return 0;
   } catch (error) {

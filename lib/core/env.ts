@@ -36,6 +36,23 @@ const Storage = z.object({
     .describe(
       "A PostgreSQL server (`postgresql://…`); run `npm run db:migrate` before `npm start`. Unset: the embedded PGlite database under `DATA_DIR` (docs/database.md).",
     ),
+  DATABASE_POOL_SIZE: positiveInt(10).describe(
+    'PostgreSQL connections per process for requests; background work has a pool of the same size of its own, opened only in a process that runs it (docs/database.md "Connections").',
+  ),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(30_000)
+    .describe(
+      "PostgreSQL's statement_timeout on the request connections: a longer statement is cancelled and its request answers 503 with Retry-After. 0: none. Background work has none. The embedded PGlite has no statement timeout.",
+    ),
+  DATABASE_CUSTOMER_CONNECTIONS: positiveInt(6).describe(
+    "Request connections one customer may hold at once in a process (the rest of `DATABASE_POOL_SIZE` stays free for other customers); a request past it waits up to `DATABASE_CUSTOMER_WAIT_MS`, then answers 503 with Retry-After.",
+  ),
+  DATABASE_CUSTOMER_WAIT_MS: positiveInt(10_000).describe(
+    "How long a request waits for a connection within its customer's share before it answers 503 (a burst queues rather than fails).",
+  ),
   DATA_DIR: z
     .string()
     .default(".data")

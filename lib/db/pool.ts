@@ -4,34 +4,127 @@
 // generated client or its WebAssembly query compiler, about a third of such a command's time
 // (docs/benchmarks.md "The operator CLI").
 import pg from "pg";
+import { CustomerShares, currentCustomer, inBackground, shareFullFrom } from "@/lib/core/db-context";
 import { env } from "@/lib/core/env";
 import { recogniseErrors } from "@/lib/core/error-answer";
+import { statementTimeoutFrom } from "./statement-timeout";
 import { databaseUnavailableFrom, onDatabase } from "./unavailable";
 import { resolveDatabaseUrl } from "./url";
 
 // A database that cannot be reached answers 503 with Retry-After wherever errorAnswer renders
 // it, never a 500 (lib/db/unavailable.ts); registered here, where every query path starts.
 recogniseErrors(databaseUnavailableFrom);
+// A request's statement past DATABASE_STATEMENT_TIMEOUT_MS answers 503 with Retry-After too.
+recogniseErrors(statementTimeoutFrom);
+// A request past its customer's share of the connections (lib/core/db-context.ts), as Prisma rethrows it.
+recogniseErrors(shareFullFrom);
 
 /** What lib/db/index.ts keeps beside the pool; typed here only as far as closing it needs. */
 type Client = { $disconnect(): Promise<void> };
-export type DbHolder = { pool?: pg.Pool; url?: string; ready?: Promise<pg.Pool>; client?: Client };
+export type DbHolder = {
+  /** The request pool (under the statement timeout, each customer within its share). */
+  pool?: pg.Pool;
+  /** Background work's pool (no statement timeout), opened on first use by background work. */
+  workPool?: pg.Pool;
+  url?: string;
+  ready?: Promise<pg.Pool>;
+  client?: Client;
+  workClient?: Client;
+};
 
 // Next.js may evaluate these modules more than once; keep one pool (and client) per process.
 const g = globalThis as { __switchboardDb?: DbHolder };
 g.__switchboardDb ??= {};
 export const holder: DbHolder = g.__switchboardDb;
 
-function openPool(url: string): pg.Pool {
-  holder.url = url;
-  holder.pool = new pg.Pool({ connectionString: url, max: 10 });
+// Per process: the request connections each customer holds (DATABASE_CUSTOMER_CONNECTIONS).
+const gs = globalThis as { __switchboardShares?: CustomerShares };
+gs.__switchboardShares ??= new CustomerShares(
+  () => env().DATABASE_CUSTOMER_CONNECTIONS,
+  () => env().DATABASE_CUSTOMER_WAIT_MS,
+);
+export const customerShares: CustomerShares = gs.__switchboardShares;
+
+type Connected = (
+  err: Error | undefined,
+  client: pg.PoolClient | undefined,
+  done: (release?: Error | boolean) => void,
+) => void;
+
+/**
+ * The request pool: a connection taken for a customer's request (lib/core/db-context.ts) counts
+ * against that customer's share until it is released, so one customer's burst leaves the rest
+ * of the pool to the others (and to the health check, which belongs to nobody). pg-pool's own
+ * query() takes its connection through connect() too, so every path is counted.
+ */
+class RequestPool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: Connected): void;
+  override connect(callback?: Connected): Promise<pg.PoolClient> | undefined {
+    const customerId = currentCustomer();
+    // The embedded PGlite runs every connection in one session, one statement at a time: a
+    // share would keep nothing free for others there, only refuse requests that queue.
+    if (customerId === undefined || prepared.server === PGLITE) {
+      if (!callback) return super.connect();
+      super.connect(callback);
+      return undefined;
+    }
+    const taken = customerShares.acquire(customerId).then(async (giveBack) => {
+      try {
+        const client = await super.connect();
+        const release = client.release.bind(client);
+        client.release = (err?: Error | boolean) => {
+          giveBack();
+          release(err);
+        };
+        return client;
+      } catch (error) {
+        giveBack();
+        throw error;
+      }
+    });
+    if (!callback) return taken;
+    taken.then(
+      (client) => callback(undefined, client, client.release),
+      (error: Error) => callback(error, undefined, () => {}),
+    );
+    return undefined;
+  }
+}
+
+function makePool(url: string, background: boolean): pg.Pool {
+  const { DATABASE_POOL_SIZE: max, DATABASE_STATEMENT_TIMEOUT_MS: timeout } = env();
+  // The timeout is the session's, set when each connection opens (the embedded PGlite ignores
+  // it: it runs one statement at a time and has no timer).
+  const pool = background
+    ? new pg.Pool({ connectionString: url, max })
+    : new RequestPool({
+        connectionString: url,
+        max,
+        ...(timeout > 0 ? { options: `-c statement_timeout=${timeout}` } : {}),
+      });
   // An idle connection that drops (server restart, the embedded socket closing) must not
   // crash the process. The logger (pino) is loaded only then: a CLI command never needs it.
-  holder.pool.on("error", (err) => {
+  pool.on("error", (err) => {
     void import("@/lib/core/log").then(({ log }) => log.warn({ err }, "idle database connection failed"));
   });
+  return pool;
+}
+
+function openPool(url: string): pg.Pool {
+  holder.url = url;
+  holder.pool = makePool(url, false);
+  // Whether this is the embedded PGlite, known before the first request needs it.
+  void serverPrepares(holder.pool).catch(() => {});
   holder.ready = Promise.resolve(holder.pool);
   return holder.pool;
+}
+
+/** The pool of the work running now: background work's (lib/core/db-context.ts), else the request pool. */
+export function poolFor(requestPool: pg.Pool): pg.Pool {
+  if (!inBackground() || holder.url === undefined) return requestPool;
+  holder.workPool ??= makePool(holder.url, true);
+  return holder.workPool;
 }
 
 /** Connects on first use (resolving the embedded server when DATABASE_URL is unset). */
@@ -40,22 +133,26 @@ export function connectPool(): Promise<pg.Pool> {
   return holder.ready;
 }
 
-/** The pool, synchronously: after connectPool() once, or at once with DATABASE_URL. */
+/** The pool of the work running now (poolFor), synchronously: after connectPool() once, or at once with DATABASE_URL. */
 export function poolNow(): pg.Pool {
-  if (holder.pool) return holder.pool;
+  if (holder.pool) return poolFor(holder.pool);
   // With DATABASE_URL (a server, or the embedded socket the app's supervisor hands to Next
   // and to tests) no look-up is needed; otherwise await connectPool() (or getDb()) first.
   const url = env().DATABASE_URL;
   if (!url) throw new Error("Database not connected yet: await getDb() during start-up");
-  return openPool(url);
+  return poolFor(openPool(url));
 }
 
-/** Closes the Prisma client (if one was created) and the pool. */
+/** Closes the Prisma clients (if they were created) and the pools. */
 export async function disconnectDb(): Promise<void> {
   await holder.client?.$disconnect();
+  await holder.workClient?.$disconnect();
   await holder.pool?.end().catch(() => {});
+  await holder.workPool?.end().catch(() => {});
   holder.client = undefined;
+  holder.workClient = undefined;
   holder.pool = undefined;
+  holder.workPool = undefined;
   holder.url = undefined;
   prepared.server = undefined;
   holder.ready = undefined;
@@ -84,14 +181,16 @@ const hotValue = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
  */
 export function hotRows<T>(query: { text: string; values: unknown[] }): Promise<T[]> {
   return onDatabase(async () => {
-    const pool = holder.pool ?? (await connectPool());
+    const pool = poolFor(holder.pool ?? (await connectPool()));
     const result = await pool.query({ text: query.text, values: query.values.map(hotValue), types: hotTypes });
     return result.rows as T[];
   });
 }
 
 /** Per process (on globalThis, as the pool): each pooled connection's number for hotPrepared's names. */
-type Prepared = { numbers: WeakMap<pg.PoolClient, number>; last: number; server?: Promise<boolean> };
+type Prepared = { numbers: WeakMap<pg.PoolClient, number>; last: number; server?: Promise<boolean> | typeof PGLITE };
+/** prepared.server once the database answered that it is the embedded PGlite. */
+const PGLITE = "pglite";
 const gp = globalThis as { __switchboardPrepared?: Prepared };
 gp.__switchboardPrepared ??= { numbers: new WeakMap(), last: 0 };
 const prepared: Prepared = gp.__switchboardPrepared;
@@ -104,14 +203,21 @@ const prepared: Prepared = gp.__switchboardPrepared;
  * runs its statements unnamed, as hotRows does.
  */
 function serverPrepares(pool: pg.Pool): Promise<boolean> {
-  prepared.server ??= pool
+  if (prepared.server === PGLITE) return Promise.resolve(false);
+  if (prepared.server) return prepared.server;
+  const probe: Promise<boolean> = pool
     .query<{ v: string }>("SELECT version() AS v")
-    .then((r) => !/PGlite/i.test(r.rows[0]?.v ?? ""))
+    .then((r) => {
+      const server = !/PGlite/i.test(r.rows[0]?.v ?? "");
+      if (!server && prepared.server === probe) prepared.server = PGLITE;
+      return server;
+    })
     .catch((error) => {
-      prepared.server = undefined;
+      if (prepared.server === probe) prepared.server = undefined;
       throw error;
     });
-  return prepared.server;
+  prepared.server = probe;
+  return probe;
 }
 
 /**
@@ -124,7 +230,7 @@ export function hotPrepared<T>(name: string, query: { text: string; values: unkn
 }
 
 async function runPrepared<T>(name: string, query: { text: string; values: unknown[] }): Promise<T[]> {
-  const pool = holder.pool ?? (await connectPool());
+  const pool = poolFor(holder.pool ?? (await connectPool()));
   if (!(await serverPrepares(pool))) return hotRows<T>(query);
   const client = await pool.connect();
   let number = prepared.numbers.get(client);

@@ -10,6 +10,7 @@ import { call, createTestCustomer, type TestCustomer, uniquePhone } from "@/test
 import { messagingCustomer } from "@/test/messaging-fixtures";
 import { otherConnection } from "@/test/other-connection";
 import { dispatchOnce } from "./dispatcher";
+import { retryChunks } from "./retry-failed";
 
 recordApiAnswers();
 
@@ -149,6 +150,31 @@ describe("retry failed", () => {
     expect(res.body.data).toMatchObject({ status: "PAUSED", retry: { requeued: 1, waiting: 0, retryableAt: null } });
     expect((await recipient(uid, one)).status).toBe("queued");
     expect((await recipient(uid, two)).status).not.toBe("queued");
+  });
+
+  it("queues a large retry in chunks after the state change, each failure once, and the audit counts them all", async () => {
+    const phones = Array.from({ length: 7 }, () => uniquePhone());
+    const uid = await completedBroadcast(phones);
+    // Five retryable failures between two that are not: chunks of two step over those.
+    for (const [i, p] of phones.entries()) await fail(uid, p, i === 0 || i === 3 ? 132000 : 131016, 0);
+    const statements: string[] = [];
+    retryChunks.chunk = 2;
+    try {
+      const res = await post(a.globalToken, uid, "retry-failed");
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data).toMatchObject({ status: "SENDING", retry: { requeued: 5, waiting: 0 } });
+      statements.push(
+        ...(await db.auditEvent.findMany({ where: { targetUid: uid, action: "broadcast.retried" } })).map((e) =>
+          JSON.stringify(e.details),
+        ),
+      );
+    } finally {
+      retryChunks.chunk = 5_000;
+    }
+    expect(statements).toEqual([JSON.stringify({ requeued: 5, previousStatus: "COMPLETED" })]);
+    for (const [i, p] of phones.entries()) {
+      expect((await recipient(uid, p)).status, p).toBe(i === 0 || i === 3 ? "failed" : "queued");
+    }
   });
 
   // Two processes: a retry holding the broadcast's row while it queues a failure again, and a

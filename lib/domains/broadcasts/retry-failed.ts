@@ -1,6 +1,10 @@
 // "Retry failed" (docs/broadcasts.md "Retrying failed recipients"): a broadcast's recipients
-// that failed with a code that a later attempt can get past are queued again, in one
-// transaction with the broadcast's row locked. 131049 (the provider's marketing frequency
+// that failed with a code that a later attempt can get past are queued again. The state
+// first, in one short transaction with the broadcast's row locked (counted, priced, a
+// COMPLETED broadcast SENDING again, audited, and the first chunk queued, so the broadcast is
+// never SENDING with nothing to send); the rest in bounded chunks afterwards, each its own
+// statement, with no lock held between them (never one UPDATE over every failed row while
+// the row lock and a pooled connection wait on it). 131049 (the provider's marketing frequency
 // cap for that user) is retried no earlier than 24 hours after the failure; a code about
 // the template, the parameters or the number is never retried (it would fail again and,
 // for some, be billed). `interrupted` recipients are not retried: whether the provider
@@ -41,6 +45,9 @@ export const RETRY_FAILED_CODES: readonly number[] = [
 /** 131049 is not retried within this long of the failure (the provider's guidance). */
 export const MARKETING_CAP_WAIT_MS = 24 * 60 * 60 * 1000;
 
+/** Recipients queued again per statement (tests make it small to prove the chunking). */
+export const retryChunks = { chunk: 5_000 };
+
 export type RetryOutcome = {
   broadcast: BroadcastRow;
   /** Recipients queued again now. */
@@ -69,6 +76,55 @@ async function waitingOf(tx: Tx, uid: string, cutoff: Date): Promise<Waiting> {
   return rows[0] ?? { waiting: 0, oldest_waiting: null };
 }
 
+/** The retryable failures now (what the retry is priced on). */
+async function eligibleOf(tx: Tx, uid: string, cutoff: Date): Promise<number> {
+  const rows = await tx.$queryRawUnsafe<{ n: number }[]>(
+    `SELECT count(*)::int AS n FROM "BroadcastRecipient" WHERE "broadcastId" = $1 AND status = 'failed' AND ${ELIGIBLE}`,
+    uid,
+    RETRY_FAILED_CODES,
+    MARKETING_CAP,
+    cutoff.toISOString(),
+  );
+  return rows[0]?.n ?? 0;
+}
+
+type Chunk = { picked: number; requeued: number; last: string | null };
+
+/**
+ * Queues again up to one chunk of the retryable failures after recipient id `after` (ids in
+ * order, so each chunk starts where the last ended), only while the broadcast is SENDING or
+ * PAUSED (a cancel meanwhile stops the retry). A new attempt: a new message id (the
+ * dispatcher's comes from attempts), and the old message's late statuses no longer reach the
+ * row (they match on messageId).
+ */
+async function requeueChunk(tx: Tx, uid: string, cutoff: Date, now: Date, after: string | null): Promise<Chunk> {
+  const rows = await tx.$queryRawUnsafe<Chunk[]>(
+    `WITH picked AS (
+       SELECT id FROM "BroadcastRecipient"
+        WHERE "broadcastId" = $1 AND status = 'failed' AND ${ELIGIBLE} AND ($6::bigint IS NULL OR id > $6::bigint)
+        ORDER BY id LIMIT $7),
+     done AS (
+       UPDATE "BroadcastRecipient" r
+          SET status = 'queued', "errorCode" = NULL, "errorMessage" = NULL, "failedAt" = NULL,
+              "messageId" = NULL, "providerMessageId" = NULL, "lockedUntil" = NULL, "sendingAt" = NULL,
+              "notBefore" = ${UTC(5)}, "updatedAt" = ${UTC(5)}
+         FROM picked
+        WHERE r.id = picked.id AND r.status = 'failed'
+          AND EXISTS (SELECT 1 FROM "Broadcast" b WHERE b.id = $1 AND b.status IN ('SENDING', 'PAUSED'))
+        RETURNING r.id)
+     SELECT (SELECT count(*)::int FROM picked) AS picked, (SELECT count(*)::int FROM done) AS requeued,
+            (SELECT max(id)::text FROM picked) AS last`,
+    uid,
+    RETRY_FAILED_CODES,
+    MARKETING_CAP,
+    cutoff.toISOString(),
+    now.toISOString(),
+    after,
+    retryChunks.chunk,
+  );
+  return rows[0] ?? { picked: 0, requeued: 0, last: null };
+}
+
 /**
  * Queues the retryable failures of a SENDING, PAUSED or COMPLETED broadcast again (a
  * COMPLETED one is SENDING again, and says broadcast.completed again when it ends). The
@@ -88,50 +144,40 @@ export async function retryFailedRecipients(
   approved(template);
   const balance = await ledgerBalance(p.customerId);
   const cutoff = new Date(now.getTime() - MARKETING_CAP_WAIT_MS);
-  const counted = await db.$transaction(
-    async (tx) => {
-      const row = await lockBroadcast(tx, scope, uid);
-      if (!["SENDING", "PAUSED", "COMPLETED"].includes(row.status)) {
-        throw stateConflict(uid, row.status, "retry its failed recipients");
-      }
-      // Queued first, counted from what the statement changed (a recipient the dispatcher
-      // failed a moment ago is counted, priced and audited too); a refusal below rolls it back.
-      // A new attempt: a new message id (the dispatcher's comes from attempts), and the old
-      // message's late statuses no longer reach this row (they match on messageId).
-      const requeued = await tx.$executeRawUnsafe(
-        `UPDATE "BroadcastRecipient"
-            SET status = 'queued', "errorCode" = NULL, "errorMessage" = NULL, "failedAt" = NULL,
-                "messageId" = NULL, "providerMessageId" = NULL, "lockedUntil" = NULL, "sendingAt" = NULL,
-                "notBefore" = ${UTC(5)}, "updatedAt" = ${UTC(5)}
-          WHERE "broadcastId" = $1 AND status = 'failed' AND ${ELIGIBLE}`,
-        uid,
-        RETRY_FAILED_CODES,
-        MARKETING_CAP,
-        cutoff.toISOString(),
-        now.toISOString(),
-      );
-      const waiting = await waitingOf(tx, uid, cutoff);
-      if (requeued === 0) return { requeued, ...waiting };
-      const price = await costOf(tx, p.customerId, template.category, requeued);
-      assertBalanceCovers(balance, price, `retrying ${requeued} recipients`);
-      if (row.status === "COMPLETED") {
-        await tx.broadcast.update({ where: { id: uid }, data: { status: "SENDING", completedAt: null } });
-      }
-      await recordAudit(tx, {
-        ...auditContext(p),
-        action: "broadcast.retried",
-        target: { type: "broadcast", uid },
-        details: { requeued, previousStatus: row.status },
-      });
-      return { requeued, ...waiting };
-    },
-    // As a start: a retry after an outage may queue tens of thousands of rows.
-    { ...STATE_CHANGE, timeout: 120_000 },
-  );
+  const first = await db.$transaction(async (tx) => {
+    const row = await lockBroadcast(tx, scope, uid);
+    if (!["SENDING", "PAUSED", "COMPLETED"].includes(row.status)) {
+      throw stateConflict(uid, row.status, "retry its failed recipients");
+    }
+    const eligible = await eligibleOf(tx, uid, cutoff);
+    const waiting = await waitingOf(tx, uid, cutoff);
+    if (eligible === 0) return { chunk: null, ...waiting };
+    const price = await costOf(tx, p.customerId, template.category, eligible);
+    assertBalanceCovers(balance, price, `retrying ${eligible} recipients`);
+    if (row.status === "COMPLETED") {
+      await tx.broadcast.update({ where: { id: uid }, data: { status: "SENDING", completedAt: null } });
+    }
+    const chunk = await requeueChunk(tx, uid, cutoff, now, null);
+    await recordAudit(tx, {
+      ...auditContext(p),
+      action: "broadcast.retried",
+      target: { type: "broadcast", uid },
+      details: { requeued: eligible, previousStatus: row.status },
+    });
+    return { chunk, ...waiting };
+  }, STATE_CHANGE);
+  // The rest, a chunk a statement: no lock held, a pooled connection only for each statement.
+  let requeued = first.chunk?.requeued ?? 0;
+  let chunk = first.chunk;
+  while (chunk && chunk.picked === retryChunks.chunk && chunk.requeued > 0) {
+    const last: string | null = chunk.last;
+    chunk = await requeueChunk(db, uid, cutoff, now, last);
+    requeued += chunk.requeued;
+  }
   return {
     broadcast: await getBroadcast(p, sender, uid),
-    requeued: counted.requeued,
-    waiting: counted.waiting,
-    retryableAt: counted.oldest_waiting ? new Date(counted.oldest_waiting.getTime() + MARKETING_CAP_WAIT_MS) : null,
+    requeued,
+    waiting: first.waiting,
+    retryableAt: first.oldest_waiting ? new Date(first.oldest_waiting.getTime() + MARKETING_CAP_WAIT_MS) : null,
   };
 }
