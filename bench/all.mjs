@@ -18,6 +18,7 @@ const SCRIPTS = [
   ["live", shared.filter((a) => !a.startsWith("--duration"))],
   ["start", []],
   ["broadcast", shared.filter((a) => /^--(rounds|no-write)/.test(a))],
+  ["media", shared.filter((a) => /^--(rounds|warmup|no-write)/.test(a))],
 ];
 
 const summary = [];

@@ -175,6 +175,8 @@ export type AutocannonOptions = {
   url: string;
   connections: number;
   duration: number;
+  /** Seconds a request may take before it counts as an error (autocannon's default 10). */
+  timeout?: number;
   headers?: Record<string, string>;
   requests?: (AutocannonRequest & { setupRequest: (r: AutocannonRequest) => AutocannonRequest })[];
 };
