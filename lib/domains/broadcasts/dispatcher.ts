@@ -787,6 +787,8 @@ async function idleMs(o: Required<DispatchOptions>, pollMs: number, idlePollMs: 
   if (row.due === null) return idlePollMs;
   return Math.min(idlePollMs, Math.max(pollMs, row.due - o.now().getTime()));
 }
+/** The longest timer Node keeps (a longer one fires at once): "until woken". */
+const UNTIL_WOKEN_MS = 2 ** 31 - 1;
 const SCOPE = `($2::text[] IS NULL OR b."customerId" = ANY($2::text[]))`;
 
 /**
@@ -822,7 +824,7 @@ export function startBroadcastWorker(
   });
   // Lanes asleep for longer than the poll (nothing was under way when they looked).
   let asleep = 0;
-  const lane = async () => {
+  const lane = async (_: unknown, index: number) => {
     while (!stopped) {
       const since = sleep.epoch();
       let result = NOTHING;
@@ -851,6 +853,9 @@ export function startBroadcastWorker(
       if (!failed) {
         try {
           ms = await idleMs(withDefaults(options), pollMs, idlePollMs);
+          // Only the first lane keeps the timer and the safety poll; the others sleep until woken
+          // (a NOTIFY, or the first lane's calls), so an idle app pays for one lane's passes.
+          if (index > 0 && ms > pollMs) ms = UNTIL_WOKEN_MS;
         } catch (error) {
           log.error({ err: error }, "broadcast worker error");
         }
