@@ -63,6 +63,12 @@ const WORKERS: readonly Entry[] = [
   { part: "rest", define: async () => (await import("@/lib/domains/audit/retention")).auditRetention() },
   // Spent sessions, reset links and invitations (docs/security.md "What is kept").
   { part: "rest", define: async () => (await import("@/lib/domains/security/pruning")).credentialPruning() },
+  // Automation rules (docs/automation.md): the events, timers and sends the ingest and the rules scheduled.
+  {
+    part: "rest",
+    define: async (o) =>
+      (await import("@/lib/domains/automation/worker")).automationWorker({ customerIds: o.customerIds }),
+  },
   // Broadcasts (docs/broadcasts.md): scheduled starts, paced batches, interrupted sends.
   {
     part: "rest",

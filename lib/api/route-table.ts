@@ -6,6 +6,7 @@ import { auditRoutes } from "./routes/audit";
 import { billingRoutes } from "./routes/billing";
 import { blacklistRoutes } from "./routes/blacklist";
 import { broadcastRoutes } from "./routes/broadcasts";
+import { automationRoutes } from "./routes/automations";
 import { chatbotRoutes } from "./routes/chatbots";
 import { contactRoutes } from "./routes/contacts";
 import { conversationRoutes } from "./routes/conversations";
@@ -26,6 +27,7 @@ export const routes: readonly AnyRoute[] = [
   ...webhookRoutes,
   ...webhookRecoveryRoutes,
   ...chatbotRoutes,
+  ...automationRoutes,
   ...broadcastRoutes,
   ...messagingRoutes,
   ...conversationRoutes,

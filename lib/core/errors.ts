@@ -55,6 +55,7 @@ export const ERROR_STATUS = {
   ORDER_REFERENCE_EXISTS: 409,
   /** The chatbot does not exist for this customer and sender (docs/chatbots.md). */
   CHATBOT_NOT_FOUND: 404,
+  AUTOMATION_NOT_FOUND: 404,
   /** The broadcast does not exist for this customer and sender (docs/broadcasts.md). */
   BROADCAST_NOT_FOUND: 404,
   /** The broadcast's status does not allow the change (details.status names it; docs/broadcasts.md). */

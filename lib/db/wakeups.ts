@@ -26,6 +26,8 @@ export const CHANNELS = {
   live: "switchboard_live",
   /** A broadcast's state, start or resume time changed (a trigger on "Broadcast"; docs/broadcasts.md "How it sends"). */
   broadcasts: "switchboard_broadcasts",
+  /** A scheduled job was written due now (lib/domains/schedule, docs/automation.md). */
+  jobs: "switchboard_jobs",
 } as const;
 export type Channel = keyof typeof CHANNELS;
 

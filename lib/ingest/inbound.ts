@@ -3,6 +3,7 @@
 // message id), plus conversation.created for the conversations they start.
 
 import type { Tx } from "@/lib/db";
+import { enqueueInbound } from "@/lib/domains/automation/enqueue";
 import { markReplied } from "@/lib/domains/broadcasts/recipient-statuses";
 import { chatbotSnapshot, decideChatbotReplies, type InboundForBot, inboundText } from "@/lib/domains/chatbots/runner";
 import { replyOf } from "@/lib/domains/conversations/content";
@@ -160,6 +161,30 @@ export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<numbe
   // In this same transaction, the sender's ACTIVE bot writes at most one outbox reply per
   // inbound message: committed with it, or lost with it and applied again.
   if (bots) await decideChatbotReplies(tx, forBots, { snapshot: bots });
+  // Automation rules (docs/automation.md): jobs and timers written with the messages; the
+  // automation worker evaluates them after the commit.
+  const created = new Set(
+    events.filter((e) => e.type === "conversation.created").map((e) => String(e.data.conversationUid)),
+  );
+  await enqueueInbound(
+    tx,
+    inputs.flatMap((m) => {
+      const conversationId = conversationOf.get(m.id);
+      if (!conversationId) return [];
+      return [
+        {
+          customerId: m.sender.customerId,
+          senderId: m.sender.id,
+          conversationId,
+          providerMessageId: m.id,
+          text: inboundText(m.body),
+          type: m.type,
+          at: m.at,
+          created: created.has(conversationId),
+        },
+      ];
+    }),
+  );
   // A contact who writes back marks their delivered broadcast messages replied (docs/broadcasts.md).
   const bySender = new Map<string, string[]>();
   for (const m of inputs) bySender.set(m.sender.id, [...(bySender.get(m.sender.id) ?? []), m.contact]);

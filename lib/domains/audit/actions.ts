@@ -33,6 +33,10 @@ export const AUDIT_ACTIONS = [
   "blacklist.removed",
   "contact_book.deleted",
   "export.downloaded",
+  "automation.created",
+  "automation.updated",
+  "automation.deleted",
+  "business_hours.updated",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

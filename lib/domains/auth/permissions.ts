@@ -44,6 +44,8 @@ export const PERMISSIONS = {
   billing: ["owner", "admin", "billing"],
   /** Inbox settings: saved replies (every inbox member inserts them) and per-sender auto-assignment (docs/inbox.md). */
   "inbox.settings": ["owner", "admin"],
+  /** Automation rules and the business hours they read (docs/automation.md). */
+  automations: ["owner", "admin"],
   /** Members, invitations, roles, security settings, audit log (admins: not owners, see members/service.ts). */
   members: ["owner", "admin"],
   /** The audit log: read and export (the same row as members; docs/security.md "Audit log"). */
@@ -91,6 +93,7 @@ export const TOKEN_PERMISSIONS = [
   "billing",
   "reports",
   "audit",
+  "automations",
 ] as const satisfies readonly Permission[];
 export type TokenPermission = (typeof TOKEN_PERMISSIONS)[number];
 
@@ -131,6 +134,7 @@ export const TOKEN_PERMISSION_SUMMARY: Record<TokenPermission, string> = {
   billing: "Read billing records, the billing history, delivery and template analytics",
   reports: "Read the support reports (response and resolution times, the inbound heatmap)",
   audit: "Read the audit log",
+  automations: "Create, change and read automation rules, their runs and the business hours",
 };
 
 /** Roles limited to some senders when the member is (the others always see every sender). */

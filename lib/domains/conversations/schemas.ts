@@ -11,7 +11,7 @@ import { INTERACTIVE_TYPES } from "./interactive-read";
 
 export const CONVERSATION_STATUSES = ["OPEN", "CLOSED"] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
-export const SENT_BY = ["contact", "api", "dashboard", "chatbot", "system"] as const;
+export const SENT_BY = ["contact", "api", "dashboard", "chatbot", "automation", "system"] as const;
 export type SentByKind = (typeof SENT_BY)[number];
 export const DIRECTIONS = ["inbound", "outbound", "system"] as const;
 export type Direction = (typeof DIRECTIONS)[number];
@@ -218,9 +218,10 @@ export const ConversationNotePublic = z
     noteUid: z.string(),
     text: z.string(),
     author: z.object({
-      type: z.enum(["member", "api_token"]),
+      type: z.enum(["member", "api_token", "automation"]),
       email: z.string().optional().describe("A member's email"),
       tokenName: z.string().optional().describe("An API token's name"),
+      ruleName: z.string().optional().describe("The automation rule's name"),
     }),
     createdAt: isoTimestamp(),
   })

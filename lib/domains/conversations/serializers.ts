@@ -145,6 +145,8 @@ export function toPublicNote(n: NoteRow): PublicConversationNote {
   const author: PublicConversationNote["author"] =
     n.authorType === "api_token"
       ? { type: "api_token", ...(n.authorTokenName ? { tokenName: n.authorTokenName } : {}) }
-      : { type: "member", ...(n.authorEmail ? { email: n.authorEmail } : {}) };
+      : n.authorType === "automation"
+        ? { type: "automation", ...(n.authorTokenName ? { ruleName: n.authorTokenName } : {}) }
+        : { type: "member", ...(n.authorEmail ? { email: n.authorEmail } : {}) };
   return { noteUid: n.id, text: n.text, author, createdAt: n.createdAt.toISOString() };
 }

@@ -4,6 +4,7 @@
 // example; create and update accept only these keys.
 import { z } from "zod";
 import { openObjects } from "@/lib/core/open-schema";
+import { AUTOMATION_EVENTS } from "@/lib/domains/automation/event-types";
 import { BILLING_EVENTS } from "@/lib/domains/billing/event-types";
 import { BROADCAST_EVENTS } from "@/lib/domains/broadcasts/event-types";
 import { CONVERSATION_EVENTS } from "@/lib/domains/conversations/event-types";
@@ -45,6 +46,12 @@ const GROUPS: readonly Group[] = [
     description:
       "The inbox's threads with your contacts: started, handed off by a chatbot to a person, assigned, labelled, closed.",
     definitions: [...CONVERSATION_EVENTS, ...LABEL_EVENTS],
+  },
+  {
+    key: "automation",
+    name: "Automations",
+    description: "Rules that ran a webhook action (docs: automation rules); every event carries data.ruleUid and data.runUid.",
+    definitions: AUTOMATION_EVENTS,
   },
   {
     key: "broadcast",

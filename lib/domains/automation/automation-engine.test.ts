@@ -1,0 +1,189 @@
+// Automation rules running end to end (docs/automation.md): signed inbound callbacks through
+// the real endpoint and processor write the jobs; the worker's passes (runAutomationJobs)
+// run the rules; sends go through the normal send path to the provider simulator.
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { getSimulator } from "@/lib/domains/provider/client";
+import { contactWrites } from "@/test/conversation-fixtures";
+import { call, uniquePhone } from "@/test/factory";
+import { createMemberOf } from "@/test/member-fixtures";
+import { messagingCustomer } from "@/test/messaging-fixtures";
+import { runAutomationJobs } from "./worker";
+
+type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
+let t: Customer;
+
+const work = async () => {
+  // Jobs a pass writes (sends, reopenings) are due at once: run until nothing is left.
+  for (let i = 0; i < 10; i++) if ((await runAutomationJobs({ customerIds: [t.customer.id] })) === 0) return;
+};
+
+async function createRule(rule: Record<string, unknown>): Promise<string> {
+  const res = await call("POST", "/api/v3/automations", { token: t.globalToken, body: { rule } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data.ruleUid as string;
+}
+const disable = (uid: string) => call("POST", `/api/v3/automations/${uid}`, { token: t.globalToken, body: { rule: { enabled: false } } });
+const runsOf = (ruleId: string) => db.automationRun.findMany({ where: { ruleId }, orderBy: { createdAt: "asc" } });
+const conversationOf = (contact: string) =>
+  db.conversation.findFirstOrThrow({ where: { senderId: t.sender.id, contactPhoneNumber: contact } });
+const toProvider = (contact: string) => getSimulator()?.acceptedTo(contact) ?? [];
+
+beforeAll(async () => {
+  t = await messagingCustomer();
+});
+
+describe("message.inbound", () => {
+  it("text contains -> note, assign, webhook, close: each action recorded, in one run", async () => {
+    const billing = await createMemberOf(t.customer.id, "agent");
+    const uid = await createRule({
+      name: "Refunds",
+      trigger: { event: "message.inbound" },
+      conditions: [{ field: "message.text", op: "contains", value: "refund" }],
+      actions: [
+        { type: "note", text: "Refund asked" },
+        { type: "assign", assignee: billing.email },
+        { type: "webhook" },
+        { type: "close" },
+      ],
+    });
+    const contact = uniquePhone();
+    await contactWrites(t.sender, contact, "hello");
+    await contactWrites(t.sender, contact, "A REFUND please");
+    await work();
+    const runs = await runsOf(uid);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ outcome: "done", trigger: "message.inbound" });
+    expect(runs[0]?.actions).toEqual([
+      { type: "note", outcome: "done", reason: null },
+      { type: "assign", outcome: "done", reason: billing.email },
+      { type: "webhook", outcome: "done", reason: null },
+      { type: "close", outcome: "done", reason: null },
+    ]);
+    const c = await conversationOf(contact);
+    expect(c).toMatchObject({ assigneeId: billing.userId, status: "CLOSED" });
+    const notes = await db.conversationNote.findMany({ where: { conversationId: c.id } });
+    expect(notes.map((n) => [n.text, n.authorType, n.authorTokenName])).toEqual([["Refund asked", "automation", "Refunds"]]);
+    const event = await db.webhookEvent.findFirstOrThrow({ where: { customerId: t.customer.id, type: "automation.triggered" } });
+    expect((event.payload as { data: Record<string, unknown> }).data).toMatchObject({
+      ruleUid: uid,
+      runUid: runs[0]?.id,
+      conversationUid: c.id,
+      trigger: "message.inbound",
+    });
+    const api = await call("GET", `/api/v3/automations/${uid}/runs`, { token: t.globalToken });
+    expect(api.status).toBe(200);
+    expect(api.body.data.runs[0]).toMatchObject({ runUid: runs[0]?.id, conversationUid: c.id, outcome: "done" });
+    await disable(uid);
+  });
+
+  it("conditions: matches, eq, message.type, contact field, assignee none, status, sender, time", async () => {
+    const contact = uniquePhone();
+    const book = await db.contactBook.create({ data: { customerId: t.customer.id, name: `VIPs ${contact}` } });
+    await db.contact.create({
+      data: { customerId: t.customer.id, contactBookId: book.id, phoneNumber: contact, name: "Ana", customFields: { tier: "Gold" } },
+    });
+    const note = [{ type: "note", text: "matched" }];
+    const uids = {
+      matches: await createRule({ name: "m", trigger: { event: "message.inbound" }, actions: note,
+        conditions: [{ field: "message.text", op: "matches", value: "^order #[0-9]+$" }] }),
+      eq: await createRule({ name: "e", trigger: { event: "message.inbound" }, actions: note,
+        conditions: [{ field: "message.text", op: "eq", value: "ORDER #12" }] }),
+      type: await createRule({ name: "t", trigger: { event: "message.inbound" }, actions: note,
+        conditions: [{ field: "message.type", op: "eq", value: "image" }] }),
+      field: await createRule({ name: "f", trigger: { event: "message.inbound" }, actions: note,
+        conditions: [{ field: "contact.field.tier", op: "eq", value: "gold" }] }),
+      unassigned: await createRule({ name: "a", trigger: { event: "message.inbound" }, actions: note,
+        conditions: [{ field: "conversation.assignee", op: "eq", value: "none" }, { field: "conversation.status", op: "eq", value: "OPEN" }] }),
+      otherSender: await createRule({ name: "s", trigger: { event: "message.inbound" }, actions: note,
+        conditions: [{ field: "sender", op: "eq", value: t.otherSender.phoneNumber }] }),
+      // No business hours set: always open.
+      closedHours: await createRule({ name: "h", trigger: { event: "message.inbound" }, actions: note,
+        conditions: [{ field: "time", op: "eq", value: { inBusinessHours: false } }] }),
+    };
+    await contactWrites(t.sender, contact, "order #12");
+    await work();
+    const ran = async (uid: string) => (await runsOf(uid)).length;
+    expect(await ran(uids.matches)).toBe(1);
+    expect(await ran(uids.eq)).toBe(1);
+    expect(await ran(uids.type)).toBe(0);
+    expect(await ran(uids.field)).toBe(1);
+    expect(await ran(uids.unassigned)).toBe(1);
+    expect(await ran(uids.otherSender)).toBe(0);
+    expect(await ran(uids.closedHours)).toBe(0);
+    await contactWrites(t.sender, contact, "order #12 and more");
+    await work();
+    expect(await ran(uids.matches)).toBe(1);
+    expect(await ran(uids.eq)).toBe(1);
+    expect(await ran(uids.field)).toBe(2);
+    for (const uid of Object.values(uids)) await disable(uid);
+  });
+
+  it("send_text inside the window is sent as the rule's; a rule's own sends trigger no message.inbound rule", async () => {
+    const uid = await createRule({
+      name: "Greeter",
+      trigger: { event: "message.inbound" },
+      actions: [{ type: "send_text", text: "Thanks, we got it" }],
+    });
+    const contact = uniquePhone();
+    await contactWrites(t.sender, contact, "hi");
+    await work();
+    const sent = toProvider(contact);
+    expect(sent).toHaveLength(1);
+    const [run] = await runsOf(uid);
+    expect(run).toMatchObject({ outcome: "done" });
+    expect((run?.actions as { outcome: string }[])[0]?.outcome).toBe("done");
+    const c = await conversationOf(contact);
+    const entries = await db.conversationMessage.findMany({ where: { conversationId: c.id }, orderBy: { createdAt: "asc" } });
+    expect(entries.map((e) => [e.direction, e.sentBy, e.sentByLabel])).toEqual([
+      ["inbound", "contact", expect.anything()],
+      ["outbound", "automation", "Greeter"],
+    ]);
+    // The reply went out; no rule ran again for it, and no job waits.
+    await work();
+    expect(await runsOf(uid)).toHaveLength(1);
+    expect(toProvider(contact)).toHaveLength(1);
+    await disable(uid);
+  });
+});
+
+describe("conversation.created", () => {
+  it("runs for the first message of a new conversation only", async () => {
+    const uid = await createRule({ name: "Welcome", trigger: { event: "conversation.created" }, actions: [{ type: "note", text: "new" }] });
+    const contact = uniquePhone();
+    await contactWrites(t.sender, contact, "first");
+    await contactWrites(t.sender, contact, "second");
+    await work();
+    const runs = await runsOf(uid);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.conversationId).toBe((await conversationOf(contact)).id);
+    await disable(uid);
+  });
+});
+
+describe("assign round robin, snooze", () => {
+  it("roundRobin takes the agents in turn; snooze closes and a due reopening opens again", async () => {
+    const fresh = await messagingCustomer();
+    const a = await createMemberOf(fresh.customer.id, "agent");
+    const b = await createMemberOf(fresh.customer.id, "agent");
+    const res = await call("POST", "/api/v3/automations", {
+      token: fresh.globalToken,
+      body: { rule: { name: "rr", trigger: { event: "conversation.created" }, actions: [{ type: "assign", roundRobin: true }, { type: "snooze", minutes: 30 }] } },
+    });
+    expect(res.status).toBe(201);
+    const contacts = [uniquePhone(), uniquePhone()];
+    for (const contact of contacts) await contactWrites(fresh.sender, contact, "hi");
+    for (let i = 0; i < 5; i++) await runAutomationJobs({ customerIds: [fresh.customer.id] });
+    const rows = await db.conversation.findMany({ where: { customerId: fresh.customer.id }, orderBy: { createdAt: "asc" } });
+    expect(new Set(rows.map((r) => r.assigneeId))).toEqual(new Set([a.userId, b.userId]));
+    expect(rows.map((r) => r.status)).toEqual(["CLOSED", "CLOSED"]);
+    const reopen = await db.scheduledJob.findMany({ where: { customerId: fresh.customer.id, kind: "automation.reopen", status: "PENDING" } });
+    expect(reopen).toHaveLength(2);
+    expect(reopen[0]?.dueAt.getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
+    // Time passes.
+    await db.scheduledJob.updateMany({ where: { id: { in: reopen.map((j) => j.id) } }, data: { dueAt: new Date(Date.now() - 1000) } });
+    await runAutomationJobs({ customerIds: [fresh.customer.id] });
+    const after = await db.conversation.findMany({ where: { customerId: fresh.customer.id } });
+    expect(after.map((r) => r.status)).toEqual(["OPEN", "OPEN"]);
+  });
+});

@@ -1,0 +1,136 @@
+// Business hours as pure functions (docs/automation.md "Business hours"): whether an instant
+// is inside the account's opening hours, and how many business seconds lie between two
+// instants (the support reports measure waits in business time with it). Hours are wall-clock
+// ranges per weekday in an IANA time zone; a range whose close is not after its open runs
+// past midnight into the next day. A holiday closes every range that starts on that date.
+// Everything works on intervals in UTC built per local date, so both answers agree and DST
+// days have their real length (a 09:00-17:00 range on a transition day is still 8 hours).
+
+export type DayRange = { day: number; open: string; close: string };
+export type BusinessHours = { timezone: string; days: DayRange[]; holidays: string[] };
+
+const DAY_MS = 86_400_000;
+/** Spans longer than this are cut (a report over five years of waits is a mistake, not a loop). */
+const MAX_DAYS = 366 * 5;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(timezone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: timezone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    formatters.set(timezone, f);
+  }
+  return f;
+}
+
+/** True for an IANA zone name the runtime knows (Europe/Berlin). */
+export function isTimeZone(timezone: string): boolean {
+  if (timezone.trim() === "" || timezone.length > 64) return false;
+  try {
+    formatterFor(timezone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The wall clock at `ms` in `timezone`, as if it were UTC (its offset is the difference). */
+function wallClockMs(ms: number, timezone: string): number {
+  const parts = formatterFor(timezone).formatToParts(new Date(ms));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
+}
+
+const offsetAt = (ms: number, timezone: string) => wallClockMs(Math.floor(ms / 1000) * 1000, timezone) - Math.floor(ms / 1000) * 1000;
+
+/** The UTC instant of a local wall-clock time (a time a DST gap skips maps to just after it). */
+function localToUtc(localMs: number, timezone: string): number {
+  const first = localMs - offsetAt(localMs, timezone);
+  return localMs - offsetAt(first, timezone);
+}
+
+/** The local calendar date (as a UTC midnight) at `ms`. */
+function localDate(ms: number, timezone: string): number {
+  const wall = wallClockMs(ms, timezone);
+  return wall - (((wall % DAY_MS) + DAY_MS) % DAY_MS);
+}
+
+/** "HH:MM" (00:00 to 24:00) as minutes since midnight. */
+export const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+const isoDate = (dateMs: number) => new Date(dateMs).toISOString().slice(0, 10);
+
+/** The open intervals [start, end) in UTC of the ranges that start on one local date. */
+function intervalsOn(dateMs: number, hours: BusinessHours, holidays: ReadonlySet<string>): [number, number][] {
+  if (holidays.has(isoDate(dateMs))) return [];
+  const weekday = new Date(dateMs).getUTCDay();
+  const out: [number, number][] = [];
+  for (const range of hours.days) {
+    if (range.day !== weekday) continue;
+    const open = minutesOf(range.open);
+    const close = minutesOf(range.close);
+    const end = close > open ? dateMs + close * 60_000 : dateMs + DAY_MS + close * 60_000;
+    const start = localToUtc(dateMs + open * 60_000, hours.timezone);
+    const stop = localToUtc(end, hours.timezone);
+    if (stop > start) out.push([start, stop]);
+  }
+  return out;
+}
+
+/** Whether `at` falls inside the business hours. */
+export function isInBusinessHours(at: Date, hours: BusinessHours): boolean {
+  const ms = at.getTime();
+  const today = localDate(ms, hours.timezone);
+  const holidays = new Set(hours.holidays);
+  // Yesterday's ranges may run past midnight into today.
+  for (const date of [today - DAY_MS, today]) {
+    for (const [start, end] of intervalsOn(date, hours, holidays)) if (ms >= start && ms < end) return true;
+  }
+  return false;
+}
+
+/** Business seconds in [from, to): the overlap of the span with the open intervals (0 when to <= from). */
+export function businessSecondsBetween(from: Date, to: Date, hours: BusinessHours): number {
+  const a = from.getTime();
+  const b = to.getTime();
+  if (!(b > a)) return 0;
+  const holidays = new Set(hours.holidays);
+  const first = localDate(a, hours.timezone) - DAY_MS;
+  const last = Math.min(localDate(b, hours.timezone), first + MAX_DAYS * DAY_MS);
+  let total = 0;
+  for (let date = first; date <= last; date += DAY_MS) {
+    for (const [start, end] of intervalsOn(date, hours, holidays)) {
+      const overlap = Math.min(end, b) - Math.max(start, a);
+      if (overlap > 0) total += overlap;
+    }
+  }
+  return Math.floor(total / 1000);
+}
+
+/**
+ * The start of the next opening after `at` (within two weeks), or null when there is none:
+ * every instant of one closed period shares it, so it names the period (the away reply
+ * answers once per period).
+ */
+export function nextOpening(at: Date, hours: BusinessHours): Date | null {
+  const ms = at.getTime();
+  const holidays = new Set(hours.holidays);
+  const today = localDate(ms, hours.timezone);
+  let best: number | null = null;
+  for (let date = today - DAY_MS; date <= today + 14 * DAY_MS; date += DAY_MS) {
+    for (const [start] of intervalsOn(date, hours, holidays)) {
+      if (start > ms && (best === null || start < best)) best = start;
+    }
+    if (best !== null && date > today) break;
+  }
+  return best === null ? null : new Date(best);
+}
