@@ -17,6 +17,7 @@ const ITEMS: readonly { href: string; label: string; permission: Permission }[] 
   { href: "/contacts", label: "Contacts", permission: "contacts.read" },
   { href: "/broadcasts", label: "Broadcasts", permission: "broadcasts" },
   { href: "/chatbots", label: "Chatbots", permission: "chatbots" },
+  { href: "/automations", label: "Automations", permission: "automations" },
   { href: "/blacklist", label: "Blacklist", permission: "contacts.read" },
   { href: "/webhooks", label: "Webhooks", permission: "webhooks" },
   { href: "/tokens", label: "API tokens", permission: "tokens" },

@@ -3,10 +3,10 @@
 // security suite read this list.
 import type { AnyRoute } from "./route-definition";
 import { auditRoutes } from "./routes/audit";
+import { automationRoutes } from "./routes/automations";
 import { billingRoutes } from "./routes/billing";
 import { blacklistRoutes } from "./routes/blacklist";
 import { broadcastRoutes } from "./routes/broadcasts";
-import { automationRoutes } from "./routes/automations";
 import { chatbotRoutes } from "./routes/chatbots";
 import { contactRoutes } from "./routes/contacts";
 import { conversationRoutes } from "./routes/conversations";

@@ -55,7 +55,15 @@ export const automationRoutes: AnyRoute[] = [
     handler: async ({ principal, query }) => {
       const { rules, total } = await listRules(principal, query);
       const phones = await senderPhones(principal.customerId);
-      return ok("Automation rules retrieved", pageOf("rules", rules.map((r) => toPublicRule(r, phones)), query, total));
+      return ok(
+        "Automation rules retrieved",
+        pageOf(
+          "rules",
+          rules.map((r) => toPublicRule(r, phones)),
+          query,
+          total,
+        ),
+      );
     },
   }),
   route({
@@ -72,7 +80,10 @@ export const automationRoutes: AnyRoute[] = [
     successStatus: 201,
     handler: async ({ principal, body }) => {
       const rule = await createRule(principal, body.rule);
-      return { status: 201, ...ok("Automation rule created", toPublicRule(rule, await senderPhones(principal.customerId))) };
+      return {
+        status: 201,
+        ...ok("Automation rule created", toPublicRule(rule, await senderPhones(principal.customerId))),
+      };
     },
   }),
   route({
@@ -83,7 +94,10 @@ export const automationRoutes: AnyRoute[] = [
     summary: "Read an automation rule",
     response: RulePublic,
     handler: async ({ principal, params }) =>
-      ok("Automation rule retrieved", toPublicRule(await getRule(principal, params.ruleUid), await senderPhones(principal.customerId))),
+      ok(
+        "Automation rule retrieved",
+        toPublicRule(await getRule(principal, params.ruleUid), await senderPhones(principal.customerId)),
+      ),
   }),
   route({
     ...byUid,
@@ -147,6 +161,7 @@ export const automationRoutes: AnyRoute[] = [
       "businessHours (null removes them) and/or awayReply {enabled, text}: an automatic reply once per closed period of a conversation.",
     body: BusinessHoursBody,
     response: BusinessHoursPublic,
-    handler: async ({ principal, body }) => ok("Business hours updated", await setBusinessHoursSetting(principal, body)),
+    handler: async ({ principal, body }) =>
+      ok("Business hours updated", await setBusinessHoursSetting(principal, body)),
   }),
 ];

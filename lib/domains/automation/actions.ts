@@ -146,7 +146,10 @@ function webhook(ctx: RunContext): ActionOutcome {
 }
 
 /** Label changes are made by the labels service once it exists (see labels.ts). */
-export type LabelApplier = (ctx: RunContext, action: Extract<Action, { type: "label" | "unlabel" }>) => Promise<ActionOutcome>;
+export type LabelApplier = (
+  ctx: RunContext,
+  action: Extract<Action, { type: "label" | "unlabel" }>,
+) => Promise<ActionOutcome>;
 
 async function runOne(ctx: RunContext, action: Action, index: number, labels: LabelApplier): Promise<ActionOutcome> {
   switch (action.type) {
@@ -192,7 +195,11 @@ async function runOne(ctx: RunContext, action: Action, index: number, labels: La
  * Runs the actions in order under savepoints, then writes the events and jobs they produced;
  * returns each action's outcome.
  */
-export async function runActions(ctx: RunContext, actions: readonly Action[], labels: LabelApplier): Promise<ActionOutcome[]> {
+export async function runActions(
+  ctx: RunContext,
+  actions: readonly Action[],
+  labels: LabelApplier,
+): Promise<ActionOutcome[]> {
   const outcomes: ActionOutcome[] = [];
   for (const [index, action] of actions.entries()) {
     const events = ctx.events.length;

@@ -23,7 +23,8 @@ async function createRule(rule: Record<string, unknown>): Promise<string> {
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data.ruleUid as string;
 }
-const disable = (uid: string) => call("POST", `/api/v3/automations/${uid}`, { token: t.globalToken, body: { rule: { enabled: false } } });
+const disable = (uid: string) =>
+  call("POST", `/api/v3/automations/${uid}`, { token: t.globalToken, body: { rule: { enabled: false } } });
 const runsOf = (ruleId: string) => db.automationRun.findMany({ where: { ruleId }, orderBy: { createdAt: "asc" } });
 const conversationOf = (contact: string) =>
   db.conversation.findFirstOrThrow({ where: { senderId: t.sender.id, contactPhoneNumber: contact } });
@@ -63,8 +64,12 @@ describe("message.inbound", () => {
     const c = await conversationOf(contact);
     expect(c).toMatchObject({ assigneeId: billing.userId, status: "CLOSED" });
     const notes = await db.conversationNote.findMany({ where: { conversationId: c.id } });
-    expect(notes.map((n) => [n.text, n.authorType, n.authorTokenName])).toEqual([["Refund asked", "automation", "Refunds"]]);
-    const event = await db.webhookEvent.findFirstOrThrow({ where: { customerId: t.customer.id, type: "automation.triggered" } });
+    expect(notes.map((n) => [n.text, n.authorType, n.authorTokenName])).toEqual([
+      ["Refund asked", "automation", "Refunds"],
+    ]);
+    const event = await db.webhookEvent.findFirstOrThrow({
+      where: { customerId: t.customer.id, type: "automation.triggered" },
+    });
     expect((event.payload as { data: Record<string, unknown> }).data).toMatchObject({
       ruleUid: uid,
       runUid: runs[0]?.id,
@@ -81,25 +86,62 @@ describe("message.inbound", () => {
     const contact = uniquePhone();
     const book = await db.contactBook.create({ data: { customerId: t.customer.id, name: `VIPs ${contact}` } });
     await db.contact.create({
-      data: { customerId: t.customer.id, contactBookId: book.id, phoneNumber: contact, name: "Ana", customFields: { tier: "Gold" } },
+      data: {
+        customerId: t.customer.id,
+        contactBookId: book.id,
+        phoneNumber: contact,
+        name: "Ana",
+        customFields: { tier: "Gold" },
+      },
     });
     const note = [{ type: "note", text: "matched" }];
     const uids = {
-      matches: await createRule({ name: "m", trigger: { event: "message.inbound" }, actions: note,
-        conditions: [{ field: "message.text", op: "matches", value: "^order #[0-9]+$" }] }),
-      eq: await createRule({ name: "e", trigger: { event: "message.inbound" }, actions: note,
-        conditions: [{ field: "message.text", op: "eq", value: "ORDER #12" }] }),
-      type: await createRule({ name: "t", trigger: { event: "message.inbound" }, actions: note,
-        conditions: [{ field: "message.type", op: "eq", value: "image" }] }),
-      field: await createRule({ name: "f", trigger: { event: "message.inbound" }, actions: note,
-        conditions: [{ field: "contact.field.tier", op: "eq", value: "gold" }] }),
-      unassigned: await createRule({ name: "a", trigger: { event: "message.inbound" }, actions: note,
-        conditions: [{ field: "conversation.assignee", op: "eq", value: "none" }, { field: "conversation.status", op: "eq", value: "OPEN" }] }),
-      otherSender: await createRule({ name: "s", trigger: { event: "message.inbound" }, actions: note,
-        conditions: [{ field: "sender", op: "eq", value: t.otherSender.phoneNumber }] }),
+      matches: await createRule({
+        name: "m",
+        trigger: { event: "message.inbound" },
+        actions: note,
+        conditions: [{ field: "message.text", op: "matches", value: "^order #[0-9]+$" }],
+      }),
+      eq: await createRule({
+        name: "e",
+        trigger: { event: "message.inbound" },
+        actions: note,
+        conditions: [{ field: "message.text", op: "eq", value: "ORDER #12" }],
+      }),
+      type: await createRule({
+        name: "t",
+        trigger: { event: "message.inbound" },
+        actions: note,
+        conditions: [{ field: "message.type", op: "eq", value: "image" }],
+      }),
+      field: await createRule({
+        name: "f",
+        trigger: { event: "message.inbound" },
+        actions: note,
+        conditions: [{ field: "contact.field.tier", op: "eq", value: "gold" }],
+      }),
+      unassigned: await createRule({
+        name: "a",
+        trigger: { event: "message.inbound" },
+        actions: note,
+        conditions: [
+          { field: "conversation.assignee", op: "eq", value: "none" },
+          { field: "conversation.status", op: "eq", value: "OPEN" },
+        ],
+      }),
+      otherSender: await createRule({
+        name: "s",
+        trigger: { event: "message.inbound" },
+        actions: note,
+        conditions: [{ field: "sender", op: "eq", value: t.otherSender.phoneNumber }],
+      }),
       // No business hours set: always open.
-      closedHours: await createRule({ name: "h", trigger: { event: "message.inbound" }, actions: note,
-        conditions: [{ field: "time", op: "eq", value: { inBusinessHours: false } }] }),
+      closedHours: await createRule({
+        name: "h",
+        trigger: { event: "message.inbound" },
+        actions: note,
+        conditions: [{ field: "time", op: "eq", value: { inBusinessHours: false } }],
+      }),
     };
     await contactWrites(t.sender, contact, "order #12");
     await work();
@@ -132,9 +174,12 @@ describe("message.inbound", () => {
     expect(sent).toHaveLength(1);
     const [run] = await runsOf(uid);
     expect(run).toMatchObject({ outcome: "done" });
-    expect((run?.actions as { outcome: string }[])[0]?.outcome).toBe("done");
+    expect(run?.actions).toEqual([{ type: "send_text", outcome: "done", reason: expect.stringMatching(/^msg_/) }]);
     const c = await conversationOf(contact);
-    const entries = await db.conversationMessage.findMany({ where: { conversationId: c.id }, orderBy: { createdAt: "asc" } });
+    const entries = await db.conversationMessage.findMany({
+      where: { conversationId: c.id },
+      orderBy: { createdAt: "asc" },
+    });
     expect(entries.map((e) => [e.direction, e.sentBy, e.sentByLabel])).toEqual([
       ["inbound", "contact", expect.anything()],
       ["outbound", "automation", "Greeter"],
@@ -149,7 +194,11 @@ describe("message.inbound", () => {
 
 describe("conversation.created", () => {
   it("runs for the first message of a new conversation only", async () => {
-    const uid = await createRule({ name: "Welcome", trigger: { event: "conversation.created" }, actions: [{ type: "note", text: "new" }] });
+    const uid = await createRule({
+      name: "Welcome",
+      trigger: { event: "conversation.created" },
+      actions: [{ type: "note", text: "new" }],
+    });
     const contact = uniquePhone();
     await contactWrites(t.sender, contact, "first");
     await contactWrites(t.sender, contact, "second");
@@ -168,20 +217,37 @@ describe("assign round robin, snooze", () => {
     const b = await createMemberOf(fresh.customer.id, "agent");
     const res = await call("POST", "/api/v3/automations", {
       token: fresh.globalToken,
-      body: { rule: { name: "rr", trigger: { event: "conversation.created" }, actions: [{ type: "assign", roundRobin: true }, { type: "snooze", minutes: 30 }] } },
+      body: {
+        rule: {
+          name: "rr",
+          trigger: { event: "conversation.created" },
+          actions: [
+            { type: "assign", roundRobin: true },
+            { type: "snooze", minutes: 30 },
+          ],
+        },
+      },
     });
     expect(res.status).toBe(201);
     const contacts = [uniquePhone(), uniquePhone()];
     for (const contact of contacts) await contactWrites(fresh.sender, contact, "hi");
     for (let i = 0; i < 5; i++) await runAutomationJobs({ customerIds: [fresh.customer.id] });
-    const rows = await db.conversation.findMany({ where: { customerId: fresh.customer.id }, orderBy: { createdAt: "asc" } });
+    const rows = await db.conversation.findMany({
+      where: { customerId: fresh.customer.id },
+      orderBy: { createdAt: "asc" },
+    });
     expect(new Set(rows.map((r) => r.assigneeId))).toEqual(new Set([a.userId, b.userId]));
     expect(rows.map((r) => r.status)).toEqual(["CLOSED", "CLOSED"]);
-    const reopen = await db.scheduledJob.findMany({ where: { customerId: fresh.customer.id, kind: "automation.reopen", status: "PENDING" } });
+    const reopen = await db.scheduledJob.findMany({
+      where: { customerId: fresh.customer.id, kind: "automation.reopen", status: "PENDING" },
+    });
     expect(reopen).toHaveLength(2);
     expect(reopen[0]?.dueAt.getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
     // Time passes.
-    await db.scheduledJob.updateMany({ where: { id: { in: reopen.map((j) => j.id) } }, data: { dueAt: new Date(Date.now() - 1000) } });
+    await db.scheduledJob.updateMany({
+      where: { id: { in: reopen.map((j) => j.id) } },
+      data: { dueAt: new Date(Date.now() - 1000) },
+    });
     await runAutomationJobs({ customerIds: [fresh.customer.id] });
     const after = await db.conversation.findMany({ where: { customerId: fresh.customer.id } });
     expect(after.map((r) => r.status)).toEqual(["OPEN", "OPEN"]);

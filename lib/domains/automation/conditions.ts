@@ -20,14 +20,17 @@ export type Facts = {
 };
 
 const fold = (v: string, caseSensitive: boolean | undefined) => (caseSensitive ? v : v.toLowerCase());
-const hasLabel = (labels: readonly string[], name: string) => labels.some((l) => l.toLowerCase() === name.toLowerCase());
+const hasLabel = (labels: readonly string[], name: string) =>
+  labels.some((l) => l.toLowerCase() === name.toLowerCase());
 
 function textOp(op: string, actual: string | null, expected: string, caseSensitive?: boolean): boolean {
-  if (op === "neq") return actual === null || fold(actual.trim(), caseSensitive) !== fold(expected.trim(), caseSensitive);
+  if (op === "neq")
+    return actual === null || fold(actual.trim(), caseSensitive) !== fold(expected.trim(), caseSensitive);
   if (actual === null) return false;
   if (op === "eq") return fold(actual.trim(), caseSensitive) === fold(expected.trim(), caseSensitive);
   if (op === "contains") return fold(actual, caseSensitive).includes(fold(expected, caseSensitive));
-  if (op === "matches") return compilePattern(expected, caseSensitive).matcher(actual.slice(0, LIMITS.inboundLength)).find();
+  if (op === "matches")
+    return compilePattern(expected, caseSensitive).matcher(actual.slice(0, LIMITS.inboundLength)).find();
   return false;
 }
 

@@ -24,7 +24,13 @@ export type InboundForRules = {
   created: boolean;
 };
 
-type RuleHead = { id: string; customerId: string; triggerEvent: TriggerEvent; minutes: number | null; senderIds: string[] };
+type RuleHead = {
+  id: string;
+  customerId: string;
+  triggerEvent: TriggerEvent;
+  minutes: number | null;
+  senderIds: string[];
+};
 
 const watches = (r: RuleHead, i: InboundForRules) =>
   r.customerId === i.customerId && (r.senderIds.length === 0 || r.senderIds.includes(i.senderId));
@@ -58,12 +64,14 @@ export async function enqueueInbound(tx: Tx, items: InboundForRules[]): Promise<
         at: i.at.toISOString(),
       } satisfies EventPayload,
     });
-    if (mine.some((r) => r.triggerEvent === "message.inbound")) jobs.push(event("message.inbound", i.providerMessageId));
+    if (mine.some((r) => r.triggerEvent === "message.inbound"))
+      jobs.push(event("message.inbound", i.providerMessageId));
     if (i.created && mine.some((r) => r.triggerEvent === "conversation.created")) {
       jobs.push(event("conversation.created", i.conversationId));
     }
     for (const r of mine) {
-      if ((r.triggerEvent !== "conversation.idle" && r.triggerEvent !== "conversation.unanswered") || !r.minutes) continue;
+      if ((r.triggerEvent !== "conversation.idle" && r.triggerEvent !== "conversation.unanswered") || !r.minutes)
+        continue;
       timed.add(i.conversationId);
       jobs.push({
         customerId: i.customerId,

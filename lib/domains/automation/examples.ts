@@ -1,8 +1,8 @@
 // The OpenAPI examples of the automation and business hours routes (docs/openapi.md "Adding a
 // route"): one sample rule and run through the serializers the routes answer with.
 import { exampleTime, listExample, SAMPLE_CUSTOMER_ID } from "@/lib/core/examples";
-import type { AutomationRule, AutomationRun } from "@/lib/generated/prisma/client";
 import { sampleSender } from "@/lib/domains/senders/samples";
+import type { AutomationRule, AutomationRun } from "@/lib/generated/prisma/client";
 import { toPublicRule, toPublicRun } from "./serializers";
 
 const rule = {

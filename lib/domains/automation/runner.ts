@@ -6,8 +6,8 @@
 // a job run again after a crash inserts nothing and so does nothing.
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
-import { businessHoursOf } from "@/lib/domains/business-hours/service";
 import { isInBusinessHours, nextOpening } from "@/lib/domains/business-hours/hours";
+import { businessHoursOf } from "@/lib/domains/business-hours/service";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import type { ClaimedJob, JobOutcome } from "@/lib/domains/schedule/jobs";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -15,8 +15,8 @@ import { JOB_KINDS, type RunConversation, runActions, runOutcome } from "./actio
 import { conditionsHold, type Facts, readsContactFields, readsLabels } from "./conditions";
 import { applyLabels, labelsOf } from "./labels";
 import type { TriggerEvent } from "./schemas";
+import { handleReopenJob, handleSendJob } from "./sends";
 import { configOf } from "./serializers";
-import { handleSendJob, handleReopenJob } from "./sends";
 
 /** What an event job carries (enqueue.ts writes it). */
 export type EventPayload = {
@@ -43,7 +43,19 @@ export type TimePayload = {
 
 type RuleRow = Prisma.AutomationRuleGetPayload<object>;
 
-export async function loadConversation(tx: Tx, customerId: string, id: string): Promise<(RunConversation & { lastMessageAt: Date; lastInboundAt: Date | null; handoffAt: Date | null; assignee: { email: string } | null }) | null> {
+export async function loadConversation(
+  tx: Tx,
+  customerId: string,
+  id: string,
+): Promise<
+  | (RunConversation & {
+      lastMessageAt: Date;
+      lastInboundAt: Date | null;
+      handoffAt: Date | null;
+      assignee: { email: string } | null;
+    })
+  | null
+> {
   const c = await tx.conversation.findFirst({
     where: { id, customerId },
     include: {
@@ -79,7 +91,14 @@ async function contactFields(tx: Tx, customerId: string, phone: string): Promise
  */
 export async function runRule(
   rule: RuleRow,
-  input: { trigger: TriggerEvent; eventKey: string; conversationId: string; message: Facts["message"]; at: Date; depth: number },
+  input: {
+    trigger: TriggerEvent;
+    eventKey: string;
+    conversationId: string;
+    message: Facts["message"];
+    at: Date;
+    depth: number;
+  },
 ): Promise<string | null> {
   const config = configOf(rule);
   const hours = await businessHoursOf(rule.customerId);
@@ -90,7 +109,9 @@ export async function runRule(
     const labels = readsLabels(config.conditions) ? await labelsOf(tx, c) : { contact: [], conversation: [] };
     const facts: Facts = {
       message: input.message,
-      contactFields: readsContactFields(config.conditions) ? await contactFields(tx, c.customerId, c.contactPhoneNumber) : {},
+      contactFields: readsContactFields(config.conditions)
+        ? await contactFields(tx, c.customerId, c.contactPhoneNumber)
+        : {},
       contactLabels: labels.contact,
       conversationLabels: labels.conversation,
       assignee: c.assignee?.email ?? null,
@@ -167,7 +188,7 @@ async function handleTimeJob(job: ClaimedJob): Promise<JobOutcome> {
     where: { id: p.conversationId, customerId: job.customerId },
     select: { id: true, status: true, lastMessageAt: true, lastInboundAt: true },
   });
-  if (!c || c.status !== "OPEN") return { status: "CANCELLED" };
+  if (c?.status !== "OPEN") return { status: "CANCELLED" };
   const anchor = new Date(p.anchorAt);
   if (p.trigger === "conversation.unanswered") {
     // A person answered, or the contact wrote again (that message has its own timer).
@@ -185,7 +206,8 @@ async function handleTimeJob(job: ClaimedJob): Promise<JobOutcome> {
   }
   await runRule(rule, {
     trigger: p.trigger,
-    eventKey: p.trigger === "conversation.unanswered" ? `unanswered:${p.anchorMessageId}` : `idle:${c.id}:${anchor.getTime()}`,
+    eventKey:
+      p.trigger === "conversation.unanswered" ? `unanswered:${p.anchorMessageId}` : `idle:${c.id}:${anchor.getTime()}`,
     conversationId: c.id,
     message: p.message ?? null,
     at: new Date(),

@@ -9,7 +9,7 @@ import { ResourceName } from "@/lib/core/resource-name";
 import { hasNoControlChars } from "@/lib/core/storable-text";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import { Variables } from "@/lib/domains/broadcasts/schemas";
-import { LIMITS as PATTERN_LIMITS, largestRepeat, patternError, programSizeOf } from "@/lib/domains/chatbots/engine";
+import { largestRepeat, LIMITS as PATTERN_LIMITS, patternError, programSizeOf } from "@/lib/domains/chatbots/engine";
 
 export const TRIGGER_EVENTS = [
   "message.inbound",
@@ -140,7 +140,11 @@ const TemplateRef = z.strictObject(
   { error: "template must be an object {name, language}" },
 );
 
-const Email = z.string({ error: "assignee must be a member's email" }).trim().toLowerCase().email("assignee must be an email");
+const Email = z
+  .string({ error: "assignee must be a member's email" })
+  .trim()
+  .toLowerCase()
+  .email("assignee must be an email");
 
 export const ACTION_TYPES = [
   "assign",
@@ -153,9 +157,6 @@ export const ACTION_TYPES = [
   "snooze",
   "webhook",
 ] as const;
-export type ActionType = (typeof ACTION_TYPES)[number];
-/** Actions that message the contact: they wait while a chatbot owns the conversation. */
-export const SEND_ACTIONS: readonly ActionType[] = ["send_text", "send_template"];
 
 export const ActionSchema = z.discriminatedUnion(
   "type",
@@ -168,14 +169,24 @@ export const ActionSchema = z.discriminatedUnion(
       }),
     z.strictObject({
       type: z.literal("label"),
-      labels: z.array(LabelName, { error: "labels must be an array of names" }).min(1, "labels must not be empty").max(10),
+      labels: z
+        .array(LabelName, { error: "labels must be an array of names" })
+        .min(1, "labels must not be empty")
+        .max(10),
     }),
     z.strictObject({
       type: z.literal("unlabel"),
-      labels: z.array(LabelName, { error: "labels must be an array of names" }).min(1, "labels must not be empty").max(10),
+      labels: z
+        .array(LabelName, { error: "labels must be an array of names" })
+        .min(1, "labels must not be empty")
+        .max(10),
     }),
     z.strictObject({ type: z.literal("note"), text: Text("text", 4096) }),
-    z.strictObject({ type: z.literal("send_text"), text: Text("text", 4096), fallbackTemplate: TemplateRef.optional() }),
+    z.strictObject({
+      type: z.literal("send_text"),
+      text: Text("text", 4096),
+      fallbackTemplate: TemplateRef.optional(),
+    }),
     z.strictObject({
       type: z.literal("send_template"),
       template: TemplateRef,
@@ -194,7 +205,10 @@ const RuleFields = {
   enabled: z.boolean({ error: "enabled must be true or false" }),
   trigger: TriggerSchema,
   conditions: z.array(ConditionSchema, { error: "conditions must be an array" }).max(20, "at most 20 conditions"),
-  actions: z.array(ActionSchema, { error: "actions must be an array" }).min(1, "a rule needs at least one action").max(10, "at most 10 actions"),
+  actions: z
+    .array(ActionSchema, { error: "actions must be an array" })
+    .min(1, "a rule needs at least one action")
+    .max(10, "at most 10 actions"),
   senderIds: z
     .array(z.string({ error: "each senderId must be a sender's phone number" }).trim().min(1), {
       error: "senderIds must be an array of the senders' phone numbers",
@@ -241,7 +255,9 @@ export const RulePublic = z
     name: z.string(),
     enabled: z.boolean(),
     trigger: z.object({ event: z.enum(TRIGGER_EVENTS), minutes: z.number().int().optional() }),
-    conditions: z.array(z.object({ field: z.string(), op: z.string(), value: z.unknown(), caseSensitive: z.boolean().optional() })),
+    conditions: z.array(
+      z.object({ field: z.string(), op: z.string(), value: z.unknown(), caseSensitive: z.boolean().optional() }),
+    ),
     actions: z.array(z.object({ type: z.enum(ACTION_TYPES) }).catchall(z.unknown())),
     senderIds: z.array(z.string()),
     createdAt: isoTimestamp(),
@@ -270,6 +286,14 @@ export const RunPublic = z
   .meta({ id: "AutomationRun" });
 export type RunPublic = z.output<typeof RunPublic>;
 
-export const RuleListPublic = z.object({ rules: z.array(RulePublic), items: z.array(RulePublic), pagination: PageBlockSchema });
-export const RunListPublic = z.object({ runs: z.array(RunPublic), items: z.array(RunPublic), pagination: PageBlockSchema });
+export const RuleListPublic = z.object({
+  rules: z.array(RulePublic),
+  items: z.array(RulePublic),
+  pagination: PageBlockSchema,
+});
+export const RunListPublic = z.object({
+  runs: z.array(RunPublic),
+  items: z.array(RunPublic),
+  pagination: PageBlockSchema,
+});
 export const RuleDeletedPublic = z.object({ ruleUid: z.string(), deleted: z.literal(true) });

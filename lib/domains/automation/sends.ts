@@ -49,7 +49,10 @@ export async function recordActionOutcome(runId: string, index: number, outcome:
 /** A chatbot owns the conversation: its sender has an ACTIVE bot, no hand-off waits and no person answered lately. */
 async function chatbotOwns(c: { id: string; senderId: string; handoffAt: Date | null }): Promise<boolean> {
   if (c.handoffAt) return false;
-  const bot = await db.chatbot.findFirst({ where: { activeSenderId: c.senderId, status: "ACTIVE" }, select: { id: true } });
+  const bot = await db.chatbot.findFirst({
+    where: { activeSenderId: c.senderId, status: "ACTIVE" },
+    select: { id: true },
+  });
   if (!bot) return false;
   const person = await db.conversationMessage.findFirst({
     where: {
@@ -65,7 +68,10 @@ async function chatbotOwns(c: { id: string; senderId: string; handoffAt: Date | 
 
 type Contact = { phone: string; name: string | null; fields: Record<string, string> };
 
-function variableValue(v: { source: string; key?: string; value?: string; default?: string }, contact: Contact): string {
+function variableValue(
+  v: { source: string; key?: string; value?: string; default?: string },
+  contact: Contact,
+): string {
   const raw =
     v.source === "constant"
       ? (v.value ?? "")
@@ -94,7 +100,11 @@ function templateMessage(
     recipient_type: "individual",
     to: contact.phone.replace(/^\+/, ""),
     type: "template",
-    template: { name: template.name, language: { code: template.language }, ...(components.length ? { components } : {}) },
+    template: {
+      name: template.name,
+      language: { code: template.language },
+      ...(components.length ? { components } : {}),
+    },
   } as ProviderMessagePayload;
 }
 
@@ -125,7 +135,10 @@ export async function handleSendJob(job: ClaimedJob): Promise<JobOutcome> {
   };
   const messageId = `msg_${job.id}`;
   // A claim after a crash: what the first one did stands.
-  const earlier = await db.message.findUnique({ where: { id: messageId }, select: { status: true, providerMessageId: true } });
+  const earlier = await db.message.findUnique({
+    where: { id: messageId },
+    select: { status: true, providerMessageId: true },
+  });
   if (earlier) {
     return wentOut(earlier)
       ? finish("done", messageId)
@@ -138,7 +151,11 @@ export async function handleSendJob(job: ClaimedJob): Promise<JobOutcome> {
   const windowOpen = c.windowExpiresAt !== null && c.windowExpiresAt.getTime() > Date.now();
   if (await chatbotOwns(c)) {
     if (!windowOpen) return finish("skipped", "chatbot_owns: a chatbot kept the conversation until the window closed");
-    await recordActionOutcome(p.runId, p.index, { type, outcome: "pending", reason: "waiting: a chatbot owns the conversation" });
+    await recordActionOutcome(p.runId, p.index, {
+      type,
+      outcome: "pending",
+      reason: "waiting: a chatbot owns the conversation",
+    });
     return { status: "PENDING", dueAt: new Date(Date.now() + CHATBOT_WAIT_MS) };
   }
   const contact = await contactOf(c.customerId, c.contactPhoneNumber, c.contactName);

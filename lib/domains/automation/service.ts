@@ -6,14 +6,15 @@ import { ApiError } from "@/lib/core/errors";
 import { type PageInput, skipTake } from "@/lib/core/pagination";
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
-import { assertPermission } from "@/lib/domains/auth/access";
-import type { Principal } from "@/lib/domains/auth/principal";
 import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
+import { assertPermission } from "@/lib/domains/auth/access";
+import type { Principal } from "@/lib/domains/auth/principal";
 import type { AutomationRule, AutomationRun, Prisma } from "@/lib/generated/prisma/client";
 import type { RuleCreateInput, RulePatch } from "./schemas";
 
-export const ruleNotFound = (uid: string) => new ApiError("AUTOMATION_NOT_FOUND", `Automation rule ${uid} not found for this account`);
+export const ruleNotFound = (uid: string) =>
+  new ApiError("AUTOMATION_NOT_FOUND", `Automation rule ${uid} not found for this account`);
 
 function guard(p: Principal): void {
   if (p.member) assertPermission(p, "automations");
@@ -111,7 +112,10 @@ export async function updateRule(p: Principal, uid: string, patch: RulePatch): P
       ...auditContext(p),
       action: "automation.updated",
       target: { type: "automation", uid },
-      details: { fields: Object.keys(patch).sort(), ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}) },
+      details: {
+        fields: Object.keys(patch).sort(),
+        ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+      },
     });
     return getRule(p, uid, tx);
   });
@@ -135,7 +139,11 @@ export async function deleteRule(p: Principal, uid: string): Promise<void> {
 }
 
 /** A rule's runs, newest first. */
-export async function listRuns(p: Principal, uid: string, page: PageInput): Promise<{ runs: AutomationRun[]; total: number }> {
+export async function listRuns(
+  p: Principal,
+  uid: string,
+  page: PageInput,
+): Promise<{ runs: AutomationRun[]; total: number }> {
   const rule = await getRule(p, uid);
   const where = { ruleId: rule.id, customerId: p.customerId };
   const [runs, total] = await Promise.all([
@@ -144,7 +152,6 @@ export async function listRuns(p: Principal, uid: string, page: PageInput): Prom
   ]);
   return { runs, total };
 }
-
 export type DayCount = { day: string; done: number; skipped: number; failed: number };
 
 /** Runs per day (UTC) over the last `days` days, by outcome: the rule page's counts. */

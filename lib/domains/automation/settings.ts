@@ -6,10 +6,10 @@
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
-import { assertPermission } from "@/lib/domains/auth/access";
-import type { Principal } from "@/lib/domains/auth/principal";
 import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
+import { assertPermission } from "@/lib/domains/auth/access";
+import type { Principal } from "@/lib/domains/auth/principal";
 import type { BusinessHoursBody, BusinessHoursPublic } from "@/lib/domains/business-hours/schemas";
 import { businessHoursOf } from "@/lib/domains/business-hours/service";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -42,7 +42,9 @@ export async function setBusinessHoursSetting(p: Principal, body: BusinessHoursB
     if (body.businessHours !== undefined) {
       await tx.customer.update({
         where: { id: p.customerId },
-        data: { businessHours: body.businessHours === null ? Prisma.DbNull : (body.businessHours as Prisma.InputJsonValue) },
+        data: {
+          businessHours: body.businessHours === null ? Prisma.DbNull : (body.businessHours as Prisma.InputJsonValue),
+        },
       });
     }
     if (body.awayReply) {

@@ -57,7 +57,11 @@ describe("businessSecondsBetween", () => {
   });
 
   it("the day the clocks go forward has 23 hours, and the Monday after opens 7 hours", () => {
-    const sunday: BusinessHours = { timezone: "Europe/Berlin", days: [{ day: 0, open: "00:00", close: "24:00" }], holidays: [] };
+    const sunday: BusinessHours = {
+      timezone: "Europe/Berlin",
+      days: [{ day: 0, open: "00:00", close: "24:00" }],
+      holidays: [],
+    };
     // 2026-03-29: clocks go forward, the day has 23 hours.
     expect(businessSecondsBetween(at("2026-03-28T00:00:00Z"), at("2026-03-30T00:00:00Z"), sunday)).toBe(23 * 3600);
     expect(businessSecondsBetween(at("2026-03-30T07:00:00Z"), at("2026-03-30T16:00:00Z"), BERLIN)).toBe(7 * 3600);

@@ -50,7 +50,8 @@ function wallClockMs(ms: number, timezone: string): number {
   return Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
 }
 
-const offsetAt = (ms: number, timezone: string) => wallClockMs(Math.floor(ms / 1000) * 1000, timezone) - Math.floor(ms / 1000) * 1000;
+const offsetAt = (ms: number, timezone: string) =>
+  wallClockMs(Math.floor(ms / 1000) * 1000, timezone) - Math.floor(ms / 1000) * 1000;
 
 /** The UTC instant of a local wall-clock time (a time a DST gap skips maps to just after it). */
 function localToUtc(localMs: number, timezone: string): number {

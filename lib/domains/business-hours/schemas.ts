@@ -23,7 +23,11 @@ export const DayRangeSchema = z
   .superRefine((d, ctx) => {
     if (d.open === "24:00") ctx.addIssue({ code: "custom", path: ["open"], message: "open must be before 24:00" });
     else if (HHMM.test(d.close) && minutesOf(d.open) === minutesOf(d.close)) {
-      ctx.addIssue({ code: "custom", path: ["close"], message: "close must differ from open (00:00 to 24:00 is all day)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["close"],
+        message: "close must differ from open (00:00 to 24:00 is all day)",
+      });
     }
   });
 
@@ -48,7 +52,6 @@ export const BusinessHoursSchema = z
   .meta({
     description: "Weekly opening ranges in a time zone; a range whose close is not after its open runs past midnight.",
   });
-export type BusinessHoursValue = z.output<typeof BusinessHoursSchema>;
 
 export const AwayReplySchema = z
   .strictObject(

@@ -60,16 +60,6 @@ export async function scheduleJobs(tx: Tx, jobs: NewJob[]): Promise<number> {
   return count;
 }
 
-/** Cancels the PENDING jobs of these kinds waiting on `subjectId` (a reply came); returns how many. */
-export async function cancelJobs(tx: Tx, subjectId: string, kinds: readonly string[]): Promise<number> {
-  return tx.$executeRawUnsafe(
-    `UPDATE "ScheduledJob" SET status = 'CANCELLED', "lockedUntil" = NULL, "updatedAt" = ${NOW_UTC}
-     WHERE "subjectId" = $1 AND status = 'PENDING' AND kind = ANY($2::text[])`,
-    subjectId,
-    [...kinds],
-  );
-}
-
 /** Claims up to `limit` due PENDING jobs of these kinds for `leaseMs`. */
 export async function claimDueJobs(
   kinds: readonly string[],
@@ -158,7 +148,11 @@ export async function runDueJobs(options: JobWorkerOptions): Promise<number> {
       outcome =
         job.attempts >= maxAttempts
           ? { status: "FAILED", error: "internal error" }
-          : { status: "PENDING", dueAt: new Date(Date.now() + retryDelayMs(job.attempts, 1_000, 60_000)), error: "internal error" };
+          : {
+              status: "PENDING",
+              dueAt: new Date(Date.now() + retryDelayMs(job.attempts, 1_000, 60_000)),
+              error: "internal error",
+            };
     }
     if (!(await finishJob(job, outcome))) log.warn({ jobId: job.id, worker: options.name }, "scheduled job lease lost");
   }

@@ -50,7 +50,8 @@ const GROUPS: readonly Group[] = [
   {
     key: "automation",
     name: "Automations",
-    description: "Rules that ran a webhook action (docs: automation rules); every event carries data.ruleUid and data.runUid.",
+    description:
+      "Rules that ran a webhook action (docs: automation rules); every event carries data.ruleUid and data.runUid.",
     definitions: AUTOMATION_EVENTS,
   },
   {

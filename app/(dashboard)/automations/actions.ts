@@ -1,0 +1,33 @@
+"use server";
+import { z } from "zod";
+import { defineAction, RecordId } from "@/lib/dashboard/define-action";
+import { RuleCreateBody, RulePatch } from "@/lib/domains/automation/schemas";
+import { createRule, updateRule } from "@/lib/domains/automation/service";
+import { setBusinessHoursSetting } from "@/lib/domains/automation/settings";
+import { BusinessHoursBody } from "@/lib/domains/business-hours/schemas";
+
+export const createRuleAction = defineAction({
+  permission: "automations",
+  schema: RuleCreateBody,
+  run: async ({ principal, input }) => ({ uid: (await createRule(principal, input.rule)).id }),
+  revalidate: "/automations",
+});
+
+/** Saves the editor, or (with only enabled) switches the rule on or off. */
+export const updateRuleAction = defineAction({
+  permission: "automations",
+  schema: z.object({ uid: RecordId, rule: RulePatch }),
+  run: async ({ principal, input }) => {
+    await updateRule(principal, input.uid, input.rule);
+  },
+  revalidate: "/automations",
+});
+
+export const setBusinessHoursAction = defineAction({
+  permission: "automations",
+  schema: BusinessHoursBody,
+  run: async ({ principal, input }) => {
+    await setBusinessHoursSetting(principal, input);
+  },
+  revalidate: "/automations/business-hours",
+});

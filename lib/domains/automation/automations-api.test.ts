@@ -1,0 +1,188 @@
+// The automation and business hours API (docs/automation.md "API"): create, read, list, update,
+// delete and the runs log; validation naming the field; linear-time patterns only; audit
+// entries; every route scoped to its account; members checked in the service.
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { call, createTestCustomer } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
+import { createRule, listRules } from "./service";
+import { getBusinessHoursSetting } from "./settings";
+
+type Customer = Awaited<ReturnType<typeof createTestCustomer>>;
+let a: Customer;
+let b: Customer;
+
+const RULE = {
+  name: "Refunds",
+  trigger: { event: "message.inbound" },
+  conditions: [{ field: "message.text", op: "contains", value: "refund" }],
+  actions: [{ type: "note", text: "refund" }],
+};
+const fieldsOf = (body: { details?: { fields?: { path: string; message: string }[] } }) =>
+  (body.details?.fields ?? []).map((f) => f.path);
+
+beforeAll(async () => {
+  a = await createTestCustomer();
+  b = await createTestCustomer();
+});
+
+describe("rules", () => {
+  it("create, read, list, update, delete, each audited; v2 and v3 alike", async () => {
+    const created = await call("POST", "/api/v2/automations", {
+      token: a.globalToken,
+      body: { rule: { ...RULE, senderIds: [a.otherSender.phoneNumber] } },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const rule = created.body.data;
+    expect(rule).toMatchObject({
+      name: "Refunds",
+      enabled: true,
+      trigger: { event: "message.inbound" },
+      senderIds: [a.otherSender.phoneNumber],
+    });
+    const uid = rule.ruleUid as string;
+
+    const read = await call("GET", `/api/v3/automations/${uid}`, { token: a.globalToken });
+    expect(read.body.data).toEqual(rule);
+    const list = await call("GET", "/api/v3/automations", { token: a.globalToken });
+    expect(list.body.data.rules.map((r: { ruleUid: string }) => r.ruleUid)).toContain(uid);
+
+    const updated = await call("POST", `/api/v3/automations/${uid}`, {
+      token: a.globalToken,
+      body: { rule: { enabled: false, name: "Refunds!" } },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data).toMatchObject({ enabled: false, name: "Refunds!" });
+
+    const runs = await call("GET", `/api/v3/automations/${uid}/runs`, { token: a.globalToken });
+    expect(runs.status).toBe(200);
+    expect(runs.body.data).toMatchObject({ runs: [], items: [], pagination: { total: 0 } });
+
+    const deleted = await call("DELETE", `/api/v3/automations/${uid}`, { token: a.globalToken });
+    expect(deleted.status).toBe(200);
+    expect((await call("GET", `/api/v3/automations/${uid}`, { token: a.globalToken })).body.error_code).toBe(
+      "AUTOMATION_NOT_FOUND",
+    );
+
+    const audit = await db.auditEvent.findMany({
+      where: { customerId: a.customer.id, targetUid: uid },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(audit.map((e) => e.action)).toEqual(["automation.created", "automation.updated", "automation.deleted"]);
+  });
+
+  it("validation names the field; a pattern that is not linear-time is refused", async () => {
+    const refused = async (rule: Record<string, unknown>) => {
+      const res = await call("POST", "/api/v3/automations", { token: a.globalToken, body: { rule } });
+      expect(res.status).toBe(400);
+      expect(res.body.error_code).toBe("VALIDATION_FAILED");
+      return fieldsOf(res.body);
+    };
+    expect(await refused({ ...RULE, trigger: { event: "conversation.idle" } })).toContain("body.rule.trigger.minutes");
+    expect(await refused({ ...RULE, trigger: { event: "message.sent" } })).toContain("body.rule.trigger.event");
+    // A backreference needs backtracking: re2 has none.
+    expect(
+      await refused({ ...RULE, conditions: [{ field: "message.text", op: "matches", value: "(a+)\\1" }] }),
+    ).toContain("body.rule.conditions.0.value");
+    expect(
+      await refused({ ...RULE, conditions: [{ field: "message.text", op: "matches", value: "a{1000}" }] }),
+    ).toContain("body.rule.conditions.0.value");
+    expect(
+      await refused({ ...RULE, conditions: [{ field: "contact.label", op: "contains", value: "vip" }] }),
+    ).toContain("body.rule.conditions.0.op");
+    expect(await refused({ ...RULE, conditions: [{ field: "mood", op: "eq", value: "x" }] })).toContain(
+      "body.rule.conditions.0.field",
+    );
+    expect(await refused({ ...RULE, actions: [{ type: "assign" }] })).toContain("body.rule.actions.0.assignee");
+    expect(await refused({ ...RULE, actions: [] })).toContain("body.rule.actions");
+    expect(await refused({ ...RULE, senderIds: ["+15550000000"] })).toContain("body.rule.senderIds.0");
+    expect(await db.automationRule.count({ where: { customerId: a.customer.id } })).toBe(0);
+  });
+
+  it("every route is the account's own: another account's uid is AUTOMATION_NOT_FOUND, its list is apart", async () => {
+    const created = await call("POST", "/api/v3/automations", { token: a.globalToken, body: { rule: RULE } });
+    const uid = created.body.data.ruleUid as string;
+    for (const [method, path, body] of [
+      ["GET", `/api/v3/automations/${uid}`, undefined],
+      ["POST", `/api/v3/automations/${uid}`, { rule: { enabled: false } }],
+      ["DELETE", `/api/v3/automations/${uid}`, undefined],
+      ["GET", `/api/v3/automations/${uid}/runs`, undefined],
+    ] as const) {
+      const res = await call(method, path, { token: b.globalToken, body });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.body.error_code).toBe("AUTOMATION_NOT_FOUND");
+    }
+    const list = await call("GET", "/api/v3/automations", { token: b.globalToken });
+    expect(list.body.data.rules).toEqual([]);
+    expect((await db.automationRule.findUniqueOrThrow({ where: { id: uid } })).enabled).toBe(true);
+    // Account-wide: a number-scoped token is refused.
+    const scoped = await call("GET", "/api/v3/automations", { token: a.scopedToken });
+    expect(scoped.body.error_code).toBe("TOKEN_SCOPE_NOT_ALLOWED");
+  });
+
+  it("members: the service refuses a role without the automations permission", async () => {
+    const agent = memberPrincipal(a.customer.id, { role: "agent" });
+    await expect(
+      createRule(agent, {
+        ...RULE,
+        enabled: true,
+        senderIds: [],
+        trigger: { event: "message.inbound" },
+        conditions: [],
+        actions: [{ type: "note", text: "x" }],
+      }),
+    ).rejects.toMatchObject({ code: "PERMISSION_DENIED" });
+    await expect(listRules(agent, { page: 1, limit: 10 })).rejects.toMatchObject({ code: "PERMISSION_DENIED" });
+    await expect(getBusinessHoursSetting(agent)).rejects.toMatchObject({ code: "PERMISSION_DENIED" });
+    const admin = memberPrincipal(a.customer.id, { role: "admin" });
+    expect((await listRules(admin, { page: 1, limit: 10 })).total).toBeGreaterThan(0);
+  });
+});
+
+describe("business hours", () => {
+  it("set and read, audited; validation names the field; apart per account", async () => {
+    const hours = {
+      timezone: "Europe/Berlin",
+      days: [
+        { day: 1, open: "09:00", close: "12:00" },
+        { day: 1, open: "13:00", close: "17:00" },
+      ],
+      holidays: ["2026-12-25"],
+    };
+    const set = await call("POST", "/api/v3/settings/business-hours", {
+      token: a.globalToken,
+      body: { businessHours: hours, awayReply: { enabled: true, text: "Closed" } },
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.data).toEqual({ businessHours: hours, awayReply: { enabled: true, text: "Closed" } });
+    expect((await call("GET", "/api/v2/settings/business-hours", { token: a.globalToken })).body.data).toEqual(
+      set.body.data,
+    );
+    expect((await call("GET", "/api/v3/settings/business-hours", { token: b.globalToken })).body.data).toEqual({
+      businessHours: null,
+      awayReply: { enabled: false, text: null },
+    });
+    // The built-in away rule is the setting's, not a rule of the list.
+    const list = await call("GET", "/api/v3/automations", { token: a.globalToken });
+    expect(list.body.data.rules.map((r: { name: string }) => r.name)).not.toContain("Away reply");
+
+    const bad = await call("POST", "/api/v3/settings/business-hours", {
+      token: a.globalToken,
+      body: { businessHours: { ...hours, timezone: "Mars/Base" } },
+    });
+    expect(bad.status).toBe(400);
+    expect(fieldsOf(bad.body)).toContain("body.businessHours.timezone");
+    const badDay = await call("POST", "/api/v3/settings/business-hours", {
+      token: a.globalToken,
+      body: { businessHours: { ...hours, days: [{ day: 7, open: "09:00", close: "10:00" }] } },
+    });
+    expect(fieldsOf(badDay.body)).toContain("body.businessHours.days.0.day");
+    const off = await call("POST", "/api/v3/settings/business-hours", {
+      token: a.globalToken,
+      body: { awayReply: { enabled: false } },
+    });
+    expect(off.body.data.awayReply).toEqual({ enabled: false, text: "Closed" });
+    const audit = await db.auditEvent.count({ where: { customerId: a.customer.id, action: "business_hours.updated" } });
+    expect(audit).toBe(2);
+  });
+});
