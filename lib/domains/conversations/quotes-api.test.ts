@@ -98,8 +98,10 @@ describe("a tap on our buttons", () => {
     });
     const events = await db.webhookEvent.findMany({ where: { dedupeKey: `inbound:${id}` } });
     expect(events).toHaveLength(1);
-    expect(events[0]?.type).toBe("message.inbound.interactive");
-    expect((events[0]?.payload as { data: unknown }).data).toMatchObject({
+    const [event] = events;
+    if (!event) throw new Error("no event");
+    expect(event.type).toBe("message.inbound.interactive");
+    expect((event.payload as { data: unknown }).data).toMatchObject({
       reply: { type: "button_reply", id: "agent", title: "Talk to a person" },
       context: { id: sent.messageId, messageId: ours?.messageUid, providerMessageId: sent.messageId },
     });
