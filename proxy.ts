@@ -20,6 +20,7 @@ export const DASHBOARD_SECTIONS = [
   "account",
   "analytics",
   "audit",
+  "automations",
   "billing",
   "blacklist",
   "broadcasts",

@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OpenApiDocument } from "@/lib/api/openapi";
 import { db } from "@/lib/db";
+import { runAutomationJobs } from "@/lib/domains/automation/worker";
 import { setLowBalanceThreshold } from "@/lib/domains/billing/low-balance";
 import { dispatchOnce } from "@/lib/domains/broadcasts/dispatcher";
 import { changeConversationLabels } from "@/lib/domains/labels/apply";
@@ -233,6 +234,24 @@ describe("every catalog event type, delivered for real", () => {
     ]) {
       await arrived(key);
     }
+  }, 60_000);
+
+  it("automation.triggered: a rule with a webhook action, run by the automation worker's pass", async () => {
+    const rule = await call("POST", "/api/v3/automations", {
+      token: t.globalToken,
+      body: {
+        rule: {
+          name: "Tell the CRM",
+          trigger: { event: "message.inbound" },
+          conditions: [{ field: "message.text", op: "contains", value: "invoice" }],
+          actions: [{ type: "webhook" }],
+        },
+      },
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+    await contactWrites(t.sender, uniquePhone(), "Where is my invoice?");
+    for (let i = 0; i < 10; i++) if ((await runAutomationJobs({ customerIds: [t.customer.id] })) === 0) break;
+    await arrived("automation.triggered");
   }, 60_000);
 
   it("a broadcast started, paused by a person, resumed and completed by the dispatcher", async () => {

@@ -3,10 +3,14 @@
 // entries; every route scoped to its account; members checked in the service.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { recordApiAnswers } from "@/test/api-answers";
 import { call, createTestCustomer } from "@/test/factory";
 import { memberPrincipal } from "@/test/member-fixtures";
 import { createRule, listRules } from "./service";
 import { getBusinessHoursSetting } from "./settings";
+
+// Every answer is checked against the OpenAPI document and counts toward its coverage.
+recordApiAnswers();
 
 type Customer = Awaited<ReturnType<typeof createTestCustomer>>;
 let a: Customer;

@@ -101,6 +101,8 @@ describe("event catalog", () => {
       "conversation.closed",
       "conversation.handoff",
       "conversation.assigned",
+      "conversation.labels_changed",
+      "automation.triggered",
       "broadcast.started",
       "broadcast.paused",
       "broadcast.completed",
