@@ -7,6 +7,7 @@ import { decryptSecret } from "@/lib/core/crypto/secret-box";
 import { resetEnvCache } from "@/lib/core/env";
 import { db } from "@/lib/db";
 import { verifyPassword } from "@/lib/domains/auth/password";
+import { listRules } from "@/lib/domains/automation/service";
 import { ledgerBalance } from "@/lib/domains/billing/ledger";
 import { PRICING_CATEGORIES } from "@/lib/domains/billing/rate-card";
 import { extrasOf, failuresByCode, listBroadcasts } from "@/lib/domains/broadcasts/service";
@@ -302,6 +303,15 @@ describe("demo seed", { timeout: 120_000 }, () => {
       expect(bytes.length, f.mediaId).toBe(f.fileSize);
       expect(createHash("sha256").update(bytes).digest("hex")).toBe(f.sha256);
     }
+  });
+
+  it("seeds two automation rules the rules API reads: refund routing and an unanswered nudge by note", async () => {
+    const customerId = await demoCustomerId();
+    const { rules } = await listRules(memberPrincipal(customerId), { page: 1, limit: 10 });
+    expect(rules.map((r) => [r.name, r.triggerEvent, r.enabled]).sort()).toEqual([
+      ["Refund routing", "message.inbound", true],
+      ["Unanswered for 30 minutes", "conversation.unanswered", true],
+    ]);
   });
 
   it("seeds a completed broadcast with its results and a scheduled one the balance covers", async () => {

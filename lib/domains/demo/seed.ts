@@ -12,6 +12,7 @@ import { createUser } from "@/lib/domains/users/service";
 import { generateSigningSecret } from "@/lib/domains/webhooks/service";
 import type { Customer, Sender } from "@/lib/generated/prisma/client";
 import { DEMO_CUSTOMER_NAME, DEMO_EMAIL, DEMO_PASSWORD } from "./constants";
+import { ensureAutomations } from "./seed-automations";
 import { insertBillingRecords, insertLedger } from "./seed-billing";
 import { seedBroadcasts } from "./seed-broadcasts";
 import { ensureChatbot } from "./seed-chatbots";
@@ -180,6 +181,7 @@ export async function seedDemo(options: { billingRecords?: number; now?: Date } 
   await insertLedger(customer.id, now);
   await seedConversations(customer.id, senders, now);
   await seedBroadcasts(customer.id, primary, now, DEMO_RATES.marketing);
+  await ensureAutomations(customer.id);
 
   return {
     customerId: customer.id,
