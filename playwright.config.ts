@@ -11,20 +11,44 @@ const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "swi
 process.env.E2E_DATA_DIR = dataDir; // workers re-evaluate this file: keep one folder
 const executablePath = process.env.E2E_CHROMIUM || undefined;
 
+/**
+ * Specs that touch no data of the demo account's other tests: each signs up an account of
+ * its own, (live updates) adds conversations of its own contacts to the demo inbox while it
+ * mostly waits on a stream, or only reads pages (every page at 390 px, the docs pages, the
+ * integrator docs). They run beside the demo account's tests.
+ */
+const BESIDE = [
+  /api-reference\.spec\.ts/,
+  /client-address\.spec\.ts/,
+  /integrator-docs\.spec\.ts/,
+  /live-updates\.spec\.ts/,
+  /narrow-screens\.spec\.ts/,
+  /onboarding\.spec\.ts/,
+  /other-pages\.spec\.ts/,
+  /quickstart\.spec\.ts/,
+  /security\.spec\.ts/,
+  /signup\.spec\.ts/,
+];
+
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
   timeout: 90_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
-  workers: 1,
+  // Two lanes, each one test at a time: the demo account's tests in order (they share its
+  // data: an export counts its messages while no other test sends), and beside them the
+  // tests that sign up accounts of their own and the inbox left open for minutes, which
+  // mostly wait (docs/development.md "Tests").
+  workers: 2,
   retries: 0,
   // npm test reads the JSON report (PLAYWRIGHT_JSON_OUTPUT_NAME) to count and name failures.
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
   // The server-restart test stops the app and starts it again: it runs after every other test.
   projects: [
-    { name: "app", testIgnore: /server-restart\.spec\.ts/ },
-    { name: "server restart", testMatch: /server-restart\.spec\.ts/, dependencies: ["app"] },
+    { name: "app", testIgnore: [/server-restart\.spec\.ts/, ...BESIDE], workers: 1 },
+    { name: "beside", testMatch: BESIDE, workers: 1 },
+    { name: "server restart", testMatch: /server-restart\.spec\.ts/, dependencies: ["app", "beside"] },
   ],
   use: {
     baseURL: `http://localhost:${port}`,

@@ -30,6 +30,7 @@ export const DASHBOARD_SECTIONS = [
   "members",
   "messages",
   "no-access",
+  "reports",
   "senders",
   "templates",
   "tokens",

@@ -2,7 +2,7 @@
 // each writing its section of docs/benchmarks.md, then one summary of every target printed
 // with met / not met and how long each script took. Arguments after `--` go to every script
 // that takes them (--rounds=N, --duration=S, --warmup=S, --no-write); --skip=idle,memory,start leaves scripts out.
-// bench:api runs with --reuse: its 1M-record database is seeded once and kept.
+// bench:api and bench:reports run with --reuse: their 1M-record databases are seeded once and kept.
 import { spawn } from "node:child_process";
 import os from "node:os";
 
@@ -19,6 +19,7 @@ const SCRIPTS = [
   ["start", []],
   ["broadcast", shared.filter((a) => /^--(rounds|no-write)/.test(a))],
   ["media", shared.filter((a) => /^--(rounds|warmup|no-write)/.test(a))],
+  ["reports", ["--reuse", ...shared.filter((a) => /^--(rounds|no-write)/.test(a))]],
 ];
 
 const summary = [];

@@ -103,6 +103,9 @@ test("free records show Free in the Rate column and an all-zero cost chart has a
   await expect(page.getByTestId("chart-all-zero")).toBeVisible();
 
   await page.goto("/billing?billable=payable");
+  // The rows come with the page; the chart draws its axis once it has measured its box.
+  await expect(page.getByTestId("billing-row").first()).toBeVisible();
+  await expect.poll(() => page.getByTestId("axis-tick").count()).toBeGreaterThan(1);
   for (const rate of await page.getByTestId("billing-row").locator("td:nth-child(7)").allTextContents()) {
     // A message's price as money, exact (docs/dashboard.md "Money").
     expect(rate).toMatch(/^USD \d+\.\d{2,6}$/);

@@ -204,3 +204,86 @@ test("at 390 px in dark mode the filled-in form does not scroll sideways and is 
   await saveScreenshot(page, "broadcast-new-390-dark");
   await context.close();
 });
+
+test("a saved segment as the audience: its live count is the API's, accessible at 390 and 1280 px in both themes, and the start sends to it", async ({
+  page,
+}) => {
+  await login(page);
+  const token = await generateToken(page, `segment e2e ${suffix}`);
+  const labelName = `seg-${suffix}`;
+  const [one, two, three] = ["+14155550981", "+14155550982", "+14155550983"];
+  await bookWith(page, token, `Segment book ${suffix}`, [
+    { phoneNumber: one, name: "Uma" },
+    { phoneNumber: two, name: "Vic" },
+    { phoneNumber: three, name: "Wes" },
+  ]);
+  await api(page, token, "/labels", { label: { name: labelName } });
+  for (const phone of [one, two]) {
+    await api(page, token, `/contacts/${encodeURIComponent(phone ?? "")}/labels`, { add: [labelName] });
+  }
+  const segmentName = `Labelled ${suffix}`;
+  const segment = await api(page, token, "/segments", {
+    segment: { name: segmentName, rules: { labels: [labelName] } },
+  });
+  const counted = await page.request.get(`/api/v3/segments/${segment.segmentUid}/count`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const { count } = (await counted.json()).data as { count: number };
+  expect(count).toBe(2);
+
+  // The segments list: its rules in words and the same live count; accessible in both themes.
+  await page.goto("/broadcasts");
+  await page.getByRole("link", { name: "Segments", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Segments" })).toBeVisible();
+  const row = page.getByTestId("segment-row").filter({ hasText: segmentName });
+  await expect(row).toContainText(`every number of the account · labels ${labelName}`);
+  await expect(row.getByTestId("segment-row-count")).toHaveText(String(count));
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Dark mode" }).click();
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Light mode" }).click();
+
+  // "New broadcast to it": the new-broadcast page with the segment picked.
+  await row.getByRole("link", { name: "New broadcast to it" }).click();
+  await expect(page).toHaveURL(/\/broadcasts\/new\?segment=seg_/);
+  await hydrated(page.locator("#bc-name"));
+  await expect(page.getByLabel("Saved segment")).toHaveValue(segment.segmentUid);
+  await page.getByLabel("Saved segment").selectOption("");
+  await expect(page.getByRole("button", { name: "Add a filter" })).toBeVisible();
+  await page.locator("#bc-name").fill(`To a segment ${suffix}`);
+  await page.getByLabel("Template (approved)").selectOption("order_update|en");
+  await page.getByLabel("Body {{1}} from").selectOption("name");
+  await page.getByLabel("Body {{2}} from").selectOption("name");
+  await page.getByLabel("Saved segment").selectOption({ label: segmentName });
+  // The books and filters give way to the segment; its live count is the API's count.
+  await expect(page.getByRole("button", { name: "Add a filter" })).toHaveCount(0);
+  const audience = page.getByTestId("audience-count");
+  await expect(audience.getByTestId("segment-count")).toHaveText(String(count));
+  await expect(audience.getByTestId("recipient-count")).toHaveText("2");
+  await expect(page.getByTestId("review-recipients")).toHaveText("2");
+
+  for (const [width, theme] of [
+    [1280, "light"],
+    [1280, "dark"],
+    [390, "dark"],
+    [390, "light"],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    const toggle = page.getByRole("button", { name: theme === "dark" ? "Dark mode" : "Light mode" });
+    if (await toggle.isVisible()) await toggle.click();
+    await expect(page.locator("html")).toHaveClass(theme === "dark" ? /dark/ : /^(?!.*dark)/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${width}`).toBe(true);
+    await expectAccessible(page);
+  }
+  await saveScreenshot(page, "broadcast-new-segment-390");
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  await page.getByRole("button", { name: "Start broadcast" }).click();
+  await expect(page).toHaveURL(/\/broadcasts\/bc_[^/?]+$/);
+  const uid = new URL(page.url()).pathname.split("/").pop() ?? "";
+  const res = await page.request.get(`/api/v3/broadcasts/${uid}`, { headers: { Authorization: `Bearer ${token}` } });
+  const started = (await res.json()).data as { audience: { segmentUid: string }; counts: { total: number } };
+  expect(started.audience.segmentUid).toBe(segment.segmentUid);
+  expect(started.counts.total).toBe(count);
+});

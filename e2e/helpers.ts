@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Locator, type Page } from "@playwright/test";
+import { type BrowserContext, expect, type Locator, type Page } from "@playwright/test";
 import { DEMO_EMAIL, DEMO_PASSWORD } from "../lib/domains/demo/constants";
 import { signProviderBody } from "../lib/domains/provider/callbacks/signature";
 import { envelopeFor } from "../lib/domains/provider/simulator-callbacks";
@@ -12,12 +12,32 @@ import type { ProviderSender } from "../lib/domains/provider/types";
 
 export { DEMO_EMAIL, DEMO_PASSWORD };
 
+/**
+ * Session cookies this worker process got from signing in, by account: a later `login` in a
+ * fresh browser context reuses the session while the app still accepts it (each sign-in through
+ * the form costs the app and the browser over a second of CPU, and it is tested on its own in
+ * auth.spec.ts and security.spec.ts). A session the app ended (sign-out, removal, a new
+ * password) sends the page to /login, and the form signs in again.
+ */
+const sessions = new Map<string, Awaited<ReturnType<BrowserContext["cookies"]>>>();
+
 export async function login(page: Page, email = DEMO_EMAIL, password = DEMO_PASSWORD): Promise<void> {
+  const key = `${email}\n${password}`;
+  const cookies = sessions.get(key);
+  if (cookies) {
+    await page.context().addCookies(cookies);
+    await page.goto("/billing");
+    if (new URL(page.url()).pathname === "/billing") return;
+    sessions.delete(key);
+    await page.context().clearCookies();
+  }
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/billing/);
+  const session = (await page.context().cookies()).filter((c) => c.name.includes("session-token"));
+  if (session.length) sessions.set(key, session);
 }
 
 /**
@@ -42,7 +62,13 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(summary, `axe on ${page.url()}`).toEqual([]);
 }
 
+/**
+ * A full-page screenshot for people to look at, with E2E_SCREENSHOTS=1 (docs/development.md
+ * "Tests"): it asserts nothing, and each costs the browser most of a second of CPU, so the
+ * default run skips them.
+ */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  if (process.env.E2E_SCREENSHOTS !== "1") return;
   await page.screenshot({ path: path.join("e2e", "artifacts", `${name}.png`), fullPage: true });
 }
 
@@ -98,4 +124,29 @@ export async function contactWrites(page: Page, from: string, text = "Hello", se
       { timeout: 15_000 },
     )
     .toBe(true);
+}
+
+type Theme = "light" | "dark";
+
+/**
+ * At each width and theme (the header's toggle): no sideways scroll once the page settles
+ * (charts and lists follow their box a frame or more after a resize) and axe; then back to the
+ * desktop's width, light.
+ */
+export async function accessibleAt(page: Page, cases: [number, Theme][]): Promise<void> {
+  for (const [width, theme] of cases) {
+    await page.setViewportSize({ width, height: 900 });
+    const toggle = page.getByRole("button", { name: theme === "dark" ? "Dark mode" : "Light mode" });
+    if (await toggle.isVisible()) await toggle.click();
+    await expect(page.locator("html")).toHaveClass(theme === "dark" ? /dark/ : /^(?!.*dark)/);
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), {
+        message: `${width} px ${theme}: no sideways scroll`,
+      })
+      .toBeLessThanOrEqual(0);
+    await expectAccessible(page);
+  }
+  const light = page.getByRole("button", { name: "Light mode" });
+  if (await light.isVisible()) await light.click();
+  await page.setViewportSize({ width: 1280, height: 900 });
 }

@@ -1,7 +1,16 @@
 import { expect, type Page, test } from "@playwright/test";
 import { envelopeFor } from "../lib/domains/provider/simulator-callbacks";
-import { inboundTextChange } from "../lib/domains/provider/simulator-inbound";
-import { DEMO_EMAIL, DEMO_SENDER, expectAccessible, hydrated, login, saveScreenshot, signForApp } from "./helpers";
+import { inboundReactionChange, inboundTextChange } from "../lib/domains/provider/simulator-inbound";
+import {
+  accessibleAt,
+  DEMO_EMAIL,
+  DEMO_SENDER,
+  expectAccessible,
+  hydrated,
+  login,
+  saveScreenshot,
+  signForApp,
+} from "./helpers";
 
 // The inbox from the browser: inbound messages arrive as signed provider callbacks through
 // the real endpoint (as the simulator and `cli simulate:inbound` send them), the inbox refetches on the live stream,
@@ -22,6 +31,75 @@ async function simulateInbound(page: Page, from: string, name: string, text: str
 }
 
 const item = (page: Page, text: string) => page.getByTestId("conversation-item").filter({ hasText: text });
+
+test("the agent reacts to a message and quotes another; the contact's reaction shows without a reload", async ({
+  page,
+}) => {
+  await login(page);
+  const contact = uniqueContact("+1415557");
+  const name = `Kim ${contact.slice(-5)}`;
+  await simulateInbound(page, contact, name, "Do you have it in blue?");
+  await simulateInbound(page, contact, name, "Or in red?");
+  await page.goto("/inbox");
+  await item(page, name).click();
+  await expect(page).toHaveURL(/[?&]c=conv_/);
+  const uid = new URL(page.url()).searchParams.get("c") ?? "";
+  const thread = page.getByRole("log", { name: `Messages with ${name}` });
+  const message = (text: string) => thread.getByTestId("thread-message").filter({ hasText: text });
+  await hydrated(message("Or in red?"));
+
+  // React 👍 to the first: it shows on the bubble, not as a line.
+  await message("Do you have it in blue?").getByRole("button", { name: "React", exact: true }).click();
+  await message("Do you have it in blue?").getByRole("button", { name: "React with 👍" }).click();
+  await expect(message("Do you have it in blue?").locator('[data-testid="reactions"] [data-by="business"]')).toHaveText(
+    /👍/,
+  );
+
+  // Quote the second: the reply is drawn under the quote, which scrolls to the message quoted.
+  await message("Or in red?").getByRole("button", { name: "Reply", exact: true }).click();
+  await expect(page.getByTestId("reply-quote")).toContainText("Or in red?");
+  const reply = page.getByRole("textbox", { name: "Reply" });
+  await expect(reply).toBeFocused();
+  await page.keyboard.type("Red is in stock.");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("reply-quote")).toHaveCount(0);
+  const ours = message("Red is in stock.");
+  await expect(ours).toHaveAttribute("data-direction", "outbound");
+  await expect(ours.getByTestId("quoted-message")).toContainText("Or in red?");
+  await ours.getByTestId("quoted-message").click();
+  await expect(message("Or in red?").first()).toBeFocused();
+
+  // The contact reacts ❤️ to our reply: it appears on it without a reload.
+  // Its provider id, once the provider accepted it.
+  const wamid = async () => {
+    const answer = await page.request.get(`/api/dashboard/conversations/${uid}`);
+    const { messages } = (await answer.json()) as {
+      messages: { providerMessageId: string | null; content: { text?: { body?: string } } }[];
+    };
+    return messages.find((m) => m.content.text?.body === "Red is in stock.")?.providerMessageId ?? "";
+  };
+  await expect.poll(wamid).toMatch(/^wamid\./);
+  const body = envelopeFor([
+    inboundReactionChange(DEMO_SENDER, { from: contact, name, messageId: await wamid(), emoji: "❤️" }),
+  ]);
+  const res = await page.request.post("/api/provider/webhook", {
+    data: body,
+    headers: { "Content-Type": "application/json", "X-Hub-Signature-256": signForApp(body) },
+  });
+  expect(res.status()).toBe(200);
+  await expect(ours.locator('[data-testid="reactions"] [data-by="contact"]')).toHaveText(/❤️/);
+  await expect(thread.getByTestId("thread-message").filter({ hasText: "Reacted" })).toHaveCount(0);
+  await expect(item(page, name)).toContainText("Reacted ❤️ to: Red is in stock.");
+  await saveScreenshot(page, "inbox-reactions");
+  // The thread with both reactions and the quoted reply, at a phone's and a desktop's width in both themes.
+  await accessibleAt(page, [
+    [1280, "light"],
+    [1280, "dark"],
+    [390, "dark"],
+    [390, "light"],
+  ]);
+  await expect(ours.getByTestId("quoted-message")).toBeVisible();
+});
 
 test("an inbound message appears in the open inbox without a reload; the reply goes out and reaches read", async ({
   page,

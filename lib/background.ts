@@ -69,6 +69,16 @@ const WORKERS: readonly Entry[] = [
     define: async (o) =>
       (await import("@/lib/domains/automation/worker")).automationWorker({ customerIds: o.customerIds }),
   },
+  // CSAT surveys (docs/reports.md "CSAT"): the surveys a person's close scheduled.
+  {
+    part: "rest",
+    define: async (o) => (await import("@/lib/domains/csat/send")).csatWorker({ customerIds: o.customerIds }),
+  },
+  // SLA timers (docs/reports.md "SLA policies"): breaches recorded once when a due time passes.
+  {
+    part: "rest",
+    define: async (o) => (await import("@/lib/domains/sla/worker")).slaWorker({ customerIds: o.customerIds }),
+  },
   // Broadcasts (docs/broadcasts.md): scheduled starts, paced batches, interrupted sends.
   {
     part: "rest",

@@ -3,9 +3,10 @@
 // lint + the citation, configuration-doc and unused-export checks, the unit and integration
 // suite on embedded PGlite and on the local PostgreSQL server, the Playwright
 // end-to-end tests, and a smoke run of every benchmark (bench/smoke.mjs).
-// Steps that do not share a database or a build go side by side (the lock file and the
-// production build beside the lint step, PGlite beside PostgreSQL): each suite keeps one test file at a time and mostly
-// waits on its own database, so two of them fill the two cores CI has (docs/development.md
+// Steps that do not share a database or a build go side by side: the lock file and the
+// production build beside the lint step, then three lanes (PGlite, PostgreSQL, and the
+// end-to-end step followed by the benchmark smoke runs). Each lane mostly waits on its own
+// database, browser or server, so together they fill the two cores CI has (docs/development.md
 // "Tests"). Their output is printed whole, one step after the other, as each ends.
 // Flags: --no-e2e, --no-bench, --only=pglite|postgres|e2e|bench|lint|lock
 import { spawn, spawnSync } from "node:child_process";
@@ -20,6 +21,28 @@ const only = args.find((a) => a.startsWith("--only="))?.slice(7);
 const want = (step) => (only ? only === step : !args.includes(`--no-${step}`));
 
 /**
+ * The machine's CPU counters (/proc/stat: busy and total jiffies of every core), so a step's
+ * closing line says how busy the machine was while it ran: on two cores a step at 100% cannot
+ * go faster beside another, one well under it leaves room (docs/development.md "Tests").
+ * Counts every process, also a step's databases, browsers and servers.
+ */
+function cpuCounters() {
+  try {
+    const [, ...v] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
+    const idle = v[3] + (v[4] ?? 0);
+    const total = v.reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null; // no /proc (not Linux)
+  }
+}
+function busySince(before) {
+  const now = cpuCounters();
+  if (!before || !now || now.total === before.total) return "";
+  return `, machine ${Math.round((100 * (now.busy - before.busy)) / (now.total - before.total))}% busy`;
+}
+
+/**
  * A step beside others: its output goes to a file and is printed whole when it ends, so two
  * steps' lines never interleave. Resolves to whether it exited 0.
  */
@@ -27,6 +50,7 @@ function runBeside(label, cmd, cmdArgs, env = {}, cwd = root) {
   const log = path.join(os.tmpdir(), `switchboard-step-${process.pid}-${label.replace(/\W+/g, "-")}.log`);
   const out = fs.openSync(log, "w");
   const started = Date.now();
+  const cpu = cpuCounters();
   const child = spawn(cmd, cmdArgs, { cwd, stdio: ["ignore", out, out], env: { ...process.env, ...env } });
   return new Promise((resolve) => {
     child.on("close", (code) => {
@@ -35,7 +59,7 @@ function runBeside(label, cmd, cmdArgs, env = {}, cwd = root) {
       process.stdout.write(fs.readFileSync(log));
       fs.rmSync(log, { force: true });
       console.log(
-        `=== ${label}: ${code === 0 ? "ok" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)} s ===`,
+        `=== ${label}: ${code === 0 ? "ok" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)} s${busySince(cpu)} ===`,
       );
       resolve(code === 0);
     });
@@ -45,16 +69,21 @@ function runBeside(label, cmd, cmdArgs, env = {}, cwd = root) {
 function run(label, cmd, cmdArgs, env = {}) {
   console.log(`\n=== ${label} ===`);
   const started = Date.now();
+  const cpu = cpuCounters();
   const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
   console.log(
-    `=== ${label}: ${r.status === 0 ? "ok" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)} s ===`,
+    `=== ${label}: ${r.status === 0 ? "ok" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)} s${busySince(cpu)} ===`,
   );
   return r.status === 0;
 }
 
+const runStarted = Date.now();
+const runCpu = cpuCounters();
 ensureInstalled(root);
 
 const bin = (name) => path.join(root, "node_modules/.bin", name);
+const SERVER_BUNDLE =
+  "const { ensureServerBuild } = await import('./scripts/build-server.mjs'); await ensureServerBuild(process.cwd(), 'worker');";
 const counts = { passed: 0, failed: 0 };
 const failures = [];
 // Named again at the very end, where a CI log's tail shows them.
@@ -156,12 +185,34 @@ if (want("lint")) {
 }
 if (!want("lint")) startBuild();
 await lockDone;
-await Promise.all(["pglite", "postgres"].filter(want).map(vitest));
-const built = buildDone ? await buildDone : false;
-if (buildDone && !built) failures.push("build");
-if (built) {
+// The compiled server bundle the suites' worker and CLI processes run (test/server-processes.ts),
+// built here once when stale: the two suites would otherwise both build it at the same time.
+if (
+  (want("pglite") || want("postgres")) &&
+  !run("server bundle", "node", ["--input-type=module", "-e", SERVER_BUNDLE])
+) {
+  failures.push("server bundle");
+}
+// Three lanes side by side: the two suites, and the end-to-end step followed by the benchmark
+// smoke runs. Each lane mostly waits (a database, a browser, a server), so together they keep
+// the two cores busy where one after the other left them half idle (docs/development.md "Tests").
+await Promise.all([...["pglite", "postgres"].filter(want).map(vitest), endToEndThenBench()]);
+
+async function endToEndThenBench() {
+  const built = buildDone ? await buildDone : false;
+  if (buildDone && !built) failures.push("build");
+  if (built) await endToEnd();
+  // Every bench:* script once at tiny sizes (docs/benchmarks.md "Smoke runs"): a benchmark that
+  // no longer runs fails here, not months later. After the e2e step, whose build the benches
+  // that start the app (idle, start, memory, events) reuse.
+  if (want("bench") && !(await runBeside("benchmark smoke runs", "node", ["bench/smoke.mjs"]))) {
+    failures.push("benchmark smoke runs");
+  }
+}
+
+async function endToEnd() {
   const report = path.join(os.tmpdir(), `switchboard-e2e-${process.pid}.json`);
-  const ok = run("end-to-end (Playwright)", "node", ["scripts/e2e.mjs", "--no-build"], {
+  const ok = await runBeside("end-to-end (Playwright)", "node", ["scripts/e2e.mjs", "--no-build"], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: report,
   });
   if (fs.existsSync(report)) {
@@ -186,12 +237,8 @@ if (built) {
   if (!ok) failures.push("e2e");
 }
 
-// Every bench:* script once at tiny sizes (docs/benchmarks.md "Smoke runs"): a benchmark that no
-// longer runs fails here, not months later. After the e2e step, whose build the benches that
-// start the app (idle, start, memory, events) reuse.
-if (want("bench") && !run("benchmark smoke runs", "node", ["bench/smoke.mjs"])) failures.push("benchmark smoke runs");
-
 if (failedTests.length) console.log(`\nFailed tests:\n${failedTests.map((t) => `  ${t}`).join("\n")}`);
 console.log(`\n${failures.length ? `Failed steps: ${failures.join(", ")}` : "All steps passed."}`);
 console.log(`${counts.passed} passed, ${counts.failed} failed`);
+console.log(`npm test took ${Math.round((Date.now() - runStarted) / 1000)} s${busySince(runCpu)}`);
 process.exit(failures.length || counts.failed ? 1 : 0);

@@ -4,18 +4,19 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { afterAll, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { db } from "@/lib/db";
 import { postProvider, waitFor } from "./events-helpers";
 import { call, uniquePhone } from "./factory";
 import { messagingCustomer } from "./messaging-fixtures";
+import { buildServerBundle, workerArgs } from "./server-processes";
 
 const root = path.resolve(import.meta.dirname, "..");
 const children: ChildProcess[] = [];
 
 function spawnWorker(customerId: string): ChildProcess {
-  // node --import tsx (not the tsx binary, which would keep its own child alive on SIGKILL).
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts", "--customer", customerId], {
+  // The compiled worker, as `npm run worker` runs it (test/server-processes.ts workerArgs).
+  const child = spawn(process.execPath, workerArgs("--customer", customerId), {
     cwd: root,
     env: {
       ...process.env,
@@ -30,6 +31,9 @@ function spawnWorker(customerId: string): ChildProcess {
   children.push(child);
   return child;
 }
+
+// The compiled bundle, built once when stale, before any worker starts.
+beforeAll(() => buildServerBundle(), 180_000);
 
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");

@@ -1,10 +1,11 @@
-// The operator CLI as tests run it: a real `tsx scripts/cli.ts ...` process against the test
-// database (as an operator runs `npm run -s cli -- ...`), or the same entry point in-process
-// (fast, for the many bad-input cases).
+// The operator CLI as tests run it: a real process against the test database, as an operator
+// runs `npm run -s cli -- ...` (the compiled bundle, scripts/run.mjs), or the same entry point
+// in-process (fast, for the many bad-input cases).
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { expect, inject } from "vitest";
 import { runCli } from "@/lib/cli/run";
+import { buildServerBundle } from "./server-processes";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -14,9 +15,14 @@ export function spawnCli(
   args: string[],
   options: { nodeArgs?: string[]; env?: Record<string, string> } = {},
 ): Promise<Run> {
+  // With node arguments (a loader hook that records the modules loaded) the TypeScript
+  // sources run under tsx, so what is recorded are the project's own files, not bundle chunks.
+  const [command, commandArgs] = options.nodeArgs
+    ? [path.join(root, "node_modules/.bin/tsx"), [...options.nodeArgs, "scripts/cli.ts", ...args]]
+    : [process.execPath, ["scripts/run.mjs", "cli", ...args]];
+  if (!options.nodeArgs) bundleOnce();
   return new Promise((resolve, reject) => {
-    const tsx = path.join(root, "node_modules/.bin/tsx");
-    const child = spawn(tsx, [...(options.nodeArgs ?? []), "scripts/cli.ts", ...args], {
+    const child = spawn(command, commandArgs, {
       cwd: root,
       env: { ...process.env, DATABASE_URL: inject("databaseUrl"), LOG_LEVEL: "silent", ...options.env },
     });
@@ -31,6 +37,14 @@ export function spawnCli(
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+let bundled = false;
+/** The compiled bundle, built when stale, once per test process (test/server-processes.ts). */
+function bundleOnce(): void {
+  if (bundled) return;
+  buildServerBundle();
+  bundled = true;
 }
 
 export const cli = (...args: string[]) => spawnCli(args);

@@ -16,10 +16,12 @@ import { db } from "@/lib/db";
 import { runAutomationJobs } from "@/lib/domains/automation/worker";
 import { setLowBalanceThreshold } from "@/lib/domains/billing/low-balance";
 import { dispatchOnce } from "@/lib/domains/broadcasts/dispatcher";
+import { runCsatJobs } from "@/lib/domains/csat/send";
 import { changeConversationLabels } from "@/lib/domains/labels/apply";
 import { createLabel } from "@/lib/domains/labels/service";
 import { envelopeFor } from "@/lib/domains/provider/simulator-callbacks";
 import { inboundWamid, messagesChange } from "@/lib/domains/provider/simulator-inbound";
+import { runSlaJobs } from "@/lib/domains/sla/worker";
 import { BREAKER } from "@/lib/domains/webhooks/breaker";
 import { DELIVERED_EVENT_TYPES, EVENT_KEYS } from "@/lib/domains/webhooks/catalog";
 import { startDeliveryWorker } from "@/lib/domains/webhooks/worker";
@@ -236,6 +238,44 @@ describe("every catalog event type, delivered for real", () => {
     }
   }, 60_000);
 
+  it("conversation.csat_received: a person closes, the survey goes out, the contact taps", async () => {
+    const enabled = await call("POST", "/api/v3/settings/csat", { token: t.globalToken, body: { enabled: true } });
+    expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
+    const writer = uniquePhone();
+    await contactWrites(t.sender, writer, "Hello");
+    const conversation = await db.conversation.findFirstOrThrow({
+      where: { customerId: t.customer.id, contactPhoneNumber: writer },
+    });
+    const closed = await call("POST", `/api/v3/conversations/${conversation.id}`, {
+      token: t.globalToken,
+      body: { conversation: { status: "CLOSED" } },
+    });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    for (let i = 0; i < 5; i++) if ((await runCsatJobs({ customerIds: [t.customer.id] })) === 0) break;
+    const survey = await db.csatSurvey.findFirstOrThrow({ where: { conversationId: conversation.id } });
+    const from = writer.replace(/\D/g, "");
+    const tap = envelopeFor([
+      messagesChange(
+        { phoneNumberId: t.sender.phoneNumberId ?? "", phoneNumber: t.sender.phoneNumber, wabaId: t.sender.wabaId },
+        {
+          contacts: [{ profile: { name: "Ada Lovelace" }, wa_id: from }],
+          messages: [
+            {
+              from,
+              id: inboundWamid(),
+              timestamp: String(Math.floor(Date.now() / 1000)),
+              type: "interactive",
+              interactive: { type: "button_reply", button_reply: { id: `csat:${survey.id}:3`, title: "😀 Happy" } },
+            },
+          ],
+        },
+      ),
+    ]);
+    expect(await postSigned(tap)).toBe(200);
+    await drainCallbacks();
+    await arrived("conversation.csat_received");
+  }, 60_000);
+
   it("automation.triggered: a rule with a webhook action, run by the automation worker's pass", async () => {
     const rule = await call("POST", "/api/v3/automations", {
       token: t.globalToken,
@@ -252,6 +292,33 @@ describe("every catalog event type, delivered for real", () => {
     await contactWrites(t.sender, uniquePhone(), "Where is my invoice?");
     for (let i = 0; i < 10; i++) if ((await runAutomationJobs({ customerIds: [t.customer.id] })) === 0) break;
     await arrived("automation.triggered");
+  }, 60_000);
+
+  it("conversation.sla_breached: a policy's first response missed, found by the SLA worker's timer", async () => {
+    const policy = await call("POST", "/api/v3/sla-policies", {
+      token: t.globalToken,
+      body: { policy: { name: "Fit", firstResponseMinutes: 1 } },
+    });
+    expect(policy.status, JSON.stringify(policy.body)).toBe(201);
+    const writer = uniquePhone();
+    // The chatbot of the conversations' flow holds the conversation until it hands off ("agent").
+    await contactWrites(t.sender, writer, "agent");
+    const conversation = await db.conversation.findFirstOrThrow({
+      where: { customerId: t.customer.id, contactPhoneNumber: writer },
+    });
+    // Two minutes pass: the wait began before the due time, and the timer is due.
+    const past = new Date(Date.now() - 2 * 60_000);
+    await db.supportPeriod.updateMany({
+      where: { conversationId: conversation.id },
+      data: { startedAt: past, waitingSince: past },
+    });
+    await db.scheduledJob.updateMany({
+      where: { subjectId: conversation.id, kind: "sla.check" },
+      data: { dueAt: past },
+    });
+    for (let i = 0; i < 10; i++) if ((await runSlaJobs({ customerIds: [t.customer.id] })) === 0) break;
+    await arrived("conversation.sla_breached");
+    await call("DELETE", `/api/v3/sla-policies/${policy.body.data.slaUid}`, { token: t.globalToken });
   }, 60_000);
 
   it("a broadcast started, paused by a person, resumed and completed by the dispatcher", async () => {

@@ -21,7 +21,31 @@ function assertLocal(url: string) {
   }
 }
 
+type Run = { url: string; kind: string; dataDir: string; s3Endpoint: string; teardown: () => Promise<void> };
+
+// The suite's projects (files sharing a process, and files isolated in their own: vitest.config.ts)
+// are one run: the first to set up starts it, the last to tear down ends it.
+const g = globalThis as { __switchboardTestRun?: Promise<Run>; __switchboardTestRunUsers?: number };
+
 export default async function setup(project: TestProject) {
+  g.__switchboardTestRunUsers = (g.__switchboardTestRunUsers ?? 0) + 1;
+  g.__switchboardTestRun ??= startRun();
+  const run = await g.__switchboardTestRun;
+  process.env.DATABASE_URL = run.url;
+  project.provide("databaseUrl", run.url);
+  project.provide("databaseKind", run.kind);
+  project.provide("dataDir", run.dataDir);
+  project.provide("s3Endpoint", run.s3Endpoint);
+  return async () => {
+    g.__switchboardTestRunUsers = (g.__switchboardTestRunUsers ?? 1) - 1;
+    if (g.__switchboardTestRunUsers === 0) {
+      g.__switchboardTestRun = undefined;
+      await run.teardown();
+    }
+  };
+}
+
+async function startRun(): Promise<Run> {
   // A fresh folder for the answers this run's test files record (test/api-answers.ts).
   const answers = process.env.API_ANSWERS_DIR;
   if (answers) fs.rmSync(answers, { recursive: true, force: true });
@@ -47,18 +71,19 @@ export default async function setup(project: TestProject) {
     teardown = server.close;
   }
   await migrate(url);
-  process.env.DATABASE_URL = url;
-  project.provide("databaseUrl", url);
-  project.provide("databaseKind", kind);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-test-data-"));
-  project.provide("dataDir", dataDir);
   const s3 = await startS3Server([S3_TEST_BUCKET]);
-  project.provide("s3Endpoint", s3.endpoint);
-  return async () => {
-    if (answers) fs.rmSync(answers, { recursive: true, force: true });
-    await s3.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    await teardown();
+  return {
+    url,
+    kind,
+    dataDir,
+    s3Endpoint: s3.endpoint,
+    teardown: async () => {
+      if (answers) fs.rmSync(answers, { recursive: true, force: true });
+      await s3.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await teardown();
+    },
   };
 }
 

@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { afterAll, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { env } from "@/lib/core/env";
 import { db } from "@/lib/db";
 import { objectKey } from "@/lib/domains/media/objects";
@@ -18,14 +18,15 @@ import { drainCallbacks, postSigned } from "./conversation-fixtures";
 import { waitFor } from "./events-helpers";
 import { createTestCustomer, uniquePhone } from "./factory";
 import * as samples from "./media-samples";
+import { buildServerBundle, workerArgs } from "./server-processes";
 
 const root = path.resolve(import.meta.dirname, "..");
 const children: ChildProcess[] = [];
 const FILES = 50;
 
 function spawnWorker(customerId: string): ChildProcess {
-  // node --import tsx (not the tsx binary, which would keep its own child alive on SIGKILL).
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts", "--customer", customerId], {
+  // The compiled worker, as `npm run worker` runs it (test/server-processes.ts workerArgs).
+  const child = spawn(process.execPath, workerArgs("--customer", customerId), {
     cwd: root,
     env: {
       ...process.env,
@@ -49,6 +50,9 @@ const exited = (child: ChildProcess) =>
   new Promise((resolve) =>
     child.exitCode === null && child.signalCode === null ? child.once("exit", resolve) : resolve(null),
   );
+
+// The compiled bundle, built once when stale, before any worker starts.
+beforeAll(() => buildServerBundle(), 180_000);
 
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");

@@ -1,6 +1,7 @@
 // Checks the examples of the OpenAPI document (docs/openapi.md): each route's example
 // against its zod schemas (refinements included), and each example of the document against
-// the JSON Schema beside it (Ajv, JSON Schema 2020-12, OpenAPI 3.1's dialect).
+// the JSON Schema beside it (Ajv, JSON Schema 2020-12, OpenAPI 3.1's dialect), a named
+// schema's own examples included.
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { z } from "zod";
@@ -83,6 +84,32 @@ export function documentExampleProblems(doc: OpenApiDocument): string[] {
         check(`${where} ${status}`, media?.schema, media?.example);
       }
     }
+  }
+  return problems;
+}
+
+/** Every example of a named schema (`.meta({ id, examples })`) that its component refuses. */
+export function componentExampleProblems(doc: OpenApiDocument): string[] {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  // The components are compiled once, under one id, and each named schema taken from them.
+  const base = "https://switchboard.invalid/components";
+  ajv.addSchema({ components: doc.components }, base);
+  const problems: string[] = [];
+  for (const [name, component] of Object.entries(doc.components.schemas)) {
+    const examples = (component as { examples?: unknown }).examples;
+    if (examples === undefined) continue;
+    if (!Array.isArray(examples)) {
+      problems.push(`component ${name}: examples must be a list`);
+      continue;
+    }
+    const validate = ajv.getSchema(`${base}#/components/schemas/${name}`);
+    examples.forEach((example, i) => {
+      if (validate && !validate(example)) {
+        for (const e of validate.errors ?? [])
+          problems.push(`component ${name} example ${i}: ${e.instancePath || "/"} ${e.message}`);
+      }
+    });
   }
   return problems;
 }

@@ -30,6 +30,13 @@ export function buildServerBundle(): void {
 }
 
 /**
+ * The command line of a worker process as `npm run worker -- ...args` runs it: the compiled
+ * bundle in this very process (scripts/run.mjs imports it; no child of its own, so SIGKILL
+ * ends the worker itself). Call buildServerBundle() first (once per file).
+ */
+export const workerArgs = (...args: string[]): string[] => ["scripts/run.mjs", "worker", ...args];
+
+/**
  * Starts `node scripts/run.mjs <entry> ...args`; `announce` finds the port in its output
  * (PORT=0 / WORKER_HEALTH_PORT=0: the process picks a free one and prints it).
  */

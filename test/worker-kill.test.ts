@@ -3,38 +3,38 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { afterAll, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { db } from "@/lib/db";
 import { emitEvents } from "@/lib/domains/events/emit";
 import { createDestination, waitFor } from "./events-helpers";
 import { createTestCustomer } from "./factory";
+import { buildServerBundle, workerArgs } from "./server-processes";
 import { startReceiver } from "./webhook-receiver";
 
 const root = path.resolve(import.meta.dirname, "..");
 const children: ChildProcess[] = [];
 
 function spawnWorker(customerId: string): ChildProcess {
-  // node --import tsx (not the tsx binary, which would keep its own child alive on SIGKILL).
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "scripts/worker.ts", "--deliveries-only", "--customer", customerId],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: inject("databaseUrl"),
-        WORKER_CONCURRENCY: "4",
-        WORKER_POLL_MS: "20",
-        WORKER_LEASE_MARGIN_MS: "300",
-        WEBHOOK_RETRY_BASE_MS: "50",
-        LOG_LEVEL: "silent",
-      },
-      stdio: ["ignore", "pipe", "inherit"],
+  // The compiled worker, as `npm run worker` runs it (test/server-processes.ts workerArgs).
+  const child = spawn(process.execPath, workerArgs("--deliveries-only", "--customer", customerId), {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: inject("databaseUrl"),
+      WORKER_CONCURRENCY: "4",
+      WORKER_POLL_MS: "20",
+      WORKER_LEASE_MARGIN_MS: "300",
+      WEBHOOK_RETRY_BASE_MS: "50",
+      LOG_LEVEL: "silent",
     },
-  );
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   children.push(child);
   return child;
 }
+
+// The compiled bundle, built once when stale, before any worker starts.
+beforeAll(() => buildServerBundle(), 180_000);
 
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");

@@ -14,6 +14,7 @@ const ITEMS: readonly { href: string; label: string; permission: Permission }[] 
   { href: "/messages", label: "Messages", permission: "inbox" },
   { href: "/templates", label: "Templates", permission: "templates" },
   { href: "/analytics", label: "Analytics", permission: "billing" },
+  { href: "/reports", label: "Reports", permission: "reports" },
   { href: "/contacts", label: "Contacts", permission: "contacts.read" },
   { href: "/broadcasts", label: "Broadcasts", permission: "broadcasts" },
   { href: "/chatbots", label: "Chatbots", permission: "chatbots" },

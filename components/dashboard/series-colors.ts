@@ -16,6 +16,11 @@ const KNOWN: Record<string, string> = {
   uncategorised: "#475569",
   ok: "#0f766e",
   errors: "#be123c",
+  // Message outcomes (the analytics page).
+  read: "#15803d",
+  delivered: "#0369a1",
+  failed: "#be123c",
+  "sent or pending": "#475569",
 };
 
 /** FNV-1a: a stable, well-spread number from a string. */

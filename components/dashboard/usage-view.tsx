@@ -29,7 +29,7 @@ export function UsageView({ usage, tokenNames }: { usage: TokenUsage; tokenNames
         <CostChart
           data={series}
           currency=""
-          format={(v) => `${v} requests`}
+          unit="requests"
           integer
           description={`API requests per hour over 30 days: ${requests} requests, ${errors} errors`}
           empty="No API requests in the last 30 days."

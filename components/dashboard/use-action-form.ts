@@ -68,3 +68,53 @@ export function useAction() {
     });
   return { pending, run };
 }
+
+/** What a body form's zod schema offers: a check whose issues name their path. */
+type BodySchema = {
+  safeParse(
+    value: unknown,
+  ): { success: true } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+};
+
+/**
+ * The same submit cycle for a form that sends a JSON body (nested fields FormData cannot
+ * carry: the settings forms): the body is checked against its zod schema first, each issue
+ * shown in the form's alert by its path; then the action, a toast either way and a refresh.
+ * `submit` resolves to whether it was saved.
+ */
+export function useBodyForm<B, T>(options: {
+  schema: BodySchema;
+  action: (body: B) => Promise<ActionResult<T>>;
+  success: string;
+}) {
+  const toast = useToast();
+  const router = useRouter();
+  const [message, setMessage] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function submit(body: B): Promise<boolean> {
+    const parsed = options.schema.safeParse(body);
+    if (!parsed.success) {
+      setMessage(parsed.error.issues.map((i) => `${i.path.map(String).join(".")}: ${i.message}`).join("; "));
+      return false;
+    }
+    setPending(true);
+    let result: ActionResult<T>;
+    try {
+      result = await options.action(body);
+    } finally {
+      setPending(false);
+    }
+    if (!result.ok) {
+      setMessage(result.message);
+      toast.error(result.message);
+      return false;
+    }
+    setMessage(null);
+    toast.success(options.success);
+    router.refresh();
+    return true;
+  }
+
+  return { submit, pending, message };
+}

@@ -4,7 +4,15 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { PublicId } from "@/lib/core/path-params";
-import { documentExampleProblems, routeExampleProblems } from "@/test/openapi-examples";
+import { InteractiveButton } from "@/lib/domains/conversations/interactive-buttons";
+import {
+  Interactive,
+  InteractiveCtaUrl,
+  InteractiveHeader,
+  InteractiveList,
+} from "@/lib/domains/messaging/interactive";
+import { ReactionField } from "@/lib/domains/messaging/schemas";
+import { componentExampleProblems, documentExampleProblems, routeExampleProblems } from "@/test/openapi-examples";
 import { buildOpenApiDocument } from "./openapi";
 import { ok, route } from "./route-definition";
 import { routes } from "./route-table";
@@ -16,8 +24,30 @@ describe("the examples of the real table", () => {
     expect(routes.flatMap(routeExampleProblems)).toEqual([]);
   });
 
+  // Ajv compiles every schema of the document: 23-31 s on a loaded machine, past the default 30 s.
   it("every example in the document is valid against the schema beside it", () => {
     expect(documentExampleProblems(doc)).toEqual([]);
+  }, 120_000);
+
+  it("the named schemas of interactive messages and reactions each show examples their own zod schema accepts", () => {
+    // docs/messaging.md "Buttons, lists and links" and "Reactions": the components an integrator builds a send from.
+    const named: Record<string, z.ZodType> = {
+      Interactive,
+      InteractiveHeader,
+      InteractiveButton,
+      InteractiveList,
+      InteractiveCtaUrl,
+      ReactionSend: ReactionField,
+    };
+    expect(componentExampleProblems(doc)).toEqual([]);
+    for (const [name, schema] of Object.entries(named)) {
+      const examples = (doc.components.schemas[name] as { examples?: unknown[] } | undefined)?.examples;
+      expect(examples?.length ?? 0, `${name} has no example`).toBeGreaterThan(0);
+      for (const example of examples ?? []) {
+        const result = schema.safeParse(example);
+        expect(result.error?.issues ?? [], `${name}: ${JSON.stringify(example)}`).toEqual([]);
+      }
+    }
   });
 
   it("every operation shows a success answer, and a request where it takes a body or path ids", () => {
@@ -88,6 +118,26 @@ describe("a planted wrong example", () => {
     expect(documentExampleProblems(doc)).toContainEqual(
       "POST /api/{version}/things/{thingId} 200: /data/size must be integer",
     );
+  });
+
+  it("a named schema's wrong example is named by the component check", () => {
+    const Size = z
+      .object({ size: z.number().int() })
+      .meta({ id: "PlantedSize", examples: [{ size: 2 }, { size: "two" }] });
+    const sized = route({
+      method: "GET",
+      path: "/sizes",
+      versions: ["v3"],
+      summary: "Read a size",
+      tag: "Things",
+      limit: "global",
+      response: Size,
+      example: { response: { size: 2 } },
+      handler: async () => ok("Size", { size: 2 }),
+    });
+    expect(componentExampleProblems(buildOpenApiDocument([sized]))).toEqual([
+      "component PlantedSize example 1: /size must be integer",
+    ]);
   });
 
   it("a route without an example is named, with what to do", () => {

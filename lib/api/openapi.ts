@@ -503,6 +503,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   "Contact books": "Contact books, contacts, custom fields and the blacklist",
   Webhooks: "Webhook destinations, the event catalog, deliveries and test events",
   Chatbots: "Keyword chatbots of a sender",
+  Segments: "Saved audiences: rules over contacts, labels and activity; their live count; broadcasts send to them",
   Messaging: "Template, session and provider-compatible sends",
   Orders: "Order notifications",
   Templates: "Message templates",

@@ -11,10 +11,13 @@ import { chatbotRoutes } from "./routes/chatbots";
 import { contactRoutes } from "./routes/contacts";
 import { conversationRoutes } from "./routes/conversations";
 import { docsRoutes } from "./routes/docs";
+import { labelRoutes } from "./routes/labels";
 import { mediaRoutes } from "./routes/media";
 import { messagingRoutes } from "./routes/messaging";
 import { providerNodeRoutes } from "./routes/provider-nodes";
+import { segmentRoutes } from "./routes/segments";
 import { senderRoutes } from "./routes/senders";
+import { slaPolicyRoutes } from "./routes/sla-policies";
 import { supportReportRoutes } from "./routes/support-reports";
 import { webhookRecoveryRoutes } from "./routes/webhook-recovery";
 import { webhookRoutes } from "./routes/webhooks";
@@ -29,9 +32,12 @@ export const routes: readonly AnyRoute[] = [
   ...chatbotRoutes,
   ...automationRoutes,
   ...broadcastRoutes,
+  ...segmentRoutes,
   ...messagingRoutes,
   ...conversationRoutes,
+  ...labelRoutes,
   ...supportReportRoutes,
+  ...slaPolicyRoutes,
   ...auditRoutes,
   ...mediaRoutes,
   ...providerNodeRoutes,

@@ -150,14 +150,54 @@ export const SimulateInboundArgs = z
     media: z.string().min(1, "must name a file").max(4096).optional(),
     caption: z.string().min(1, "must not be empty").max(1024, "must be at most 1024 characters").optional(),
     name: z.string().trim().min(1, "must not be empty").max(120).optional(),
+    // A tap on a reply button, a pick from a list, a reaction ("" removes it) and a quoted reply
+    // name the message they answer by its provider id (docs/operator-cli.md "Simulated contacts").
+    buttonId: z.string().min(1, "must not be empty").max(256, "must be at most 256 characters").optional(),
+    buttonTitle: z.string().min(1, "must not be empty").max(20, "must be at most 20 characters").optional(),
+    listRowId: z.string().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),
+    listRowTitle: z.string().min(1, "must not be empty").max(24, "must be at most 24 characters").optional(),
+    listRowDescription: z.string().min(1, "must not be empty").max(72, "must be at most 72 characters").optional(),
+    reaction: z.string().max(16, "must be one emoji").optional(),
+    context: z.string().min(1, "must name a provider message id").max(256).optional(),
   })
-  .refine((a) => (a.text === undefined) !== (a.media === undefined), {
-    message: "give exactly one of --text and --media",
-    path: ["text"],
-  })
+  .refine(
+    (a) =>
+      [a.text, a.media, a.buttonId ?? a.buttonTitle, a.listRowId ?? a.listRowTitle, a.reaction].filter(
+        (v) => v !== undefined,
+      ).length === 1,
+    {
+      message:
+        "give exactly one of --text, --media, --button-id (with --button-title), --list-row-id (with --list-row-title) and --reaction",
+      path: ["text"],
+    },
+  )
   .refine((a) => a.caption === undefined || a.media !== undefined, {
     message: "goes with --media",
     path: ["caption"],
+  })
+  .refine((a) => (a.buttonId === undefined) === (a.buttonTitle === undefined), {
+    message: "--button-id and --button-title go together",
+    path: ["buttonTitle"],
+  })
+  .refine((a) => (a.listRowId === undefined) === (a.listRowTitle === undefined), {
+    message: "--list-row-id and --list-row-title go together",
+    path: ["listRowTitle"],
+  })
+  .refine((a) => a.listRowDescription === undefined || a.listRowId !== undefined, {
+    message: "goes with --list-row-id",
+    path: ["listRowDescription"],
+  })
+  .refine(
+    (a) =>
+      a.context !== undefined || (a.buttonId === undefined && a.listRowId === undefined && a.reaction === undefined),
+    {
+      message: "--button-id, --list-row-id and --reaction need the message they answer (its provider id)",
+      path: ["context"],
+    },
+  )
+  .refine((a) => a.context === undefined || a.media === undefined, {
+    message: "goes with --text, --button-id, --list-row-id or --reaction",
+    path: ["context"],
   });
 
 export const MediaGcArgs = z.object({});

@@ -11,6 +11,13 @@ export const simulateInboundCommand = defineCommand({
     media: { type: "string" },
     caption: { type: "string" },
     name: { type: "string" },
+    "button-id": { type: "string" },
+    "button-title": { type: "string" },
+    "list-row-id": { type: "string" },
+    "list-row-title": { type: "string" },
+    "list-row-description": { type: "string" },
+    reaction: { type: "string" },
+    context: { type: "string" },
   },
   schema: SimulateInboundArgs,
   run: async (input) => {
@@ -18,7 +25,7 @@ export const simulateInboundCommand = defineCommand({
     return {
       json: { ...r },
       text:
-        `${r.from} ${r.media ? `sent a ${r.media.kind}` : "wrote"} to ${r.senderId} (${r.messageId})` +
+        `${r.from} ${r.media ? `sent a ${r.media.kind}` : input.reaction !== undefined ? "reacted" : input.buttonId ? "tapped a button" : input.listRowId ? "picked a list row" : "wrote"} to ${r.senderId} (${r.messageId})` +
         `${r.conversationUid ? `: conversation ${r.conversationUid}` : ""}` +
         `${r.media ? `; media ${r.media.mediaId} ${r.media.status}${r.media.unavailableReason ? ` (${r.media.unavailableReason})` : ""}` : ""}`,
     };

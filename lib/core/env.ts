@@ -273,6 +273,26 @@ const Provider = z.object({
     .describe(
       'The share of simulated contacts\' answers that are a photo (fetched and kept like any inbound file: docs/media.md "Simulator and CLI").',
     ),
+  SIMULATOR_TAP_RATE: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.8)
+    .describe(
+      'The share of simulated contacts\' answers to reply buttons or a list that tap a button or pick a row (docs/messaging.md "Provider and simulator").',
+    ),
+  SIMULATOR_REACTION_RATE: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.1)
+    .describe("The share of simulated contacts' other answers that are a reaction to the message (an emoji)."),
+  SIMULATOR_QUOTE_RATE: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.2)
+    .describe("The share of simulated contacts' text answers that quote the message they answer."),
 });
 
 // Media (docs/media.md): where files live, how long, how much, and the inbound downloads.

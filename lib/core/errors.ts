@@ -50,16 +50,22 @@ export const ERROR_STATUS = {
   // Conversations (docs/conversations.md).
   /** A free-form message outside the 24-hour customer service window (details: windowExpiresAt, lastInboundAt). */
   CUSTOMER_SERVICE_WINDOW_CLOSED: 400,
+  /** A reaction to a message older than 30 days: the provider refuses it (docs/messaging.md "Reactions"). */
+  REACTION_TOO_OLD: 400,
   CONVERSATION_NOT_FOUND: 404,
   /** An order with this reference exists already (follow it up with POST /orders/{orderUid}/send). */
   ORDER_REFERENCE_EXISTS: 409,
   /** The chatbot does not exist for this customer and sender (docs/chatbots.md). */
   CHATBOT_NOT_FOUND: 404,
   AUTOMATION_NOT_FOUND: 404,
+  /** No such SLA policy for this account (docs/reports.md "SLA policies"). */
+  SLA_POLICY_NOT_FOUND: 404,
   /** The broadcast does not exist for this customer and sender (docs/broadcasts.md). */
   BROADCAST_NOT_FOUND: 404,
   /** The broadcast's status does not allow the change (details.status names it; docs/broadcasts.md). */
   BROADCAST_STATE_CONFLICT: 409,
+  /** No such segment for this account (docs/automation.md "Segments"). */
+  SEGMENT_NOT_FOUND: 404,
   // Labels (docs/automation.md).
   /** No such label for this account; details.names lists the unknown names of a labels change. */
   LABEL_NOT_FOUND: 404,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApiError } from "@/lib/core/errors";
-import { formFields, runAction, withLabels } from "./action-result";
+import { formFields, pathFields, runAction, withLabels } from "./action-result";
 
 describe("runAction", () => {
   it("puts a service's field error under the form field it is about", async () => {
@@ -61,6 +61,41 @@ describe("formFields", () => {
       ]),
     ).toEqual({ events: "Unsupported event", key: "snake_case" });
     expect(formFields([])).toBeUndefined();
+  });
+});
+
+describe("pathFields", () => {
+  it("keys an error by its path below the named part, so a form of lists can put it on its row", () => {
+    expect(
+      pathFields(
+        [
+          { path: "body.rule.actions.1.labels.0", message: 'no label named "refund"' },
+          { path: "rule.conditions.0.value", message: "must not be empty" },
+          { path: "rule.actions.1.labels.0", message: "second" },
+          { path: "uid", message: "Expected an id" },
+          { path: "", message: "no field" },
+        ],
+        "rule",
+      ),
+    ).toEqual({
+      "actions.1.labels.0": 'no label named "refund"',
+      "conditions.0.value": "must not be empty",
+      uid: "Expected an id",
+    });
+    expect(pathFields([], "rule")).toBeUndefined();
+  });
+
+  it("is what runAction keys a refusal by when given", async () => {
+    const result = await runAction(
+      async () => {
+        throw new ApiError("VALIDATION_FAILED", "body.rule.actions.1.labels.0: no label", {
+          fields: [{ path: "body.rule.actions.1.labels.0", message: "no label" }],
+        });
+      },
+      undefined,
+      (fields) => pathFields(fields, "rule"),
+    );
+    expect(result).toMatchObject({ ok: false, fields: { "actions.1.labels.0": "no label" } });
   });
 });
 

@@ -26,6 +26,22 @@ export function formFields(fields: FieldError[]): Record<string, string> | undef
   return Object.keys(byName).length > 0 ? byName : undefined;
 }
 
+/**
+ * For a form that keys its errors by path (the rule editor's `actions.1.labels.0`): an error
+ * about "body.rule.actions.1.labels.0" or "rule.actions.1.labels.0" belongs to the path after
+ * `below` ("rule"); a path without it is kept whole. The first error per path wins.
+ */
+export function pathFields(fields: FieldError[], below: string): Record<string, string> | undefined {
+  const byPath: Record<string, string> = {};
+  for (const { path, message } of fields) {
+    const parts = path.split(".").filter((s) => s !== "");
+    const at = parts.indexOf(below);
+    const key = (at >= 0 ? parts.slice(at + 1) : parts).join(".");
+    if (key) byPath[key] ??= message;
+  }
+  return Object.keys(byPath).length > 0 ? byPath : undefined;
+}
+
 /** A refusal whose messages name fields by their API names ("endpointUrl"), said with the form's labels. */
 export function withLabels<T>(result: ActionResult<T>, labels: Record<string, string>): ActionResult<T> {
   if (result.ok) return result;
@@ -41,7 +57,11 @@ export function withLabels<T>(result: ActionResult<T>, labels: Record<string, st
  * Runs a server action's work; `input` (the action's raw arguments) is first checked for
  * text the database cannot store and nesting, as the public API checks its bodies.
  */
-export async function runAction<T>(work: () => Promise<T>, input?: unknown): Promise<ActionResult<T>> {
+export async function runAction<T>(
+  work: () => Promise<T>,
+  input?: unknown,
+  fieldsOf: (fields: FieldError[]) => Record<string, string> | undefined = formFields,
+): Promise<ActionResult<T>> {
   const problem = input === undefined ? undefined : findInputProblem(input, "");
   if (problem) {
     const field = problem.path || "input";
@@ -49,7 +69,7 @@ export async function runAction<T>(work: () => Promise<T>, input?: unknown): Pro
       ok: false,
       message: `${field}: ${problem.message}`,
       code: "VALIDATION_FAILED",
-      fields: formFields([{ path: field, message: problem.message }]),
+      fields: fieldsOf([{ path: field, message: problem.message }]),
     };
   }
   try {
@@ -59,6 +79,6 @@ export async function runAction<T>(work: () => Promise<T>, input?: unknown): Pro
     unstable_rethrow(caught);
     const error = errorAnswer(caught);
     if (error.unexpected) log.error({ err: caught }, "server action failed");
-    return { ok: false, message: error.message, code: error.code, fields: formFields(error.fields) };
+    return { ok: false, message: error.message, code: error.code, fields: fieldsOf(error.fields) };
   }
 }

@@ -76,6 +76,26 @@ describe("defineAction", () => {
     expect(run).not.toHaveBeenCalled();
   });
 
+  it("with fieldsBelow, keys refusals by their path below that part (the schema's and the service's)", async () => {
+    const Rule = z.object({ rule: z.object({ actions: z.array(z.object({ text: z.string().min(1, "empty") })) }) });
+    const action = defineAction({
+      permission: "automations",
+      schema: Rule,
+      fieldsBelow: "rule",
+      run: async () => {
+        throw new ApiError("VALIDATION_FAILED", "body.rule.actions.1.labels.0: no label", {
+          fields: [{ path: "body.rule.actions.1.labels.0", message: "no label" }],
+        });
+      },
+    });
+    expect(await action({ rule: { actions: [{ text: "a" }, { text: "" }] } })).toMatchObject({
+      fields: { "actions.1.text": "empty" },
+    });
+    expect(await action({ rule: { actions: [{ text: "a" }] } })).toMatchObject({
+      fields: { "actions.1.labels.0": "no label" },
+    });
+  });
+
   it("answers a service's error as the result and does not revalidate", async () => {
     const action = defineAction({
       permission: "contacts.write",

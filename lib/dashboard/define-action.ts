@@ -8,7 +8,7 @@ import { z } from "zod";
 import { errorAnswer } from "@/lib/core/error-answer";
 import type { Permission } from "@/lib/domains/auth/permissions";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { type ActionResult, runAction, withLabels } from "./action-result";
+import { type ActionResult, pathFields, runAction, withLabels } from "./action-result";
 import { requirePermission } from "./guard";
 
 /** The id of the record an action works on (a path parameter of the matching route). */
@@ -34,6 +34,12 @@ type ActionDef<S extends z.ZodType, T, C> = {
    * URL"}): a refusal shown in the dashboard says the label a person sees.
    */
   labels?: Record<string, string>;
+  /**
+   * A form that keys its errors by path below this part of the input (the rule editor:
+   * "rule", so the service's `body.rule.actions.1.labels.0` is `actions.1.labels.0`), not by
+   * the field's last name.
+   */
+  fieldsBelow?: string;
 };
 
 export type SessionActionDef<S extends z.ZodType, T> = ActionDef<S, T, { principal: Principal }> & {
@@ -87,13 +93,18 @@ export function defineAction<S extends z.ZodType, T>(
       }
     }
     let input: z.output<S> | undefined;
-    const result = await runAction(async () => {
-      const parsed = def.schema.parse(raw) as z.output<S>;
-      input = parsed;
-      // The overloads tie run's context to auth; one body serves both.
-      const run = def.run as (ctx: { principal?: Principal; input: z.output<S> }) => Promise<T>;
-      return run(principal ? { principal, input: parsed } : { input: parsed });
-    }, raw);
+    const below = def.fieldsBelow;
+    const result = await runAction(
+      async () => {
+        const parsed = def.schema.parse(raw) as z.output<S>;
+        input = parsed;
+        // The overloads tie run's context to auth; one body serves both.
+        const run = def.run as (ctx: { principal?: Principal; input: z.output<S> }) => Promise<T>;
+        return run(principal ? { principal, input: parsed } : { input: parsed });
+      },
+      raw,
+      below ? (fields) => pathFields(fields, below) : undefined,
+    );
     if (result.ok && def.revalidate !== undefined && input !== undefined) {
       const target =
         typeof def.revalidate === "function" ? def.revalidate({ input, data: result.data }) : def.revalidate;

@@ -7,7 +7,7 @@ import pg from "pg";
 import { CustomerShares, currentCustomer, inBackground, shareFullFrom } from "@/lib/core/db-context";
 import { env } from "@/lib/core/env";
 import { recogniseErrors } from "@/lib/core/error-answer";
-import { statementTimeoutFrom } from "./statement-timeout";
+import { statementTimeoutFrom, transactionTimeoutFrom } from "./statement-timeout";
 import { databaseUnavailableFrom, onDatabase } from "./unavailable";
 import { resolveDatabaseUrl } from "./url";
 
@@ -16,6 +16,8 @@ import { resolveDatabaseUrl } from "./url";
 recogniseErrors(databaseUnavailableFrom);
 // A request's statement past DATABASE_STATEMENT_TIMEOUT_MS answers 503 with Retry-After too.
 recogniseErrors(statementTimeoutFrom);
+// ... and a transaction that could not start in time on a busy database (Prisma's P2028).
+recogniseErrors(transactionTimeoutFrom);
 // A request past its customer's share of the connections (lib/core/db-context.ts), as Prisma rethrows it.
 recogniseErrors(shareFullFrom);
 
@@ -95,14 +97,13 @@ class RequestPool extends pg.Pool {
 function makePool(url: string, background: boolean): pg.Pool {
   const { DATABASE_POOL_SIZE: max, DATABASE_STATEMENT_TIMEOUT_MS: timeout } = env();
   // The timeout is the session's, set when each connection opens (the embedded PGlite ignores
-  // it: it runs one statement at a time and has no timer).
+  // it: it runs one statement at a time and has no timer). JIT compilation is off on request
+  // connections: a statement planned costly enough (a month's support report of a large account)
+  // spent as long compiling as running, on every request (docs/database.md "Connections").
+  const options = [...(timeout > 0 ? [`-c statement_timeout=${timeout}`] : []), "-c jit=off"].join(" ");
   const pool = background
     ? new pg.Pool({ connectionString: url, max })
-    : new RequestPool({
-        connectionString: url,
-        max,
-        ...(timeout > 0 ? { options: `-c statement_timeout=${timeout}` } : {}),
-      });
+    : new RequestPool({ connectionString: url, max, options });
   // An idle connection that drops (server restart, the embedded socket closing) must not
   // crash the process. The logger (pino) is loaded only then: a CLI command never needs it.
   pool.on("error", (err) => {

@@ -1,5 +1,5 @@
 // The request connections (docs/database.md "Connections"): a statement timeout on every
-// request connection and none on background work's; a statement cancelled on its timeout
+// request connection and none on background work's, JIT compilation off on them; a statement cancelled on its timeout
 // answers 503 with Retry-After and the envelope, not a 500; one customer holds at most its
 // share of the request connections, a request past it waits briefly and then answers 503.
 import { describe, expect, inject, it } from "vitest";
@@ -22,6 +22,20 @@ describe.runIf(postgres)("statement timeout", () => {
     expect(fromClient?.statement_timeout).toBe("30s");
   });
 
+  it("request connections compile no statement with JIT; background work's keep the server's setting", async () => {
+    const jit = async () =>
+      (
+        await hotRows<{ setting: string; source: string }>({
+          text: "SELECT setting, source FROM pg_settings WHERE name = 'jit'",
+          values: [],
+        })
+      )[0];
+    expect(await jit()).toEqual({ setting: "off", source: "client" });
+    const [fromClient] = await db.$queryRawUnsafe<{ jit: string }[]>("SHOW jit");
+    expect(fromClient?.jit).toBe("off");
+    expect((await asBackgroundWork(jit))?.source).not.toBe("client");
+  });
+
   it("a statement cancelled on it answers 503 with Retry-After, not a 500", async () => {
     const caught = await db
       .$transaction(async (tx) => {
@@ -32,6 +46,37 @@ describe.runIf(postgres)("statement timeout", () => {
     const answer = errorAnswer(caught);
     expect(answer).toMatchObject({ status: 503, kind: "SERVICE_UNAVAILABLE", unexpected: false });
     expect(answer.headers["Retry-After"]).toBe("5");
+  });
+});
+
+// On PostgreSQL, where transactions run side by side and wait for a connection (the embedded
+// PGlite queues them one at a time, where the same code, P2028, comes from a transaction that
+// expired in the queue).
+describe.runIf(postgres)("a busy database", () => {
+  it("a transaction that cannot start within its wait answers 503 with Retry-After, not a 500", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // One transaction holds on; the next may wait 1 ms for its turn.
+    const holding = db.$transaction(async (tx) => {
+      await tx.$queryRawUnsafe("SELECT 1");
+      await held;
+    });
+    const caught = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        db.$transaction(async (tx) => tx.$queryRawUnsafe("SELECT 1"), { maxWait: 1 }).catch((e: unknown) => e),
+      ),
+    );
+    release();
+    await holding;
+    const refused = caught.filter((c) => c instanceof Error);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const error of refused) {
+      const answer = errorAnswer(error);
+      expect(answer).toMatchObject({ status: 503, kind: "SERVICE_UNAVAILABLE", unexpected: false });
+      expect(answer.headers["Retry-After"]).toBe("5");
+    }
   });
 });
 

@@ -34,3 +34,20 @@ export function statementTimeoutFrom(error: unknown): ApiError | undefined {
     { "Retry-After": String(RETRY_AFTER_SECONDS) },
   );
 }
+
+/**
+ * 503 with Retry-After for a transaction Prisma could not start within its wait for a
+ * connection, or that outlived its time limit while the database was busy (P2028: every
+ * connection held by other requests, the embedded PGlite's one-at-a-time queue); else
+ * undefined. The request changed nothing: the transaction never started, or rolled back.
+ */
+export function transactionTimeoutFrom(error: unknown): ApiError | undefined {
+  const e = error as { code?: unknown; clientVersion?: unknown } | null;
+  if (e?.code !== "P2028" || typeof e.clientVersion !== "string") return undefined;
+  return new ApiError(
+    "SERVICE_UNAVAILABLE",
+    `The database is too busy to answer this request; retry in ${RETRY_AFTER_SECONDS} seconds`,
+    { retryAfterSeconds: RETRY_AFTER_SECONDS },
+    { "Retry-After": String(RETRY_AFTER_SECONDS) },
+  );
+}

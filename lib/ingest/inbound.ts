@@ -20,6 +20,7 @@ import { isMediaKind } from "@/lib/domains/media/kinds";
 import { type MessageMediaRow, toMessageMedia } from "@/lib/domains/media/serializers";
 import { newMediaId } from "@/lib/domains/media/service";
 import type { ProviderMessagesValueT, ProviderMessageT } from "@/lib/domains/provider/callbacks/schemas";
+import { threadTimeOf } from "./thread-time";
 
 export type InboundItem = {
   sender: EventSender;
@@ -57,6 +58,8 @@ export function inboundEvent(
       timestamp: timeOf(m).toISOString(),
       type,
       [type]: m[type] ?? null,
+      // A reaction names our message it reacts to (docs/messaging.md "Reactions").
+      ...(type === "reaction" ? { reaction: { ...(m.reaction ?? {}), messageId: replyTo?.messageId ?? null } } : {}),
       // The quoted message (a quoted reply, the message a tap answers), resolved to its entry in
       // this conversation when it is one (docs/conversations.md "Quoted replies").
       context: m.context
@@ -79,7 +82,8 @@ function toConversationInput(item: InboundItem): InboundMessage | undefined {
   const at = timeOf(m);
   if (!digits || Number.isNaN(at.getTime())) return undefined;
   // Provider timestamps are whole seconds: a message received within its second takes the
-  // arrival time, so messages and the notes they cause keep their order in the thread.
+  // arrival time (its window and its place in the thread); one processed later keeps its
+  // provider time for the window and the end of its second in the thread (thread-time.ts).
   const now = Date.now();
   const received = now >= at.getTime() && now - at.getTime() < 1000 ? new Date(now) : at;
   return {
@@ -89,6 +93,7 @@ function toConversationInput(item: InboundItem): InboundMessage | undefined {
     contactName: contactName(item),
     // A clock ahead of ours must not stretch the window.
     at: at.getTime() > now ? new Date(now) : received,
+    threadAt: threadTimeOf(at, now),
     type: m.type.toLowerCase(),
     body: m,
   };
@@ -105,6 +110,7 @@ const forBot = (m: InboundMessage): InboundForBot => ({
   from: m.contact,
   type: m.type,
   text: inboundText(m.body),
+  replyId: replyOf(m.type, m.body)?.id ?? null,
 });
 
 /** The contacts who wrote, per sender: whose broadcast recipients the batch marks replied. */
@@ -144,7 +150,7 @@ export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<numbe
   // message reopens a closed one); one query when no sender here has an ACTIVE bot.
   const forBots = inputs.map(forBot);
   const bots = await chatbotSnapshot(tx, forBots);
-  const { conversationOf, replyToOf, events } = await applyInbound(tx, inputs);
+  const { conversationOf, replyToOf, events, csatAnswers, stored } = await applyInbound(tx, inputs);
   // After the entries: a replayed message's entry keeps its first file, and no second is recorded.
   const mediaOf = await recordInboundMedia(tx, files);
   const emitted = await emitEvents(tx, [
@@ -160,7 +166,12 @@ export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<numbe
   ]);
   // In this same transaction, the sender's ACTIVE bot writes at most one outbox reply per
   // inbound message: committed with it, or lost with it and applied again.
-  if (bots) await decideChatbotReplies(tx, forBots, { snapshot: bots });
+  // A CSAT survey's answer (docs/reports.md "CSAT") is for the survey: no bot or rule answers it.
+  // A replayed message had its decision and its rule jobs when it was first stored.
+  if (bots) {
+    const asked = forBots.filter((m) => stored.has(m.providerMessageId) && !csatAnswers.has(m.providerMessageId));
+    await decideChatbotReplies(tx, asked, { snapshot: bots });
+  }
   // Automation rules (docs/automation.md): jobs and timers written with the messages; the
   // automation worker evaluates them after the commit.
   const created = new Set(
@@ -170,7 +181,7 @@ export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<numbe
     tx,
     inputs.flatMap((m) => {
       const conversationId = conversationOf.get(m.id);
-      if (!conversationId) return [];
+      if (!conversationId || !stored.has(m.id) || csatAnswers.has(m.id)) return [];
       return [
         {
           customerId: m.sender.customerId,

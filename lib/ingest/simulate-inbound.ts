@@ -17,7 +17,13 @@ import type { MessageMediaT } from "@/lib/domains/media/schemas";
 import { toMessageMedia } from "@/lib/domains/media/serializers";
 import type { CallbackChange } from "@/lib/domains/provider/simulator-callbacks";
 import { envelopeFor, postCallback } from "@/lib/domains/provider/simulator-callbacks";
-import { inboundMediaChange, inboundTextChange, inboundWamid } from "@/lib/domains/provider/simulator-inbound";
+import {
+  inboundMediaChange,
+  inboundReactionChange,
+  inboundReplyChange,
+  inboundTextChange,
+  inboundWamid,
+} from "@/lib/domains/provider/simulator-inbound";
 import { keepContactMedia } from "@/lib/domains/provider/simulator-media";
 import type { ProviderSender } from "@/lib/domains/provider/types";
 import { normalizePhone } from "@/lib/domains/senders/service";
@@ -70,6 +76,21 @@ async function contactFile(
   });
 }
 
+/** The reply of a tap on a button or a pick of a list row (the provider's `button_reply` / `list_reply`). */
+function tapOf(input: {
+  buttonId?: string;
+  buttonTitle?: string;
+  listRowId?: string;
+  listRowTitle?: string;
+  listRowDescription?: string;
+}) {
+  if (input.buttonId)
+    return { type: "button_reply" as const, id: input.buttonId, title: input.buttonTitle ?? input.buttonId };
+  const id = input.listRowId ?? "";
+  const description = input.listRowDescription;
+  return { type: "list_reply" as const, id, title: input.listRowTitle ?? id, ...(description ? { description } : {}) };
+}
+
 export async function simulateInbound(input: {
   sender: string;
   from: string;
@@ -77,6 +98,17 @@ export async function simulateInbound(input: {
   media?: string;
   caption?: string;
   name?: string;
+  /** A tap on the reply button `buttonId` titled `buttonTitle` of the message `context`. */
+  buttonId?: string;
+  buttonTitle?: string;
+  /** A pick of the list row `listRowId` titled `listRowTitle` of the message `context`. */
+  listRowId?: string;
+  listRowTitle?: string;
+  listRowDescription?: string;
+  /** A reaction to the message `context` ("" removes the contact's). */
+  reaction?: string;
+  /** The provider id of the message answered: quoted by a text, tapped, or reacted to. */
+  context?: string;
 }): Promise<SimulatedInbound> {
   const phone = normalizePhone(input.sender);
   const sender = await db.sender.findUnique({ where: { phoneNumber: phone } });
@@ -87,9 +119,14 @@ export async function simulateInbound(input: {
   const from = normalizePhone(input.from);
   const id = inboundWamid();
   const provider = { phoneNumberId: sender.phoneNumberId, phoneNumber: sender.phoneNumber, wabaId: sender.wabaId };
+  const { name, context } = input;
   const change = input.media
-    ? await contactFile(provider, { from, id, name: input.name, media: input.media, caption: input.caption })
-    : inboundTextChange(provider, { from, text: input.text ?? "", name: input.name, id });
+    ? await contactFile(provider, { from, id, name, media: input.media, caption: input.caption })
+    : input.reaction !== undefined && context
+      ? inboundReactionChange(provider, { from, id, name, messageId: context, emoji: input.reaction })
+      : input.buttonId || input.listRowId
+        ? inboundReplyChange(provider, { from, id, name, context, reply: tapOf(input) })
+        : inboundTextChange(provider, { from, text: input.text ?? "", name, id, context });
   const status = await postCallback(envelopeFor([change]));
   if (status !== 200) throw new ApiError("REQUEST_FAILED", `The provider endpoint answered ${status}`);
   // Applied by a running app within moments; otherwise (or to be sure) here.

@@ -2,6 +2,7 @@
 
 import type { Metadata } from "next";
 import Link from "next/link";
+import { CostChart } from "@/components/dashboard/cost-chart";
 import { lastDaysFrom, periodLabel } from "@/components/dashboard/count-scope";
 import { DataTable, type TableColumn } from "@/components/dashboard/data-table";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
@@ -42,7 +43,6 @@ export default async function AnalyticsPage({ searchParams }: Props) {
     billingTotals(p, sender, { dateFrom }),
   ]);
   const billingHref = `/billing?${new URLSearchParams({ sender: sender.phoneNumber, dateFrom })}`;
-  const max = Math.max(1, ...delivery.byDay.map((d) => d.total));
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Analytics</h1>
@@ -64,30 +64,24 @@ export default async function AnalyticsPage({ searchParams }: Props) {
         </Link>
       </p>
       <CardSection id="by-day" title="Delivery by day">
-        {delivery.byDay.length === 0 ? (
-          <p className={muted}>No messages in this period.</p>
-        ) : (
-          <ul className="space-y-1" aria-label="Messages per day: read, delivered, failed, other">
-            {delivery.byDay.map((d) => {
-              const width = (n: number) => `${(n / max) * 100}%`;
-              return (
-                <li key={d.date} className="flex items-center gap-3 text-xs">
-                  <span className="w-20 shrink-0 font-mono">{d.date}</span>
-                  <span className="flex h-4 flex-1 overflow-hidden rounded bg-slate-100 dark:bg-slate-800">
-                    <span className="bg-emerald-600" style={{ width: width(d.read) }} />
-                    <span className="bg-sky-500" style={{ width: width(d.delivered - d.read) }} />
-                    <span className="bg-red-600" style={{ width: width(d.failed) }} />
-                    <span className="bg-slate-400" style={{ width: width(d.total - d.delivered - d.failed) }} />
-                  </span>
-                  <span className="w-40 shrink-0">
-                    {formatCount(d.total)} sent · {pct(d.deliveryRate)} delivered · {pct(d.readRate)} read
-                  </span>
-                </li>
-              );
-            })}
-          </ul>
-        )}
-        <p className={`${muted} mt-2`}>Green: read · blue: delivered · red: failed · grey: sent or pending.</p>
+        <CostChart
+          data={delivery.byDay.flatMap((d) => [
+            { day: d.date, category: "read", cost: d.read, messages: d.read },
+            { day: d.date, category: "delivered", cost: d.delivered - d.read, messages: d.delivered - d.read },
+            { day: d.date, category: "failed", cost: d.failed, messages: d.failed },
+            {
+              day: d.date,
+              category: "sent or pending",
+              cost: d.total - d.delivered - d.failed,
+              messages: d.total - d.delivered - d.failed,
+            },
+          ])}
+          currency=""
+          unit="messages"
+          integer
+          description={`Messages per day over the last 30 days by outcome: ${formatCount(delivery.totals.total)} sent`}
+          empty="No messages in this period."
+        />
       </CardSection>
       {delivery.bySendRoute ? (
         <section className={`${card} p-0`} aria-labelledby="by-route">

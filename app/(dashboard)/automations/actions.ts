@@ -5,12 +5,15 @@ import { RuleCreateBody, RulePatch } from "@/lib/domains/automation/schemas";
 import { createRule, updateRule } from "@/lib/domains/automation/service";
 import { setBusinessHoursSetting } from "@/lib/domains/automation/settings";
 import { BusinessHoursBody } from "@/lib/domains/business-hours/schemas";
+import { SlaPolicyCreateBody } from "@/lib/domains/sla/schemas";
+import { createPolicy, deletePolicy } from "@/lib/domains/sla/service";
 
 export const createRuleAction = defineAction({
   permission: "automations",
   schema: RuleCreateBody,
   run: async ({ principal, input }) => ({ uid: (await createRule(principal, input.rule)).id }),
   revalidate: "/automations",
+  fieldsBelow: "rule",
 });
 
 /** Saves the editor, or (with only enabled) switches the rule on or off. */
@@ -21,6 +24,7 @@ export const updateRuleAction = defineAction({
     await updateRule(principal, input.uid, input.rule);
   },
   revalidate: "/automations",
+  fieldsBelow: "rule",
 });
 
 export const setBusinessHoursAction = defineAction({
@@ -30,4 +34,20 @@ export const setBusinessHoursAction = defineAction({
     await setBusinessHoursSetting(principal, input);
   },
   revalidate: "/automations/business-hours",
+});
+
+export const createSlaPolicyAction = defineAction({
+  permission: "automations",
+  schema: SlaPolicyCreateBody,
+  run: async ({ principal, input }) => ({ uid: (await createPolicy(principal, input.policy)).id }),
+  revalidate: "/automations/sla",
+});
+
+export const deleteSlaPolicyAction = defineAction({
+  permission: "automations",
+  schema: z.object({ uid: RecordId }),
+  run: async ({ principal, input }) => {
+    await deletePolicy(principal, input.uid);
+  },
+  revalidate: "/automations/sla",
 });

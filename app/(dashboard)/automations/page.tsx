@@ -36,6 +36,9 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
           <Link className={buttonSecondary} href="/automations/business-hours">
             Business hours
           </Link>
+          <Link className={buttonSecondary} href="/automations/sla">
+            SLA policies
+          </Link>
           <Link className={button} href="/automations/new">
             New rule
           </Link>

@@ -6,7 +6,7 @@ import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { FilterActions, SelectFilter } from "@/components/dashboard/filter-fields";
 import { Pager } from "@/components/dashboard/pager";
-import { button, link, muted, td } from "@/components/ui/classes";
+import { button, buttonSecondary, link, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
 import { pageBlock } from "@/lib/core/pagination";
@@ -58,9 +58,14 @@ export default async function BroadcastsPage({ searchParams }: { searchParams: P
             {sender ? `; sender ${sender.phoneNumber}` : "; every sender"}.
           </p>
         </div>
-        <Link href={`/broadcasts/new${withParams(keep, {})}`} className={button}>
-          New broadcast
-        </Link>
+        <div className="flex flex-wrap gap-2">
+          <Link href="/broadcasts/segments" className={buttonSecondary}>
+            Segments
+          </Link>
+          <Link href={`/broadcasts/new${withParams(keep, {})}`} className={button}>
+            New broadcast
+          </Link>
+        </div>
       </div>
       <form method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter broadcasts">
         {params.sender ? <input type="hidden" name="sender" value={params.sender} /> : null}

@@ -32,7 +32,7 @@ export const testChatbotAction = defineAction({
   permission: "chatbots",
   schema: ChatbotTestBody.extend({ uid: RecordId }),
   run: async ({ principal, input }) => {
-    const { chatbotUid: _, ...decision } = await testChatbot(principal, undefined, input.uid, input.text);
+    const { chatbotUid: _, ...decision } = await testChatbot(principal, undefined, input.uid, input);
     return decision;
   },
 });

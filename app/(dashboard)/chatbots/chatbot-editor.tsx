@@ -1,5 +1,6 @@
 "use client";
-// The chatbot editor: rules in order (move up/down), match type, reply, hand-off, the
+// The chatbot editor: rules in order (move up/down), match type (reply_id: a tapped button's
+// id), reply (text, template, buttons, a list or a link with a live preview), hand-off, the
 // fallback and business hours. The form is checked with the API's own zod schema
 // (lib/domains/chatbots/schemas.ts) before it is sent, and again by the server action.
 import { useRouter } from "next/navigation";
@@ -28,6 +29,7 @@ const MATCH_LABELS: Record<MatchType, string> = {
   contains: "Contains",
   regex: "Regular expression",
   any: "Any message",
+  reply_id: "Reply id (a tapped button or list row)",
 };
 
 let seq = 0;
@@ -83,7 +85,7 @@ export function ChatbotEditor({ senderPhone, chatbot }: Props) {
       match: {
         type: r.type,
         ...(r.type === "any" ? {} : { value: r.value }),
-        ...(r.caseSensitive && r.type !== "any" ? { caseSensitive: true } : {}),
+        ...(r.caseSensitive && r.type !== "any" && r.type !== "reply_id" ? { caseSensitive: true } : {}),
       },
       reply: replyOf(r.reply),
       ...(r.handoff ? { handoff: true } : {}),
@@ -219,14 +221,18 @@ export function ChatbotEditor({ senderPhone, chatbot }: Props) {
                       onChange={(e) => patchRule(i, { value: e.target.value })}
                     />
                     {err(`rules.${i}.match.value`)}
-                    <label className="mt-1 flex items-center gap-2 text-sm">
-                      <input
-                        type="checkbox"
-                        checked={r.caseSensitive}
-                        onChange={(e) => patchRule(i, { caseSensitive: e.target.checked })}
-                      />
-                      Case-sensitive
-                    </label>
+                    {r.type === "reply_id" ? (
+                      <p className="mt-1 text-sm">The id of a button or list row, matched exactly.</p>
+                    ) : (
+                      <label className="mt-1 flex items-center gap-2 text-sm">
+                        <input
+                          type="checkbox"
+                          checked={r.caseSensitive}
+                          onChange={(e) => patchRule(i, { caseSensitive: e.target.checked })}
+                        />
+                        Case-sensitive
+                      </label>
+                    )}
                   </div>
                 )}
               </div>

@@ -1,6 +1,7 @@
 "use client";
 // The test console: which rule answers a typed message, and what the saved bot would send.
-// It runs the same dry run as POST /chatbots/{uid}/test: nothing is sent.
+// It runs the same dry run as POST /chatbots/{uid}/test: nothing is sent. A tapped reply id
+// makes the text the tapped button's title.
 import { useState, useTransition } from "react";
 import { button, input, label } from "@/components/ui/classes";
 import type { TimedDecision } from "@/lib/domains/chatbots/decide-within-budget";
@@ -9,11 +10,17 @@ import { testChatbotAction } from "./actions";
 
 function describeReply(reply: Decision["reply"]): string {
   if (!reply) return "Nothing (the bot stays silent)";
-  return reply.type === "text" ? reply.text : `Template ${reply.template.name} (${reply.template.language})`;
+  if (reply.type === "text") return reply.text;
+  if (reply.type === "template") return `Template ${reply.template.name} (${reply.template.language})`;
+  const { body, buttons, list, ctaUrl } = reply.interactive;
+  if (buttons) return `${body} [${buttons.map((b) => b.title).join("] [")}]`;
+  if (list) return `${body} [${list.button}: ${list.sections.flatMap((s) => s.rows.map((r) => r.title)).join(", ")}]`;
+  return `${body} [${ctaUrl?.displayText ?? ""}: ${ctaUrl?.url ?? ""}]`;
 }
 
 export function TestConsole({ uid }: { uid: string }) {
   const [text, setText] = useState("");
+  const [replyId, setReplyId] = useState("");
   const [result, setResult] = useState<TimedDecision | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
@@ -24,7 +31,7 @@ export function TestConsole({ uid }: { uid: string }) {
         onSubmit={(e) => {
           e.preventDefault();
           start(async () => {
-            const r = await testChatbotAction({ uid, text });
+            const r = await testChatbotAction({ uid, text, ...(replyId ? { replyId } : {}) });
             if (r.ok) {
               setResult(r.data);
               setError(null);
@@ -37,6 +44,12 @@ export function TestConsole({ uid }: { uid: string }) {
             A customer writes
           </label>
           <input id="cb-test-text" className={input} value={text} onChange={(e) => setText(e.target.value)} />
+        </div>
+        <div className="min-w-48">
+          <label htmlFor="cb-test-reply-id" className={label}>
+            Tapped reply id (optional)
+          </label>
+          <input id="cb-test-reply-id" className={input} value={replyId} onChange={(e) => setReplyId(e.target.value)} />
         </div>
         <button type="submit" className={button} disabled={pending}>
           {pending ? "Testing…" : "Test"}

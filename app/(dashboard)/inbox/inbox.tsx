@@ -1,15 +1,18 @@
 "use client";
-// The inbox: the conversation list (unread first, then newest) with its filter, search and
-// page in the URL, and the chosen conversation (?c=) beside it; on a phone one at a time.
+// The inbox: the conversation list (unread first, then newest; or SLA due soonest) with its
+// filter, sort, search and page in the URL, and the chosen conversation (?c=) beside it; on a phone one at a time.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { colorsOf, LabelChip, type LabelColors } from "@/components/dashboard/label-chip";
 import { Pager } from "@/components/dashboard/pager";
 import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { input, label, muted } from "@/components/ui/classes";
 import type { PageBlock } from "@/lib/core/pagination";
 import type { PublicConversation } from "@/lib/domains/conversations/schemas";
+import type { LabelColor } from "@/lib/domains/labels/schemas";
+import { slaState } from "@/lib/domains/sla/display";
 import { type Pinned, withPinned } from "./pinned";
 import { type TemplateOption, Thread } from "./thread";
 import { dayLabel, timeOf } from "./thread-format";
@@ -32,15 +35,30 @@ const ASSIGNEE_FILTERS = [
 ] as const;
 
 export const LIST_POLL_MS = 3_000;
+/** How often the SLA colours are worked out again (a due time passes without any notice). */
+const SLA_TICK_MS = 5_000;
+
+/** The time now, moving every `ms`. */
+function useNow(ms: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(t);
+  }, [ms]);
+  return now;
+}
 
 export function Inbox({
   templates,
   me,
   canBlacklist = false,
+  labels = [],
 }: {
   templates: TemplateOption[];
   me: string | null;
   canBlacklist?: boolean;
+  /** The account's labels, sorted by name: the filter, the list items' colours, the thread's picker. */
+  labels?: { name: string; color: LabelColor }[];
 }) {
   const router = useRouter();
   const pathname = usePathname();
@@ -54,8 +72,11 @@ export function Inbox({
     search = "",
     page = "1",
     assignee = "",
+    label: labelFilter = "",
+    sort = "",
     c: selected,
   } = current;
+  const colors = colorsOf(labels);
   const filter =
     waiting === "true"
       ? "waiting"
@@ -73,7 +94,9 @@ export function Inbox({
   };
 
   const listQs = new URLSearchParams(
-    Object.entries({ sender, status, unread, waiting, search, page, assignee }).filter(([, v]) => v !== ""),
+    Object.entries({ sender, status, unread, waiting, search, page, assignee, label: labelFilter, sort }).filter(
+      ([, v]) => v !== "",
+    ),
   ).toString();
   // Live (docs/inbox.md "Live updates"): refetched when a notice says it changed; polled only without the stream.
   const live = useLiveUpdates();
@@ -183,11 +206,53 @@ export function Inbox({
           ))}
         </ul>
       </nav>
+      <nav aria-label="Sort conversations">
+        <ul className="flex flex-wrap gap-2">
+          {[
+            { id: "", label: "Newest" },
+            { id: "due", label: "Due soonest" },
+          ].map((o) => (
+            <li key={o.id || "newest"}>
+              <Link
+                href={hrefWith({ sort: o.id || undefined, page: undefined })}
+                aria-current={sort === o.id ? "page" : undefined}
+                className={`${pill} ${
+                  sort === o.id
+                    ? "bg-indigo-700 text-white"
+                    : "bg-slate-100 text-slate-800 hover:bg-slate-200 dark:bg-slate-800 dark:text-slate-100"
+                }`}
+              >
+                {o.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {labels.length > 0 ? (
+        <div>
+          <label htmlFor="inbox-label-filter" className={label}>
+            Label
+          </label>
+          <select
+            id="inbox-label-filter"
+            className={input}
+            value={labelFilter}
+            onChange={(e) => router.replace(hrefWith({ label: e.target.value || undefined, page: undefined }))}
+          >
+            <option value="">Any label</option>
+            {labels.map((l) => (
+              <option key={l.name} value={l.name}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
       {list.isLoading ? <p className={muted}>Loading…</p> : null}
       {list.isError ? <p className="text-sm text-red-700 dark:text-red-300">Could not load conversations.</p> : null}
       {list.data && shown.length === 0 ? (
         <p className={muted}>
-          {search || filter !== "all" || assignee ? "No conversations match." : "No conversations yet."}
+          {search || filter !== "all" || assignee || labelFilter ? "No conversations match." : "No conversations yet."}
         </p>
       ) : null}
       {list.data && shown.length > 0 ? (
@@ -202,6 +267,7 @@ export function Inbox({
               href={hrefWith({ c: c.uid })}
               active={c.uid === selected}
               showSender={!sender}
+              colors={colors}
             />
           ))}
         </ul>
@@ -227,6 +293,8 @@ export function Inbox({
           backHref={hrefWith({ c: undefined })}
           me={me}
           canBlacklist={canBlacklist}
+          labels={labels.map((l) => l.name)}
+          colors={colors}
         />
       ) : (
         <p className={`${muted} hidden md:block`}>Choose a conversation to read and reply.</p>
@@ -240,11 +308,13 @@ function ConversationItem({
   href,
   active,
   showSender,
+  colors,
 }: {
   c: PublicConversation;
   href: string;
   active: boolean;
   showSender: boolean;
+  colors: LabelColors;
 }) {
   const name = c.contactName ?? c.contactPhoneNumber;
   const when = dayLabel(c.lastMessageAt) === "Today" ? timeOf(c.lastMessageAt) : c.lastMessageAt.slice(0, 10);
@@ -277,6 +347,7 @@ function ConversationItem({
               Waiting
             </span>
           ) : null}
+          {c.sla ? <SlaBadge sla={c.sla} /> : null}
           {c.status === "CLOSED" ? (
             <span className="shrink-0 rounded bg-slate-100 px-1.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300">
               Closed
@@ -295,7 +366,43 @@ function ConversationItem({
             → {c.assignee.name ?? c.assignee.email}
           </span>
         ) : null}
+        {c.labels.length > 0 ? (
+          <span className="mt-1 flex flex-wrap gap-1" data-testid="conversation-labels">
+            <span className="sr-only">Labels: </span>
+            {c.labels.map((name) => (
+              <LabelChip key={name} name={name} color={colors[name.toLowerCase()]} />
+            ))}
+          </span>
+        ) : null}
       </Link>
     </li>
+  );
+}
+
+const SLA_CLASSES = {
+  ok: "bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-200",
+  soon: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
+  breached: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
+} as const;
+
+/**
+ * The SLA's soonest due time (docs/reports.md "SLA policies"): amber within 15 minutes, red once
+ * missed. Only these badges tick (not the list or the thread beside it).
+ */
+function SlaBadge({ sla }: { sla: PublicConversation["sla"] }) {
+  const now = useNow(SLA_TICK_MS);
+  const shown = slaState(sla, now);
+  if (!shown) return null;
+  const { state, dueAt } = shown;
+  const due = dueAt ? (dayLabel(dueAt) === "Today" ? timeOf(dueAt) : dueAt.slice(0, 10)) : null;
+  return (
+    <span
+      className={`shrink-0 rounded px-1.5 text-xs font-semibold ${SLA_CLASSES[state]}`}
+      data-testid="sla-badge"
+      data-state={state}
+    >
+      {state === "breached" ? "SLA missed" : `Due ${due}`}
+      {state === "soon" ? <span className="sr-only"> (soon)</span> : null}
+    </span>
   );
 }

@@ -1,9 +1,13 @@
 // One message of the thread: a system note centred, or a bubble (outbound on the right) with
-// its text, who sent it, the time, the status ticks of an outbound message and why a failed
-// one was not delivered (docs/inbox.md).
+// the message it quotes above its text, the buttons it carried under it (greyed once the
+// contact chose), who sent it, the time, the status ticks of an outbound message and why a
+// failed one was not delivered, the reactions to it below, and its actions (Reply, React)
+// when the thread offers them (docs/inbox.md).
 import { formatDateTime } from "@/components/ui/format";
 import type { PublicConversationMessage } from "@/lib/domains/conversations/schemas";
+import { messageAnchor, QuotedMessage, ReactionList, SentInteractive } from "./bubble-extras";
 import { isVoiceNote, mediaOf } from "./media-format";
+import { type MessageActionHandlers, MessageActions } from "./message-actions";
 import { MessageMedia } from "./message-media";
 import { bubbleText, senderLabel, ticksOf, timeOf } from "./thread-format";
 
@@ -13,7 +17,16 @@ const TICK_TONE = {
   muted: "text-slate-600 dark:text-slate-400",
 } as const;
 
-export function MessageBubble({ m }: { m: PublicConversationMessage }) {
+export function MessageBubble({
+  m,
+  actions,
+  tapped,
+}: {
+  m: PublicConversationMessage;
+  actions?: MessageActionHandlers;
+  /** The id of the button or row the contact chose on this message, if they did. */
+  tapped?: string;
+}) {
   const media = mediaOf(m);
   // A file shows itself; its caption (if any) is the bubble's text.
   const text = media ? (media.caption ?? "") : bubbleText(m);
@@ -30,7 +43,9 @@ export function MessageBubble({ m }: { m: PublicConversationMessage }) {
   const ticks = ticksOf(m.status);
   return (
     <li
-      className={`flex ${outbound ? "justify-end" : "justify-start"}`}
+      id={messageAnchor(m.messageUid)}
+      tabIndex={-1}
+      className={`flex flex-col gap-1 rounded-lg focus:outline-none focus:ring-2 focus:ring-indigo-600 ${outbound ? "items-end" : "items-start"}`}
       data-testid="thread-message"
       data-direction={m.direction}
       data-status={m.status}
@@ -43,8 +58,10 @@ export function MessageBubble({ m }: { m: PublicConversationMessage }) {
             : "rounded-bl-none bg-white text-slate-900 dark:bg-slate-800 dark:text-slate-50"
         }`}
       >
+        {m.replyTo ? <QuotedMessage quote={m.replyTo} /> : null}
         {media ? <MessageMedia media={media} outbound={outbound} voice={isVoiceNote(m)} /> : null}
         {text ? <p className={`whitespace-pre-wrap break-words text-sm ${media ? "mt-1" : ""}`}>{text}</p> : null}
+        {m.interactive ? <SentInteractive interactive={m.interactive} tapped={tapped} /> : null}
         <p className="mt-1 flex flex-wrap items-center justify-end gap-x-2 text-xs text-slate-600 dark:text-slate-300">
           <span>{senderLabel(m)}</span>
           <time dateTime={m.timestamp} title={formatDateTime(m.timestamp)}>
@@ -64,6 +81,8 @@ export function MessageBubble({ m }: { m: PublicConversationMessage }) {
           </p>
         ) : null}
       </div>
+      <ReactionList reactions={m.reactions} />
+      {actions ? <MessageActions m={m} {...actions} /> : null}
     </li>
   );
 }

@@ -6,6 +6,7 @@ import { useEffect, useRef } from "react";
 import { buttonSecondary } from "@/components/ui/classes";
 import { formatCount } from "@/lib/core/count";
 import type { PublicConversationMessage } from "@/lib/domains/conversations/schemas";
+import type { MessageActionHandlers } from "./message-actions";
 import { MessageBubble } from "./message-bubble";
 import { withDaySeparators } from "./thread-format";
 
@@ -16,6 +17,7 @@ export function MessageList({
   now,
   loadingOlder,
   onShowOlder,
+  actions,
 }: {
   /** The contact's name or number: the log is "Messages with <name>". */
   name: string;
@@ -25,8 +27,13 @@ export function MessageList({
   now: number;
   loadingOlder: boolean;
   onShowOlder: () => void;
+  /** Reply and React on each message. */
+  actions?: MessageActionHandlers;
 }) {
   const logRef = useRef<HTMLDivElement>(null);
+  // The contact's taps and picks, by the message they answer (the latest wins).
+  const tapped = new Map<string, string>();
+  for (const m of messages) if (m.reply && m.replyTo?.messageId) tapped.set(m.replyTo.messageId, m.reply.id);
   const newest = messages.at(-1)?.messageUid;
   useEffect(() => {
     if (newest && logRef.current) logRef.current.scrollTop = logRef.current.scrollHeight;
@@ -56,7 +63,12 @@ export function MessageList({
               </span>
             </li>
           ) : (
-            <MessageBubble key={item.key} m={item.message} />
+            <MessageBubble
+              key={item.key}
+              m={item.message}
+              actions={actions}
+              tapped={tapped.get(item.message.messageUid)}
+            />
           ),
         )}
       </ol>

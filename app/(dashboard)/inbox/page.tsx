@@ -8,6 +8,7 @@ import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-forc
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { can } from "@/lib/domains/auth/access";
+import { listLabels } from "@/lib/domains/labels/service";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 import { listTemplates } from "@/lib/domains/templates/service";
 import { Inbox } from "./inbox";
@@ -22,15 +23,23 @@ export default async function InboxPage({ searchParams }: Props) {
   const { sender: requested } = flatParams(await searchParams);
   // An unknown sender is SENDER_NOT_FOUND, not an empty inbox; none chosen: every sender.
   const sender = requested ? await pageSender(p, requested) : undefined;
-  const { templates } = await listTemplates(p, { page: 1, limit: 100, status: "APPROVED" }, "v3");
+  const [{ templates }, labels] = await Promise.all([
+    listTemplates(p, { page: 1, limit: 100, status: "APPROVED" }, "v3"),
+    listLabels(p),
+  ]);
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h1 className="text-2xl font-semibold">Inbox</h1>
         {can(p, "inbox.settings") ? (
-          <Link href="/inbox/settings" className="text-sm underline">
-            Saved replies and auto-assignment
-          </Link>
+          <span className="flex gap-4">
+            <Link href="/inbox/labels" className="text-sm underline">
+              Labels
+            </Link>
+            <Link href="/inbox/settings" className="text-sm underline">
+              Saved replies and auto-assignment
+            </Link>
+          </span>
         ) : null}
       </div>
       <SenderInForce sender={sender ? senderInfo(sender) : null} chosen={Boolean(requested)} />
@@ -44,6 +53,7 @@ export default async function InboxPage({ searchParams }: Props) {
           }))}
           me={p.member?.email ?? null}
           canBlacklist={can(p, "contacts.write")}
+          labels={labels.map((l) => ({ name: l.name, color: l.color }))}
         />
       </Suspense>
     </div>

@@ -1,11 +1,13 @@
 "use client";
 // Saved replies in the reply box (docs/inbox.md "Saved replies"): typing `/` (at the start or
 // after a space) opens the list of the account's snippets filtered by what follows; ↑/↓
-// choose, Enter or Tab (or a click) inserts the text in place of `/shortcut`, Escape closes.
+// choose, Enter or Tab (or a click) inserts the text in place of `/shortcut` (and hands a
+// reply's buttons to the reply box, which then sends a buttons message), Escape closes.
 import { useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, useState } from "react";
 
-export type SavedReplyOption = { id: string; shortcut: string; text: string };
+export type ReplyButton = { id: string; title: string };
+export type SavedReplyOption = { id: string; shortcut: string; text: string; buttons: ReplyButton[] | null };
 
 /** The `/word` being typed at the end of the text, or null. */
 export function slashQuery(text: string): string | null {
@@ -16,7 +18,11 @@ export function slashQuery(text: string): string | null {
 /** The text with its trailing `/word` replaced by the snippet. */
 export const insertSnippet = (text: string, snippet: string) => text.replace(/\/[a-z0-9_-]*$/i, snippet);
 
-export function useSavedReplyMenu(text: string, setText: (t: string) => void) {
+export function useSavedReplyMenu(
+  text: string,
+  setText: (t: string) => void,
+  setButtons: (buttons: ReplyButton[]) => void,
+) {
   const replies = useQuery({
     queryKey: ["saved-replies"],
     queryFn: async (): Promise<SavedReplyOption[]> => {
@@ -35,6 +41,7 @@ export function useSavedReplyMenu(text: string, setText: (t: string) => void) {
   const index = Math.min(active, Math.max(matches.length - 1, 0));
   const choose = (r: SavedReplyOption) => {
     setText(insertSnippet(text, r.text));
+    if (r.buttons?.length) setButtons(r.buttons);
     setActive(0);
   };
   /** Handles the menu's keys; true when the key was the menu's (the caller then does nothing). */
@@ -81,6 +88,12 @@ export function useSavedReplyMenu(text: string, setText: (t: string) => void) {
         >
           <span className="font-mono">/{r.shortcut}</span>{" "}
           <span className="text-slate-600 dark:text-slate-400">{r.text.slice(0, 80)}</span>
+          {r.buttons?.length ? (
+            <span className="text-slate-600 dark:text-slate-400">
+              {" "}
+              · {r.buttons.length} button{r.buttons.length === 1 ? "" : "s"}
+            </span>
+          ) : null}
         </div>
       ))}
     </div>

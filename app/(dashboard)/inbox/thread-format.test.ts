@@ -20,6 +20,7 @@ function msg(uid: string, timestamp: string, over: Partial<PublicConversationMes
     timestamp,
     media: null,
     replyTo: null,
+    reactions: [],
     interactive: null,
     reply: null,
     ...over,

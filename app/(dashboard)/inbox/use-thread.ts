@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import type { BlacklistStanding } from "@/lib/domains/contacts/blacklist";
 import type { PublicConversation, PublicConversationMessage } from "@/lib/domains/conversations/schemas";
+import type { ThreadCsat } from "@/lib/domains/support/csat-report";
 import { mediaOf } from "./media-format";
 import { postJson } from "./post-json";
 
@@ -17,6 +18,8 @@ export type ThreadAnswer = {
   total: number;
   /** The contact's blacklist entry as it was given (reason, source), when blacklisted. */
   blacklist: BlacklistStanding | null;
+  /** The contact's latest CSAT answer in the conversation (docs/reports.md "CSAT"), if any. */
+  csat: ThreadCsat | null;
 };
 
 const THREAD_POLL_MS = 2_000;
@@ -58,6 +61,7 @@ export function useThread(uid: string) {
         messages,
         total: answers[0].total,
         blacklist: answers[0].blacklist ?? null,
+        csat: answers[0].csat ?? null,
       };
     },
     placeholderData: keepPreviousData,

@@ -74,7 +74,7 @@ export const automationRoutes: AnyRoute[] = [
     idempotent: "automation.create",
     summary: "Create an automation rule",
     description:
-      "A trigger, conditions (all must hold) and actions in order; a matches pattern must be a linear-time regex.",
+      "A trigger, conditions (all must hold) and actions in order; a matches pattern must be a linear-time regex, and every label named must be one of the account's (VALIDATION_FAILED naming the field).",
     body: RuleCreateBody,
     response: RulePublic,
     successStatus: 201,
@@ -105,7 +105,8 @@ export const automationRoutes: AnyRoute[] = [
     path: "/automations/:ruleUid",
     example: examples.postAutomationsByRuleUid,
     summary: "Update an automation rule",
-    description: "At least one field; enabled: false stops the rule (its pending timers do nothing when due).",
+    description:
+      "At least one field; enabled: false stops the rule (its pending timers do nothing when due). Labels it names are checked as at create.",
     body: RuleUpdateBody,
     response: RulePublic,
     handler: async ({ principal, params, body }) =>

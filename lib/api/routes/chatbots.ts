@@ -108,6 +108,6 @@ export const chatbotRoutes: AnyRoute[] = [
     response: ChatbotTestPublic,
     errors: ["CHATBOT_NOT_FOUND"],
     handler: async ({ principal, sender, params, body }) =>
-      ok("Chatbot test", await testChatbot(principal, sender, params.chatbotUid, body.text)),
+      ok("Chatbot test", await testChatbot(principal, sender, params.chatbotUid, body)),
   }),
 ];

@@ -167,13 +167,15 @@ export const conversationRoutes: AnyRoute[] = [
     responseHeaders: SEND_RESPONSE_HEADERS,
     idempotent: "conversation.reply",
     summary: "Reply in a conversation",
-    description: "Text inside the customer service window, else a template.",
+    description:
+      "Text, a file, buttons, a list or a link inside the customer service window, else a template; or our reaction to one of its messages.",
     body: ConversationReplyBody,
     response: SendReceipt,
     errors: [
       "CONVERSATION_NOT_FOUND",
       "WHATSAPP_SETUP_INCOMPLETE",
       "CUSTOMER_SERVICE_WINDOW_CLOSED",
+      "REACTION_TOO_OLD",
       ...DELIVERY_ERRORS,
       ...MEDIA_SEND_ERRORS,
     ],

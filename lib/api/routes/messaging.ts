@@ -38,6 +38,8 @@ const SEND_ERRORS = [
   "CUSTOMER_SERVICE_WINDOW_CLOSED",
   "DIRECT_SEND_NOT_SUPPORTED_ON_TEMPLATE_SEND",
 ] as const satisfies readonly ErrorCode[];
+/** POST /chat also answers a reaction to a message older than 30 days. */
+const CHAT_ERRORS = [...SEND_ERRORS, "REACTION_TOO_OLD"] as const satisfies readonly ErrorCode[];
 
 const providerSend = {
   ...send,
@@ -77,7 +79,7 @@ export const messagingRoutes: AnyRoute[] = [
     description: "On v3, optionally a Direct Send (category, ttlSeconds).",
     body: ChatBodies,
     response: SendReceipt,
-    errors: SEND_ERRORS,
+    errors: CHAT_ERRORS,
     handler: async ({ principal, sender, body, version }) =>
       receiptResponse(await sendChat(principal, sender, body), sender, version, true),
   }),

@@ -37,6 +37,14 @@ export const AUDIT_ACTIONS = [
   "automation.updated",
   "automation.deleted",
   "business_hours.updated",
+  "sla_policy.created",
+  "sla_policy.updated",
+  "sla_policy.deleted",
+  "segment.created",
+  "segment.updated",
+  "segment.deleted",
+  "csat.updated",
+  "read_receipts.updated",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -52,6 +52,8 @@ export type RunContext = {
   jobs: NewJob[];
   /** 1 when a rule's own label change triggered this run: its label changes trigger nothing more. */
   depth: number;
+  /** An action emitted an event itself (a label change): the delivery worker is signalled after the commit. */
+  signal?: boolean;
 };
 
 /** Who a change names as its author (assignedBy, closedBy, a note's author). */
@@ -145,7 +147,7 @@ function webhook(ctx: RunContext): ActionOutcome {
   return done("webhook");
 }
 
-/** Label changes are made by the labels service once it exists (see labels.ts). */
+/** Label changes are made through the labels service (labels.ts). */
 export type LabelApplier = (
   ctx: RunContext,
   action: Extract<Action, { type: "label" | "unlabel" }>,

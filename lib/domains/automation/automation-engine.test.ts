@@ -253,3 +253,201 @@ describe("assign round robin, snooze", () => {
     expect(after.map((r) => r.status)).toEqual(["OPEN", "OPEN"]);
   });
 });
+
+describe("labels", () => {
+  const labels = async (...names: string[]) => {
+    for (const name of names) {
+      const res = await call("POST", "/api/v3/labels", { token: t.globalToken, body: { label: { name } } });
+      expect([201, 409]).toContain(res.status);
+    }
+  };
+  const labelsOn = async (contact: string) =>
+    (await call("GET", `/api/v3/conversations/${(await conversationOf(contact)).id}`, { token: t.globalToken })).body
+      .data.labels;
+
+  it("label/unlabel actions change the conversation's labels as the rule's; label conditions read the conversation's and the contact's", async () => {
+    await labels("refund", "new", "urgent", "vip");
+    const contact = uniquePhone();
+    await contactWrites(t.sender, contact, "hello");
+    const c = await conversationOf(contact);
+    await call("POST", `/api/v3/conversations/${c.id}/labels`, {
+      token: t.globalToken,
+      body: { add: ["new", "urgent"] },
+    });
+    await call("POST", `/api/v3/contacts/${encodeURIComponent(contact)}/labels`, {
+      token: t.globalToken,
+      body: { add: ["vip"] },
+    });
+    const note = [{ type: "note", text: "matched" }];
+    const refunds = await createRule({
+      name: "Refund labeller",
+      trigger: { event: "message.inbound" },
+      conditions: [{ field: "message.text", op: "contains", value: "refund" }],
+      actions: [
+        { type: "label", labels: ["refund"] },
+        { type: "unlabel", labels: ["new"] },
+        { type: "unlabel", labels: ["vip"] },
+      ],
+    });
+    const when = (field: string, op: string, value: string) =>
+      createRule({
+        name: `${field} ${op} ${value}`,
+        trigger: { event: "message.inbound" },
+        actions: note,
+        conditions: [{ field, op, value }],
+      });
+    const uids = {
+      contactHas: await when("contact.label", "has", "VIP"),
+      contactLacks: await when("contact.label", "not_has", "vip"),
+      conversationHas: await when("conversation.label", "has", "urgent"),
+      conversationLacks: await when("conversation.label", "not_has", "urgent"),
+      lacksOther: await when("conversation.label", "not_has", "vip"),
+    };
+    await contactWrites(t.sender, contact, "refund please");
+    await work();
+    const [run] = await runsOf(refunds);
+    expect(run?.actions).toEqual([
+      { type: "label", outcome: "done", reason: "refund" },
+      { type: "unlabel", outcome: "done", reason: "new" },
+      { type: "unlabel", outcome: "skipped", reason: "not there" },
+    ]);
+    expect(run?.outcome).toBe("done");
+    expect(await labelsOn(contact)).toEqual(["refund", "urgent"]);
+    const events = await db.webhookEvent.findMany({
+      where: { customerId: t.customer.id, type: "conversation.labels_changed" },
+      orderBy: { createdAt: "asc" },
+    });
+    const byRule = events
+      .map(
+        (e) =>
+          (e.payload as { data: { conversationUid: string; by: string; added: string[]; removed: string[] } }).data,
+      )
+      .filter((d) => d.conversationUid === c.id && d.by === "automation: Refund labeller")
+      .map((d) => ({ added: d.added, removed: d.removed }));
+    expect(byRule).toEqual(
+      expect.arrayContaining([
+        { added: ["refund"], removed: [] },
+        { added: [], removed: ["new"] },
+      ]),
+    );
+    expect(byRule).toHaveLength(2);
+    const ran = async (uid: string) => (await runsOf(uid)).length;
+    expect(await ran(uids.contactHas)).toBe(1);
+    expect(await ran(uids.contactLacks)).toBe(0);
+    expect(await ran(uids.conversationHas)).toBe(1);
+    expect(await ran(uids.conversationLacks)).toBe(0);
+    expect(await ran(uids.lacksOther)).toBe(1);
+    for (const uid of [refunds, ...Object.values(uids)]) await disable(uid);
+  });
+
+  it("a label deleted after the rule was saved: that action fails as label_not_found, the others run", async () => {
+    await labels("short-lived", "stays");
+    const uid = await createRule({
+      name: "Deleted label",
+      trigger: { event: "message.inbound" },
+      conditions: [{ field: "message.text", op: "contains", value: "deleted label" }],
+      actions: [
+        { type: "label", labels: ["short-lived"] },
+        { type: "label", labels: ["stays"] },
+        { type: "unlabel", labels: ["short-lived", "stays"] },
+        { type: "note", text: "ran" },
+      ],
+    });
+    // A condition naming it: `has` holds for nobody now, `not_has` for everybody.
+    const lacks = await createRule({
+      name: "Lacks the deleted label",
+      trigger: { event: "message.inbound" },
+      conditions: [{ field: "conversation.label", op: "not_has", value: "short-lived" }],
+      actions: [{ type: "note", text: "lacks" }],
+    });
+    const has = await createRule({
+      name: "Has the deleted label",
+      trigger: { event: "message.inbound" },
+      conditions: [{ field: "contact.label", op: "has", value: "short-lived" }],
+      actions: [{ type: "note", text: "has" }],
+    });
+    const list = await call("GET", "/api/v3/labels", { token: t.globalToken });
+    const gone = list.body.data.labels.find((l: { name: string }) => l.name === "short-lived");
+    expect((await call("DELETE", `/api/v3/labels/${gone.labelUid}`, { token: t.globalToken })).status).toBe(200);
+
+    const contact = uniquePhone();
+    await contactWrites(t.sender, contact, "a deleted label test");
+    await work();
+    const [run] = await runsOf(uid);
+    expect(run?.actions).toEqual([
+      { type: "label", outcome: "failed", reason: "label_not_found: short-lived" },
+      { type: "label", outcome: "done", reason: "stays" },
+      { type: "unlabel", outcome: "failed", reason: "label_not_found: short-lived" },
+      { type: "note", outcome: "done", reason: null },
+    ]);
+    expect(run?.outcome).toBe("failed");
+    expect(await labelsOn(contact)).toEqual(["stays"]);
+    expect(await runsOf(lacks)).toHaveLength(1);
+    expect(await runsOf(has)).toHaveLength(0);
+    // The runs log says it as the API shows it.
+    const runs = await call("GET", `/api/v3/automations/${uid}/runs`, { token: t.globalToken });
+    expect(runs.body.data.runs[0].actions[0]).toEqual({
+      type: "label",
+      outcome: "failed",
+      reason: "label_not_found: short-lived",
+    });
+    for (const rule of [uid, lacks, has]) await disable(rule);
+  });
+
+  it("conversation.labels_changed: a person's change runs its rules; a rule's own change triggers them once, never a chain", async () => {
+    await labels("vip", "seen", "start", "on");
+    // A person's change (the API): the rule runs once; its own change ("seen") runs it no more (not_has seen).
+    const greeter = await createRule({
+      name: "VIP seen",
+      trigger: { event: "conversation.labels_changed" },
+      conditions: [
+        { field: "conversation.label", op: "has", value: "vip" },
+        { field: "conversation.label", op: "not_has", value: "seen" },
+      ],
+      actions: [
+        { type: "label", labels: ["seen"] },
+        { type: "note", text: "A VIP" },
+      ],
+    });
+    const contact = uniquePhone();
+    await contactWrites(t.sender, contact, "hello");
+    const c = await conversationOf(contact);
+    await call("POST", `/api/v3/conversations/${c.id}/labels`, { token: t.globalToken, body: { add: ["vip"] } });
+    await work();
+    expect(await runsOf(greeter)).toHaveLength(1);
+    expect(await labelsOn(contact)).toEqual(["seen", "vip"]);
+    await disable(greeter);
+
+    // Two rules that would undo each other for ever: a rule's change (start) triggers them at
+    // one level; their own changes trigger nothing.
+    const start = await createRule({
+      name: "Start",
+      trigger: { event: "message.inbound" },
+      conditions: [{ field: "message.text", op: "eq", value: "go" }],
+      actions: [{ type: "label", labels: ["start"] }],
+    });
+    const on = await createRule({
+      name: "On",
+      trigger: { event: "conversation.labels_changed" },
+      conditions: [{ field: "conversation.label", op: "not_has", value: "on" }],
+      actions: [{ type: "label", labels: ["on"] }],
+    });
+    const off = await createRule({
+      name: "Off",
+      trigger: { event: "conversation.labels_changed" },
+      conditions: [{ field: "conversation.label", op: "has", value: "on" }],
+      actions: [{ type: "unlabel", labels: ["on"] }],
+    });
+    const other = uniquePhone();
+    await contactWrites(t.sender, other, "go");
+    await work();
+    expect(await runsOf(start)).toHaveLength(1);
+    expect(await runsOf(on)).toHaveLength(1);
+    expect((await runsOf(off)).length).toBeLessThanOrEqual(1);
+    const pending = await db.scheduledJob.count({
+      where: { customerId: t.customer.id, kind: "automation.event", status: "PENDING" },
+    });
+    expect(pending).toBe(0);
+    for (const uid of [start, on, off]) await disable(uid);
+  });
+});

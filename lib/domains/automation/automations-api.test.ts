@@ -6,7 +6,8 @@ import { db } from "@/lib/db";
 import { recordApiAnswers } from "@/test/api-answers";
 import { call, createTestCustomer } from "@/test/factory";
 import { memberPrincipal } from "@/test/member-fixtures";
-import { createRule, listRules } from "./service";
+import { RuleCreateInput } from "./schemas";
+import { createRule, listRules, updateRule } from "./service";
 import { getBusinessHoursSetting } from "./settings";
 
 // Every answer is checked against the OpenAPI document and counts toward its coverage.
@@ -140,6 +141,90 @@ describe("rules", () => {
     await expect(getBusinessHoursSetting(agent)).rejects.toMatchObject({ code: "PERMISSION_DENIED" });
     const admin = memberPrincipal(a.customer.id, { role: "admin" });
     expect((await listRules(admin, { page: 1, limit: 10 })).total).toBeGreaterThan(0);
+  });
+
+  it("every label a rule names is one of the account's, else VALIDATION_FAILED naming each field; API and dashboard alike", async () => {
+    const label = async (customer: Customer, name: string) =>
+      (await call("POST", "/api/v3/labels", { token: customer.globalToken, body: { label: { name } } })).body.data
+        .labelUid as string;
+    await label(a, "Refund");
+    await label(b, "Elsewhere"); // another account's label is no label here
+    const named = {
+      ...RULE,
+      conditions: [
+        { field: "conversation.label", op: "not_has", value: "refund" },
+        { field: "contact.label", op: "has", value: "gone" },
+      ],
+      actions: [
+        { type: "note", text: "n" },
+        { type: "label", labels: ["REFUND", "Elsewhere"] },
+        { type: "unlabel", labels: ["never"] },
+      ],
+    };
+    const before = await db.automationRule.count({ where: { customerId: a.customer.id } });
+    const refused = await call("POST", "/api/v3/automations", { token: a.globalToken, body: { rule: named } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error_code).toBe("VALIDATION_FAILED");
+    expect(fieldsOf(refused.body)).toEqual([
+      "body.rule.conditions.1.value",
+      "body.rule.actions.1.labels.1",
+      "body.rule.actions.2.labels.0",
+    ]);
+    expect(refused.body.message).toContain('no label named "gone"');
+    expect(await db.automationRule.count({ where: { customerId: a.customer.id } })).toBe(before);
+
+    // The dashboard's editor saves through the same service: the same refusal, the same fields.
+    const admin = memberPrincipal(a.customer.id, { role: "admin" });
+    const parsed = RuleCreateInput.parse(named);
+    await expect(createRule(admin, parsed)).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+      details: { fields: expect.arrayContaining([expect.objectContaining({ path: "body.rule.actions.1.labels.1" })]) },
+    });
+
+    // Named whatever the case, every one the account's: saved.
+    const billingUid = await label(a, "Billing");
+    const ok = await call("POST", "/api/v3/automations", {
+      token: a.globalToken,
+      body: {
+        rule: {
+          ...named,
+          conditions: [{ field: "contact.label", op: "has", value: "refund" }],
+          actions: [{ type: "label", labels: ["REFUND", "billing"] }],
+        },
+      },
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    const uid = ok.body.data.ruleUid as string;
+
+    // An update is checked the same way, and changes nothing when refused.
+    const update = await call("POST", `/api/v3/automations/${uid}`, {
+      token: a.globalToken,
+      body: {
+        rule: {
+          actions: [
+            { type: "note", text: "x" },
+            { type: "unlabel", labels: ["nope"] },
+          ],
+        },
+      },
+    });
+    expect(update.status).toBe(400);
+    expect(fieldsOf(update.body)).toEqual(["body.rule.actions.1.labels.0"]);
+    await expect(
+      updateRule(admin, uid, { conditions: [{ field: "conversation.label", op: "has", value: "nope" }] }),
+    ).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+    expect((await db.automationRule.findUniqueOrThrow({ where: { id: uid } })).actions).toEqual([
+      { type: "label", labels: ["REFUND", "billing"] },
+    ]);
+
+    // A label deleted later: the rule stays (its runs record the action failed, see the engine
+    // tests), and a change that does not name labels, switching it off, is still accepted.
+    expect((await call("DELETE", `/api/v3/labels/${billingUid}`, { token: a.globalToken })).status).toBe(200);
+    const off = await call("POST", `/api/v3/automations/${uid}`, {
+      token: a.globalToken,
+      body: { rule: { enabled: false } },
+    });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
   });
 });
 

@@ -9,7 +9,7 @@ import type { Tx } from "@/lib/db";
 import { NOW_UTC } from "@/lib/db/sql";
 import { type NewJob, scheduleJobs } from "@/lib/domains/schedule/jobs";
 import { JOB_KINDS } from "./actions";
-import type { EventPayload, TimePayload } from "./runner";
+import type { EventPayload, TimePayload } from "./payloads";
 import type { TriggerEvent } from "./schemas";
 
 export type InboundForRules = {

@@ -11,35 +11,13 @@ import { businessHoursOf } from "@/lib/domains/business-hours/service";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import type { ClaimedJob, JobOutcome } from "@/lib/domains/schedule/jobs";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { JOB_KINDS, type RunConversation, runActions, runOutcome } from "./actions";
+import { JOB_KINDS, type RunContext, type RunConversation, runActions, runOutcome } from "./actions";
 import { conditionsHold, type Facts, readsContactFields, readsLabels } from "./conditions";
 import { applyLabels, labelsOf } from "./labels";
+import type { EventPayload, TimePayload } from "./payloads";
 import type { TriggerEvent } from "./schemas";
 import { handleReopenJob, handleSendJob } from "./sends";
 import { configOf } from "./serializers";
-
-/** What an event job carries (enqueue.ts writes it). */
-export type EventPayload = {
-  trigger: TriggerEvent;
-  conversationId: string;
-  /** The event's own key part: the inbound message id, the conversation, a label change's id. */
-  eventKey: string;
-  message?: { text: string; type: string } | null;
-  at: string;
-  /** 1 for a labels change a rule made: rules it triggers do not trigger again (no loops). */
-  depth?: number;
-};
-
-/** What a time job carries. */
-export type TimePayload = {
-  trigger: "conversation.idle" | "conversation.unanswered";
-  ruleId: string;
-  conversationId: string;
-  /** The inbound message the unanswered timer waits on; the idle timer's last activity. */
-  anchorMessageId: string;
-  anchorAt: string;
-  message?: { text: string; type: string } | null;
-};
 
 type RuleRow = Prisma.AutomationRuleGetPayload<object>;
 
@@ -132,7 +110,7 @@ export async function runRule(
         ON CONFLICT ("ruleId", "eventKey") DO NOTHING`,
     );
     if (inserted === 0) return null;
-    const ctx = {
+    const ctx: RunContext = {
       tx,
       rule: { id: rule.id, name: rule.name, lastAssigneeId: rule.lastAssigneeId },
       runId,
@@ -148,7 +126,7 @@ export async function runRule(
       where: { id: runId },
       data: { outcome: runOutcome(outcomes), actions: outcomes as unknown as Prisma.InputJsonValue },
     });
-    return { runId, emitted: ctx.events.length > 0 };
+    return { runId, emitted: ctx.events.length > 0 || ctx.signal === true };
   });
   if (result?.emitted) deliveriesQueued();
   return result?.runId ?? null;

@@ -10,8 +10,9 @@ import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { labelKey } from "@/lib/domains/labels/service";
 import type { AutomationRule, AutomationRun, Prisma } from "@/lib/generated/prisma/client";
-import type { RuleCreateInput, RulePatch } from "./schemas";
+import type { Action, Condition, RuleCreateInput, RulePatch } from "./schemas";
 
 export const ruleNotFound = (uid: string) =>
   new ApiError("AUTOMATION_NOT_FOUND", `Automation rule ${uid} not found for this account`);
@@ -42,6 +43,44 @@ export async function senderPhones(customerId: string): Promise<Map<string, stri
   return new Map(senders.map((s) => [s.id, s.phoneNumber]));
 }
 
+/** Every label a rule names, with the field that names it (label/unlabel actions, label conditions). */
+function labelsNamedBy(rule: {
+  conditions?: readonly Condition[];
+  actions?: readonly Action[];
+}): { path: string; name: string }[] {
+  const named: { path: string; name: string }[] = [];
+  for (const [i, c] of (rule.conditions ?? []).entries()) {
+    if ((c.field === "contact.label" || c.field === "conversation.label") && typeof c.value === "string") {
+      named.push({ path: `conditions.${i}.value`, name: c.value });
+    }
+  }
+  for (const [i, a] of (rule.actions ?? []).entries()) {
+    if (a.type === "label" || a.type === "unlabel") {
+      for (const [j, name] of a.labels.entries()) named.push({ path: `actions.${i}.labels.${j}`, name });
+    }
+  }
+  return named;
+}
+
+/**
+ * Every label the rule names is one of the account's (matched whatever the case, one read);
+ * each that is not is VALIDATION_FAILED naming its field (`body.rule.actions.1.labels.0`).
+ * A label deleted or renamed later is the run's concern (docs/automation.md "A label that
+ * no longer exists").
+ */
+async function checkLabels(tx: Tx, customerId: string, rule: Parameters<typeof labelsNamedBy>[0]): Promise<void> {
+  const named = labelsNamedBy(rule);
+  if (named.length === 0) return;
+  const keys = [...new Set(named.map((n) => labelKey(n.name)))];
+  const found = await tx.label.findMany({ where: { customerId, nameKey: { in: keys } }, select: { nameKey: true } });
+  const known = new Set(found.map((l) => l.nameKey));
+  const fields = named
+    .filter((n) => !known.has(labelKey(n.name)))
+    .map((n) => ({ path: `body.rule.${n.path}`, message: `no label named "${n.name}" in this account` }));
+  const [first] = fields;
+  if (first) throw new ApiError("VALIDATION_FAILED", `${first.path}: ${first.message}`, { fields });
+}
+
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 /** Rules the API and the dashboard manage (the built-in away reply is the business hours setting's). */
 const USER_RULES = { builtIn: null } as const;
@@ -50,6 +89,7 @@ export async function createRule(p: Principal, input: RuleCreateInput): Promise<
   guard(p);
   return db.$transaction(async (tx) => {
     const senderIds = await senderIdsOf(tx, p.customerId, input.senderIds);
+    await checkLabels(tx, p.customerId, input);
     const rule = await tx.automationRule.create({
       data: {
         id: newId("rule_"),
@@ -103,6 +143,8 @@ export async function updateRule(p: Principal, uid: string, patch: RulePatch): P
     if (patch.conditions !== undefined) data.conditions = json(patch.conditions);
     if (patch.actions !== undefined) data.actions = json(patch.actions);
     if (patch.senderIds !== undefined) data.senderIds = await senderIdsOf(tx, p.customerId, patch.senderIds);
+    // Only what the patch sets: switching off a rule whose label was deleted since stays possible.
+    await checkLabels(tx, p.customerId, patch);
     const { count } = await tx.automationRule.updateMany({
       where: { id: uid, customerId: p.customerId, ...USER_RULES },
       data,

@@ -1,6 +1,8 @@
 // The automation worker (docs/automation.md): the scheduler's job worker over the automation
 // job kinds, run by the one worker loop (lib/background.ts).
+import { env } from "@/lib/core/env";
 import type { WorkerDefinition, WorkerSleep } from "@/lib/core/worker-loop";
+import { MAX_ATTEMPTS } from "@/lib/domains/messaging/dispatch";
 import { jobWorker, runDueJobs } from "@/lib/domains/schedule/jobs";
 import { JOB_KINDS } from "./actions";
 import { handleAutomationJob } from "./runner";
@@ -14,15 +16,21 @@ export type AutomationWorkerOptions = {
   sleep?: WorkerSleep;
 };
 
-/** A send may take the provider's longest attempt; other jobs are short. */
-const LEASE_MS = 120_000;
+/**
+ * A claim outlives the longest send (every provider attempt timing out, plus the margin), as
+ * the chatbots' does; other jobs are short. A dead worker's jobs are taken again when it ends.
+ */
+function jobLeaseMs(): number {
+  const e = env();
+  return MAX_ATTEMPTS * e.PROVIDER_TIMEOUT_MS + e.WORKER_LEASE_MARGIN_MS;
+}
 
 export function automationWorker(options: AutomationWorkerOptions = {}): WorkerDefinition {
   return jobWorker({
     name: "automation worker",
     kinds: AUTOMATION_KINDS,
     handle: handleAutomationJob,
-    leaseMs: options.leaseMs ?? LEASE_MS,
+    leaseMs: options.leaseMs ?? jobLeaseMs(),
     pollMs: options.pollMs,
     customerIds: options.customerIds ?? null,
     sleep: options.sleep,
@@ -35,6 +43,6 @@ export const runAutomationJobs = (options: AutomationWorkerOptions = {}) =>
     name: "automation worker",
     kinds: AUTOMATION_KINDS,
     handle: handleAutomationJob,
-    leaseMs: options.leaseMs ?? LEASE_MS,
+    leaseMs: options.leaseMs ?? jobLeaseMs(),
     customerIds: options.customerIds ?? null,
   });

@@ -36,6 +36,16 @@ export async function tally(tx: Tx, input: AudienceInput): Promise<Tally> {
   return t;
 }
 
+/**
+ * How many recipients (sent to or skipped) the audience makes: a segment's count
+ * (docs/automation.md "Segments"), read from the statement a start inserts from.
+ */
+export async function audienceSize(tx: Tx, input: AudienceInput): Promise<number> {
+  const q = audienceQuery(input);
+  const [row] = await tx.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM (${q.text}) a`, ...q.values);
+  return row?.n ?? 0;
+}
+
 /** recipients x the customer's rate of the template's category; the duration at the pace. */
 export async function estimateOf(
   tx: Tx,

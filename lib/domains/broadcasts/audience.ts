@@ -3,8 +3,10 @@
 // phone number, each with its template parameters resolved from the contact and its verdict
 // (queued, or skipped with blacklisted / invalid_number / missing_variable). The same query
 // counts the audience (preview, estimate) and, wrapped in INSERT ... SELECT, makes the
-// recipients when the broadcast starts: set-based, never one row per round trip.
-import type { Audience, AudienceFilter, VariableMapping, Variables } from "./schemas";
+// recipients when the broadcast starts: set-based, never one row per round trip. A segment's
+// rules (docs/automation.md "Segments") are one more form of the same audience: its count and
+// the recipients of a broadcast sent to it come from this one query.
+import type { AudienceFilter, VariableMapping, Variables } from "./schemas";
 
 /** E.164: a plus, then 7 to 15 digits not starting with 0. */
 export const E164_SQL = `'^\\+[1-9][0-9]{6,14}$'`;
@@ -61,12 +63,55 @@ function variableSql(v: VariableMapping, ps: Params): string {
   return v.default !== undefined && v.default.trim() !== "" ? `COALESCE(${value}, ${ps.add(v.default)}::text)` : value;
 }
 
+/** A segment's own conditions, on top of the books and filters. */
+export type SegmentConditions = { labels: string[]; lastInboundWithin: string | null; optedIn: boolean };
+
+/**
+ * Who the query selects: books narrowed by filters plus listed numbers (a broadcast's own
+ * audience), or a segment's rules (`segment` set): without books, every number the account
+ * knows, from its ACTIVE books and its conversations.
+ */
+export type AudienceRules = {
+  contactBookUids: string[];
+  filters: AudienceFilter[];
+  phoneNumbers: string[];
+  segment?: SegmentConditions;
+};
+
 export type AudienceInput = {
   customerId: string;
-  senderId: string;
-  audience: Audience;
+  /** The sender whose blacklist marks numbers skipped; null (a segment's count): none is. */
+  senderId: string | null;
+  audience: AudienceRules;
   variables: Variables;
+  /** The moment lastInboundWithin counts back from (the start, or now for a count). */
+  now?: Date;
 };
+
+/**
+ * A segment's conditions on the number `phone` (an SQL expression): every label (by name,
+ * whatever the case), an inbound message within the duration (PostgreSQL reads ISO 8601
+ * intervals), on no blacklist of the account.
+ */
+function segmentSql(seg: SegmentConditions, phone: string, customer: string, now: Date, ps: Params): string[] {
+  const out: string[] = [];
+  const keys = [...new Set(seg.labels.map((l) => l.trim().toLowerCase()))];
+  if (keys.length > 0) {
+    out.push(`(SELECT count(*) FROM "ContactLabel" cl JOIN "Label" l ON l.id = cl."labelId" AND l."customerId" = ${customer}
+       WHERE cl."customerId" = ${customer} AND cl."phoneNumber" = ${phone} AND l."nameKey" = ANY(${ps.add(keys)}::text[])) = ${keys.length}`);
+  }
+  if (seg.lastInboundWithin) {
+    const since = `((${ps.add(now.toISOString())}::timestamptz - ${ps.add(seg.lastInboundWithin)}::interval) AT TIME ZONE 'UTC')`;
+    out.push(`EXISTS (SELECT 1 FROM "Conversation" v WHERE v."customerId" = ${customer}
+       AND v."contactPhoneNumber" = ${phone} AND v."lastInboundAt" >= ${since})`);
+  }
+  if (seg.optedIn) {
+    out.push(
+      `NOT EXISTS (SELECT 1 FROM "BlacklistEntry" o WHERE o."customerId" = ${customer} AND o."phoneNumber" = ${phone})`,
+    );
+  }
+  return out;
+}
 
 /**
  * A range of phone numbers (after < phone <= upTo, either end open when null): a start makes
@@ -86,7 +131,11 @@ export function audienceQuery(input: AudienceInput, range?: PhoneRange): Sql {
   const ps = new Params();
   const customer = ps.add(input.customerId);
   const sender = ps.add(input.senderId);
-  const books = ps.add(input.audience.contactBookUids);
+  const seg = input.audience.segment;
+  // A segment without books ranges over every number of the account: its contacts in ACTIVE
+  // books, and the numbers of its conversations that are in none (named as the conversation names them).
+  const everyNumber = seg !== undefined && input.audience.contactBookUids.length === 0;
+  const inBooks = everyNumber ? "" : `AND c."contactBookId" = ANY(${ps.add(input.audience.contactBookUids)}::text[])`;
   const phones = ps.add(input.audience.phoneNumbers.map((p) => p.trim()));
   const inRange = (col: string) =>
     [
@@ -95,18 +144,35 @@ export function audienceQuery(input: AudienceInput, range?: PhoneRange): Sql {
     ].join(" ");
   const contactRange = inRange(`c."phoneNumber"`);
   const listedRange = inRange("n.phone");
-  const filters = input.audience.filters.map((f) => filterSql(f, ps));
+  const conditions = [
+    ...input.audience.filters.map((f) => filterSql(f, ps)),
+    ...(seg ? segmentSql(seg, `c."phoneNumber"`, customer, input.now ?? new Date(), ps) : []),
+  ];
+  const where = conditions.map((f) => `AND ${f}`).join(" ");
   const body = input.variables.body.map((v) => variableSql(v, ps));
   const header = input.variables.header.map((v) => variableSql(v, ps));
   const all = [...body, ...header];
   const missing = all.length > 0 ? all.map((e) => `${e} IS NULL`).join(" OR ") : "false";
   const arr = (exprs: string[]) => (exprs.length > 0 ? `jsonb_build_array(${exprs.join(", ")})` : `'[]'::jsonb`);
+  const conversations = everyNumber
+    ? `
+      UNION ALL
+      SELECT c."phoneNumber", NULL, c.name, c.email, c."customFields", 2, c."createdAt"
+        FROM (SELECT v."contactPhoneNumber" AS "phoneNumber", max(v."contactName") AS name, NULL::text AS email,
+                     '{}'::jsonb AS "customFields", min(v."createdAt") AS "createdAt"
+                FROM "Conversation" v
+               WHERE v."customerId" = ${customer} AND NOT EXISTS (
+                     SELECT 1 FROM "Contact" x JOIN "ContactBook" xb ON xb.id = x."contactBookId" AND xb.status = 'ACTIVE'
+                      WHERE x."customerId" = ${customer} AND x."phoneNumber" = v."contactPhoneNumber")
+               GROUP BY v."contactPhoneNumber") c
+       WHERE true ${where} ${contactRange}`
+    : "";
   const text = `
     WITH src AS (
       SELECT c."phoneNumber" AS phone, c.id AS "contactId", c.name, c.email, c."customFields" AS fields, 0 AS pri, c."createdAt" AS at
         FROM "Contact" c JOIN "ContactBook" b ON b.id = c."contactBookId" AND b."customerId" = ${customer} AND b.status = 'ACTIVE'
-       WHERE c."customerId" = ${customer} AND c."contactBookId" = ANY(${books}::text[])
-         ${filters.map((f) => `AND ${f}`).join(" ")} ${contactRange}
+       WHERE c."customerId" = ${customer} ${inBooks}
+         ${where} ${contactRange}${conversations}
       UNION ALL
       SELECT n.phone, k.id, k.name, k.email, coalesce(k."customFields", '{}'::jsonb), 1, k."createdAt"
         FROM unnest(${phones}::text[]) AS n(phone)

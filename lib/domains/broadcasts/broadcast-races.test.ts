@@ -74,7 +74,11 @@ it(`${ROUNDS} rounds of 100 concurrent state changes against two workers: nothin
       .poll(() => provider.calls.filter((c) => phones.includes(c.to)).length, { timeout: 20_000, interval: 2 })
       .toBeGreaterThan(0);
     const answers = await Promise.all(raceCalls().map((action) => post(uid, action)));
-    for (const a of answers) expect([200, 402, 409], JSON.stringify(a.body)).toContain(a.status);
+    // 503 is the account's share of the database connections (docs/database.md "Connections"):
+    // a call that waited past DATABASE_CUSTOMER_WAIT_MS on a busy machine and changed nothing.
+    for (const a of answers) expect([200, 402, 409, 503], JSON.stringify(a.body)).toContain(a.status);
+    // Most calls are served: the race is real.
+    expect(answers.filter((a) => a.status !== 503).length).toBeGreaterThanOrEqual(50);
     // A cancel among them may have lost to a later resume's conflict: cancel again to end it.
     await post(uid, "cancel");
     await expect

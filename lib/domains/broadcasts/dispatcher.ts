@@ -390,7 +390,10 @@ async function sendAdmitted(
   const withdrawn: bigint[] = [];
   // The provider refused for throughput all the same: no slot of the sender before its Retry-After.
   let holdUntil = 0;
-  const paced = pacedCalls(sender, going.length, take, () => stillSending(b.id), o);
+  const paced = pacedCalls(sender, going.length, take, () => stillSending(b.id), o, {
+    key: `broadcast:${b.id}`,
+    perSecond: b.maxPerSecond,
+  });
   const provider = providerSender(sender);
   await Promise.all(
     going.map(async ({ r, i }) => {
@@ -506,8 +509,8 @@ const sleepMs = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(re
  * withdraws the call when the broadcast stopped meanwhile (its state read again at most every
  * 250 ms); atCall (right before each provider call) waits for the slot itself (a retry takes
  * another) and lets no call make this process's calls of the sender in any 1,000 ms more than
- * its throughput: a call that came late to its slot (a busy moment) waits rather than bunch
- * with the next ones. (Between processes the slots' 2% margin leaves room for a call a little
+ * its throughput, nor the broadcast's calls in any 1,000 ms more than its maxPerSecond: a call
+ * that came late to its slot (a busy moment) waits rather than bunch with the next ones. (Between processes the slots' 2% margin leaves room for a call a little
  * late: pacing.ts SPACING_MARGIN.) With a test's clock (options.now) no slots are taken.
  */
 function pacedCalls(
@@ -516,6 +519,7 @@ function pacedCalls(
   take: (at: number, want: number) => Promise<Reservation>,
   stillSending: () => Promise<boolean>,
   o: Required<DispatchOptions> & { real: boolean },
+  own: { key: string; perSecond: number | null },
 ): { call: () => { beforeCall: () => Promise<void>; atCall: () => Promise<void> } } {
   let slots: Reservation | null = null;
   let used = 0;
@@ -573,11 +577,20 @@ function pacedCalls(
           const at = slot ?? (await nextSlot());
           slot = null;
           await sleepMs(at - Date.now());
-          for (let ms = localWindows.waitMs(sender.id, limit, Date.now()); ms > 0; ) {
+          // The sender's throughput, and the broadcast's own maxPerSecond: its slots are spaced
+          // wider, but a late call would bunch with the next ones as the sender's would.
+          const waitMs = (now: number) =>
+            Math.max(
+              localWindows.waitMs(sender.id, limit, now),
+              own.perSecond ? localWindows.waitMs(own.key, own.perSecond, now) : 0,
+            );
+          for (let ms = waitMs(Date.now()); ms > 0; ) {
             await sleepMs(ms);
-            ms = localWindows.waitMs(sender.id, limit, Date.now());
+            ms = waitMs(Date.now());
           }
-          localWindows.record(sender.id, Date.now());
+          const calledAt = Date.now();
+          localWindows.record(sender.id, calledAt);
+          if (own.perSecond) localWindows.record(own.key, calledAt);
         },
       };
     },

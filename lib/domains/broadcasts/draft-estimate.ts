@@ -11,6 +11,7 @@ import type { FilledValues } from "@/lib/domains/templates/fill";
 import type { Sender } from "@/lib/generated/prisma/client";
 import { audienceSamples, estimateOf, tally } from "./audience-count";
 import type { BroadcastDraft, EstimatePublic } from "./schemas";
+import { audienceRulesOf } from "./segments";
 import { assertBooks, assertMapping, broadcastScope, filledValues, templateOf } from "./service";
 
 /** How many recipients the page shows the rendered message for. */
@@ -32,11 +33,11 @@ export async function estimateDraft(p: Principal, sender: Sender, draft: Broadca
   const scope = broadcastScope(p, sender);
   const template = await templateOf(p.customerId, draft.template.name, draft.template.language);
   assertMapping(template, draft.variables);
-  await assertBooks(p.customerId, draft.audience);
+  await assertBooks(p, draft.audience);
   const input = {
     customerId: scope.customerId,
     senderId: sender.id,
-    audience: draft.audience,
+    audience: await audienceRulesOf(db, scope.customerId, draft.audience),
     variables: draft.variables,
   };
   const [t, samples, balance, limit] = await Promise.all([

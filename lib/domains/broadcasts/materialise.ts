@@ -11,7 +11,8 @@ import { db, type Tx } from "@/lib/db";
 import type { Broadcast } from "@/lib/generated/prisma/client";
 import { type AudienceInput, audienceQuery, type PhoneRange } from "./audience";
 import { broadcastEvent } from "./events";
-import type { Audience, Variables } from "./schemas";
+import type { Variables } from "./schemas";
+import { audienceRulesOf, type StoredAudience } from "./segments";
 
 /** Recipients per chunk, the start request's time budget and the lease (tests make them small). */
 export const startChunks = { chunk: 5_000, requestBudgetMs: 1_000, leaseMs: 30_000 };
@@ -21,11 +22,13 @@ class Superseded extends Error {}
 
 const UTC = (n: number) => `($${n}::timestamptz AT TIME ZONE 'UTC')`;
 
-const inputOf = (b: Broadcast): AudienceInput => ({
+/** The broadcast's audience; a segment's as its start took it, lastInboundWithin counted from the start. */
+const inputOf = async (b: Broadcast): Promise<AudienceInput> => ({
   customerId: b.customerId,
   senderId: b.senderId,
-  audience: b.audience as unknown as Audience,
+  audience: await audienceRulesOf(db, b.customerId, b.audience as unknown as StoredAudience),
   variables: b.variables as unknown as Variables,
+  now: b.startedAt ?? new Date(),
 });
 
 /**
@@ -33,15 +36,27 @@ const inputOf = (b: Broadcast): AudienceInput => ({
  * (an index range scan on (contactBookId, phoneNumber)), the lowest of them; null: the rest
  * (no book has that many left; the listed numbers go with the last range).
  */
-async function nextBound(b: Broadcast, after: string | null, chunk: number): Promise<string | null> {
-  const books = inputOf(b).audience.contactBookUids;
+async function nextBound(input: AudienceInput, after: string | null, chunk: number): Promise<string | null> {
+  const books = input.audience.contactBookUids;
+  // A segment without books: the chunk-th of the account's contact numbers after the cursor.
+  if (books.length === 0 && input.audience.segment) {
+    const rows = await db.$queryRawUnsafe<{ bound: string | null }[]>(
+      `SELECT c."phoneNumber" AS bound FROM "Contact" c
+        WHERE c."customerId" = $1 ${after === null ? "" : `AND c."phoneNumber" > $3::text`}
+        ORDER BY c."phoneNumber" OFFSET $2 LIMIT 1`,
+      input.customerId,
+      chunk - 1,
+      ...(after === null ? [] : [after]),
+    );
+    return rows[0]?.bound ?? null;
+  }
   if (books.length === 0) return null;
   const rows = await db.$queryRawUnsafe<{ bound: string | null }[]>(
     `SELECT min(x.phone) AS bound FROM unnest($2::text[]) AS bk(id) CROSS JOIN LATERAL (
        SELECT c."phoneNumber" AS phone FROM "Contact" c
         WHERE c."contactBookId" = bk.id AND c."customerId" = $1 ${after === null ? "" : `AND c."phoneNumber" > $4::text`}
         ORDER BY c."phoneNumber" OFFSET $3 LIMIT 1) x`,
-    b.customerId,
+    input.customerId,
     books,
     chunk - 1,
     ...(after === null ? [] : [after]),
@@ -50,8 +65,8 @@ async function nextBound(b: Broadcast, after: string | null, chunk: number): Pro
 }
 
 /** The recipients of one range, in the chunk's transaction; a number already made is left as it is. */
-async function insertRange(tx: Tx, b: Broadcast, range: PhoneRange, now: Date): Promise<void> {
-  const q = audienceQuery(inputOf(b), range);
+async function insertRange(tx: Tx, b: Broadcast, input: AudienceInput, range: PhoneRange, now: Date): Promise<void> {
+  const q = audienceQuery(input, range);
   const n = q.values.length;
   await tx.$executeRawUnsafe(
     `INSERT INTO "BroadcastRecipient" ("broadcastId", "customerId", "senderId", "phoneNumber", "contactId", parameters, status, "skipReason", "createdAt", "updatedAt")
@@ -72,12 +87,13 @@ async function step(id: string, now: () => Date): Promise<"more" | "done" | "sto
   const b = await db.broadcast.findUnique({ where: { id } });
   if (b?.status !== "STARTING") return "stopped";
   const after = b.startCursor;
-  const upTo = await nextBound(b, after, startChunks.chunk);
+  const input = await inputOf(b);
+  const upTo = await nextBound(input, after, startChunks.chunk);
   try {
     return await db.$transaction(
       async (tx) => {
         const at = now();
-        await insertRange(tx, b, { after, upTo }, at);
+        await insertRange(tx, b, input, { after, upTo }, at);
         const moved = await tx.$executeRawUnsafe(
           `UPDATE "Broadcast"
               SET "startCursor" = $2, "lockedUntil" = ${UTC(3)}, "updatedAt" = ${UTC(4)},

@@ -80,6 +80,10 @@ export const AudienceFilter = z
 export type AudienceFilter = z.output<typeof AudienceFilter>;
 
 export const MAX_PHONE_NUMBERS = 10_000;
+
+/** Segment uids are seg_ and lower-case letters and digits (docs/automation.md "Segments"). */
+export const SEGMENT_UID = /^seg_[0-9a-z]{1,64}$/;
+
 export const Audience = z
   .strictObject(
     {
@@ -89,13 +93,30 @@ export const Audience = z
         .array(Text("phoneNumber", 32), { error: "phoneNumbers must be an array of phone numbers" })
         .max(MAX_PHONE_NUMBERS, `phoneNumbers must have at most ${MAX_PHONE_NUMBERS} entries`)
         .default([]),
+      segmentUid: z
+        .string({ error: "segmentUid must be a segment uid" })
+        .regex(SEGMENT_UID, "segmentUid must be a segment uid (seg_...)")
+        .optional()
+        .describe("A saved segment, evaluated when the broadcast starts; alone, without books, filters or numbers"),
     },
-    { error: "audience must be an object with contactBookUids, filters or phoneNumbers" },
+    { error: "audience must be an object with contactBookUids, filters, phoneNumbers or segmentUid" },
   )
-  .refine(
-    (a) => a.contactBookUids.length > 0 || a.phoneNumbers.length > 0,
-    "audience needs at least one contact book or phone number",
-  );
+  .superRefine((a, ctx) => {
+    if (a.segmentUid !== undefined) {
+      if (a.contactBookUids.length > 0 || a.filters.length > 0 || a.phoneNumbers.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["segmentUid"],
+          message: "a segment audience takes no contactBookUids, filters or phoneNumbers (the segment's rules say who)",
+        });
+      }
+    } else if (a.contactBookUids.length === 0 && a.phoneNumbers.length === 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: "audience needs at least one contact book, phone number or a segmentUid",
+      });
+    }
+  });
 export type Audience = z.output<typeof Audience>;
 
 export const VARIABLE_SOURCES = ["name", "phoneNumber", "email", "field", "constant"] as const;
@@ -283,6 +304,7 @@ export const BroadcastPublic = z
       contactBookUids: z.array(z.string()),
       filters: z.array(AudienceFilter),
       phoneNumbers: z.array(z.string()),
+      segmentUid: z.string().nullable().describe("The segment the audience was saved as; null: books and numbers"),
     }),
     variables: z.object({ body: z.array(VariableMapping), header: z.array(VariableMapping) }),
     scheduledAt: isoTimestamp().nullable(),

@@ -52,6 +52,7 @@ export function toPublicBroadcast(row: BroadcastRow, extras?: Extras): Broadcast
       contactBookUids: audience.contactBookUids ?? [],
       filters: audience.filters ?? [],
       phoneNumbers: audience.phoneNumbers ?? [],
+      segmentUid: audience.segmentUid ?? null,
     },
     variables: { body: variables.body ?? [], header: variables.header ?? [] },
     scheduledAt: iso(row.scheduledAt),

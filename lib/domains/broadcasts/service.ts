@@ -36,6 +36,7 @@ import type {
   RecipientListQuery,
   Variables,
 } from "./schemas";
+import { audienceRulesOf, type StoredAudience, segmentForAudience, withSnapshot } from "./segments";
 import { type BroadcastRow, type Extras, emptyCounts, WITH_SENDER } from "./serializers";
 
 export const broadcastNotFound = (uid: string) =>
@@ -138,8 +139,23 @@ export function approved(template: Template): void {
   }
 }
 
-/** Contact books must be the customer's own: another account's uid is refused by name. */
-export async function assertBooks(customerId: string, audience: Audience): Promise<void> {
+/**
+ * Contact books and the segment must be the customer's own: another account's uid is refused
+ * naming the field. A segment is account-wide (every sender's conversations), so a
+ * number-scoped token may not name one, as it may not read segments (docs/automation.md
+ * "Segments").
+ */
+export async function assertBooks(p: Principal, audience: Audience): Promise<void> {
+  const customerId = p.customerId;
+  if (audience.segmentUid !== undefined) {
+    if (p.scopedSenderId) {
+      throw new ApiError(
+        "TOKEN_SCOPE_NOT_ALLOWED",
+        "audience.segmentUid needs a global token (segments are account-wide)",
+      );
+    }
+    await segmentForAudience(db, customerId, audience.segmentUid);
+  }
   if (audience.contactBookUids.length === 0) return;
   const found = await db.contactBook.findMany({
     where: { customerId, id: { in: audience.contactBookUids } },
@@ -163,7 +179,7 @@ export async function createBroadcast(
   const template = await templateOf(p.customerId, input.template.name, input.template.language);
   assertMapping(template, input.variables);
   await assertHeaderMedia(p, template, input.variables);
-  await assertBooks(p.customerId, input.audience);
+  await assertBooks(p, input.audience);
   return db.broadcast.create({
     data: {
       id: newId("bc_"),
@@ -258,7 +274,7 @@ export async function updateBroadcast(
   const template = await templateOf(p.customerId, ref.name, ref.language);
   assertMapping(template, patch.variables ?? variablesOf(current));
   await assertHeaderMedia(p, template, patch.variables ?? variablesOf(current));
-  if (patch.audience) await assertBooks(p.customerId, patch.audience);
+  if (patch.audience) await assertBooks(p, patch.audience);
   return db.$transaction(async (tx) => {
     const row = await lockBroadcast(tx, scope, uid);
     if (row.status !== "DRAFT" && row.status !== "SCHEDULED") throw stateConflict(uid, row.status, "be updated");
@@ -268,7 +284,12 @@ export async function updateBroadcast(
       data.templateName = template.name;
       data.templateLanguage = template.language;
     }
-    if (patch.audience) data.audience = patch.audience as unknown as Prisma.InputJsonValue;
+    // A scheduled broadcast has its segment's rules already (its start took them): a new audience takes them now.
+    if (patch.audience) {
+      const audience =
+        row.status === "SCHEDULED" ? await withSnapshot(tx, p.customerId, patch.audience) : patch.audience;
+      data.audience = audience as unknown as Prisma.InputJsonValue;
+    }
     if (patch.variables) data.variables = patch.variables as unknown as Prisma.InputJsonValue;
     if (patch.scheduledAt !== undefined) data.scheduledAt = patch.scheduledAt ? new Date(patch.scheduledAt) : null;
     if (patch.maxPerSecond !== undefined) data.maxPerSecond = patch.maxPerSecond;
@@ -339,11 +360,17 @@ export async function lockBroadcast(
   return row;
 }
 
-const audienceInput = (b: Pick<Broadcast, "customerId" | "senderId" | "audience" | "variables">): AudienceInput => ({
+/** The audience query's input for a broadcast: a segment's rules as its start took them, else as they are now. */
+const audienceInput = async (
+  b: Pick<Broadcast, "customerId" | "senderId" | "audience" | "variables">,
+  stored: StoredAudience = audienceOf(b),
+  now = new Date(),
+): Promise<AudienceInput> => ({
   customerId: b.customerId,
   senderId: b.senderId,
-  audience: audienceOf(b),
+  audience: await audienceRulesOf(db, b.customerId, stored, "audience.segmentUid"),
   variables: variablesOf(b),
+  now,
 });
 
 const senderOf = (id: string) => db.sender.findUniqueOrThrow({ where: { id } });
@@ -352,7 +379,7 @@ const senderOf = (id: string) => db.sender.findUniqueOrThrow({ where: { id } });
 export async function previewBroadcast(p: Principal, sender: Sender | undefined, uid: string): Promise<PreviewPublic> {
   const row = await getBroadcast(p, sender, uid);
   const template = await templateOf(p.customerId, row.templateName, row.templateLanguage);
-  const input = audienceInput(row);
+  const input = await audienceInput(row);
   const t = await tally(db, input);
   const estimate = await estimateOf(db, row, await senderOf(row.senderId), template, t);
   const samples = await audienceSamples(db, input, 5);
@@ -410,12 +437,15 @@ export async function startBroadcast(
   // Read before the transaction (the ledger's reader is not transaction-bound); the debits
   // themselves come later, with the provider's statuses.
   const balance = await ledgerBalance(p.customerId);
+  // A segment is evaluated at the start: its rules as they are now go with the broadcast (a
+  // segment changed or deleted later changes nothing); one deleted meanwhile is refused by name.
+  const audience = await withSnapshot(db, p.customerId, audienceOf(current), "audience.segmentUid");
   const estimate = await estimateOf(
     db,
     current,
     await senderOf(current.senderId),
     template,
-    await tally(db, audienceInput(current)),
+    await tally(db, await audienceInput(current, audience, now)),
   );
   assertBalanceCovers(balance, estimate, "this broadcast's estimate");
   await db.$transaction(async (tx) => {
@@ -435,6 +465,12 @@ export async function startBroadcast(
       target: { type: "broadcast", uid },
       details: { name: current.name, scheduledAt: later ? at.toISOString() : null },
     });
+    if (audience.segmentUid !== undefined) {
+      await tx.broadcast.update({
+        where: { id: uid },
+        data: { audience: audience as unknown as Prisma.InputJsonValue },
+      });
+    }
     if (later) {
       await tx.broadcast.update({
         where: { id: uid },

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type BusinessHours, businessSecondsBetween, isInBusinessHours, isTimeZone, nextOpening } from "./hours";
+import {
+  addBusinessSeconds,
+  type BusinessHours,
+  businessSecondsBetween,
+  isInBusinessHours,
+  isTimeZone,
+  nextOpening,
+} from "./hours";
 
 const weekdays = (open: string, close: string) => [1, 2, 3, 4, 5].map((day) => ({ day, open, close }));
 const BERLIN: BusinessHours = {
@@ -81,5 +88,29 @@ describe("nextOpening", () => {
   it("knows zone names", () => {
     expect(isTimeZone("America/New_York")).toBe(true);
     expect(isTimeZone("Mars/Olympus")).toBe(false);
+  });
+});
+
+describe("addBusinessSeconds", () => {
+  const week = {
+    timezone: "Europe/Berlin",
+    days: [1, 2, 3, 4, 5].map((day) => ({ day, open: "09:00", close: "17:00" })),
+    holidays: ["2026-12-25"],
+  };
+  it("counts only open time, across nights, weekends and holidays, and inverts businessSecondsBetween", () => {
+    // Thursday 2026-12-24 16:30 Berlin (15:30 UTC): 30 minutes left that day; Friday is a holiday.
+    const from = new Date("2026-12-24T15:30:00Z");
+    expect(addBusinessSeconds(from, 15 * 60, week)?.toISOString()).toBe("2026-12-24T15:45:00.000Z");
+    // 60 minutes: 30 on Thursday, then Monday 09:00 Berlin + 30 minutes.
+    const due = addBusinessSeconds(from, 60 * 60, week);
+    expect(due?.toISOString()).toBe("2026-12-28T08:30:00.000Z");
+    expect(businessSecondsBetween(from, due as Date, week)).toBe(3600);
+    // From a closed moment: the clock starts at the next opening.
+    expect(addBusinessSeconds(new Date("2026-12-26T12:00:00Z"), 60, week)?.toISOString()).toBe(
+      "2026-12-28T08:01:00.000Z",
+    );
+  });
+  it("never open: null", () => {
+    expect(addBusinessSeconds(new Date(), 60, { timezone: "UTC", days: [], holidays: [] })).toBeNull();
   });
 });

@@ -135,3 +135,24 @@ export function nextOpening(at: Date, hours: BusinessHours): Date | null {
   }
   return best === null ? null : new Date(best);
 }
+
+/**
+ * The instant at which `seconds` business seconds have passed since `from` (an SLA's due time
+ * in business hours, docs/reports.md "SLA policies"): the inverse of businessSecondsBetween.
+ * Null when the hours never open within MAX_DAYS.
+ */
+export function addBusinessSeconds(from: Date, seconds: number, hours: BusinessHours): Date | null {
+  const a = from.getTime();
+  let left = seconds * 1000;
+  const holidays = new Set(hours.holidays);
+  const first = localDate(a, hours.timezone) - DAY_MS;
+  for (let date = first; date <= first + MAX_DAYS * DAY_MS; date += DAY_MS) {
+    for (const [start, end] of intervalsOn(date, hours, holidays).sort((x, y) => x[0] - y[0])) {
+      const begin = Math.max(start, a);
+      if (end <= begin) continue;
+      if (end - begin >= left) return new Date(begin + left);
+      left -= end - begin;
+    }
+  }
+  return null;
+}

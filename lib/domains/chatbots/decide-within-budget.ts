@@ -28,11 +28,12 @@ export async function decideWithinBudget(
   text: string,
   now: Date,
   subject: BudgetSubject,
+  replyId?: string | null,
 ): Promise<TimedDecision> {
   const open = bot.businessHours ? withinBusinessHours(bot.businessHours, now) : true;
-  if (!open || !hasPatterns(bot)) return { ...decide(bot, text, now), timedOut: false };
+  if (!open || !hasPatterns(bot)) return { ...decide(bot, text, now, replyId), timedOut: false };
   const budgetMs = env().CHATBOT_RULE_BUDGET_MS;
-  const result = await decideInPool(bot, text.slice(0, LIMITS.inboundLength), now, budgetMs);
+  const result = await decideInPool(bot, text.slice(0, LIMITS.inboundLength), now, budgetMs, replyId);
   if ("decision" in result) return { ...result.decision, timedOut: false };
   log.warn(
     { ...subject, budgetMs, textLength: text.length },

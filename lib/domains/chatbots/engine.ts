@@ -4,12 +4,15 @@
 // a linear-time engine (RE2's automata): V8's backtracking RegExp would let a pattern
 // such as (a+)+$ stall the process for minutes on one message.
 import { RE2JS } from "re2js";
+import type { InteractiveInput, InteractiveType } from "@/lib/domains/messaging/interactive";
 
-export const MATCH_TYPES = ["keyword", "contains", "regex", "any"] as const;
+export const MATCH_TYPES = ["keyword", "contains", "regex", "any", "reply_id"] as const;
 export type MatchType = (typeof MATCH_TYPES)[number];
 
 export type TemplateReply = { name: string; language: string; components?: Record<string, unknown>[] };
-export type Reply = { type: "text"; text: string } | { type: "template"; template: TemplateReply };
+/** Buttons, a list or a link: the `interactive` object of /chat (lib/domains/messaging/interactive.ts). */
+export type InteractiveReply = { type: InteractiveType; interactive: InteractiveInput };
+export type Reply = { type: "text"; text: string } | { type: "template"; template: TemplateReply } | InteractiveReply;
 
 export type Rule = {
   match: { type: MatchType; value?: string; caseSensitive?: boolean };
@@ -119,11 +122,17 @@ export const hasPatterns = (bot: BotConfig) => bot.rules.some((rule) => rule.mat
 
 const fold = (s: string, caseSensitive: boolean) => (caseSensitive ? s : s.toLowerCase());
 
-export function ruleMatches(rule: Rule, text: string): boolean {
+/**
+ * Whether a rule matches an inbound message: its text, and for a tap on our buttons or a
+ * pick from our list the reply id (a reply_id rule matches that id exactly, nothing else).
+ */
+export function ruleMatches(rule: Rule, text: string, replyId?: string | null): boolean {
   const { type, value = "", caseSensitive = false } = rule.match;
   switch (type) {
     case "any":
       return true;
+    case "reply_id":
+      return typeof replyId === "string" && value !== "" && replyId === value;
     case "keyword":
       return fold(text.trim(), caseSensitive) === fold(value.trim(), caseSensitive);
     case "contains":
@@ -188,16 +197,16 @@ export function withinBusinessHours(hours: BusinessHours, now: Date): boolean {
 }
 
 /**
- * The bot's answer to one inbound text: outside business hours the away reply; else the
+ * The bot's answer to one inbound text (and the reply id of a tap): outside business hours the away reply; else the
  * first rule that matches (its hand-off flag with it); else the fallback; else nothing.
  */
-export function decide(bot: BotConfig, rawText: string, now: Date): Decision {
+export function decide(bot: BotConfig, rawText: string, now: Date, replyId?: string | null): Decision {
   const text = rawText.slice(0, LIMITS.inboundLength);
   const open = bot.businessHours ? withinBusinessHours(bot.businessHours, now) : true;
   if (!open && bot.businessHours) {
     return { matchedRule: null, reply: bot.businessHours.awayReply, handoff: false, withinBusinessHours: false };
   }
-  const index = bot.rules.slice(0, LIMITS.rules).findIndex((rule) => ruleMatches(rule, text));
+  const index = bot.rules.slice(0, LIMITS.rules).findIndex((rule) => ruleMatches(rule, text, replyId));
   const rule = bot.rules[index];
   if (rule) return { matchedRule: index, reply: rule.reply, handoff: rule.handoff === true, withinBusinessHours: open };
   return { matchedRule: null, reply: bot.fallbackReply ?? null, handoff: false, withinBusinessHours: open };

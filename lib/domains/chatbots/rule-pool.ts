@@ -49,6 +49,7 @@ export async function decideInPool(
   text: string,
   now: Date,
   budgetMs = env().CHATBOT_RULE_BUDGET_MS,
+  replyId?: string | null,
 ): Promise<BudgetedDecision> {
   const { port1, port2 } = new MessageChannel();
   const abort = new AbortController();
@@ -58,7 +59,7 @@ export async function decideInPool(
     clearTimeout(startWait);
     budget = setTimeout(() => abort.abort(), budgetMs);
   });
-  const task: DecideTask = { bot, text, now: now.getTime(), started: port2 };
+  const task: DecideTask = { bot, text, replyId, now: now.getTime(), started: port2 };
   try {
     const decision: Decision = await thePool().run(task, { signal: abort.signal, transferList: [port2] });
     return { decision };

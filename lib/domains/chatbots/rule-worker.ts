@@ -4,10 +4,17 @@
 import type { MessagePort } from "node:worker_threads";
 import { type BotConfig, type Decision, decide } from "./engine";
 
-export type DecideTask = { bot: BotConfig; text: string; now: number; started: MessagePort };
+export type DecideTask = {
+  bot: BotConfig;
+  text: string;
+  /** The reply id of a tap on buttons or a list, if the message is one. */
+  replyId?: string | null;
+  now: number;
+  started: MessagePort;
+};
 
 export default function decideInWorker(task: DecideTask): Decision {
   task.started.postMessage("started");
   task.started.close();
-  return decide(task.bot, task.text, new Date(task.now));
+  return decide(task.bot, task.text, new Date(task.now), task.replyId);
 }

@@ -28,6 +28,8 @@ export type InboundForBot = {
   type: string;
   /** The text a rule matches: the body, a caption, a button or list title; "" otherwise. */
   text: string;
+  /** A tap on our buttons or a pick from our list: the reply id (reply_id rules match it). */
+  replyId?: string | null;
   /** An opt-out or opt-in keyword (they win over bots); the sender's keywords decide when absent. */
   optKeyword?: boolean;
   /** When the conversation was last closed (closing ends a hand-off); the snapshot's when absent. */
@@ -136,7 +138,13 @@ export async function predecideChatbotReplies(items: InboundForBot[], now = new 
     const config = configOf(bot);
     const decision = overBudget.has(bot.id)
       ? outOfTime(config)
-      : await decideWithinBudget(config, item.text, now, { chatbotId: bot.id, customerId: bot.customerId });
+      : await decideWithinBudget(
+          config,
+          item.text,
+          now,
+          { chatbotId: bot.id, customerId: bot.customerId },
+          item.replyId,
+        );
     if (decision.timedOut) overBudget.add(bot.id);
     const oldest = predecided.keys().next();
     if (predecided.size >= MAX_PREDECIDED && !oldest.done) predecided.delete(oldest.value);
@@ -205,7 +213,13 @@ export async function decideChatbotReplies(
       takePredecided(bot, item.providerMessageId) ??
       (overBudget.has(bot.id)
         ? outOfTime(config)
-        : await decideWithinBudget(config, item.text, now, { chatbotId: bot.id, customerId: bot.customerId }));
+        : await decideWithinBudget(
+            config,
+            item.text,
+            now,
+            { chatbotId: bot.id, customerId: bot.customerId },
+            item.replyId,
+          ));
     if (decision.timedOut) overBudget.add(bot.id);
     if (!decision.reply) continue;
     const { count } = await tx.chatbotReply.createMany({

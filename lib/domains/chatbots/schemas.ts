@@ -8,6 +8,12 @@ import { PublicId } from "@/lib/core/path-params";
 import { ResourceName } from "@/lib/core/resource-name";
 import { hasNoControlChars } from "@/lib/core/storable-text";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
+import {
+  checkInteractiveParts,
+  INTERACTIVE_LIMITS,
+  INTERACTIVE_TYPES,
+  Interactive,
+} from "@/lib/domains/messaging/interactive";
 import { isTimeZone, LIMITS, largestRepeat, MATCH_TYPES, minutesOf, patternError, programSizeOf } from "./engine";
 
 export const CHATBOT_STATUSES = ["ACTIVE", "INACTIVE"] as const;
@@ -49,8 +55,15 @@ export const ChatbotReplySchema = z.discriminatedUnion(
   [
     z.strictObject({ type: z.literal("text"), text: ReplyText }),
     z.strictObject({ type: z.literal("template"), template: TemplateRef }),
+    // Buttons, a list or a link: the `interactive` object of /chat, under the same limits.
+    z
+      .strictObject({ type: z.enum(INTERACTIVE_TYPES), interactive: Interactive })
+      .superRefine((r, ctx) => checkInteractiveParts(r.type, r.interactive, ctx, ["interactive"])),
   ],
-  { error: 'reply must be {type: "text", text} or {type: "template", template: {name, language}}' },
+  {
+    error:
+      'reply must be {type: "text", text}, {type: "template", template: {name, language}} or {type: "buttons"|"list"|"cta_url", interactive}',
+  },
 );
 export type ChatbotReplyInput = z.output<typeof ChatbotReplySchema>;
 
@@ -82,6 +95,7 @@ export const RulesSchema = z
   .max(LIMITS.rules, `rules must have at most ${LIMITS.rules} entries`)
   .superRefine((rules, ctx) => {
     const keywords = new Map<string, number>();
+    const replyIds = new Map<string, number>();
     let anyAt = -1;
     let programSize = 0;
     rules.forEach((rule, i) => {
@@ -116,6 +130,14 @@ export const RulesSchema = z
             );
           }
         }
+      }
+      if (type === "reply_id") {
+        // A button id or a list row id, matched exactly: one longer than a button id could never come back.
+        if (value.length > INTERACTIVE_LIMITS.buttonId)
+          at(`a reply_id is at most ${INTERACTIVE_LIMITS.buttonId} characters (a button id's limit)`, "value");
+        const earlier = replyIds.get(value);
+        if (earlier !== undefined) at(`rule ${i} can never match: rule ${earlier} has the same reply_id`, "value");
+        else replyIds.set(value, i);
       }
       if (type === "keyword") {
         const key = caseSensitive ? value.trim() : value.trim().toLowerCase();
@@ -225,6 +247,11 @@ export const ChatbotTestBody = z.object({
   text: z
     .string({ error: "text must be a string" })
     .max(LIMITS.inboundLength, `text must be at most ${LIMITS.inboundLength} characters`),
+  replyId: z
+    .string({ error: "replyId must be a string" })
+    .max(INTERACTIVE_LIMITS.buttonId, `replyId must be at most ${INTERACTIVE_LIMITS.buttonId} characters`)
+    .optional()
+    .describe("A tap on a button or list row: its reply id (reply_id rules match it); text is then its title"),
 });
 
 /** A path id: a value that is not an id we issue names no chatbot, and is not looked up. */

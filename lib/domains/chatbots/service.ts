@@ -183,17 +183,18 @@ export async function updateChatbot(
 }
 
 /**
- * The dry run: what the bot would answer to `text` now, under the same pattern budget as a
+ * The dry run: what the bot would answer to `text` now (a tap when `replyId` is given), under the same pattern budget as a
  * real message (decide-within-budget.ts). Sends nothing, writes nothing.
  */
 export async function testChatbot(
   p: Principal,
   sender: Sender | undefined,
   uid: string,
-  text: string,
+  input: { text: string; replyId?: string },
   now = new Date(),
 ): Promise<TimedDecision & { chatbotUid: string }> {
   const row = await getChatbot(p, sender, uid);
-  const decision = await decideWithinBudget(configOf(row), text, now, { chatbotId: row.id, customerId: p.customerId });
+  const subject = { chatbotId: row.id, customerId: p.customerId };
+  const decision = await decideWithinBudget(configOf(row), input.text, now, subject, input.replyId);
   return { chatbotUid: row.id, ...decision };
 }

@@ -19,6 +19,7 @@ import { onDeliveriesQueued } from "@/lib/domains/events/signal";
 import { wentOut } from "@/lib/domains/messages/status";
 import { MAX_ATTEMPTS } from "@/lib/domains/messaging/dispatch";
 import type { OutgoingMessage } from "@/lib/domains/messaging/outgoing";
+import { chatPayload } from "@/lib/domains/messaging/payloads";
 import { sendMessage } from "@/lib/domains/messaging/send";
 import type { Reply } from "./engine";
 import { type ClaimedReply, claimReplies, finishReply, type ReplyOutcome } from "./outbox";
@@ -89,6 +90,12 @@ function outgoing(reply: Reply, to: string, messageId: string, botName: string):
       sentBy,
       payload: { ...base, type: "text", text: { body: reply.text } },
     };
+  }
+  // Buttons, a list or a link: the provider's interactive object as /chat builds it (a
+  // session message: the send's window check applies as to text).
+  if (reply.type !== "template") {
+    const payload = chatPayload({ to, type: reply.type, interactive: reply.interactive });
+    return { sendRoute: "chatbot", recipient: to, messageId, sentBy, payload };
   }
   const { name, language, components } = reply.template;
   return {

@@ -4,12 +4,48 @@
 import { type PageBlock, pageBlock, skipTake } from "@/lib/core/pagination";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
-import type { Contact, Prisma } from "@/lib/generated/prisma/client";
+import { type Contact, Prisma } from "@/lib/generated/prisma/client";
 import { requireContactBook } from "./books";
 import type { ContactListInput, ContactSearchInput } from "./schemas";
 import { contactSearchWhere } from "./search";
 
-export type ContactPage = { contacts: Contact[]; pagination: PageBlock };
+/** A contact with the labels its phone number carries in the account, sorted by name. */
+export type LabelledContact = Contact & { labels: string[] };
+export type ContactPage = { contacts: LabelledContact[]; pagination: PageBlock };
+
+/**
+ * The labels of these numbers in the account (docs/automation.md "Labels": kept per phone
+ * number), in one read, each list sorted by name as the labels service sorts them.
+ */
+async function labelsByPhone(customerId: string, phones: string[]): Promise<Map<string, string[]>> {
+  const byPhone = new Map<string, string[]>();
+  if (phones.length === 0) return byPhone;
+  const rows = await db.$queryRaw<{ phoneNumber: string; name: string }[]>(Prisma.sql`
+    SELECT cl."phoneNumber", l."name" FROM "ContactLabel" cl JOIN "Label" l ON l."id" = cl."labelId"
+    WHERE cl."customerId" = ${customerId} AND cl."phoneNumber" = ANY(${[...new Set(phones)]}::text[])
+    ORDER BY l."nameKey" COLLATE "C", l."name" COLLATE "C"`);
+  for (const r of rows) byPhone.set(r.phoneNumber, [...(byPhone.get(r.phoneNumber) ?? []), r.name]);
+  return byPhone;
+}
+
+const withLabels = async <C extends Contact>(
+  customerId: string,
+  contacts: C[],
+): Promise<(C & { labels: string[] })[]> => {
+  const labels = await labelsByPhone(
+    customerId,
+    contacts.map((c) => c.phoneNumber),
+  );
+  return contacts.map((c) => ({ ...c, labels: labels.get(c.phoneNumber) ?? [] }));
+};
+
+/** A label filter (a name, whatever the case): the numbers carrying it, as a condition on Contact. */
+const labelWhere = (customerId: string, label: string | undefined): Prisma.Sql | null =>
+  label === undefined
+    ? null
+    : Prisma.sql`EXISTS (SELECT 1 FROM "ContactLabel" cl JOIN "Label" l ON l."id" = cl."labelId"
+        WHERE cl."customerId" = c."customerId" AND cl."phoneNumber" = c."phoneNumber"
+          AND l."customerId" = ${customerId} AND l."nameKey" = ${label.trim().toLowerCase()})`;
 
 const ORDER: Prisma.ContactOrderByWithRelationInput[] = [{ createdAt: "desc" }, { id: "asc" }];
 
@@ -20,11 +56,21 @@ export async function listContacts(p: Principal, bookUid: string, query: Contact
     contactBookId: book.id,
     ...(query.search ? await contactSearchWhere(query.search) : {}),
   };
+  const labelled = labelWhere(p.customerId, query.label);
+  if (labelled) {
+    // The contacts of the book carrying the label: their ids, then the search and the page as without.
+    const ids = await db.$queryRaw<{ id: string }[]>(Prisma.sql`SELECT c."id" FROM "Contact" c
+      WHERE c."customerId" = ${p.customerId} AND c."contactBookId" = ${book.id} AND ${labelled}`);
+    where.id = { in: ids.map((r) => r.id) };
+  }
   const [total, contacts] = await Promise.all([
     db.contact.count({ where }),
     db.contact.findMany({ where, orderBy: ORDER, ...skipTake(query) }),
   ]);
-  return { contacts, pagination: pageBlock(query.page, query.limit, total, contacts.length) };
+  return {
+    contacts: await withLabels(p.customerId, contacts),
+    pagination: pageBlock(query.page, query.limit, total, contacts.length),
+  };
 }
 
 export type ContactWithBook = Contact & { contactBook: { id: string; name: string } };

@@ -88,7 +88,10 @@ export const postContactBooksByContactBookUid = {
 export const getContactBooksByContactBookUidContacts = {
   params,
   message: "Contacts retrieved",
-  response: { contactBookUid: bookRow.id, ...listExample("contacts", [toPublicContact(contactRow)]) },
+  response: {
+    contactBookUid: bookRow.id,
+    ...listExample("contacts", [toPublicContact({ ...contactRow, labels: ["VIP"] })]),
+  },
 };
 
 const bulkRows = [

@@ -58,6 +58,9 @@ export const ContactListQuery = PageQuery.extend({
   search: Search.describe(
     "Match on the name or email whatever the case and accents (chloe finds Chloé), or on the phone number's digits",
   ),
+  label: z
+    .preprocess(blankAsAbsent, z.string().trim().max(40).optional())
+    .describe("A label's name (whatever the case): only the contacts whose number carries it"),
 });
 export type ContactListInput = z.infer<typeof ContactListQuery>;
 
@@ -190,6 +193,11 @@ export const PublicContact = z
     name: z.string().nullable(),
     email: z.string().nullable(),
     customFields: z.record(z.string(), z.unknown()),
+    labels: z
+      .array(z.string())
+      .describe(
+        "The labels the phone number carries in the account (across its books and conversations), sorted by name",
+      ),
     createdAt: isoTimestamp(),
     updatedAt: isoTimestamp(),
   })

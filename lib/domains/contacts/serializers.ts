@@ -23,7 +23,7 @@ function fieldsObject(value: unknown): Record<string, unknown> {
   return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-export function toPublicContact(contact: Contact) {
+export function toPublicContact(contact: Contact & { labels: string[] }) {
   return {
     contactUid: contact.id,
     uid: contact.id,
@@ -31,6 +31,7 @@ export function toPublicContact(contact: Contact) {
     name: contact.name,
     email: contact.email,
     customFields: fieldsObject(contact.customFields),
+    labels: contact.labels,
     createdAt: contact.createdAt.toISOString(),
     updatedAt: contact.updatedAt.toISOString(),
   };

@@ -3,12 +3,12 @@
 // of GET /conversations and the inbox, in both orders, reads its page as ONE index range
 // scan in order (no sort, no sequential scan), and the thread page likewise. Counts must
 // be able to use an index (EXPLAIN with enable_seqscan off, as billing-indexes.test.ts).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asBackgroundWork } from "@/lib/core/db-context";
-import { db } from "@/lib/db";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { migrate } from "@/lib/db/migrate";
 import { type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
-import { Prisma } from "@/lib/generated/prisma/client";
-import { createTestCustomer, type TestCustomer } from "@/test/factory";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { conversationListSql, type ListFilters, threadSql } from "./list-sql";
 import { LIST_ORDERS } from "./schemas";
 
@@ -17,21 +17,82 @@ const CONVERSATIONS = FULL ? 100_000 : 2_000;
 const PER_CONVERSATION = 20; // 2,000,000 thread messages at full size
 const BUSIEST_EXTRA = FULL ? 2_000 : 500;
 
-let me: TestCustomer;
-let principal: Principal;
+const tag = `cust_idx_${randomBytes(4).toString("hex")}`;
+const senders = [`${tag}_s1`, `${tag}_s2`];
+const agentId = `${tag}_agent`; // a member with every fourth conversation assigned: "Mine" as an agent sees it
+const principal: Principal = systemPrincipal(tag);
 let busiest = "";
-/** A member of the customer with every fourth conversation assigned: "Mine" as an agent sees it. */
-let agentId = "";
 
-// The seeding and clean-up write millions of rows: background work's connections, which have
-// no statement timeout (docs/database.md "Connections").
-beforeAll(() => asBackgroundWork(seed), 600_000);
+/**
+ * Where the proof's rows live. On PostgreSQL, a database of its own, migrated here and
+ * dropped afterwards: dropping it takes a moment where deleting 2,100,000 rows by cascade
+ * took minutes, and no other test file's rows or writes move its plans. PGlite serves one
+ * database: there the run's own, and the customer is deleted afterwards (a small set).
+ */
+let pool: pg.Pool;
+let scratch: { admin: pg.Client; name: string } | undefined;
+
+beforeAll(async () => {
+  const runUrl = inject("databaseUrl");
+  let url = runUrl;
+  if (FULL) {
+    const admin = new pg.Client({ connectionString: runUrl });
+    await admin.connect();
+    const name = `${new URL(runUrl).pathname.slice(1)}_idx`.slice(0, 63);
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+    scratch = { admin, name };
+    const u = new URL(runUrl);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    await migrate(url);
+  }
+  pool = new pg.Pool({ connectionString: url, max: 2 });
+  await seed();
+}, 600_000);
+
+afterAll(async () => {
+  if (!scratch) await pool?.query(`DELETE FROM "Customer" WHERE "id" = $1`, [tag]);
+  await pool?.end();
+  if (scratch) {
+    await scratch.admin.query(`DROP DATABASE IF EXISTS "${scratch.name}" WITH (FORCE)`);
+    await scratch.admin.end();
+  }
+}, 600_000);
 
 async function seed() {
-  me = await createTestCustomer();
-  principal = systemPrincipal(me.customer.id);
-  const tag = me.customer.id;
-  await db.$executeRawUnsafe(
+  // In its own database, the bulk rows go in as a restore does: the secondary indexes of the
+  // two tables built once after the rows (not maintained row by row) and no foreign-key
+  // trigger per row (session_replication_role; the rows are made consistent here).
+  const c = await pool.connect();
+  try {
+    const indexes = FULL ? await withoutIndexes(c, ["Conversation", "ConversationMessage"]) : [];
+    if (FULL) await c.query("SET session_replication_role = replica");
+    await rows(c);
+    if (FULL) {
+      await c.query("RESET session_replication_role");
+      for (const definition of indexes) await c.query(definition);
+    }
+    await c.query(`VACUUM ANALYZE "Conversation"`);
+    await c.query(`VACUUM ANALYZE "ConversationMessage"`);
+  } finally {
+    c.release();
+  }
+}
+
+/** The customer, its two senders and agent, the conversations and their threads. */
+async function rows(c: pg.PoolClient) {
+  await c.query(`INSERT INTO "Customer" ("id", "name", "updatedAt") VALUES ($1, 'Index proof', now())`, [tag]);
+  await c.query(
+    `INSERT INTO "Sender" ("id", "customerId", "phoneNumber", "phoneNumberId", "updatedAt")
+     VALUES ($2, $1, '+1555' || right($2, 7), $2, now()), ($3, $1, '+1556' || right($3, 7), $3, now())`,
+    [tag, ...senders],
+  );
+  await c.query(
+    `INSERT INTO "User" ("id", "customerId", "email", "passwordHash") VALUES ($2, $1, $2 || '@example.test', 'x')`,
+    [tag, agentId],
+  );
+  await c.query(
     `INSERT INTO "Conversation" ("id", "customerId", "senderId", "contactPhoneNumber", "contactName", "status",
        "unreadCount", "unread", "lastMessageAt", "lastInboundAt", "windowExpiresAt", "lastMessagePreview",
        "createdAt", "updatedAt")
@@ -42,65 +103,74 @@ async function seed() {
        timestamp '2026-01-01' + g * interval '1 minute', timestamp '2026-01-01' + g * interval '1 minute',
        timestamp '2026-01-02' + g * interval '1 minute', 'Hello ' || g, timestamp '2026-01-01', timestamp '2026-01-01'
      FROM generate_series(1, $4::int) AS g`,
-    tag,
-    me.sender.id,
-    me.otherSender.id,
-    CONVERSATIONS,
+    [tag, ...senders, CONVERSATIONS],
   );
-  await db.$executeRawUnsafe(
+  await c.query(
     `INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "sentBy", "createdAt")
      SELECT 'cmsg_' || substr(c."id", 6) || '_' || k, $1, c."id", 'inbound', 'text', 'contact',
        c."lastMessageAt" - k * interval '1 minute'
      FROM "Conversation" c CROSS JOIN generate_series(1, $2::int) AS k
      WHERE c."customerId" = $1`,
-    tag,
-    PER_CONVERSATION,
+    [tag, PER_CONVERSATION],
   );
-  agentId = (await db.user.create({ data: { customerId: tag, email: `agent-${tag}@example.test`, passwordHash: "x" } }))
-    .id;
-  await db.$executeRawUnsafe(
+  await c.query(
     `UPDATE "Conversation" SET "assigneeId" = $2 WHERE "customerId" = $1 AND right("contactPhoneNumber", 1) IN ('0', '4', '8')`,
-    tag,
-    agentId,
+    [tag, agentId],
   );
-  const [row] = await db.$queryRawUnsafe<{ id: string }[]>(
+  const found = await c.query<{ id: string }>(
     `SELECT "id" FROM "Conversation" WHERE "customerId" = $1 ORDER BY "lastMessageAt" DESC LIMIT 1`,
-    tag,
+    [tag],
   );
-  busiest = row?.id ?? "";
+  busiest = found.rows[0]?.id ?? "";
   // The busiest thread is long, as the one a deep page is read from: with 20 entries, like
   // every other, a bitmap scan and a sort of 20 rows tie with the range scan, and the
   // planner's pick turned on what other test files had written to the shared database.
-  await db.$executeRawUnsafe(
+  await c.query(
     `INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "sentBy", "createdAt")
      SELECT 'cmsg_' || substr($2, 6) || '_x' || k, $1, $2, 'inbound', 'text', 'contact',
        timestamp '2025-12-01' + k * interval '1 second'
      FROM generate_series(1, $3::int) AS k`,
-    tag,
-    busiest,
-    BUSIEST_EXTRA,
+    [tag, busiest, BUSIEST_EXTRA],
   );
-  await db.$executeRawUnsafe(`VACUUM ANALYZE "Conversation"`);
-  await db.$executeRawUnsafe(`VACUUM ANALYZE "ConversationMessage"`);
 }
 
-afterAll(
-  () => asBackgroundWork(() => db.$executeRawUnsafe(`DELETE FROM "Customer" WHERE "id" = $1`, me.customer.id)),
-  600_000,
-);
+/** Drops the tables' indexes that back no constraint (the primary keys stay); returns the statements that make them again. */
+async function withoutIndexes(c: pg.PoolClient, tables: string[]): Promise<string[]> {
+  const { rows } = await c.query<{ name: string; definition: string }>(
+    `SELECT i.indexname AS name, i.indexdef AS definition
+       FROM pg_indexes i
+      WHERE i.schemaname = 'public' AND i.tablename = ANY($1)
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conname = i.indexname)`,
+    [tables],
+  );
+  for (const r of rows) await c.query(`DROP INDEX "${r.name}"`);
+  return rows.map((r) => r.definition);
+}
+
+/**
+ * Fresh statistics before each case's plans (on PGlite, other test files write
+ * conversations to the same database meanwhile). Once per case, not per plan: an ANALYZE of
+ * 2,000,000 rows costs more than the case's plans.
+ */
+async function analyzed() {
+  await pool.query(`ANALYZE "Conversation"`);
+  await pool.query(`ANALYZE "ConversationMessage"`);
+}
 
 async function explain(sql: Prisma.Sql, seqscan = true): Promise<string> {
-  // Other test files write conversations meanwhile: fresh statistics keep the plan about
-  // the indexes, not about what autovacuum last saw.
-  await asBackgroundWork(async () => {
-    await db.$executeRawUnsafe(`ANALYZE "Conversation"`);
-    await db.$executeRawUnsafe(`ANALYZE "ConversationMessage"`);
-  });
-  return db.$transaction(async (tx) => {
-    if (!seqscan) await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
-    const rows = await tx.$queryRaw<Record<string, string>[]>(Prisma.sql`EXPLAIN ${sql}`);
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    if (!seqscan) await client.query("SET LOCAL enable_seqscan = off");
+    const { rows } = await client.query<Record<string, string>>(`EXPLAIN ${sql.text}`, sql.values as unknown[]);
+    await client.query("COMMIT");
     return rows.map((r) => Object.values(r).join(" ")).join("\n");
-  });
+  } catch (error) {
+    await client.query("ROLLBACK");
+    throw error;
+  } finally {
+    client.release();
+  }
 }
 
 /** One ordered range scan of a Conversation index: no sort node, no sequential scan. */
@@ -141,8 +211,9 @@ const FILTERS: [string, ListFilters, boolean][] = [
 describe(`conversation lists at ${CONVERSATIONS} conversations and ${CONVERSATIONS * PER_CONVERSATION} messages`, () => {
   for (const [name, given, bySender] of FILTERS) {
     it(`${name}: page 1 and page 100 are one index range scan in both orders; the count uses an index`, async () => {
+      await analyzed();
       const filters = given.assigneeId === AGENT ? { ...given, assigneeId: agentId } : given;
-      const senderId = bySender ? me.sender.id : undefined;
+      const senderId = bySender ? senders[0] : undefined;
       for (const order of LIST_ORDERS) {
         for (const page of [1, 100]) {
           const { ids, page: full } = conversationListSql(principal, senderId, { ...filters, page, limit: 50 }, order);
@@ -158,8 +229,9 @@ describe(`conversation lists at ${CONVERSATIONS} conversations and ${CONVERSATIO
   }
 
   it("the thread: newest first, page 1 and a deep page, one index range scan; count on the index", async () => {
+    await analyzed();
     for (const page of [1, 3]) {
-      const { ids, page: full, count } = threadSql(me.customer.id, busiest, { page, limit: 5 });
+      const { ids, page: full, count } = threadSql(tag, busiest, { page, limit: 5 });
       expectRangeScan(await explain(ids, FULL), "ConversationMessage");
       expect(await explain(full, FULL)).not.toMatch(/Seq Scan on "ConversationMessage"/);
       expect(await explain(count, false)).toMatch(

@@ -49,6 +49,7 @@ describe("the routes", () => {
       "GET /conversations/:conversationUid/messages",
       "GET /conversations/:conversationUid/notes",
       "POST /conversations/:conversationUid",
+      "POST /conversations/:conversationUid/labels",
       "POST /conversations/:conversationUid/messages",
       "POST /conversations/:conversationUid/notes",
     ]);
@@ -176,6 +177,7 @@ describe("inbound messages", () => {
         timestamp: c.lastInboundAt,
         media: null,
         replyTo: null,
+        reactions: [],
         interactive: null,
         reply: null,
       },

@@ -38,6 +38,12 @@ export const sampleConversation: ConversationRow = {
   assigneeName: "Ada Lovelace",
   firstResponseSeconds: null,
   resolutionSeconds: null,
+  slaPolicyId: "sla_mwtr9dy580d00daf32ad1db4ff19",
+  slaFirstResponseDueAt: exampleTime(15 * 60),
+  slaNextResponseDueAt: null,
+  slaResolutionDueAt: exampleTime(8 * 3600),
+  slaBreaches: [],
+  labels: ["refund", "VIP"],
 };
 // As at a minute later: the customer service window is open.
 const conversation = (row: ConversationRow) => toPublicConversation(row, exampleTime(60).getTime());
@@ -54,6 +60,8 @@ const inbound: ThreadRow = {
   sentBy: "contact",
   sentByLabel: sampleConversation.contactName,
   replyTo: null,
+  // The agent reacted to it (docs/messaging.md "Reactions").
+  reactions: [{ by: "business", emoji: "👍", at: exampleTime(40).toISOString() }],
   createdAt: exampleTime(),
   outPayload: null,
   outStatus: null,
@@ -73,6 +81,7 @@ const inbound: ThreadRow = {
 /** A photo the contact sent, fetched from the provider and kept (docs/media.md "Inbound media"). */
 const inboundPhoto: ThreadRow = {
   ...inbound,
+  reactions: null,
   id: "cmsg_01a20a3ad725000022a52790df1d0",
   type: "image",
   content: { image: { id: "1043251337894512", mime_type: "image/jpeg", sha256: SAMPLE_SHA256, caption: "The box" } },

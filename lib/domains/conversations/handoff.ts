@@ -3,6 +3,7 @@
 // conversation.handoff, and cleared by a person's reply (outbound.ts). Runs in the inbound's
 // transaction, beside the chatbot's outbox row.
 import type { Tx } from "@/lib/db";
+import { refreshSla } from "@/lib/domains/sla/timers";
 import { recordHandoff } from "@/lib/domains/support/periods";
 import { emitConversationEvents, handoffEvent } from "./events";
 
@@ -26,6 +27,8 @@ export async function markHandedOff(tx: Tx, h: HandoffInput): Promise<number> {
   if (count === 0) return 0;
   const c = await tx.conversation.findFirstOrThrow({ where, include: { sender: true } });
   await recordHandoff(tx, c.id, h.at);
+  // The wait the hand-off began is what a first response is due after (docs/reports.md "SLA policies").
+  await refreshSla(tx, [c.id], false);
   return emitConversationEvents(tx, [
     handoffEvent(c.sender, c, h.at, {
       chatbotUid: h.chatbot.id,

@@ -9,6 +9,8 @@ import { NOW_UTC } from "@/lib/db/sql";
 import type { EventInput, EventSender } from "@/lib/domains/events/emit";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
+import { refreshSla } from "@/lib/domains/sla/timers";
+import { applyCsatReplies } from "@/lib/domains/support/csat-replies";
 import { recordInbound } from "@/lib/domains/support/periods";
 import { autoAssign } from "./auto-assign";
 import { contentOf, previewOf } from "./content";
@@ -16,6 +18,7 @@ import { createdEvent } from "./events";
 import { newConversationUid, newThreadMessageUid } from "./ids";
 import { applyOptKeywords } from "./opt-out";
 import { quotedProviderId, type ReplyTo, replyToOf, resolveQuotes } from "./quotes";
+import { reactedProviderId, reactionEmoji, reactionPreview, setReactionSql } from "./reactions";
 
 export type InboundMessage = {
   sender: EventSender;
@@ -25,6 +28,8 @@ export type InboundMessage = {
   contact: string;
   contactName: string | null;
   at: Date;
+  /** Where its entry sits in the thread: the arrival time within its provider second (lib/ingest/thread-time.ts). */
+  threadAt: Date;
   type: string;
   /** The provider message object ({type, <type>: {...}, ...}). */
   body: Record<string, unknown>;
@@ -37,15 +42,32 @@ export type InboundApplied = {
   conversationOf: Map<string, string>;
   /** Provider message id -> the message it quotes (its callback's context), for those that quote one. */
   replyToOf: Map<string, ReplyTo>;
-  /** conversation.created for the conversations this batch created, conversation.assigned for those auto-assigned. */
+  /**
+   * conversation.created for the conversations this batch created, conversation.assigned for
+   * those auto-assigned, conversation.csat_received for the survey answers.
+   */
   events: EventInput[];
+  /** Provider ids of the answers to a CSAT survey (a tap, its comment): no chatbot or rule sees them. */
+  csatAnswers: Set<string>;
+  /**
+   * Provider ids of the messages stored by this batch. A replayed one was stored, with its
+   * chatbot decision and rule jobs, by the transaction that first stored it: nothing more is
+   * decided for it (its CSAT answer, for one, is no longer recognisable as such).
+   */
+  stored: Set<string>;
 };
 
 const keyOf = (senderId: string, contact: string) => `${senderId}|${contact}`;
 const iso = (d: Date) => d.toISOString();
 
 export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<InboundApplied> {
-  const applied: InboundApplied = { conversationOf: new Map(), replyToOf: new Map(), events: [] };
+  const applied: InboundApplied = {
+    conversationOf: new Map(),
+    replyToOf: new Map(),
+    events: [],
+    csatAnswers: new Set(),
+    stored: new Set(),
+  };
   if (items.length === 0) return applied;
   // 1. Conversations: create the missing ones (first message of a contact), then lock all in id order.
   const firsts = new Map<string, InboundMessage>();
@@ -107,10 +129,11 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
   // 2. The messages, once per provider message id.
   const unique = [...new Map(items.map((m) => [m.id, m])).values()]
     .filter((m) => applied.conversationOf.has(m.id))
-    .sort((a, b) => a.at.getTime() - b.at.getTime());
-  // A quoted message (a quoted reply, a tap on buttons) resolves inside its own conversation only.
+    .sort((a, b) => a.threadAt.getTime() - b.threadAt.getTime());
+  // A quoted message (a quoted reply, a tap on buttons, a reaction's message) resolves inside
+  // its own conversation only.
   const quotes = unique.flatMap((m) => {
-    const quoted = quotedProviderId(m.body);
+    const quoted = reactedProviderId(m.type, m.body) ?? quotedProviderId(m.body);
     const conversationId = applied.conversationOf.get(m.id) ?? "";
     return quoted ? [{ id: m.id, customerId: m.sender.customerId, conversationId, providerMessageId: quoted }] : [];
   });
@@ -132,7 +155,7 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
     unique.map((m) => JSON.stringify(contentOf(m.type, m.body))),
     unique.map((m) => m.id),
     unique.map((m) => m.contactName),
-    unique.map((m) => iso(m.at)),
+    unique.map((m) => iso(m.threadAt)),
     unique.map((m) => m.mediaId ?? null),
     unique.map((m) => {
       const replyTo = applied.replyToOf.get(m.id);
@@ -141,16 +164,40 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
   );
   const fresh = new Set(stored.map((s) => s.providerMessageId));
   const news = unique.filter((m) => fresh.has(m.id));
+  applied.stored = fresh;
   if (news.length === 0) return applied;
+  // A new reaction attaches to the message it reacts to (docs/messaging.md "Reactions"), in
+  // the order they were made; a replayed one was not stored again and changes nothing.
+  for (const m of news) {
+    const target = m.type === "reaction" ? applied.replyToOf.get(m.id)?.messageId : null;
+    if (!target) continue;
+    const emoji = reactionEmoji(m.body);
+    await tx.$executeRaw(
+      setReactionSql({ entryId: target, customerId: m.sender.customerId, by: "contact", emoji, at: m.at }),
+    );
+  }
 
-  // 3. Per conversation: unread count, window, preview of the latest message, name, reopen.
-  type Bump = { id: string; n: number; last: InboundMessage; name: string | null };
+  // A CSAT survey's answers (docs/reports.md "CSAT") are stored with their survey; they
+  // reopen nothing and start no support period.
+  const csat = await applyCsatReplies(
+    tx,
+    news
+      .filter((m) => m.type === "interactive" || m.type === "button" || m.type === "text")
+      .map((m) => ({ ...m, conversationId: applied.conversationOf.get(m.id) ?? "" })),
+  );
+  applied.csatAnswers = csat.answers;
+  applied.events.push(...csat.events);
+
+  // 3. Per conversation: unread count, window, preview of the latest message, name, reopen
+  // (unless every new message of it was a survey answer).
+  type Bump = { id: string; n: number; requests: number; last: InboundMessage; name: string | null };
   const bumps = new Map<string, Bump>();
   for (const m of news) {
     const id = applied.conversationOf.get(m.id) ?? "";
-    const b = bumps.get(id) ?? { id, n: 0, last: m, name: null };
+    const b = bumps.get(id) ?? { id, n: 0, requests: 0, last: m, name: null };
     b.n += 1;
-    if (m.at.getTime() >= b.last.at.getTime()) b.last = m;
+    if (!csat.answers.has(m.id)) b.requests += 1;
+    if (m.threadAt.getTime() >= b.last.threadAt.getTime()) b.last = m;
     b.name = m.contactName ?? b.name;
     bumps.set(id, b);
   }
@@ -165,11 +212,13 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
        "unreadCount" = c."unreadCount" + s.n, "unread" = true,
        "lastInboundAt" = GREATEST(c."lastInboundAt", s.at::timestamp(3)),
        "windowExpiresAt" = GREATEST(c."lastInboundAt", s.at::timestamp(3)) + interval '24 hours',
-       "lastMessagePreview" = CASE WHEN s.at::timestamp(3) >= c."lastMessageAt" THEN s.preview ELSE c."lastMessagePreview" END,
-       "lastMessageAt" = GREATEST(c."lastMessageAt", s.at::timestamp(3)),
+       "lastMessagePreview" = CASE WHEN s.thread::timestamp(3) >= c."lastMessageAt" THEN s.preview ELSE c."lastMessagePreview" END,
+       "lastMessageAt" = GREATEST(c."lastMessageAt", s.thread::timestamp(3)),
        "contactName" = COALESCE(s.name, c."contactName"),
-       "status" = 'OPEN', "closedAt" = NULL, "updatedAt" = ${NOW_UTC}
-     FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[], $5::text[]) AS s(id, n, at, preview, name)
+       "status" = CASE WHEN s.reopen THEN 'OPEN' ELSE c."status" END,
+       "closedAt" = CASE WHEN s.reopen THEN NULL ELSE c."closedAt" END, "updatedAt" = ${NOW_UTC}
+     FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bool[])
+       AS s(id, n, at, preview, name, thread, reopen)
      WHERE c."id" = s.id
      RETURNING c."id", c."customerId", c."senderId", c."unreadCount",
        (c."assigneeId" IS NULL AND EXISTS (SELECT 1 FROM "Sender" x
@@ -177,25 +226,43 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
     list.map((b) => b.id),
     list.map((b) => b.n),
     list.map((b) => iso(b.last.at)),
-    list.map((b) => previewOf(b.last.type, b.last.body)),
+    list.map((b) => previewOfInbound(b.last, applied.replyToOf.get(b.last.id))),
     list.map((b) => b.name),
+    // The list's order and preview follow the thread's (a message processed late, its
+    // reaction to our message of the same second included); the window, the provider's time.
+    list.map((b) => iso(b.last.threadAt)),
+    list.map((b) => b.requests > 0),
   );
   // The support figures' periods and waits (docs/reports.md "Definitions").
   const earliest = new Map<string, Date>();
   for (const m of news) {
+    if (csat.answers.has(m.id)) continue;
     const id = applied.conversationOf.get(m.id) ?? "";
     const seen = earliest.get(id);
     if (!seen || m.at < seen) earliest.set(id, m.at);
   }
   await recordInbound(
     tx,
-    bumped.map((c) => ({
-      conversationId: c.id,
-      customerId: c.customerId,
-      senderId: c.senderId,
-      at: earliest.get(c.id) ?? new Date(),
-      count: bumps.get(c.id)?.n ?? 0,
-    })),
+    bumped.flatMap((c) => {
+      const requests = bumps.get(c.id)?.requests ?? 0;
+      return requests === 0
+        ? []
+        : [
+            {
+              conversationId: c.id,
+              customerId: c.customerId,
+              senderId: c.senderId,
+              at: earliest.get(c.id) ?? new Date(),
+              count: requests,
+            },
+          ];
+    }),
+  );
+  // Their SLA policy and due times (docs/reports.md "SLA policies").
+  await refreshSla(
+    tx,
+    bumped.map((c) => c.id),
+    true,
   );
   // The open dashboards learn of them when this transaction commits (docs/inbox.md "Live updates").
   const byCustomer = new Map<string, LiveEvent[]>();
@@ -217,4 +284,10 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
     news.map((m) => ({ ...m, conversationId: applied.conversationOf.get(m.id) ?? "" })),
   );
   return applied;
+}
+
+/** The list's preview of an inbound message; a reaction names the message it reacts to. */
+function previewOfInbound(m: InboundMessage, replyTo: ReplyTo | undefined): string {
+  if (m.type !== "reaction") return previewOf(m.type, m.body);
+  return reactionPreview(reactionEmoji(m.body), replyTo?.preview ?? null);
 }

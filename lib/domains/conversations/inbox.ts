@@ -17,14 +17,15 @@ export async function dashboardSentBy(p: Principal): Promise<SentBy> {
   return { by: "dashboard", label: user?.email ?? null };
 }
 
-/** The inbox list (unread first, then newest) and the unread badge of the same scope. */
+/** The inbox list (unread first, then newest; or due soonest) and the unread badge of the same scope. */
 export async function inboxPage(
   p: Principal,
   senderId: string | undefined,
   q: Omit<ConversationListInput, "senderId" | "waiting"> & { waiting?: boolean },
+  order: "inbox" | "due" = "inbox",
 ): Promise<ConversationPage & { unread: number }> {
   const [page, unread] = await Promise.all([
-    listConversations(p, senderId, q, "inbox"),
+    listConversations(p, senderId, q, order),
     unreadConversations(p, senderId),
   ]);
   return { ...page, unread };

@@ -9,7 +9,8 @@ import { phoneSearchTerm } from "@/lib/domains/contacts/search";
 import { THREAD_MEDIA_COLUMNS, THREAD_MEDIA_JOIN } from "@/lib/domains/media/reads";
 import { THREAD_MESSAGE_COLUMNS, THREAD_MESSAGE_JOIN } from "@/lib/domains/messages/reads";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { ConversationStatus, ListOrder } from "./schemas";
+import { SHOWN_AS_LINE } from "./reactions";
+import type { ConversationStatus, InboxOrder } from "./schemas";
 
 /** `assigneeId`: a member's id (the conversations assigned to them), null (unassigned), absent (any). */
 export type ListFilters = {
@@ -18,6 +19,8 @@ export type ListFilters = {
   waiting?: boolean;
   search?: string;
   assigneeId?: string | null;
+  /** A label's name (whatever the case): the conversations carrying it. */
+  label?: string;
 };
 
 /**
@@ -54,6 +57,11 @@ function listWhere(p: Principal, senderId: string | undefined, f: ListFilters): 
   else if (f.assigneeId !== undefined) parts.push(Prisma.sql`c."assigneeId" = ${f.assigneeId}`);
   // Few conversations wait at once: a filter on the scan, not an index of its own.
   if (f.waiting) parts.push(Prisma.sql`c."handoffAt" IS NOT NULL`);
+  // By the (labelId, conversationId) index; a name that is no label matches nothing.
+  if (f.label !== undefined) {
+    parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "ConversationLabel" cl JOIN "Label" l ON l."id" = cl."labelId"
+      WHERE cl."conversationId" = c."id" AND l."customerId" = ${p.customerId} AND l."nameKey" = ${f.label.trim().toLowerCase()})`);
+  }
   const term = f.search?.trim();
   if (term) {
     const phone = phoneSearchTerm(term);
@@ -67,16 +75,18 @@ function listWhere(p: Principal, senderId: string | undefined, f: ListFilters): 
   return Prisma.join(parts, " AND ");
 }
 
-const ORDER: Record<ListOrder, Prisma.Sql> = {
+const ORDER: Record<InboxOrder, Prisma.Sql> = {
   recent: Prisma.sql`c."lastMessageAt" DESC, c."id" DESC`,
   inbox: Prisma.sql`c."unread" DESC, c."lastMessageAt" DESC, c."id" DESC`,
+  // The (customerId, slaDueAt, id) index serves it unfiltered; with filters the matches are sorted.
+  due: Prisma.sql`c."slaDueAt" ASC NULLS LAST, c."lastMessageAt" DESC, c."id" DESC`,
 };
 
 export function conversationListSql(
   p: Principal,
   senderId: string | undefined,
   f: ListFilters & PageInput,
-  order: ListOrder,
+  order: InboxOrder,
 ): { ids: Prisma.Sql; page: Prisma.Sql; count: Prisma.Sql } {
   const where = listWhere(p, senderId, f);
   const { skip, take } = skipTake(f);
@@ -104,13 +114,18 @@ export const CONVERSATION_COLUMNS = Prisma.sql`c."id", c."customerId", c."sender
   EXISTS (SELECT 1 FROM "BlacklistEntry" b
     WHERE b."senderId" = c."senderId" AND b."phoneNumber" = c."contactPhoneNumber") AS "blacklisted",
   c."assigneeId", a."email" AS "assigneeEmail", a."name" AS "assigneeName",
-  sp."firstResponseSeconds", sp."resolutionSeconds"`;
+  sp."firstResponseSeconds", sp."resolutionSeconds",
+  c."slaPolicyId", c."slaFirstResponseDueAt", c."slaNextResponseDueAt", c."slaResolutionDueAt",
+  ARRAY(SELECT DISTINCT b."target" FROM "SlaBreach" b WHERE b."conversationId" = c."id" AND b."periodId" = sp."id"
+    ORDER BY b."target") AS "slaBreaches",
+  ARRAY(SELECT l."name" FROM "ConversationLabel" cl JOIN "Label" l ON l."id" = cl."labelId"
+    WHERE cl."conversationId" = c."id" ORDER BY l."nameKey" COLLATE "C", l."name" COLLATE "C") AS "labels"`;
 
 /**
  * The current support period's figures (CONVERSATION_COLUMNS' `sp`), by the index on
  * (conversationId, startedAt): every query selecting the columns joins it.
  */
-const SUPPORT_PERIOD_JOIN = Prisma.sql`LEFT JOIN LATERAL (SELECT p."firstResponseSeconds", p."resolutionSeconds"
+const SUPPORT_PERIOD_JOIN = Prisma.sql`LEFT JOIN LATERAL (SELECT p."id", p."firstResponseSeconds", p."resolutionSeconds"
   FROM "SupportPeriod" p WHERE p."conversationId" = c."id" ORDER BY p."startedAt" DESC LIMIT 1) sp ON true`;
 
 /** The assignee's email and name (CONVERSATION_COLUMNS' `a`), joined by primary key. */
@@ -127,15 +142,15 @@ export function threadSql(
 ): { ids: Prisma.Sql; page: Prisma.Sql; count: Prisma.Sql } {
   const { skip, take } = skipTake(q);
   const ids = Prisma.sql`SELECT e."id" FROM "ConversationMessage" e
-    WHERE e."conversationId" = ${conversationId} AND e."customerId" = ${customerId}
+    WHERE e."conversationId" = ${conversationId} AND e."customerId" = ${customerId} AND ${SHOWN_AS_LINE}
     ORDER BY e."createdAt" DESC, e."id" DESC LIMIT ${take} OFFSET ${skip}`;
   const page = Prisma.sql`SELECT e."id", e."conversationId", e."direction", e."type", e."content", e."providerMessageId",
-      e."messageId", e."sentBy", e."sentByLabel", e."replyTo", e."createdAt", ${THREAD_MESSAGE_COLUMNS}, ${THREAD_MEDIA_COLUMNS}
+      e."messageId", e."sentBy", e."sentByLabel", e."replyTo", e."reactions", e."createdAt", ${THREAD_MESSAGE_COLUMNS}, ${THREAD_MEDIA_COLUMNS}
     FROM (${ids}) ids JOIN "ConversationMessage" e ON e."id" = ids."id"
     ${THREAD_MESSAGE_JOIN}
     ${THREAD_MEDIA_JOIN}
     ORDER BY e."createdAt" DESC, e."id" DESC`;
   const count = Prisma.sql`SELECT count(*)::int AS total FROM "ConversationMessage" e
-    WHERE e."conversationId" = ${conversationId} AND e."customerId" = ${customerId}`;
+    WHERE e."conversationId" = ${conversationId} AND e."customerId" = ${customerId} AND ${SHOWN_AS_LINE}`;
   return { ids, page, count };
 }

@@ -9,9 +9,15 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { previewOf } from "./content";
 import { createdEvent, emitConversationEvents } from "./events";
 import { newConversationUid } from "./ids";
+import type { ReplyTo } from "./quotes";
 import type { SentByKind } from "./schemas";
 
-export type SentBy = { by: Exclude<SentByKind, "contact" | "system">; label?: string | null };
+export type SentBy = {
+  by: Exclude<SentByKind, "contact" | "system">;
+  label?: string | null;
+  /** Leaves a closed conversation closed: a CSAT survey sent after the close (docs/reports.md "CSAT"). */
+  keepsClosed?: boolean;
+};
 
 /** The sends a person made (not a chatbot's): they answer a hand-off. */
 const PERSON_SENDS: ReadonlySet<SentBy["by"]> = new Set(["api", "dashboard"]);
@@ -25,6 +31,8 @@ export type OutboundThread = {
   sentBy: SentBy;
   /** ISO time of the message row. */
   at: string;
+  /** The message it quotes (a quoted reply; docs/messaging.md "Quoted replies"). */
+  replyTo?: ReplyTo | null;
 };
 
 /**
@@ -42,17 +50,22 @@ export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
       VALUES (${newConversationUid()}, ${t.customerId}, ${t.senderId}, ${t.recipient}, ${at}, ${preview}, ${at}, ${at})
       ON CONFLICT ("senderId", "contactPhoneNumber") DO UPDATE SET
         "lastMessageAt" = GREATEST("Conversation"."lastMessageAt", EXCLUDED."lastMessageAt"),
-        "lastMessagePreview" = EXCLUDED."lastMessagePreview", "updatedAt" = EXCLUDED."updatedAt",
-        "status" = 'OPEN', "closedAt" = NULL${
+        "lastMessagePreview" = EXCLUDED."lastMessagePreview", "updatedAt" = EXCLUDED."updatedAt"${
+          t.sentBy.keepsClosed ? Prisma.empty : Prisma.sql`, "status" = 'OPEN', "closedAt" = NULL`
+        }${
           // A person's reply (API or dashboard) ends the wait a chatbot's hand-off began.
-          PERSON_SENDS.has(t.sentBy.by) ? Prisma.sql`, "handoffAt" = NULL` : Prisma.empty
+          // It also meets the SLA's response targets: only the resolution stays due (docs/reports.md "SLA policies").
+          PERSON_SENDS.has(t.sentBy.by)
+            ? Prisma.sql`, "handoffAt" = NULL, "slaFirstResponseDueAt" = NULL, "slaNextResponseDueAt" = NULL,
+              "slaDueAt" = "Conversation"."slaResolutionDueAt"`
+            : Prisma.empty
         }
       RETURNING "id", "contactPhoneNumber", "contactName", "createdAt", (xmax = 0) AS created
     ), entry AS (
       INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "messageId",
-        "sentBy", "sentByLabel", "createdAt")
+        "sentBy", "sentByLabel", "createdAt", "replyTo")
       SELECT ${t.messageId}, ${t.customerId}, conv."id", 'outbound', ${t.payload.type}, ${t.messageId},
-        ${t.sentBy.by}, ${t.sentBy.label ?? null}, ${at} FROM conv
+        ${t.sentBy.by}, ${t.sentBy.label ?? null}, ${at}, ${t.replyTo ? JSON.stringify(t.replyTo) : null}::jsonb FROM conv
     )${
       // A person's reply ends the wait the support figures measure (docs/reports.md "Definitions").
       PERSON_SENDS.has(t.sentBy.by)

@@ -3,7 +3,8 @@
 // quoted one by its provider id (the callback's `context.id`); a tap on buttons names the
 // message tapped the same way. Only an entry of the same conversation resolves: a provider id
 // of another conversation (or account) is kept as an unknown quote, never looked through.
-import type { Tx } from "@/lib/db";
+import { hotRows, type Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { previewOf } from "./content";
 
 export type ReplyTo = { messageId: string | null; providerMessageId: string | null; preview: string | null };
@@ -71,4 +72,52 @@ export async function resolveQuotes(
 /** The replyTo of one quote: the resolved entry, or the provider id alone when it is not of this conversation. */
 export function replyToOf(found: Map<string, ReplyTo>, conversationId: string, providerMessageId: string): ReplyTo {
   return found.get(keyOf(conversationId, providerMessageId)) ?? { messageId: null, providerMessageId, preview: null };
+}
+
+/** A thread entry a send names (a reaction's message, a quoted reply's): what the provider body needs of it. */
+export type NamedEntry = {
+  messageId: string;
+  conversationId: string;
+  providerMessageId: string | null;
+  preview: string;
+  createdAt: Date;
+};
+
+/** How a send names an entry: its messageUid (our routes) or its provider id (the provider-shaped routes). */
+export type EntryRef = { messageUid: string } | { providerMessageId: string };
+
+/**
+ * The entry named in the conversation of (sender, contact), or null: an entry of another
+ * conversation or account is never found. A note has no provider id to name.
+ */
+export async function entryInConversation(
+  customerId: string,
+  senderId: string,
+  contact: string,
+  ref: EntryRef,
+): Promise<NamedEntry | null> {
+  const which =
+    "messageUid" in ref
+      ? Prisma.sql`e."id" = ${ref.messageUid}`
+      : Prisma.sql`(e."providerMessageId" = ${ref.providerMessageId} OR e."messageId" = (SELECT x."id" FROM "Message" x
+          WHERE x."providerMessageId" = ${ref.providerMessageId} AND x."customerId" = ${customerId}))`;
+  const [row] = await hotRows<QuotedRow & { createdAt: Date }>(
+    Prisma.sql`SELECT e."id", e."conversationId", e."type", e."content", e."providerMessageId" AS "inboundId",
+        m."providerMessageId" AS "outboundId", m."payload", e."createdAt"
+      FROM "ConversationMessage" e
+      JOIN "Conversation" c ON c."id" = e."conversationId" AND c."customerId" = ${customerId}
+      LEFT JOIN "Message" m ON m."id" = e."messageId" AND m."customerId" = ${customerId}
+      WHERE ${which} AND e."customerId" = ${customerId} AND e."direction" <> 'system'
+        AND c."senderId" = ${senderId} AND c."contactPhoneNumber" = ${contact}`,
+  );
+  if (!row) return null;
+  const body = row.payload ?? row.content ?? {};
+  const type = row.payload ? String(row.payload.type ?? row.type) : row.type;
+  return {
+    messageId: row.id,
+    conversationId: row.conversationId,
+    providerMessageId: row.inboundId ?? row.outboundId,
+    preview: previewOf(type, body),
+    createdAt: row.createdAt,
+  };
 }

@@ -7,6 +7,7 @@ import { PublicId } from "@/lib/core/path-params";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import { MessageMedia } from "@/lib/domains/media/schemas";
 import { MemberEmail } from "@/lib/domains/members/schemas";
+import { ConversationSlaPublic } from "@/lib/domains/sla/schemas";
 import { INTERACTIVE_TYPES } from "./interactive-read";
 
 export const CONVERSATION_STATUSES = ["OPEN", "CLOSED"] as const;
@@ -18,6 +19,8 @@ export type Direction = (typeof DIRECTIONS)[number];
 /** How a list is ordered: newest activity first (API), or unread first, then newest (the inbox). */
 export const LIST_ORDERS = ["recent", "inbox"] as const;
 export type ListOrder = (typeof LIST_ORDERS)[number];
+/** The inbox may also sort by the soonest SLA due time (docs/reports.md "SLA policies"), none last. */
+export type InboxOrder = ListOrder | "due";
 
 const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : v);
@@ -49,6 +52,9 @@ export const ConversationListQuery = PageQuery.extend({
   assignee: z
     .preprocess(blankAsAbsent, z.string().trim().toLowerCase().max(254).optional())
     .describe("A member's email: the conversations assigned to them; none: the unassigned ones"),
+  label: z
+    .preprocess(blankAsAbsent, z.string().trim().max(40).optional())
+    .describe("A label's name (whatever the case): only the conversations carrying it"),
 });
 export type ConversationListInput = z.infer<typeof ConversationListQuery>;
 
@@ -126,6 +132,8 @@ export const ConversationPublic = z
       .describe(
         "Seconds from the current period's first inbound to its close; null while open (a reopened conversation starts a new period)",
       ),
+    sla: ConversationSlaPublic,
+    labels: z.array(z.string()).describe("The names of the labels it carries, sorted by name"),
     createdAt: isoTimestamp(),
     updatedAt: isoTimestamp(),
   })
@@ -153,6 +161,17 @@ export const InteractiveReplyFields = z.object({
 });
 const InteractiveReplyPublic = InteractiveReplyFields.meta({ id: "InteractiveReply" });
 
+export const REACTION_SIDES = ["contact", "business"] as const;
+
+/** A reaction to an entry: the latest of each side (docs/messaging.md "Reactions"). */
+export const ReactionPublic = z
+  .object({
+    by: z.enum(REACTION_SIDES).describe("contact: the contact's reaction; business: ours (an agent's or the API's)"),
+    emoji: z.string().describe("The emoji"),
+    at: isoTimestamp(),
+  })
+  .meta({ id: "Reaction" });
+
 export const ConversationMessagePublic = z
   .object({
     messageUid: z.string(),
@@ -173,6 +192,9 @@ export const ConversationMessagePublic = z
     replyTo: ReplyToPublic.nullable().describe(
       "The message this one quotes or answers (a tap's message); null if none",
     ),
+    reactions: z
+      .array(ReactionPublic)
+      .describe("The reactions to this message, at most one per side (a removed one is gone); empty if none"),
     interactive: z
       .looseObject({ type: z.enum(INTERACTIVE_TYPES) })
       .nullable()

@@ -2,9 +2,11 @@
 // every field is named here, so a new column never leaks.
 import { type MessageMediaRow, toMessageMedia } from "@/lib/domains/media/serializers";
 import type { ThreadMessageColumns } from "@/lib/domains/messages/reads";
+import type { SlaTarget } from "@/lib/domains/sla/schemas";
 import { contentOf, replyOf } from "./content";
 import { ourInteractiveType, readProviderInteractive } from "./interactive-read";
 import type { ReplyTo } from "./quotes";
+import { shownReactions } from "./reactions";
 import type {
   ConversationStatus,
   Direction,
@@ -40,6 +42,14 @@ export type ConversationRow = {
   /** The current support period's figures (lib/domains/support/periods.ts); null until known. */
   firstResponseSeconds: number | null;
   resolutionSeconds: number | null;
+  /** Its SLA (lib/domains/sla/timers.ts): the policy, the pending due times, the current period's breached targets. */
+  slaPolicyId: string | null;
+  slaFirstResponseDueAt: Date | null;
+  slaNextResponseDueAt: Date | null;
+  slaResolutionDueAt: Date | null;
+  slaBreaches: string[];
+  /** The label names it carries, sorted by name. */
+  labels: string[];
 };
 
 /** A row of threadSql. */
@@ -54,6 +64,8 @@ export type ThreadRow = {
   sentBy: SentByKind;
   sentByLabel: string | null;
   replyTo: ReplyTo | null;
+  /** Stored reactions (reactions.ts), removals included. */
+  reactions: unknown;
   createdAt: Date;
 } & ThreadMessageColumns &
   // The entry's file (lib/domains/media/reads.ts): all null when it has none.
@@ -80,6 +92,16 @@ export function toPublicConversation(c: ConversationRow, now = Date.now()): Publ
     handoffAt: c.handoffAt?.toISOString() ?? null,
     firstResponseSeconds: c.firstResponseSeconds,
     resolutionSeconds: c.resolutionSeconds,
+    sla: c.slaPolicyId
+      ? {
+          policyUid: c.slaPolicyId,
+          firstResponseDueAt: c.slaFirstResponseDueAt?.toISOString() ?? null,
+          nextResponseDueAt: c.slaNextResponseDueAt?.toISOString() ?? null,
+          resolutionDueAt: c.slaResolutionDueAt?.toISOString() ?? null,
+          breaches: c.slaBreaches as SlaTarget[],
+        }
+      : null,
+    labels: c.labels,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };
@@ -112,6 +134,7 @@ export function toPublicThreadMessage(e: ThreadRow): PublicConversationMessage {
           preview: e.replyTo.preview ?? null,
         }
       : null,
+    reactions: shownReactions(e.reactions),
     interactive: outbound ? interactiveOf(payload) : null,
     reply: outbound ? null : replyOf(type, content),
   };

@@ -10,6 +10,8 @@ import type { Principal } from "@/lib/domains/auth/principal";
 import type { EventInput } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import { publishLive } from "@/lib/domains/live/publish";
+import { refreshSla } from "@/lib/domains/sla/timers";
+import { askCsatAtClose } from "@/lib/domains/support/csat";
 import { recordClose } from "@/lib/domains/support/periods";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { actorLabel, assigneeFor, setAssignee } from "./assignment";
@@ -22,7 +24,7 @@ import {
   senderScopeCondition,
   threadSql,
 } from "./list-sql";
-import type { ConversationPatch, ListOrder } from "./schemas";
+import type { ConversationPatch, InboxOrder } from "./schemas";
 import type { ConversationRow, ThreadRow } from "./serializers";
 
 export type ConversationPage = { conversations: ConversationRow[]; total: number };
@@ -77,7 +79,7 @@ export async function listConversations(
   p: Principal,
   senderId: string | undefined,
   query: ListQuery,
-  order: ListOrder = "recent",
+  order: InboxOrder = "recent",
 ): Promise<ConversationPage> {
   const { assignee, ...rest } = query;
   const q = { ...rest, assigneeId: await assigneeFilter(p.customerId, assignee) };
@@ -92,6 +94,7 @@ export async function listConversations(
     q.waiting ?? false,
     q.search,
     q.assigneeId,
+    q.label?.toLowerCase(),
   ]);
   return { conversations, total: await pageTotal(key, q, conversations.length, () => countOf(count)) };
 }
@@ -226,6 +229,13 @@ export async function updateConversation(
         const c = await tx.conversation.findFirstOrThrow({ where, include: { sender: true } });
         events.push(closedEvent(c.sender, c, now, actor));
         await recordClose(tx, c.id, now, p.member?.email ?? null);
+        // A person's close (a member, or the API) asks the contact for a rating when the
+        // account has CSAT on (docs/reports.md "CSAT"); the operator's or the system's never does.
+        if (p.via === "session" || p.via === "token") {
+          const member = p.via === "session" ? { userId: p.userId, email: p.member.email } : null;
+          await askCsatAtClose(tx, { customerId: p.customerId, conversationId: c.id, closedAt: now, member });
+        }
+        await refreshSla(tx, [c.id], false);
       }
       changed += count;
     }
@@ -242,9 +252,14 @@ export const markConversationRead = (p: Principal, senderId: string | undefined,
 /**
  * The provider's mark-as-read ({status: "read", message_id}) on the provider-compatible send
  * routes: the conversation holding that inbound message, received by this sender, is read.
- * False when no inbound message of this sender and account has that id.
+ * The message (for the provider's call), or null when no inbound message of this sender and
+ * account has that id.
  */
-export async function markInboundRead(p: Principal, senderId: string, providerMessageId: string): Promise<boolean> {
+export async function markInboundRead(
+  p: Principal,
+  senderId: string,
+  providerMessageId: string,
+): Promise<{ conversationId: string; createdAt: Date } | null> {
   const found = await db.conversationMessage.findFirst({
     where: {
       providerMessageId,
@@ -252,9 +267,9 @@ export async function markInboundRead(p: Principal, senderId: string, providerMe
       direction: "inbound",
       conversation: { senderId },
     },
-    select: { conversationId: true },
+    select: { conversationId: true, createdAt: true },
   });
-  if (!found) return false;
+  if (!found) return null;
   await markConversationRead(p, senderId, found.conversationId);
-  return true;
+  return found;
 }

@@ -3,11 +3,11 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { getSimulator } from "@/lib/domains/provider/client";
-import { cli } from "@/test/cli-process";
+import { cli, cliInProcess, cliJson } from "@/test/cli-process";
 import { drainCallbacks } from "@/test/conversation-fixtures";
 import { waitFor } from "@/test/events-helpers";
 import { call } from "@/test/factory";
-import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
+import { engagedRecipient, HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
 
 describe("simulated contacts", () => {
   it("answer a delivered message with a signed inbound callback that opens the window", async () => {
@@ -77,5 +77,155 @@ describe("simulate:inbound", () => {
     const bad = await cli("simulate:inbound", "--sender", t.sender.phoneNumber, "--from", "12", "--text", "x");
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/--from/);
+  });
+
+  // Four real CLI processes: more than the default 30 s on a loaded machine (27.5 s at load 17).
+  it("taps a reply button, reacts (and removes it) and quotes a message named by --context", {
+    timeout: 90_000,
+  }, async () => {
+    const t = await messagingCustomer();
+    const from = await engagedRecipient(t.sender);
+    const chat = await call("POST", "/api/v3/chat", {
+      token: t.globalToken,
+      body: {
+        to: from,
+        type: "buttons",
+        interactive: { body: "Track or talk?", buttons: [{ id: "agent", title: "Talk to a person" }] },
+      },
+    });
+    expect(chat.status, JSON.stringify(chat.body)).toBe(200);
+    const sent = chat.body.data as { messageUid: string; messageId: string };
+    const base = ["simulate:inbound", "--sender", t.sender.phoneNumber, "--from", from];
+    const thread = async (conversationUid: unknown) => {
+      const res = await call("GET", `/api/v3/conversations/${conversationUid}/messages`, { token: t.globalToken });
+      expect(res.status).toBe(200);
+      return res.body.data.items as (Record<string, unknown> & { reactions: { by: string; emoji: string }[] })[];
+    };
+    const replyTo = { messageId: sent.messageUid, providerMessageId: sent.messageId };
+
+    const tap = await cliJson(
+      ...base,
+      "--button-id",
+      "agent",
+      "--button-title",
+      "Talk to a person",
+      "--context",
+      sent.messageId,
+    );
+    const tapped = (await thread(tap.conversationUid)).find((m) => m.providerMessageId === tap.messageId);
+    expect(tapped).toMatchObject({
+      direction: "inbound",
+      reply: { type: "button_reply", id: "agent", title: "Talk to a person" },
+      replyTo,
+    });
+
+    const quote = await cliJson(...base, "--text", "Which one?", "--context", sent.messageId);
+    const quoted = (await thread(quote.conversationUid)).find((m) => m.providerMessageId === quote.messageId);
+    expect(quoted).toMatchObject({ direction: "inbound", content: { text: { body: "Which one?" } }, replyTo });
+
+    const react = await cliJson(...base, "--reaction", "👍", "--context", sent.messageId);
+    expect(react.conversationUid).toBe(tap.conversationUid);
+    const ours = async () => (await thread(react.conversationUid)).find((m) => m.providerMessageId === sent.messageId);
+    expect((await ours())?.reactions.map((r) => `${r.by}:${r.emoji}`)).toEqual(["contact:👍"]);
+    await cliJson(...base, "--reaction", "", "--context", sent.messageId);
+    expect((await ours())?.reactions).toEqual([]);
+
+    // Flag combinations are checked before anything is posted.
+    const refused = async (args: string[], flag: RegExp) => {
+      const run = await cliInProcess(...base, ...args);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(flag);
+    };
+    await refused(["--reaction", "👍"], /--context/);
+    await refused(["--button-id", "agent", "--context", sent.messageId], /--button-title/);
+    await refused(["--button-title", "Talk", "--context", sent.messageId], /--button-title/);
+    await refused(["--text", "hi", "--reaction", "👍", "--context", sent.messageId], /--text/);
+    await refused(["--media", "x.png", "--context", sent.messageId], /--context/);
+  });
+
+  it("picks a row of a list named by --context, its description kept", async () => {
+    const t = await messagingCustomer();
+    const from = await engagedRecipient(t.sender);
+    const chat = await call("POST", "/api/v3/chat", {
+      token: t.globalToken,
+      body: {
+        to: from,
+        type: "list",
+        interactive: {
+          body: "Which size?",
+          list: {
+            button: "Sizes",
+            sections: [
+              {
+                rows: [
+                  { id: "size-m", title: "Medium", description: "Chest 96-101 cm" },
+                  { id: "size-l", title: "Large" },
+                ],
+              },
+            ],
+          },
+        },
+      },
+    });
+    expect(chat.status, JSON.stringify(chat.body)).toBe(200);
+    const sent = chat.body.data as { messageUid: string; messageId: string };
+    const base = ["simulate:inbound", "--sender", t.sender.phoneNumber, "--from", from];
+    const pick = await cliJson(
+      ...base,
+      "--list-row-id",
+      "size-m",
+      "--list-row-title",
+      "Medium",
+      "--list-row-description",
+      "Chest 96-101 cm",
+      "--context",
+      sent.messageId,
+    );
+    const res = await call("GET", `/api/v3/conversations/${pick.conversationUid}/messages`, { token: t.globalToken });
+    const picked = (res.body.data.items as Record<string, unknown>[]).find(
+      (m) => m.providerMessageId === pick.messageId,
+    );
+    expect(picked).toMatchObject({
+      direction: "inbound",
+      type: "interactive",
+      reply: { type: "list_reply", id: "size-m", title: "Medium", description: "Chest 96-101 cm" },
+      replyTo: { messageId: sent.messageUid, providerMessageId: sent.messageId, preview: "Which size?" },
+    });
+    const text = await cliInProcess(
+      ...base,
+      "--list-row-id",
+      "size-l",
+      "--list-row-title",
+      "Large",
+      "--context",
+      sent.messageId,
+    );
+    expect(text.stderr, text.stderr).toBe("");
+    expect(text.stdout).toMatch(/picked a list row/);
+
+    const refused = async (args: string[], flag: RegExp) => {
+      const run = await cliInProcess(...base, ...args);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(flag);
+    };
+    await refused(["--list-row-id", "size-m", "--list-row-title", "Medium"], /--context/);
+    await refused(["--list-row-id", "size-m", "--context", sent.messageId], /--list-row-title/);
+    await refused(["--list-row-title", "Medium", "--context", sent.messageId], /--list-row-title/);
+    await refused(["--list-row-description", "Chest", "--text", "hi"], /--list-row-description/);
+    await refused(
+      [
+        "--list-row-id",
+        "size-m",
+        "--list-row-title",
+        "Medium",
+        "--button-id",
+        "a",
+        "--button-title",
+        "A",
+        "--context",
+        "w",
+      ],
+      /--text/,
+    );
   });
 });

@@ -26,12 +26,14 @@ describe("windowState", () => {
 });
 
 describe("isFreeForm", () => {
-  it("templates, order messages and Direct Send pass; everything else needs the window", () => {
+  it("templates, order messages, Direct Send and reactions pass; everything else needs the window", () => {
     expect(isFreeForm({ type: "template" })).toBe(false);
+    // A reaction has the provider's own rule instead (docs/messaging.md "Reactions").
+    expect(isFreeForm({ type: "reaction" })).toBe(false);
     expect(isFreeForm({ type: "text" }, { category: "utility" })).toBe(false);
     expect(isFreeForm({ type: "interactive", interactive: { type: "order_details" } })).toBe(false);
     expect(isFreeForm({ type: "interactive", interactive: { type: "order_status" } })).toBe(false);
-    for (const type of ["text", "image", "document", "audio", "video", "location", "sticker", "reaction", "contacts"])
+    for (const type of ["text", "image", "document", "audio", "video", "location", "sticker", "contacts"])
       expect(isFreeForm({ type }), type).toBe(true);
     expect(isFreeForm({ type: "interactive", interactive: { type: "button" } })).toBe(true);
   });

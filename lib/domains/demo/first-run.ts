@@ -8,7 +8,7 @@ export async function seedDemoOnFirstRun(dataDir: string, options: { billingReco
   const existing = await db.customer.findFirst({ where: { name: DEMO_CUSTOMER_NAME }, select: { id: true } });
   if (existing) return;
   const started = Date.now();
-  console.log("First start: seeding the demo account (90 days of billing data)...");
+  console.log("First start: seeding the demo account (90 days of billing data and support history)...");
   const result = await seedDemo(options);
   const credentials = demoCredentials(result);
   const file = writeDemoCredentials(dataDir, credentials);

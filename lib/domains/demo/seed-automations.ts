@@ -1,5 +1,5 @@
-// The demo's automation rules (docs/automation.md): refund routing and a 30-minute unanswered
-// nudge by note, so the Automations page and a rule's page have something real at first start.
+// The demo's automation rules (docs/automation.md): refund routing (label, note, assign), VIP
+// labelling and a 30-minute unanswered nudge by note, so the Automations page and a rule's page have something real at first start.
 // Once per account: an account that already has rules keeps its own.
 import { db } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
@@ -12,9 +12,16 @@ const DEMO_RULES = [
     trigger: { event: "message.inbound" },
     conditions: [{ field: "message.text", op: "contains", value: "refund" }],
     actions: [
+      { type: "label", labels: ["refund"] },
       { type: "note", text: "Refund asked: billing team, please take this one." },
       { type: "assign", assignee: DEMO_EMAIL },
     ],
+  },
+  {
+    name: "VIP labelling",
+    trigger: { event: "conversation.created" },
+    conditions: [{ field: "contact.field.vip", op: "eq", value: "true" }],
+    actions: [{ type: "label", labels: ["VIP"] }],
   },
   {
     name: "Unanswered for 30 minutes",

@@ -1,135 +1,30 @@
-// Demo conversations with history (docs/conversations.md): one with an open window and
-// unread messages, one closed whose window expired, one read and open, and two with files (a
-// contact's photos and receipt, an agent's return label: real bytes kept in the store, ready,
-// docs/media.md "Simulator and CLI"). Idempotent: a
-// conversation that exists is left alone. Outbound messages take the delivery record of a
-// seeded billing record of the same kind (so the thread shows real ticks) and point it at
-// the contact; inbound messages carry wamid.demo.in.* ids.
+// Demo conversations with history (docs/conversations.md), as lib/domains/demo/demo-conversations.ts
+// lines them up: one with an open window and unread messages, one closed whose window expired,
+// one read and open, two with files (real bytes kept in the store, ready, docs/media.md
+// "Simulator and CLI"), reactions of both sides and quoted replies, and the demo bot's button
+// menu tapped and answered (docs/chatbots.md). Idempotent: a conversation that exists is left
+// alone. Outbound messages take the delivery record of a seeded billing record of the same kind
+// (so the thread shows real ticks) and point it at the contact; inbound messages carry
+// wamid.demo.in.* ids.
 
 import { db } from "@/lib/db";
 import { contentOf, previewOf } from "@/lib/domains/conversations/content";
 import { newConversationUid, newThreadMessageUid } from "@/lib/domains/conversations/ids";
+import type { ReplyTo } from "@/lib/domains/conversations/quotes";
+import { reactionPreview } from "@/lib/domains/conversations/reactions";
 import { storeBytes } from "@/lib/domains/media/service";
 import { providerIdsWithMessages } from "@/lib/domains/messages/reads";
+import { toProviderInteractive } from "@/lib/domains/messaging/interactive-provider";
 import { newMessageUid } from "@/lib/domains/messaging/outgoing";
 import { WINDOW_MS } from "@/lib/domains/provider/service-window";
 import type { Prisma, Sender } from "@/lib/generated/prisma/client";
-import { kettlePhoto, solePhoto, textPdf } from "./demo-files";
+import { CONVERSATIONS, DAY, type DemoConversation, type DemoFile, type Line } from "./demo-conversations";
+import { DEMO_CHATBOT_NAME } from "./seed-chatbots";
 
-/** A file a line carries (its text is the caption): made when the conversation is seeded. */
-type DemoFile = { kind: "image" | "document"; filename: string; bytes: () => Buffer };
+type Body = Record<string, unknown> & { type: string };
 
-type Line =
-  | { in: string; minutesAgo: number; file?: DemoFile }
-  | { out: string; minutesAgo: number; status: "read" | "delivered"; file?: DemoFile }
-  | { template: string; minutesAgo: number; status: "read" | "delivered" };
-
-type DemoConversation = {
-  senderIndex: number;
-  contact: string;
-  name: string;
-  status: "OPEN" | "CLOSED";
-  unread: number;
-  lines: Line[];
-};
-
-const DAY = 24 * 60;
-
-const RECEIPT = textPdf("Acme Store - Receipt 1042", [
-  "Date: 12 November",
-  "1 x Kettle, brushed steel      49.00",
-  "Shipping                        4.90",
-  "Total                          53.90",
-]);
-const LABEL = textPdf("Return label - RMA 5521", [
-  "From: Dana Okafor",
-  "To: Acme Returns, Unit 4, Harbour Road",
-  "Parcel: 1 x Kettle (damaged on arrival)",
-  "Drop it at any post office: postage is paid.",
-]);
-
-const CONVERSATIONS: DemoConversation[] = [
-  {
-    senderIndex: 0,
-    contact: "+15551230001",
-    name: "Ana Ruiz",
-    status: "OPEN",
-    unread: 2,
-    lines: [
-      { template: "order_update", minutesAgo: 2 * DAY, status: "read" },
-      { in: "Hi, is my order on its way?", minutesAgo: 40 },
-      { out: "Hi Ana! It left our warehouse this morning and should arrive tomorrow.", minutesAgo: 35, status: "read" },
-      { in: "Great, thanks! Can I still change the delivery address?", minutesAgo: 6 },
-      { in: "It would be Calle Mayor 12, 3B", minutesAgo: 5 },
-    ],
-  },
-  {
-    senderIndex: 0,
-    contact: "+15551230002",
-    name: "Ben Carter",
-    status: "CLOSED",
-    unread: 0,
-    lines: [
-      { in: "Do you ship to Canada?", minutesAgo: 3 * DAY },
-      { out: "We do! Shipping to Canada takes 3-5 business days.", minutesAgo: 3 * DAY - 10, status: "read" },
-      { template: "order_update", minutesAgo: DAY, status: "delivered" },
-    ],
-  },
-  {
-    senderIndex: 1,
-    contact: "+15551230003",
-    name: "Chloé Martin",
-    status: "OPEN",
-    unread: 0,
-    lines: [
-      { template: "spring_sale", minutesAgo: 5 * 60, status: "read" },
-      { in: "Do you have the blue jacket in size M?", minutesAgo: 2 * 60 },
-      { out: "Yes, we do. Shall I reserve one for you?", minutesAgo: 110, status: "delivered" },
-    ],
-  },
-  {
-    senderIndex: 0,
-    contact: "+15551230004",
-    name: "Dana Okafor",
-    status: "OPEN",
-    unread: 1,
-    lines: [
-      { in: "Hello, my kettle arrived today and the lid is cracked", minutesAgo: 90 },
-      {
-        in: "This is how it came out of the box",
-        minutesAgo: 89,
-        file: { kind: "image", filename: "kettle-lid.png", bytes: kettlePhoto },
-      },
-      {
-        in: "Here is my receipt",
-        minutesAgo: 88,
-        file: { kind: "document", filename: "receipt-1042.pdf", bytes: () => RECEIPT },
-      },
-      {
-        out: "So sorry, Dana! Here is a prepaid return label; a new kettle ships today.",
-        minutesAgo: 60,
-        status: "read",
-        file: { kind: "document", filename: "return-label-5521.pdf", bytes: () => LABEL },
-      },
-      { in: "Printed it, thank you!", minutesAgo: 20 },
-    ],
-  },
-  {
-    senderIndex: 1,
-    contact: "+15551230005",
-    name: "Emil Novak",
-    status: "OPEN",
-    unread: 1,
-    lines: [
-      { out: "Hi Emil, how are the trainers holding up?", minutesAgo: 4 * 60, status: "read" },
-      {
-        in: "The sole is already worn through after two weeks",
-        minutesAgo: 3 * 60,
-        file: { kind: "image", filename: "sole.png", bytes: solePhoto },
-      },
-    ],
-  },
-];
+/** What a seeded line became: the entry a later line quotes or a reaction attaches to. */
+type Made = { entryId: string; providerMessageId: string | null; preview: string };
 
 /** Keeps a line's file in the store (ready, as a kept upload or a fetched inbound file is): its mediaId and the body's part. */
 async function keepFile(customerId: string, sender: Sender, file: DemoFile, caption: string, inbound: boolean) {
@@ -161,6 +56,41 @@ async function freeRecord(customerId: string, sender: Sender, status: string, te
   return records.find((r) => !claimed.has(r.messageId))?.messageId ?? null;
 }
 
+/** A line's provider body, without its file's id (for its preview). */
+function bodyOf(l: Line): Body {
+  if ("file" in l && l.file) return { type: l.file.kind, [l.file.kind]: { caption: "in" in l ? l.in : l.out } };
+  if ("in" in l) return { type: "text", text: { body: l.in } };
+  if ("out" in l) return { type: "text", text: { body: l.out, preview_url: false } };
+  if ("tap" in l) return { type: "interactive", interactive: { type: "button_reply", button_reply: l.tap } };
+  if ("menu" in l) return { type: "interactive", interactive: toProviderInteractive("buttons", l.menu) };
+  return { type: "template", template: { name: l.template, language: { code: "en" } } };
+}
+
+const inbound = (l: Line) => "in" in l || "tap" in l;
+
+/** The conversation's latest contact activity and latest activity: its lines and the contact's reactions. */
+function activity(spec: DemoConversation, at: (minutes: number) => Date) {
+  const reactions = spec.lines.flatMap((l, i) =>
+    (l.reactions ?? []).filter((r) => r.by === "contact").map((r) => ({ minutesAgo: r.minutesAgo, i, r })),
+  );
+  const contact = [...spec.lines.filter(inbound).map((l) => l.minutesAgo), ...reactions.map((r) => r.minutesAgo)];
+  const lastInboundAt = contact.length ? at(Math.min(...contact)) : null;
+  const last = spec.lines[spec.lines.length - 1];
+  const reaction = reactions.sort((a, b) => a.minutesAgo - b.minutesAgo)[0];
+  const lastLineAgo = last?.minutesAgo ?? 0;
+  if (reaction && reaction.minutesAgo < lastLineAgo) {
+    const target = spec.lines[reaction.i];
+    const preview = target ? previewOf(bodyOf(target).type, bodyOf(target)) : null;
+    return {
+      lastInboundAt,
+      lastMessageAt: at(reaction.minutesAgo),
+      preview: reactionPreview(reaction.r.emoji, preview),
+    };
+  }
+  const body = last ? bodyOf(last) : null;
+  return { lastInboundAt, lastMessageAt: at(lastLineAgo), preview: body ? previewOf(body.type, body) : "" };
+}
+
 export async function seedConversations(customerId: string, senders: Sender[], now: Date): Promise<number> {
   let created = 0;
   for (const spec of CONVERSATIONS) {
@@ -172,15 +102,7 @@ export async function seedConversations(customerId: string, senders: Sender[], n
     if (exists) continue;
     const at = (minutes: number) => new Date(now.getTime() - minutes * 60_000);
     const id = newConversationUid();
-    const last = spec.lines[spec.lines.length - 1];
-    const inbound = spec.lines.filter((l) => "in" in l);
-    const lastInboundAt = inbound.length ? at(Math.min(...inbound.map((l) => l.minutesAgo))) : null;
-    const lastBody = (l: Line): Record<string, unknown> & { type: string } =>
-      "file" in l && l.file
-        ? { type: l.file.kind, [l.file.kind]: { caption: "in" in l ? l.in : l.out } }
-        : "in" in l || "out" in l
-          ? { type: "text", text: { body: "in" in l ? l.in : l.out } }
-          : { type: "template", template: { name: l.template } };
+    const { lastInboundAt, lastMessageAt, preview } = activity(spec, at);
     await db.conversation.create({
       data: {
         id,
@@ -191,90 +113,147 @@ export async function seedConversations(customerId: string, senders: Sender[], n
         status: spec.status,
         unreadCount: spec.unread,
         unread: spec.unread > 0,
-        lastMessageAt: at(last?.minutesAgo ?? 0),
+        lastMessageAt,
         lastInboundAt,
         windowExpiresAt: lastInboundAt ? new Date(lastInboundAt.getTime() + WINDOW_MS) : null,
-        lastMessagePreview: last ? previewOf(lastBody(last).type, lastBody(last)) : "",
+        lastMessagePreview: preview,
         closedAt: spec.status === "CLOSED" ? at(DAY / 2) : null,
         createdAt: at(spec.lines[0]?.minutesAgo ?? 0),
       },
     });
+    const made: Made[] = [];
     let n = 0;
     for (const line of spec.lines) {
       n += 1;
-      const when = at(line.minutesAgo);
-      if ("in" in line) {
-        const file = line.file ? await keepFile(customerId, sender, line.file, line.in, true) : null;
-        const body = file?.body ?? { type: "text", text: { body: line.in } };
+      const quoted = line.quotes === undefined ? undefined : made[line.quotes];
+      const replyTo: ReplyTo | null = quoted
+        ? { messageId: quoted.entryId, providerMessageId: quoted.providerMessageId, preview: quoted.preview }
+        : null;
+      const reactions = (line.reactions ?? [])
+        .map((r) => ({ by: r.by, emoji: r.emoji, at: at(r.minutesAgo).toISOString() }))
+        .sort((a, b) => a.at.localeCompare(b.at));
+      const common = {
+        customerId,
+        conversationId: id,
+        createdAt: at(line.minutesAgo),
+        ...(replyTo ? { replyTo } : {}),
+        ...(reactions.length ? { reactions } : {}),
+      };
+      const entry =
+        "in" in line || "tap" in line
+          ? await seedInbound(customerId, sender, spec, line, `wamid.demo.in.${id}.${n}`, common)
+          : await seedOutbound(customerId, sender, spec, line, common);
+      made.push(entry);
+      // A contact's reaction is also the inbound message that carried it (shown on its message, not as a line).
+      for (const r of line.reactions ?? []) {
+        if (r.by !== "contact") continue;
         await db.conversationMessage.create({
           data: {
             id: newThreadMessageUid(),
             customerId,
             conversationId: id,
             direction: "inbound",
-            type: body.type,
-            content: contentOf(body.type, body) as Prisma.InputJsonValue,
-            mediaId: file?.mediaId ?? null,
-            providerMessageId: `wamid.demo.in.${id}.${n}`,
+            type: "reaction",
+            content: { reaction: { message_id: entry.providerMessageId, emoji: r.emoji } },
+            providerMessageId: `wamid.demo.in.${id}.${n}.reaction`,
             sentBy: "contact",
             sentByLabel: spec.name,
-            createdAt: when,
+            replyTo: { messageId: entry.entryId, providerMessageId: entry.providerMessageId, preview: entry.preview },
+            createdAt: at(r.minutesAgo),
           },
         });
-        continue;
       }
-      const template = "template" in line ? line.template : null;
-      const providerMessageId = await freeRecord(customerId, sender, line.status, template ? "utility" : "service");
-      if (providerMessageId) {
-        await db.billingRecord.update({
-          where: { messageId: providerMessageId },
-          data: { recipientId: spec.contact.slice(1) },
-        });
-      }
-      const file = "out" in line && line.file ? await keepFile(customerId, sender, line.file, line.out, false) : null;
-      const payload = {
-        messaging_product: "whatsapp",
-        recipient_type: "individual",
-        to: spec.contact.slice(1),
-        ...(template
-          ? { type: "template", template: { name: template, language: { code: "en" } } }
-          : (file?.body ?? { type: "text", text: { body: "out" in line ? line.out : "", preview_url: false } })),
-      };
-      const messageId = newMessageUid();
-      await db.message.create({
-        data: {
-          id: messageId,
-          customerId,
-          senderId: sender.id,
-          providerMessageId,
-          recipient: spec.contact,
-          type: payload.type,
-          templateName: template,
-          templateLanguage: template ? "en" : null,
-          pricingCategory: template ? "utility" : "service",
-          sendRoute: template ? "send" : "chat",
-          // Its status is its delivery record's (lib/domains/messages/status.ts).
-          status: providerMessageId ? line.status : "accepted",
-          payload,
-          mediaId: file?.mediaId ?? null,
-          createdAt: when,
-        },
-      });
-      await db.conversationMessage.create({
-        data: {
-          id: messageId,
-          customerId,
-          conversationId: id,
-          direction: "outbound",
-          type: payload.type,
-          messageId,
-          sentBy: template ? "api" : "dashboard",
-          sentByLabel: template ? null : "demo@switchboard.test",
-          createdAt: when,
-        },
-      });
     }
     created += 1;
   }
   return created;
+}
+
+type Common = {
+  customerId: string;
+  conversationId: string;
+  createdAt: Date;
+  replyTo?: ReplyTo;
+  reactions?: { by: string; emoji: string; at: string }[];
+};
+
+async function seedInbound(
+  customerId: string,
+  sender: Sender,
+  spec: DemoConversation,
+  line: Line,
+  providerMessageId: string,
+  common: Common,
+): Promise<Made> {
+  const file = "in" in line && line.file ? await keepFile(customerId, sender, line.file, line.in, true) : null;
+  const body = file?.body ?? bodyOf(line);
+  const entryId = newThreadMessageUid();
+  await db.conversationMessage.create({
+    data: {
+      ...common,
+      id: entryId,
+      direction: "inbound",
+      type: body.type,
+      content: contentOf(body.type, body) as Prisma.InputJsonValue,
+      mediaId: file?.mediaId ?? null,
+      providerMessageId,
+      sentBy: "contact",
+      sentByLabel: spec.name,
+    },
+  });
+  return { entryId, providerMessageId, preview: previewOf(body.type, body) };
+}
+
+async function seedOutbound(
+  customerId: string,
+  sender: Sender,
+  spec: DemoConversation,
+  line: Line,
+  common: Common,
+): Promise<Made> {
+  const status = "status" in line ? line.status : "delivered";
+  const template = "template" in line ? line.template : null;
+  const bot = "bot" in line && line.bot === true;
+  const providerMessageId = await freeRecord(customerId, sender, status, template ? "utility" : "service");
+  if (providerMessageId) {
+    await db.billingRecord.update({
+      where: { messageId: providerMessageId },
+      data: { recipientId: spec.contact.slice(1) },
+    });
+  }
+  const file = "out" in line && line.file ? await keepFile(customerId, sender, line.file, line.out, false) : null;
+  const body = file?.body ?? bodyOf(line);
+  const payload = { messaging_product: "whatsapp", recipient_type: "individual", to: spec.contact.slice(1), ...body };
+  const messageId = newMessageUid();
+  await db.message.create({
+    data: {
+      id: messageId,
+      customerId,
+      senderId: sender.id,
+      providerMessageId,
+      recipient: spec.contact,
+      type: payload.type,
+      templateName: template,
+      templateLanguage: template ? "en" : null,
+      pricingCategory: template ? "utility" : "service",
+      sendRoute: bot ? "chatbot" : template ? "send" : "chat",
+      // Its status is its delivery record's (lib/domains/messages/status.ts).
+      status: providerMessageId ? status : "accepted",
+      payload: payload as Prisma.InputJsonValue,
+      mediaId: file?.mediaId ?? null,
+      createdAt: common.createdAt,
+    },
+  });
+  await db.conversationMessage.create({
+    data: {
+      ...common,
+      id: messageId,
+      direction: "outbound",
+      type: payload.type,
+      messageId,
+      sentBy: bot ? "chatbot" : template ? "api" : "dashboard",
+      sentByLabel: bot ? DEMO_CHATBOT_NAME : template ? null : "demo@switchboard.test",
+    },
+  });
+  return { entryId: messageId, providerMessageId, preview: previewOf(payload.type, payload) };
 }

@@ -10,12 +10,18 @@ import { verifyPassword } from "@/lib/domains/auth/password";
 import { listRules } from "@/lib/domains/automation/service";
 import { ledgerBalance } from "@/lib/domains/billing/ledger";
 import { PRICING_CATEGORIES } from "@/lib/domains/billing/rate-card";
+import { countSegment, listSegments } from "@/lib/domains/broadcasts/segments";
 import { extrasOf, failuresByCode, listBroadcasts } from "@/lib/domains/broadcasts/service";
 import { decide } from "@/lib/domains/chatbots/engine";
 import { configOf } from "@/lib/domains/chatbots/serializers";
 import { toPublicThreadMessage } from "@/lib/domains/conversations/serializers";
 import { listConversations, listThread } from "@/lib/domains/conversations/service";
+import { contactLabels } from "@/lib/domains/labels/apply";
+import { labelsNamed, listLabels } from "@/lib/domains/labels/service";
 import { objectKey } from "@/lib/domains/media/objects";
+import { listCsatResponses } from "@/lib/domains/support/csat-report";
+import { CsatListQuery } from "@/lib/domains/support/csat-schemas";
+import { supportHeatmap, supportReport } from "@/lib/domains/support/report";
 import { verifyToken } from "@/lib/domains/tokens/service";
 import { getStorage } from "@/lib/storage";
 import { memberPrincipal } from "@/test/member-fixtures";
@@ -24,6 +30,9 @@ import { seedDemoOnFirstRun } from "./first-run";
 import { DEMO_RATES, seedDemo } from "./seed";
 import { DEMO_HEADROOM_CREDIT } from "./seed-billing";
 import { DEMO_BROADCASTS } from "./seed-broadcasts";
+import { DEMO_BOT_HOURS, DEMO_BOT_MENU, DEMO_CHATBOT_NAME } from "./seed-chatbots";
+import { DEMO_SLA_POLICY } from "./seed-support";
+import { HISTORY_PREFIX } from "./support-history";
 
 const RECORDS = 3_000;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-demo-"));
@@ -60,6 +69,11 @@ async function counts(customerId: string) {
     transactions: await db.billingTransaction.count({ where }),
     broadcasts: await db.broadcast.count({ where }),
     broadcastRecipients: await db.broadcastRecipient.count({ where }),
+    supportPeriods: await db.supportPeriod.count({ where }),
+    supportResponses: await db.supportResponse.count({ where }),
+    slaPolicies: await db.slaPolicy.count({ where }),
+    slaBreaches: await db.slaBreach.count({ where }),
+    csatSurveys: await db.csatSurvey.count({ where }),
     ledgerTotal: money._sum.amount?.toString(),
   };
 }
@@ -125,16 +139,23 @@ describe("demo seed", { timeout: 120_000 }, () => {
       templates: 6,
       approvedTemplates: 4,
       billingRecords: RECORDS,
-      conversations: 5,
       readyFiles: 4,
       storedFiles: 4,
-      threadEntries: 18,
       broadcasts: 2,
+      slaPolicies: 1,
       // Every contact of the newsletter book, in the completed broadcast.
       broadcastRecipients: 150,
     });
     expect(before.globalRates).toBe(PRICING_CATEGORIES.length);
     expect(before.contacts).toBeGreaterThan(100);
+    // The six conversations of the inbox and their thread entries (22 lines, and the contact's two
+    // reactions, each attached to its message, not a line), beside the support history's.
+    const history = { customerId, contactPhoneNumber: { startsWith: HISTORY_PREFIX } };
+    const historyConversations = await db.conversation.count({ where: history });
+    const historyEntries = await db.conversationMessage.count({ where: { customerId, conversation: history } });
+    expect(historyConversations).toBeGreaterThanOrEqual(30);
+    expect(before.conversations - historyConversations).toBe(6);
+    expect(before.threadEntries - historyEntries).toBe(24);
   });
 
   it("creates a usable demo account", async () => {
@@ -175,9 +196,21 @@ describe("demo seed", { timeout: 120_000 }, () => {
 
     const bot = await db.chatbot.findFirstOrThrow({ where: { customerId, status: "ACTIVE" } });
     const config = configOf(bot);
-    expect(decide(config, "Hello there", new Date()).matchedRule).toBe(0);
+    // A greeting gets the button menu; the bot branches on the tapped button's id, never on its title.
+    expect(decide(config, "Hello there", new Date())).toMatchObject({
+      matchedRule: 0,
+      reply: { type: "buttons", interactive: DEMO_BOT_MENU },
+    });
     expect(decide(config, "hours", new Date()).reply).toMatchObject({ type: "text" });
     expect(decide(config, "Agent", new Date())).toMatchObject({ matchedRule: 2, handoff: true });
+    const tapped = (id: string) => {
+      const button = DEMO_BOT_MENU.buttons.find((b) => b.id === id);
+      return decide(config, button?.title ?? "", new Date(), id);
+    };
+    expect(tapped("hours")).toMatchObject({ matchedRule: 3, reply: { type: "text", text: DEMO_BOT_HOURS } });
+    expect(tapped("track")).toMatchObject({ matchedRule: 4, handoff: false });
+    expect(tapped("agent")).toMatchObject({ matchedRule: 5, handoff: true });
+    expect(decide(config, "Opening hours", new Date()).matchedRule).toBeNull();
 
     const hooks = await db.webhookDestination.findMany({ where: { customerId } });
     for (const hook of hooks) {
@@ -251,7 +284,8 @@ describe("demo seed", { timeout: 120_000 }, () => {
     const [first] = conversations;
     expect(first).toMatchObject({ contactName: "Ana Ruiz", status: "OPEN", unreadCount: 2 });
     expect(first?.windowExpiresAt?.getTime()).toBeGreaterThan(Date.now());
-    const closed = conversations.find((c) => c.status === "CLOSED");
+    const closed = conversations.find((c) => c.contactName === "Ben Carter");
+    expect(closed?.status).toBe("CLOSED");
     expect(closed?.windowExpiresAt?.getTime()).toBeLessThan(Date.now());
     const thread = await listThread(p, undefined, first?.id ?? "", { page: 1, limit: 50 });
     const statuses = thread.messages.map((m) => toPublicThreadMessage(m).status);
@@ -305,13 +339,110 @@ describe("demo seed", { timeout: 120_000 }, () => {
     }
   });
 
-  it("seeds two automation rules the rules API reads: refund routing and an unanswered nudge by note", async () => {
+  it("seeds the bot's button menu tapped and answered, reactions of both sides and quoted replies", async () => {
+    const customerId = await demoCustomerId();
+    const p = memberPrincipal(customerId);
+    const { conversations } = await listConversations(p, undefined, { page: 1, limit: 50 }, "inbox");
+    const thread = async (name: string) => {
+      const c = conversations.find((x) => x.contactName === name);
+      expect(c, name).toBeDefined();
+      const t = await listThread(p, undefined, c?.id ?? "", { page: 1, limit: 50 });
+      // Oldest first (the thread pages newest first).
+      return [...t.messages].reverse().map(toPublicThreadMessage);
+    };
+    const textOf = (e: { content: Record<string, unknown> }) => (e.content.text as { body?: string } | undefined)?.body;
+
+    const farah = await thread("Farah Haddad");
+    expect(farah.map((e) => `${e.direction} ${e.type} ${e.sentBy}`)).toEqual([
+      "inbound text contact",
+      "outbound interactive chatbot",
+      "inbound interactive contact",
+      "outbound text chatbot",
+    ]);
+    const [, menu, tap, answer] = farah;
+    expect(menu?.interactive).toMatchObject({
+      type: "buttons",
+      body: DEMO_BOT_MENU.body,
+      buttons: DEMO_BOT_MENU.buttons,
+    });
+    expect(tap).toMatchObject({
+      reply: { type: "button_reply", id: "hours", title: "Opening hours" },
+      replyTo: { messageId: menu?.messageUid, preview: DEMO_BOT_MENU.body },
+    });
+    // The answer is the demo bot's own for the tapped id.
+    const bot = configOf(await db.chatbot.findFirstOrThrow({ where: { customerId, name: DEMO_CHATBOT_NAME } }));
+    const decision = decide(bot, tap?.reply?.title ?? "", new Date(), tap?.reply?.id);
+    expect(decision.reply).toEqual({ type: "text", text: answer ? textOf(answer) : "" });
+    expect(answer?.reactions).toMatchObject([{ by: "contact", emoji: "🙏" }]);
+    expect(conversations.find((c) => c.contactName === "Farah Haddad")?.lastMessagePreview).toMatch(
+      /^Reacted 🙏 to: We are open/,
+    );
+
+    const ana = await thread("Ana Ruiz");
+    const answered = ana.find((e) => e.direction === "outbound" && e.type === "text");
+    expect(answered?.reactions).toMatchObject([{ by: "contact", emoji: "👍" }]);
+
+    const dana = await thread("Dana Okafor");
+    const label = dana.find((e) => e.media?.filename === "return-label-5521.pdf");
+    const thanks = dana.find((e) => textOf(e) === "Printed it, thank you!");
+    expect(label?.providerMessageId).toMatch(/^wamid\./);
+    expect(thanks).toMatchObject({
+      replyTo: { messageId: label?.messageUid, providerMessageId: label?.providerMessageId },
+      reactions: [{ by: "business", emoji: "❤️" }],
+    });
+    // A reaction shows on its message, never as a line of the thread.
+    expect([...farah, ...ana, ...dana].filter((e) => e.type === "reaction")).toEqual([]);
+  });
+
+  it("seeds three automation rules the rules API reads: refund routing, VIP labelling and an unanswered nudge by note", async () => {
     const customerId = await demoCustomerId();
     const { rules } = await listRules(memberPrincipal(customerId), { page: 1, limit: 10 });
     expect(rules.map((r) => [r.name, r.triggerEvent, r.enabled]).sort()).toEqual([
       ["Refund routing", "message.inbound", true],
       ["Unanswered for 30 minutes", "conversation.unanswered", true],
+      ["VIP labelling", "conversation.created", true],
     ]);
+  });
+
+  it("seeds two segments the segments service lists, each counting someone", async () => {
+    const customerId = await demoCustomerId();
+    const p = memberPrincipal(customerId);
+    const { segments } = await listSegments(p, { page: 1, limit: 10 });
+    expect(segments.map((s) => s.name).sort()).toEqual(["VIP-labelled contacts", "Wrote in the last 30 days"]);
+    for (const s of segments) expect(await countSegment(p, s.id), s.name).toBeGreaterThan(0);
+  });
+
+  it("seeds labels the labels service lists, on a few conversations and Ana's number, and the rules' labels exist", async () => {
+    const customerId = await demoCustomerId();
+    const p = memberPrincipal(customerId);
+    expect((await listLabels(p)).map((l) => [l.name, l.color])).toEqual([
+      ["follow-up", "yellow"],
+      ["refund", "red"],
+      ["VIP", "purple"],
+    ]);
+    // The support history's conversations carry labels too (the next test).
+    const labelled = await db.conversation.findMany({
+      where: { customerId, labels: { some: {} }, NOT: { contactPhoneNumber: { startsWith: HISTORY_PREFIX } } },
+      select: {
+        contactName: true,
+        contactPhoneNumber: true,
+        labels: { select: { label: { select: { name: true } } } },
+      },
+    });
+    expect(Object.fromEntries(labelled.map((c) => [c.contactName, c.labels.map((l) => l.label.name)]))).toEqual({
+      "Ana Ruiz": ["VIP"],
+      "Ben Carter": ["follow-up"],
+      "Dana Okafor": ["refund"],
+    });
+    const ana = labelled.find((c) => c.contactName === "Ana Ruiz")?.contactPhoneNumber ?? "";
+    expect(await contactLabels(db, customerId, ana)).toEqual(["VIP"]);
+    // Every label a demo rule puts on is one of the account's (the actions would fail otherwise).
+    const { rules } = await listRules(p, { page: 1, limit: 10 });
+    const named = rules.flatMap((r) =>
+      (r.actions as { type: string; labels?: string[] }[]).flatMap((a) => (a.type === "label" ? (a.labels ?? []) : [])),
+    );
+    expect(new Set(named)).toEqual(new Set(["refund", "VIP"]));
+    await expect(labelsNamed(db, customerId, named)).resolves.toHaveLength(2);
   });
 
   it("seeds a completed broadcast with its results and a scheduled one the balance covers", async () => {
@@ -347,5 +478,109 @@ describe("demo seed", { timeout: 120_000 }, () => {
     const estimate = later?.estimate as { cost: number; recipients: number } | null;
     expect(estimate?.recipients).toBe(40);
     expect((await ledgerBalance(customerId)).toNumber()).toBeGreaterThan(estimate?.cost ?? Number.POSITIVE_INFINITY);
+  });
+
+  it("seeds 90 days of support history: the reports, the heatmap and the CSAT answers are non-empty and agree with the threads", async () => {
+    const customerId = await demoCustomerId();
+    const p = memberPrincipal(customerId);
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const range = { dateFrom: day(Date.now() - 89 * 86_400_000), dateTo: day(Date.now()), timeZone: "UTC" };
+    const report = await supportReport(p, undefined, { ...range, groupBy: "day" });
+    const { totals } = report;
+    expect(totals.conversations).toBeGreaterThan(150);
+    expect(totals.reopened).toBeGreaterThan(50);
+    expect(totals.resolved).toBeGreaterThan(150);
+    expect(totals.firstResponse.median).toBeGreaterThan(0);
+    expect(totals.firstResponse.p90).toBeGreaterThan(totals.firstResponse.median ?? 0);
+    expect(totals.nextResponse.median).toBeGreaterThan(0);
+    expect(totals.resolution.median).toBeGreaterThan(0);
+    expect(totals.slaBreaches).toBeGreaterThan(0);
+    expect(totals.csat.responses).toBeGreaterThan(20);
+    expect(report.groups.length).toBeGreaterThan(60);
+
+    // Each period's figures are what its own thread says (periods.ts replayed the steps).
+    const history = { customerId, contactPhoneNumber: { startsWith: HISTORY_PREFIX } };
+    const periods = await db.supportPeriod.findMany({
+      where: { customerId, conversation: history },
+      orderBy: { startedAt: "asc" },
+    });
+    const entries = await db.conversationMessage.findMany({
+      where: { customerId, conversation: history },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    });
+    expect(periods.length).toBe(totals.conversations);
+    const seen = new Set<string>();
+    for (const period of periods) {
+      const end = period.resolvedAt ?? new Date();
+      const mine = entries.filter(
+        (e) => e.conversationId === period.conversationId && e.createdAt >= period.startedAt && e.createdAt <= end,
+      );
+      const persons = mine.filter((e) => e.direction === "outbound" && ["dashboard", "api"].includes(e.sentBy));
+      const [first] = persons;
+      // On the chatbot's sender the wait starts at its hand-off (its last message before a person's).
+      const bot = mine.filter((e) => e.sentBy === "chatbot" && first && e.createdAt <= first.createdAt).at(-1);
+      const waited = bot?.createdAt ?? period.startedAt;
+      const seconds = (a: Date, b: Date) => Math.floor((a.getTime() - b.getTime()) / 1000);
+      expect(period.resolvedAt, period.id).not.toBeNull();
+      expect(period.inboundCount, period.id).toBe(mine.filter((e) => e.direction === "inbound").length);
+      expect(period.replyCount, period.id).toBe(persons.length);
+      expect(period.firstResponseSeconds, period.id).toBe(first ? seconds(first.createdAt, waited) : null);
+      expect(period.firstResponder, period.id).toBe(first?.sentBy === "api" ? "api" : (first?.sentByLabel ?? null));
+      expect(period.resolutionSeconds, period.id).toBe(seconds(end, period.startedAt));
+      expect(period.reopened, period.id).toBe(seen.has(period.conversationId));
+      seen.add(period.conversationId);
+    }
+    expect(totals.inbound).toBe(periods.reduce((n, x) => n + x.inboundCount, 0));
+
+    // The heatmap counts every inbound message of the range, the history's and the inbox's.
+    const heatmap = await supportHeatmap(p, undefined, range);
+    const inbound = await db.conversationMessage.count({
+      where: { customerId, direction: "inbound", createdAt: { gte: new Date(`${range.dateFrom}T00:00:00Z`) } },
+    });
+    expect(heatmap.cells.reduce((n, c) => n + c.inbound, 0)).toBe(inbound);
+
+    // The CSAT answers: GET /reports/csat lists what the report counts; the survey's member closed it.
+    const csat = await listCsatResponses(
+      p,
+      undefined,
+      CsatListQuery.parse({ dateFrom: range.dateFrom, dateTo: range.dateTo, limit: 100 }),
+    );
+    expect(csat.total).toBe(totals.csat.responses);
+    const answers = await db.csatSurvey.findMany({ where: { customerId, score: { not: null } } });
+    const happy = answers.filter((a) => a.score === 3).length;
+    expect(totals.csat.score).toBe(Math.round((happy / answers.length) * 1000) / 10);
+    const byPeriod = new Map(periods.map((x) => [x.id, x]));
+    for (const a of answers) {
+      expect(a.memberEmail).toBe(byPeriod.get(a.periodId)?.closedBy);
+      expect(a.respondedAt?.getTime()).toBeGreaterThan(a.closedAt.getTime());
+    }
+
+    // The breaches: VIP conversations only, each a target the VIP policy missed.
+    const policy = await db.slaPolicy.findFirstOrThrow({ where: { customerId, name: DEMO_SLA_POLICY.name } });
+    const breaches = await db.slaBreach.findMany({ where: { customerId } });
+    expect(breaches).toHaveLength(totals.slaBreaches);
+    const vip = await db.conversation.findMany({
+      where: { ...history, labels: { some: { label: { nameKey: "vip" } } } },
+      select: { id: true, slaPolicyId: true },
+    });
+    expect(vip.every((c) => c.slaPolicyId === policy.id)).toBe(true);
+    for (const b of breaches) {
+      expect(vip.some((c) => c.id === b.conversationId)).toBe(true);
+      const period = byPeriod.get(b.periodId);
+      if (b.target === "first_response") {
+        expect(period?.firstResponseSeconds).toBeGreaterThan(DEMO_SLA_POLICY.firstResponseMinutes * 60);
+      }
+      if (b.target === "resolution") {
+        expect(period?.resolutionSeconds).toBeGreaterThan(DEMO_SLA_POLICY.resolutionMinutes * 60);
+      }
+    }
+
+    // By member and by label, the groups a support manager would look for.
+    const members = await supportReport(p, undefined, { ...range, groupBy: "member" });
+    expect(members.groups.map((g) => g.key)).toEqual(expect.arrayContaining([DEMO_EMAIL, "api"]));
+    expect(members.groups.find((g) => g.key === DEMO_EMAIL)?.csat.responses).toBe(totals.csat.responses);
+    const labels = await supportReport(p, undefined, { ...range, groupBy: "label" });
+    expect(labels.groups.map((g) => g.key)).toEqual(["", "VIP", "follow-up", "refund"]);
+    expect(labels.groups.find((g) => g.key === "VIP")?.slaBreaches).toBe(totals.slaBreaches);
   });
 });

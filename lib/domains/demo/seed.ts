@@ -18,6 +18,9 @@ import { seedBroadcasts } from "./seed-broadcasts";
 import { ensureChatbot } from "./seed-chatbots";
 import { seedContacts } from "./seed-contacts";
 import { seedConversations } from "./seed-conversations";
+import { ensureLabels } from "./seed-labels";
+import { ensureSegments } from "./seed-segments";
+import { seedSupportHistory } from "./seed-support";
 import { ensureTemplates } from "./seed-templates";
 
 export const DEMO_BILLING_RECORDS = 50_000;
@@ -181,6 +184,10 @@ export async function seedDemo(options: { billingRecords?: number; now?: Date } 
   await insertLedger(customer.id, now);
   await seedConversations(customer.id, senders, now);
   await seedBroadcasts(customer.id, primary, now, DEMO_RATES.marketing);
+  await ensureLabels(customer.id);
+  // After the labels: the history's conversations carry them (and the VIP SLA policy follows the VIP label).
+  await seedSupportHistory(customer.id, senders, now);
+  await ensureSegments(customer.id);
   await ensureAutomations(customer.id);
 
   return {

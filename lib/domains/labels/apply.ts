@@ -14,6 +14,7 @@ import { getConversation } from "@/lib/domains/conversations/service";
 import { type EventSender, emitEvents } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import { publishLive } from "@/lib/domains/live/publish";
+import { refreshSla } from "@/lib/domains/sla/timers";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ConversationLabelsChanged } from "./event-types";
 import type { LabelChangeValue } from "./schemas";
@@ -87,6 +88,8 @@ export async function changeConversationLabelsIn(
   const removed = namesOf(toRemove, deleted);
   const labels = await conversationLabels(tx, c.customerId, c.id);
   if (added.length === 0 && removed.length === 0) return { labels, added, removed, emitted: false };
+  // The SLA policy is chosen again by the labels (docs/reports.md "SLA policies").
+  await refreshSla(tx, [c.id], true);
   const at = new Date();
   await emitEvents(tx, [
     ConversationLabelsChanged.of({
@@ -115,6 +118,8 @@ export async function changeConversationLabels(
   senderId: string | undefined,
   uid: string,
   change: Change,
+  /** Runs in the change's transaction when something changed (automation writes its rules' job). */
+  afterChange?: (tx: Tx, c: { id: string; customerId: string; senderId: string }) => Promise<void>,
 ): Promise<LabelsChanged & { conversationUid: string }> {
   if (p.member) assertPermission(p, "inbox");
   const row = await getConversation(p, senderId, uid);
@@ -125,9 +130,11 @@ export async function changeConversationLabels(
     phoneNumber: row.senderPhoneNumber,
     phoneNumberId: row.phoneNumberId,
   };
-  const { emitted, ...result } = await db.$transaction((tx) =>
-    changeConversationLabelsIn(tx, { ...row, sender }, change, by),
-  );
+  const { emitted, ...result } = await db.$transaction(async (tx) => {
+    const changed = await changeConversationLabelsIn(tx, { ...row, sender }, change, by);
+    if (changed.emitted && afterChange) await afterChange(tx, row);
+    return changed;
+  });
   if (emitted) deliveriesQueued();
   return { conversationUid: row.id, ...result };
 }

@@ -3,6 +3,7 @@
 // ETag, nosniff), deletion, every refusal, and tenant and sender isolation.
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/core/env";
@@ -17,6 +18,13 @@ import { objectKey } from "./objects";
 import { mediaUsage } from "./service";
 
 recordApiAnswers();
+
+// A data folder of its own: it counts the files left in the staging folder, and files of the
+// other project upload beside it in the run's folder (vitest.config.ts).
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-media-api-"));
+process.env.DATA_DIR = dataDir;
+resetEnvCache();
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 

@@ -11,6 +11,8 @@ import { getConversation } from "@/lib/domains/conversations/service";
 import type { Sender } from "@/lib/domains/senders/service";
 import type { SendResult } from "./outgoing";
 import { chatPayload, templatePayload } from "./payloads";
+import { quotedReply, withContext } from "./quoted-reply";
+import { sendReaction } from "./reactions";
 import type { ReplyMessageInput } from "./schemas";
 import { sendMessage } from "./send";
 
@@ -31,27 +33,47 @@ export async function replyToConversation(
   }
   const to = conversation.contactPhoneNumber;
   const result =
-    message.type === "template"
-      ? await sendMessage(p, sender, {
-          sendRoute: "send",
-          recipient: to,
-          payload: templatePayload({ to, template: message.template }),
-          template: { name: message.template.name, language: message.template.language },
-          sentBy,
-        })
-      : await sendMessage(p, sender, {
-          sendRoute: "chat",
-          recipient: to,
-          payload:
-            message.type === "text"
-              ? chatPayload({ to, type: "text", text: message.text.body, previewUrl: message.text.previewUrl })
-              : "interactive" in message
-                ? chatPayload({ to, type: message.type, interactive: message.interactive })
-                : // A file by its mediaId, as /chat sends it: the send's checks find it (media/send-media.ts).
-                  chatPayload({ to, type: message.type, media: message.media }),
-          sentBy,
-        });
+    message.type === "reaction"
+      ? await sendReaction(p, sender, to, message.reaction, "body.message.reaction", sentBy)
+      : await sendReply(p, sender, to, message, sentBy);
   // A member's reply takes an unassigned conversation (docs/inbox.md "Assignment").
   if (conversation.assigneeId === null) await assignOnReply(p, conversation.id);
   return { ...result, sender, conversationUid: conversation.id };
+}
+
+/** A message of the reply (not a reaction), quoting `message.replyTo` when set. */
+async function sendReply(
+  p: Principal,
+  sender: Sender,
+  to: string,
+  message: Exclude<ReplyMessageInput, { type: "reaction" }>,
+  sentBy: SentBy | undefined,
+): Promise<SendResult> {
+  const replyTo = message.replyTo
+    ? await quotedReply(p, sender, to, { messageUid: message.replyTo }, "body.message.replyTo")
+    : undefined;
+  if (message.type === "template") {
+    return sendMessage(p, sender, {
+      sendRoute: "send",
+      recipient: to,
+      payload: withContext(templatePayload({ to, template: message.template }), replyTo),
+      template: { name: message.template.name, language: message.template.language },
+      sentBy,
+      replyTo,
+    });
+  }
+  const payload =
+    message.type === "text"
+      ? chatPayload({ to, type: "text", text: message.text.body, previewUrl: message.text.previewUrl })
+      : "interactive" in message
+        ? chatPayload({ to, type: message.type, interactive: message.interactive })
+        : // A file by its mediaId, as /chat sends it: the send's checks find it (media/send-media.ts).
+          chatPayload({ to, type: message.type, media: message.media });
+  return sendMessage(p, sender, {
+    sendRoute: "chat",
+    recipient: to,
+    payload: withContext(payload, replyTo),
+    sentBy,
+    replyTo,
+  });
 }

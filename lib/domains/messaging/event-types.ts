@@ -142,7 +142,10 @@ const INBOUND_TYPES = {
     { type: "button_reply", button_reply: { id: "yes", title: "Yes" } },
   ],
   button: ["a tap on a template quick-reply button", { payload: "CONFIRM", text: "Confirm" }],
-  reaction: ["a reaction to a message", { message_id: "wamid.example.1", emoji: "👍" }],
+  reaction: [
+    "a reaction to a message (an empty emoji removes theirs)",
+    { message_id: "wamid.example.1", emoji: "👍", messageId: "cmsg_01a20a3ad725000022a52790df1cf" },
+  ],
 } as const satisfies Record<string, readonly [string, unknown]>;
 
 export type InboundType = keyof typeof INBOUND_TYPES;
@@ -182,7 +185,22 @@ const inboundData = (type: string) =>
       contactName: z.string().nullable(),
       timestamp: EventTime,
       type: z.literal(type),
-      [type]: z.unknown().describe(`The provider's ${type} object, as received`),
+      [type]:
+        type === "reaction"
+          ? z
+              .looseObject({
+                message_id: z.string().describe("The provider's: the provider id of the message reacted to"),
+                emoji: z.string().describe('The emoji; "" when the contact removed their reaction'),
+                messageId: z
+                  .string()
+                  .nullable()
+                  .describe(
+                    "The messageUid of the message reacted to in the conversation's thread (its reactions " +
+                      "show the change); null when it is not one of its",
+                  ),
+              })
+              .describe("The provider's reaction object, with the message reacted to resolved")
+          : z.unknown().describe(`The provider's ${type} object, as received`),
       context: z
         .looseObject({
           from: z.string().optional().describe("The provider's: who sent the quoted message"),

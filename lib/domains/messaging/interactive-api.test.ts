@@ -100,7 +100,102 @@ describe("interactive messages on /chat", () => {
     ).toEqual(["interactive", "interactive", "interactive", "interactive"]);
   });
 
+  it("sends each type at its lower bounds: one button, a 1-character body and every part at 1, no header or footer", async () => {
+    const t = await messagingCustomer();
+    const to = await engagedRecipient(t.sender);
+    const one = await call("POST", "/api/v3/chat", {
+      token: t.globalToken,
+      body: { to, type: "buttons", interactive: { body: "a", buttons: [{ id: "b", title: "c" }] } },
+    });
+    expect(one.status, JSON.stringify(one.body)).toBe(200);
+    const stored = await db.message.findFirstOrThrow({ where: { id: one.body.data.messageUid } });
+    // No footer (nor header) given: none goes out, not an empty one.
+    expect((stored.payload as { interactive: unknown }).interactive).toEqual({
+      type: "button",
+      body: { text: "a" },
+      action: { buttons: [{ type: "reply", reply: { id: "b", title: "c" } }] },
+    });
+    const shortest = await call("POST", "/api/v2/chat", {
+      token: t.globalToken,
+      body: {
+        to,
+        type: "list",
+        interactive: {
+          header: { type: "text", text: "h" },
+          body: "a",
+          footer: "f",
+          list: { button: "M", sections: [{ rows: [{ id: "r", title: "T" }] }] },
+        },
+      },
+    });
+    expect(shortest.status, JSON.stringify(shortest.body)).toBe(200);
+    const list = await db.message.findFirstOrThrow({ where: { id: shortest.body.data.messageUid } });
+    expect((list.payload as { interactive: unknown }).interactive).toEqual({
+      type: "list",
+      header: { type: "text", text: "h" },
+      body: { text: "a" },
+      footer: { text: "f" },
+      action: { button: "M", sections: [{ rows: [{ id: "r", title: "T" }] }] },
+    });
+    const link = await call("POST", "/api/v3/chat", {
+      token: t.globalToken,
+      body: {
+        to,
+        type: "cta_url",
+        interactive: { body: "a", ctaUrl: { displayText: "G", url: "https://example.com" } },
+      },
+    });
+    expect(link.status, JSON.stringify(link.body)).toBe(200);
+    expect(sim().acceptedTo(to)).toHaveLength(3);
+  });
+
   const past: [string, string, Obj][] = [
+    ["empty footer", "body.interactive.footer", { type: "buttons", interactive: buttons({ footer: "" }) }],
+    [
+      "empty header text",
+      "body.interactive.header.text",
+      { type: "buttons", interactive: buttons({ header: { type: "text", text: "" } }) },
+    ],
+    [
+      "empty button id",
+      "body.interactive.buttons.0.id",
+      { type: "buttons", interactive: buttons({ buttons: [{ id: "", title: "A" }] }) },
+    ],
+    [
+      "empty button title",
+      "body.interactive.buttons.0.title",
+      { type: "buttons", interactive: buttons({ buttons: [{ id: "a", title: "" }] }) },
+    ],
+    [
+      "empty list button",
+      "body.interactive.list.button",
+      { type: "list", interactive: list({ list: { button: "", sections: [{ rows: rows(1) }] } }) },
+    ],
+    [
+      "no section",
+      "body.interactive.list.sections",
+      { type: "list", interactive: list({ list: { button: "M", sections: [] } }) },
+    ],
+    [
+      "a section without rows",
+      "body.interactive.list.sections.0.rows",
+      { type: "list", interactive: list({ list: { button: "M", sections: [{ rows: [] }] } }) },
+    ],
+    [
+      "empty row id",
+      "body.interactive.list.sections.0.rows.0.id",
+      { type: "list", interactive: list({ list: { button: "M", sections: [{ rows: [{ id: "", title: "T" }] }] } }) },
+    ],
+    [
+      "empty row title",
+      "body.interactive.list.sections.0.rows.0.title",
+      { type: "list", interactive: list({ list: { button: "M", sections: [{ rows: [{ id: "r", title: "" }] }] } }) },
+    ],
+    [
+      "empty display text",
+      "body.interactive.ctaUrl.displayText",
+      { type: "cta_url", interactive: cta({ ctaUrl: { displayText: "", url: "https://example.com" } }) },
+    ],
     ["body 1,025", "body.interactive.body", { type: "buttons", interactive: buttons({ body: x(1025) }) }],
     ["empty body", "body.interactive.body", { type: "buttons", interactive: buttons({ body: "" }) }],
     [

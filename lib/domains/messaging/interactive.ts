@@ -4,29 +4,12 @@
 // (POST /messages) are read into the same shape and checked by the same schema, so a body
 // the provider would refuse is refused here before anything is sent or billed.
 import { z } from "zod";
+import { INTERACTIVE_LIMITS, InteractiveButtons } from "@/lib/domains/conversations/interactive-buttons";
 import { INTERACTIVE_TYPES, type InteractiveType } from "@/lib/domains/conversations/interactive-read";
 
-/** The provider's limits (characters, counts) of an interactive message. */
-export const INTERACTIVE_LIMITS = {
-  body: 1024,
-  headerText: 60,
-  footer: 60,
-  buttons: 3,
-  buttonId: 256,
-  buttonTitle: 20,
-  listButton: 20,
-  sections: 10,
-  sectionTitle: 24,
-  rows: 10,
-  rowId: 200,
-  rowTitle: 24,
-  rowDescription: 72,
-  ctaDisplayText: 20,
-  ctaUrl: 2000,
-} as const;
 const L = INTERACTIVE_LIMITS;
 
-export { INTERACTIVE_TYPES, type InteractiveType };
+export { INTERACTIVE_LIMITS, INTERACTIVE_TYPES, type InteractiveType };
 
 /** The part of `interactive` each type needs. */
 const PART_OF = { buttons: "buttons", list: "list", cta_url: "ctaUrl" } as const;
@@ -56,14 +39,13 @@ export const InteractiveHeader = z
       ctx.addIssue({ code: "custom", path: ["media"], message: "media needs id or link (exactly one)" });
     if (h.text !== undefined) ctx.addIssue({ code: "custom", path: ["text"], message: "a media header has no text" });
   })
-  .meta({ id: "InteractiveHeader" });
-
-export const InteractiveButton = z
-  .object({
-    id: z.string().min(1).max(L.buttonId).describe("Comes back in the tap's reply.id"),
-    title: z.string().min(1).max(L.buttonTitle),
-  })
-  .meta({ id: "InteractiveButton" });
+  .meta({
+    id: "InteractiveHeader",
+    examples: [
+      { type: "text", text: "Order 1042" },
+      { type: "image", media: { link: "https://example.com/receipts/1042.png" } },
+    ],
+  });
 
 const ListRow = z.object({
   id: z.string().min(1).max(L.rowId).describe("Unique across the list; comes back in the pick's reply.id"),
@@ -101,23 +83,29 @@ export const InteractiveList = z
     if (rows > L.rows)
       ctx.addIssue({ code: "custom", path: ["sections"], message: `at most ${L.rows} rows in all sections` });
   })
-  .meta({ id: "InteractiveList" });
-
-export const InteractiveCtaUrl = z
-  .object({ displayText: z.string().min(1).max(L.ctaDisplayText), url: Https })
-  .meta({ id: "InteractiveCtaUrl" });
-
-const ButtonList = z
-  .array(InteractiveButton)
-  .min(1)
-  .max(L.buttons)
-  .superRefine((buttons, ctx) => {
-    const seen = new Set<string>();
-    buttons.forEach((b, i) => {
-      if (seen.has(b.id)) ctx.addIssue({ code: "custom", path: [i, "id"], message: "must be unique" });
-      seen.add(b.id);
-    });
+  .meta({
+    id: "InteractiveList",
+    examples: [
+      {
+        button: "Topics",
+        sections: [
+          {
+            title: "Orders",
+            rows: [
+              { id: "track", title: "Track my order", description: "Where your parcel is now" },
+              { id: "return", title: "Return an item" },
+            ],
+          },
+          { title: "Account", rows: [{ id: "billing", title: "Billing", description: "Invoices and refunds" }] },
+        ],
+      },
+    ],
   });
+
+export const InteractiveCtaUrl = z.object({ displayText: z.string().min(1).max(L.ctaDisplayText), url: Https }).meta({
+  id: "InteractiveCtaUrl",
+  examples: [{ displayText: "Open receipt", url: "https://example.com/receipts/1042" }],
+});
 
 /** The `interactive` object of a send: body, optional header and footer, and the part of its type. */
 export const Interactive = z
@@ -125,7 +113,7 @@ export const Interactive = z
     header: InteractiveHeader.optional(),
     body: z.string().min(1).max(L.body),
     footer: z.string().min(1).max(L.footer).optional(),
-    buttons: ButtonList.optional().describe("type buttons: 1-3 reply buttons"),
+    buttons: InteractiveButtons.optional().describe("type buttons: 1-3 reply buttons"),
     list: InteractiveList.optional().describe("type list"),
     ctaUrl: InteractiveCtaUrl.optional().describe("type cta_url"),
   })

@@ -15,6 +15,7 @@ import {
   type SentBy,
   type ThreadOutcome,
 } from "@/lib/domains/conversations/outbound";
+import type { ReplyTo } from "@/lib/domains/conversations/quotes";
 import type { EventSender } from "@/lib/domains/events/emit";
 import { keyLinkCte } from "@/lib/domains/idempotency/key-run";
 import type { LiveEvent } from "@/lib/domains/live/events";
@@ -67,6 +68,8 @@ export type ThreadContext = {
   live?: LiveEvent[];
   /** Collects the conversation this message created, for the batch to announce together (announceCreated). */
   created?: CreatedConversation[];
+  /** The message it quotes (docs/messaging.md "Quoted replies"), kept on its thread entry. */
+  replyTo?: ReplyTo | null;
 };
 
 export async function insertMessage(m: NewMessage, thread: ThreadContext): Promise<Message> {
@@ -93,6 +96,7 @@ export async function insertMessage(m: NewMessage, thread: ThreadContext): Promi
     payload: m.payload as { type: string },
     sentBy: thread.sentBy,
     at,
+    replyTo: thread.replyTo ?? null,
   });
   const [outcome] = await hotRows<ThreadOutcome>(Prisma.sql`
     WITH ${insertMessageCte(row, at)},

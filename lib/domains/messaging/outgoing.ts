@@ -1,6 +1,7 @@
 // What a send path hands the send pipeline (send.ts) and what it gets back.
 import { randomBytes } from "node:crypto";
 import type { SentBy } from "@/lib/domains/conversations/outbound";
+import type { ReplyTo } from "@/lib/domains/conversations/quotes";
 import type { SendRoute } from "@/lib/domains/messages/send-routes";
 import type { ProviderMessagePayload } from "@/lib/domains/provider/types";
 import type { DirectSendCategory } from "@/lib/domains/templates/direct-send";
@@ -21,6 +22,8 @@ export type OutgoingMessage = {
   broadcastId?: string;
   /** Shown in the conversation; default: dashboard for a session, else api. */
   sentBy?: SentBy;
+  /** The message it quotes, resolved in its conversation (quoted-reply.ts); the payload carries its context. */
+  replyTo?: ReplyTo;
 };
 
 /** An acceptance receipt, not a delivery receipt: the message as stored, queued or accepted. */

@@ -20,6 +20,7 @@ export const CHAT_TYPES = [
   "sticker",
   "location",
   ...INTERACTIVE_TYPES,
+  "reaction",
 ] as const;
 export const MEDIA_TYPES = ["image", "document", "audio", "video", "sticker"] as const;
 
@@ -72,6 +73,41 @@ export const MediaField = z
       ctx.addIssue({ code: "custom", path: ["id"], message: "media needs id or link (exactly one)" });
   });
 
+// An emoji as the provider takes it: pictographs, flags, keycaps, skin tones and joiners.
+const EMOJI_PART =
+  /^(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u200d|\ufe0f|\u20e3|[#*0-9])+$/u;
+const EMOJI_HEAD = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;
+const isEmoji = (e: string) => EMOJI_PART.test(e) && EMOJI_HEAD.test(e);
+
+/** A reaction to a message of the conversation (docs/messaging.md "Reactions"). */
+export const ReactionField = z
+  .object({
+    messageId: z
+      .string()
+      .min(1)
+      .max(64)
+      .describe("The messageUid of a message of this conversation, inbound or outbound (its thread entry)"),
+    emoji: z
+      .string()
+      .max(32)
+      .refine((e) => e === "" || isEmoji(e), 'one emoji, or "" to remove ours')
+      .describe('One emoji; "" removes our reaction'),
+  })
+  .meta({
+    id: "ReactionSend",
+    examples: [
+      { messageId: "cmsg_01a20a3ad725000022a52790df1cf", emoji: "👍" },
+      { messageId: "cmsg_01a20a3ad725000022a52790df1cf", emoji: "" },
+    ],
+  });
+
+/** A quoted reply: the message it answers (docs/messaging.md "Quoted replies"). */
+const ReplyToField = z
+  .string()
+  .min(1)
+  .max(64)
+  .describe("The messageUid of a message of this conversation to quote (a quoted reply); the provider shows it above");
+
 /** POST /chat: a session message; on v3 optionally Direct Send (category, ttlSeconds). */
 export const ChatBody = z
   .object({
@@ -90,6 +126,8 @@ export const ChatBody = z
       })
       .optional(),
     interactive: Interactive.optional().describe("Types buttons, list, cta_url: the interactive message"),
+    reaction: ReactionField.optional().describe("Type reaction: our reaction to a message of the conversation"),
+    replyTo: ReplyToField.optional(),
     category: DirectSendCategoryField.optional().describe("v3 Direct Send: utility or authentication"),
     ttlSeconds: TtlSeconds.optional().describe("v3 Direct Send: time-to-live"),
   })
@@ -101,6 +139,14 @@ export const ChatBody = z
     if (b.type === "location" && !b.location)
       ctx.addIssue({ code: "custom", path: ["location"], message: "location is required for type location" });
     checkInteractiveParts(b.type, b.interactive, ctx, ["interactive"]);
+    if (b.type === "reaction" && !b.reaction)
+      ctx.addIssue({ code: "custom", path: ["reaction"], message: "reaction is required for type reaction" });
+    if (b.replyTo !== undefined && (b.type === "reaction" || b.category))
+      ctx.addIssue({
+        code: "custom",
+        path: ["replyTo"],
+        message: "a reaction names its message in reaction.messageId, and Direct Send quotes nothing",
+      });
     if (b.category && b.type !== "text")
       ctx.addIssue({ code: "custom", path: ["category"], message: "Direct Send supports type text only" });
     if (b.ttlSeconds !== undefined && !b.category)
@@ -129,7 +175,14 @@ export const ProviderMessageBody = z.preprocess(
       recipient_type: z.literal("individual").optional(),
       status: z.literal("read").optional().describe('Mark-as-read: "read" with message_id (and no to)'),
       message_id: z.string().min(1).max(256).optional().describe("Mark-as-read: the inbound message's id (wamid…)"),
-      typing_indicator: z.looseObject({ type: z.string() }).optional().describe("Mark-as-read: accepted, not shown"),
+      typing_indicator: z
+        .looseObject({ type: z.string() })
+        .optional()
+        .describe("Mark-as-read: also shows the contact the typing indicator (forwarded to the provider)"),
+      context: z
+        .looseObject({ message_id: z.string().min(1).max(256).describe("The quoted message's provider id (wamid…)") })
+        .optional()
+        .describe("A quoted reply: a message of this conversation"),
       to: ProviderRecipient.optional().describe("The recipient; required unless the body is a mark-as-read"),
       type: z.string().min(1).default("text"),
       text: z.object({ body: z.string().min(1).max(4096), preview_url: z.boolean().optional() }).optional(),
@@ -274,11 +327,13 @@ export const ComposerBody = z
   });
 export type ComposerInput = z.infer<typeof ComposerBody>;
 
+const Quoting = { replyTo: ReplyToField.optional() };
 const TextReply = z.object({
   type: z.literal("text"),
   text: z.object({ body: z.string().trim().min(1).max(4096), previewUrl: z.boolean().optional() }),
+  ...Quoting,
 });
-const TemplateReply = z.object({ type: z.literal("template"), template: TemplateRef });
+const TemplateReply = z.object({ type: z.literal("template"), template: TemplateRef, ...Quoting });
 /** A file sent by its mediaId (POST /media, the inbox's attachment): `type` is its kind (docs/media.md "Sending media"). */
 const MediaReply = z.object({
   type: z.enum(MEDIA_TYPES),
@@ -287,12 +342,21 @@ const MediaReply = z.object({
     caption: z.string().max(1024).optional().describe("Not for audio and stickers"),
     filename: z.string().max(240).optional().describe("Documents: the name the contact sees"),
   }),
+  ...Quoting,
 });
 /** Reply buttons, a list or a link (interactive.ts): a session message like text. */
 const InteractiveReply = z
-  .object({ type: z.enum(INTERACTIVE_TYPES), interactive: Interactive })
+  .object({ type: z.enum(INTERACTIVE_TYPES), interactive: Interactive, ...Quoting })
   .superRefine((m, ctx) => checkInteractiveParts(m.type, m.interactive, ctx, ["interactive"]));
-const ReplyMessage = z.discriminatedUnion("type", [TextReply, TemplateReply, MediaReply, InteractiveReply]);
+/** Our reaction to a message of the conversation: not billed, refused past 30 days. */
+const ReactionReply = z.object({ type: z.literal("reaction"), reaction: ReactionField });
+const ReplyMessage = z.discriminatedUnion("type", [
+  TextReply,
+  TemplateReply,
+  MediaReply,
+  InteractiveReply,
+  ReactionReply,
+]);
 export type ReplyMessageInput = z.infer<typeof ReplyMessage>;
 
 /** POST /conversations/{uid}/messages and the inbox: a reply in a conversation (docs/conversations.md). */
@@ -302,6 +366,6 @@ export const ConversationReplyBody = z.object({
     .optional()
     .describe("Sender phone number; omitted: the token's sender, or (global token) every sender of the account"),
   message: ReplyMessage.describe(
-    '{type: "text", text: {body}}, {type: "template", template: {name, language, components?}}, a file by id: {type: "image"|"video"|"audio"|"document"|"sticker", media: {id, caption?, filename?}}, or {type: "buttons"|"list"|"cta_url", interactive}',
+    '{type: "text", text: {body}}, {type: "template", template: {name, language, components?}}, a file by id: {type: "image"|"video"|"audio"|"document"|"sticker", media: {id, caption?, filename?}}, {type: "buttons"|"list"|"cta_url", interactive}, or a reaction {type: "reaction", reaction: {messageId, emoji}}',
   ),
 });

@@ -89,6 +89,7 @@ function recordSend(p: Principal, sender: Sender, send: CheckedSend, batch: Disp
     {
       sender,
       sentBy: out.sentBy ?? { by: p.via === "session" ? "dashboard" : "api" },
+      ...(out.replyTo ? { replyTo: out.replyTo } : {}),
       ...(batch.live ? { live: batch.live } : {}),
       ...(batch.created ? { created: batch.created } : {}),
     },

@@ -9,6 +9,7 @@ import { httpMediaDownloads } from "./http-media";
 import type {
   ProviderClient,
   ProviderMessagePayload,
+  ProviderReadOutcome,
   ProviderRefused,
   ProviderSender,
   ProviderSendOutcome,
@@ -128,6 +129,25 @@ export function createHttpClient(config: HttpClientConfig = httpConfigFromEnv())
       if (!messageId)
         return { ok: false, code: 0, message: "Provider answer had no message id", retryable: false, ambiguous: true };
       return { ok: true, messageId, waId: sent.contacts?.[0]?.wa_id ?? payload.to.replace(/^\+/, "") };
+    },
+
+    async markRead(sender: ProviderSender, messageId: string, options = {}): Promise<ProviderReadOutcome> {
+      const body = {
+        messaging_product: "whatsapp",
+        status: "read",
+        message_id: messageId,
+        ...(options.typing ? { typing_indicator: { type: "text" } } : {}),
+      };
+      try {
+        const { response, body: answer } = await graph(`${sender.phoneNumberId}/messages`, sender.phoneNumberId, {
+          method: "POST",
+          body: JSON.stringify(body),
+        });
+        if (!response.ok) return refusalFrom(response.status, answer, response.headers.get("retry-after"));
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, code: 0, message: String(error), retryable: false, ambiguous: true };
+      }
     },
 
     async uploadMedia(sender: ProviderSender, file: ProviderUpload): Promise<ProviderUploadOutcome> {

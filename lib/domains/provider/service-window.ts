@@ -12,9 +12,12 @@ export type WindowPayload = { type: string; interactive?: unknown };
 
 const ORDER_TYPES = new Set(["order_details", "order_status"]);
 
-/** Free-form = anything but a template or an order message. */
+/**
+ * Free-form = anything but a template, an order message or a reaction (a reaction has the
+ * provider's own rule instead: at most 30 days after the message it reacts to).
+ */
 export function isFreeFormPayload(payload: WindowPayload): boolean {
-  if (payload.type === "template") return false;
+  if (payload.type === "template" || payload.type === "reaction") return false;
   if (payload.type === "interactive") {
     const kind = (payload.interactive as { type?: unknown } | undefined)?.type;
     if (typeof kind === "string" && ORDER_TYPES.has(kind)) return false;

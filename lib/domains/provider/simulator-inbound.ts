@@ -34,6 +34,14 @@ export function inboundReplyChange(
   return inboundChange(sender, spec, "interactive", { type, [type]: reply });
 }
 
+/** A contact reacts to the message `spec.messageId` (a provider id) with an emoji; "" removes theirs. */
+export function inboundReactionChange(
+  sender: ProviderSender,
+  spec: Omit<InboundSpec, "text" | "context"> & { messageId: string; emoji: string },
+): CallbackChange {
+  return inboundChange(sender, spec, "reaction", { message_id: spec.messageId, emoji: spec.emoji });
+}
+
 /** The provider's object of an inbound file: `{id, mime_type, sha256, caption?, filename?, voice?}`. */
 export type InboundMediaObject = {
   id: string;

@@ -17,10 +17,11 @@ import {
 } from "./error-codes";
 import { SAMPLE_TEMPLATE_NAME, sampleTemplate } from "./sample-template";
 import { isFreeFormPayload } from "./service-window";
+import { answerChange, CONTACT_REPLIES, chooseAnswer } from "./simulator-answers";
 import { type CallbackChange, deliverCallback, envelopeFor } from "./simulator-callbacks";
 import { inboundTextChange, messagesChange } from "./simulator-inbound";
 import { SimulatorLimits } from "./simulator-limits";
-import { contactPhotoChange, simulatedMediaDownloads } from "./simulator-media";
+import { simulatedMediaDownloads } from "./simulator-media";
 import { reviewTemplate } from "./simulator-review";
 import { templateComponentsFor } from "./simulator-templates";
 import { MEDIA_UPLOAD_ERROR, type SimulatedUpload, SimulatorUploads } from "./simulator-uploads";
@@ -30,6 +31,7 @@ import type {
   ProviderClient,
   ProviderMediaDescription,
   ProviderMessagePayload,
+  ProviderReadOutcome,
   ProviderSender,
   ProviderSendOutcome,
   ProviderTemplate,
@@ -52,6 +54,12 @@ export type SimulatorOptions = {
   marketingCapRate: number;
   /** Share of the contacts' answers that are a photo (simulator-media.ts serves it); none when unset. */
   imageReplyRate?: number;
+  /** Share of the answers to buttons or a list that tap one or pick a row (simulator-answers.ts); none when unset. */
+  tapRate?: number;
+  /** Share of the other answers that react to the message; none when unset. */
+  reactionRate?: number;
+  /** Share of the text answers that quote the message; none when unset. */
+  quoteRate?: number;
 };
 
 export type SimulatedMessage = {
@@ -64,17 +72,10 @@ export type SimulatedMessage = {
   media?: SimulatedUpload[];
 };
 
+/** A mark-as-read the "provider" received, with the typing indicator or not. */
+export type SimulatedRead = { phoneNumberId: string; messageId: string; typing: boolean; at: number };
+
 const FLUSH_MS = 25;
-/** What simulated contacts answer (never an opt-out keyword). */
-const CONTACT_REPLIES = [
-  "Thanks!",
-  "Got it, thank you 👍",
-  "When will it arrive?",
-  "Can I change the delivery address?",
-  "Perfect, see you then",
-  "Who is this?",
-  "Is there a discount code?",
-];
 const BATCH = 100;
 
 export function simulatorOptionsFromEnv(): SimulatorOptions {
@@ -88,6 +89,9 @@ export function simulatorOptionsFromEnv(): SimulatorOptions {
     messagingLimit: e.SIMULATOR_MESSAGING_LIMIT,
     marketingCapRate: e.SIMULATOR_MARKETING_CAP_RATE,
     imageReplyRate: e.SIMULATOR_IMAGE_REPLY_RATE,
+    tapRate: e.SIMULATOR_TAP_RATE,
+    reactionRate: e.SIMULATOR_REACTION_RATE,
+    quoteRate: e.SIMULATOR_QUOTE_RATE,
   };
 }
 
@@ -100,6 +104,8 @@ export class ProviderSimulator implements ProviderClient {
   readonly limits: SimulatorLimits;
   /** Accepted messages, newest last (bounded): what the "provider" really received. */
   readonly accepted: SimulatedMessage[] = [];
+  /** Mark-as-read calls, newest last (bounded): the contact's blue ticks and typing indicators. */
+  readonly reads: SimulatedRead[] = [];
   /** Media uploaded to the "provider" (POST /{phoneNumberId}/media), by provider media id. */
   readonly uploads = new SimulatorUploads();
   private readonly faults = new Map<string, number[]>();
@@ -147,6 +153,24 @@ export class ProviderSimulator implements ProviderClient {
     else this.forced.delete(key);
   }
 
+  /** The provider's mark-as-read (and typing indicator): recorded; an injected fault refuses it. */
+  async markRead(
+    sender: ProviderSender,
+    messageId: string,
+    options: { typing?: boolean } = {},
+  ): Promise<ProviderReadOutcome> {
+    const injected = this.faults.get(sender.phoneNumberId)?.shift();
+    if (injected !== undefined) return refusal(injected);
+    this.reads.push({
+      phoneNumberId: sender.phoneNumberId,
+      messageId,
+      typing: options.typing === true,
+      at: Date.now(),
+    });
+    if (this.reads.length > 20_000) this.reads.splice(0, 10_000);
+    return { ok: true };
+  }
+
   acceptedTo(recipient: string): SimulatedMessage[] {
     const to = recipient.replace(/^\+/, "");
     return this.accepted.filter((m) => m.to === to);
@@ -180,7 +204,8 @@ export class ProviderSimulator implements ProviderClient {
     // accepted and then fails with 131047 (docs/conversations.md); a business-initiated one
     // past the account's messaging limit is accepted and then fails with 131048.
     const outsideWindow = freeForm && !(await windowOpenForNumber(sender.phoneNumberId, `+${to}`));
-    const overLimit = !freeForm && !(await this.reachAllowed(sender, to));
+    // A reaction is neither: it answers a message of the contact's conversation.
+    const overLimit = !freeForm && payload.type !== "reaction" && !(await this.reachAllowed(sender, to));
     const messageId = wamid();
     const media = named.media.length > 0 ? { media: named.media } : {};
     this.accepted.push({ messageId, phoneNumberId: sender.phoneNumberId, to, type: payload.type, category, ...media });
@@ -193,7 +218,7 @@ export class ProviderSimulator implements ProviderClient {
         : capped
           ? MARKETING_CAP
           : undefined;
-    this.scheduleStatuses(sender, messageId, to, category, failure);
+    this.scheduleStatuses(sender, { messageId, to, category, payload }, failure);
     return { ok: true, messageId, waId: to };
   }
 
@@ -280,11 +305,10 @@ export class ProviderSimulator implements ProviderClient {
 
   private scheduleStatuses(
     sender: ProviderSender,
-    messageId: string,
-    to: string,
-    category: string,
+    sent: { messageId: string; to: string; category: string; payload: ProviderMessagePayload },
     failure?: number,
   ): void {
+    const { messageId, to, category } = sent;
     const base = this.options.statusDelayMs;
     const forced = this.forced.get(to);
     const fails = forced ? forced === "failed" : Math.random() < this.options.failureRate;
@@ -320,14 +344,19 @@ export class ProviderSimulator implements ProviderClient {
     at(base * 3, () => status("delivered", { pricing, conversation }));
     if (reads) at(base * 8, () => status("read", { pricing }));
     if (Math.random() < this.options.replyRate) {
-      const text = CONTACT_REPLIES[Math.floor(Math.random() * CONTACT_REPLIES.length)] ?? "Thanks!";
-      const photo = Math.random() < (this.options.imageReplyRate ?? 0);
+      const o = this.options;
+      const answer = chooseAnswer(sent.payload, messageId, {
+        tapRate: o.tapRate ?? 0,
+        reactionRate: o.reactionRate ?? 0,
+        imageReplyRate: o.imageReplyRate ?? 0,
+        quoteRate: o.quoteRate ?? 0,
+      });
       setTimeout(
         () => {
-          if (!photo) return this.enqueue(inboundTextChange(sender, { from: to, text }));
-          contactPhotoChange(sender, to).then(
+          answerChange(sender, to, messageId, answer).then(
             (change) => this.enqueue(change),
-            () => this.enqueue(inboundTextChange(sender, { from: to, text })),
+            // A photo that could not be made: the contact writes instead.
+            () => this.enqueue(inboundTextChange(sender, { from: to, text: CONTACT_REPLIES[0] ?? "Thanks!" })),
           );
         },
         jitter(base * 12),

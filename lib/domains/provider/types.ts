@@ -44,6 +44,8 @@ export type ProviderRefused = {
   retryAfterSeconds?: number;
 };
 export type ProviderSendOutcome = ProviderAccepted | ProviderRefused;
+/** The provider's answer to a mark-as-read: `{success: true}`, or its refusal. */
+export type ProviderReadOutcome = { ok: true } | ProviderRefused;
 
 export type ProviderTemplate = {
   id: string;
@@ -78,6 +80,12 @@ export type ProviderUploadOutcome = { ok: true; id: string } | ProviderRefused;
 export type ProviderClient = ProviderMediaDownloads & {
   readonly kind: "simulator" | "http";
   sendMessage(sender: ProviderSender, payload: ProviderMessagePayload, hints?: SendHints): Promise<ProviderSendOutcome>;
+  /**
+   * The provider's mark-as-read of an inbound message (`{status: "read", message_id}`; the
+   * provider marks the earlier ones of the chat read with it), with the typing indicator
+   * (`typing_indicator: {type: "text"}`) when `typing` is set.
+   */
+  markRead(sender: ProviderSender, messageId: string, options?: { typing?: boolean }): Promise<ProviderReadOutcome>;
   listTemplates(sender: ProviderSender): Promise<ProviderTemplate[]>;
   createTemplate(sender: ProviderSender, input: ProviderTemplateInput): Promise<ProviderTemplate>;
   /**

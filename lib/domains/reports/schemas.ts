@@ -1,6 +1,7 @@
 // Report queries: message log (filters; v3 adds sendRoute and directSendCategory) and the
 // delivery and template analytics.
 import { z } from "zod";
+import { OptionalDateOnly } from "@/lib/core/date-only-query";
 import { PageBlockSchema, PageQuery } from "@/lib/core/pagination";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import { MessageMedia } from "@/lib/domains/media/schemas";
@@ -11,20 +12,12 @@ import { DIRECT_SEND_CATEGORIES } from "@/lib/domains/templates/direct-send";
 const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const lower = (v: unknown) => (typeof v === "string" ? (v.trim() === "" ? undefined : v.trim().toLowerCase()) : v);
 
-const DateOnly = z.preprocess(
-  blankAsAbsent,
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "must be a real date")
-    .optional(),
-);
 const Text = (max: number) => z.preprocess(blankAsAbsent, z.string().trim().max(max).optional());
 
 const DateRange = {
   senderId: Text(32).describe("Sender phone number; omitted with a global token: all senders"),
-  dateFrom: DateOnly.describe("From this day (UTC), YYYY-MM-DD"),
-  dateTo: DateOnly.describe("Up to and including this day (UTC), YYYY-MM-DD"),
+  dateFrom: OptionalDateOnly.describe("From this day (UTC), YYYY-MM-DD"),
+  dateTo: OptionalDateOnly.describe("Up to and including this day (UTC), YYYY-MM-DD"),
 };
 
 function orderedDates<T extends { dateFrom?: string; dateTo?: string }>(q: T, ctx: z.RefinementCtx) {

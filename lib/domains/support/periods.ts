@@ -64,18 +64,69 @@ export async function recordInbound(tx: Tx, arrivals: InboundArrival[]): Promise
 
 /** A chatbot handed the conversation to a person: its open period waits from then (unless it already does). */
 export async function recordHandoff(tx: Tx, conversationId: string, at: Date): Promise<void> {
-  await tx.$executeRaw`
-    UPDATE "SupportPeriod" SET "waitingSince" = ${iso(at)}::timestamp(3)
-    WHERE "conversationId" = ${conversationId} AND "resolvedAt" IS NULL AND "waitingSince" IS NULL`;
+  await recordHandoffs(tx, [{ conversationId, at }]);
 }
+
+/** Hand-offs of several conversations at once (recordHandoff's statement; the demo's history replays them in bulk). */
+export async function recordHandoffs(tx: Tx, handoffs: { conversationId: string; at: Date }[]): Promise<void> {
+  if (handoffs.length === 0) return;
+  await tx.$executeRawUnsafe(
+    `UPDATE "SupportPeriod" AS p SET "waitingSince" = s.at::timestamp(3)
+     FROM unnest($1::text[], $2::text[]) AS s(conv, at)
+     WHERE p."conversationId" = s.conv AND p."resolvedAt" IS NULL AND p."waitingSince" IS NULL`,
+    handoffs.map((h) => h.conversationId),
+    handoffs.map((h) => iso(h.at)),
+  );
+}
+
+type Close = { conversationId: string; at: Date; closedBy: string | null };
 
 /** A close resolves the open period; `closedBy` is the member's email, null through the API. */
 export async function recordClose(tx: Tx, conversationId: string, at: Date, closedBy: string | null): Promise<void> {
-  await tx.$executeRaw`
-    UPDATE "SupportPeriod" SET "resolvedAt" = ${iso(at)}::timestamp(3), "waitingSince" = NULL,
-      "resolutionSeconds" = GREATEST(0, floor(extract(epoch FROM ${iso(at)}::timestamp(3) - "startedAt")))::int,
-      "closedBy" = ${closedBy}
-    WHERE "conversationId" = ${conversationId} AND "resolvedAt" IS NULL`;
+  await recordCloses(tx, [{ conversationId, at, closedBy }]);
+}
+
+/** Closes of several conversations at once (recordClose's statement; the demo's history replays them in bulk). */
+export async function recordCloses(tx: Tx, closes: Close[]): Promise<void> {
+  if (closes.length === 0) return;
+  await tx.$executeRawUnsafe(
+    `UPDATE "SupportPeriod" AS p SET "resolvedAt" = s.at::timestamp(3), "waitingSince" = NULL,
+       "resolutionSeconds" = GREATEST(0, floor(extract(epoch FROM s.at::timestamp(3) - p."startedAt")))::int,
+       "closedBy" = s.by
+     FROM unnest($1::text[], $2::text[], $3::text[]) AS s(conv, at, by)
+     WHERE p."conversationId" = s.conv AND p."resolvedAt" IS NULL`,
+    closes.map((c) => c.conversationId),
+    closes.map((c) => iso(c.at)),
+    closes.map((c) => c.closedBy),
+  );
+}
+
+/** Per row of `conv`: when the reply was made, who made it, and the id its response row would take. */
+type ReplyValues = { at: Prisma.Sql; responder: Prisma.Sql; responseId: Prisma.Sql };
+
+function replyCtes(v: ReplyValues): Prisma.Sql {
+  return Prisma.sql`, support_wait AS (
+      SELECT p."id", p."waitingSince" AS waited, p."firstResponseAt" IS NULL AS first,
+        ${v.at} AS at, ${v.responder}::text AS responder, ${v.responseId}::text AS rid
+      FROM "SupportPeriod" p JOIN conv ON p."conversationId" = conv."id" WHERE p."resolvedAt" IS NULL
+    ), support_period AS (
+      UPDATE "SupportPeriod" AS p SET "replyCount" = p."replyCount" + 1, "waitingSince" = NULL,
+        "firstResponseAt" = CASE WHEN p."firstResponseAt" IS NULL AND p."waitingSince" IS NOT NULL
+          THEN w.at ELSE p."firstResponseAt" END,
+        "firstResponseSeconds" = CASE WHEN p."firstResponseAt" IS NULL AND p."waitingSince" IS NOT NULL
+          THEN GREATEST(0, floor(extract(epoch FROM w.at - p."waitingSince")))::int ELSE p."firstResponseSeconds" END,
+        "firstResponder" = CASE WHEN p."firstResponseAt" IS NULL AND p."waitingSince" IS NOT NULL
+          THEN w.responder ELSE p."firstResponder" END
+      FROM support_wait w WHERE p."id" = w."id"
+      RETURNING p."id", p."customerId", p."senderId", w.waited, w.first, w.at, w.responder, w.rid
+    ), support_response AS (
+      INSERT INTO "SupportResponse" ("id", "customerId", "senderId", "periodId", "first", "waitedFrom",
+        "respondedAt", "seconds", "responder")
+      SELECT u.rid, u."customerId", u."senderId", u."id", u.first,
+        u.waited, u.at, GREATEST(0, floor(extract(epoch FROM u.at - u.waited)))::int, u.responder
+      FROM support_period u WHERE u.waited IS NOT NULL
+      ON CONFLICT ("periodId", "waitedFrom") DO NOTHING
+    )`;
 }
 
 /**
@@ -86,25 +137,23 @@ export async function recordClose(tx: Tx, conversationId: string, at: Date, clos
  * unique per (period, wait start), so only one is recorded. `responder`: the member's email, or "api".
  */
 export function personReplySql(at: Prisma.Sql, responder: string): Prisma.Sql {
-  return Prisma.sql`, support_wait AS (
-      SELECT p."id", p."waitingSince" AS waited, p."firstResponseAt" IS NULL AS first
-      FROM "SupportPeriod" p JOIN conv ON p."conversationId" = conv."id" WHERE p."resolvedAt" IS NULL
-    ), support_period AS (
-      UPDATE "SupportPeriod" AS p SET "replyCount" = p."replyCount" + 1, "waitingSince" = NULL,
-        "firstResponseAt" = CASE WHEN p."firstResponseAt" IS NULL AND p."waitingSince" IS NOT NULL
-          THEN ${at} ELSE p."firstResponseAt" END,
-        "firstResponseSeconds" = CASE WHEN p."firstResponseAt" IS NULL AND p."waitingSince" IS NOT NULL
-          THEN GREATEST(0, floor(extract(epoch FROM ${at} - p."waitingSince")))::int ELSE p."firstResponseSeconds" END,
-        "firstResponder" = CASE WHEN p."firstResponseAt" IS NULL AND p."waitingSince" IS NOT NULL
-          THEN ${responder} ELSE p."firstResponder" END
-      FROM support_wait w WHERE p."id" = w."id"
-      RETURNING p."id", p."customerId", p."senderId", w.waited, w.first
-    ), support_response AS (
-      INSERT INTO "SupportResponse" ("id", "customerId", "senderId", "periodId", "first", "waitedFrom",
-        "respondedAt", "seconds", "responder")
-      SELECT ${newId("sr_")}, u."customerId", u."senderId", u."id", u.first,
-        u.waited, ${at}, GREATEST(0, floor(extract(epoch FROM ${at} - u.waited)))::int, ${responder}
-      FROM support_period u WHERE u.waited IS NOT NULL
-      ON CONFLICT ("periodId", "waitedFrom") DO NOTHING
+  return replyCtes({ at, responder: Prisma.sql`${responder}`, responseId: Prisma.sql`${newId("sr_")}` });
+}
+
+type PersonReply = { conversationId: string; at: Date; responder: string };
+
+/**
+ * People's replies to several conversations at once, at most one per conversation: the same
+ * CTEs as personReplySql over a `conv` of the conversations (the demo's history replays its
+ * replies in bulk; its messages are written beside).
+ */
+export async function recordPersonReplies(tx: Tx, replies: PersonReply[]): Promise<void> {
+  if (replies.length === 0) return;
+  const conv = Prisma.sql`conv AS (
+      SELECT s.id, s.at::timestamp(3) AS at, s.responder, s.rid
+      FROM unnest(${replies.map((r) => r.conversationId)}::text[], ${replies.map((r) => iso(r.at))}::text[],
+        ${replies.map((r) => r.responder)}::text[], ${newIds("sr_", replies.length)}::text[]) AS s(id, at, responder, rid)
     )`;
+  const values = { at: Prisma.sql`conv.at`, responder: Prisma.sql`conv.responder`, responseId: Prisma.sql`conv.rid` };
+  await tx.$queryRaw`WITH ${conv}${replyCtes(values)} SELECT count(*)::int AS n FROM support_period`;
 }

@@ -1,11 +1,23 @@
 // GET /reports/support and /reports/support/heatmap (docs/reports.md): SQL over the periods
-// and responses periods.ts writes, by the (customerId, startedAt | resolvedAt | respondedAt)
-// indexes, one statement per figure family with GROUPING SETS for the groups and the totals.
+// and responses periods.ts writes, the CSAT answers and the SLA breaches, by the (customerId,
+// startedAt | resolvedAt | respondedAt | breachedAt) indexes, one statement per figure family
+// with GROUPING SETS for the groups and the totals (by label, a row counts in each of its
+// conversation's labels, so the totals come from the rows once, beside the groups).
 import { db } from "@/lib/db";
+import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
 import type { Sender } from "@/lib/domains/senders/service";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { SupportFigures, SupportHeatmap, SupportHeatmapInput, SupportReport, SupportReportInput } from "./schemas";
+import { csatFigures } from "./csat-report";
+import { SATISFIED } from "./csat-schemas";
+import {
+  type SupportFigures,
+  type SupportHeatmap,
+  type SupportHeatmapInput,
+  type SupportReport,
+  type SupportReportInput,
+  UNLABELLED,
+} from "./schemas";
 
 const DAY_MS = 86_400_000;
 
@@ -39,16 +51,36 @@ const MEMBER_KEY = {
   started: Prisma.sql`COALESCE(t."firstResponder", 'unanswered')`,
   resolved: Prisma.sql`COALESCE(t."closedBy", 'api')`,
   responses: Prisma.sql`t."responder"`,
+  csat: Prisma.sql`COALESCE(t."memberEmail", 'api')`,
+  // A breach belongs to its period's member, as the period's own figures (docs/reports.md "By member").
+  breaches: Prisma.sql`COALESCE((SELECT sp."firstResponder" FROM "SupportPeriod" sp WHERE sp."id" = t."periodId"), 'unanswered')`,
 } as const;
 type Family = keyof typeof MEMBER_KEY;
+/** The conversation a row of the family belongs to (by label: the conversation's labels). */
+const CONVERSATION: Record<Family, Prisma.Sql> = {
+  started: Prisma.sql`t."conversationId"`,
+  resolved: Prisma.sql`t."conversationId"`,
+  responses: Prisma.sql`(SELECT sp."conversationId" FROM "SupportPeriod" sp WHERE sp."id" = t."periodId")`,
+  csat: Prisma.sql`t."conversationId"`,
+  breaches: Prisma.sql`t."conversationId"`,
+};
+const TABLE: Record<Family, string> = {
+  started: `"SupportPeriod"`,
+  resolved: `"SupportPeriod"`,
+  responses: `"SupportResponse"`,
+  csat: `"CsatSurvey"`,
+  breaches: `"SlaBreach"`,
+};
 
 function keyOf(
-  groupBy: SupportReportInput["groupBy"],
+  groupBy: Exclude<SupportReportInput["groupBy"], "label">,
   family: Family,
   column: Prisma.Sql,
   timeZone: string,
 ): Prisma.Sql {
-  if (groupBy === "sender") return Prisma.sql`(SELECT s."phoneNumber" FROM "Sender" s WHERE s."id" = t."senderId")`;
+  // By sender the groups are the sender ids, named after the aggregate (supportReport): a look-up of
+  // the number per row took as long as the rest of the statement at 100,000 periods a month.
+  if (groupBy === "sender") return Prisma.sql`t."senderId"`;
   if (groupBy === "member") return MEMBER_KEY[family];
   const unit = groupBy === "week" ? "week" : "day";
   return Prisma.sql`to_char(date_trunc(${unit}, ${local(column, timeZone)}), 'YYYY-MM-DD')`;
@@ -60,7 +92,12 @@ const pct = (median: number | null, p90: number | null): Pct => ({ median: secon
 
 type Grouped<T> = { key: string | null; total: number } & T;
 
-/** Groups and totals of one family of figures (GROUPING(key) = 1 on the totals' row). */
+/**
+ * Groups and totals of one family of figures (GROUPING = 1 on the totals' row; "groupKey" since
+ * SlaBreach has a "key"). By label a row is joined to each label its conversation carries now
+ * (none: one row with a null key, the "" group), so the totals are a second pass over the rows
+ * once rather than the sum of the groups (docs/reports.md "By label").
+ */
 async function grouped<T>(
   family: Family,
   column: string,
@@ -71,12 +108,24 @@ async function grouped<T>(
 ): Promise<Grouped<T>[]> {
   const col = Prisma.raw(`t."${column}"`);
   const { lo, hi } = bounds(r);
+  const table = Prisma.raw(TABLE[family]);
+  const inRange = Prisma.sql`${where} AND ${col} >= ${lo} AND ${col} < ${hi}`;
+  if (groupBy === "label") {
+    return db.$queryRaw<Grouped<T>[]>`
+      SELECT g."groupKey" AS key, 0 AS total, ${select}
+      FROM (SELECT t.*, lab."name" AS "groupKey" FROM ${table} t
+        LEFT JOIN LATERAL (SELECT l."name" FROM "ConversationLabel" cl JOIN "Label" l ON l."id" = cl."labelId"
+          WHERE cl."conversationId" = ${CONVERSATION[family]} AND l."customerId" = t."customerId") lab ON true
+        WHERE ${inRange}) g
+      GROUP BY g."groupKey"
+      UNION ALL
+      SELECT NULL, 1, ${select} FROM (SELECT t.* FROM ${table} t WHERE ${inRange}) g`;
+  }
   return db.$queryRaw<Grouped<T>[]>`
-    SELECT g.key, GROUPING(g.key)::int AS total, ${select}
-    FROM (SELECT t.*, ${keyOf(groupBy, family, col, r.timeZone)} AS key
-      FROM ${Prisma.raw(family === "responses" ? `"SupportResponse"` : `"SupportPeriod"`)} t
-      WHERE ${where} AND ${col} >= ${lo} AND ${col} < ${hi}) g
-    GROUP BY GROUPING SETS ((g.key), ())`;
+    SELECT g."groupKey" AS key, GROUPING(g."groupKey")::int AS total, ${select}
+    FROM (SELECT t.*, ${keyOf(groupBy ?? "day", family, col, r.timeZone)} AS "groupKey"
+      FROM ${table} t WHERE ${inRange}) g
+    GROUP BY GROUPING SETS ((g."groupKey"), ())`;
 }
 
 const empty = (): SupportFigures => ({
@@ -88,6 +137,8 @@ const empty = (): SupportFigures => ({
   nextResponse: { median: null, p90: null },
   resolved: 0,
   resolution: { median: null, p90: null },
+  csat: { responses: 0, score: null },
+  slaBreaches: 0,
 });
 
 export async function supportReport(
@@ -95,6 +146,8 @@ export async function supportReport(
   sender: Sender | undefined,
   q: SupportReportInput,
 ): Promise<SupportReport> {
+  // A member needs the permission (the dashboard); a token's was checked by the router.
+  if (p.member) assertPermission(p, "reports");
   const r = rangeOf(q);
   const groupBy = q.groupBy ?? "day";
   const scope = sender
@@ -109,7 +162,8 @@ export async function supportReport(
     p90: number | null;
   };
   type Spread = { n: number; median: number | null; p90: number | null };
-  const [started, resolved, next] = await Promise.all([
+  type Csat = { n: number; satisfied: number };
+  const [started, resolved, next, csat, breaches, numbers] = await Promise.all([
     grouped<Started>(
       "started",
       "startedAt",
@@ -141,12 +195,27 @@ export async function supportReport(
       groupBy,
       r,
     ),
+    // Survey answers by when they came (docs/reports.md "CSAT"); by member: who closed.
+    grouped<Csat>(
+      "csat",
+      "respondedAt",
+      Prisma.sql`count(*)::int AS n, (count(*) FILTER (WHERE g."score" = ${SATISFIED}))::int AS satisfied`,
+      Prisma.sql`${scope} AND t."score" IS NOT NULL`,
+      groupBy,
+      r,
+    ),
+    // SLA breaches by when they were recorded (docs/reports.md "SLA breaches in the report").
+    grouped<{ n: number }>("breaches", "breachedAt", Prisma.sql`count(*)::int AS n`, scope, groupBy, r),
+    groupBy === "sender"
+      ? db.sender.findMany({ where: { customerId: p.customerId }, select: { id: true, phoneNumber: true } })
+      : [],
   ]);
+  const phoneNumbers = new Map(numbers.map((s) => [s.id, s.phoneNumber]));
   const totals = empty();
   const groups = new Map<string, SupportFigures>();
   const figuresOf = (row: { key: string | null; total: number }) => {
     if (row.total === 1) return totals;
-    const key = row.key ?? "";
+    const key = groupBy === "sender" ? (phoneNumbers.get(row.key ?? "") ?? "") : (row.key ?? UNLABELLED);
     const found = groups.get(key) ?? empty();
     groups.set(key, found);
     return found;
@@ -162,6 +231,8 @@ export async function supportReport(
   }
   for (const row of resolved) Object.assign(figuresOf(row), { resolved: row.n, resolution: pct(row.median, row.p90) });
   for (const row of next) figuresOf(row).nextResponse = pct(row.median, row.p90);
+  for (const row of csat) figuresOf(row).csat = csatFigures(row.n, row.satisfied);
+  for (const row of breaches) figuresOf(row).slaBreaches = row.n;
   return {
     ...r,
     groupBy,
@@ -178,15 +249,22 @@ export async function supportHeatmap(
   sender: Sender | undefined,
   q: SupportHeatmapInput,
 ): Promise<SupportHeatmap> {
+  if (p.member) assertPermission(p, "reports");
   const r = rangeOf(q);
   const { lo, hi } = bounds(r);
-  const when = local(Prisma.sql`m."createdAt"`, r.timeZone);
+  // Counted per 15 minutes of UTC first (plain arithmetic per message), then only those buckets
+  // are turned into the zone's weekday and hour: every zone's offset is a multiple of 15 minutes,
+  // so a bucket lies in one hour of the zone. Converting each message instead made a month of a
+  // large account's inbound (~400,000) take 4x as long (docs/benchmarks.md "Support reports").
+  const when = local(Prisma.sql`q.bucket`, r.timeZone);
   const rows = await db.$queryRaw<{ weekday: number; hour: number; inbound: number }[]>`
-    SELECT extract(isodow FROM ${when})::int AS weekday, extract(hour FROM ${when})::int AS hour, count(*)::int AS inbound
-    FROM "ConversationMessage" m
-    ${sender ? Prisma.sql`JOIN "Conversation" c ON c."id" = m."conversationId" AND c."senderId" = ${sender.id}` : Prisma.empty}
-    WHERE m."customerId" = ${p.customerId} AND m."direction" = 'inbound'
-      AND m."createdAt" >= ${lo} AND m."createdAt" < ${hi}
+    SELECT extract(isodow FROM ${when})::int AS weekday, extract(hour FROM ${when})::int AS hour, sum(q.n)::int AS inbound
+    FROM (SELECT date_bin('15 minutes', m."createdAt", timestamp '2000-01-01') AS bucket, count(*) AS n
+      FROM "ConversationMessage" m
+      ${sender ? Prisma.sql`JOIN "Conversation" c ON c."id" = m."conversationId" AND c."senderId" = ${sender.id}` : Prisma.empty}
+      WHERE m."customerId" = ${p.customerId} AND m."direction" = 'inbound'
+        AND m."createdAt" >= ${lo} AND m."createdAt" < ${hi}
+      GROUP BY 1) q
     GROUP BY 1, 2`;
   const counts = new Map(rows.map((row) => [`${row.weekday}:${row.hour}`, row.inbound]));
   const cells = [];

@@ -1,18 +1,12 @@
 // The support report's input and answer (docs/reports.md): figures of conversation periods
-// (lib/domains/support/periods.ts) by day, week or sender, and inbound messages by weekday and
-// hour.
+// (lib/domains/support/periods.ts) by day, week, sender, member or label, and inbound messages
+// by weekday and hour.
 import { z } from "zod";
+import { OptionalDateOnly } from "@/lib/core/date-only-query";
+import { CsatFiguresPublic } from "./csat-schemas";
 
 const DAY_MS = 86_400_000;
 const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
-const DateOnly = z.preprocess(
-  blankAsAbsent,
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "must be a real date")
-    .optional(),
-);
 
 /** At most a year per report: the figures are percentiles over every period in the range. */
 export const MAX_REPORT_DAYS = 366;
@@ -27,8 +21,8 @@ const isTimeZone = (zone: string) => {
 };
 
 const Range = {
-  dateFrom: DateOnly.describe("From this day, YYYY-MM-DD (default: 29 days before dateTo)"),
-  dateTo: DateOnly.describe("Up to and including this day, YYYY-MM-DD (default: today)"),
+  dateFrom: OptionalDateOnly.describe("From this day, YYYY-MM-DD (default: 29 days before dateTo)"),
+  dateTo: OptionalDateOnly.describe("Up to and including this day, YYYY-MM-DD (default: today)"),
   timeZone: z
     .preprocess(blankAsAbsent, z.string().max(64).refine(isTimeZone, "must be an IANA time zone").optional())
     .describe("The days, weeks and hours are this zone's (default UTC), e.g. Europe/Berlin"),
@@ -42,7 +36,10 @@ function orderedRange(q: { dateFrom?: string; dateTo?: string }, ctx: z.Refineme
     ctx.addIssue({ code: "custom", path: ["dateTo"], message: `at most ${MAX_REPORT_DAYS} days from dateFrom` });
 }
 
-export const SUPPORT_GROUPS = ["day", "week", "sender", "member"] as const;
+export const SUPPORT_GROUPS = ["day", "week", "sender", "member", "label"] as const;
+
+/** The key of the group by label of conversations that carry none (no label name is empty). */
+export const UNLABELLED = "";
 
 export const SupportReportQuery = z
   .object({
@@ -50,7 +47,7 @@ export const SupportReportQuery = z
     groupBy: z
       .preprocess(blankAsAbsent, z.enum(SUPPORT_GROUPS).optional())
       .describe(
-        "day (default), week (from Monday), sender, or member (periods by who answered first, closes by who closed, responses by who replied)",
+        'day (default), week (from Monday), sender, member (periods by who answered first, closes by who closed, responses by who replied), or label (the labels the conversation carries now: one with two labels counts in both, one with none in the group ""; the totals count it once)',
       ),
   })
   .superRefine(orderedRange);
@@ -74,6 +71,13 @@ const Figures = {
   nextResponse: Durations.describe("Later response times (a wait after a person had replied), answered in the group"),
   resolved: z.number().int().describe("Periods closed in the group"),
   resolution: Durations.describe("Resolution times (first inbound to close) of the periods closed in the group"),
+  csat: CsatFiguresPublic.describe("CSAT survey answers received in the group (by member: who closed)"),
+  slaBreaches: z
+    .number()
+    .int()
+    .describe(
+      "SLA targets missed in the group, by when the breach was recorded (by member: the member of the breached period's first response)",
+    ),
 };
 
 export const SupportFiguresPublic = z.object(Figures).meta({ id: "SupportFigures" });
@@ -93,12 +97,14 @@ export const SupportReportPublic = z
           key: z
             .string()
             .describe(
-              'The day or week\'s first day (YYYY-MM-DD), the sender, or the member\'s email ("api": replies and closes through the API; "unanswered": periods no person answered yet)',
+              'The day or week\'s first day (YYYY-MM-DD), the sender, the member\'s email ("api": replies and closes through the API; "unanswered": periods no person answered yet), or the label\'s name ("": conversations without a label)',
             ),
           ...Figures,
         }),
       )
-      .describe("Groups with any figure, in order"),
+      .describe(
+        "Groups with any figure, in order (by label a conversation counts in each of its labels, so the groups may add up to more than the totals)",
+      ),
   })
   .meta({ id: "SupportReport" });
 export type SupportReport = z.infer<typeof SupportReportPublic>;

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { markHandedOff } from "@/lib/domains/conversations/handoff";
 import { replyToConversation } from "@/lib/domains/messaging/conversation-reply";
+import { supportCsv, supportDashboard } from "@/lib/domains/support/dashboard";
 import { recordApiAnswers } from "@/test/api-answers";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
@@ -272,5 +273,53 @@ describe("GET /reports/support/heatmap", () => {
     const other = await messagingCustomer();
     const theirs = await call("GET", "/api/v3/reports/support/heatmap", { token: other.globalToken, query });
     expect(theirs.body.data.cells.every((c: { inbound: number }) => c.inbound === 0)).toBe(true);
+  });
+});
+
+describe("the dashboard's Reports page (lib/domains/support/dashboard.ts)", () => {
+  it("the period beside the one before, each table as CSV, and only for a role holding reports", async () => {
+    const t = await messagingCustomer();
+    const contact = uniquePhone();
+    await history(t, contact);
+    // Two days ago: in the last 7 days, not in the 7 before them; 10 days ago: the 7 before.
+    await contactWrites(t.sender, uniquePhone(), "Earlier", { at: ago(10 * 86_400) });
+    const p = memberPrincipal(t.customer.id, { role: "admin" });
+    const now = new Date();
+
+    const week = await supportDashboard(p, 7, now);
+    expect(week.current.dateTo).toBe(now.toISOString().slice(0, 10));
+    expect(Date.parse(week.current.dateTo) - Date.parse(week.current.dateFrom)).toBe(6 * 86_400_000);
+    expect(Date.parse(week.current.dateFrom) - Date.parse(week.previous.dateTo)).toBe(86_400_000);
+    expect(week.totals.conversations).toBe(1);
+    near(week.totals.firstResponse.median, 600);
+    expect(week.previousTotals.conversations).toBe(1);
+    expect(week.previousTotals.firstResponse.median).toBeNull();
+    expect(week.byMember.map((g) => g.key).sort()).toEqual(["api"]);
+    expect(week.heatmap).toHaveLength(168);
+    expect(week.heatmap.reduce((n, c) => n + c.inbound, 0)).toBe(2);
+
+    const members = await supportCsv(p, "members", 7, now);
+    const lines = members.csv.trim().split("\n");
+    expect(lines[0]).toBe(
+      "member,conversations,reopened,inbound,outbound,firstResponseMedianSeconds,firstResponseP90Seconds,nextResponseMedianSeconds,nextResponseP90Seconds,resolved,resolutionMedianSeconds,resolutionP90Seconds,slaBreaches,csatResponses,csatHappyPercent",
+    );
+    expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(["api"]);
+    expect(members.fileName).toBe(`support-members-${week.current.dateFrom}-to-${week.current.dateTo}.csv`);
+    const heatmap = await supportCsv(p, "heatmap", 7, now);
+    expect(heatmap.csv.trim().split("\n")).toHaveLength(169);
+    const month = await supportCsv(p, "days", 30, now);
+    expect(
+      month.csv
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(",")[1]),
+    ).toEqual(["1", "1"]);
+
+    for (const role of ["agent", "developer", "billing"] as const) {
+      const refused = memberPrincipal(t.customer.id, { role });
+      await expect(supportDashboard(refused, 7, now)).rejects.toMatchObject({ code: "PERMISSION_DENIED" });
+      await expect(supportCsv(refused, "members", 7, now)).rejects.toMatchObject({ code: "PERMISSION_DENIED" });
+    }
   });
 });

@@ -11,6 +11,8 @@ import { CONVERSATION_EVENTS } from "@/lib/domains/conversations/event-types";
 import { type EventDefinition, envelopeExample, envelopeSchema } from "@/lib/domains/events/define";
 import { LABEL_EVENTS } from "@/lib/domains/labels/event-types";
 import { INBOUND_MESSAGE_EVENTS, MESSAGE_STATUS_EVENTS } from "@/lib/domains/messaging/event-types";
+import { SLA_EVENTS } from "@/lib/domains/sla/event-types";
+import { SUPPORT_EVENTS } from "@/lib/domains/support/event-types";
 import { TEMPLATE_EVENTS } from "@/lib/domains/templates/event-types";
 import { OPERATIONAL_EVENTS, TestEvent } from "./event-types";
 
@@ -44,8 +46,8 @@ const GROUPS: readonly Group[] = [
     key: "conversation",
     name: "Conversations",
     description:
-      "The inbox's threads with your contacts: started, handed off by a chatbot to a person, assigned, labelled, closed.",
-    definitions: [...CONVERSATION_EVENTS, ...LABEL_EVENTS],
+      "The inbox's threads with your contacts: started, handed off by a chatbot to a person, assigned, labelled, closed, rated, an SLA target missed.",
+    definitions: [...CONVERSATION_EVENTS, ...LABEL_EVENTS, ...SUPPORT_EVENTS, ...SLA_EVENTS],
   },
   {
     key: "automation",

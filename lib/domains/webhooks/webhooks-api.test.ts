@@ -102,6 +102,8 @@ describe("event catalog", () => {
       "conversation.handoff",
       "conversation.assigned",
       "conversation.labels_changed",
+      "conversation.csat_received",
+      "conversation.sla_breached",
       "automation.triggered",
       "broadcast.started",
       "broadcast.paused",

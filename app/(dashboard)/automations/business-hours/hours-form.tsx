@@ -1,9 +1,8 @@
 "use client";
 // The account's business hours (several ranges a day, holidays) and the away reply switch,
 // checked with the API's schema (lib/domains/business-hours/schemas.ts) before it is sent.
-import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
-import { useToast } from "@/components/dashboard/toast";
+import { useBodyForm } from "@/components/dashboard/use-action-form";
 import { button, buttonSecondary, input, label } from "@/components/ui/classes";
 import { FormAlert } from "@/components/ui/form-alert";
 import { BusinessHoursBody, type BusinessHoursPublic } from "@/lib/domains/business-hours/schemas";
@@ -26,8 +25,6 @@ function timeZones(): string[] {
 }
 
 export function HoursForm({ setting }: { setting: BusinessHoursPublic }) {
-  const toast = useToast();
-  const router = useRouter();
   const zones = useMemo(timeZones, []);
   const hours = setting.businessHours;
   const [on, setOn] = useState(hours !== null);
@@ -41,8 +38,11 @@ export function HoursForm({ setting }: { setting: BusinessHoursPublic }) {
   const [holidays, setHolidays] = useState((hours?.holidays ?? []).join(", "));
   const [away, setAway] = useState(setting.awayReply.enabled);
   const [awayText, setAwayText] = useState(setting.awayReply.text ?? "");
-  const [message, setMessage] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { submit, pending, message } = useBodyForm({
+    schema: BusinessHoursBody,
+    action: setBusinessHoursAction,
+    success: "Business hours saved",
+  });
   const setRange = (key: number, patch: Partial<Range>) =>
     setRanges((rs) => rs.map((r) => (r.key === key ? { ...r, ...patch } : r)));
 
@@ -61,22 +61,7 @@ export function HoursForm({ setting }: { setting: BusinessHoursPublic }) {
         : null,
       awayReply: { enabled: away, ...(awayText.trim() ? { text: awayText.trim() } : {}) },
     };
-    const parsed = BusinessHoursBody.safeParse(body);
-    if (!parsed.success) {
-      setMessage(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
-      return;
-    }
-    setPending(true);
-    const result = await setBusinessHoursAction(body);
-    setPending(false);
-    if (!result.ok) {
-      setMessage(result.message);
-      toast.error(result.message);
-      return;
-    }
-    setMessage(null);
-    toast.success("Business hours saved");
-    router.refresh();
+    await submit(body);
   }
 
   return (

@@ -9,6 +9,7 @@ import type { FilterDraft, FilterOp } from "./draft";
 import type { DraftEstimate } from "./use-draft-estimate";
 
 export type BookChoice = { uid: string; name: string; contacts: number };
+export type SegmentChoice = { uid: string; name: string };
 export type FieldChoice = { key: string; label: string };
 
 const OP_LABELS: Record<FilterOp, string> = {
@@ -41,6 +42,47 @@ type Props = {
   onFilters: (filters: FilterDraft[]) => void;
   errors: Record<string, string>;
 };
+
+/**
+ * A saved segment instead of books and filters (docs/automation.md "Segments"): its rules are
+ * taken when the broadcast starts; the count below is its live count for this template.
+ */
+export function SegmentField({
+  segments,
+  segmentUid,
+  onSegment,
+  errors,
+}: {
+  segments: SegmentChoice[];
+  segmentUid: string;
+  onSegment: (uid: string) => void;
+  errors: Record<string, string>;
+}) {
+  if (segments.length === 0) return null;
+  const error = errors["audience.segmentUid"];
+  return (
+    <div>
+      <label htmlFor="bc-segment" className={label}>
+        Saved segment
+      </label>
+      <select
+        id="bc-segment"
+        className={input}
+        value={segmentUid}
+        onChange={(e) => onSegment(e.target.value)}
+        {...errorProps("bc-segment", error)}
+      >
+        <option value="">None: choose contact books below</option>
+        {segments.map((s) => (
+          <option key={s.uid} value={s.uid}>
+            {s.name}
+          </option>
+        ))}
+      </select>
+      <FieldMessage inputId="bc-segment" message={error} />
+    </div>
+  );
+}
 
 export function AudienceFields({ books, fields, bookUids, filters, onBooks, onFilters, errors }: Props) {
   const allFields = [...BUILT_IN_FIELDS, ...fields];
@@ -168,12 +210,28 @@ const REASONS: { key: keyof DraftEstimate["skippedByReason"]; label: string }[] 
   { key: "duplicates", label: "Duplicates (messaged once)" },
 ];
 
-/** Recipients and skipped numbers by reason, as the start would make them. */
-export function AudienceCount({ estimate, updating }: { estimate: DraftEstimate | undefined; updating: boolean }) {
+/** Recipients and skipped numbers by reason, as the start would make them; a segment's size too. */
+export function AudienceCount({
+  estimate,
+  updating,
+  segment,
+}: {
+  estimate: DraftEstimate | undefined;
+  updating: boolean;
+  segment?: string | undefined;
+}) {
   if (!estimate) return null;
   const skipped = REASONS.reduce((n, r) => n + estimate.skippedByReason[r.key], 0);
+  // The segment's own count (GET /segments/{uid}/count): every unique number, sent to or skipped.
+  const numbers = estimate.estimate.recipients + estimate.estimate.skipped;
   return (
     <div className="rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800" data-testid="audience-count">
+      {segment ? (
+        <p className="mb-1">
+          {segment}: <span data-testid="segment-count">{numbers.toLocaleString("en-US")}</span>{" "}
+          {numbers === 1 ? "number" : "numbers"} now
+        </p>
+      ) : null}
       <p role="status" className="font-medium" aria-busy={updating}>
         <span data-testid="recipient-count">{estimate.estimate.recipients.toLocaleString("en-US")}</span>{" "}
         {estimate.estimate.recipients === 1 ? "recipient" : "recipients"} · {skipped.toLocaleString("en-US")} skipped

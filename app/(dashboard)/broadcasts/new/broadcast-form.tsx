@@ -14,7 +14,14 @@ import { FormAlert } from "@/components/ui/form-alert";
 import type { ActionResult } from "@/lib/dashboard/action-result";
 import { BroadcastCreateInput } from "@/lib/domains/broadcasts/schemas";
 import { createBroadcastAction, startBroadcastAction, updateBroadcastAction } from "./actions";
-import { AudienceCount, AudienceFields, type BookChoice, type FieldChoice } from "./audience-fields";
+import {
+  AudienceCount,
+  AudienceFields,
+  type BookChoice,
+  type FieldChoice,
+  type SegmentChoice,
+  SegmentField,
+} from "./audience-fields";
 import { errorsOf, type FormDraft, fileErrors, inputOf, mappedSlots } from "./draft";
 import { withFieldLabels } from "./field-labels";
 import { ReviewPanel } from "./review-panel";
@@ -31,6 +38,9 @@ type Props = {
   templates: TemplateChoice[];
   books: BookChoice[];
   fields: FieldChoice[];
+  segments: SegmentChoice[];
+  /** A segment chosen on the segments page (?segment=); "" for none. */
+  initialSegment: string;
 };
 
 const keyOf = (t: Pick<TemplateChoice, "name" | "language">) => `${t.name}|${t.language}`;
@@ -46,7 +56,7 @@ function Step({ n, id, title, children }: { n: number; id: string; title: string
   );
 }
 
-export function BroadcastForm({ senders, initialSender, templates, books, fields }: Props) {
+export function BroadcastForm({ senders, initialSender, templates, books, fields, segments, initialSegment }: Props) {
   const router = useRouter();
   const toast = useToast();
   const first = templates[0];
@@ -56,6 +66,7 @@ export function BroadcastForm({ senders, initialSender, templates, books, fields
     template: first ? { name: first.name, language: first.language } : null,
     bookUids: [],
     filters: [],
+    segmentUid: initialSegment,
     mappings: {},
     schedule: { when: "now", date: "", time: "09:00", zone: "UTC" },
     pace: "",
@@ -221,16 +232,28 @@ export function BroadcastForm({ senders, initialSender, templates, books, fields
       </Step>
 
       <Step n={2} id="bc-step-audience" title="Audience">
-        <AudienceFields
-          books={books}
-          fields={fields}
-          bookUids={draft.bookUids}
-          filters={draft.filters}
-          onBooks={(bookUids) => set({ bookUids })}
-          onFilters={(filters) => set({ filters })}
+        <SegmentField
+          segments={segments}
+          segmentUid={draft.segmentUid ?? ""}
+          onSegment={(segmentUid) => set({ segmentUid })}
           errors={errors}
         />
-        <AudienceCount estimate={estimate.data} updating={estimate.updating} />
+        {draft.segmentUid ? null : (
+          <AudienceFields
+            books={books}
+            fields={fields}
+            bookUids={draft.bookUids}
+            filters={draft.filters}
+            onBooks={(bookUids) => set({ bookUids })}
+            onFilters={(filters) => set({ filters })}
+            errors={errors}
+          />
+        )}
+        <AudienceCount
+          estimate={estimate.data}
+          updating={estimate.updating}
+          segment={segments.find((s) => s.uid === draft.segmentUid)?.name}
+        />
       </Step>
 
       <Step n={3} id="bc-step-variables" title="Variables">

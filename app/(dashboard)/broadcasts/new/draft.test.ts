@@ -89,3 +89,16 @@ describe("a template's media header", () => {
     expect(fileErrors(draft(), slots)).toEqual({});
   });
 });
+
+describe("a saved segment as the audience", () => {
+  it("replaces the books and filters in the input, and the API's schema takes it", () => {
+    const named = { ...emptyMapping(), source: "name" as const };
+    const input = inputOf({ ...draft({ "body.0": named, "body.1": named }), segmentUid: "seg_abc123" }, slots);
+    expect(input.audience).toEqual({ segmentUid: "seg_abc123" });
+    expect(BroadcastCreateInput.safeParse(input).success).toBe(true);
+    const bad = BroadcastCreateInput.safeParse({ ...input, audience: { segmentUid: "nope" } });
+    expect(errorsOf(bad.error?.issues ?? [])["audience.segmentUid"]).toBe(
+      "Segment: choose one of the account's segments",
+    );
+  });
+});

@@ -22,6 +22,8 @@ export type FormDraft = {
   template: { name: string; language: string } | null;
   bookUids: string[];
   filters: FilterDraft[];
+  /** A saved segment instead of books and filters (docs/automation.md "Segments"); "" or absent: books. */
+  segmentUid?: string;
   /** By slot key ("body.0", "header.0"). */
   mappings: Record<string, MappingDraft>;
   schedule: ScheduleDraft;
@@ -86,10 +88,16 @@ export function inputOf(d: FormDraft, slots: ParameterSlot[], forCount = false) 
   return {
     name: d.name,
     template: d.template ?? { name: "", language: "" },
-    audience: {
-      contactBookUids: d.bookUids,
-      filters: d.filters.map((f) => ({ field: f.field, op: f.op, ...(f.op === "exists" ? {} : { value: f.value }) })),
-    },
+    audience: d.segmentUid
+      ? { segmentUid: d.segmentUid }
+      : {
+          contactBookUids: d.bookUids,
+          filters: d.filters.map((f) => ({
+            field: f.field,
+            op: f.op,
+            ...(f.op === "exists" ? {} : { value: f.value }),
+          })),
+        },
     variables: {
       body: slots.filter((s) => s.component === "body").map(variable),
       header: slots.filter((s) => s.component === "header").map(variable),
@@ -131,6 +139,7 @@ function say(path: string, message: string, slots: ParameterSlot[]): string {
   if (path === "scheduledAt") return "Start time: pick a date and a time";
   if (path === "name") return message.replace(/^name\b/, "Name");
   if (path === "audience") return "Contact books: choose at least one";
+  if (path === "audience.segmentUid") return "Segment: choose one of the account's segments";
   if (/^variables\.\w+\.\d+\.key$/.test(path)) return "Custom field: choose the field the value comes from";
   if (path === "variables.header.0.value" && slots.some(isFileSlot)) return FILE_MISSING;
   if (/^variables\.\w+\.\d+\.value$/.test(path)) return "Text: enter the value every contact gets";

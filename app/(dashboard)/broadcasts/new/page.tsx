@@ -6,6 +6,7 @@ import { SubpageHeader } from "@/components/dashboard/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
+import { segmentChoices } from "@/lib/domains/broadcasts/segments";
 import { listContactBooks } from "@/lib/domains/contacts/books";
 import { listContactFields } from "@/lib/domains/contacts/fields";
 import { pageSender } from "@/lib/domains/senders/dashboard-scope";
@@ -36,11 +37,12 @@ export default async function NewBroadcastPage({ searchParams }: { searchParams:
       </div>
     );
   }
-  const [senders, { templates }, { books }, fields] = await Promise.all([
+  const [senders, { templates }, { books }, fields, segments] = await Promise.all([
     listSenders(p),
     listTemplates(p, { page: 1, limit: 100, status: "APPROVED" }, "v3"),
     listContactBooks(p, { page: 1, limit: 100, status: "ACTIVE" }),
     listContactFields(p),
+    segmentChoices(p),
   ]);
   return (
     <div className="space-y-6">
@@ -60,6 +62,8 @@ export default async function NewBroadcastPage({ searchParams }: { searchParams:
         }))}
         books={books.map((b) => ({ uid: b.id, name: b.name, contacts: b._count.contacts }))}
         fields={fields.map((f) => ({ key: f.key, label: f.label }))}
+        segments={segments}
+        initialSegment={segments.some((s) => s.uid === params.segment) ? (params.segment ?? "") : ""}
       />
     </div>
   );

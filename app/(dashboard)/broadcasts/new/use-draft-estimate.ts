@@ -12,7 +12,7 @@ const DEBOUNCE_MS = 400;
 
 export type { DraftEstimate };
 
-function useDebounced<T>(value: T, ms: number): T {
+export function useDebounced<T>(value: T, ms: number): T {
   const [settled, setSettled] = useState(value);
   useEffect(() => {
     const t = setTimeout(() => setSettled(value), ms);

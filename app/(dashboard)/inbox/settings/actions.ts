@@ -4,7 +4,13 @@
 import { z } from "zod";
 import { defineAction, RecordId } from "@/lib/dashboard/define-action";
 import { setAutoAssign } from "@/lib/domains/conversations/auto-assign";
-import { AutoAssignInput, SavedReplyInput } from "@/lib/domains/conversations/inbox-settings-schemas";
+import {
+  AutoAssignInput,
+  ReadReceiptsInput,
+  SavedReplyInput,
+  SavedReplyUpdateInput,
+} from "@/lib/domains/conversations/inbox-settings-schemas";
+import { setReadReceipts } from "@/lib/domains/conversations/read-receipts";
 import { createSavedReply, deleteSavedReply, updateSavedReply } from "@/lib/domains/conversations/saved-replies";
 
 export const createSavedReplyAction = defineAction({
@@ -16,7 +22,7 @@ export const createSavedReplyAction = defineAction({
 
 export const updateSavedReplyAction = defineAction({
   permission: "inbox.settings",
-  schema: SavedReplyInput.extend({ id: RecordId }),
+  schema: SavedReplyUpdateInput,
   run: async ({ principal, input: { id, ...reply } }) => {
     await updateSavedReply(principal, id, reply);
   },
@@ -37,6 +43,15 @@ export const setAutoAssignAction = defineAction({
   schema: AutoAssignInput,
   run: async ({ principal, input }) => {
     await setAutoAssign(principal, input);
+  },
+  revalidate: "/inbox/settings",
+});
+
+export const setReadReceiptsAction = defineAction({
+  permission: "inbox.settings",
+  schema: ReadReceiptsInput,
+  run: async ({ principal, input }) => {
+    await setReadReceipts(principal, input.enabled);
   },
   revalidate: "/inbox/settings",
 });

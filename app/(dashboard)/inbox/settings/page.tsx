@@ -7,8 +7,9 @@ import { td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { autoAssignSettings } from "@/lib/domains/conversations/auto-assign";
+import { readReceiptsOn } from "@/lib/domains/conversations/read-receipts";
 import { listSavedReplies } from "@/lib/domains/conversations/saved-replies";
-import { AutoAssignForm, SavedReplyControls, SavedReplyForm } from "./settings-forms";
+import { AutoAssignForm, ReadReceiptsForm, SavedReplyControls, SavedReplyForm } from "./settings-forms";
 
 export const metadata: Metadata = { title: "Inbox settings · Switchboard" };
 export const dynamic = "force-dynamic";
@@ -17,7 +18,11 @@ const REPLY_COLUMNS = [{ key: "shortcut", label: "Shortcut" }, { key: "text", la
 
 export default async function InboxSettingsPage() {
   const p = await requirePermission("inbox.settings");
-  const [replies, senders] = await Promise.all([listSavedReplies(p), autoAssignSettings(p)]);
+  const [replies, senders, readReceipts] = await Promise.all([
+    listSavedReplies(p),
+    autoAssignSettings(p),
+    readReceiptsOn(p),
+  ]);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Inbox settings</h1>
@@ -29,7 +34,8 @@ export default async function InboxSettingsPage() {
           Saved replies
         </h2>
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          Type <kbd>/</kbd> and the shortcut in the inbox's reply box to insert one.
+          Type <kbd>/</kbd> and the shortcut in the inbox's reply box to insert one. A reply with buttons goes out as a
+          buttons message: its text is the message, and the contact taps a button.
         </p>
         <DataTable
           label="Saved replies"
@@ -40,9 +46,23 @@ export default async function InboxSettingsPage() {
           {replies.map((r) => (
             <tr key={r.id} data-testid="saved-reply-row">
               <td className={`${td} font-mono`}>/{r.shortcut}</td>
-              <td className={`${td} whitespace-pre-wrap`}>{r.text}</td>
+              <td className={`${td} whitespace-pre-wrap`}>
+                {r.text}
+                {r.buttons ? (
+                  <ul className="mt-1 flex flex-wrap gap-1" aria-label={`Buttons of /${r.shortcut}`}>
+                    {r.buttons.map((b) => (
+                      <li
+                        key={b.id}
+                        className="rounded border border-slate-300 px-2 py-0.5 text-xs dark:border-slate-600"
+                      >
+                        {b.title} <span className="font-mono text-slate-600 dark:text-slate-400">({b.id})</span>
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+              </td>
               <td className={td}>
-                <SavedReplyControls id={r.id} shortcut={r.shortcut} text={r.text} />
+                <SavedReplyControls id={r.id} shortcut={r.shortcut} text={r.text} buttons={r.buttons} />
               </td>
             </tr>
           ))}
@@ -62,6 +82,13 @@ export default async function InboxSettingsPage() {
             </li>
           ))}
         </ul>
+      </CardSection>
+      <CardSection id="read-receipts" title="Read receipts">
+        <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+          When on, opening an unread conversation shows the contact their messages as read, and typing a reply shows
+          them that someone is typing. Off, contacts see neither.
+        </p>
+        <ReadReceiptsForm enabled={readReceipts} />
       </CardSection>
     </div>
   );

@@ -25,6 +25,7 @@ const list = await import("./route");
 const unread = await import("./unread/route");
 const one = await import("./[uid]/route");
 const replies = await import("./[uid]/messages/route");
+const labelRoute = await import("./[uid]/labels/route");
 
 const ORIGIN = "http://dash.test";
 const SAME = { Host: "dash.test", Origin: ORIGIN, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json" };
@@ -156,6 +157,46 @@ describe("a thread", () => {
     );
     expect(reply.status).toBe(404);
     expect(await db.message.count({ where: { customerId: other.customer.id } })).toBe(0);
+  });
+});
+
+describe("a thread's labels", () => {
+  it("are put on and taken off as the member's, the list filters by them; another account's thread and a role without the inbox are refused", async () => {
+    const { createLabel } = await import("@/lib/domains/labels/service");
+    const me = session.principal as Principal;
+    await createLabel(me, { name: "Dash", color: "teal", description: "" });
+    const uid = await uidOf(newer);
+    const change = (body: unknown, id = uid) =>
+      labelRoute.POST(post(`/api/dashboard/conversations/${id}/labels`, body), ctx(id));
+    const added = await change({ add: ["dash"] });
+    expect(added.status).toBe(200);
+    expect(await added.json()).toMatchObject({ conversationUid: uid, labels: ["Dash"], added: ["Dash"] });
+    expect((await listed("?label=DASH")).conversations.map((c) => c.uid)).toEqual([uid]);
+    const event = await db.webhookEvent.findFirstOrThrow({
+      where: { customerId: t.customer.id, type: "conversation.labels_changed" },
+      orderBy: { createdAt: "desc" },
+    });
+    expect((event.payload as { data: unknown }).data).toMatchObject({ conversationUid: uid, by: email });
+    const unknown = await change({ add: ["nope"] });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error_code).toBe("LABEL_NOT_FOUND");
+
+    const other = await messagingCustomer();
+    const theirs = recipient();
+    await contactWrites(other.sender, theirs, "not yours");
+    const theirUid = (await db.conversation.findFirstOrThrow({ where: { customerId: other.customer.id } })).id;
+    const refused = await change({ add: ["dash"] }, theirUid);
+    expect(refused.status).toBe(404);
+    expect((await refused.json()).error_code).toBe("CONVERSATION_NOT_FOUND");
+
+    session.principal = memberPrincipal(t.customer.id, { role: "developer" });
+    try {
+      expect((await change({ remove: ["dash"] })).status).toBe(403);
+    } finally {
+      session.principal = me;
+    }
+    const removed = await change({ remove: ["Dash"] });
+    expect(await removed.json()).toMatchObject({ labels: [], removed: ["Dash"] });
   });
 });
 

@@ -1,4 +1,4 @@
-// GET: the inbox list (unread first, then newest) with the unread badge; polled by the inbox.
+// GET: the inbox list (unread first, then newest; `sort=due`: SLA due soonest) with the unread badge; polled by the inbox.
 // `assignee=me` is the signed-in member ("Mine"), `none` the unassigned ones.
 
 import { pageBlock } from "@/lib/core/pagination";
@@ -11,11 +11,15 @@ import { pageSender } from "@/lib/domains/senders/dashboard-scope";
 export const dynamic = "force-dynamic";
 
 export const GET = dashboardHandler("inbox", async (p, request) => {
-  const { sender: phone, ...params } = Object.fromEntries(new URL(request.url).searchParams);
+  const { sender: phone, sort, ...params } = Object.fromEntries(new URL(request.url).searchParams);
   const sender = phone ? await pageSender(p, phone) : undefined;
   const mine = params.assignee === "me" ? { assignee: p.member?.email } : {};
   const { senderId: _s, ...query } = ConversationListQuery.parse({ limit: "50", ...params, ...mine });
-  const { conversations: rows, total, unread } = await inboxPage(p, sender?.id, query);
+  const {
+    conversations: rows,
+    total,
+    unread,
+  } = await inboxPage(p, sender?.id, query, sort === "due" ? "due" : "inbox");
   const conversations = rows.map((r) => toPublicConversation(r));
   return Response.json({
     conversations,

@@ -1,0 +1,256 @@
+// Support reports (docs/reports.md "The dashboard's Reports page"): the chosen period's figures beside the period
+// before it, charts by day, the per-member table, a table by the chosen grouping (day, week,
+// sender or label), the weekday-hour heatmap, and each table as CSV.
+
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { CsvExportLink } from "@/components/dashboard/csv-export-link";
+import { DataTable, type TableColumn } from "@/components/dashboard/data-table";
+import { type DayPoint, SupportTimesChart, SupportVolumeChart } from "@/components/dashboard/support-charts";
+import { SupportHeatmapTable } from "@/components/dashboard/support-heatmap";
+import { CardSection } from "@/components/ui/card-section";
+import { card, link, muted, td } from "@/components/ui/classes";
+import { formatDuration } from "@/components/ui/format";
+import { formatCount } from "@/lib/core/count";
+import { requirePermission } from "@/lib/dashboard/guard";
+import {
+  REPORT_GROUPS,
+  REPORT_PERIODS,
+  type ReportGroup,
+  type ReportPeriod,
+  type ReportTable,
+  reportGroupOf,
+  reportPeriodOf,
+  supportDashboard,
+  tableOfGroup,
+} from "@/lib/domains/support/dashboard";
+import { type SupportFigures, type SupportReport, UNLABELLED } from "@/lib/domains/support/schemas";
+
+export const metadata: Metadata = { title: "Reports · Switchboard" };
+export const dynamic = "force-dynamic";
+
+type Props = { searchParams: Promise<{ days?: string; group?: string }> };
+
+/** The group picker's choices: the name on the button and the table's first column. */
+const GROUP_NAMES: Record<ReportGroup, string> = { day: "Day", week: "Week", sender: "Sender", label: "Label" };
+
+/** A picker link: the chosen one filled, the others outlined. */
+const choice = (on: boolean) =>
+  `rounded-md border px-3 py-1.5 text-sm ${
+    on
+      ? "border-indigo-700 bg-indigo-700 text-white"
+      : "border-slate-300 text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:text-slate-200 dark:hover:bg-slate-800"
+  }`;
+
+const minutes = (s: number | null) => (s === null ? null : Math.round(s / 6) / 10);
+
+/** The CSAT figures (docs/reports.md "CSAT"): the share of happy answers and how many. */
+const csatText = (c: SupportFigures["csat"]) =>
+  c.score === null ? "No answers" : `${c.score}% of ${formatCount(c.responses)}`;
+
+/** The figures shown as tiles, each with how it reads. */
+const TILES: { id: string; label: string; value: (f: SupportFigures) => string }[] = [
+  { id: "conversations", label: "Conversations", value: (f) => formatCount(f.conversations) },
+  { id: "frt-median", label: "First response, median", value: (f) => formatDuration(f.firstResponse.median) },
+  { id: "frt-p90", label: "First response, 90th percentile", value: (f) => formatDuration(f.firstResponse.p90) },
+  { id: "resolution-median", label: "Resolution, median", value: (f) => formatDuration(f.resolution.median) },
+  { id: "resolution-p90", label: "Resolution, 90th percentile", value: (f) => formatDuration(f.resolution.p90) },
+  { id: "resolved", label: "Resolved", value: (f) => formatCount(f.resolved) },
+  { id: "csat", label: "CSAT, happy answers", value: (f) => csatText(f.csat) },
+  { id: "sla-breaches", label: "SLA breaches", value: (f) => formatCount(f.slaBreaches) },
+];
+
+const FIGURE_COLUMNS = (key: string, label: string): TableColumn[] => [
+  { key, label },
+  { key: "conversations", label: "Conversations" },
+  { key: "outbound", label: "Replies" },
+  { key: "frt", label: "First response (median / p90)" },
+  { key: "next", label: "Next response (median / p90)" },
+  { key: "resolved", label: "Resolved" },
+  { key: "resolution", label: "Resolution (median / p90)" },
+  { key: "csat", label: "CSAT (happy)" },
+  { key: "sla", label: "SLA breaches" },
+];
+
+function FigureRow({
+  group,
+  testId,
+  keyText = group.key,
+}: {
+  group: SupportReport["groups"][number];
+  testId: string;
+  keyText?: string;
+}) {
+  const pair = (d: { median: number | null; p90: number | null }) =>
+    `${formatDuration(d.median)} / ${formatDuration(d.p90)}`;
+  return (
+    <tr data-testid={testId}>
+      <td className={td}>{keyText}</td>
+      <td className={td}>{formatCount(group.conversations)}</td>
+      <td className={td}>{formatCount(group.outbound)}</td>
+      <td className={td}>{pair(group.firstResponse)}</td>
+      <td className={td}>{pair(group.nextResponse)}</td>
+      <td className={td}>{formatCount(group.resolved)}</td>
+      <td className={td}>{pair(group.resolution)}</td>
+      <td className={td}>{csatText(group.csat)}</td>
+      <td className={td}>{formatCount(group.slaBreaches)}</td>
+    </tr>
+  );
+}
+
+function TableCard({
+  id,
+  title,
+  table,
+  days,
+  rows,
+  children,
+}: {
+  id: string;
+  title: string;
+  table: ReportTable;
+  days: ReportPeriod;
+  rows: number;
+  children: ReactNode;
+}) {
+  return (
+    <section className={`${card} space-y-3`} aria-labelledby={id}>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id={id} className="text-lg font-semibold">
+          {title}
+        </h2>
+        <CsvExportLink
+          href={`/api/dashboard/reports/export?table=${table}&days=${days}`}
+          totalRows={rows}
+          label={`Export ${title} as CSV`}
+        />
+      </div>
+      {children}
+    </section>
+  );
+}
+
+export default async function ReportsPage({ searchParams }: Props) {
+  const p = await requirePermission("reports");
+  const params = await searchParams;
+  const days = reportPeriodOf(params.days);
+  const group = reportGroupOf(params.group);
+  const r = await supportDashboard(p, days, new Date(), group);
+  const groupName = GROUP_NAMES[group];
+  const points: DayPoint[] = r.byDay.map((g) => ({
+    day: g.key,
+    conversations: g.conversations,
+    resolved: g.resolved,
+    firstResponseMinutes: minutes(g.firstResponse.median),
+    resolutionMinutes: minutes(g.resolution.median),
+  }));
+  const span = (x: { dateFrom: string; dateTo: string }) => `${x.dateFrom} to ${x.dateTo}`;
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold">Reports</h1>
+        <Link href="/reports/csat" className={link}>
+          CSAT survey and answers
+        </Link>
+      </div>
+      <nav aria-label="Period" className="flex flex-wrap gap-2">
+        {REPORT_PERIODS.map((n) => (
+          <Link
+            key={n}
+            href={`/reports?days=${n}&group=${group}`}
+            aria-current={n === days ? "page" : undefined}
+            className={choice(n === days)}
+          >
+            Last {n} days
+          </Link>
+        ))}
+      </nav>
+      <p className={muted} data-testid="reports-scope">
+        {span(r.current)} ({r.current.timeZone}), compared with {span(r.previous)}. Replies count when a person sends
+        them (a member or the API), never a chatbot, a rule or a broadcast.
+      </p>
+      <section aria-label="Figures" className="grid gap-3 sm:grid-cols-3">
+        {TILES.map((t) => (
+          <div key={t.id} className={card}>
+            <p className="text-sm text-slate-600 dark:text-slate-400">{t.label}</p>
+            <p className="text-2xl font-semibold" data-testid={`figure-${t.id}`}>
+              {t.value(r.totals)}
+            </p>
+            <p className={muted} data-testid={`previous-${t.id}`}>
+              Previous period: {t.value(r.previousTotals)}
+            </p>
+          </div>
+        ))}
+      </section>
+      <CardSection id="charts" title="Trends">
+        {points.length === 0 ? (
+          <p className={muted}>No conversations in this period.</p>
+        ) : (
+          <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+            <SupportVolumeChart data={points} label="Conversations and closes per day" />
+            <SupportTimesChart data={points} label="First response and resolution medians per day, in minutes" />
+          </div>
+        )}
+      </CardSection>
+      <TableCard id="by-member" title="By member" table="members" days={days} rows={r.byMember.length}>
+        <DataTable
+          label="By member"
+          columns={FIGURE_COLUMNS("member", "Member")}
+          rowCount={r.byMember.length}
+          empty={<p className={muted}>No conversations in this period.</p>}
+        >
+          {r.byMember.map((g) => (
+            <FigureRow key={g.key} group={g} testId="member-row" />
+          ))}
+        </DataTable>
+      </TableCard>
+      <TableCard
+        id="by-group"
+        title={`By ${groupName.toLowerCase()}`}
+        table={tableOfGroup(group)}
+        days={days}
+        rows={r.byGroup.length}
+      >
+        <nav aria-label="Group by" className="flex flex-wrap items-center gap-2">
+          <span className={muted}>Group by</span>
+          {REPORT_GROUPS.map((g) => (
+            <Link
+              key={g}
+              href={`/reports?days=${days}&group=${g}`}
+              aria-current={g === group ? "page" : undefined}
+              className={choice(g === group)}
+              scroll={false}
+            >
+              {GROUP_NAMES[g]}
+            </Link>
+          ))}
+        </nav>
+        {group === "label" ? (
+          <p className={muted}>
+            A conversation counts under each label it carries now, so the rows may add up to more than the totals.
+          </p>
+        ) : null}
+        <DataTable
+          label={`By ${groupName.toLowerCase()}`}
+          columns={FIGURE_COLUMNS(group, groupName)}
+          rowCount={r.byGroup.length}
+          empty={<p className={muted}>No conversations in this period.</p>}
+        >
+          {r.byGroup.map((g) => (
+            <FigureRow
+              key={g.key}
+              group={g}
+              testId={`${group}-row`}
+              keyText={group === "label" && g.key === UNLABELLED ? "No label" : g.key}
+            />
+          ))}
+        </DataTable>
+      </TableCard>
+      <TableCard id="heatmap" title="Busiest hours" table="heatmap" days={days} rows={r.heatmap.length}>
+        <p className={muted}>Inbound messages per weekday and hour ({r.current.timeZone}).</p>
+        <SupportHeatmapTable cells={r.heatmap} caption={`Inbound messages per weekday and hour, ${span(r.current)}`} />
+      </TableCard>
+    </div>
+  );
+}

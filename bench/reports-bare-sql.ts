@@ -1,0 +1,94 @@
+// The SQL of the bare baseline of bench/reports.ts (bench/reports-bare-server.ts runs it; the
+// bench EXPLAINs it): written from scratch, none of the product's report code.
+// $1 customer, $2 dateFrom, $3 dateTo, $4 time zone.
+const lo = `((($2::date)::timestamp AT TIME ZONE $4) AT TIME ZONE 'UTC')`;
+const hi = `((($3::date + 1)::timestamp AT TIME ZONE $4) AT TIME ZONE 'UTC')`;
+const inRange = (col: string) => `t."customerId" = $1 AND t."${col}" >= ${lo} AND t."${col}" < ${hi}`;
+
+export type Family = "started" | "resolved" | "next" | "csat" | "breaches";
+const TIME: Record<Family, string> = {
+  started: "startedAt",
+  resolved: "resolvedAt",
+  next: "respondedAt",
+  csat: "respondedAt",
+  breaches: "breachedAt",
+};
+const MEMBER: Record<Family, string> = {
+  started: `COALESCE(t."firstResponder", 'unanswered')`,
+  resolved: `COALESCE(t."closedBy", 'api')`,
+  next: `t."responder"`,
+  csat: `COALESCE(t."memberEmail", 'api')`,
+  breaches: `COALESCE(sp."firstResponder", 'unanswered')`,
+};
+
+function key(groupBy: string, f: Family): string {
+  if (groupBy === "member") return MEMBER[f];
+  if (groupBy === "sender") return `t."senderId"`;
+  const local = `((t."${TIME[f]}" AT TIME ZONE 'UTC') AT TIME ZONE $4)`;
+  return groupBy === "week" ? `date_trunc('week', ${local})::date` : `${local}::date`;
+}
+
+const TABLE: Record<Family, string> = {
+  started: "SupportPeriod",
+  resolved: "SupportPeriod",
+  next: "SupportResponse",
+  csat: "CsatSurvey",
+  breaches: "SlaBreach",
+};
+
+/** FROM of a family: its table, the period of a breach by member, the labels of the conversation by label. */
+function from(groupBy: string, f: Family): string {
+  let sql = `"${TABLE[f]}" t`;
+  if (f === "breaches" && groupBy === "member") sql += ` LEFT JOIN "SupportPeriod" sp ON sp."id" = t."periodId"`;
+  if (groupBy === "label") {
+    const conv =
+      f === "next"
+        ? `(SELECT p."conversationId" FROM "SupportPeriod" p WHERE p."id" = t."periodId")`
+        : `t."conversationId"`;
+    // An unlabelled conversation's rows are the "" group (docs/reports.md "By label").
+    sql += ` LEFT JOIN "ConversationLabel" l ON l."conversationId" = ${conv}`;
+  }
+  return sql;
+}
+
+const percentiles = (col: string) =>
+  `percentile_cont(0.5) WITHIN GROUP (ORDER BY ${col}), percentile_cont(0.9) WITHIN GROUP (ORDER BY ${col})`;
+
+/** Each family's aggregates as (family, key, total, a, b, c, d, median, p90). */
+export function reportSqlFor(groupBy: string): string {
+  // By label a conversation counts in each of its labels, so the totals are a plain aggregate of their own.
+  const part = (f: Family, aggregates: string, where = "") =>
+    groupBy === "label"
+      ? `(SELECT '${f}', t."labelId", 0, ${aggregates}
+          FROM (SELECT l."labelId", t.* FROM ${from(groupBy, f)} WHERE ${inRange(TIME[f])}${where}) t
+          GROUP BY t."labelId")
+        UNION ALL
+        (SELECT '${f}', NULL, 1, ${aggregates} FROM "${TABLE[f]}" t WHERE ${inRange(TIME[f])}${where})`
+      : `(SELECT '${f}', k::text, GROUPING(k)::int, ${aggregates}
+          FROM (SELECT ${key(groupBy, f)} AS k, t.* FROM ${from(groupBy, f)} WHERE ${inRange(TIME[f])}${where}) t
+          GROUP BY GROUPING SETS ((k), ()))`;
+  return [
+    part(
+      "started",
+      `count(*), count(*) FILTER (WHERE t."reopened"), sum(t."inboundCount"), sum(t."replyCount"), ${percentiles('t."firstResponseSeconds"')}`,
+    ),
+    part("resolved", `count(*), NULL::bigint, NULL::bigint, NULL::bigint, ${percentiles('t."resolutionSeconds"')}`),
+    part("next", `count(*), NULL, NULL, NULL, ${percentiles('t."seconds"')}`, ` AND NOT t."first"`),
+    part(
+      "csat",
+      `count(*), count(*) FILTER (WHERE t."score" = 3), NULL, NULL, NULL::float8, NULL::float8`,
+      ` AND t."score" IS NOT NULL`,
+    ),
+    part("breaches", "count(*), NULL, NULL, NULL, NULL, NULL"),
+  ].join("\nUNION ALL\n");
+}
+
+export const HEATMAP_SQL = `
+  SELECT extract(isodow FROM l)::int AS weekday, extract(hour FROM l)::int AS hour, sum(n)::int AS inbound
+  FROM (SELECT (b AT TIME ZONE 'UTC') AT TIME ZONE $4 AS l, n
+    FROM (SELECT date_bin('15 minutes', m."createdAt", timestamp '2000-01-01') AS b, count(*) AS n
+      FROM "ConversationMessage" m
+      WHERE m."customerId" = $1 AND m."direction" = 'inbound'
+        AND m."createdAt" >= ${lo} AND m."createdAt" < ${hi}
+      GROUP BY 1) q) z
+  GROUP BY 1, 2`;

@@ -1,0 +1,118 @@
+// SLA policies (docs/reports.md "SLA policies"): list in the account's order, create, read,
+// update (POST, at least one field; position moves it), delete. Account-wide: a global token
+// only (a number-scoped one answers TOKEN_SCOPE_NOT_ALLOWED).
+import { listOf } from "@/lib/core/pagination";
+import { senderPhones } from "@/lib/domains/automation/service";
+import * as examples from "@/lib/domains/sla/examples";
+import {
+  SlaPolicyCreateBody,
+  SlaPolicyDeletedPublic,
+  SlaPolicyListPublic,
+  SlaPolicyPublic,
+  SlaPolicyUpdateBody,
+  SlaUid,
+} from "@/lib/domains/sla/schemas";
+import { toPublicPolicy } from "@/lib/domains/sla/serializers";
+import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from "@/lib/domains/sla/service";
+import { type AnyRoute, ok, route } from "../route-definition";
+
+const common = {
+  versions: ["v2", "v3"],
+  limit: "global",
+  tag: "SLA policies",
+  tokenScope: "global",
+  permission: "automations",
+} as const;
+const byUid = {
+  ...common,
+  params: { slaUid: SlaUid },
+  paramNotFound: { slaUid: "SLA_POLICY_NOT_FOUND" },
+  errors: ["SLA_POLICY_NOT_FOUND"],
+} as const;
+
+export const slaPolicyRoutes: AnyRoute[] = [
+  route({
+    ...common,
+    method: "GET",
+    path: "/sla-policies",
+    example: examples.getSlaPolicies,
+    summary: "List SLA policies",
+    description: "The account's policies in its order: a conversation gets the first that applies.",
+    response: SlaPolicyListPublic,
+    handler: async ({ principal }) => {
+      const policies = await listPolicies(principal);
+      const phones = await senderPhones(principal.customerId);
+      return ok(
+        "SLA policies retrieved",
+        listOf(
+          "policies",
+          policies.map((x) => toPublicPolicy(x, phones)),
+        ),
+      );
+    },
+  }),
+  route({
+    ...common,
+    method: "POST",
+    path: "/sla-policies",
+    example: examples.postSlaPolicies,
+    idempotent: "sla_policy.create",
+    summary: "Create an SLA policy",
+    description:
+      "Targets in minutes (at least one; null: none), businessHoursOnly, and applies {senderIds, labels} (empty: any); it goes last in the order.",
+    body: SlaPolicyCreateBody,
+    response: SlaPolicyPublic,
+    successStatus: 201,
+    handler: async ({ principal, body }) => {
+      const policy = await createPolicy(principal, body.policy);
+      return {
+        status: 201,
+        ...ok("SLA policy created", toPublicPolicy(policy, await senderPhones(principal.customerId))),
+      };
+    },
+  }),
+  route({
+    ...byUid,
+    method: "GET",
+    path: "/sla-policies/:slaUid",
+    example: examples.getSlaPoliciesBySlaUid,
+    summary: "Read an SLA policy",
+    response: SlaPolicyPublic,
+    handler: async ({ principal, params }) =>
+      ok(
+        "SLA policy retrieved",
+        toPublicPolicy(await getPolicy(principal, params.slaUid), await senderPhones(principal.customerId)),
+      ),
+  }),
+  route({
+    ...byUid,
+    method: "POST",
+    path: "/sla-policies/:slaUid",
+    example: examples.postSlaPoliciesBySlaUid,
+    summary: "Update an SLA policy",
+    description: "At least one field; position moves it in the account's order (from 0).",
+    body: SlaPolicyUpdateBody,
+    response: SlaPolicyPublic,
+    handler: async ({ principal, params, body }) =>
+      ok(
+        "SLA policy updated",
+        toPublicPolicy(
+          await updatePolicy(principal, params.slaUid, body.policy),
+          await senderPhones(principal.customerId),
+        ),
+      ),
+  }),
+  route({
+    ...byUid,
+    method: "DELETE",
+    path: "/sla-policies/:slaUid",
+    example: examples.deleteSlaPoliciesBySlaUid,
+    summary: "Delete an SLA policy",
+    description: "Its conversations keep the breaches recorded; they get no new due times from it.",
+    response: SlaPolicyDeletedPublic,
+    handler: async ({ principal, params }) => {
+      await deletePolicy(principal, params.slaUid);
+      return ok("SLA policy deleted", { slaUid: params.slaUid, deleted: true as const });
+    },
+  }),
+];

@@ -1,0 +1,25 @@
+// What the automation event and time jobs carry (enqueue.ts and labels.ts write them, runner.ts reads them).
+import type { TriggerEvent } from "./schemas";
+
+/** What an event job carries (enqueue.ts writes it). */
+export type EventPayload = {
+  trigger: TriggerEvent;
+  conversationId: string;
+  /** The event's own key part: the inbound message id, the conversation, a label change's id. */
+  eventKey: string;
+  message?: { text: string; type: string } | null;
+  at: string;
+  /** 1 for a labels change a rule made: rules it triggers do not trigger again (no loops). */
+  depth?: number;
+};
+
+/** What a time job carries. */
+export type TimePayload = {
+  trigger: "conversation.idle" | "conversation.unanswered";
+  ruleId: string;
+  conversationId: string;
+  /** The inbound message the unanswered timer waits on; the idle timer's last activity. */
+  anchorMessageId: string;
+  anchorAt: string;
+  message?: { text: string; type: string } | null;
+};

@@ -1,0 +1,361 @@
+// The support report by label (docs/reports.md "By label"): a fixed history whose figures are
+// known by hand (a conversation with two labels counts in both groups and once in the totals;
+// the unlabelled ones are the "" group), every figure family (periods, next responses, closes,
+// CSAT answers, SLA breaches), a label taken off, a number-scoped token, isolation between
+// accounts (another account's label of the same name), and the Reports page's table and CSV.
+import { randomBytes } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { supportCsv, supportDashboard } from "@/lib/domains/support/dashboard";
+import { recordApiAnswers } from "@/test/api-answers";
+import { contactWrites } from "@/test/conversation-fixtures";
+import { call, uniquePhone } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
+import { messagingCustomer } from "@/test/messaging-fixtures";
+
+recordApiAnswers();
+
+type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
+type Sender = Customer["sender"];
+type Conversation = { id: string; senderId: string };
+
+const RANGE = { dateFrom: "2026-11-02", dateTo: "2026-11-10" };
+const at = (iso: string) => new Date(iso);
+const id = (prefix: string) => `${prefix}${randomBytes(8).toString("hex")}`;
+
+/** A contact writes at `startedAt`; the conversation and its first period (figures set below by hand). */
+async function conversationOf(t: Customer, sender: Sender, startedAt: string): Promise<Conversation> {
+  const contact = uniquePhone();
+  await contactWrites(sender, contact, "Help", { at: at(startedAt) });
+  return db.conversation.findFirstOrThrow({
+    where: { customerId: t.customer.id, contactPhoneNumber: contact },
+    select: { id: true, senderId: true },
+  });
+}
+
+type PeriodFigures = {
+  startedAt: string;
+  reopened?: boolean;
+  inboundCount: number;
+  replyCount: number;
+  firstResponseSeconds: number | null;
+  firstResponder?: string;
+  resolutionSeconds?: number;
+  closedBy?: string;
+  /** A next response after a later wait: its length. */
+  nextSeconds?: number;
+};
+
+/** A period with the given figures (the first one the inbound opened, else a new one), its responses as periods.ts records them. */
+async function period(t: Customer, c: Conversation, f: PeriodFigures): Promise<string> {
+  const startedAt = at(f.startedAt);
+  const resolvedAt =
+    f.resolutionSeconds === undefined ? null : new Date(startedAt.getTime() + f.resolutionSeconds * 1000);
+  const firstResponseAt =
+    f.firstResponseSeconds === null ? null : new Date(startedAt.getTime() + f.firstResponseSeconds * 1000);
+  const data = {
+    startedAt,
+    reopened: f.reopened ?? false,
+    inboundCount: f.inboundCount,
+    replyCount: f.replyCount,
+    waitingSince: firstResponseAt || resolvedAt ? null : startedAt,
+    firstResponseAt,
+    firstResponseSeconds: f.firstResponseSeconds,
+    firstResponder: f.firstResponder ?? null,
+    resolvedAt,
+    resolutionSeconds: f.resolutionSeconds ?? null,
+    closedBy: f.closedBy ?? null,
+  };
+  const opened = f.reopened ? null : await db.supportPeriod.findFirst({ where: { conversationId: c.id } });
+  const periodId = opened?.id ?? id("sp_");
+  if (opened) await db.supportPeriod.update({ where: { id: periodId }, data });
+  else
+    await db.supportPeriod.create({
+      data: { ...data, id: periodId, customerId: t.customer.id, senderId: c.senderId, conversationId: c.id },
+    });
+  const response = (first: boolean, waitedFrom: Date, seconds: number) =>
+    db.supportResponse.create({
+      data: {
+        id: id("sr_"),
+        customerId: t.customer.id,
+        senderId: c.senderId,
+        periodId,
+        first,
+        waitedFrom,
+        respondedAt: new Date(waitedFrom.getTime() + seconds * 1000),
+        seconds,
+        responder: f.firstResponder ?? "api",
+      },
+    });
+  if (firstResponseAt && f.firstResponseSeconds !== null) await response(true, startedAt, f.firstResponseSeconds);
+  if (firstResponseAt && f.nextSeconds !== undefined) {
+    await response(false, new Date(firstResponseAt.getTime() + 600_000), f.nextSeconds);
+  }
+  return periodId;
+}
+
+/** A CSAT answer (1 unhappy, 2 neutral, 3 happy) to the survey of the period's close. */
+function answer(t: Customer, c: Conversation, periodId: string, score: number, respondedAt: string) {
+  return db.csatSurvey.create({
+    data: {
+      id: id("csat_"),
+      customerId: t.customer.id,
+      senderId: c.senderId,
+      conversationId: c.id,
+      periodId,
+      closedAt: at(respondedAt),
+      status: "SENT",
+      channel: "buttons",
+      score,
+      respondedAt: at(respondedAt),
+    },
+  });
+}
+
+/** A breach as the SLA worker records it. */
+function breach(t: Customer, c: Conversation, periodId: string, target: string, breachedAt: string) {
+  const key = id("key_");
+  return db.slaBreach.create({
+    data: {
+      id: id("slab_"),
+      customerId: t.customer.id,
+      senderId: c.senderId,
+      conversationId: c.id,
+      periodId,
+      policyId: "sla_test",
+      target,
+      key,
+      dueAt: new Date(Date.parse(breachedAt) - 1000),
+      breachedAt: at(breachedAt),
+    },
+  });
+}
+
+async function label(t: Customer, c: Conversation, add: string[], remove: string[] = []) {
+  const res = await call("POST", `/api/v3/conversations/${c.id}/labels`, {
+    token: t.globalToken,
+    body: { add, remove },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+const report = async (token: string, query: Record<string, string>) => {
+  const res = await call("GET", "/api/v3/reports/support", { token, query: { groupBy: "label", ...query } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+};
+type Group = { key: string } & Record<string, unknown>;
+const byKey = (body: { groups: Group[] }) => Object.fromEntries(body.groups.map((g) => [g.key, g]));
+
+let t: Customer;
+let a: Conversation;
+const lead = `lead-${randomBytes(4).toString("hex")}@example.com`;
+
+/*
+ * The history, in the range 2026-11-02 .. 2026-11-10 (UTC):
+ * A (first sender, refund + VIP): period A1 from 11-03 09:00, 3 inbound, 2 replies, first
+ *   response 120 s by the lead, a next response of 300 s, closed by the lead after 3,600 s; a
+ *   happy answer; a next-response breach.
+ * B (first sender, refund): B1 from 11-04 12:00, 1 inbound, 1 reply, first response 600 s,
+ *   closed after 86,400 s; an unhappy answer; a first-response breach. B2 (reopened) from
+ *   11-06 08:00, 2 inbound, unanswered.
+ * C (other sender, no label): C1 from 11-07 15:00, 1 inbound, 1 reply, first response 60 s,
+ *   closed after 3,600 s; a neutral answer.
+ * D (other sender, VIP): D1 from 11-12: after the range, counts nowhere.
+ */
+beforeAll(async () => {
+  t = await messagingCustomer();
+  for (const name of ["refund", "VIP"]) {
+    const res = await call("POST", "/api/v3/labels", { token: t.globalToken, body: { label: { name } } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  }
+  a = await conversationOf(t, t.sender, "2026-11-03T09:00:00Z");
+  const b = await conversationOf(t, t.sender, "2026-11-04T12:00:00Z");
+  const c = await conversationOf(t, t.otherSender, "2026-11-07T15:00:00Z");
+  const d = await conversationOf(t, t.otherSender, "2026-11-12T10:00:00Z");
+  await label(t, a, ["refund", "VIP"]);
+  await label(t, b, ["refund"]);
+  await label(t, d, ["VIP"]);
+
+  const a1 = await period(t, a, {
+    startedAt: "2026-11-03T09:00:00Z",
+    inboundCount: 3,
+    replyCount: 2,
+    firstResponseSeconds: 120,
+    firstResponder: lead,
+    nextSeconds: 300,
+    resolutionSeconds: 3600,
+    closedBy: lead,
+  });
+  await answer(t, a, a1, 3, "2026-11-03T10:05:00Z");
+  await breach(t, a, a1, "next_response", "2026-11-03T09:20:00Z");
+  const b1 = await period(t, b, {
+    startedAt: "2026-11-04T12:00:00Z",
+    inboundCount: 1,
+    replyCount: 1,
+    firstResponseSeconds: 600,
+    resolutionSeconds: 86_400,
+  });
+  await answer(t, b, b1, 1, "2026-11-05T12:10:00Z");
+  await breach(t, b, b1, "first_response", "2026-11-04T12:05:00Z");
+  await period(t, b, {
+    startedAt: "2026-11-06T08:00:00Z",
+    reopened: true,
+    inboundCount: 2,
+    replyCount: 0,
+    firstResponseSeconds: null,
+  });
+  const c1 = await period(t, c, {
+    startedAt: "2026-11-07T15:00:00Z",
+    inboundCount: 1,
+    replyCount: 1,
+    firstResponseSeconds: 60,
+    resolutionSeconds: 3600,
+  });
+  await answer(t, c, c1, 2, "2026-11-07T16:30:00Z");
+  const d1 = await period(t, d, {
+    startedAt: "2026-11-12T10:00:00Z",
+    inboundCount: 1,
+    replyCount: 1,
+    firstResponseSeconds: 30,
+    resolutionSeconds: 60,
+  });
+  await breach(t, d, d1, "resolution", "2026-11-12T10:01:00Z");
+});
+
+describe("GET /reports/support?groupBy=label", () => {
+  it('counts each figure under every label of its conversation, the unlabelled under "", the totals once', async () => {
+    const body = await report(t.globalToken, RANGE);
+    expect(body.groupBy).toBe("label");
+    expect(body.groups.map((g: Group) => g.key)).toEqual(["", "VIP", "refund"]);
+    const groups = byKey(body);
+    // refund: A1, B1, B2. First responses 120 and 600 (B2 none): median 360, p90 120 + 0.9 * 480.
+    // Resolutions 3,600 and 86,400: median 45,000, p90 3,600 + 0.9 * 82,800.
+    expect(groups.refund).toEqual({
+      key: "refund",
+      conversations: 3,
+      reopened: 1,
+      inbound: 6,
+      outbound: 3,
+      firstResponse: { median: 360, p90: 552 },
+      nextResponse: { median: 300, p90: 300 },
+      resolved: 2,
+      resolution: { median: 45_000, p90: 78_120 },
+      csat: { responses: 2, score: 50 },
+      slaBreaches: 2,
+    });
+    expect(groups.VIP).toEqual({
+      key: "VIP",
+      conversations: 1,
+      reopened: 0,
+      inbound: 3,
+      outbound: 2,
+      firstResponse: { median: 120, p90: 120 },
+      nextResponse: { median: 300, p90: 300 },
+      resolved: 1,
+      resolution: { median: 3600, p90: 3600 },
+      csat: { responses: 1, score: 100 },
+      slaBreaches: 1,
+    });
+    expect(groups[""]).toEqual({
+      key: "",
+      conversations: 1,
+      reopened: 0,
+      inbound: 1,
+      outbound: 1,
+      firstResponse: { median: 60, p90: 60 },
+      nextResponse: { median: null, p90: null },
+      resolved: 1,
+      resolution: { median: 3600, p90: 3600 },
+      csat: { responses: 1, score: 0 },
+      slaBreaches: 0,
+    });
+    // A1, B1, B2 and C1 once each. First responses 60, 120, 600: median 120, p90 120 + 0.8 * 480.
+    // Resolutions 3,600, 3,600, 86,400: median 3,600, p90 3,600 + 0.8 * 82,800.
+    expect(body.totals).toEqual({
+      conversations: 4,
+      reopened: 1,
+      inbound: 7,
+      outbound: 4,
+      firstResponse: { median: 120, p90: 504 },
+      nextResponse: { median: 300, p90: 300 },
+      resolved: 3,
+      resolution: { median: 3600, p90: 69_840 },
+      csat: { responses: 3, score: 33.3 },
+      slaBreaches: 2,
+    });
+    // The totals are the other groupings' totals: each row counted once.
+    expect((await report(t.globalToken, { ...RANGE, groupBy: "day" })).totals).toEqual(body.totals);
+  });
+
+  it("a number-scoped token reads its sender's conversations; the range's days are the time zone's", async () => {
+    const scoped = await report(t.scopedToken, RANGE);
+    expect(scoped.senderId).toBe(t.sender.phoneNumber);
+    expect(scoped.groups.map((g: Group) => g.key)).toEqual(["VIP", "refund"]);
+    expect(scoped.totals).toMatchObject({ conversations: 3, resolved: 2, slaBreaches: 2, csat: { responses: 2 } });
+
+    // The range ending 2026-11-12 in Berlin takes D1 in (its breach too): under VIP only.
+    const later = await report(t.globalToken, {
+      dateFrom: "2026-11-11",
+      dateTo: "2026-11-12",
+      timeZone: "Europe/Berlin",
+    });
+    expect(later.groups).toEqual([
+      expect.objectContaining({ key: "VIP", conversations: 1, resolved: 1, slaBreaches: 1, outbound: 1 }),
+    ]);
+  });
+
+  it("another account's label of the same name counts nothing here, nor this account's there", async () => {
+    const other = await messagingCustomer();
+    const res = await call("POST", "/api/v3/labels", { token: other.globalToken, body: { label: { name: "refund" } } });
+    expect(res.status).toBe(201);
+    const theirs = await conversationOf(other, other.sender, "2026-11-05T10:00:00Z");
+    await label(other, theirs, ["refund"]);
+    const body = await report(other.globalToken, RANGE);
+    expect(body.groups).toEqual([expect.objectContaining({ key: "refund", conversations: 1, inbound: 1 })]);
+    expect(body.totals).toMatchObject({ conversations: 1, slaBreaches: 0, csat: { responses: 0 } });
+    expect(byKey(await report(t.globalToken, RANGE)).refund).toMatchObject({ conversations: 3, inbound: 6 });
+  });
+
+  it("groups by the labels the conversation carries now: a label taken off no longer counts it", async () => {
+    await label(t, a, [], ["VIP"]);
+    try {
+      const body = await report(t.globalToken, RANGE);
+      expect(body.groups.map((g: Group) => g.key)).toEqual(["", "refund"]);
+      expect(byKey(body).refund).toMatchObject({ conversations: 3, slaBreaches: 2 });
+      expect(body.totals.conversations).toBe(4);
+    } finally {
+      await label(t, a, ["VIP"]);
+    }
+  });
+});
+
+describe("the Reports page's table by label", () => {
+  it("groups by label when the picker says so, and its CSV names the unlabelled row with an empty label", async () => {
+    // The 7 days up to 2026-11-10 (UTC: the account set no business hours): B1, B2 and C1.
+    const now = at("2026-11-10T12:00:00Z");
+    const p = memberPrincipal(t.customer.id, { role: "admin" });
+    const page = await supportDashboard(p, 7, now, "label");
+    expect(page.group).toBe("label");
+    expect(page.byGroup.map((g) => [g.key, g.conversations, g.resolved, g.csat.responses])).toEqual([
+      ["", 1, 1, 1],
+      ["refund", 2, 1, 1],
+    ]);
+    expect(page.byDay.map((g) => g.key)).toEqual(["2026-11-04", "2026-11-05", "2026-11-06", "2026-11-07"]);
+
+    const { csv, fileName } = await supportCsv(p, "labels", 7, now);
+    expect(fileName).toBe("support-labels-2026-11-04-to-2026-11-10.csv");
+    const [header, ...rows] = csv.trim().split("\n");
+    expect(header).toMatch(
+      /^label,conversations,reopened,inbound,outbound,.*,slaBreaches,csatResponses,csatHappyPercent$/,
+    );
+    expect(rows.map((r) => r.split(",").slice(0, 2))).toEqual([
+      ["", "1"],
+      ["refund", "2"],
+    ]);
+
+    const refused = memberPrincipal(t.customer.id, { role: "agent" });
+    await expect(supportDashboard(refused, 7, now, "label")).rejects.toMatchObject({ code: "PERMISSION_DENIED" });
+    await expect(supportCsv(refused, "labels", 7, now)).rejects.toMatchObject({ code: "PERMISSION_DENIED" });
+  });
+});

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ConversationMessage" ADD COLUMN     "reactions" JSONB;

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SavedReply" ADD COLUMN     "buttons" JSONB;
