@@ -123,8 +123,18 @@ export async function shareRound(o: {
         uid,
       ])
     ).rows[0]?.n ?? 0;
-  // Nobody is messaged: the broadcast is cancelled (its queued recipients skipped in chunks).
+  // Nobody is messaged: the broadcast is cancelled (its queued recipients skipped in chunks),
+  // and the next round starts once the sweep is done, so it does not measure this one's.
   await post(`/broadcasts/${uid}/cancel`);
+  const sweepUntil = Date.now() + o.timeoutMs;
+  const queued = async () =>
+    (
+      await o.pgc.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "BroadcastRecipient" WHERE "broadcastId" = $1 AND status = 'queued'`,
+        [uid],
+      )
+    ).rows[0]?.n ?? 0;
+  while ((await queued()) > 0 && Date.now() < sweepUntil) await sleep(1_000);
   return {
     contacts: o.contacts,
     recipients,

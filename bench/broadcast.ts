@@ -251,21 +251,23 @@ async function main() {
       DATABASE_URL: URL.real,
     });
     try {
-      const run = await shareRound({
-        apiPort: PORT.api,
-        pgc: pgc.real,
-        bigToken: shareTokens.big,
-        otherToken: shareTokens.other,
-        senderId: shareCustomer.paced.phoneNumber,
-        bookId: shareBook,
-        contacts: N_SHARE,
-        load: load1,
-        timeoutMs: sized(1_800_000, 60_000),
-      });
-      shares.push(run);
-      console.log(
-        `  (e) ${run.recipients} recipients in ${run.startSeconds.toFixed(1)} s (${run.completed ? "completed" : "not completed"}); other customer's list p99 ${run.during.list.p99.toFixed(0)} ms (idle ${run.idle.list.p99.toFixed(0)}), health p99 ${run.during.health.p99.toFixed(0)} ms (idle ${run.idle.health.p99.toFixed(0)}); state changes ${JSON.stringify(run.changes)}; load ${run.load}`,
-      );
+      for (let i = 0; i < rounds; i++) {
+        const run = await shareRound({
+          apiPort: PORT.api,
+          pgc: pgc.real,
+          bigToken: shareTokens.big,
+          otherToken: shareTokens.other,
+          senderId: shareCustomer.paced.phoneNumber,
+          bookId: shareBook,
+          contacts: N_SHARE,
+          load: load1,
+          timeoutMs: sized(1_800_000, 60_000),
+        });
+        shares.push(run);
+        console.log(
+          `  (e) round ${i + 1}/${rounds}: ${run.recipients} recipients in ${run.startSeconds.toFixed(1)} s (${run.completed ? "completed" : "not completed"}); other customer's list p99 ${run.during.list.p99.toFixed(0)} ms (idle ${run.idle.list.p99.toFixed(0)}), health p99 ${run.during.health.p99.toFixed(0)} ms (idle ${run.idle.health.p99.toFixed(0)}); state changes ${JSON.stringify(run.changes)}; load ${run.load}`,
+        );
+      }
     } finally {
       await stopChild(worker, 5_000);
     }
@@ -360,26 +362,45 @@ function report(r: {
       met: s.median < 5,
     });
   }
-  for (const x of shares) {
-    const during = `(load ${x.load}; ${x.contacts} contacts; state changes answered ${JSON.stringify(x.changes)})`;
+  if (shares.length) {
+    // Every round counts: the spread of the rounds' p99s, met when the median round meets the
+    // target and no read of any round failed.
+    const x0 = shares[0] as ShareRun;
+    const during = `(${shares.length} rounds; load ${loads(shares)}; ${x0.contacts} contacts; state changes answered ${shares.map((x) => JSON.stringify(x.changes)).join(", ")})`;
+    const p99 = (pick: (x: ShareRun) => ShareRun["during"]["list"]) => spread(shares.map((x) => pick(x).p99));
+    const errors = (pick: (x: ShareRun) => ShareRun["during"]["list"]) =>
+      shares.reduce((n, x) => n + pick(x).errors, 0);
+    const reads = (pick: (x: ShareRun) => ShareRun["during"]["list"]) => shares.reduce((n, x) => n + pick(x).n, 0);
+    const line = (
+      what: string,
+      during: (x: ShareRun) => ShareRun["during"]["list"],
+      idle: (x: ShareRun) => ShareRun["during"]["list"],
+    ) => {
+      const s = p99(during);
+      return {
+        what,
+        goal: "< 200 ms",
+        measured: `${numSpread(s)} ms (${reads(during)} reads, ${errors(during)} not 200; idle before: p99 ${numSpread(spread(shares.map((x) => idle(x).p99)))} ms)`,
+        met: s.median < 200 && errors(during) === 0,
+      };
+    };
+    const seconds = spread(shares.map((x) => x.startSeconds));
     targets.push(
+      line(
+        `(e) another customer's GET /api/v3/broadcasts during a large start with 20 state changes: p99 ${during}`,
+        (x) => x.during.list,
+        (x) => x.idle.list,
+      ),
+      line(
+        `(e) GET /api/health during the same start: p99 ${during}`,
+        (x) => x.during.health,
+        (x) => x.idle.health,
+      ),
       {
-        what: `(e) another customer's GET /api/v3/broadcasts during a large start with 20 state changes: p99 ${during}`,
-        goal: "< 200 ms",
-        measured: `${x.during.list.p99.toFixed(0)} ms (p50 ${x.during.list.p50.toFixed(0)}, ${x.during.list.n} reads, ${x.during.list.errors} not 200; idle before: p99 ${x.idle.list.p99.toFixed(0)} ms)`,
-        met: x.during.list.p99 < 200 && x.during.list.errors === 0,
-      },
-      {
-        what: `(e) GET /api/health during the same start: p99 ${during}`,
-        goal: "< 200 ms",
-        measured: `${x.during.health.p99.toFixed(0)} ms (p50 ${x.during.health.p50.toFixed(0)}, ${x.during.health.n} reads, ${x.during.health.errors} not 200; idle before: p99 ${x.idle.health.p99.toFixed(0)} ms)`,
-        met: x.during.health.p99 < 200 && x.during.health.errors === 0,
-      },
-      {
-        what: `(e) the start completes: every contact a recipient, the broadcast SENDING (load ${x.load})`,
-        goal: `${x.contacts} recipients`,
-        measured: `${x.recipients} recipients in ${x.startSeconds.toFixed(1)} s, ${x.completed ? "SENDING" : "not SENDING"}`,
-        met: x.completed && x.recipients === x.contacts,
+        what: `(e) the start completes: every contact a recipient, the broadcast SENDING (load ${loads(shares)})`,
+        goal: `${x0.contacts} recipients`,
+        measured: `${shares.map((x) => x.recipients).join(", ")} recipients in ${seconds.median.toFixed(1)} s (${seconds.min.toFixed(1)}-${seconds.max.toFixed(1)}), ${shares.every((x) => x.completed) ? "SENDING" : "not SENDING"}`,
+        met: shares.every((x) => x.completed && x.recipients === x.contacts),
       },
     );
   }
