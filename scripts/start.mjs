@@ -11,7 +11,12 @@ import { ensureInstalled } from "./ensure-installed.mjs";
 const root = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
 const run = (cmd, args) => {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit" });
+  // Next's build reports anonymous usage to Vercel unless told not to (scripts/supervisor.ts).
+  const r = spawnSync(cmd, args, {
+    cwd: root,
+    stdio: "inherit",
+    env: { NEXT_TELEMETRY_DISABLED: "1", ...process.env },
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 const mtime = (p) => (fs.existsSync(p) ? fs.statSync(p).mtimeMs : 0);

@@ -34,7 +34,9 @@ const e = env();
 const port = Number(process.env.PORT ?? 3000);
 // The dashboard's public URL: next-auth's, and the one the demo login prints.
 process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
-const childEnv: NodeJS.ProcessEnv = { ...process.env };
+// Next reports anonymous usage to Vercel unless told not to: a messaging service's server
+// calls out to nobody it was not configured for (NEXT_TELEMETRY_DISABLED=0 opts back in).
+const childEnv: NodeJS.ProcessEnv = { NEXT_TELEMETRY_DISABLED: "1", ...process.env };
 let closeDb = async () => {};
 
 if (!e.DATABASE_URL) {
