@@ -90,7 +90,8 @@ export const slaPolicyRoutes: AnyRoute[] = [
     path: "/sla-policies/:slaUid",
     example: examples.postSlaPoliciesBySlaUid,
     summary: "Update an SLA policy",
-    description: "At least one field; position moves it in the account's order (from 0).",
+    description:
+      "At least one field; position moves it in the account's order (from 0). A change of the targets, businessHoursOnly, applies or position reaches the open conversations' due times within seconds, in the background; replies and closes before the change are not judged again, and recorded breaches stay.",
     body: SlaPolicyUpdateBody,
     response: SlaPolicyPublic,
     handler: async ({ principal, params, body }) =>

@@ -25,6 +25,7 @@ const policyRow: SlaPolicy = {
   businessHoursOnly: true,
   senderIds: [sampleSender.id],
   labels: ["vip"],
+  termsChangedAt: null,
   createdAt: exampleTime(),
   updatedAt: exampleTime(),
 };

@@ -3,7 +3,9 @@
 // Members need the automations permission (checked here, whatever the adapter); API tokens are
 // checked by the router. The account's order is `position` (0, 1, ...): a change locks the
 // account's row so two concurrent creates or moves never share a place. Every change is
-// audited in its transaction.
+// audited in its transaction. A change of a policy's targets, business hours, `applies` or
+// place reaches the open conversations through one durable job written in its transaction
+// (lib/domains/sla/policy-change.ts; docs/reports.md "When a policy changes").
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
@@ -12,6 +14,7 @@ import { recordAudit } from "@/lib/domains/audit/record";
 import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
 import type { Prisma, SlaPolicy } from "@/lib/generated/prisma/client";
+import { schedulePolicyChange } from "./policy-change";
 import { MAX_POLICIES, type SlaPolicyCreateInput, type SlaPolicyPatch } from "./schemas";
 import { dropPolicy } from "./timers";
 
@@ -103,6 +106,9 @@ async function reorder(tx: Tx, customerId: string, uid: string, position: number
   }
 }
 
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x) => b.includes(x)) && b.every((x) => a.includes(x));
+
 export async function updatePolicy(p: Principal, uid: string, patch: SlaPolicyPatch): Promise<SlaPolicy> {
   guard(p);
   return db.$transaction(async (tx) => {
@@ -132,15 +138,34 @@ export async function updatePolicy(p: Principal, uid: string, patch: SlaPolicyPa
       data.senderIds = await senderIdsOf(tx, p.customerId, patch.applies.senderIds);
       data.labels = uniqueLabels(patch.applies.labels);
     }
+    const at = new Date();
+    const termsChanged =
+      merged.firstResponseMinutes !== current.firstResponseMinutes ||
+      merged.nextResponseMinutes !== current.nextResponseMinutes ||
+      merged.resolutionMinutes !== current.resolutionMinutes ||
+      (data.businessHoursOnly ?? current.businessHoursOnly) !== current.businessHoursOnly;
+    // Replies and closes before this moment are not judged by the new terms (missedTargets).
+    if (termsChanged) data.termsChangedAt = at;
     await tx.slaPolicy.updateMany({ where: { id: uid, customerId: p.customerId }, data });
     if (patch.position !== undefined) await reorder(tx, p.customerId, uid, patch.position);
+    const updated = await getPolicy(p, uid, tx);
+    // A policy applying elsewhere (senders, labels) or moving in the order may change which
+    // policy any open conversation of the account gets: all of them are chosen again.
+    const choose =
+      updated.position !== current.position ||
+      !sameSet(updated.senderIds, current.senderIds) ||
+      !sameSet(
+        updated.labels.map((l) => l.toLowerCase()),
+        current.labels.map((l) => l.toLowerCase()),
+      );
+    if (termsChanged || choose) await schedulePolicyChange(tx, current, choose, at);
     await recordAudit(tx, {
       ...auditContext(p),
       action: "sla_policy.updated",
       target: { type: "sla_policy", uid },
       details: { fields: Object.keys(patch).sort() },
     });
-    return getPolicy(p, uid, tx);
+    return updated;
   });
 }
 

@@ -70,11 +70,12 @@ const soonest = (d: Dues): Date | null =>
     .filter((x): x is Date => x !== null)
     .reduce<Date | null>((a, b) => (a === null || b < a ? b : a), null);
 
-type ConversationState = {
+export type ConversationState = {
   id: string;
   customerId: string;
   senderId: string;
   slaPolicyId: string | null;
+  slaSince: Date | null;
   labelKeys: string[];
   periodId: string | null;
   startedAt: Date | null;
@@ -83,7 +84,7 @@ type ConversationState = {
   resolvedAt: Date | null;
 };
 
-const periodOf = (c: ConversationState): PeriodState | null =>
+export const periodOf = (c: ConversationState): PeriodState | null =>
   c.periodId && c.startedAt
     ? {
         id: c.periodId,
@@ -94,9 +95,9 @@ const periodOf = (c: ConversationState): PeriodState | null =>
       }
     : null;
 
-async function statesOf(tx: Tx, ids: readonly string[]): Promise<ConversationState[]> {
+export async function statesOf(tx: Tx, ids: readonly string[]): Promise<ConversationState[]> {
   return tx.$queryRaw<ConversationState[]>`
-    SELECT c."id", c."customerId", c."senderId", c."slaPolicyId",
+    SELECT c."id", c."customerId", c."senderId", c."slaPolicyId", c."slaSince",
       ARRAY(SELECT l."nameKey" FROM "ConversationLabel" cl JOIN "Label" l ON l."id" = cl."labelId"
         WHERE cl."conversationId" = c."id") AS "labelKeys",
       p."id" AS "periodId", p."startedAt", p."waitingSince", p."firstResponseAt", p."resolvedAt"
@@ -106,10 +107,10 @@ async function statesOf(tx: Tx, ids: readonly string[]): Promise<ConversationSta
     WHERE c."id" = ANY(${[...ids]}::text[])`;
 }
 
-type Evaluated = { state: ConversationState; policy: SlaPolicy | null; dues: Dues; hours: BusinessHours | null };
+export type Evaluated = { state: ConversationState; policy: SlaPolicy | null; dues: Dues; hours: BusinessHours | null };
 
 /** Each conversation's policy (chosen again when `choose`, else the one it has) and pending due times. */
-async function evaluate(tx: Tx, states: ConversationState[], choose: boolean): Promise<Evaluated[]> {
+export async function evaluate(tx: Tx, states: ConversationState[], choose: boolean): Promise<Evaluated[]> {
   const customers = [...new Set(states.map((s) => s.customerId))];
   const policies = await tx.slaPolicy.findMany({
     where: { customerId: { in: customers } },
@@ -132,11 +133,18 @@ async function evaluate(tx: Tx, states: ConversationState[], choose: boolean): P
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-/** Writes the policy and due times, a timer for the soonest due time still ahead and one now for each already past. */
-async function store(tx: Tx, evaluated: Evaluated[], now: Date): Promise<void> {
-  if (evaluated.length === 0) return;
+/**
+ * Writes the policy and due times, a timer for the soonest due time still ahead and one now for
+ * each already past; returns the timers' keys. A policy chosen anew applies from `now`
+ * (`slaSince`): replies and closes before it are not judged by it (missedTargets).
+ */
+export async function store(tx: Tx, evaluated: Evaluated[], now: Date): Promise<string[]> {
+  if (evaluated.length === 0) return [];
   await tx.$executeRawUnsafe(
-    `UPDATE "Conversation" AS c SET "slaPolicyId" = s.policy, "slaFirstResponseDueAt" = s.first::timestamp(3),
+    `UPDATE "Conversation" AS c SET "slaPolicyId" = s.policy,
+       "slaSince" = CASE WHEN c."slaPolicyId" IS NOT DISTINCT FROM s.policy THEN c."slaSince"
+         WHEN s.policy IS NULL THEN NULL ELSE $7::timestamp(3) END,
+       "slaFirstResponseDueAt" = s.first::timestamp(3),
        "slaNextResponseDueAt" = s.next::timestamp(3), "slaResolutionDueAt" = s.res::timestamp(3),
        "slaDueAt" = s.due::timestamp(3)
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS s(id, policy, first, next, res, due)
@@ -148,6 +156,7 @@ async function store(tx: Tx, evaluated: Evaluated[], now: Date): Promise<void> {
     evaluated.map((e) => iso(e.dues.nextResponse)),
     evaluated.map((e) => iso(e.dues.resolution)),
     evaluated.map((e) => iso(soonest(e.dues))),
+    now.toISOString(),
   );
   const ahead = (d: Date | null) => (d && d > now ? [d] : []);
   // A due time already past when it is computed (a policy that starts to apply to a contact
@@ -164,18 +173,17 @@ async function store(tx: Tx, evaluated: Evaluated[], now: Date): Promise<void> {
     dueAt: at,
     payload: {},
   });
-  await scheduleJobs(
-    tx,
-    evaluated.flatMap((e) => {
-      const next = soonest({
-        firstResponse: ahead(e.dues.firstResponse)[0] ?? null,
-        nextResponse: ahead(e.dues.nextResponse)[0] ?? null,
-        resolution: ahead(e.dues.resolution)[0] ?? null,
-      });
-      const late = [...new Map(passed(e.dues).map((d) => [d.getTime(), d])).values()];
-      return [...late.map((d) => timer(e, d, now)), ...(next ? [timer(e, next, next)] : [])];
-    }),
-  );
+  const timers = evaluated.flatMap((e) => {
+    const next = soonest({
+      firstResponse: ahead(e.dues.firstResponse)[0] ?? null,
+      nextResponse: ahead(e.dues.nextResponse)[0] ?? null,
+      resolution: ahead(e.dues.resolution)[0] ?? null,
+    });
+    const late = [...new Map(passed(e.dues).map((d) => [d.getTime(), d])).values()];
+    return [...late.map((d) => timer(e, d, now)), ...(next ? [timer(e, next, next)] : [])];
+  });
+  await scheduleJobs(tx, timers);
+  return timers.map((t) => t.key);
 }
 
 /**
@@ -200,14 +208,16 @@ export async function dropPolicy(tx: Tx, customerId: string, policyId: string): 
     WHERE "customerId" = ${customerId} AND "slaPolicyId" = ${policyId}`;
 }
 
-type Miss = { target: SlaTarget; key: string; dueAt: Date };
+export type Miss = { target: SlaTarget; key: string; dueAt: Date };
 type ResponseFacts = { first: boolean; waitedFrom: Date; respondedAt: Date };
 
 /**
  * A period's missed targets at `now`, from its responses: pending ones past due (`dues`, the
  * open period's), and ones met after their due time. Keys as SlaBreach's: the period and
  * target, and for a next response the wait's start (the demo's history records its breaches
- * with it too).
+ * with it too). A reply or a close before `judgedFrom` (when these terms began to apply to the
+ * conversation) is not judged: the terms in force then judged it (docs/reports.md "When a
+ * policy changes"); a wait still open is judged by these terms from its start.
  */
 export function missedTargets(
   policy: Targets,
@@ -216,6 +226,7 @@ export function missedTargets(
   dues: Dues,
   hours: BusinessHours | null,
   now: Date,
+  judgedFrom: Date | null = null,
 ): Miss[] {
   const misses: Miss[] = [];
   const miss = (target: SlaTarget, dueAt: Date | null, metAt: Date | null, wait?: Date) => {
@@ -223,7 +234,9 @@ export function missedTargets(
       misses.push({ target, dueAt, key: `${period.id}:${target}${wait ? `:${wait.getTime()}` : ""}` });
     }
   };
+  const before = (at: Date | null) => at !== null && judgedFrom !== null && at < judgedFrom;
   for (const r of responses) {
+    if (before(r.respondedAt)) continue;
     const minutes = r.first ? policy.firstResponseMinutes : policy.nextResponseMinutes;
     if (minutes === null) continue;
     const due = dueAfter(r.waitedFrom, minutes, policy, hours);
@@ -234,9 +247,12 @@ export function missedTargets(
   if (period.waitingSince) miss("next_response", dues.nextResponse, null, period.waitingSince);
   const resolutionDue =
     policy.resolutionMinutes === null ? null : dueAfter(period.startedAt, policy.resolutionMinutes, policy, hours);
-  miss("resolution", resolutionDue, period.resolvedAt);
+  if (!before(period.resolvedAt)) miss("resolution", resolutionDue, period.resolvedAt);
   return misses;
 }
+
+/** The later of two moments (null: none). */
+export const later = (a: Date | null, b: Date | null): Date | null => (a && b ? (a > b ? a : b) : (a ?? b));
 
 /** The conversation's period's missed targets at `now` (its responses read in the job's transaction). */
 async function missesOf(tx: Tx, e: Evaluated, now: Date): Promise<Miss[]> {
@@ -247,7 +263,66 @@ async function missesOf(tx: Tx, e: Evaluated, now: Date): Promise<Miss[]> {
     where: { periodId: period.id },
     select: { first: true, waitedFrom: true, respondedAt: true },
   });
-  return missedTargets(policy, period, responses, e.dues, e.hours, now);
+  // The policy's terms apply to this conversation since it got the policy or they last changed.
+  const judgedFrom = later(e.state.slaSince, policy.termsChangedAt);
+  return missedTargets(policy, period, responses, e.dues, e.hours, now, judgedFrom);
+}
+
+/**
+ * Records the conversation's misses as SlaBreach rows (a key already recorded writes nothing)
+ * and emits conversation.sla_breached for each row written, in `tx`; returns the events emitted.
+ */
+export async function recordMisses(
+  tx: Tx,
+  state: ConversationState,
+  policyId: string,
+  misses: readonly Miss[],
+): Promise<number> {
+  if (misses.length === 0) return 0;
+  const inserted = await tx.$queryRawUnsafe<{ target: SlaTarget; dueAt: Date; breachedAt: Date }[]>(
+    `INSERT INTO "SlaBreach" ("id", "customerId", "senderId", "conversationId", "periodId", "policyId", "target", "key", "dueAt", "breachedAt")
+     SELECT s.id, $1, $2, $3, $4, $5, s.target, s.key, s.due::timestamp(3), ${NOW_UTC}
+     FROM unnest($6::text[], $7::text[], $8::text[], $9::text[]) AS s(id, target, key, due)
+     ON CONFLICT ("key") DO NOTHING
+     RETURNING "target", "dueAt", "breachedAt"`,
+    state.customerId,
+    state.senderId,
+    state.id,
+    state.periodId,
+    policyId,
+    misses.map(() => newId("slab_")),
+    misses.map((m) => m.target),
+    misses.map((m) => m.key),
+    misses.map((m) => m.dueAt.toISOString()),
+  );
+  if (inserted.length === 0) return 0;
+  const sender = await tx.sender.findUniqueOrThrow({
+    where: { id: state.senderId },
+    select: { id: true, customerId: true, phoneNumber: true, phoneNumberId: true },
+  });
+  const eventSender: EventSender = sender;
+  const count = await emitEvents(
+    tx,
+    inserted.map((b) => {
+      const key = misses.find((m) => m.target === b.target && m.dueAt.getTime() === b.dueAt.getTime())?.key;
+      return ConversationSlaBreached.of({
+        sender: eventSender,
+        dedupeKey: `conversation.sla_breached:${key ?? `${state.periodId}:${b.target}:${b.dueAt.getTime()}`}`,
+        createdAt: b.breachedAt,
+        data: {
+          conversationUid: state.id,
+          target: b.target,
+          dueAt: b.dueAt.toISOString(),
+          breachedAt: b.breachedAt.toISOString(),
+          policyUid: policyId,
+        },
+      });
+    }),
+  );
+  await publishLive(tx, state.customerId, [
+    { kind: "conversation.changed", senderId: state.senderId, conversationUid: state.id },
+  ]);
+  return count;
 }
 
 /** The scheduler's handler of an SLA timer: records the conversation's new breaches, once, and sets its next timer. */
@@ -261,58 +336,12 @@ export async function handleSlaJob(job: ClaimedJob): Promise<JobOutcome> {
     if (locked.length === 0) return 0;
     const [state] = await statesOf(tx, [conversationId]);
     if (!state?.slaPolicyId) return 0;
+    // Judged by the policy as it is now: a timer keyed by a due time a policy change moved
+    // records only what the current terms miss (docs/reports.md "When a policy changes").
     const [e] = await evaluate(tx, [state], false);
     if (!e) return 0;
     const now = new Date();
-    const misses = await missesOf(tx, e, now);
-    const policy = e.policy;
-    let count = 0;
-    if (policy && misses.length > 0) {
-      const inserted = await tx.$queryRawUnsafe<{ target: SlaTarget; dueAt: Date; breachedAt: Date }[]>(
-        `INSERT INTO "SlaBreach" ("id", "customerId", "senderId", "conversationId", "periodId", "policyId", "target", "key", "dueAt", "breachedAt")
-         SELECT s.id, $1, $2, $3, $4, $5, s.target, s.key, s.due::timestamp(3), ${NOW_UTC}
-         FROM unnest($6::text[], $7::text[], $8::text[], $9::text[]) AS s(id, target, key, due)
-         ON CONFLICT ("key") DO NOTHING
-         RETURNING "target", "dueAt", "breachedAt"`,
-        state.customerId,
-        state.senderId,
-        state.id,
-        state.periodId,
-        policy.id,
-        misses.map(() => newId("slab_")),
-        misses.map((m) => m.target),
-        misses.map((m) => m.key),
-        misses.map((m) => m.dueAt.toISOString()),
-      );
-      if (inserted.length > 0) {
-        const sender = await tx.sender.findUniqueOrThrow({
-          where: { id: state.senderId },
-          select: { id: true, customerId: true, phoneNumber: true, phoneNumberId: true },
-        });
-        const eventSender: EventSender = sender;
-        count = await emitEvents(
-          tx,
-          inserted.map((b) => {
-            const key = misses.find((m) => m.target === b.target && m.dueAt.getTime() === b.dueAt.getTime())?.key;
-            return ConversationSlaBreached.of({
-              sender: eventSender,
-              dedupeKey: `conversation.sla_breached:${key ?? `${state.periodId}:${b.target}:${b.dueAt.getTime()}`}`,
-              createdAt: b.breachedAt,
-              data: {
-                conversationUid: state.id,
-                target: b.target,
-                dueAt: b.dueAt.toISOString(),
-                breachedAt: b.breachedAt.toISOString(),
-                policyUid: policy.id,
-              },
-            });
-          }),
-        );
-        await publishLive(tx, state.customerId, [
-          { kind: "conversation.changed", senderId: state.senderId, conversationUid: state.id },
-        ]);
-      }
-    }
+    const count = e.policy ? await recordMisses(tx, state, e.policy.id, await missesOf(tx, e, now)) : 0;
     await store(tx, [e], now);
     return count;
   });

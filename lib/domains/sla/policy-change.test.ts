@@ -1,0 +1,228 @@
+// A policy change reaches the open conversations (docs/reports.md "When a policy changes"):
+// the edit's request writes one job, the SLA worker moves the due times and timers of the
+// policy's open conversations (or chooses every open conversation's policy again after a
+// change of applies or position) in batches; an old timer records nothing; replies before the
+// change are not judged again by the new terms; recorded breaches stay; other accounts are
+// untouched.
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { claimDueJobs, finishJob } from "@/lib/domains/schedule/jobs";
+import { recordApiAnswers } from "@/test/api-answers";
+import { contactWrites } from "@/test/conversation-fixtures";
+import { call, uniquePhone } from "@/test/factory";
+import { messagingCustomer } from "@/test/messaging-fixtures";
+import { handlePolicyChangeJob, SLA_POLICY_JOB_KIND } from "./policy-change";
+import { SLA_JOB_KIND } from "./timers";
+import { runSlaJobs } from "./worker";
+
+recordApiAnswers();
+
+type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
+
+const work = async (t: Customer) => {
+  for (let i = 0; i < 20; i++) if ((await runSlaJobs({ customerIds: [t.customer.id] })) === 0) return;
+};
+async function createPolicy(t: Customer, policy: Record<string, unknown>): Promise<string> {
+  const res = await call("POST", "/api/v3/sla-policies", { token: t.globalToken, body: { policy } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data.slaUid as string;
+}
+async function editPolicy(t: Customer, uid: string, policy: Record<string, unknown>) {
+  const res = await call("POST", `/api/v3/sla-policies/${uid}`, { token: t.globalToken, body: { policy } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+async function reply(t: Customer, conversationId: string) {
+  const res = await call("POST", `/api/v3/conversations/${conversationId}/messages`, {
+    token: t.globalToken,
+    body: { message: { type: "text", text: { body: "Here" } } },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+}
+async function opened(t: Customer, contact = uniquePhone()) {
+  await contactWrites(t.sender, contact, "help");
+  return db.conversation.findFirstOrThrow({ where: { senderId: t.sender.id, contactPhoneNumber: contact } });
+}
+async function slaOf(t: Customer, conversationId: string) {
+  const res = await call("GET", `/api/v3/conversations/${conversationId}`, { token: t.globalToken });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.sla;
+}
+const waitOf = async (conversationId: string) =>
+  (await db.supportPeriod.findFirstOrThrow({ where: { conversationId, resolvedAt: null } })).waitingSince as Date;
+/** The conversation's current wait (and period) began `minutes` ago. */
+async function backdate(conversationId: string, minutes: number) {
+  const at = new Date(Date.now() - minutes * 60_000);
+  await db.supportPeriod.updateMany({
+    where: { conversationId, resolvedAt: null },
+    data: { startedAt: at, waitingSince: at },
+  });
+  return at;
+}
+const timers = (subjectId: string) =>
+  db.scheduledJob.findMany({ where: { subjectId, kind: SLA_JOB_KIND }, orderBy: { dueAt: "asc" } });
+const breaches = async (conversationId: string) =>
+  (await db.slaBreach.findMany({ where: { conversationId }, orderBy: { target: "asc" } })).map((b) => b.target);
+
+describe("an edit moves the open conversations' due times and timers", () => {
+  it("new targets: the due time and its timer move; the old timer is cancelled and, run anyway, records nothing; others untouched", async () => {
+    const t = await messagingCustomer();
+    const other = await messagingCustomer();
+    const uid = await createPolicy(t, { name: "fast", firstResponseMinutes: 1, resolutionMinutes: 600 });
+    const theirs = await createPolicy(other, { name: "fast", firstResponseMinutes: 1 });
+    const c = await opened(t);
+    const closed = await opened(t);
+    const close = await call("POST", `/api/v3/conversations/${closed.id}`, {
+      token: t.globalToken,
+      body: { conversation: { status: "CLOSED" } },
+    });
+    expect(close.status, JSON.stringify(close.body)).toBe(200);
+    const c2 = await opened(other);
+    const before = await slaOf(t, c.id);
+    const theirsBefore = await slaOf(other, c2.id);
+    const [oldTimer] = await timers(c.id);
+    expect(oldTimer?.dueAt.toISOString()).toBe(before.firstResponseDueAt);
+
+    await editPolicy(t, uid, { firstResponseMinutes: 60 });
+    // The request wrote one job; the conversations move when the worker runs it.
+    expect(await db.scheduledJob.count({ where: { subjectId: uid, kind: SLA_POLICY_JOB_KIND } })).toBe(1);
+    expect((await slaOf(t, c.id)).firstResponseDueAt).toBe(before.firstResponseDueAt);
+    await work(t);
+
+    const wait = await waitOf(c.id);
+    const after = await slaOf(t, c.id);
+    expect(after).toMatchObject({ policyUid: uid, resolutionDueAt: before.resolutionDueAt, breaches: [] });
+    expect(Date.parse(after.firstResponseDueAt) - wait.getTime()).toBe(60 * 60_000);
+    const row = await db.conversation.findUniqueOrThrow({ where: { id: c.id } });
+    expect(row.slaDueAt?.toISOString()).toBe(after.firstResponseDueAt);
+    const moved = await timers(c.id);
+    expect(moved.map((j) => [j.status, j.dueAt.toISOString()])).toEqual([
+      ["CANCELLED", before.firstResponseDueAt],
+      ["PENDING", after.firstResponseDueAt],
+    ]);
+
+    // The contact has now waited past the old due time; the old timer runs anyway: nothing.
+    await backdate(c.id, 5);
+    await db.scheduledJob.updateMany({
+      where: { id: oldTimer?.id },
+      data: { status: "PENDING", dueAt: new Date(Date.now() - 1000) },
+    });
+    await work(t);
+    expect(await breaches(c.id)).toEqual([]);
+    expect((await slaOf(t, c.id)).breaches).toEqual([]);
+
+    // The other account's conversation, policy and timer are as they were.
+    expect(await slaOf(other, c2.id)).toEqual(theirsBefore);
+    expect((await timers(c2.id)).map((j) => [j.status, j.dueAt.toISOString()])).toEqual([
+      ["PENDING", theirsBefore.firstResponseDueAt],
+    ]);
+    expect(theirsBefore.policyUid).toBe(theirs);
+    // A closed conversation has nothing due, before and after.
+    expect(await slaOf(t, closed.id)).toMatchObject({ firstResponseDueAt: null, resolutionDueAt: null });
+  });
+
+  it("a move in the order chooses every open conversation's policy again; a renamed policy moves nothing", async () => {
+    const t = await messagingCustomer();
+    const slow = await createPolicy(t, { name: "slow", firstResponseMinutes: 60 });
+    const quick = await createPolicy(t, { name: "quick", firstResponseMinutes: 5 });
+    const c = await opened(t);
+    expect((await slaOf(t, c.id)).policyUid).toBe(slow);
+    await editPolicy(t, slow, { name: "slower" });
+    expect(await db.scheduledJob.count({ where: { kind: SLA_POLICY_JOB_KIND, customerId: t.customer.id } })).toBe(0);
+
+    await editPolicy(t, quick, { position: 0 });
+    await work(t);
+    const sla = await slaOf(t, c.id);
+    expect(sla.policyUid).toBe(quick);
+    expect(Date.parse(sla.firstResponseDueAt) - (await waitOf(c.id)).getTime()).toBe(5 * 60_000);
+    expect((await timers(c.id)).filter((j) => j.status === "PENDING").map((j) => j.dueAt.toISOString())).toEqual([
+      sla.firstResponseDueAt,
+    ]);
+
+    // applies narrowed to a label the conversation lacks: the next policy that applies.
+    await editPolicy(t, quick, { applies: { labels: ["vip"] } });
+    await work(t);
+    expect((await slaOf(t, c.id)).policyUid).toBe(slow);
+  });
+
+  it("walks many conversations in batches, from where the last batch ended", async () => {
+    const t = await messagingCustomer();
+    const uid = await createPolicy(t, { name: "std", firstResponseMinutes: 30 });
+    const list = [];
+    for (let i = 0; i < 5; i++) list.push(await opened(t));
+    await editPolicy(t, uid, { firstResponseMinutes: 45 });
+    let passes = 0;
+    for (; passes < 10; passes++) {
+      const [job] = await claimDueJobs([SLA_POLICY_JOB_KIND], 1, 60_000, [t.customer.id]);
+      if (!job) break;
+      await finishJob(job, await handlePolicyChangeJob(job, 2));
+    }
+    expect(passes).toBe(3); // 2 + 2 + 1
+    for (const c of list) {
+      const sla = await slaOf(t, c.id);
+      expect(Date.parse(sla.firstResponseDueAt) - (await waitOf(c.id)).getTime()).toBe(45 * 60_000);
+    }
+  });
+});
+
+describe("breaches across an edit", () => {
+  it("a stricter edit does not turn an earlier in-time reply into a breach; a reply after it is judged by the new target", async () => {
+    const t = await messagingCustomer();
+    const uid = await createPolicy(t, { name: "std", firstResponseMinutes: 30, nextResponseMinutes: 30 });
+    const c = await opened(t);
+    await backdate(c.id, 20);
+    await reply(t, c.id); // 20 minutes: in time for 30
+    await editPolicy(t, uid, { firstResponseMinutes: 10, nextResponseMinutes: 10 });
+    await work(t);
+    // The contact writes again and waits 15 minutes: late for the new 10.
+    await contactWrites(t.sender, c.contactPhoneNumber, "and?");
+    await db.supportPeriod.updateMany({
+      where: { conversationId: c.id, resolvedAt: null },
+      data: { waitingSince: new Date(Date.now() - 15 * 60_000) },
+    });
+    await reply(t, c.id);
+    await db.scheduledJob.updateMany({
+      where: { subjectId: c.id, kind: SLA_JOB_KIND, status: "PENDING" },
+      data: { dueAt: new Date(Date.now() - 1000) },
+    });
+    await work(t);
+    expect(await breaches(c.id)).toEqual(["next_response"]);
+  });
+
+  it("a looser edit keeps recorded breaches, and records the old terms' breach a late worker had not yet", async () => {
+    const t = await messagingCustomer();
+    const uid = await createPolicy(t, { name: "fast", firstResponseMinutes: 1 });
+    const recorded = await opened(t);
+    const pending = await opened(t);
+    const fresh = await opened(t);
+    await backdate(recorded.id, 5);
+    await db.scheduledJob.updateMany({
+      where: { subjectId: recorded.id, kind: SLA_JOB_KIND },
+      data: { dueAt: new Date(Date.now() - 1000) },
+    });
+    await work(t);
+    expect(await breaches(recorded.id)).toEqual(["first_response"]);
+    // Past its due time when the policy is loosened, its timer not run yet (a worker behind).
+    const waited = await backdate(pending.id, 5);
+
+    await editPolicy(t, uid, { firstResponseMinutes: 60 });
+    await work(t);
+    expect(await breaches(recorded.id)).toEqual(["first_response"]);
+    expect((await slaOf(t, recorded.id)).breaches).toEqual(["first_response"]);
+    const late = await db.slaBreach.findMany({ where: { conversationId: pending.id } });
+    expect(late.map((b) => [b.target, b.dueAt.getTime()])).toEqual([["first_response", waited.getTime() + 60_000]]);
+    expect(
+      await db.webhookEvent.count({
+        where: {
+          customerId: t.customer.id,
+          type: "conversation.sla_breached",
+          payload: { path: ["data", "conversationUid"], equals: pending.id },
+        },
+      }),
+    ).toBe(1);
+    // Waiting one minute less than its old target at the edit: the new target only.
+    expect(await breaches(fresh.id)).toEqual([]);
+    expect(Date.parse((await slaOf(t, fresh.id)).firstResponseDueAt) - (await waitOf(fresh.id)).getTime()).toBe(
+      60 * 60_000,
+    );
+  });
+});

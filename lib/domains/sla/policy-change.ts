@@ -1,0 +1,185 @@
+// A policy change reaches the open conversations (docs/reports.md "When a policy changes").
+// The API request writes the policy and one durable job (the scheduler's ScheduledJob, in its
+// transaction: the change and the job commit together or not at all); the SLA worker then
+// walks the account's open conversations in batches of POLICY_CHANGE_BATCH (200), each batch in its own
+// transaction under the rows' locks, so the request does a bounded amount of work whatever the
+// number of conversations. For each conversation of a batch it
+//   1. records the breaches the terms in force before the change already held at the change
+//      (a due time that fell before it while a worker was behind): a looser edit never lets a
+//      breach of the old terms go unrecorded, and recorded breaches are never removed;
+//   2. chooses the policy again (a change of `applies` or `position`) or keeps it (a change of
+//      the targets or businessHoursOnly) and writes the new due times and the timer;
+//   3. cancels the conversation's other pending SLA timers, keyed by due times that no longer
+//      apply (a timer that runs anyway judges by the current terms: lib/domains/sla/timers.ts).
+// Replies and closes before the change are not judged again by the new terms (missedTargets'
+// `judgedFrom`): a stricter edit never turns a reply that was in time into a breach.
+import { z } from "zod";
+import { db, type Tx } from "@/lib/db";
+import { NOW_UTC, newId } from "@/lib/db/sql";
+import type { BusinessHours } from "@/lib/domains/business-hours/hours";
+import { businessHoursOf } from "@/lib/domains/business-hours/service";
+import { deliveriesQueued } from "@/lib/domains/events/signal";
+import { type ClaimedJob, type JobOutcome, scheduleJobs } from "@/lib/domains/schedule/jobs";
+import type { SlaPolicy } from "@/lib/generated/prisma/client";
+import {
+  type ConversationState,
+  evaluate,
+  later,
+  missedTargets,
+  pendingDues,
+  periodOf,
+  recordMisses,
+  SLA_JOB_KIND,
+  statesOf,
+  store,
+} from "./timers";
+
+export const SLA_POLICY_JOB_KIND = "sla.policy_changed";
+
+/** Conversations per transaction: their rows stay locked for one batch only. */
+const POLICY_CHANGE_BATCH = 200;
+
+const Terms = z.object({
+  firstResponseMinutes: z.number().int().nullable(),
+  nextResponseMinutes: z.number().int().nullable(),
+  resolutionMinutes: z.number().int().nullable(),
+  businessHoursOnly: z.boolean(),
+  termsChangedAt: z.string().nullable(),
+});
+const ChangePayload = z.object({
+  policyId: z.string(),
+  /** Choose every open conversation's policy again (applies or position changed). */
+  choose: z.boolean(),
+  /** When the change was made. */
+  at: z.string(),
+  /** The policy's terms before the change. */
+  before: Terms,
+  /** The last conversation done, in the walk's order (lastMessageAt, id); null: none yet. */
+  cursor: z.object({ at: z.string(), id: z.string() }).nullable(),
+});
+type ChangePayload = z.infer<typeof ChangePayload>;
+
+/** Writes the job that carries a change of `before` (the policy as it was) to the open conversations, in the change's transaction. */
+export async function schedulePolicyChange(tx: Tx, before: SlaPolicy, choose: boolean, at: Date): Promise<void> {
+  const payload: ChangePayload = {
+    policyId: before.id,
+    choose,
+    at: at.toISOString(),
+    before: {
+      firstResponseMinutes: before.firstResponseMinutes,
+      nextResponseMinutes: before.nextResponseMinutes,
+      resolutionMinutes: before.resolutionMinutes,
+      businessHoursOnly: before.businessHoursOnly,
+      termsChangedAt: before.termsChangedAt?.toISOString() ?? null,
+    },
+    cursor: null,
+  };
+  await scheduleJobs(tx, [
+    {
+      customerId: before.customerId,
+      kind: SLA_POLICY_JOB_KIND,
+      key: `sla-policy:${before.id}:${newId("chg_")}`,
+      subjectId: before.id,
+      dueAt: at,
+      payload,
+    },
+  ]);
+}
+
+/**
+ * Step 1 above: the misses of the terms each conversation held before the change, as they
+ * stood at the change (`change.at`). A conversation that got its policy after the change
+ * already has the new terms and is skipped.
+ */
+async function recordMissedBeforeChange(
+  tx: Tx,
+  customerId: string,
+  states: ConversationState[],
+  change: ChangePayload,
+): Promise<number> {
+  const at = new Date(change.at);
+  const held = states.filter((s) => s.slaPolicyId !== null && !(s.slaSince && s.slaSince > at));
+  if (held.length === 0) return 0;
+  const ids = [...new Set(held.map((s) => s.slaPolicyId).filter((id): id is string => id !== null))];
+  const policies = await tx.slaPolicy.findMany({ where: { customerId, id: { in: ids } } });
+  const termsOf = (policyId: string) => {
+    if (policyId === change.policyId) {
+      const b = change.before;
+      return { ...b, termsChangedAt: b.termsChangedAt ? new Date(b.termsChangedAt) : null };
+    }
+    const other = policies.find((x) => x.id === policyId);
+    // Another policy changed after this change: its own job judges its old terms.
+    return other && !(other.termsChangedAt && other.termsChangedAt > at) ? other : null;
+  };
+  let hours: BusinessHours | null = null;
+  if (change.before.businessHoursOnly || policies.some((x) => x.businessHoursOnly)) {
+    hours = await businessHoursOf(customerId, tx);
+  }
+  const periodIds = held.flatMap((s) => (s.periodId ? [s.periodId] : []));
+  const responses = await tx.supportResponse.findMany({
+    where: { periodId: { in: periodIds } },
+    select: { periodId: true, first: true, waitedFrom: true, respondedAt: true },
+  });
+  let emitted = 0;
+  for (const state of held) {
+    const period = periodOf(state);
+    const terms = state.slaPolicyId ? termsOf(state.slaPolicyId) : null;
+    if (!period || !terms || !state.slaPolicyId) continue;
+    const own = responses.filter((r) => r.periodId === period.id);
+    const misses = missedTargets(
+      terms,
+      period,
+      own,
+      pendingDues(terms, period, hours),
+      hours,
+      at,
+      later(state.slaSince, terms.termsChangedAt),
+    ).filter((m) => m.dueAt <= at);
+    emitted += await recordMisses(tx, state, state.slaPolicyId, misses);
+  }
+  return emitted;
+}
+
+/** The SLA worker's handler of a policy change: one batch of the account's open conversations per claim. */
+export async function handlePolicyChangeJob(job: ClaimedJob, batch = POLICY_CHANGE_BATCH): Promise<JobOutcome> {
+  const parsed = ChangePayload.safeParse(job.payload);
+  if (!parsed.success) return { status: "FAILED", error: "malformed policy change" };
+  const change = parsed.data;
+  const { emitted, last, full } = await db.$transaction(async (tx) => {
+    const from = change.cursor ?? { at: new Date(0).toISOString(), id: "" };
+    // Keyset over the (customerId, status, lastMessageAt, id) index: each batch reads only its
+    // own rows. A conversation whose lastMessageAt moves on is met again later (harmless: the
+    // same due times), and its inbound chose its policy by the committed change anyway.
+    const rows = await tx.$queryRaw<{ id: string; lastMessageAt: Date }[]>`
+      SELECT "id", "lastMessageAt" FROM "Conversation"
+      WHERE "customerId" = ${job.customerId} AND "status" = 'OPEN'
+        AND (${change.choose}::boolean OR "slaPolicyId" = ${change.policyId})
+        AND ("lastMessageAt", "id") > (${from.at}::timestamp(3), ${from.id}::text)
+      ORDER BY "lastMessageAt", "id" LIMIT ${batch} FOR UPDATE`;
+    if (rows.length === 0) return { emitted: 0, last: null, full: false };
+    const ids = rows.map((r) => r.id);
+    const states = await statesOf(tx, ids);
+    const emitted = await recordMissedBeforeChange(tx, job.customerId, states, change);
+    const keys = await store(tx, await evaluate(tx, states, change.choose), new Date());
+    await tx.$executeRawUnsafe(
+      `UPDATE "ScheduledJob" SET "status" = 'CANCELLED', "updatedAt" = ${NOW_UTC}
+       WHERE "subjectId" = ANY($1::text[]) AND "kind" = $2 AND "status" = 'PENDING'
+         AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC}) AND NOT ("key" = ANY($3::text[]))
+         AND "customerId" = $4`,
+      ids,
+      SLA_JOB_KIND,
+      keys,
+      job.customerId,
+    );
+    const end = rows[rows.length - 1];
+    return {
+      emitted,
+      last: end ? { at: end.lastMessageAt.toISOString(), id: end.id } : null,
+      full: rows.length === batch,
+    };
+  });
+  if (emitted > 0) deliveriesQueued();
+  if (!full || !last) return { status: "DONE" };
+  // Due again at once for the next batch, from where this one ended.
+  return { status: "PENDING", dueAt: new Date(), payload: { ...change, cursor: last } };
+}
