@@ -106,8 +106,11 @@ function makePool(url: string, background: boolean): pg.Pool {
     : new RequestPool({ connectionString: url, max, options });
   // An idle connection that drops (server restart, the embedded socket closing) must not
   // crash the process. The logger (pino) is loaded only then: a CLI command never needs it.
+  // The error's message and code only: pg hangs the whole client on it (its pool, connection
+  // parameters and type tables), a few KB of log line per dropped connection.
   pool.on("error", (err) => {
-    void import("@/lib/core/log").then(({ log }) => log.warn({ err }, "idle database connection failed"));
+    const brief = { message: err.message, code: (err as { code?: string }).code };
+    void import("@/lib/core/log").then(({ log }) => log.warn({ err: brief }, "idle database connection failed"));
   });
   return pool;
 }

@@ -64,7 +64,7 @@ const breaches = async (conversationId: string) =>
   (await db.slaBreach.findMany({ where: { conversationId }, orderBy: { target: "asc" } })).map((b) => b.target);
 
 describe("an edit moves the open conversations' due times and timers", () => {
-  it("new targets: the due time and its timer move; the old timer is cancelled and, run anyway, records nothing; others untouched", async () => {
+  it("new targets: the due time and its timer move; the old timer is deleted and, run anyway, records nothing; others untouched", async () => {
     const t = await messagingCustomer();
     const other = await messagingCustomer();
     const uid = await createPolicy(t, { name: "fast", firstResponseMinutes: 1, resolutionMinutes: 600 });
@@ -95,16 +95,14 @@ describe("an edit moves the open conversations' due times and timers", () => {
     const row = await db.conversation.findUniqueOrThrow({ where: { id: c.id } });
     expect(row.slaDueAt?.toISOString()).toBe(after.firstResponseDueAt);
     const moved = await timers(c.id);
-    expect(moved.map((j) => [j.status, j.dueAt.toISOString()])).toEqual([
-      ["CANCELLED", before.firstResponseDueAt],
-      ["PENDING", after.firstResponseDueAt],
-    ]);
+    expect(moved.map((j) => [j.status, j.dueAt.toISOString()])).toEqual([["PENDING", after.firstResponseDueAt]]);
 
-    // The contact has now waited past the old due time; the old timer runs anyway: nothing.
+    // The contact has now waited past the old due time; the old timer runs anyway (a worker
+    // had claimed it as the edit landed): nothing.
     await backdate(c.id, 5);
-    await db.scheduledJob.updateMany({
-      where: { id: oldTimer?.id },
-      data: { status: "PENDING", dueAt: new Date(Date.now() - 1000) },
+    if (!oldTimer) throw new Error("no timer before the edit");
+    await db.scheduledJob.create({
+      data: { ...oldTimer, payload: {}, status: "PENDING", dueAt: new Date(Date.now() - 1000) },
     });
     await work(t);
     expect(await breaches(c.id)).toEqual([]);
@@ -142,6 +140,51 @@ describe("an edit moves the open conversations' due times and timers", () => {
     await editPolicy(t, quick, { applies: { labels: ["vip"] } });
     await work(t);
     expect((await slaOf(t, c.id)).policyUid).toBe(slow);
+  });
+
+  it("an edit undone (30, 60, then 30 minutes again) leaves the conversation the 30-minute timer, which records its breach", async () => {
+    const t = await messagingCustomer();
+    const uid = await createPolicy(t, { name: "std", firstResponseMinutes: 30 });
+    const c = await opened(t);
+    const first = await slaOf(t, c.id);
+    await editPolicy(t, uid, { firstResponseMinutes: 60 });
+    await work(t);
+    await editPolicy(t, uid, { firstResponseMinutes: 30 });
+    await work(t);
+    expect((await slaOf(t, c.id)).firstResponseDueAt).toBe(first.firstResponseDueAt);
+    const pending = (await timers(c.id)).filter((j) => j.status === "PENDING");
+    expect(pending.map((j) => j.dueAt.toISOString())).toEqual([first.firstResponseDueAt]);
+    // Its due time comes: the breach is recorded by that timer.
+    await backdate(c.id, 31);
+    await db.scheduledJob.updateMany({ where: { id: pending[0]?.id }, data: { dueAt: new Date(Date.now() - 1000) } });
+    await work(t);
+    expect(await breaches(c.id)).toEqual(["first_response"]);
+  });
+
+  it("a re-choice reaches only the account's own conversations", async () => {
+    const t = await messagingCustomer();
+    const other = await messagingCustomer();
+    const slow = await createPolicy(t, { name: "slow", firstResponseMinutes: 60 });
+    const quick = await createPolicy(t, { name: "quick", firstResponseMinutes: 5 });
+    const theirs = await createPolicy(other, { name: "theirs", firstResponseMinutes: 60 });
+    const c = await opened(t);
+    const c2 = await opened(other);
+    // A due time of theirs no walk would write: a batch that strayed into their account would
+    // recompute it.
+    const sentinel = new Date(Date.now() + 7 * 86_400_000);
+    await db.conversation.update({ where: { id: c2.id }, data: { slaFirstResponseDueAt: sentinel } });
+    const theirsBefore = await slaOf(other, c2.id);
+    expect(theirsBefore.firstResponseDueAt).toBe(sentinel.toISOString());
+    const theirTimers = (await timers(c2.id)).map((j) => [j.id, j.status, j.dueAt.toISOString()]);
+    expect((await slaOf(t, c.id)).policyUid).toBe(slow);
+    await editPolicy(t, quick, { position: 0 });
+    // Every SLA job due now, whoever's: the change's batch must keep to its own account.
+    for (let i = 0; i < 20; i++)
+      if ((await runSlaJobs({ customerIds: [t.customer.id, other.customer.id] })) === 0) break;
+    expect((await slaOf(t, c.id)).policyUid).toBe(quick);
+    expect(await slaOf(other, c2.id)).toEqual(theirsBefore);
+    expect(theirsBefore.policyUid).toBe(theirs);
+    expect((await timers(c2.id)).map((j) => [j.id, j.status, j.dueAt.toISOString()])).toEqual(theirTimers);
   });
 
   it("walks many conversations in batches, from where the last batch ended", async () => {

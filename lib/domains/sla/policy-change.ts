@@ -9,7 +9,7 @@
 //      breach of the old terms go unrecorded, and recorded breaches are never removed;
 //   2. chooses the policy again (a change of `applies` or `position`) or keeps it (a change of
 //      the targets or businessHoursOnly) and writes the new due times and the timer;
-//   3. cancels the conversation's other pending SLA timers, keyed by due times that no longer
+//   3. deletes the conversation's other pending SLA timers, keyed by due times that no longer
 //      apply (a timer that runs anyway judges by the current terms: lib/domains/sla/timers.ts).
 // Replies and closes before the change are not judged again by the new terms (missedTargets'
 // `judgedFrom`): a stricter edit never turns a reply that was in time into a breach.
@@ -148,21 +148,34 @@ export async function handlePolicyChangeJob(job: ClaimedJob, batch = POLICY_CHAN
   const { emitted, last, full } = await db.$transaction(async (tx) => {
     const from = change.cursor ?? { at: new Date(0).toISOString(), id: "" };
     // Keyset over the (customerId, status, lastMessageAt, id) index: each batch reads only its
-    // own rows. A conversation whose lastMessageAt moves on is met again later (harmless: the
-    // same due times), and its inbound chose its policy by the committed change anyway.
+    // own rows. The page is read without a lock and the cursor taken from that read: rows
+    // locked in this order come back with the lastMessageAt an inbound gave them while we
+    // waited, and the cursor would jump past the rows between. A conversation whose
+    // lastMessageAt moves on is met again later (harmless: the same due times), and its
+    // inbound chose its policy by the committed change anyway.
     const rows = await tx.$queryRaw<{ id: string; lastMessageAt: Date }[]>`
       SELECT "id", "lastMessageAt" FROM "Conversation"
       WHERE "customerId" = ${job.customerId} AND "status" = 'OPEN'
         AND (${change.choose}::boolean OR "slaPolicyId" = ${change.policyId})
         AND ("lastMessageAt", "id") > (${from.at}::timestamp(3), ${from.id}::text)
-      ORDER BY "lastMessageAt", "id" LIMIT ${batch} FOR UPDATE`;
+      ORDER BY "lastMessageAt", "id" LIMIT ${batch}`;
     if (rows.length === 0) return { emitted: 0, last: null, full: false };
-    const ids = rows.map((r) => r.id);
+    // Then locked in id order, the order the inbound path locks conversations in
+    // (lib/domains/conversations/inbound.ts), so the two cannot deadlock; one closed meanwhile
+    // has nothing due and is left out.
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT "id" FROM "Conversation"
+      WHERE "customerId" = ${job.customerId} AND "id" = ANY(${rows.map((r) => r.id)}::text[]) AND "status" = 'OPEN'
+      ORDER BY "id" FOR UPDATE`;
+    const ids = locked.map((r) => r.id);
     const states = await statesOf(tx, ids);
     const emitted = await recordMissedBeforeChange(tx, job.customerId, states, change);
     const keys = await store(tx, await evaluate(tx, states, change.choose), new Date());
+    // The superseded timers are deleted, not cancelled: a timer's key is its due time
+    // (timers.ts), and an edit undone later (30, 60, then 30 minutes again) must be able to
+    // schedule that due time again, which a cancelled row of the same key would refuse.
     await tx.$executeRawUnsafe(
-      `UPDATE "ScheduledJob" SET "status" = 'CANCELLED', "updatedAt" = ${NOW_UTC}
+      `DELETE FROM "ScheduledJob"
        WHERE "subjectId" = ANY($1::text[]) AND "kind" = $2 AND "status" = 'PENDING'
          AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC}) AND NOT ("key" = ANY($3::text[]))
          AND "customerId" = $4`,
