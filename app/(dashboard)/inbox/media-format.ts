@@ -2,6 +2,7 @@
 // entry carries it, its size in words, what a screen reader says for an image, and the words
 // for a file that is not there (yet, or any more).
 import type { PublicConversationMessage } from "@/lib/domains/conversations/schemas";
+import { formatFileSize } from "@/lib/domains/media/kinds";
 
 /** A thread entry's file (GET /conversations/{uid}/messages `media`, docs/media.md). */
 export type ThreadMedia = NonNullable<PublicConversationMessage["media"]>;
@@ -12,13 +13,8 @@ export const mediaOf = (m: Pick<PublicConversationMessage, "media">): ThreadMedi
 /** Where the dashboard reads a file's bytes (the member's session: app/api/dashboard/media). */
 export const contentUrl = (mediaId: string) => `/api/dashboard/media/${encodeURIComponent(mediaId)}/content`;
 
-/** 900 bytes, 12 KB, 1.5 MB: decimal units, as the provider's limits are counted ("5 MB"). */
-export function formatFileSize(bytes: number): string {
-  if (bytes < 1_000) return `${bytes} ${bytes === 1 ? "byte" : "bytes"}`;
-  const [value, unit] = bytes < 1_000_000 ? [bytes / 1_000, "KB"] : [bytes / 1_000_000, "MB"];
-  const shown = value < 10 ? Math.round(value * 10) / 10 : Math.round(value);
-  return `${shown} ${unit}`;
-}
+/** 900 bytes, 12 KB, 1.5 MB: the words the API's refusals use too (lib/domains/media/kinds.ts). */
+export { formatFileSize };
 
 const KIND_WORD: Record<ThreadMedia["kind"], string> = {
   image: "Photo",

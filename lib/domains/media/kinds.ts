@@ -65,6 +65,17 @@ export function formatLimit(bytes: number): string {
   return bytes >= 1_000_000 ? `${bytes / 1_000_000} MB` : `${bytes / 1_000} KB`;
 }
 
+/**
+ * 900 bytes, 12 KB, 1.5 MB: a file's size or an account's usage in decimal units, as the
+ * provider's limits and MEDIA_QUOTA_MB count them; one decimal under 10 of a unit.
+ */
+export function formatFileSize(bytes: number): string {
+  if (bytes < 1_000) return `${bytes} ${bytes === 1 ? "byte" : "bytes"}`;
+  const [value, unit] = bytes < 1_000_000 ? [bytes / 1_000, "KB"] : [bytes / 1_000_000, "MB"];
+  const shown = value < 10 ? Math.round(value * 10) / 10 : Math.round(value);
+  return `${shown} ${unit}`;
+}
+
 /** The refusal of a file over its limit, worded the same everywhere. */
 export const tooLargeMessage = (kind: MediaKind, maxBytes: number) =>
   `This ${kind} is larger than ${formatLimit(maxBytes)}, the largest ${kind} the provider takes`;

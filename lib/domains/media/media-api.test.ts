@@ -1,6 +1,8 @@
 // The media routes through the real router (docs/media.md "API"), on both storage engines
 // (the local folder, and S3 against the run's s3rver process): uploads, facts, bytes (Range,
-// ETag, nosniff), deletion, every refusal, and tenant and sender isolation.
+// ETag, nosniff), deletion, every refusal (the kinds' limits, stickers, the account's quota:
+// each leaves nothing in the folder or the bucket, no record, the usage as it was), and tenant
+// and sender isolation.
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -54,10 +56,29 @@ const upload = (
 
 const stagingLeft = () => (fs.existsSync(stagingDir()) ? fs.readdirSync(stagingDir()) : []);
 
-describe.each(STORAGE_ENGINES)("on the $engine engine", ({ store: make }) => {
+describe.each(STORAGE_ENGINES)("on the $engine engine", ({ store: make, keys }) => {
   const store = make();
   beforeAll(() => setStorage(store));
   afterAll(() => setStorage(undefined));
+  afterEach(() => {
+    delete process.env.MEDIA_QUOTA_MB;
+    resetEnvCache();
+  });
+
+  /** An account of its own: its files in the store, its records and its usage start empty. */
+  async function freshAccount() {
+    const c = await createTestCustomer();
+    const owner = memberPrincipal(c.customer.id);
+    const up = (bytes: Buffer, name: string, type?: string) => upload(bytes, name, { token: c.globalToken, type });
+    /** What a user (or an operator) checks after a refusal: the files kept, the records, the usage. */
+    const kept = async () => ({
+      keys: await keys(c.customer.id),
+      records: await db.media.count({ where: { customerId: c.customer.id } }),
+      usage: await mediaUsage(owner),
+    });
+    const keyOf = (bytes: Buffer) => objectKey(c.customer.id, sha(bytes));
+    return { c, up, kept, keyOf };
+  }
 
   it("stores an upload typed from its bytes and serves its facts and bytes", async () => {
     const bytes = await samples.jpeg(320, 240);
@@ -140,45 +161,149 @@ describe.each(STORAGE_ENGINES)("on the $engine engine", ({ store: make }) => {
     expect(again.status).toBe(404);
   });
 
-  it("refuses what the provider does not take, before anything is stored", async () => {
-    const before = await db.media.count({ where: { customerId: t.customer.id } });
-    const cases: [Buffer, string, string | undefined, number, string][] = [
-      [samples.pdf(), "x.png", "image/png", 415, "MEDIA_TYPE_NOT_SUPPORTED"],
-      [randomBytes(5000), "noise.bin", undefined, 415, "MEDIA_TYPE_NOT_SUPPORTED"],
-      [await samples.noisePng(1400), "big.png", "image/png", 413, "MEDIA_TOO_LARGE"],
+  it("refuses a type the provider does not take, before anything is stored", async () => {
+    const a = await freshAccount();
+    const cases: [Buffer, string, string | undefined][] = [
+      [samples.pdf(), "x.png", "image/png"],
+      [randomBytes(5000), "noise.bin", undefined],
     ];
-    for (const [bytes, name, type, status, code] of cases) {
-      const res = await upload(bytes, name, { type });
-      expect(res.status, name).toBe(status);
-      expect(res.body.error_code, name).toBe(code);
+    for (const [bytes, name, type] of cases) {
+      const res = await a.up(bytes, name, type);
+      expect(res.status, name).toBe(415);
+      expect(res.body.error_code, name).toBe("MEDIA_TYPE_NOT_SUPPORTED");
     }
-    const big = await upload(await samples.noisePng(1400), "big.png");
-    expect(big.body.details).toEqual({ kind: "image", maxBytes: 5_000_000 });
-    expect(big.body.message).toBe("This image is larger than 5 MB, the largest image the provider takes");
-    expect(await db.media.count({ where: { customerId: t.customer.id } })).toBe(before);
+    expect(await a.kept()).toEqual({
+      keys: [],
+      records: 0,
+      usage: { usedBytes: 0, quotaBytes: 5_000_000_000, files: 0 },
+    });
+    expect(stagingLeft()).toEqual([]);
+  });
+  it("stickers: 100 KB static, 500 KB animated, to the byte; a refused one leaves nothing", async () => {
+    const a = await freshAccount();
+    const base = await samples.webpSticker();
+    const atLimit = Buffer.concat([base, Buffer.alloc(100_000 - base.length)]);
+    const fits = await a.up(atLimit, "ok.webp");
+    expect(fits.status, JSON.stringify(fits.body)).toBe(201);
+    expect(fits.body.data).toMatchObject({ kind: "sticker", mimeType: "image/webp", fileSize: 100_000 });
+    const animated = samples.animatedWebpHeader(300_000);
+    expect((await a.up(animated, "wave.webp")).body.data).toMatchObject({ kind: "sticker", fileSize: 300_000 });
+    const before = await a.kept();
+    expect(before).toEqual({
+      keys: [a.keyOf(atLimit), a.keyOf(animated)].sort(),
+      records: 2,
+      usage: { usedBytes: 400_000, quotaBytes: 5_000_000_000, files: 2 },
+    });
+
+    const overStatic = Buffer.concat([atLimit, Buffer.alloc(1)]);
+    const overAnimated = samples.animatedWebpHeader(500_001);
+    for (const [bytes, maxBytes, words] of [
+      [overStatic, 100_000, "100 KB"],
+      [overAnimated, 500_000, "500 KB"],
+    ] as const) {
+      const refused = await a.up(bytes, "big.webp");
+      expect(refused.status, words).toBe(413);
+      expect(refused.body, words).toMatchObject({
+        error_code: "MEDIA_TOO_LARGE",
+        message: `This sticker is larger than ${words}, the largest sticker the provider takes`,
+        details: { kind: "sticker", maxBytes },
+      });
+      expect(await store.stat(a.keyOf(bytes))).toBeNull();
+    }
+    expect(await a.kept()).toEqual(before);
+    expect(stagingLeft()).toEqual([]);
+  });
+
+  it("each kind's limit: one byte over is 413 with the kind's words, nothing kept, the usage as it was", async () => {
+    const a = await freshAccount();
+    const kept = await a.up(samples.pdf("kept"), "kept.pdf");
+    expect(kept.status).toBe(201);
+    const before = await a.kept();
+    expect(before.keys).toHaveLength(1);
+    // Files the detection types from their first bytes (ISO media, Ogg), padded one byte past the limit.
+    const cases: [Buffer, string, string, number, string][] = [
+      [await samples.noisePng(1400), "big.png", "image", 5_000_000, "5 MB"],
+      [samples.isoMedia("isom", 16_000_001), "long.mp4", "video", 16_000_000, "16 MB"],
+      [samples.oggOpus(16_000_001), "long.ogg", "audio", 16_000_000, "16 MB"],
+    ];
+    for (const [bytes, name, kind, maxBytes, words] of cases) {
+      const refused = await a.up(bytes, name);
+      expect(refused.status, name).toBe(413);
+      expect(refused.body, name).toMatchObject({
+        error_code: "MEDIA_TOO_LARGE",
+        message: `This ${kind} is larger than ${words}, the largest ${kind} the provider takes`,
+        details: { kind, maxBytes },
+      });
+    }
+    expect(await a.kept()).toEqual(before);
+    expect(stagingLeft()).toEqual([]);
+  });
+
+  it("the account's quota: a file that does not fit is 413 MEDIA_QUOTA_EXCEEDED, nothing kept; the usage the account page shows", async () => {
+    process.env.MEDIA_QUOTA_MB = "1";
+    resetEnvCache();
+    const a = await freshAccount();
+    const first = samples.pdf("first", 600_000);
+    const kept = await a.up(first, "first.pdf");
+    expect(kept.status).toBe(201);
+    const one = { keys: [a.keyOf(first)], records: 1, usage: { usedBytes: 600_000, quotaBytes: 1_000_000, files: 1 } };
+    expect(await a.kept()).toEqual(one);
+
+    // Past the quota once read: refused with the file's size and the usage before it.
+    const second = samples.pdf("second", 600_000);
+    const past = await a.up(second, "second.pdf");
+    expect(past.status).toBe(413);
+    expect(past.body).toMatchObject({
+      error_code: "MEDIA_QUOTA_EXCEEDED",
+      message:
+        "This file (600 KB) does not fit: the account keeps 600 KB of its 1 MB of media; delete files or ask for a larger quota",
+      details: { quotaBytes: 1_000_000, usedBytes: 600_000 },
+    });
+    expect(await a.kept()).toEqual(one);
+    expect(await db.media.count({ where: { sha256: sha(second) } })).toBe(0);
+
+    // The same bytes again take no room: a second record of the one file.
+    const same = await a.up(first, "copy.pdf");
+    expect(same.status).toBe(201);
+    expect(await a.kept()).toEqual({ ...one, records: 2 });
+
+    // A file that fills the quota to the byte fits; then even a sticker is refused before it is read.
+    const rest = samples.pdf("rest", 400_000);
+    expect((await a.up(rest, "rest.pdf")).status).toBe(201);
+    const full = {
+      keys: [a.keyOf(first), a.keyOf(rest)].sort(),
+      records: 3,
+      usage: { usedBytes: 1_000_000, quotaBytes: 1_000_000, files: 2 },
+    };
+    expect(await a.kept()).toEqual(full);
+    const sticker = await samples.webpSticker();
+    const atQuota = await a.up(sticker, "smile.webp");
+    expect(atQuota.status).toBe(413);
+    expect(atQuota.body).toMatchObject({
+      error_code: "MEDIA_QUOTA_EXCEEDED",
+      message: "The account keeps 1 MB of its 1 MB of media; delete files or ask for a larger quota",
+      details: { quotaBytes: 1_000_000, usedBytes: 1_000_000 },
+    });
+    expect(await store.stat(a.keyOf(sticker))).toBeNull();
+    expect(await a.kept()).toEqual(full);
+
+    // Deleting one of two records of the same bytes frees nothing; the last frees the file and its room.
+    await call("DELETE", `/api/v3/media/${kept.body.data.mediaId}`, { token: a.c.globalToken });
+    expect((await a.kept()).usage.usedBytes).toBe(1_000_000);
+    await call("DELETE", `/api/v3/media/${same.body.data.mediaId}`, { token: a.c.globalToken });
+    expect(await a.kept()).toEqual({
+      keys: [a.keyOf(rest)],
+      records: 3,
+      usage: { usedBytes: 400_000, quotaBytes: 1_000_000, files: 1 },
+    });
+    expect((await a.up(sticker, "smile.webp")).status).toBe(201);
+    // Another account's files are not this one's.
+    expect((await mediaUsage(memberPrincipal((await createTestCustomer()).customer.id))).files).toBe(0);
     expect(stagingLeft()).toEqual([]);
   });
 });
 
-describe("limits, forms and who sees what (local engine)", () => {
-  afterEach(() => {
-    delete process.env.MEDIA_QUOTA_MB;
-    resetEnvCache();
-  });
-
-  it("stickers: 100 KB static, 500 KB animated", async () => {
-    const small = await upload(await samples.webpSticker(), "ok.webp");
-    expect(small.body.data).toMatchObject({ kind: "sticker", mimeType: "image/webp" });
-    const staticBig = Buffer.concat([await samples.webpSticker(), Buffer.alloc(120_000)]);
-    const refused = await upload(staticBig, "big.webp");
-    expect(refused.status).toBe(413);
-    expect(refused.body.details).toEqual({ kind: "sticker", maxBytes: 100_000 });
-    const animated = await upload(samples.animatedWebpHeader(300_000), "wave.webp");
-    expect(animated.status).toBe(201);
-    const animatedBig = await upload(samples.animatedWebpHeader(600_000), "long.webp");
-    expect(animatedBig.body.details).toEqual({ kind: "sticker", maxBytes: 500_000 });
-  });
-
+describe("kinds, forms and who sees what (local engine)", () => {
   it("every kind of the table: video, audio (a voice note), documents, text", async () => {
     const cases: [Buffer, string, string | undefined, string, string][] = [
       [samples.isoMedia("isom"), "clip.mp4", undefined, "video", "video/mp4"],
@@ -200,35 +325,6 @@ describe("limits, forms and who sees what (local engine)", () => {
       const res = await upload(bytes, name, { type });
       expect(res.body.data, name).toMatchObject({ kind, mimeType });
     }
-  });
-
-  it("the account's quota: an upload past it is 413 MEDIA_QUOTA_EXCEEDED and stores nothing; the usage the account page shows", async () => {
-    const c = await createTestCustomer();
-    process.env.MEDIA_QUOTA_MB = "1";
-    resetEnvCache();
-    const kept = await upload(samples.pdf("first", 600_000), "first.pdf", { token: c.globalToken });
-    expect(kept.status).toBe(201);
-    const past = await upload(samples.pdf("second", 600_000), "second.pdf", { token: c.globalToken });
-    expect(past.status).toBe(413);
-    expect(past.body.error_code).toBe("MEDIA_QUOTA_EXCEEDED");
-    expect(past.body.details).toEqual({ quotaBytes: 1_000_000, usedBytes: kept.body.data.fileSize });
-    expect(await db.media.count({ where: { customerId: c.customer.id } })).toBe(1);
-    // The same bytes again take no room: one file.
-    const same = await upload(samples.pdf("first", 600_000), "copy.pdf", { token: c.globalToken });
-    expect(same.status).toBe(201);
-    const owner = memberPrincipal(c.customer.id);
-    expect(await mediaUsage(owner)).toEqual({ usedBytes: kept.body.data.fileSize, quotaBytes: 1_000_000, files: 1 });
-    // Another file counts; deleting one of two records of the same bytes frees nothing, the last frees it.
-    const small = await upload(samples.pdf("small", 20_000), "small.pdf", { token: c.globalToken });
-    expect(small.status).toBe(201);
-    const both = kept.body.data.fileSize + small.body.data.fileSize;
-    expect(await mediaUsage(owner)).toEqual({ usedBytes: both, quotaBytes: 1_000_000, files: 2 });
-    await call("DELETE", `/api/v3/media/${kept.body.data.mediaId}`, { token: c.globalToken });
-    expect((await mediaUsage(owner)).files).toBe(2);
-    await call("DELETE", `/api/v3/media/${same.body.data.mediaId}`, { token: c.globalToken });
-    expect(await mediaUsage(owner)).toEqual({ usedBytes: small.body.data.fileSize, quotaBytes: 1_000_000, files: 1 });
-    // Another account's files are not this one's.
-    expect((await mediaUsage(memberPrincipal((await createTestCustomer()).customer.id))).files).toBe(0);
   });
 
   it("a form without a file, a JSON body, two files, a type declared after the file", async () => {

@@ -47,7 +47,7 @@ export async function takeReference(tx: Tx, ref: ObjectRef, quotaBytes?: number)
     ref.size,
   );
   const used = Number(usage?.bytes ?? 0);
-  if (quotaBytes !== undefined && used > quotaBytes) throw quotaExceeded(quotaBytes, used - ref.size);
+  if (quotaBytes !== undefined && used > quotaBytes) throw quotaExceeded(quotaBytes, used - ref.size, ref.size);
 }
 
 /**

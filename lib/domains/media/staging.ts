@@ -9,7 +9,7 @@ import path from "node:path";
 import { ApiError } from "@/lib/core/errors";
 import { stagingDir } from "@/lib/storage";
 import { DETECTION_BYTES, type DetectedType, detectType } from "./detect";
-import { maxBytesOf, tooLargeMessage } from "./kinds";
+import { formatFileSize, maxBytesOf, tooLargeMessage } from "./kinds";
 
 export type StagedFile = {
   path: string;
@@ -29,13 +29,19 @@ export type StageOptions = {
   expect?: (type: DetectedType) => void;
 };
 
-/** The quota refusal, worded once. */
-export const quotaExceeded = (quotaBytes: number, usedBytes: number) =>
-  new ApiError(
-    "MEDIA_QUOTA_EXCEEDED",
-    `The account keeps ${Math.round(usedBytes / 1_000_000)} MB of its ${Math.round(quotaBytes / 1_000_000)} MB of media; delete files or ask for a larger quota`,
-    { quotaBytes, usedBytes },
-  );
+/**
+ * The quota refusal, worded once (docs/media.md "Quota"): what the account keeps of its quota
+ * in the account page's units (a whole-MB rounding said "1 MB of its 1 MB" of an account at
+ * 600 KB), and, when the file was read, its size: the file that does not fit.
+ */
+export function quotaExceeded(quotaBytes: number, usedBytes: number, fileBytes?: number): ApiError {
+  const keeps = `keeps ${formatFileSize(usedBytes)} of its ${formatFileSize(quotaBytes)} of media; delete files or ask for a larger quota`;
+  const message =
+    fileBytes === undefined
+      ? `The account ${keeps}`
+      : `This file (${formatFileSize(fileBytes)}) does not fit: the account ${keeps}`;
+  return new ApiError("MEDIA_QUOTA_EXCEEDED", message, { quotaBytes, usedBytes });
+}
 
 /**
  * Streams `source` into a staging file. Throws MEDIA_TYPE_NOT_SUPPORTED after the first
