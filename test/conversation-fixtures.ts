@@ -45,3 +45,13 @@ export async function contactWrites(sender: Sender, from: string, text = "Hello"
   }
   throw new Error(`inbound message ${id} was not applied`);
 }
+
+/** The conversation's open support period and its current wait began `minutes` ago (the SLA due times follow). */
+export async function backdateWait(conversationId: string, minutes: number): Promise<Date> {
+  const at = new Date(Date.now() - minutes * 60_000);
+  await db.supportPeriod.updateMany({
+    where: { conversationId, resolvedAt: null },
+    data: { startedAt: at, waitingSince: at },
+  });
+  return at;
+}

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { claimDueJobs, finishJob } from "@/lib/domains/schedule/jobs";
 import { recordApiAnswers } from "@/test/api-answers";
-import { contactWrites } from "@/test/conversation-fixtures";
+import { backdateWait as backdate, contactWrites } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
 import { handlePolicyChangeJob, SLA_POLICY_JOB_KIND } from "./policy-change";
@@ -49,15 +49,6 @@ async function slaOf(t: Customer, conversationId: string) {
 }
 const waitOf = async (conversationId: string) =>
   (await db.supportPeriod.findFirstOrThrow({ where: { conversationId, resolvedAt: null } })).waitingSince as Date;
-/** The conversation's current wait (and period) began `minutes` ago. */
-async function backdate(conversationId: string, minutes: number) {
-  const at = new Date(Date.now() - minutes * 60_000);
-  await db.supportPeriod.updateMany({
-    where: { conversationId, resolvedAt: null },
-    data: { startedAt: at, waitingSince: at },
-  });
-  return at;
-}
 const timers = (subjectId: string) =>
   db.scheduledJob.findMany({ where: { subjectId, kind: SLA_JOB_KIND }, orderBy: { dueAt: "asc" } });
 const breaches = async (conversationId: string) =>

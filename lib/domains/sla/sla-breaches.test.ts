@@ -8,7 +8,7 @@ import { addBusinessSeconds } from "@/lib/domains/business-hours/hours";
 import { inboxPage } from "@/lib/domains/conversations/inbox";
 import { claimDueJobs, scheduleJobs } from "@/lib/domains/schedule/jobs";
 import { recordApiAnswers } from "@/test/api-answers";
-import { contactWrites } from "@/test/conversation-fixtures";
+import { backdateWait as backdate, contactWrites } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
 import { memberPrincipal } from "@/test/member-fixtures";
 import { messagingCustomer } from "@/test/messaging-fixtures";
@@ -43,15 +43,6 @@ const elapse = (subjectId: string) =>
     where: { subjectId, kind: SLA_JOB_KIND, status: "PENDING" },
     data: { dueAt: new Date(Date.now() - 1000) },
   });
-/** The conversation's waits began `minutes` ago (its period, its wait and the due times follow). */
-async function backdate(conversationId: string, minutes: number) {
-  const at = new Date(Date.now() - minutes * 60_000);
-  await db.supportPeriod.updateMany({
-    where: { conversationId, resolvedAt: null },
-    data: { startedAt: at, waitingSince: at },
-  });
-  return at;
-}
 const breachEvents = (conversationUid: string) =>
   db.webhookEvent.findMany({
     where: {
