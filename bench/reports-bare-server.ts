@@ -33,16 +33,27 @@ const names = new Map(
   ).rows.map((r) => [r.id, r.name]),
 );
 
+/** Business figures only for an account with business hours (docs/reports.md "Business hours"). */
+const business =
+  (
+    await pool.query<{ set: boolean }>(
+      `SELECT jsonb_typeof("businessHours") = 'object' AS set FROM "Customer" WHERE "id" = $1`,
+      [customerId],
+    )
+  ).rows[0]?.set === true;
+
 const seconds = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
+type Spread = { median: number | null; p90: number | null; businessMedian: number | null; businessP90: number | null };
+const nothing = (): Spread => ({ median: null, p90: null, businessMedian: null, businessP90: null });
 const figures = () => ({
   conversations: 0,
   reopened: 0,
   inbound: 0,
   outbound: 0,
-  firstResponse: { median: null as number | null, p90: null as number | null },
-  nextResponse: { median: null as number | null, p90: null as number | null },
+  firstResponse: nothing(),
+  nextResponse: nothing(),
   resolved: 0,
-  resolution: { median: null as number | null, p90: null as number | null },
+  resolution: nothing(),
   csat: { responses: 0, score: null as number | null },
   slaBreaches: 0,
 });
@@ -56,6 +67,8 @@ type Row = [
   string | null,
   number | null,
   number | null,
+  number | null,
+  number | null,
 ];
 
 async function supportReport(q: URLSearchParams) {
@@ -67,14 +80,19 @@ async function supportReport(q: URLSearchParams) {
   });
   const totals = figures();
   const groups = new Map<string, ReturnType<typeof figures>>();
-  for (const [family, k, total, a, b, c, d, median, p90] of rows) {
+  for (const [family, k, total, a, b, c, d, median, p90, bmedian, bp90] of rows) {
     let f = totals;
     if (total === 0) {
       const name = groupBy === "sender" || groupBy === "label" ? (names.get(k ?? "") ?? "") : (k ?? "");
       f = groups.get(name) ?? figures();
       groups.set(name, f);
     }
-    const spread = { median: seconds(median), p90: seconds(p90) };
+    const spread: Spread = {
+      median: seconds(median),
+      p90: seconds(p90),
+      businessMedian: business ? seconds(bmedian) : null,
+      businessP90: business ? seconds(bp90) : null,
+    };
     if (family === "started") {
       Object.assign(f, {
         conversations: Number(a),

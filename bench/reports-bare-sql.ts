@@ -51,10 +51,11 @@ function from(groupBy: string, f: Family): string {
   return sql;
 }
 
-const percentiles = (col: string) =>
-  `percentile_cont(0.5) WITHIN GROUP (ORDER BY ${col}), percentile_cont(0.9) WITHIN GROUP (ORDER BY ${col})`;
+const percentiles = (col: string, business: string) =>
+  `percentile_cont(0.5) WITHIN GROUP (ORDER BY ${col}), percentile_cont(0.9) WITHIN GROUP (ORDER BY ${col}),
+   percentile_cont(0.5) WITHIN GROUP (ORDER BY ${business}), percentile_cont(0.9) WITHIN GROUP (ORDER BY ${business})`;
 
-/** Each family's aggregates as (family, key, total, a, b, c, d, median, p90). */
+/** Each family's aggregates as (family, key, total, a, b, c, d, median, p90, businessMedian, businessP90). */
 export function reportSqlFor(groupBy: string): string {
   // By label a conversation counts in each of its labels, so the totals are a plain aggregate of their own.
   const part = (f: Family, aggregates: string, where = "") =>
@@ -70,16 +71,23 @@ export function reportSqlFor(groupBy: string): string {
   return [
     part(
       "started",
-      `count(*), count(*) FILTER (WHERE t."reopened"), sum(t."inboundCount"), sum(t."replyCount"), ${percentiles('t."firstResponseSeconds"')}`,
+      `count(*), count(*) FILTER (WHERE t."reopened"), sum(t."inboundCount"), sum(t."replyCount"), ${percentiles('t."firstResponseSeconds"', 't."firstResponseBusinessSeconds"')}`,
     ),
-    part("resolved", `count(*), NULL::bigint, NULL::bigint, NULL::bigint, ${percentiles('t."resolutionSeconds"')}`),
-    part("next", `count(*), NULL, NULL, NULL, ${percentiles('t."seconds"')}`, ` AND NOT t."first"`),
+    part(
+      "resolved",
+      `count(*), NULL::bigint, NULL::bigint, NULL::bigint, ${percentiles('t."resolutionSeconds"', 't."resolutionBusinessSeconds"')}`,
+    ),
+    part(
+      "next",
+      `count(*), NULL, NULL, NULL, ${percentiles('t."seconds"', 't."businessSeconds"')}`,
+      ` AND NOT t."first"`,
+    ),
     part(
       "csat",
-      `count(*), count(*) FILTER (WHERE t."score" = 3), NULL, NULL, NULL::float8, NULL::float8`,
+      `count(*), count(*) FILTER (WHERE t."score" = 3), NULL, NULL, NULL::float8, NULL::float8, NULL::float8, NULL::float8`,
       ` AND t."score" IS NOT NULL`,
     ),
-    part("breaches", "count(*), NULL, NULL, NULL, NULL, NULL"),
+    part("breaches", "count(*), NULL, NULL, NULL, NULL, NULL, NULL, NULL"),
   ].join("\nUNION ALL\n");
 }
 

@@ -14,6 +14,13 @@
 // visibility map lets the reports' index-only scans skip the heap, as on a settled database).
 import type pg from "pg";
 
+/** Weekdays 09:00-17:00 in Berlin: the accounts' business hours (the seeded business seconds are a share of each wait). */
+const BUSINESS_HOURS = {
+  timezone: "Europe/Berlin",
+  days: [1, 2, 3, 4, 5].map((day) => ({ day, open: "09:00", close: "17:00" })),
+  holidays: [],
+};
+
 /** The last day with data (UTC); the reports are asked for ranges ending on it. */
 export const LAST_DAY = "2026-11-28";
 const FIRST_DAY = "2025-11-29"; // 365 days up to LAST_DAY
@@ -76,10 +83,11 @@ export async function seedReports(c: pg.Client, accounts: Account[], log: (line:
     h bigint, started timestamp(3))`);
   for (const a of accounts) {
     const [s1, s2] = senderIds(a);
-    await c.query(`INSERT INTO "Customer" ("id", "name", "plan", "updatedAt") VALUES ($1, $2, 'pro', now())`, [
-      a.customerId,
-      a.name,
-    ]);
+    // Business hours, so the reports compute the business-hours variants too (docs/reports.md "Business hours").
+    await c.query(
+      `INSERT INTO "Customer" ("id", "name", "plan", "businessHours", "updatedAt") VALUES ($1, $2, 'pro', $3, now())`,
+      [a.customerId, a.name, JSON.stringify(BUSINESS_HOURS)],
+    );
     for (const [i, id] of [s1, s2].entries()) {
       await c.query(
         `INSERT INTO "Sender" ("id", "customerId", "phoneNumber", "phoneNumberId", "isDefault", "updatedAt")
@@ -156,15 +164,17 @@ export async function seedReports(c: pg.Client, accounts: Account[], log: (line:
   await step(
     "support periods",
     `INSERT INTO "SupportPeriod" ("id", "customerId", "senderId", "conversationId", "startedAt", "waitingSince",
-       "firstResponseAt", "firstResponseSeconds", "firstResponder", "resolvedAt", "resolutionSeconds", "closedBy",
-       "reopened", "inboundCount", "replyCount")
+       "firstResponseAt", "firstResponseSeconds", "firstResponseBusinessSeconds", "firstResponder", "resolvedAt",
+       "resolutionSeconds", "resolutionBusinessSeconds", "closedBy", "reopened", "inboundCount", "replyCount")
      SELECT pid, customer_id, sender_id, conv_id, pstart,
        CASE WHEN NOT answered AND NOT resolved THEN pstart END,
        CASE WHEN answered THEN pstart + frs * interval '1 second' END,
        CASE WHEN answered THEN frs END,
+       CASE WHEN answered THEN frs * (1 + hk / 79 % 4) / 4 END,
        CASE WHEN answered THEN responder END,
        CASE WHEN resolved THEN pstart + res * interval '1 second' END,
        CASE WHEN resolved THEN res END,
+       CASE WHEN resolved THEN res * (1 + hk / 83 % 4) / 4 END,
        CASE WHEN resolved THEN closed_by END,
        reopened, 5, CASE WHEN answered THEN 5 ELSE 0 END
      FROM bench_period ORDER BY pstart`,
@@ -173,9 +183,9 @@ export async function seedReports(c: pg.Client, accounts: Account[], log: (line:
   await step(
     "support responses",
     `INSERT INTO "SupportResponse" ("id", "customerId", "senderId", "periodId", "first", "waitedFrom", "respondedAt",
-       "seconds", "responder")
+       "seconds", "businessSeconds", "responder")
      SELECT 'sr_' || substr(p.pid, 4) || '_' || j, p.customer_id, p.sender_id, p.pid, j = 0, w.waited,
-       w.waited + w.secs * interval '1 second', w.secs,
+       w.waited + w.secs * interval '1 second', w.secs, w.secs * (1 + (p.hk / 89 + j) % 4) / 4,
        CASE WHEN j = 2 THEN 'agent' || (p.hk / 43 % ${MEMBERS} + 1) || '@bench.example' ELSE p.responder END
      FROM bench_period p CROSS JOIN generate_series(0, 2) j
      CROSS JOIN LATERAL (SELECT

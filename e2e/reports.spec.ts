@@ -1,8 +1,9 @@
 // The support Reports page (docs/reports.md "The dashboard's Reports page"): a contact's message counts in
 // today's period, the period picker changes the figures' range (the previous period beside
 // each), a table exports as CSV, the group picker's Label groups the table by label (the new
-// contact's conversation has none: the "No label" row) and exports it, and the page is
-// accessible at a phone's and a desktop's width in both themes.
+// contact's conversation has none: the "No label" row) and exports it, the hours toggle (the
+// demo has business hours: they are the default) and the label and member filters narrow the
+// page and its exports, and the page is accessible at a phone's and a desktop's width in both themes.
 import { expect, test } from "@playwright/test";
 import { contactWrites, expectAccessible, hydrated, login, saveScreenshot } from "./helpers";
 
@@ -44,6 +45,10 @@ test("the reports page: a period change, a CSV export, axe at 390 and 1280 px in
   const lines = Buffer.concat(chunks).toString("utf8").trim().split(/\r?\n/);
   expect(lines[0]).toMatch(/^member,conversations,reopened,inbound,outbound,firstResponseMedianSeconds/);
   expect(lines[0]).toMatch(/,slaBreaches,csatResponses,csatHappyPercent$/);
+  // Both kinds of durations, whatever the page's hours toggle shows.
+  expect(lines[0]).toContain(
+    ",firstResponseP90Seconds,firstResponseBusinessMedianSeconds,firstResponseBusinessP90Seconds,",
+  );
   expect(lines.length - 1).toBe(await page.getByTestId("member-row").count());
   await saveScreenshot(page, "reports-7-days");
 
@@ -92,4 +97,39 @@ test("the group picker's Label: the table by label, its CSV, axe", async ({ page
   expect(labelLines.length - 1).toBe(await page.getByTestId("label-row").count());
   await expectAccessible(page);
   await saveScreenshot(page, "reports-by-label");
+});
+
+test("the hours toggle and the label and member filters, axe", async ({ page }) => {
+  await login(page);
+  await page.goto("/reports?days=90");
+  const hours = page.getByRole("navigation", { name: "Hours" });
+  await expect(hours.getByRole("link", { name: "Business hours" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByTestId("reports-hours")).toContainText("only the account's business hours");
+  await hours.getByRole("link", { name: "All hours" }).click();
+  await expect(page).toHaveURL(/[?&]hours=all/);
+  await expect(hours.getByRole("link", { name: "All hours" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByTestId("reports-hours")).toHaveText("Durations count every hour.");
+
+  // The demo member's figures of the VIP conversations: one member row, the toggle kept.
+  const filters = page.getByRole("form", { name: "Filters" });
+  await hydrated(filters.getByRole("button", { name: "Apply filters" }));
+  await filters.getByLabel("Label").selectOption("VIP");
+  await filters.getByLabel("Member").selectOption("demo@switchboard.test");
+  await filters.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/[?&]label=VIP/);
+  await expect(page).toHaveURL(/[?&]member=demo%40switchboard\.test/);
+  await expect(page).toHaveURL(/[?&]hours=all/);
+  await expect(page.getByTestId("reports-hours")).toContainText(
+    "Only conversations labelled VIP and the figures of demo@switchboard.test.",
+  );
+  await expect(page.getByTestId("member-row")).toHaveCount(1);
+  await expect(page.getByTestId("member-row")).toContainText("demo@switchboard.test");
+  await expect(page.getByRole("link", { name: "Export By member as CSV" })).toHaveAttribute(
+    "href",
+    /label=VIP&member=demo%40switchboard\.test/,
+  );
+  await expectAccessible(page);
+  await page.getByRole("link", { name: "Clear filters" }).click();
+  await expect(page).not.toHaveURL(/label=/);
+  await expect(hours.getByRole("link", { name: "All hours" })).toHaveAttribute("aria-current", "page");
 });

@@ -43,8 +43,9 @@ export const supportReportRoutes: AnyRoute[] = [
     example: examples.getReportsSupport,
     summary: "Read the support report",
     description:
-      "First response, next response and resolution times (median and 90th percentile, in seconds), conversations, replies and closes, CSAT answers and SLA breaches, by day, week, sender, member or label, with the totals. By label a conversation counts in each label it carries (key \"\": none), so the groups may add up to more than the totals. A person's reply counts (a member or the API); a chatbot's, a rule's or a broadcast's never does.",
+      "First response, next response and resolution times (median and 90th percentile, in seconds, each also in business hours: businessMedian and businessP90, null when the account has no business hours), conversations, replies and closes, CSAT answers and SLA breaches, by day, week, sender, member or label, with the totals. By label a conversation counts in each label it carries (key \"\": none), so the groups may add up to more than the totals. The label and memberId filters narrow every figure. A person's reply counts (a member or the API); a chatbot's, a rule's or a broadcast's never does.",
     query: SupportReportQuery,
+    errors: ["LABEL_NOT_FOUND"],
     response: SupportReportPublic,
     handler: async ({ principal, sender, query }) =>
       ok("Support report retrieved", await supportReport(principal, sender, query)),

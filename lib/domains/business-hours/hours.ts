@@ -1,6 +1,8 @@
 // Business hours as pure functions (docs/automation.md "Business hours"): whether an instant
 // is inside the account's opening hours, and how many business seconds lie between two
-// instants (the support reports measure waits in business time with it). Hours are wall-clock
+// instants (the SLA's business-hours targets; the support figures use its SQL twin,
+// switchboard_business_seconds, which lib/domains/support/business-report.test.ts holds to it,
+// docs/reports.md "Business hours"). Hours are wall-clock
 // ranges per weekday in an IANA time zone; a range whose close is not after its open runs
 // past midnight into the next day. A holiday closes every range that starts on that date.
 // Everything works on intervals in UTC built per local date, so both answers agree and DST

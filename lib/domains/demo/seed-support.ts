@@ -8,6 +8,7 @@
 // contacts' answers. Once per account: an account that has the history keeps it.
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
+import type { BusinessHours } from "@/lib/domains/business-hours/hours";
 import { businessHoursOf } from "@/lib/domains/business-hours/service";
 import { previewOf } from "@/lib/domains/conversations/content";
 import { newConversationUid, newThreadMessageUid } from "@/lib/domains/conversations/ids";
@@ -22,7 +23,7 @@ import {
   recordInbound,
   recordPersonReplies,
 } from "@/lib/domains/support/periods";
-import type { Sender, SlaPolicy } from "@/lib/generated/prisma/client";
+import { Prisma, type Sender, type SlaPolicy } from "@/lib/generated/prisma/client";
 import { DEMO_EMAIL } from "./constants";
 import { DEMO_CHATBOT_NAME } from "./seed-chatbots";
 import { HISTORY_PREFIX, type HistoryConversation, type HistoryStep, supportHistory } from "./support-history";
@@ -55,6 +56,24 @@ async function ensureSlaPolicy(customerId: string): Promise<SlaPolicy | null> {
     });
   }
   return db.slaPolicy.findFirst({ where: { customerId, name: DEMO_SLA_POLICY.name } });
+}
+
+/**
+ * The demo's business hours: weekdays 09:00-17:00 UTC, set before the history is replayed so its
+ * figures carry their business-hours variants (docs/reports.md "Business hours"); an account
+ * that set its own keeps them.
+ */
+const DEMO_BUSINESS_HOURS: BusinessHours = {
+  timezone: "UTC",
+  days: [1, 2, 3, 4, 5].map((day) => ({ day, open: "09:00", close: "17:00" })),
+  holidays: [],
+};
+
+async function ensureBusinessHours(customerId: string): Promise<void> {
+  await db.customer.updateMany({
+    where: { id: customerId, businessHours: { equals: Prisma.AnyNull } },
+    data: { businessHours: DEMO_BUSINESS_HOURS },
+  });
 }
 
 type Written = HistoryConversation & { id: string; sender: Sender };
@@ -287,6 +306,7 @@ export async function seedSupportHistory(customerId: string, senders: Sender[], 
     where: { customerId, contactPhoneNumber: { startsWith: HISTORY_PREFIX } },
   });
   if (exists > 0) return 0;
+  await ensureBusinessHours(customerId);
   const policy = await ensureSlaPolicy(customerId);
   const list: Written[] = supportHistory(now, DEMO_EMAIL).flatMap((c) => {
     const sender = senders[c.senderIndex];

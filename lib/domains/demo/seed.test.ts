@@ -12,6 +12,8 @@ import { ledgerBalance } from "@/lib/domains/billing/ledger";
 import { PRICING_CATEGORIES } from "@/lib/domains/billing/rate-card";
 import { countSegment, listSegments } from "@/lib/domains/broadcasts/segments";
 import { extrasOf, failuresByCode, listBroadcasts } from "@/lib/domains/broadcasts/service";
+import { businessSecondsBetween } from "@/lib/domains/business-hours/hours";
+import { businessHoursOf } from "@/lib/domains/business-hours/service";
 import { decide } from "@/lib/domains/chatbots/engine";
 import { configOf } from "@/lib/domains/chatbots/serializers";
 import { toPublicThreadMessage } from "@/lib/domains/conversations/serializers";
@@ -509,6 +511,14 @@ describe("demo seed", { timeout: 120_000 }, () => {
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     });
     expect(periods.length).toBe(totals.conversations);
+    // The demo's business hours were set before the replay: each figure's business seconds are
+    // hours.ts's count of the same span (docs/reports.md "Business hours").
+    const hours = await businessHoursOf(customerId);
+    expect(hours).not.toBeNull();
+    expect(totals.firstResponse.businessMedian).not.toBeNull();
+    expect(totals.firstResponse.businessMedian).toBeLessThanOrEqual(totals.firstResponse.median ?? 0);
+    expect(totals.resolution.businessP90).toBeLessThanOrEqual(totals.resolution.p90 ?? 0);
+    const business = (from: Date, to: Date) => (hours ? businessSecondsBetween(from, to, hours) : null);
     const seen = new Set<string>();
     for (const period of periods) {
       const end = period.resolvedAt ?? new Date();
@@ -527,6 +537,8 @@ describe("demo seed", { timeout: 120_000 }, () => {
       expect(period.firstResponseSeconds, period.id).toBe(first ? seconds(first.createdAt, waited) : null);
       expect(period.firstResponder, period.id).toBe(first?.sentBy === "api" ? "api" : (first?.sentByLabel ?? null));
       expect(period.resolutionSeconds, period.id).toBe(seconds(end, period.startedAt));
+      expect(period.firstResponseBusinessSeconds, period.id).toBe(first ? business(waited, first.createdAt) : null);
+      expect(period.resolutionBusinessSeconds, period.id).toBe(business(period.startedAt, end));
       expect(period.reopened, period.id).toBe(seen.has(period.conversationId));
       seen.add(period.conversationId);
     }

@@ -3,8 +3,12 @@
 // it, by day and by member, a table grouped as the page's group picker says (day, week, sender
 // or label), and the inbound heatmap; and each of its tables as CSV. Every
 // figure comes from the report functions the API answers with (report.ts), which check
-// the member's "reports" permission.
+// the member's "reports" permission. The page's label and member filters narrow every table
+// but the heatmap (the API's filters, docs/reports.md "Filters"), and its figures are in
+// business hours by default when the account set them (docs/reports.md "Business hours").
 import { stringify } from "csv-stringify/sync";
+import { db } from "@/lib/db";
+import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { businessHoursOf } from "@/lib/domains/business-hours/service";
 import { supportHeatmap, supportReport, todayIn } from "./report";
@@ -64,6 +68,8 @@ export async function reportRanges(p: Principal, days: ReportPeriod, now = new D
 }
 
 export type SupportDashboard = {
+  /** Whether the account set business hours (the business figures are null otherwise). */
+  businessHours: boolean;
   current: Range;
   previous: Range;
   totals: SupportFigures;
@@ -76,21 +82,50 @@ export type SupportDashboard = {
   heatmap: SupportHeatmap["cells"];
 };
 
+/** The page's filters: a label's name and a member's email (or "api"); absent: everyone. */
+export type ReportFilters = { label?: string; memberId?: string };
+
+/** What the page's filters offer: the account's labels and members, by name and email. */
+export async function reportFilterOptions(p: Principal): Promise<{ labels: string[]; members: string[] }> {
+  if (p.member) assertPermission(p, "reports");
+  const [labels, members] = await Promise.all([
+    db.label.findMany({ where: { customerId: p.customerId }, select: { name: true }, orderBy: { nameKey: "asc" } }),
+    db.user.findMany({ where: { customerId: p.customerId }, select: { email: true }, orderBy: { email: "asc" } }),
+  ]);
+  return { labels: labels.map((l) => l.name), members: members.map((m) => m.email) };
+}
+
+/**
+ * The filters of the page's address that name one of the options (a label deleted or a member
+ * removed since the link was made is dropped rather than failing the page).
+ */
+export function reportFiltersOf(
+  params: { label?: string; member?: string },
+  options: { labels: string[]; members: string[] },
+): ReportFilters {
+  const label = options.labels.find((l) => l.toLowerCase() === params.label?.trim().toLowerCase());
+  const wanted = params.member?.trim().toLowerCase();
+  const memberId = wanted === "api" ? "api" : options.members.find((m) => m === wanted);
+  return { ...(label ? { label } : {}), ...(memberId ? { memberId } : {}) };
+}
+
 export async function supportDashboard(
   p: Principal,
   days: ReportPeriod,
   now = new Date(),
   group: ReportGroup = "day",
+  filters: ReportFilters = {},
 ): Promise<SupportDashboard> {
   const { current, previous } = await reportRanges(p, days, now);
   const [byDay, before, byMember, heatmap, byGroup] = await Promise.all([
-    supportReport(p, undefined, { ...current, groupBy: "day" }),
-    supportReport(p, undefined, { ...previous, groupBy: "day" }),
-    supportReport(p, undefined, { ...current, groupBy: "member" }),
+    supportReport(p, undefined, { ...current, ...filters, groupBy: "day" }),
+    supportReport(p, undefined, { ...previous, ...filters, groupBy: "day" }),
+    supportReport(p, undefined, { ...current, ...filters, groupBy: "member" }),
     supportHeatmap(p, undefined, current),
-    group === "day" ? null : supportReport(p, undefined, { ...current, groupBy: group }),
+    group === "day" ? null : supportReport(p, undefined, { ...current, ...filters, groupBy: group }),
   ]);
   return {
+    businessHours: byDay.businessHours,
     current,
     previous,
     totals: byDay.totals,
@@ -110,11 +145,17 @@ const FIGURE_HEADER = [
   "outbound",
   "firstResponseMedianSeconds",
   "firstResponseP90Seconds",
+  "firstResponseBusinessMedianSeconds",
+  "firstResponseBusinessP90Seconds",
   "nextResponseMedianSeconds",
   "nextResponseP90Seconds",
+  "nextResponseBusinessMedianSeconds",
+  "nextResponseBusinessP90Seconds",
   "resolved",
   "resolutionMedianSeconds",
   "resolutionP90Seconds",
+  "resolutionBusinessMedianSeconds",
+  "resolutionBusinessP90Seconds",
   "slaBreaches",
   "csatResponses",
   "csatHappyPercent",
@@ -127,22 +168,32 @@ const figureCells = (f: SupportFigures) => [
   f.outbound,
   f.firstResponse.median,
   f.firstResponse.p90,
+  f.firstResponse.businessMedian,
+  f.firstResponse.businessP90,
   f.nextResponse.median,
   f.nextResponse.p90,
+  f.nextResponse.businessMedian,
+  f.nextResponse.businessP90,
   f.resolved,
   f.resolution.median,
   f.resolution.p90,
+  f.resolution.businessMedian,
+  f.resolution.businessP90,
   f.slaBreaches,
   f.csat.responses,
   f.csat.score,
 ];
 
-/** One table of the page as CSV (seconds, empty where there is no figure), and its file name. */
+/**
+ * One table of the page as CSV (seconds, empty where there is no figure; each duration both in
+ * all hours and in business hours), with the page's filters (not the heatmap's), and its file name.
+ */
 export async function supportCsv(
   p: Principal,
   table: ReportTable,
   days: ReportPeriod,
   now = new Date(),
+  filters: ReportFilters = {},
 ): Promise<{ csv: string; fileName: string }> {
   const { current } = await reportRanges(p, days, now);
   const fileName = `support-${table}-${current.dateFrom}-to-${current.dateTo}.csv`;
@@ -152,7 +203,7 @@ export async function supportCsv(
     return { csv: stringify([["weekday", "hour", "inbound"], ...rows]), fileName };
   }
   const { groupBy, column } = GROUP_OF[table];
-  const report = await supportReport(p, undefined, { ...current, groupBy });
+  const report = await supportReport(p, undefined, { ...current, ...filters, groupBy });
   // By label, the conversations without one are the row with an empty label (docs/reports.md "By label").
   const rows = report.groups.map((g) => [g.key, ...figureCells(g)]);
   return { csv: stringify([[column, ...FIGURE_HEADER], ...rows]), fileName };

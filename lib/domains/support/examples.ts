@@ -7,10 +7,11 @@ const figures: SupportFigures = {
   reopened: 1,
   inbound: 41,
   outbound: 30,
-  firstResponse: { median: 95, p90: 610.5 },
-  nextResponse: { median: 140, p90: 900 },
+  // A wait that crossed a closed night counts only its open hours in the business figures.
+  firstResponse: { median: 95, p90: 610.5, businessMedian: 80, businessP90: 420 },
+  nextResponse: { median: 140, p90: 900, businessMedian: 140, businessP90: 600 },
   resolved: 10,
-  resolution: { median: 5400, p90: 20_300 },
+  resolution: { median: 5400, p90: 20_300, businessMedian: 3600, businessP90: 9000 },
   csat: { responses: 6, score: 66.7 },
   slaBreaches: 3,
 };
@@ -23,6 +24,9 @@ const report: SupportReport = {
   timeZone: "Europe/Berlin",
   groupBy: "label",
   senderId: null,
+  label: null,
+  memberId: null,
+  businessHours: true,
   totals: figures,
   groups: [
     {

@@ -20,6 +20,8 @@ type Sender = Customer["sender"];
 type Conversation = { id: string; senderId: string };
 
 const RANGE = { dateFrom: "2026-11-02", dateTo: "2026-11-10" };
+/** The account has no business hours: every business figure is null (docs/reports.md "Business hours"). */
+const NO_HOURS = { businessMedian: null, businessP90: null };
 const at = (iso: string) => new Date(iso);
 const id = (prefix: string) => `${prefix}${randomBytes(8).toString("hex")}`;
 
@@ -237,10 +239,10 @@ describe("GET /reports/support?groupBy=label", () => {
       reopened: 1,
       inbound: 6,
       outbound: 3,
-      firstResponse: { median: 360, p90: 552 },
-      nextResponse: { median: 300, p90: 300 },
+      firstResponse: { median: 360, p90: 552, ...NO_HOURS },
+      nextResponse: { median: 300, p90: 300, ...NO_HOURS },
       resolved: 2,
-      resolution: { median: 45_000, p90: 78_120 },
+      resolution: { median: 45_000, p90: 78_120, ...NO_HOURS },
       csat: { responses: 2, score: 50 },
       slaBreaches: 2,
     });
@@ -250,10 +252,10 @@ describe("GET /reports/support?groupBy=label", () => {
       reopened: 0,
       inbound: 3,
       outbound: 2,
-      firstResponse: { median: 120, p90: 120 },
-      nextResponse: { median: 300, p90: 300 },
+      firstResponse: { median: 120, p90: 120, ...NO_HOURS },
+      nextResponse: { median: 300, p90: 300, ...NO_HOURS },
       resolved: 1,
-      resolution: { median: 3600, p90: 3600 },
+      resolution: { median: 3600, p90: 3600, ...NO_HOURS },
       csat: { responses: 1, score: 100 },
       slaBreaches: 1,
     });
@@ -263,10 +265,10 @@ describe("GET /reports/support?groupBy=label", () => {
       reopened: 0,
       inbound: 1,
       outbound: 1,
-      firstResponse: { median: 60, p90: 60 },
-      nextResponse: { median: null, p90: null },
+      firstResponse: { median: 60, p90: 60, ...NO_HOURS },
+      nextResponse: { median: null, p90: null, ...NO_HOURS },
       resolved: 1,
-      resolution: { median: 3600, p90: 3600 },
+      resolution: { median: 3600, p90: 3600, ...NO_HOURS },
       csat: { responses: 1, score: 0 },
       slaBreaches: 0,
     });
@@ -277,10 +279,10 @@ describe("GET /reports/support?groupBy=label", () => {
       reopened: 1,
       inbound: 7,
       outbound: 4,
-      firstResponse: { median: 120, p90: 504 },
-      nextResponse: { median: 300, p90: 300 },
+      firstResponse: { median: 120, p90: 504, ...NO_HOURS },
+      nextResponse: { median: 300, p90: 300, ...NO_HOURS },
       resolved: 3,
-      resolution: { median: 3600, p90: 69_840 },
+      resolution: { median: 3600, p90: 69_840, ...NO_HOURS },
       csat: { responses: 3, score: 33.3 },
       slaBreaches: 2,
     });

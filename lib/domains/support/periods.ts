@@ -5,7 +5,10 @@
 // the API; never a chatbot, a rule or a broadcast) ends the wait and is recorded as the
 // period's first response or a next one, and a close resolves the period. Each runs in the
 // transaction or statement of the change it follows, so the figures never disagree with the
-// thread; the reports read these indexed rows (report.ts).
+// thread; the reports read these indexed rows (report.ts). Each duration is written twice: in
+// seconds, and in the account's business seconds as its hours stand at that moment (the SQL
+// function switchboard_business_seconds, the twin of business-hours/hours.ts; null without
+// hours), so hours changed later do not rewrite history (docs/reports.md "Business hours").
 import type { Tx } from "@/lib/db";
 import { newId, newIds } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -92,6 +95,8 @@ export async function recordCloses(tx: Tx, closes: Close[]): Promise<void> {
   await tx.$executeRawUnsafe(
     `UPDATE "SupportPeriod" AS p SET "resolvedAt" = s.at::timestamp(3), "waitingSince" = NULL,
        "resolutionSeconds" = GREATEST(0, floor(extract(epoch FROM s.at::timestamp(3) - p."startedAt")))::int,
+       "resolutionBusinessSeconds" = switchboard_business_seconds(p."startedAt", s.at::timestamp(3),
+         (SELECT cu."businessHours" FROM "Customer" cu WHERE cu."id" = p."customerId")::jsonb),
        "closedBy" = s.by
      FROM unnest($1::text[], $2::text[], $3::text[]) AS s(conv, at, by)
      WHERE p."conversationId" = s.conv AND p."resolvedAt" IS NULL`,
@@ -107,7 +112,9 @@ type ReplyValues = { at: Prisma.Sql; responder: Prisma.Sql; responseId: Prisma.S
 function replyCtes(v: ReplyValues): Prisma.Sql {
   return Prisma.sql`, support_wait AS (
       SELECT p."id", p."waitingSince" AS waited, p."firstResponseAt" IS NULL AS first,
-        ${v.at} AS at, ${v.responder}::text AS responder, ${v.responseId}::text AS rid
+        ${v.at} AS at, ${v.responder}::text AS responder, ${v.responseId}::text AS rid,
+        switchboard_business_seconds(p."waitingSince", ${v.at},
+          (SELECT cu."businessHours" FROM "Customer" cu WHERE cu."id" = p."customerId")::jsonb) AS business
       FROM "SupportPeriod" p JOIN conv ON p."conversationId" = conv."id" WHERE p."resolvedAt" IS NULL
     ), support_period AS (
       UPDATE "SupportPeriod" AS p SET "replyCount" = p."replyCount" + 1, "waitingSince" = NULL,
@@ -115,15 +122,17 @@ function replyCtes(v: ReplyValues): Prisma.Sql {
           THEN w.at ELSE p."firstResponseAt" END,
         "firstResponseSeconds" = CASE WHEN p."firstResponseAt" IS NULL AND p."waitingSince" IS NOT NULL
           THEN GREATEST(0, floor(extract(epoch FROM w.at - p."waitingSince")))::int ELSE p."firstResponseSeconds" END,
+        "firstResponseBusinessSeconds" = CASE WHEN p."firstResponseAt" IS NULL AND p."waitingSince" IS NOT NULL
+          THEN w.business ELSE p."firstResponseBusinessSeconds" END,
         "firstResponder" = CASE WHEN p."firstResponseAt" IS NULL AND p."waitingSince" IS NOT NULL
           THEN w.responder ELSE p."firstResponder" END
       FROM support_wait w WHERE p."id" = w."id"
-      RETURNING p."id", p."customerId", p."senderId", w.waited, w.first, w.at, w.responder, w.rid
+      RETURNING p."id", p."customerId", p."senderId", w.waited, w.first, w.at, w.responder, w.rid, w.business
     ), support_response AS (
       INSERT INTO "SupportResponse" ("id", "customerId", "senderId", "periodId", "first", "waitedFrom",
-        "respondedAt", "seconds", "responder")
+        "respondedAt", "seconds", "businessSeconds", "responder")
       SELECT u.rid, u."customerId", u."senderId", u."id", u.first,
-        u.waited, u.at, GREATEST(0, floor(extract(epoch FROM u.at - u.waited)))::int, u.responder
+        u.waited, u.at, GREATEST(0, floor(extract(epoch FROM u.at - u.waited)))::int, u.business, u.responder
       FROM support_period u WHERE u.waited IS NOT NULL
       ON CONFLICT ("periodId", "waitedFrom") DO NOTHING
     )`;

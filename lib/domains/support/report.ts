@@ -2,10 +2,15 @@
 // and responses periods.ts writes, the CSAT answers and the SLA breaches, by the (customerId,
 // startedAt | resolvedAt | respondedAt | breachedAt) indexes, one statement per figure family
 // with GROUPING SETS for the groups and the totals (by label, a row counts in each of its
-// conversation's labels, so the totals come from the rows once, beside the groups).
+// conversation's labels, so the totals come from the rows once, beside the groups). Each
+// duration also has its business-hours variant, read from the business seconds periods.ts wrote
+// beside it; the `label` and `memberId` filters narrow every family (docs/reports.md "Filters").
+import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { businessHoursOf } from "@/lib/domains/business-hours/service";
+import { memberByEmail } from "@/lib/domains/members/service";
 import type { Sender } from "@/lib/domains/senders/service";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { csatFigures } from "./csat-report";
@@ -86,9 +91,75 @@ function keyOf(
   return Prisma.sql`to_char(date_trunc(${unit}, ${local(column, timeZone)}), 'YYYY-MM-DD')`;
 }
 
-type Pct = { median: number | null; p90: number | null };
+type Pct = { median: number | null; p90: number | null; businessMedian: number | null; businessP90: number | null };
+/** A family's percentiles as its statement names them (the business pair under bmedian and bp90). */
+type PctRow = { median: number | null; p90: number | null; bmedian: number | null; bp90: number | null };
 const seconds = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 10) / 10);
-const pct = (median: number | null, p90: number | null): Pct => ({ median: seconds(median), p90: seconds(p90) });
+
+/** The percentiles of a duration column and of its business twin, as `grouped` selects them. */
+const percentiles = (column: string, business: string) => {
+  const [c, b] = [Prisma.raw(`g."${column}"`), Prisma.raw(`g."${business}"`)];
+  return Prisma.sql`percentile_cont(0.5) WITHIN GROUP (ORDER BY ${c}) AS median,
+    percentile_cont(0.9) WITHIN GROUP (ORDER BY ${c}) AS p90,
+    percentile_cont(0.5) WITHIN GROUP (ORDER BY ${b}) AS bmedian,
+    percentile_cont(0.9) WITHIN GROUP (ORDER BY ${b}) AS bp90`;
+};
+
+/** Without business hours set now, the business figures are null (docs/reports.md "Business hours"). */
+const pctOf = (row: PctRow, business: boolean): Pct => ({
+  median: seconds(row.median),
+  p90: seconds(row.p90),
+  businessMedian: business ? seconds(row.bmedian) : null,
+  businessP90: business ? seconds(row.bp90) : null,
+});
+
+/** The report's filters as a condition on a family's rows (`t`), or nothing. */
+type Filters = { labelId: string | null; member: string | null };
+function filtersOf(family: Family, f: Filters): Prisma.Sql {
+  const parts: Prisma.Sql[] = [];
+  if (f.labelId !== null) {
+    parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "ConversationLabel" fl
+      WHERE fl."conversationId" = ${CONVERSATION[family]} AND fl."labelId" = ${f.labelId})`);
+  }
+  if (f.member !== null) parts.push(Prisma.sql`${MEMBER_KEY[family]} = ${f.member}`);
+  return parts.length === 0 ? Prisma.empty : Prisma.sql` AND ${Prisma.join(parts, " AND ")}`;
+}
+
+/**
+ * The filters named by the query, each checked in the account: a label by name (whatever the
+ * case; LABEL_NOT_FOUND otherwise), a member by email (VALIDATION_FAILED on `memberId` when
+ * no member of this account has it) or "api".
+ */
+async function resolveFilters(
+  customerId: string,
+  q: SupportReportInput,
+): Promise<Filters & { labelName: string | null; memberId: string | null }> {
+  // By Label.nameKey (the name trimmed and in lower case, as lib/domains/labels folds it; that
+  // domain reaches this one through conversations, so the fold is written here again).
+  const label =
+    q.label === undefined
+      ? null
+      : await db.label.findFirst({
+          where: { customerId, nameKey: q.label.trim().toLowerCase() },
+          select: { id: true, name: true },
+        });
+  if (q.label !== undefined && !label) {
+    throw new ApiError("LABEL_NOT_FOUND", `No label named "${q.label}" in this account`, { names: [q.label] });
+  }
+  let member: string | null = null;
+  if (q.memberId !== undefined) {
+    if (q.memberId.toLowerCase() === "api") member = "api";
+    else {
+      const found = await memberByEmail(customerId, q.memberId);
+      if (!found) {
+        const message = `${q.memberId} is not a member of this account`;
+        throw new ApiError("VALIDATION_FAILED", message, { fields: [{ path: "memberId", message }] });
+      }
+      member = found.email;
+    }
+  }
+  return { labelId: label?.id ?? null, labelName: label?.name ?? null, member, memberId: member };
+}
 
 type Grouped<T> = { key: string | null; total: number } & T;
 
@@ -128,15 +199,16 @@ async function grouped<T>(
     GROUP BY GROUPING SETS ((g."groupKey"), ())`;
 }
 
+const none = (): Pct => ({ median: null, p90: null, businessMedian: null, businessP90: null });
 const empty = (): SupportFigures => ({
   conversations: 0,
   reopened: 0,
   inbound: 0,
   outbound: 0,
-  firstResponse: { median: null, p90: null },
-  nextResponse: { median: null, p90: null },
+  firstResponse: none(),
+  nextResponse: none(),
   resolved: 0,
-  resolution: { median: null, p90: null },
+  resolution: none(),
   csat: { responses: 0, score: null },
   slaBreaches: 0,
 });
@@ -150,18 +222,13 @@ export async function supportReport(
   if (p.member) assertPermission(p, "reports");
   const r = rangeOf(q);
   const groupBy = q.groupBy ?? "day";
+  const [filters, hours] = await Promise.all([resolveFilters(p.customerId, q), businessHoursOf(p.customerId)]);
+  const business = hours !== null;
   const scope = sender
     ? Prisma.sql`t."customerId" = ${p.customerId} AND t."senderId" = ${sender.id}`
     : Prisma.sql`t."customerId" = ${p.customerId}`;
-  type Started = {
-    conversations: number;
-    reopened: number;
-    inbound: number;
-    outbound: number;
-    median: number | null;
-    p90: number | null;
-  };
-  type Spread = { n: number; median: number | null; p90: number | null };
+  type Started = PctRow & { conversations: number; reopened: number; inbound: number; outbound: number };
+  type Spread = PctRow & { n: number };
   type Csat = { n: number; satisfied: number };
   const [started, resolved, next, csat, breaches, numbers] = await Promise.all([
     grouped<Started>(
@@ -169,29 +236,24 @@ export async function supportReport(
       "startedAt",
       Prisma.sql`count(*)::int AS conversations, (count(*) FILTER (WHERE g."reopened"))::int AS reopened,
         COALESCE(sum(g."inboundCount"), 0)::int AS inbound, COALESCE(sum(g."replyCount"), 0)::int AS outbound,
-        percentile_cont(0.5) WITHIN GROUP (ORDER BY g."firstResponseSeconds") AS median,
-        percentile_cont(0.9) WITHIN GROUP (ORDER BY g."firstResponseSeconds") AS p90`,
-      scope,
+        ${percentiles("firstResponseSeconds", "firstResponseBusinessSeconds")}`,
+      Prisma.sql`${scope}${filtersOf("started", filters)}`,
       groupBy,
       r,
     ),
     grouped<Spread>(
       "resolved",
       "resolvedAt",
-      Prisma.sql`count(*)::int AS n,
-        percentile_cont(0.5) WITHIN GROUP (ORDER BY g."resolutionSeconds") AS median,
-        percentile_cont(0.9) WITHIN GROUP (ORDER BY g."resolutionSeconds") AS p90`,
-      scope,
+      Prisma.sql`count(*)::int AS n, ${percentiles("resolutionSeconds", "resolutionBusinessSeconds")}`,
+      Prisma.sql`${scope}${filtersOf("resolved", filters)}`,
       groupBy,
       r,
     ),
     grouped<Spread>(
       "responses",
       "respondedAt",
-      Prisma.sql`count(*)::int AS n,
-        percentile_cont(0.5) WITHIN GROUP (ORDER BY g."seconds") AS median,
-        percentile_cont(0.9) WITHIN GROUP (ORDER BY g."seconds") AS p90`,
-      Prisma.sql`${scope} AND NOT t."first"`,
+      Prisma.sql`count(*)::int AS n, ${percentiles("seconds", "businessSeconds")}`,
+      Prisma.sql`${scope} AND NOT t."first"${filtersOf("responses", filters)}`,
       groupBy,
       r,
     ),
@@ -200,12 +262,19 @@ export async function supportReport(
       "csat",
       "respondedAt",
       Prisma.sql`count(*)::int AS n, (count(*) FILTER (WHERE g."score" = ${SATISFIED}))::int AS satisfied`,
-      Prisma.sql`${scope} AND t."score" IS NOT NULL`,
+      Prisma.sql`${scope} AND t."score" IS NOT NULL${filtersOf("csat", filters)}`,
       groupBy,
       r,
     ),
     // SLA breaches by when they were recorded (docs/reports.md "SLA breaches in the report").
-    grouped<{ n: number }>("breaches", "breachedAt", Prisma.sql`count(*)::int AS n`, scope, groupBy, r),
+    grouped<{ n: number }>(
+      "breaches",
+      "breachedAt",
+      Prisma.sql`count(*)::int AS n`,
+      Prisma.sql`${scope}${filtersOf("breaches", filters)}`,
+      groupBy,
+      r,
+    ),
     groupBy === "sender"
       ? db.sender.findMany({ where: { customerId: p.customerId }, select: { id: true, phoneNumber: true } })
       : [],
@@ -226,17 +295,20 @@ export async function supportReport(
       reopened: row.reopened,
       inbound: row.inbound,
       outbound: row.outbound,
-      firstResponse: pct(row.median, row.p90),
+      firstResponse: pctOf(row, business),
     });
   }
-  for (const row of resolved) Object.assign(figuresOf(row), { resolved: row.n, resolution: pct(row.median, row.p90) });
-  for (const row of next) figuresOf(row).nextResponse = pct(row.median, row.p90);
+  for (const row of resolved) Object.assign(figuresOf(row), { resolved: row.n, resolution: pctOf(row, business) });
+  for (const row of next) figuresOf(row).nextResponse = pctOf(row, business);
   for (const row of csat) figuresOf(row).csat = csatFigures(row.n, row.satisfied);
   for (const row of breaches) figuresOf(row).slaBreaches = row.n;
   return {
     ...r,
     groupBy,
     senderId: sender?.phoneNumber ?? null,
+    label: filters.labelName,
+    memberId: filters.memberId,
+    businessHours: business,
     totals,
     groups: [...groups.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

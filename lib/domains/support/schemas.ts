@@ -49,6 +49,24 @@ export const SupportReportQuery = z
       .describe(
         'day (default), week (from Monday), sender, member (periods by who answered first, closes by who closed, responses by who replied), or label (the labels the conversation carries now: one with two labels counts in both, one with none in the group ""; the totals count it once)',
       ),
+    label: z
+      .preprocess(blankAsAbsent, z.string().trim().max(50, "label must be at most 50 characters").optional())
+      .describe(
+        "Only conversations carrying this label now (its name, whatever the case; LABEL_NOT_FOUND when the account has none so named)",
+      ),
+    memberId: z
+      .preprocess(
+        blankAsAbsent,
+        z
+          .string()
+          .trim()
+          .max(320, "memberId must be at most 320 characters")
+          .refine((v) => v.toLowerCase() === "api" || /^[^\s@]+@[^\s@]+$/.test(v), 'memberId must be an email or "api"')
+          .optional(),
+      )
+      .describe(
+        'Only the figures of one member, by the email of a member of the account ("api": replies and closes through the API), each family keyed as groupBy=member keys it',
+      ),
   })
   .superRefine(orderedRange);
 export type SupportReportInput = z.infer<typeof SupportReportQuery>;
@@ -60,6 +78,10 @@ const Seconds = z.number().nullable();
 const Durations = z.object({
   median: Seconds.describe("Median, in seconds; null when there is none"),
   p90: Seconds.describe("90th percentile, in seconds; null when there is none"),
+  businessMedian: Seconds.describe(
+    "Median in business seconds (only the account's business hours, as they were when each figure was written); null when there is none or the account has no business hours",
+  ),
+  businessP90: Seconds.describe("90th percentile in business seconds; null as businessMedian"),
 });
 
 const Figures = {
@@ -90,6 +112,11 @@ export const SupportReportPublic = z
     timeZone: z.string(),
     groupBy: z.enum(SUPPORT_GROUPS),
     senderId: z.string().nullable().describe("The sender reported on; null: every sender"),
+    label: z.string().nullable().describe("The label filtered on (its name as the account spells it); null: none"),
+    memberId: z.string().nullable().describe('The member filtered on (an email, or "api"); null: none'),
+    businessHours: z
+      .boolean()
+      .describe("Whether the account has business hours set (without them every business figure is null)"),
     totals: SupportFiguresPublic,
     groups: z
       .array(

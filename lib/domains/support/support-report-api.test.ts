@@ -301,7 +301,7 @@ describe("the dashboard's Reports page (lib/domains/support/dashboard.ts)", () =
     const members = await supportCsv(p, "members", 7, now);
     const lines = members.csv.trim().split("\n");
     expect(lines[0]).toBe(
-      "member,conversations,reopened,inbound,outbound,firstResponseMedianSeconds,firstResponseP90Seconds,nextResponseMedianSeconds,nextResponseP90Seconds,resolved,resolutionMedianSeconds,resolutionP90Seconds,slaBreaches,csatResponses,csatHappyPercent",
+      "member,conversations,reopened,inbound,outbound,firstResponseMedianSeconds,firstResponseP90Seconds,firstResponseBusinessMedianSeconds,firstResponseBusinessP90Seconds,nextResponseMedianSeconds,nextResponseP90Seconds,nextResponseBusinessMedianSeconds,nextResponseBusinessP90Seconds,resolved,resolutionMedianSeconds,resolutionP90Seconds,resolutionBusinessMedianSeconds,resolutionBusinessP90Seconds,slaBreaches,csatResponses,csatHappyPercent",
     );
     expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(["api"]);
     expect(members.fileName).toBe(`support-members-${week.current.dateFrom}-to-${week.current.dateTo}.csv`);
