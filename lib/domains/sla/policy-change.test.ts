@@ -199,6 +199,28 @@ describe("an edit moves the open conversations' due times and timers", () => {
 });
 
 describe("breaches across an edit", () => {
+  it("a conversation closed before its late timer ran keeps the old terms' breach", async () => {
+    const t = await messagingCustomer();
+    const uid = await createPolicy(t, { name: "fast", firstResponseMinutes: 1 });
+    const c = await opened(t);
+    await backdate(c.id, 5);
+    await reply(t, c.id); // after 5 minutes: late for 1
+    const close = await call("POST", `/api/v3/conversations/${c.id}`, {
+      token: t.globalToken,
+      body: { conversation: { status: "CLOSED" } },
+    });
+    expect(close.status, JSON.stringify(close.body)).toBe(200);
+    // Its timer came due and has not run (a worker behind) when the policy is loosened.
+    await db.scheduledJob.updateMany({
+      where: { subjectId: c.id, kind: SLA_JOB_KIND, status: "PENDING" },
+      data: { dueAt: new Date(Date.now() - 1000) },
+    });
+    expect(await breaches(c.id)).toEqual([]);
+    await editPolicy(t, uid, { firstResponseMinutes: 60 });
+    await work(t);
+    expect(await breaches(c.id)).toEqual(["first_response"]);
+  });
+
   it("a stricter edit does not turn an earlier in-time reply into a breach; a reply after it is judged by the new target", async () => {
     const t = await messagingCustomer();
     const uid = await createPolicy(t, { name: "std", firstResponseMinutes: 30, nextResponseMinutes: 30 });

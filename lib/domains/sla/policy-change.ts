@@ -11,6 +11,8 @@
 //      the targets or businessHoursOnly) and writes the new due times and the timer;
 //   3. deletes the conversation's other pending SLA timers, keyed by due times that no longer
 //      apply (a timer that runs anyway judges by the current terms: lib/domains/sla/timers.ts).
+// Step 1 is also done at once, in the edit's transaction, for the conversations whose SLA timer
+// was due and had not run (recordMissedOfDue): that timer may run before the walk arrives.
 // Replies and closes before the change are not judged again by the new terms (missedTargets'
 // `judgedFrom`): a stricter edit never turns a reply that was in time into a breach.
 import { z } from "zod";
@@ -84,6 +86,7 @@ export async function schedulePolicyChange(tx: Tx, before: SlaPolicy, choose: bo
       payload,
     },
   ]);
+  await recordMissedOfDue(tx, before.customerId, payload);
 }
 
 /**
@@ -138,6 +141,32 @@ async function recordMissedBeforeChange(
     emitted += await recordMisses(tx, state, state.slaPolicyId, misses);
   }
   return emitted;
+}
+
+/**
+ * Step 1, at once, for the conversations whose SLA timer came due before the change and has not
+ * run yet (a worker behind), open or closed since: such a timer runs after the change and
+ * judges by the new terms from the change on, so a reply or a close late under the old terms
+ * would go unjudged, and the walk may come after the timer or never (a closed conversation).
+ * In the edit's transaction, read from the due timers (the scheduler's status, kind, dueAt
+ * index): it costs what the account's backlog of due timers is, nothing when the workers keep
+ * up. Rows locked in id order, as the inbound path locks them.
+ */
+async function recordMissedOfDue(tx: Tx, customerId: string, change: ChangePayload): Promise<number> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT c."id" FROM "Conversation" c
+    WHERE c."id" IN (SELECT j."subjectId" FROM "ScheduledJob" j
+        WHERE j."status" = 'PENDING' AND j."kind" = ${SLA_JOB_KIND} AND j."dueAt" <= ${change.at}::timestamp(3)
+          AND j."customerId" = ${customerId})
+      AND c."customerId" = ${customerId}
+      AND (${change.choose}::boolean OR c."slaPolicyId" = ${change.policyId})
+    ORDER BY c."id" FOR UPDATE`;
+  if (rows.length === 0) return 0;
+  const states = await statesOf(
+    tx,
+    rows.map((r) => r.id),
+  );
+  return recordMissedBeforeChange(tx, customerId, states, change);
 }
 
 /** The SLA worker's handler of a policy change: one batch of the account's open conversations per claim. */
