@@ -20,6 +20,7 @@ const SCRIPTS = [
   ["broadcast", shared.filter((a) => /^--(rounds|no-write)/.test(a))],
   ["media", shared.filter((a) => /^--(rounds|warmup|no-write)/.test(a))],
   ["reports", ["--reuse", ...shared.filter((a) => /^--(rounds|no-write)/.test(a))]],
+  ["automation", shared.filter((a) => /^--(rounds|warmup|no-write)/.test(a))],
 ];
 
 const summary = [];

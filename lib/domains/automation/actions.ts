@@ -70,7 +70,12 @@ async function roundRobinPick(ctx: RunContext) {
           WHERE ms."userId" = u."id" AND ms."senderId" = ${ctx.conversation.senderId}))
       ORDER BY u."id"`,
   );
-  return nextAgent(agents, ctx.rule.lastAssigneeId, Number.POSITIVE_INFINITY);
+  // The rule's last pick read under a row lock: runs of the rule side by side (jobs of other
+  // conversations, another worker) take turns instead of picking the same agent.
+  const [rule] = await ctx.tx.$queryRaw<{ lastAssigneeId: string | null }[]>(
+    Prisma.sql`SELECT "lastAssigneeId" FROM "AutomationRule" WHERE "id" = ${ctx.rule.id} FOR UPDATE`,
+  );
+  return nextAgent(agents, rule ? rule.lastAssigneeId : ctx.rule.lastAssigneeId, Number.POSITIVE_INFINITY);
 }
 
 async function assign(ctx: RunContext, action: Extract<Action, { type: "assign" }>): Promise<ActionOutcome> {

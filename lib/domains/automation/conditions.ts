@@ -76,3 +76,26 @@ export const readsLabels = (conditions: readonly Condition[]) =>
 /** Whether any condition reads contact fields. */
 export const readsContactFields = (conditions: readonly Condition[]) =>
   conditions.some((c) => c.field.startsWith("contact.field."));
+
+/** What an event fixes before any row is read: its message and whether it came in business hours. */
+export type EventFacts = Pick<Facts, "message" | "inBusinessHours">;
+const EVENT_FAMILIES = new Set(["message.text", "message.type", "time"]);
+
+/**
+ * Whether the conditions on what the event fixes (message.text, message.type, time) hold:
+ * when one does not, the rule's conditions cannot all hold whatever the database says, and
+ * the runner skips it without opening a transaction (docs/automation.md "Where rules run").
+ * The other conditions are left to conditionsHold, in the run's transaction.
+ */
+export function eventConditionsHold(conditions: readonly Condition[], facts: EventFacts): boolean {
+  const all: Facts = {
+    ...facts,
+    contactFields: {},
+    contactLabels: [],
+    conversationLabels: [],
+    assignee: null,
+    status: "",
+    sender: "",
+  };
+  return conditions.every((c) => !EVENT_FAMILIES.has(fieldFamily(c.field) ?? "") || conditionHolds(c, all));
+}

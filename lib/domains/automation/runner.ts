@@ -6,13 +6,13 @@
 // a job run again after a crash inserts nothing and so does nothing.
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
-import { isInBusinessHours, nextOpening } from "@/lib/domains/business-hours/hours";
+import { type BusinessHours, isInBusinessHours, nextOpening } from "@/lib/domains/business-hours/hours";
 import { businessHoursOf } from "@/lib/domains/business-hours/service";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import type { ClaimedJob, JobOutcome } from "@/lib/domains/schedule/jobs";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { JOB_KINDS, type RunContext, type RunConversation, runActions, runOutcome } from "./actions";
-import { conditionsHold, type Facts, readsContactFields, readsLabels } from "./conditions";
+import { conditionsHold, eventConditionsHold, type Facts, readsContactFields, readsLabels } from "./conditions";
 import { applyLabels, labelsOf } from "./labels";
 import type { EventPayload, TimePayload } from "./payloads";
 import type { TriggerEvent } from "./schemas";
@@ -65,7 +65,8 @@ async function contactFields(tx: Tx, customerId: string, phone: string): Promise
 /**
  * Runs one rule for one event on one conversation, once: the run row, the actions and what
  * they emit commit together. Returns the run's id, or null when the conditions do not hold
- * or it already ran.
+ * or it already ran. `knownHours`: the account's business hours when the caller read them
+ * (once for all the rules of an event), else read here.
  */
 export async function runRule(
   rule: RuleRow,
@@ -77,9 +78,10 @@ export async function runRule(
     at: Date;
     depth: number;
   },
+  knownHours?: BusinessHours | null,
 ): Promise<string | null> {
   const config = configOf(rule);
-  const hours = await businessHoursOf(rule.customerId);
+  const hours = knownHours === undefined ? await businessHoursOf(rule.customerId) : knownHours;
   const result = await db.$transaction(async (tx) => {
     const c = await loadConversation(tx, rule.customerId, input.conversationId);
     if (!c) return null;
@@ -142,15 +144,27 @@ const rulesFor = (customerId: string, trigger: TriggerEvent) =>
 async function handleEventJob(job: ClaimedJob): Promise<JobOutcome> {
   const p = job.payload as unknown as EventPayload;
   const rules = await rulesFor(job.customerId, p.trigger);
+  if (rules.length === 0) return { status: "DONE" };
+  const at = new Date(p.at);
+  const message = p.message ?? null;
+  // Read once for the event's rules, not once a rule (docs/benchmarks.md "Automation rules").
+  const hours = await businessHoursOf(job.customerId);
+  const fixed = { message, inBusinessHours: hours ? isInBusinessHours(at, hours) : true };
   for (const rule of rules) {
-    await runRule(rule, {
-      trigger: p.trigger,
-      eventKey: `${p.trigger}:${p.eventKey}`,
-      conversationId: p.conversationId,
-      message: p.message ?? null,
-      at: new Date(p.at),
-      depth: p.depth ?? 0,
-    });
+    // A rule whose message or time condition fails cannot run: no transaction is opened for it.
+    if (!eventConditionsHold(configOf(rule).conditions, fixed)) continue;
+    await runRule(
+      rule,
+      {
+        trigger: p.trigger,
+        eventKey: `${p.trigger}:${p.eventKey}`,
+        conversationId: p.conversationId,
+        message,
+        at,
+        depth: p.depth ?? 0,
+      },
+      hours,
+    );
   }
   return { status: "DONE" };
 }
