@@ -329,9 +329,10 @@ async function setUpRules(account: Account): Promise<number> {
     agents.push(email);
   }
   await Promise.all(LABELS.map((name) => api("POST", "/api/v3/labels", account.token, { label: { name } })));
-  // Created in order (the rules of a trigger run in the order they were created).
+  // Created at once: their order (the order a trigger's rules run in) changes nothing here, as
+  // no rule's conditions read what another rule of the same trigger does.
   const rules = theRules(agents);
-  for (const rule of rules) await api("POST", "/api/v3/automations", account.token, { rule });
+  await Promise.all(rules.map((rule) => api("POST", "/api/v3/automations", account.token, { rule })));
   return rules.length;
 }
 
@@ -344,10 +345,15 @@ async function loadRun(pool: Pool, account: Account, round: number, applied: App
   const { inboundTextChange, inboundWamid } = await import("@/lib/domains/provider/simulator-inbound");
   const total = Math.max(1, Math.round(RATE * seconds));
   const contacts = Math.max(1, Math.ceil(total / MESSAGES_PER_CONTACT));
+  // Each message carries the time it is due to be sent (a contact's later message is newer:
+  // it replaces the conversation's waiting timers, docs/automation.md "Time triggers").
+  const base = Date.now();
   const bodies = Array.from({ length: total }, (_, i) => {
     const id = inboundWamid();
     const from = `+1555${account.tag}${round}${String(i % contacts).padStart(5, "0")}`;
-    const raw = envelopeFor([inboundTextChange(account.sender, { from, id, text: TEXTS[i % TEXTS.length] ?? "hi" })]);
+    const at = new Date(base + (i * 1000) / RATE);
+    const text = TEXTS[i % TEXTS.length] ?? "hi";
+    const raw = envelopeFor([inboundTextChange(account.sender, { from, id, text, at })]);
     return { id, raw, signature: signProviderBody(raw, BENCH_SECRETS.PROVIDER_APP_SECRET) };
   });
   applied.clear();

@@ -70,8 +70,8 @@ async function roundRobinPick(ctx: RunContext) {
           WHERE ms."userId" = u."id" AND ms."senderId" = ${ctx.conversation.senderId}))
       ORDER BY u."id"`,
   );
-  // The rule's last pick read under a row lock: runs of the rule side by side (jobs of other
-  // conversations, another worker) take turns instead of picking the same agent.
+  // The rule's last pick read under a row lock: runs of the rule in two workers at once take
+  // turns instead of both picking the agent after the one the rule row held when loaded.
   const [rule] = await ctx.tx.$queryRaw<{ lastAssigneeId: string | null }[]>(
     Prisma.sql`SELECT "lastAssigneeId" FROM "AutomationRule" WHERE "id" = ${ctx.rule.id} FOR UPDATE`,
   );

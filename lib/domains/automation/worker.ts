@@ -11,8 +11,6 @@ export const AUTOMATION_KINDS = Object.values(JOB_KINDS);
 
 export type AutomationWorkerOptions = {
   customerIds?: string[] | null;
-  /** Claimed jobs run at once, one conversation's in order (default AUTOMATION_CONCURRENCY). */
-  concurrency?: number;
   pollMs?: number;
   leaseMs?: number;
   sleep?: WorkerSleep;
@@ -27,21 +25,12 @@ function jobLeaseMs(): number {
   return MAX_ATTEMPTS * e.PROVIDER_TIMEOUT_MS + e.WORKER_LEASE_MARGIN_MS;
 }
 
-/**
- * Claimed jobs of different conversations run side by side: one by one, an event job's
- * round trips (a transaction per rule that may hold) left the worker behind 200 inbound
- * messages a second (docs/benchmarks.md "Automation rules"). A run stays once per
- * (rule, event) whatever runs beside it (docs/automation.md "Exactly once").
- */
-const AUTOMATION_CONCURRENCY = 4;
-
 export function automationWorker(options: AutomationWorkerOptions = {}): WorkerDefinition {
   return jobWorker({
     name: "automation worker",
     kinds: AUTOMATION_KINDS,
     handle: handleAutomationJob,
     leaseMs: options.leaseMs ?? jobLeaseMs(),
-    concurrency: options.concurrency ?? AUTOMATION_CONCURRENCY,
     pollMs: options.pollMs,
     customerIds: options.customerIds ?? null,
     sleep: options.sleep,
@@ -55,6 +44,5 @@ export const runAutomationJobs = (options: AutomationWorkerOptions = {}) =>
     kinds: AUTOMATION_KINDS,
     handle: handleAutomationJob,
     leaseMs: options.leaseMs ?? jobLeaseMs(),
-    concurrency: options.concurrency ?? AUTOMATION_CONCURRENCY,
     customerIds: options.customerIds ?? null,
   });

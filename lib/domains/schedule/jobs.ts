@@ -123,11 +123,6 @@ export type JobWorkerOptions = {
   /** Handles one claimed job; what it returns is recorded. A throw is retried with a backoff, up to maxAttempts. */
   handle: (job: ClaimedJob) => Promise<JobOutcome>;
   batchSize?: number;
-  /**
-   * Claimed jobs handled at once (default 1: one by one). Jobs of one subject (a conversation)
-   * always run one after another in the order claimed; jobs of different subjects run side by side.
-   */
-  concurrency?: number;
   leaseMs?: number;
   pollMs?: number;
   maxAttempts?: number;
@@ -143,49 +138,25 @@ export async function runDueJobs(options: JobWorkerOptions): Promise<number> {
     options.leaseMs ?? 60_000,
     options.customerIds ?? null,
   );
-  const concurrency = options.concurrency ?? 1;
-  if (concurrency <= 1) {
-    for (const job of jobs) await handleClaimed(job, options);
-    return jobs.length;
-  }
-  // One lane per subject at a time: a conversation's jobs keep their order, others overlap
-  // their database round trips (docs/automation.md "Where rules run").
-  const bySubject = new Map<string, ClaimedJob[]>();
-  for (const job of jobs) {
-    const key = job.subjectId ?? job.id;
-    const list = bySubject.get(key);
-    if (list) list.push(job);
-    else bySubject.set(key, [job]);
-  }
-  const queue = [...bySubject.values()];
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-      for (let group = queue.shift(); group; group = queue.shift()) {
-        for (const job of group) await handleClaimed(job, options);
-      }
-    }),
-  );
-  return jobs.length;
-}
-
-/** Handles one claimed job and records its outcome (a throw is retried with a backoff, up to maxAttempts). */
-async function handleClaimed(job: ClaimedJob, options: JobWorkerOptions): Promise<void> {
   const maxAttempts = options.maxAttempts ?? 5;
-  let outcome: JobOutcome;
-  try {
-    outcome = await options.handle(job);
-  } catch (error) {
-    log.error({ err: error, jobId: job.id, kind: job.kind, worker: options.name }, "scheduled job failed");
-    outcome =
-      job.attempts >= maxAttempts
-        ? { status: "FAILED", error: "internal error" }
-        : {
-            status: "PENDING",
-            dueAt: new Date(Date.now() + retryDelayMs(job.attempts, 1_000, 60_000)),
-            error: "internal error",
-          };
+  for (const job of jobs) {
+    let outcome: JobOutcome;
+    try {
+      outcome = await options.handle(job);
+    } catch (error) {
+      log.error({ err: error, jobId: job.id, kind: job.kind, worker: options.name }, "scheduled job failed");
+      outcome =
+        job.attempts >= maxAttempts
+          ? { status: "FAILED", error: "internal error" }
+          : {
+              status: "PENDING",
+              dueAt: new Date(Date.now() + retryDelayMs(job.attempts, 1_000, 60_000)),
+              error: "internal error",
+            };
+    }
+    if (!(await finishJob(job, outcome))) log.warn({ jobId: job.id, worker: options.name }, "scheduled job lease lost");
   }
-  if (!(await finishJob(job, outcome))) log.warn({ jobId: job.id, worker: options.name }, "scheduled job lease lost");
+  return jobs.length;
 }
 
 /** The earliest due time of the PENDING jobs of these kinds, or null (the loop sleeps until then). */
