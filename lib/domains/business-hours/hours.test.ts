@@ -75,6 +75,27 @@ describe("businessSecondsBetween", () => {
   });
 });
 
+describe("daylight saving time changes west of UTC (New York)", () => {
+  // Sunday ranges that open or close inside the hour the clocks skip (2026-03-08) or repeat
+  // (2026-11-01): a skipped 02:30 is 03:30 EDT, a repeated 01:30 the later one (EST), as
+  // PostgreSQL reads such times.
+  const ny = (open: string, close: string): BusinessHours => ({
+    timezone: "America/New_York",
+    days: [{ day: 0, open, close }],
+    holidays: [],
+  });
+  it("a range closing at a skipped 02:30 closes at 03:30 EDT (07:30Z)", () => {
+    const h = ny("01:00", "02:30");
+    // 01:00 EST is 06:00Z; 02:30 does not exist and reads as 03:30 EDT, 07:30Z.
+    expect(businessSecondsBetween(new Date("2026-03-08T05:00:00Z"), new Date("2026-03-08T09:00:00Z"), h)).toBe(5400);
+  });
+  it("a range opening at a repeated 01:30 opens at the later one, 01:30 EST (06:30Z)", () => {
+    const h = ny("01:30", "09:00");
+    // 06:30Z to 09:00 EST (14:00Z): 7.5 hours.
+    expect(businessSecondsBetween(new Date("2026-11-01T04:00:00Z"), new Date("2026-11-01T15:00:00Z"), h)).toBe(27_000);
+  });
+});
+
 describe("nextOpening", () => {
   it("names the closed period: the same opening for every instant of it", () => {
     const friday = nextOpening(at("2026-12-04T17:00:00Z"), BERLIN);

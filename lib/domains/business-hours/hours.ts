@@ -55,10 +55,18 @@ function wallClockMs(ms: number, timezone: string): number {
 const offsetAt = (ms: number, timezone: string) =>
   wallClockMs(Math.floor(ms / 1000) * 1000, timezone) - Math.floor(ms / 1000) * 1000;
 
-/** The UTC instant of a local wall-clock time (a time a DST gap skips maps to just after it). */
+/**
+ * The UTC instant of a local wall-clock time, by PostgreSQL's rule (its "Date/Time Input"
+ * docs; the reports' SQL function switchboard_business_seconds reads times so): a time a DST
+ * gap skips takes the offset before the change (02:30 on New York's spring-forward night is
+ * 03:30 EDT), and a time the clocks repeat takes the later instant (01:30 on its fall-back
+ * night is 01:30 EST). The offsets a day either side are the two the change can be between.
+ */
 function localToUtc(localMs: number, timezone: string): number {
-  const first = localMs - offsetAt(localMs, timezone);
-  return localMs - offsetAt(first, timezone);
+  const before = offsetAt(localMs - DAY_MS, timezone);
+  const after = offsetAt(localMs + DAY_MS, timezone);
+  const valid = [localMs - before, localMs - after].filter((utc) => wallClockMs(utc, timezone) === localMs);
+  return valid.length === 0 ? localMs - before : Math.max(...valid);
 }
 
 /** The local calendar date (as a UTC midnight) at `ms`. */

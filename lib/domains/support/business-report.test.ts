@@ -303,4 +303,32 @@ describe("switchboard_business_seconds", () => {
     );
     expect(unknown[0]?.n).toBeNull();
   });
+
+  it("agrees with businessSecondsBetween where a range opens or closes in New York's skipped or repeated hour", async () => {
+    const hours: BusinessHours = {
+      timezone: "America/New_York",
+      days: [
+        { day: 0, open: "01:00", close: "02:30" },
+        { day: 0, open: "01:30", close: "09:00" },
+        { day: 6, open: "22:00", close: "02:30" },
+      ],
+      holidays: [],
+    };
+    const spans: [string, string][] = [
+      ["2026-03-07T12:00:00Z", "2026-03-09T12:00:00Z"],
+      ["2026-03-08T05:00:00Z", "2026-03-08T08:00:00Z"],
+      ["2026-10-31T12:00:00Z", "2026-11-02T12:00:00Z"],
+      ["2026-11-01T05:00:00Z", "2026-11-01T07:00:00Z"],
+    ];
+    const rows = await db.$queryRawUnsafe<{ n: number | null }[]>(
+      `SELECT switchboard_business_seconds(s.a::timestamp(3), s.b::timestamp(3), $3::jsonb) AS n
+       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS s(a, b, i) ORDER BY s.i`,
+      spans.map((s) => s[0]),
+      spans.map((s) => s[1]),
+      JSON.stringify(hours),
+    );
+    expect(rows.map((r) => r.n)).toEqual(
+      spans.map(([x, y]) => businessSecondsBetween(new Date(x), new Date(y), hours)),
+    );
+  });
 });
