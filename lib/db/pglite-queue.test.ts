@@ -1,8 +1,10 @@
 // Concurrent parameterised queries on several connections to the embedded server must not
 // clobber each other's unnamed statements (see pglite-queue.ts).
+import pg from "pg";
 import { expect, it } from "vitest";
 import { createClient } from "../db";
 import { startEmbedded } from "./embedded";
+import { pinExtendedProtocol } from "./pglite-queue";
 
 it("keeps concurrent parameterised queries from different connections apart", async () => {
   const server = await startEmbedded(undefined, { maxConnections: 16 });
@@ -32,3 +34,44 @@ it("keeps concurrent parameterised queries from different connections apart", as
     await server.close();
   }
 });
+
+it("a connection whose answer cannot be written (its client killed) does not stall the database", async () => {
+  const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite-socket"),
+  ]);
+  const db = await PGlite.create();
+  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 4 });
+  pinExtendedProtocol(server);
+  await server.start();
+  const url = `postgresql://postgres@127.0.0.1:${(server as unknown as { port: number }).port}/postgres?sslmode=disable`;
+  const dying = new pg.Client({ connectionString: url });
+  const other = new pg.Client({ connectionString: url });
+  try {
+    await dying.connect();
+    dying.on("error", () => {});
+    await dying.query("SELECT 1");
+    // Its socket throws on the next write, as one being torn down by a SIGKILL can, inside
+    // PGlite's call: the other connections must be answered all the same.
+    type Handler = { socket: { write: () => never } | null };
+    const handlers = [...(server as unknown as { handlers: Set<Handler> }).handlers];
+    for (const h of handlers)
+      if (h.socket)
+        h.socket.write = () => {
+          throw new TypeError("write on a dying socket");
+        };
+    dying.query("SELECT 2").catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await other.connect();
+    const answer = await Promise.race([
+      other.query("SELECT 3 AS v"),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the database stopped answering")), 10_000)),
+    ]);
+    expect(answer.rows).toEqual([{ v: 3 }]);
+  } finally {
+    await other.end().catch(() => {});
+    await dying.end().catch(() => {});
+    await server.stop();
+    await db.close();
+  }
+}, 30_000);

@@ -120,10 +120,18 @@ export function pinExtendedProtocol(server: PGLiteSocketServer): void {
         try {
           await q.db.runExclusive(() =>
             q.db.execProtocolRawStream(current.message, {
+              // Nothing may throw from here: this runs inside PGlite's WASM call, and an exception
+              // there leaves PGlite answering no statement of any connection again (the embedded
+              // database stalls). A write to a connection whose client was just killed can throw;
+              // that connection's close ends it, not the database.
               onRawData: (data: Uint8Array) => {
                 bytes += data.length;
-                notifications.scan(data);
-                current.onData(data);
+                try {
+                  notifications.scan(data);
+                  current.onData(data);
+                } catch {
+                  // The connection is going: its close handler clears its queue.
+                }
               },
             }),
           );
