@@ -264,6 +264,16 @@ describe("hours changed later", () => {
   });
 });
 
+/** The SQL function's answer for each [from, to) span, in order. */
+const sqlSeconds = (spans: [string, string][], hours: BusinessHours) =>
+  db.$queryRawUnsafe<{ n: number | null }[]>(
+    `SELECT switchboard_business_seconds(s.a::timestamp(3), s.b::timestamp(3), $3::jsonb) AS n
+     FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS s(a, b, i) ORDER BY s.i`,
+    spans.map((s) => s[0]),
+    spans.map((s) => s[1]),
+    JSON.stringify(hours),
+  );
+
 describe("switchboard_business_seconds", () => {
   it("agrees with businessSecondsBetween across nights, weekends, a holiday, a range past midnight and DST", async () => {
     const hours: BusinessHours = {
@@ -286,13 +296,7 @@ describe("switchboard_business_seconds", () => {
       ["2026-11-09T10:00:00Z", "2026-11-09T09:00:00Z"],
       ["2026-01-01T00:00:00Z", "2026-12-31T00:00:00Z"],
     ];
-    const rows = await db.$queryRawUnsafe<{ n: number | null }[]>(
-      `SELECT switchboard_business_seconds(s.a::timestamp(3), s.b::timestamp(3), $3::jsonb) AS n
-       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS s(a, b, i) ORDER BY s.i`,
-      spans.map((s) => s[0]),
-      spans.map((s) => s[1]),
-      JSON.stringify(hours),
-    );
+    const rows = await sqlSeconds(spans, hours);
     const expected = spans.map(([x, y]) => businessSecondsBetween(new Date(x), new Date(y), hours));
     expect(rows.map((r) => r.n)).toEqual(expected);
     // By hand: Friday 22:00 to Saturday 02:00, Saturday 10:00-12:00, Monday 09:00-09:15.
@@ -320,13 +324,7 @@ describe("switchboard_business_seconds", () => {
       ["2026-10-31T12:00:00Z", "2026-11-02T12:00:00Z"],
       ["2026-11-01T05:00:00Z", "2026-11-01T07:00:00Z"],
     ];
-    const rows = await db.$queryRawUnsafe<{ n: number | null }[]>(
-      `SELECT switchboard_business_seconds(s.a::timestamp(3), s.b::timestamp(3), $3::jsonb) AS n
-       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS s(a, b, i) ORDER BY s.i`,
-      spans.map((s) => s[0]),
-      spans.map((s) => s[1]),
-      JSON.stringify(hours),
-    );
+    const rows = await sqlSeconds(spans, hours);
     expect(rows.map((r) => r.n)).toEqual(
       spans.map(([x, y]) => businessSecondsBetween(new Date(x), new Date(y), hours)),
     );
