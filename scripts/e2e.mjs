@@ -38,7 +38,10 @@ console.log(chromium ? `Using Chromium at ${chromium}` : "Using Playwright's own
 
 if (!process.argv.includes("--no-build")) {
   console.log("Building the app (next build)…");
-  const build = run(path.join(root, "node_modules/.bin/next"), ["build"]);
+  const build = run(path.join(root, "node_modules/.bin/next"), ["build"], {
+    NEXT_TELEMETRY_DISABLED: "1",
+    ...process.env,
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 

@@ -161,7 +161,10 @@ const lockDone = want("lock") ? lockFile() : Promise.resolve();
 const e2eWanted = want("e2e") && fs.existsSync(path.join(root, "scripts/e2e.mjs"));
 let buildDone = null;
 const startBuild = () => {
-  if (e2eWanted) buildDone = runBeside("build for the end-to-end step (next build)", bin("next"), ["build"]);
+  if (e2eWanted)
+    buildDone = runBeside("build for the end-to-end step (next build)", bin("next"), ["build"], {
+      NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1",
+    });
 };
 if (want("lint")) {
   if (!run("lint (biome)", bin("biome"), ["check", "."])) failures.push("lint");
