@@ -1,20 +1,10 @@
 // Which of the page's queries a live notice makes stale (docs/inbox.md "Live updates"): a
-// pure map from a notice to TanStack Query key prefixes. The prefixes are named once, in
-// LIVE_QUERY_KEYS, as the pages spell them (the inbox list ["inbox", qs], the thread
-// ["conversation", uid, pages], the badge ["unread", sender], the message log ["messages",
-// sender]); a shared module of query keys for every page can take their place one for one.
+// pure map from a notice to TanStack Query key prefixes, named by the one module of query
+// keys the pages use too (lib/dashboard/query-keys.ts): the inbox list, the thread, the
+// badge, the message log, the broadcasts.
 import type { QueryKey } from "@tanstack/react-query";
+import { queryKeys as k } from "@/lib/dashboard/query-keys";
 import type { LiveEvent } from "@/lib/domains/live/events";
-
-export const LIVE_QUERY_KEYS = {
-  inbox: (): QueryKey => ["inbox"],
-  unread: (): QueryKey => ["unread"],
-  conversation: (uid?: string): QueryKey => (uid ? ["conversation", uid] : ["conversation"]),
-  messages: (): QueryKey => ["messages"],
-  broadcasts: (): QueryKey => ["broadcasts"],
-  broadcast: (uid?: string): QueryKey => (uid ? ["broadcast", uid] : ["broadcast"]),
-};
-const k = LIVE_QUERY_KEYS;
 
 /** The query-key prefixes this notice makes stale. */
 export function staleKeysFor(event: LiveEvent): QueryKey[] {

@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useState } from "react";
+import { queryKeys } from "@/lib/dashboard/query-keys";
 import type { Permission } from "@/lib/domains/auth/permissions";
 import { useLiveUpdates } from "./use-live-updates";
 
@@ -34,7 +35,7 @@ function useUnread(sender: string | null, enabled: boolean): number {
   const qs = sender ? `?sender=${encodeURIComponent(sender)}` : "";
   const { data } = useQuery({
     enabled,
-    queryKey: ["unread", sender ?? ""],
+    queryKey: queryKeys.unread(sender ?? ""),
     queryFn: async (): Promise<{ unread: number }> => {
       const res = await fetch(`/api/dashboard/conversations/unread${qs}`);
       if (!res.ok) throw new Error("Could not count unread conversations");

@@ -4,6 +4,7 @@
 // "Unassign". The server checks the rules (app/api/dashboard/conversations/[uid]).
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { buttonSecondary, input } from "@/components/ui/classes";
+import { queryKeys } from "@/lib/dashboard/query-keys";
 import type { PublicAssignee } from "@/lib/domains/conversations/schemas";
 import { postJson } from "./post-json";
 
@@ -22,7 +23,7 @@ export function AssignmentControls({
 }) {
   const base = `/api/dashboard/conversations/${encodeURIComponent(uid)}`;
   const members = useQuery({
-    queryKey: ["assignees", uid],
+    queryKey: queryKeys.assignees(uid),
     queryFn: async (): Promise<Member[]> => {
       const res = await fetch(`${base}/assignees`);
       if (!res.ok) return [];

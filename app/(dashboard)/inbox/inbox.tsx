@@ -10,6 +10,7 @@ import { Pager } from "@/components/dashboard/pager";
 import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { input, label, muted } from "@/components/ui/classes";
 import type { PageBlock } from "@/lib/core/pagination";
+import { queryKeys } from "@/lib/dashboard/query-keys";
 import type { PublicConversation } from "@/lib/domains/conversations/schemas";
 import type { LabelColor } from "@/lib/domains/labels/schemas";
 import { slaState } from "@/lib/domains/sla/display";
@@ -101,7 +102,7 @@ export function Inbox({
   // Live (docs/inbox.md "Live updates"): refetched when a notice says it changed; polled only without the stream.
   const live = useLiveUpdates();
   const list = useQuery({
-    queryKey: ["inbox", listQs],
+    queryKey: queryKeys.inbox(listQs),
     queryFn: async (): Promise<ListAnswer> => {
       const res = await fetch(`/api/dashboard/conversations?${listQs}`);
       if (!res.ok) throw new Error("Could not load conversations");

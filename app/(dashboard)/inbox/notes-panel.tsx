@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { buttonSecondary, input, label, muted } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
+import { queryKeys } from "@/lib/dashboard/query-keys";
 import type { PublicConversationNote } from "@/lib/domains/conversations/schemas";
 import { postJson } from "./post-json";
 
@@ -17,7 +18,7 @@ export function NotesPanel({ uid }: { uid: string }) {
   const queryClient = useQueryClient();
   const url = `/api/dashboard/conversations/${encodeURIComponent(uid)}/notes`;
   const notes = useQuery({
-    queryKey: ["notes", uid],
+    queryKey: queryKeys.notes(uid),
     queryFn: async (): Promise<PublicConversationNote[]> => {
       const res = await fetch(url);
       if (!res.ok) throw new Error("Could not load the notes");
@@ -30,7 +31,7 @@ export function NotesPanel({ uid }: { uid: string }) {
     mutationFn: (body: string) => postJson(url, { note: { text: body } }),
     onSuccess: () => {
       setText("");
-      void queryClient.invalidateQueries({ queryKey: ["notes", uid] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.notes(uid) });
     },
   });
   const submit = (e: FormEvent) => {

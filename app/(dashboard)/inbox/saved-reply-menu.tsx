@@ -5,6 +5,7 @@
 // reply's buttons to the reply box, which then sends a buttons message), Escape closes.
 import { useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, useState } from "react";
+import { queryKeys } from "@/lib/dashboard/query-keys";
 
 export type ReplyButton = { id: string; title: string };
 export type SavedReplyOption = { id: string; shortcut: string; text: string; buttons: ReplyButton[] | null };
@@ -24,7 +25,7 @@ export function useSavedReplyMenu(
   setButtons: (buttons: ReplyButton[]) => void,
 ) {
   const replies = useQuery({
-    queryKey: ["saved-replies"],
+    queryKey: queryKeys.savedReplies(),
     queryFn: async (): Promise<SavedReplyOption[]> => {
       const res = await fetch("/api/dashboard/saved-replies");
       if (!res.ok) return [];

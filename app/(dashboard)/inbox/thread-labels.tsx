@@ -5,6 +5,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { LabelChip, type LabelColors } from "@/components/dashboard/label-chip";
 import { input } from "@/components/ui/classes";
+import { queryKeys } from "@/lib/dashboard/query-keys";
 import { postJson } from "./post-json";
 
 export function ThreadLabels({
@@ -28,7 +29,7 @@ export function ThreadLabels({
       postJson(`/api/dashboard/conversations/${encodeURIComponent(uid)}/labels`, body),
     onSuccess: () => {
       onChanged();
-      void queries.invalidateQueries({ queryKey: ["inbox"] });
+      void queries.invalidateQueries({ queryKey: queryKeys.inbox() });
     },
   });
   const carried = new Set(labels.map((l) => l.toLowerCase()));

@@ -6,6 +6,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
+import { queryKeys } from "@/lib/dashboard/query-keys";
 import type { BlacklistStanding } from "@/lib/domains/contacts/blacklist";
 import type { PublicConversation, PublicConversationMessage } from "@/lib/domains/conversations/schemas";
 import type { ThreadCsat } from "@/lib/domains/support/csat-report";
@@ -39,7 +40,7 @@ export function useThread(uid: string) {
   const [pages, setPages] = useState(1);
   const live = useLiveUpdates();
   const thread = useQuery({
-    queryKey: ["conversation", uid, pages],
+    queryKey: queryKeys.conversation(uid, pages),
     queryFn: async (): Promise<ThreadAnswer> => {
       const answers = await Promise.all(
         Array.from({ length: pages }, async (_, i) => {
@@ -70,9 +71,9 @@ export function useThread(uid: string) {
     staleTime: 0,
   });
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: ["conversation", uid] });
-    void queryClient.invalidateQueries({ queryKey: ["inbox"] });
-    void queryClient.invalidateQueries({ queryKey: ["unread"] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.conversation(uid) });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.inbox() });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.unread() });
   };
   const update = useMutation({
     mutationFn: (conversation: { status?: "OPEN" | "CLOSED"; markRead?: true }) => postJson(base, { conversation }),
@@ -103,8 +104,8 @@ export function useThread(uid: string) {
       throw error;
     }
     // The list shows it unread at once, whether or not a live notice comes first.
-    void queryClient.invalidateQueries({ queryKey: ["inbox"] });
-    void queryClient.invalidateQueries({ queryKey: ["unread"] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.inbox() });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.unread() });
   };
 
   return { thread, refresh, update, markUnread, showOlder: () => setPages((n) => n + 1) };

@@ -7,6 +7,7 @@ import { PhoneCountrySelect } from "@/components/dashboard/phone-country-select"
 import { SenderInForce, type SenderInForceInfo } from "@/components/dashboard/sender-in-force";
 import { type TemplateChoice, TemplateFillFields, useTemplateFill } from "@/components/dashboard/template-fill";
 import { button, card, input, label, muted } from "@/components/ui/classes";
+import { queryKeys } from "@/lib/dashboard/query-keys";
 
 type Receipt = { messageUid: string; messageId: string | null; status: string };
 
@@ -49,7 +50,7 @@ export function Composer({
     onSuccess: () => {
       // Sent: the message box empties for the next one (the recipient stays, for a follow-up).
       setText("");
-      return queryClient.invalidateQueries({ queryKey: ["messages", senderId] });
+      return queryClient.invalidateQueries({ queryKey: queryKeys.messages(senderId) });
     },
   });
   const submit = (e: FormEvent) => {

@@ -6,6 +6,7 @@ import { DataTable } from "@/components/dashboard/data-table";
 import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { card, muted, td } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
+import { queryKeys } from "@/lib/dashboard/query-keys";
 
 type Row = {
   messageUid: string;
@@ -33,7 +34,7 @@ const STATUS_STYLE: Record<string, string> = {
 export function MessageLog({ senderId }: { senderId: string }) {
   const live = useLiveUpdates();
   const { data, isLoading, isError } = useQuery({
-    queryKey: ["messages", senderId],
+    queryKey: queryKeys.messages(senderId),
     queryFn: async (): Promise<{ messages: Row[] }> => {
       const res = await fetch(`/api/dashboard/messages?sender=${encodeURIComponent(senderId)}`);
       if (!res.ok) throw new Error("Could not load messages");

@@ -5,6 +5,7 @@
 // one is on its way.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { queryKeys } from "@/lib/dashboard/query-keys";
 import type { DraftEstimate } from "@/lib/domains/broadcasts/draft-estimate";
 import { BroadcastDraftBody } from "@/lib/domains/broadcasts/schemas";
 
@@ -38,7 +39,7 @@ export function useDraftEstimate(draft: unknown) {
   const key = parsed.success ? JSON.stringify(parsed.data) : "";
   const settled = useDebounced(key, DEBOUNCE_MS);
   const query = useQuery({
-    queryKey: ["broadcast-estimate", settled],
+    queryKey: queryKeys.broadcastEstimate(settled),
     queryFn: () => fetchEstimate(settled),
     enabled: settled !== "",
     placeholderData: keepPreviousData,

@@ -11,6 +11,7 @@ import { useToast } from "@/components/dashboard/toast";
 import { button, input, label, muted } from "@/components/ui/classes";
 import { errorProps, FieldMessage } from "@/components/ui/field-message";
 import { FormAlert } from "@/components/ui/form-alert";
+import { queryKeys } from "@/lib/dashboard/query-keys";
 import { SegmentCountBody, SegmentCreateBody, type SegmentRules } from "@/lib/domains/broadcasts/segment-schemas";
 import { AudienceFields, type BookChoice, type FieldChoice } from "../new/audience-fields";
 import type { FilterDraft, FilterOp } from "../new/draft";
@@ -92,7 +93,7 @@ export function SegmentForm({ books, fields, labels, segment }: Props) {
   const key = countable.success ? JSON.stringify(countable.data) : "";
   const settled = useDebounced(key, 400);
   const count = useQuery({
-    queryKey: ["segment-count", settled],
+    queryKey: queryKeys.segmentCount(settled),
     queryFn: () => fetchCount(settled),
     enabled: settled !== "",
     placeholderData: keepPreviousData,

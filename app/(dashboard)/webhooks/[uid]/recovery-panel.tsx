@@ -9,6 +9,7 @@ import { formatDateTime } from "@/components/ui/format";
 // "Recover failed deliveries" (docs/webhook-recovery.md): a since/until form that queues a
 // recovery job, and a progress bar that polls the job (TanStack Query) until it is done.
 import { formatCount } from "@/lib/core/count";
+import { queryKeys } from "@/lib/dashboard/query-keys";
 import type { RecoveryPublic } from "@/lib/domains/webhooks/recovery-schemas";
 import { startRecoveryAction } from "./recovery-actions";
 
@@ -38,7 +39,7 @@ export function RecoveryPanel({ senderPhone, uid, latest, disabled }: Props) {
   const [job, setJob] = useState<RecoveryPublic | null>(latest);
 
   const query = useQuery({
-    queryKey: ["webhook-recovery", uid, job?.recoveryUid],
+    queryKey: queryKeys.webhookRecovery(uid, job?.recoveryUid),
     enabled: job !== null,
     initialData: job ?? undefined,
     queryFn: async (): Promise<RecoveryPublic> => {
