@@ -16,6 +16,24 @@ import { AudienceFilter, SEGMENT_UID } from "./schemas";
 export const ISO_DURATION =
   /^P(?:\d{1,4}W|(?=\d|T\d)(?:\d{1,4}Y)?(?:\d{1,4}M)?(?:\d{1,5}D)?(?:T(?=\d)(?:\d{1,6}H)?(?:\d{1,6}M)?(?:\d{1,8}S)?)?)$/;
 
+/** The longest lastInboundWithin: ten years (a longer one reaches before PostgreSQL's timestamps). */
+export const LAST_INBOUND_MAX_DAYS = 3_660;
+
+/** A duration ISO_DURATION accepts, in days (a year as 366 days and a month as 31: an upper bound). */
+export function isoDurationDays(v: string): number {
+  const [, date = "", time = ""] = /^P([^T]*)(?:T(.*))?$/.exec(v) ?? [];
+  const part = (s: string, unit: string) => Number(new RegExp(`(\\d+)${unit}`).exec(s)?.[1] ?? 0);
+  return (
+    part(date, "Y") * 366 +
+    part(date, "M") * 31 +
+    part(date, "W") * 7 +
+    part(date, "D") +
+    part(time, "H") / 24 +
+    part(time, "M") / 1_440 +
+    part(time, "S") / 86_400
+  );
+}
+
 export const SEGMENT_LABELS_MAX = 20;
 
 export const SegmentRules = z.strictObject(
@@ -34,6 +52,7 @@ export const SegmentRules = z.strictObject(
     lastInboundWithin: z
       .string({ error: "lastInboundWithin must be an ISO 8601 duration such as P30D" })
       .regex(ISO_DURATION, "lastInboundWithin must be an ISO 8601 duration such as P30D, P2W or PT12H")
+      .refine((v) => isoDurationDays(v) <= LAST_INBOUND_MAX_DAYS, "lastInboundWithin must be at most ten years")
       .nullish()
       .transform((v) => v ?? null)
       .describe("The contact wrote within this ISO 8601 duration of the count or the start (e.g. P30D)"),

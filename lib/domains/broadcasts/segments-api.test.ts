@@ -191,6 +191,8 @@ describe("segments API", () => {
       [{ name: "x", rules: { lastInboundWithin: "30 days" } }, "body.segment.rules.lastInboundWithin"],
       [{ name: "x", rules: { lastInboundWithin: "P" } }, "body.segment.rules.lastInboundWithin"],
       [{ name: "x", rules: { lastInboundWithin: "P1DT" } }, "body.segment.rules.lastInboundWithin"],
+      [{ name: "x", rules: { lastInboundWithin: "P9999Y" } }, "body.segment.rules.lastInboundWithin"],
+      [{ name: "x", rules: { lastInboundWithin: "P3661D" } }, "body.segment.rules.lastInboundWithin"],
       [{ name: "x", rules: { labels: ["VIP", "nope"] } }, "body.segment.rules.labels"],
       [{ name: "x", rules: { contactBookUids: [otherBook] } }, "body.segment.rules.contactBookUids"],
       [{ name: "x", rules: { optedIn: "yes" } }, "body.segment.rules.optedIn"],

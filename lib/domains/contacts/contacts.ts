@@ -7,7 +7,7 @@ import type { Principal } from "@/lib/domains/auth/principal";
 import { type Contact, Prisma } from "@/lib/generated/prisma/client";
 import { requireContactBook } from "./books";
 import type { ContactListInput, ContactSearchInput } from "./schemas";
-import { contactSearchWhere } from "./search";
+import { contactSearchSql, contactSearchWhere } from "./search";
 
 /** A contact with the labels its phone number carries in the account, sorted by name. */
 export type LabelledContact = Contact & { labels: string[] };
@@ -40,10 +40,8 @@ const withLabels = async <C extends Contact>(
 };
 
 /** A label filter (a name, whatever the case): the numbers carrying it, as a condition on Contact. */
-const labelWhere = (customerId: string, label: string | undefined): Prisma.Sql | null =>
-  label === undefined
-    ? null
-    : Prisma.sql`EXISTS (SELECT 1 FROM "ContactLabel" cl JOIN "Label" l ON l."id" = cl."labelId"
+const labelWhere = (customerId: string, label: string): Prisma.Sql =>
+  Prisma.sql`EXISTS (SELECT 1 FROM "ContactLabel" cl JOIN "Label" l ON l."id" = cl."labelId"
         WHERE cl."customerId" = c."customerId" AND cl."phoneNumber" = c."phoneNumber"
           AND l."customerId" = ${customerId} AND l."nameKey" = ${label.trim().toLowerCase()})`;
 
@@ -51,18 +49,12 @@ const ORDER: Prisma.ContactOrderByWithRelationInput[] = [{ createdAt: "desc" }, 
 
 export async function listContacts(p: Principal, bookUid: string, query: ContactListInput): Promise<ContactPage> {
   const book = await requireContactBook(p, bookUid);
+  if (query.label !== undefined) return listLabelledContacts(p.customerId, book.id, query.label, query);
   const where: Prisma.ContactWhereInput = {
     customerId: p.customerId,
     contactBookId: book.id,
     ...(query.search ? await contactSearchWhere(query.search) : {}),
   };
-  const labelled = labelWhere(p.customerId, query.label);
-  if (labelled) {
-    // The contacts of the book carrying the label: their ids, then the search and the page as without.
-    const ids = await db.$queryRaw<{ id: string }[]>(Prisma.sql`SELECT c."id" FROM "Contact" c
-      WHERE c."customerId" = ${p.customerId} AND c."contactBookId" = ${book.id} AND ${labelled}`);
-    where.id = { in: ids.map((r) => r.id) };
-  }
   const [total, contacts] = await Promise.all([
     db.contact.count({ where }),
     db.contact.findMany({ where, orderBy: ORDER, ...skipTake(query) }),
@@ -70,6 +62,39 @@ export async function listContacts(p: Principal, bookUid: string, query: Contact
   return {
     contacts: await withLabels(p.customerId, contacts),
     pagination: pageBlock(query.page, query.limit, total, contacts.length),
+  };
+}
+
+/**
+ * The book's contacts carrying a label: the count and the page's ids in SQL (the label is a
+ * condition on the number, which Prisma cannot join), then that page's rows. Only a page of
+ * ids leaves the database, however many contacts carry the label.
+ */
+async function listLabelledContacts(
+  customerId: string,
+  bookId: string,
+  label: string,
+  query: ContactListInput,
+): Promise<ContactPage> {
+  const conditions = [
+    Prisma.sql`c."customerId" = ${customerId}`,
+    Prisma.sql`c."contactBookId" = ${bookId}`,
+    labelWhere(customerId, label),
+    ...(query.search ? [await contactSearchSql(query.search)] : []),
+  ];
+  const where = Prisma.join(conditions, " AND ");
+  const { skip, take } = skipTake(query);
+  const [counted, page] = await Promise.all([
+    db.$queryRaw<{ total: bigint }[]>(Prisma.sql`SELECT count(*) AS total FROM "Contact" c WHERE ${where}`),
+    db.$queryRaw<{ id: string }[]>(Prisma.sql`SELECT c."id" FROM "Contact" c WHERE ${where}
+      ORDER BY c."createdAt" DESC, c."id" ASC LIMIT ${take} OFFSET ${skip}`),
+  ]);
+  const rows = await db.contact.findMany({ where: { customerId, id: { in: page.map((r) => r.id) } } });
+  const byId = new Map(rows.map((c) => [c.id, c]));
+  const contacts = page.flatMap((r) => byId.get(r.id) ?? []);
+  return {
+    contacts: await withLabels(customerId, contacts),
+    pagination: pageBlock(query.page, query.limit, Number(counted[0]?.total ?? 0), contacts.length),
   };
 }
 

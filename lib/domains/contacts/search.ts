@@ -11,7 +11,7 @@
 // contacts on PostgreSQL 15 here, against 1 s when each row is folded at query time. A trigram
 // index would need pg_trgm, which PGlite does not load either.
 import { db } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 // Prisma's `contains` passes % and _ through to LIKE as wildcards; a user's search text
 // is literal, so those (and the escape character) are escaped first.
@@ -37,4 +37,12 @@ export async function contactSearchWhere(term: string): Promise<Prisma.ContactWh
   return {
     OR: [{ searchText: { contains: folded } }, ...(phoneTerm ? [{ phoneNumber: { contains: phoneTerm } }] : [])],
   };
+}
+
+/** The same search as a SQL condition on Contact aliased `c` (LIKE with backslash escapes, as Prisma's contains). */
+export async function contactSearchSql(term: string): Promise<Prisma.Sql> {
+  const folded = literalContains(await foldedTerm(term));
+  const phoneTerm = phoneSearchTerm(term);
+  const text = Prisma.sql`c."searchText" LIKE ${`%${folded}%`}`;
+  return phoneTerm ? Prisma.sql`(${text} OR c."phoneNumber" LIKE ${`%${phoneTerm}%`})` : text;
 }

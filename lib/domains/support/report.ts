@@ -16,6 +16,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { csatFigures } from "./csat-report";
 import { SATISFIED } from "./csat-schemas";
 import {
+  MAX_REPORT_DAYS,
   type SupportFigures,
   type SupportHeatmap,
   type SupportHeatmapInput,
@@ -38,6 +39,13 @@ export function rangeOf(q: { dateFrom?: string; dateTo?: string; timeZone?: stri
   const timeZone = q.timeZone ?? "UTC";
   const dateTo = q.dateTo ?? (q.dateFrom && q.dateFrom > todayIn(timeZone, now) ? q.dateFrom : todayIn(timeZone, now));
   const dateFrom = q.dateFrom ?? new Date(Date.parse(dateTo) - 29 * DAY_MS).toISOString().slice(0, 10);
+  // The schema checks the length only when both days are given; dateFrom alone ends today.
+  if ((Date.parse(dateTo) - Date.parse(dateFrom)) / DAY_MS + 1 > MAX_REPORT_DAYS) {
+    const message = `at most ${MAX_REPORT_DAYS} days up to dateTo (today when absent)`;
+    throw new ApiError("VALIDATION_FAILED", `query.dateFrom: ${message}`, {
+      fields: [{ path: "query.dateFrom", message }],
+    });
+  }
   return { dateFrom, dateTo, timeZone };
 }
 

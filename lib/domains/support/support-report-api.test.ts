@@ -243,6 +243,7 @@ describe("GET /reports/support", () => {
     for (const [query, field] of [
       [{ dateFrom: "2026-02-01", dateTo: "2026-01-01" }, "dateTo"],
       [{ dateFrom: "2024-01-01", dateTo: "2026-01-01" }, "dateTo"],
+      [{ dateFrom: "2000-01-01" }, "dateFrom"],
       [{ timeZone: "Mars/Olympus" }, "timeZone"],
       [{ groupBy: "hour" }, "groupBy"],
     ] as const) {
@@ -251,6 +252,13 @@ describe("GET /reports/support", () => {
       expect(res.body.error_code).toBe("VALIDATION_FAILED");
       expect(JSON.stringify(res.body)).toContain(field);
     }
+    // dateFrom alone ends today: the year's limit holds for the heatmap too.
+    const wide = await call("GET", "/api/v3/reports/support/heatmap", {
+      token: t.globalToken,
+      query: { dateFrom: "2000-01-01" },
+    });
+    expect(wide.status).toBe(400);
+    expect(wide.body.details.fields[0].path).toBe("query.dateFrom");
   });
 });
 
