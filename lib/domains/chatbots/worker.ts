@@ -17,7 +17,7 @@ import { wakeupsOn } from "@/lib/db/wakeups";
 import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { onDeliveriesQueued } from "@/lib/domains/events/signal";
 import { wentOut } from "@/lib/domains/messages/status";
-import { MAX_ATTEMPTS } from "@/lib/domains/messaging/dispatch";
+import { providerSendLeaseMs } from "@/lib/domains/messaging/dispatch";
 import type { OutgoingMessage } from "@/lib/domains/messaging/outgoing";
 import { chatPayload } from "@/lib/domains/messaging/payloads";
 import { sendMessage } from "@/lib/domains/messaging/send";
@@ -27,7 +27,7 @@ import { type ClaimedReply, claimReplies, finishReply, type ReplyOutcome } from 
 export type ChatbotWorkerOptions = {
   pollMs?: number;
   batchSize?: number;
-  /** How long a claim holds a row; a worker that dies lets it go after this (default: sendLeaseMs()). */
+  /** How long a claim holds a row; a worker that dies lets it go after this (default: providerSendLeaseMs()). */
   leaseMs?: number;
   retryBaseMs?: number;
   /** Only these customers' replies (isolated tests). */
@@ -64,15 +64,6 @@ async function earlierAttempt(outboxId: string): Promise<ReplyOutcome | null> {
     };
   }
   return null;
-}
-
-/**
- * A claim outlives the longest send (every provider attempt timing out, plus the margin),
- * so no second worker takes a row while its send is still in flight.
- */
-export function sendLeaseMs(): number {
-  const e = env();
-  return MAX_ATTEMPTS * e.PROVIDER_TIMEOUT_MS + e.WORKER_LEASE_MARGIN_MS;
 }
 
 function outgoing(reply: Reply, to: string, messageId: string, botName: string): OutgoingMessage {
@@ -151,7 +142,7 @@ export async function deliverReply(row: ClaimedReply, retryBaseMs = 1_000): Prom
 export async function sendDueReplies(options: ChatbotWorkerOptions = {}): Promise<number> {
   const rows = await claimReplies(
     options.batchSize ?? 20,
-    options.leaseMs ?? sendLeaseMs(),
+    options.leaseMs ?? providerSendLeaseMs(),
     options.customerIds ?? null,
   );
   // Settled, not Promise.all: every row's retry is reported before the pass ends, even when one row fails.

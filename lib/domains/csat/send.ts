@@ -12,6 +12,7 @@ import { db } from "@/lib/db";
 import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { isBlacklisted } from "@/lib/domains/contacts/blacklist";
 import { wentOut } from "@/lib/domains/messages/status";
+import { providerSendLeaseMs } from "@/lib/domains/messaging/dispatch";
 import { toProviderInteractive } from "@/lib/domains/messaging/interactive-provider";
 import { sendMessage } from "@/lib/domains/messaging/send";
 import type { ProviderMessagePayload } from "@/lib/domains/provider/types";
@@ -120,16 +121,13 @@ export async function handleCsatJob(job: ClaimedJob): Promise<JobOutcome> {
 
 type CsatWorkerOptions = { customerIds?: string[] | null; pollMs?: number };
 
-/** A send may take the provider's longest attempt. */
-const LEASE_MS = 120_000;
-
 /** The survey sender: the scheduler's job worker over the CSAT job kind (lib/background.ts). */
 export function csatWorker(options: CsatWorkerOptions = {}): WorkerDefinition {
   return jobWorker({
     name: "csat worker",
     kinds: [CSAT_JOB_KIND],
     handle: handleCsatJob,
-    leaseMs: LEASE_MS,
+    leaseMs: providerSendLeaseMs(),
     pollMs: options.pollMs,
     customerIds: options.customerIds ?? null,
   });
@@ -141,6 +139,6 @@ export const runCsatJobs = (options: CsatWorkerOptions = {}) =>
     name: "csat worker",
     kinds: [CSAT_JOB_KIND],
     handle: handleCsatJob,
-    leaseMs: LEASE_MS,
+    leaseMs: providerSendLeaseMs(),
     customerIds: options.customerIds ?? null,
   });

@@ -4,6 +4,7 @@
 // retry cannot create a duplicate. The pair limit (131056) needs seconds to clear and goes back to
 // the client as a 429 with Retry-After. An ambiguous outcome is never resent.
 
+import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
 import type { CreatedConversation } from "@/lib/domains/conversations/outbound";
 import type { LiveEvent } from "@/lib/domains/live/events";
@@ -18,6 +19,15 @@ import { MessagingError } from "./errors";
 import { completeMessage } from "./message-store";
 
 export const MAX_ATTEMPTS = 4;
+
+/**
+ * How long a worker's claim of a send must hold: every provider attempt timing out, plus the
+ * margin, so that no second worker takes the row while its send may still be in flight.
+ */
+export function providerSendLeaseMs(): number {
+  const e = env();
+  return MAX_ATTEMPTS * e.PROVIDER_TIMEOUT_MS + e.WORKER_LEASE_MARGIN_MS;
+}
 const BASE_DELAY_MS = 200;
 const PAIR_RETRY_AFTER_SECONDS = 6;
 

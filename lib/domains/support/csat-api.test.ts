@@ -3,7 +3,8 @@
 // outside it (the utility template, or nothing), once per period, never to a blacklisted
 // contact, never after a rule's or the system's close, the tap stored once without reopening,
 // its comment, GET /reports/csat, the support report's figures, and isolation between accounts.
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { resetEnvCache } from "@/lib/core/env";
 import { db } from "@/lib/db";
 import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { runAutomationJobs } from "@/lib/domains/automation/worker";
@@ -14,6 +15,7 @@ import { getSimulator } from "@/lib/domains/provider/client";
 import { envelopeFor } from "@/lib/domains/provider/simulator-callbacks";
 import { inboundReplyChange, inboundWamid, messagesChange } from "@/lib/domains/provider/simulator-inbound";
 import type { Sender } from "@/lib/domains/senders/service";
+import { CSAT_JOB_KIND } from "@/lib/domains/support/csat";
 import { recordApiAnswers } from "@/test/api-answers";
 import { contactWrites, drainCallbacks, postSigned } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
@@ -334,6 +336,39 @@ describe("a member's close inside the window", () => {
       ["SENT", expect.any(String)],
       ["SENT", null],
     ]);
+  });
+
+  it("the survey's claim outlives the provider's longest send (every attempt timing out)", async () => {
+    const contact = uniquePhone();
+    await contactWrites(t.sender, contact, "Hello");
+    const c = await conversationOf(t, contact);
+    await memberCloses(t, c.id);
+    const before = process.env.PROVIDER_TIMEOUT_MS;
+    process.env.PROVIDER_TIMEOUT_MS = "90000";
+    resetEnvCache();
+    const simulator = getSimulator();
+    if (!simulator) throw new Error("the tests run on the simulator");
+    let heldForMs = 0;
+    const send = simulator.sendMessage.bind(simulator);
+    const spy = vi.spyOn(simulator, "sendMessage").mockImplementation(async (...args) => {
+      // While the survey's send is in flight: how long is its job claimed for?
+      const [job] = await db.$queryRaw<{ ms: number }[]>`
+        SELECT (EXTRACT(EPOCH FROM ("lockedUntil" - now())) * 1000)::float8 AS ms FROM "ScheduledJob"
+         WHERE "customerId" = ${t.customer.id} AND kind = ${CSAT_JOB_KIND} AND "subjectId" = ${c.id}`;
+      heldForMs = job?.ms ?? 0;
+      return send(...args);
+    });
+    try {
+      await work(t);
+    } finally {
+      spy.mockRestore();
+      if (before === undefined) delete process.env.PROVIDER_TIMEOUT_MS;
+      else process.env.PROVIDER_TIMEOUT_MS = before;
+      resetEnvCache();
+    }
+    expect((await surveysOf(c.id))[0]).toMatchObject({ status: "SENT" });
+    // Four attempts of 90 s: a second worker must not take the survey while it may still go out.
+    expect(heldForMs).toBeGreaterThan(4 * 90_000 - 5_000);
   });
 
   it("never to a blacklisted contact", async () => {
