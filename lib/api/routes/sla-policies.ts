@@ -59,7 +59,7 @@ export const slaPolicyRoutes: AnyRoute[] = [
     idempotent: "sla_policy.create",
     summary: "Create an SLA policy",
     description:
-      "Targets in minutes (at least one; null: none), businessHoursOnly, and applies {senderIds, labels} (empty: any); it goes last in the order.",
+      "Targets in minutes (at least one; null: none), businessHoursOnly, and applies {senderIds, labels} (empty: any); it goes last in the order. It reaches the open conversations it applies to within seconds, in the background, due from their waits' starts.",
     body: SlaPolicyCreateBody,
     response: SlaPolicyPublic,
     successStatus: 201,
@@ -109,7 +109,8 @@ export const slaPolicyRoutes: AnyRoute[] = [
     path: "/sla-policies/:slaUid",
     example: examples.deleteSlaPoliciesBySlaUid,
     summary: "Delete an SLA policy",
-    description: "Its conversations keep the breaches recorded; they get no new due times from it.",
+    description:
+      "Its conversations keep the breaches recorded and lose its due times at once; within seconds, in the background, each open one gets the next policy that applies, if any.",
     response: SlaPolicyDeletedPublic,
     handler: async ({ principal, params }) => {
       await deletePolicy(principal, params.slaUid);

@@ -282,3 +282,97 @@ describe("breaches across an edit", () => {
     );
   });
 });
+
+describe("a new or deleted policy reaches the open conversations", () => {
+  async function label(t: Customer, conversationId: string, name: string) {
+    await call("POST", "/api/v3/labels", { token: t.globalToken, body: { label: { name } } });
+    const res = await call("POST", `/api/v3/conversations/${conversationId}/labels`, {
+      token: t.globalToken,
+      body: { add: [name] },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+  const pending = async (conversationId: string) =>
+    (await timers(conversationId)).filter((j) => j.status === "PENDING").map((j) => j.dueAt.toISOString());
+
+  it("a new policy applies to the open conversations it matches, due from their own waits' starts", async () => {
+    const t = await messagingCustomer();
+    const other = await messagingCustomer();
+    await createPolicy(t, { name: "vip", firstResponseMinutes: 5, applies: { labels: ["vip"] } });
+    const plain = await opened(t);
+    const late = await opened(t);
+    const vip = await opened(t);
+    await label(t, vip.id, "VIP");
+    const closed = await opened(t);
+    await call("POST", `/api/v3/conversations/${closed.id}`, {
+      token: t.globalToken,
+      body: { conversation: { status: "CLOSED" } },
+    });
+    const theirs = await opened(other);
+    const waited = await backdate(plain.id, 20);
+    const lateWait = await backdate(late.id, 90);
+    const vipBefore = await slaOf(t, vip.id);
+    expect(await slaOf(t, plain.id)).toBeNull();
+
+    const uid = await createPolicy(t, { name: "everyone", firstResponseMinutes: 60, resolutionMinutes: 600 });
+    expect(await db.scheduledJob.count({ where: { subjectId: uid, kind: SLA_POLICY_JOB_KIND } })).toBe(1);
+    await work(t);
+
+    // Due from the wait's start (20 minutes ago), not from the policy's creation.
+    const sla = await slaOf(t, plain.id);
+    expect(sla).toMatchObject({ policyUid: uid, breaches: [] });
+    expect(Date.parse(sla.firstResponseDueAt)).toBe(waited.getTime() + 60 * 60_000);
+    expect(Date.parse(sla.resolutionDueAt)).toBe(waited.getTime() + 600 * 60_000);
+    expect(await pending(plain.id)).toEqual([sla.firstResponseDueAt]);
+    // Waiting 90 minutes for a 60-minute target: breached when the walk reaches it, at the due time it had.
+    const missed = await db.slaBreach.findMany({ where: { conversationId: late.id } });
+    expect(missed.map((b) => [b.target, b.policyId, b.dueAt.getTime()])).toEqual([
+      ["first_response", uid, lateWait.getTime() + 60 * 60_000],
+    ]);
+    // The first policy that applies stays; a closed conversation and another account get nothing.
+    expect(await slaOf(t, vip.id)).toEqual(vipBefore);
+    expect(await slaOf(t, closed.id)).toBeNull();
+    expect(await slaOf(other, theirs.id)).toBeNull();
+    expect(await timers(theirs.id)).toEqual([]);
+  });
+
+  it("a deleted policy's timers go; the next policy that applies takes over, due from the wait's start, or none", async () => {
+    const t = await messagingCustomer();
+    const first = await createPolicy(t, { name: "all", firstResponseMinutes: 10 });
+    const vipPolicy = await createPolicy(t, { name: "vip", firstResponseMinutes: 45, applies: { labels: ["vip"] } });
+    const plain = await opened(t);
+    const vip = await opened(t);
+    await label(t, vip.id, "VIP");
+    const overdue = await opened(t);
+    expect((await slaOf(t, vip.id)).policyUid).toBe(first);
+    const vipWait = await backdate(vip.id, 20);
+    // Past its 10 minutes when the policy goes, its timer due and not run (a worker behind).
+    const overdueWait = await backdate(overdue.id, 15);
+    await db.scheduledJob.updateMany({
+      where: { subjectId: overdue.id, kind: SLA_JOB_KIND, status: "PENDING" },
+      data: { dueAt: new Date(Date.now() - 1000) },
+    });
+    expect(await pending(plain.id)).toHaveLength(1);
+
+    const res = await call("DELETE", `/api/v3/sla-policies/${first}`, { token: t.globalToken });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // At once: off its conversations, its timers deleted, the breach its terms held recorded.
+    for (const c of [plain, vip, overdue]) {
+      expect(await slaOf(t, c.id)).toBeNull();
+      expect(await pending(c.id)).toEqual([]);
+    }
+    const missed = await db.slaBreach.findMany({ where: { conversationId: overdue.id } });
+    expect(missed.map((b) => [b.target, b.policyId, b.dueAt.getTime()])).toEqual([
+      ["first_response", first, overdueWait.getTime() + 10 * 60_000],
+    ]);
+
+    await work(t);
+    const sla = await slaOf(t, vip.id);
+    expect(sla).toMatchObject({ policyUid: vipPolicy, breaches: [] });
+    expect(Date.parse(sla.firstResponseDueAt)).toBe(vipWait.getTime() + 45 * 60_000);
+    expect(await pending(vip.id)).toEqual([sla.firstResponseDueAt]);
+    expect(await slaOf(t, plain.id)).toBeNull();
+    expect(await pending(plain.id)).toEqual([]);
+    expect(await breaches(overdue.id)).toEqual(["first_response"]);
+  });
+});

@@ -1,14 +1,15 @@
-// A policy change reaches the open conversations (docs/reports.md "When a policy changes").
-// The API request writes the policy and one durable job (the scheduler's ScheduledJob, in its
-// transaction: the change and the job commit together or not at all); the SLA worker then
-// walks the account's open conversations in batches of POLICY_CHANGE_BATCH (200), each batch in its own
-// transaction under the rows' locks, so the request does a bounded amount of work whatever the
+// A policy change reaches the open conversations (docs/reports.md "When a policy changes"):
+// an edit, a new policy and a deleted one. The API request writes the change and one durable
+// job (the scheduler's ScheduledJob, in its transaction: the change and the job commit together
+// or not at all); the SLA worker then walks the account's open conversations (for a new or a
+// deleted policy, those holding no policy) in batches of POLICY_CHANGE_BATCH (200), each batch
+// in its own transaction under the rows' locks, so the request does a bounded amount of work whatever the
 // number of conversations. For each conversation of a batch it
 //   1. records the breaches the terms in force before the change already held at the change
 //      (a due time that fell before it while a worker was behind): a looser edit never lets a
 //      breach of the old terms go unrecorded, and recorded breaches are never removed;
-//   2. chooses the policy again (a change of `applies` or `position`) or keeps it (a change of
-//      the targets or businessHoursOnly) and writes the new due times and the timer;
+//   2. chooses the policy again (a change of `applies` or `position`, a new or deleted policy)
+//      or keeps it (a change of the targets or businessHoursOnly) and writes the new due times and the timer;
 //   3. deletes the conversation's other pending SLA timers, keyed by due times that no longer
 //      apply (a timer that runs anyway judges by the current terms: lib/domains/sla/timers.ts).
 // Step 1 is also done at once, in the edit's transaction, for the conversations whose SLA timer
@@ -52,41 +53,80 @@ const ChangePayload = z.object({
   policyId: z.string(),
   /** Choose every open conversation's policy again (applies or position changed). */
   choose: z.boolean(),
+  /**
+   * With `choose`: only the open conversations holding no policy (a new policy goes last, so it
+   * can take only those; a deleted policy's conversations hold none once it is gone).
+   */
+  unheld: z.boolean().optional(),
   /** When the change was made. */
   at: z.string(),
-  /** The policy's terms before the change. */
-  before: Terms,
+  /** The policy's terms before the change; null: a new policy (no conversation held it). */
+  before: Terms.nullable(),
   /** The last conversation done, in the walk's order (lastMessageAt, id); null: none yet. */
   cursor: z.object({ at: z.string(), id: z.string() }).nullable(),
 });
 type ChangePayload = z.infer<typeof ChangePayload>;
 
-/** Writes the job that carries a change of `before` (the policy as it was) to the open conversations, in the change's transaction. */
-export async function schedulePolicyChange(tx: Tx, before: SlaPolicy, choose: boolean, at: Date): Promise<void> {
+type PolicyTerms = Pick<
+  SlaPolicy,
+  "firstResponseMinutes" | "nextResponseMinutes" | "resolutionMinutes" | "businessHoursOnly" | "termsChangedAt"
+>;
+export type PolicyChange = {
+  customerId: string;
+  policyId: string;
+  /** The policy as it was (null: it is new). */
+  before: PolicyTerms | null;
+  /** Choose every open conversation's policy again (applies, position, a new or deleted policy). */
+  choose: boolean;
+  /** With `choose`: only the open conversations holding no policy (a new or deleted policy). */
+  unheld?: boolean;
+  at: Date;
+};
+
+/** Writes the job that carries a change to the open conversations, in the change's transaction. */
+export async function schedulePolicyChange(tx: Tx, change: PolicyChange): Promise<void> {
+  const { before } = change;
   const payload: ChangePayload = {
-    policyId: before.id,
-    choose,
-    at: at.toISOString(),
-    before: {
-      firstResponseMinutes: before.firstResponseMinutes,
-      nextResponseMinutes: before.nextResponseMinutes,
-      resolutionMinutes: before.resolutionMinutes,
-      businessHoursOnly: before.businessHoursOnly,
-      termsChangedAt: before.termsChangedAt?.toISOString() ?? null,
-    },
+    policyId: change.policyId,
+    choose: change.choose,
+    ...(change.unheld ? { unheld: true } : {}),
+    at: change.at.toISOString(),
+    before: before
+      ? {
+          firstResponseMinutes: before.firstResponseMinutes,
+          nextResponseMinutes: before.nextResponseMinutes,
+          resolutionMinutes: before.resolutionMinutes,
+          businessHoursOnly: before.businessHoursOnly,
+          termsChangedAt: before.termsChangedAt?.toISOString() ?? null,
+        }
+      : null,
     cursor: null,
   };
   await scheduleJobs(tx, [
     {
-      customerId: before.customerId,
+      customerId: change.customerId,
       kind: SLA_POLICY_JOB_KIND,
-      key: `sla-policy:${before.id}:${newId("chg_")}`,
-      subjectId: before.id,
-      dueAt: at,
+      key: `sla-policy:${change.policyId}:${newId("chg_")}`,
+      subjectId: change.policyId,
+      dueAt: change.at,
       payload,
     },
   ]);
-  await recordMissedOfDue(tx, before.customerId, payload);
+  await recordMissedOfDue(tx, change.customerId, payload);
+}
+
+/**
+ * Whether the account has an open conversation holding no policy: a new policy can take only
+ * those (it goes last), so without one its walk would do nothing and none is written. A
+ * conversation created meanwhile waits for this transaction (its insert's key check on the
+ * account's row, locked by the policy change) and then chooses with the new policy; one reopened
+ * in the instant between this read and the commit gets it at its next message or labels change.
+ */
+export async function hasUnheldOpen(tx: Tx, customerId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "Conversation"
+    WHERE "customerId" = ${customerId} AND "status" = 'OPEN' AND "slaPolicyId" IS NULL LIMIT 1`;
+  return rows.length > 0;
 }
 
 /**
@@ -108,14 +148,14 @@ async function recordMissedBeforeChange(
   const termsOf = (policyId: string) => {
     if (policyId === change.policyId) {
       const b = change.before;
-      return { ...b, termsChangedAt: b.termsChangedAt ? new Date(b.termsChangedAt) : null };
+      return b ? { ...b, termsChangedAt: b.termsChangedAt ? new Date(b.termsChangedAt) : null } : null;
     }
     const other = policies.find((x) => x.id === policyId);
     // Another policy changed after this change: its own job judges its old terms.
     return other && !(other.termsChangedAt && other.termsChangedAt > at) ? other : null;
   };
   let hours: BusinessHours | null = null;
-  if (change.before.businessHoursOnly || policies.some((x) => x.businessHoursOnly)) {
+  if (change.before?.businessHoursOnly || policies.some((x) => x.businessHoursOnly)) {
     hours = await businessHoursOf(customerId, tx);
   }
   const periodIds = held.flatMap((s) => (s.periodId ? [s.periodId] : []));
@@ -159,7 +199,7 @@ async function recordMissedOfDue(tx: Tx, customerId: string, change: ChangePaylo
         WHERE j."status" = 'PENDING' AND j."kind" = ${SLA_JOB_KIND} AND j."dueAt" <= ${change.at}::timestamp(3)
           AND j."customerId" = ${customerId})
       AND c."customerId" = ${customerId}
-      AND (${change.choose}::boolean OR c."slaPolicyId" = ${change.policyId})
+      AND ((${change.choose}::boolean AND NOT ${change.unheld ?? false}::boolean) OR c."slaPolicyId" = ${change.policyId})
     ORDER BY c."id" FOR UPDATE`;
   if (rows.length === 0) return 0;
   const states = await statesOf(
@@ -185,7 +225,8 @@ export async function handlePolicyChangeJob(job: ClaimedJob, batch = POLICY_CHAN
     const rows = await tx.$queryRaw<{ id: string; lastMessageAt: Date }[]>`
       SELECT "id", "lastMessageAt" FROM "Conversation"
       WHERE "customerId" = ${job.customerId} AND "status" = 'OPEN'
-        AND (${change.choose}::boolean OR "slaPolicyId" = ${change.policyId})
+        AND ((${change.choose}::boolean AND (NOT ${change.unheld ?? false}::boolean OR "slaPolicyId" IS NULL))
+          OR "slaPolicyId" = ${change.policyId})
         AND ("lastMessageAt", "id") > (${from.at}::timestamp(3), ${from.id}::text)
       ORDER BY "lastMessageAt", "id" LIMIT ${batch}`;
     if (rows.length === 0) return { emitted: 0, last: null, full: false };

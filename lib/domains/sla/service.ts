@@ -3,9 +3,10 @@
 // Members need the automations permission (checked here, whatever the adapter); API tokens are
 // checked by the router. The account's order is `position` (0, 1, ...): a change locks the
 // account's row so two concurrent creates or moves never share a place. Every change is
-// audited in its transaction. A change of a policy's targets, business hours, `applies` or
-// place reaches the open conversations through one durable job written in its transaction
-// (lib/domains/sla/policy-change.ts; docs/reports.md "When a policy changes").
+// audited in its transaction. A new policy, a deleted one, and a change of a policy's targets,
+// business hours, `applies` or place reach the open conversations through one durable job
+// written in its transaction (lib/domains/sla/policy-change.ts; docs/reports.md "When a policy
+// changes").
 import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
@@ -14,7 +15,7 @@ import { recordAudit } from "@/lib/domains/audit/record";
 import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
 import type { Prisma, SlaPolicy } from "@/lib/generated/prisma/client";
-import { schedulePolicyChange } from "./policy-change";
+import { hasUnheldOpen, schedulePolicyChange } from "./policy-change";
 import { MAX_POLICIES, type SlaPolicyCreateInput, type SlaPolicyPatch } from "./schemas";
 import { dropPolicy } from "./timers";
 
@@ -87,6 +88,18 @@ export async function createPolicy(p: Principal, input: SlaPolicyCreateInput): P
         labels: uniqueLabels(input.applies.labels),
       },
     });
+    // It goes last: it can apply only to the open conversations no other policy applies to,
+    // which the walk chooses for again, due from their own waits' starts.
+    if (await hasUnheldOpen(tx, p.customerId)) {
+      await schedulePolicyChange(tx, {
+        customerId: p.customerId,
+        policyId: policy.id,
+        before: null,
+        choose: true,
+        unheld: true,
+        at: new Date(),
+      });
+    }
     await recordAudit(tx, {
       ...auditContext(p),
       action: "sla_policy.created",
@@ -158,7 +171,9 @@ export async function updatePolicy(p: Principal, uid: string, patch: SlaPolicyPa
         updated.labels.map((l) => l.toLowerCase()),
         current.labels.map((l) => l.toLowerCase()),
       );
-    if (termsChanged || choose) await schedulePolicyChange(tx, current, choose, at);
+    if (termsChanged || choose) {
+      await schedulePolicyChange(tx, { customerId: p.customerId, policyId: uid, before: current, choose, at });
+    }
     await recordAudit(tx, {
       ...auditContext(p),
       action: "sla_policy.updated",
@@ -174,6 +189,17 @@ export async function deletePolicy(p: Principal, uid: string): Promise<void> {
   await db.$transaction(async (tx) => {
     await lockAccount(tx, p.customerId);
     const policy = await getPolicy(p, uid, tx);
+    // Before the policy goes: the job records the misses its terms held at the delete for the
+    // conversations whose SLA timer was due and had not run (dropPolicy deletes those timers),
+    // and its walk gives the open conversations the next policy that applies, if any.
+    await schedulePolicyChange(tx, {
+      customerId: p.customerId,
+      policyId: uid,
+      before: policy,
+      choose: true,
+      unheld: true,
+      at: new Date(),
+    });
     await tx.slaPolicy.deleteMany({ where: { id: uid, customerId: p.customerId } });
     await dropPolicy(tx, p.customerId, uid);
     await tx.slaPolicy.updateMany({

@@ -201,11 +201,29 @@ export async function refreshSla(tx: Tx, conversationIds: readonly string[], cho
   await store(tx, await evaluate(tx, any ? states : withPolicy, choose), new Date());
 }
 
-/** A deleted policy's conversations lose their SLA (their breaches stay recorded). */
+/**
+ * A deleted policy's conversations lose their SLA (their breaches stay recorded) and their
+ * pending SLA timers, which are deleted rather than left to run for nothing; the walk the
+ * delete starts gives the open ones the next policy that applies. Rows locked in id order, as
+ * the inbound path locks them. A timer claimed at that moment runs and finds no policy.
+ */
 export async function dropPolicy(tx: Tx, customerId: string, policyId: string): Promise<void> {
-  await tx.$executeRaw`UPDATE "Conversation" SET "slaPolicyId" = NULL, "slaFirstResponseDueAt" = NULL,
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "Conversation" WHERE "customerId" = ${customerId} AND "slaPolicyId" = ${policyId}
+    ORDER BY "id" FOR UPDATE`;
+  if (rows.length === 0) return;
+  const ids = rows.map((r) => r.id);
+  await tx.$executeRaw`UPDATE "Conversation" SET "slaPolicyId" = NULL, "slaSince" = NULL, "slaFirstResponseDueAt" = NULL,
       "slaNextResponseDueAt" = NULL, "slaResolutionDueAt" = NULL, "slaDueAt" = NULL
-    WHERE "customerId" = ${customerId} AND "slaPolicyId" = ${policyId}`;
+    WHERE "customerId" = ${customerId} AND "id" = ANY(${ids}::text[])`;
+  await tx.$executeRawUnsafe(
+    `DELETE FROM "ScheduledJob"
+     WHERE "subjectId" = ANY($1::text[]) AND "kind" = $2 AND "status" = 'PENDING'
+       AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC}) AND "customerId" = $3`,
+    ids,
+    SLA_JOB_KIND,
+    customerId,
+  );
 }
 
 export type Miss = { target: SlaTarget; key: string; dueAt: Date };
