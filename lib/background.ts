@@ -83,7 +83,7 @@ const WORKERS: readonly Entry[] = [
   {
     part: "rest",
     start: async (o) =>
-      (await import("@/lib/domains/broadcasts/dispatcher")).startBroadcastWorker({
+      (await import("@/lib/domains/broadcasts/worker")).startBroadcastWorker({
         customerIds: o.customerIds ?? null,
       }),
   },

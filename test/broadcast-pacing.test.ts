@@ -7,7 +7,7 @@
 // after: up to twice the throughput in one sliding second.)
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/db";
-import { startBroadcastWorker } from "@/lib/domains/broadcasts/dispatcher";
+import { startBroadcastWorker } from "@/lib/domains/broadcasts/worker";
 import { THROUGHPUT_BURST } from "@/lib/domains/provider/simulator-limits";
 import { mostInAnyWindow } from "@/lib/domains/provider/sliding-window";
 import { SPACING_MARGIN } from "@/lib/domains/senders/pacing";

@@ -5,6 +5,7 @@
 import { countOf } from "@/lib/core/count";
 import { pageOf } from "@/lib/core/pagination";
 import * as examples from "@/lib/domains/broadcasts/examples";
+import { extrasOf } from "@/lib/domains/broadcasts/extras";
 import { retryFailedRecipients } from "@/lib/domains/broadcasts/retry-failed";
 import {
   BroadcastCreateBody,
@@ -27,7 +28,6 @@ import { toPublicBroadcast, toPublicRecipient } from "@/lib/domains/broadcasts/s
 import {
   cancelBroadcast,
   createBroadcast,
-  extrasOf,
   getBroadcast,
   listBroadcasts,
   listRecipients,

@@ -11,7 +11,7 @@ import { postProvider, statusBody, type TestStatus } from "@/test/events-helpers
 import { call, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
 import { installRecordingProvider, type RecordingProvider } from "@/test/recording-provider";
-import { startBroadcastWorker } from "./dispatcher";
+import { startBroadcastWorker } from "./worker";
 
 // On PostgreSQL as many as the defect report's smaller run: 2,000 recipients, about 10,000
 // statuses. Embedded PGlite (one process, one connection) sends them about four times slower,

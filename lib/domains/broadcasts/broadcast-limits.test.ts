@@ -12,7 +12,8 @@ import { AHEAD_MS, spacingMs } from "@/lib/domains/senders/pacing";
 import { countOtherSend, takeSlots } from "@/lib/domains/senders/rate-bucket";
 import { call, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
-import { claim, dispatchOnce } from "./dispatcher";
+import { claim } from "./claiming";
+import { dispatchOnce } from "./dispatcher";
 
 type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
 let c: Customer;

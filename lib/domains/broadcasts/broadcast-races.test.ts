@@ -10,7 +10,7 @@ import { db } from "@/lib/db";
 import { call, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
 import { installRecordingProvider, type RecordingProvider } from "@/test/recording-provider";
-import { startBroadcastWorker } from "./dispatcher";
+import { startBroadcastWorker } from "./worker";
 
 type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
 

@@ -11,7 +11,8 @@ import { db } from "@/lib/db";
 import { call, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
 import { installRecordingProvider, type RecordingProvider } from "@/test/recording-provider";
-import { dispatchOnce, recipientMessageId } from "./dispatcher";
+import { dispatchOnce } from "./dispatcher";
+import { recipientMessageId } from "./recipient-message";
 
 type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
 

@@ -8,7 +8,7 @@ import { isListening } from "@/lib/db/wakeups";
 import { call, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
 import { installRecordingProvider, type RecordingProvider } from "@/test/recording-provider";
-import { startBroadcastWorker } from "./dispatcher";
+import { startBroadcastWorker } from "./worker";
 
 type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
 let t: Customer;

@@ -12,7 +12,9 @@ import { contactWrites } from "@/test/conversation-fixtures";
 import { call, createTestCustomer, type TestCustomer, uniquePhone } from "@/test/factory";
 import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
 import { otherConnection } from "@/test/other-connection";
-import { dispatchOnce, recipientMessageId, startBroadcastWorker } from "./dispatcher";
+import { dispatchOnce } from "./dispatcher";
+import { recipientMessageId } from "./recipient-message";
+import { startBroadcastWorker } from "./worker";
 
 recordApiAnswers();
 

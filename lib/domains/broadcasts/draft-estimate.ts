@@ -10,9 +10,10 @@ import { senderLimits as limitsWithUse } from "@/lib/domains/senders/limits";
 import type { FilledValues } from "@/lib/domains/templates/fill";
 import type { Sender } from "@/lib/generated/prisma/client";
 import { audienceSamples, estimateOf, tally } from "./audience-count";
+import { filledValues } from "./recipient-message";
 import type { BroadcastDraft, EstimatePublic } from "./schemas";
 import { audienceRulesOf } from "./segments";
-import { assertBooks, assertMapping, broadcastScope, filledValues, templateOf } from "./service";
+import { assertBooks, assertMapping, broadcastScope, templateOf } from "./service";
 
 /** How many recipients the page shows the rendered message for. */
 const SAMPLES = 3;

@@ -17,16 +17,10 @@ import { ledgerBalance } from "@/lib/domains/billing/ledger";
 import { MARKETING_CAP, MESSAGING_LIMIT_HIT, RETRYABLE_CODES } from "@/lib/domains/provider/error-codes";
 import type { Sender } from "@/lib/generated/prisma/client";
 import { assertBalanceCovers, costOf } from "./cost";
+import { reopenLocked } from "./lifecycle";
 import type { BroadcastRow } from "./serializers";
-import {
-  approved,
-  broadcastScope,
-  getBroadcast,
-  lockBroadcast,
-  STATE_CHANGE,
-  stateConflict,
-  templateOf,
-} from "./service";
+import { approved, broadcastScope, getBroadcast, templateOf } from "./service";
+import { lockBroadcast, STATE_CHANGE, stateConflict } from "./state-lock";
 
 /**
  * Failures a later attempt can get past: throughput and pair rate, the messaging limit, and
@@ -154,9 +148,7 @@ export async function retryFailedRecipients(
     if (eligible === 0) return { chunk: null, ...waiting };
     const price = await costOf(tx, p.customerId, template.category, eligible);
     assertBalanceCovers(balance, price, `retrying ${eligible} recipients`);
-    if (row.status === "COMPLETED") {
-      await tx.broadcast.update({ where: { id: uid }, data: { status: "SENDING", completedAt: null } });
-    }
+    if (row.status === "COMPLETED") await reopenLocked(tx, uid);
     const chunk = await requeueChunk(tx, uid, cutoff, now, null);
     await recordAudit(tx, {
       ...auditContext(p),

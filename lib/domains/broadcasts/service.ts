@@ -1,49 +1,40 @@
 // Broadcasts (docs/broadcasts.md): create, read, list, update, preview, start or schedule,
 // pause, resume, cancel, and the recipients list. Every read and write carries the customer,
 // and the resolved sender when there is one, in its WHERE: another customer's or sender's
-// uid is BROADCAST_NOT_FOUND. State changes lock the broadcast's row (SELECT ... FOR UPDATE)
-// and happen in one transaction: a refused change leaves the broadcast as it was.
+// uid is BROADCAST_NOT_FOUND. The checks of a change are made here; the change of state
+// itself is lifecycle.ts's (the broadcast's row locked, one short transaction: a refused
+// change leaves the broadcast as it was), the same transitions the dispatcher makes.
 
 import { ApiError } from "@/lib/core/errors";
 import { skipTake } from "@/lib/core/pagination";
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
-import { auditContext } from "@/lib/domains/audit/actor";
-import { recordAudit } from "@/lib/domains/audit/record";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { ledgerBalance } from "@/lib/domains/billing/ledger";
 import type { MediaKind } from "@/lib/domains/media/kinds";
 import { MEDIA_ID_PATTERN } from "@/lib/domains/media/schemas";
 import { assertSendableMedia } from "@/lib/domains/media/send-media";
-import { broadcastCosts } from "@/lib/domains/messages/reads";
 import { renderTemplate } from "@/lib/domains/templates/fill";
 import { templateParameters } from "@/lib/domains/templates/parameters";
 import { findTemplate } from "@/lib/domains/templates/send-template";
 import type { Broadcast, Prisma, Sender, Template } from "@/lib/generated/prisma/client";
 import type { AudienceInput } from "./audience";
 import { audienceSamples, estimateOf, tally } from "./audience-count";
-import { cancelSweep, skipCancelled } from "./cancel-sweep";
 import { assertBalanceCovers } from "./cost";
-import { broadcastEvent } from "./events";
-import { materialise, startChunks } from "./materialise";
+import * as lifecycle from "./lifecycle";
+import { filledValues } from "./recipient-message";
 import type {
   Audience,
   BroadcastCreateInput,
   BroadcastListQuery,
   BroadcastPatch,
-  EstimatePublic,
   PreviewPublic,
   RecipientListQuery,
   Variables,
 } from "./schemas";
 import { audienceRulesOf, type StoredAudience, segmentForAudience, withSnapshot } from "./segments";
-import { type BroadcastRow, type Extras, emptyCounts, WITH_SENDER } from "./serializers";
-
-export const broadcastNotFound = (uid: string) =>
-  new ApiError("BROADCAST_NOT_FOUND", `Broadcast ${uid} not found for this account and sender`);
-
-export const stateConflict = (uid: string, status: string, action: string) =>
-  new ApiError("BROADCAST_STATE_CONFLICT", `Broadcast ${uid} is ${status}: it cannot ${action}`, { status });
+import { type BroadcastRow, WITH_SENDER } from "./serializers";
+import { broadcastNotFound, lockBroadcast, STATE_CHANGE, stateConflict } from "./state-lock";
 
 /** The tenant part of every WHERE: the customer, and the sender when one is resolved or bound. */
 export function broadcastScope(p: Principal, sender: Sender | undefined): { customerId: string; senderId?: string } {
@@ -229,38 +220,6 @@ export async function listBroadcasts(
   return { broadcasts, total };
 }
 
-/** Live counts, billed cost and template category of these broadcasts, a few statements for all. */
-export async function extrasOf(customerId: string, rows: BroadcastRow[]): Promise<Map<string, Extras>> {
-  const out = new Map<string, Extras>();
-  if (rows.length === 0) return out;
-  const ids = rows.map((r) => r.id);
-  const [counts, costs, templates] = await Promise.all([
-    db.$queryRawUnsafe<{ id: string; status: string; n: number; replied: number }[]>(
-      `SELECT "broadcastId" AS id, status::text AS status, count(*)::int AS n, count(*) FILTER (WHERE replied)::int AS replied
-         FROM "BroadcastRecipient" WHERE "broadcastId" = ANY($1::text[]) AND "customerId" = $2 GROUP BY 1, 2`,
-      ids,
-      customerId,
-    ),
-    broadcastCosts(customerId, ids),
-    db.template.findMany({
-      where: { customerId, OR: rows.map((r) => ({ name: r.templateName, language: r.templateLanguage })) },
-      select: { name: true, language: true, category: true },
-    }),
-  ]);
-  for (const r of rows) {
-    const c = emptyCounts();
-    for (const row of counts.filter((x) => x.id === r.id)) {
-      c[row.status as keyof typeof c] = row.n;
-      c.total += row.n;
-      c.replied += row.replied;
-    }
-    const category =
-      templates.find((t) => t.name === r.templateName && t.language === r.templateLanguage)?.category ?? null;
-    out.set(r.id, { counts: c, cost: costs.get(r.id) ?? 0, category });
-  }
-  return out;
-}
-
 /** Applies a patch while DRAFT or SCHEDULED (the mapping checked against the template). */
 export async function updateBroadcast(
   p: Principal,
@@ -298,68 +257,6 @@ export async function updateBroadcast(
   }, STATE_CHANGE);
 }
 
-type Locked = Pick<Broadcast, "id" | "status" | "senderId" | "customerId">;
-
-/**
- * A state change's transaction: it may wait this long for a pooled connection (a burst of
- * changes on a busy database queues for one rather than failing).
- */
-export const STATE_CHANGE = { maxWait: 10_000 } as const;
-
-/**
- * How long a state change waits for the broadcast's row lock (docs/broadcasts.md "States"):
- * past it, 409 BROADCAST_STATE_CONFLICT ("try again"), never a pooled connection held on a
- * lock that can last.
- */
-const LOCK_TIMEOUT_MS = 2_000;
-
-/** PostgreSQL's lock_not_available (55P03) or query_canceled (57014: the statement's timeout) in a Prisma error. */
-function isLockTimeout(error: unknown): boolean {
-  const e = error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } }; message?: unknown };
-  const code = e?.meta?.driverAdapterError?.cause?.originalCode;
-  return code === "55P03" || code === "57014" || /Code: `(55P03|57014)`/.test(String(e?.message));
-}
-
-/** Locks the broadcast's row for a state change (tenant in the WHERE), waiting LOCK_TIMEOUT_MS at most. */
-export async function lockBroadcast(
-  tx: Tx,
-  scope: { customerId: string; senderId?: string },
-  uid: string,
-): Promise<Locked> {
-  const args = [uid, scope.customerId, scope.senderId ?? null] as const;
-  const where = `WHERE id = $1 AND "customerId" = $2 AND ($3::text IS NULL OR "senderId" = $3)`;
-  const [seen] = await tx.$queryRawUnsafe<Locked[]>(
-    `SELECT id, status::text AS status, "senderId", "customerId" FROM "Broadcast" ${where}`,
-    ...args,
-  );
-  if (!seen) throw broadcastNotFound(uid);
-  // lock_timeout bounds each lock the statement waits for, and a row's waiters queue on one
-  // another's tuple locks too: the statement's own timeout bounds the whole wait.
-  const [prev] = await tx.$queryRawUnsafe<{ prev: string }[]>(
-    `SELECT current_setting('statement_timeout') AS prev, set_config('lock_timeout', $1, true),
-            set_config('statement_timeout', $1, true)`,
-    `${LOCK_TIMEOUT_MS}ms`,
-  );
-  let rows: Locked[];
-  try {
-    rows = await tx.$queryRawUnsafe<Locked[]>(
-      `SELECT id, status::text AS status, "senderId", "customerId" FROM "Broadcast" ${where} FOR UPDATE`,
-      ...args,
-    );
-    await tx.$executeRawUnsafe(`SELECT set_config('statement_timeout', $1, true)`, prev?.prev ?? "0");
-  } catch (error) {
-    if (!isLockTimeout(error)) throw error;
-    throw new ApiError(
-      "BROADCAST_STATE_CONFLICT",
-      `Broadcast ${uid} is ${seen.status} and being changed by another request: try again`,
-      { status: seen.status },
-    );
-  }
-  const row = rows[0];
-  if (!row) throw broadcastNotFound(uid);
-  return row;
-}
-
 /** The audience query's input for a broadcast: a segment's rules as its start took them, else as they are now. */
 const audienceInput = async (
   b: Pick<Broadcast, "customerId" | "senderId" | "audience" | "variables">,
@@ -395,18 +292,6 @@ export async function previewBroadcast(p: Principal, sender: Sender | undefined,
       text: renderTemplate(template.components, filledValues(s.parameters)).body,
     })),
   };
-}
-
-/** A recipient's resolved parameters as the template form's values ("body.0", "header.0"). */
-export function filledValues(parameters: { body?: string[]; header?: string[] } | null): Record<string, string> {
-  const values: Record<string, string> = {};
-  (parameters?.body ?? []).forEach((v, i) => {
-    values[`body.${i}`] = v;
-  });
-  (parameters?.header ?? []).forEach((v, i) => {
-    values[`header.${i}`] = v;
-  });
-  return values;
 }
 
 /**
@@ -448,126 +333,28 @@ export async function startBroadcast(
     await tally(db, await audienceInput(current, audience, now)),
   );
   assertBalanceCovers(balance, estimate, "this broadcast's estimate");
-  await db.$transaction(async (tx) => {
-    const row = await lockBroadcast(tx, scope, uid);
-    if (row.status !== "DRAFT" && row.status !== "SCHEDULED") throw stateConflict(uid, row.status, "start");
-    const fresh = await tx.broadcast.findUniqueOrThrow({ where: { id: uid }, select: { updatedAt: true } });
-    if (fresh.updatedAt.getTime() !== current.updatedAt.getTime()) {
-      throw new ApiError("BROADCAST_STATE_CONFLICT", `Broadcast ${uid} was changed meanwhile: try again`, {
-        status: row.status,
-      });
-    }
-    // Who started it, in the same transaction (docs/security.md "Audit log"); a scheduled
-    // start is recorded when it is asked for, the time it will start in its details.
-    await recordAudit(tx, {
-      ...auditContext(p),
-      action: "broadcast.started",
-      target: { type: "broadcast", uid },
-      details: { name: current.name, scheduledAt: later ? at.toISOString() : null },
-    });
-    if (audience.segmentUid !== undefined) {
-      await tx.broadcast.update({
-        where: { id: uid },
-        data: { audience: audience as unknown as Prisma.InputJsonValue },
-      });
-    }
-    if (later) {
-      await tx.broadcast.update({
-        where: { id: uid },
-        data: { status: "SCHEDULED", scheduledAt: at, estimate: estimate as Prisma.InputJsonValue },
-      });
-      return;
-    }
-    await enterStarting(tx, uid, estimate, now);
-  }, STATE_CHANGE);
-  if (!later) await materialise(uid, startChunks.requestBudgetMs);
+  await lifecycle.start(p, scope, current, { audience, estimate, scheduleFor: later ? at : null }, now);
   return getBroadcast(p, sender, uid);
-}
-
-/**
- * DRAFT/SCHEDULED -> STARTING in the caller's transaction (the row locked), the caller holding
- * the start's lease; the recipients come in chunks (materialise), then SENDING and
- * broadcast.started.
- */
-export async function enterStarting(tx: Tx, id: string, estimate: EstimatePublic | null, now: Date): Promise<void> {
-  await tx.broadcast.update({
-    where: { id },
-    data: {
-      status: "STARTING",
-      startedAt: now,
-      startCursor: null,
-      pauseReason: null,
-      resumesAt: null,
-      lockedUntil: new Date(Date.now() + startChunks.leaseMs),
-      ...(estimate ? { estimate: estimate as Prisma.InputJsonValue } : {}),
-    },
-  });
 }
 
 /** SENDING -> PAUSED by a person; PAUSED stays PAUSED (idempotent). */
 export async function pauseBroadcast(p: Principal, sender: Sender | undefined, uid: string): Promise<BroadcastRow> {
-  const scope = broadcastScope(p, sender);
-  await db.$transaction(async (tx) => {
-    const row = await lockBroadcast(tx, scope, uid);
-    if (row.status === "PAUSED") return;
-    if (row.status !== "SENDING") throw stateConflict(uid, row.status, "be paused");
-    await pauseLocked(tx, row, null, null);
-  }, STATE_CHANGE);
+  await lifecycle.pause(broadcastScope(p, sender), uid);
   return getBroadcast(p, sender, uid);
-}
-
-/** Pauses a locked SENDING broadcast (by a person: reason null) and emits broadcast.paused. */
-export async function pauseLocked(
-  tx: Tx,
-  row: Pick<Broadcast, "id" | "senderId">,
-  reason: string | null,
-  resumesAt: Date | null,
-): Promise<void> {
-  await tx.broadcast.update({ where: { id: row.id }, data: { status: "PAUSED", pauseReason: reason, resumesAt } });
-  const s = await tx.sender.findUniqueOrThrow({ where: { id: row.senderId } });
-  await broadcastEvent(tx, s, "broadcast.paused", row.id, {
-    status: "PAUSED",
-    pauseReason: reason,
-    resumesAt: resumesAt?.toISOString() ?? null,
-  });
 }
 
 /** PAUSED -> SENDING; SENDING stays SENDING (idempotent). */
 export async function resumeBroadcast(p: Principal, sender: Sender | undefined, uid: string): Promise<BroadcastRow> {
-  const scope = broadcastScope(p, sender);
-  await db.$transaction(async (tx) => {
-    const row = await lockBroadcast(tx, scope, uid);
-    if (row.status === "SENDING") return;
-    if (row.status !== "PAUSED") throw stateConflict(uid, row.status, "be resumed");
-    await tx.broadcast.update({ where: { id: uid }, data: { status: "SENDING", pauseReason: null, resumesAt: null } });
-  }, STATE_CHANGE);
+  await lifecycle.resume(broadcastScope(p, sender), uid);
   return getBroadcast(p, sender, uid);
 }
 
 /**
- * Any state but COMPLETED -> CANCELLED, at once: the state first, in a short transaction (so
- * nothing more is claimed or marked sending); then its queued recipients become skipped
- * (cancelled) in bounded chunks, for a moment here and the rest by the dispatcher's
- * housekeeping (lib/domains/broadcasts/cancel-sweep.ts), resumable after a crash.
+ * Any state but COMPLETED -> CANCELLED, at once; its queued recipients are skipped in chunks
+ * afterwards (lifecycle.ts cancel).
  */
 export async function cancelBroadcast(p: Principal, sender: Sender | undefined, uid: string): Promise<BroadcastRow> {
-  const scope = broadcastScope(p, sender);
-  await db.$transaction(async (tx) => {
-    const row = await lockBroadcast(tx, scope, uid);
-    if (row.status === "CANCELLED") return;
-    if (row.status === "COMPLETED") throw stateConflict(uid, row.status, "be cancelled");
-    await tx.broadcast.update({
-      where: { id: uid },
-      data: { status: "CANCELLED", pauseReason: null, resumesAt: null, completedAt: new Date() },
-    });
-    await recordAudit(tx, {
-      ...auditContext(p),
-      action: "broadcast.cancelled",
-      target: { type: "broadcast", uid },
-      details: { previousStatus: row.status },
-    });
-  }, STATE_CHANGE);
-  await skipCancelled(uid, cancelSweep.requestBudgetMs);
+  await lifecycle.cancel(p, broadcastScope(p, sender), uid);
   return getBroadcast(p, sender, uid);
 }
 

@@ -10,6 +10,7 @@ import { addCredit, type CreditInput, type CreditResult } from "@/lib/domains/bi
 import { ledgerBalance } from "@/lib/domains/billing/ledger";
 import { rateFor } from "@/lib/domains/billing/rate-card";
 import { findTemplate } from "@/lib/domains/templates/send-template";
+import { resumeFunded } from "./lifecycle";
 
 /** Resumes the customer's broadcasts paused for insufficient_balance that the balance now funds; their uids. */
 async function resumeFundedBroadcasts(customerId: string): Promise<string[]> {
@@ -24,11 +25,7 @@ async function resumeFundedBroadcasts(customerId: string): Promise<string[]> {
     const template = await findTemplate(customerId, b.templateName, b.templateLanguage);
     const rate = await rateFor(customerId, template?.category ?? "MARKETING");
     if (balance.lt(rate)) continue;
-    const changed = await db.broadcast.updateMany({
-      where: { id: b.id, status: "PAUSED", pauseReason: "insufficient_balance" },
-      data: { status: "SENDING", pauseReason: null, resumesAt: null },
-    });
-    if (changed.count === 1) resumed.push(b.id);
+    if (await resumeFunded(b.id)) resumed.push(b.id);
   }
   return resumed;
 }

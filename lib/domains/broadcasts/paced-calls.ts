@@ -1,0 +1,135 @@
+// A broadcast's calls held to the sender's send slots (docs/broadcasts.md "Throughput"). The
+// sender's timeline is lib/domains/senders/rate-bucket.ts (no 1,000 ms holds more than its
+// throughput; the broadcast's maxPerSecond spaces its own slots wider; the rules in
+// lib/domains/senders/pacing.ts); here a batch takes its slots and makes each call at its
+// own, so the provider never has to refuse; a 130429 it sends all the same holds the
+// sender's slots for its Retry-After (the dispatcher's holdSlots), never retried inside the window.
+import { type Reservation, spacingMs } from "@/lib/domains/senders/pacing";
+import { localWindows, takeSlots } from "@/lib/domains/senders/rate-bucket";
+import type { Broadcast, Sender } from "@/lib/generated/prisma/client";
+import { type SenderLimits, senderLimits } from "./sender-limits";
+
+/** Takes `want` of the sender's send slots from `at` (epoch ms). */
+export type TakeSlots = (at: number, want: number) => Promise<Reservation>;
+
+/** A second's worth of the broadcast's pace (a claim's size): the sender's throughput, or its maxPerSecond when lower. */
+export const perSecondOf = (b: Pick<Broadcast, "maxPerSecond">, limits: SenderLimits): number =>
+  Math.min(limits.throughputPerSecond, b.maxPerSecond ?? limits.throughputPerSecond);
+
+/** The broadcast's take of the sender's slots: the sender's throughput, its own maxPerSecond spacing its slots wider. */
+export const slotTaker =
+  (b: Pick<Broadcast, "maxPerSecond">, sender: Pick<Sender, "id">, limits: SenderLimits): TakeSlots =>
+  (at, want) =>
+    takeSlots(sender.id, want, {
+      perSecond: limits.throughputPerSecond,
+      broadcast: true,
+      minSpacingMs: b.maxPerSecond ? spacingMs(b.maxPerSecond) : 0,
+      now: at,
+    });
+
+/** A call the dispatcher withdrew before anything was recorded: its broadcast stopped meanwhile. */
+export class CallWithdrawn extends Error {}
+
+/** How long before its slot a call's message is recorded (the record's own way to the database). */
+const RECORD_LEAD_MS = 100;
+/** How often the calls waiting for their slots read their broadcast's state again. */
+const STATE_CHECK_MS = 250;
+
+const sleepMs = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
+
+/**
+ * Holds each call of a batch to a send slot of the sender (lib/domains/senders/pacing.ts). The
+ * slots are taken when the calls are ready, not at the claim (the batch's checks and marks take
+ * their time): the first call's beforeCall takes the slots of every call still to come in one
+ * take, RECORD_LEAD_MS ahead, and more when a take was short (waiting for them). beforeCall
+ * (before the message is recorded) gives its call a slot, waits until just before it and
+ * withdraws the call when the broadcast stopped meanwhile (its state read again at most every
+ * 250 ms); atCall (right before each provider call) waits for the slot itself (a retry takes
+ * another) and lets no call make this process's calls of the sender in any 1,000 ms more than
+ * its throughput, nor the broadcast's calls in any 1,000 ms more than its maxPerSecond: a call
+ * that came late to its slot (a busy moment) waits rather than bunch with the next ones. (Between processes the slots' 2% margin leaves room for a call a little
+ * late: pacing.ts SPACING_MARGIN.) With a test's clock (options.now) no slots are taken.
+ */
+export function pacedCalls(
+  sender: Sender,
+  calls: number,
+  take: TakeSlots,
+  stillSending: () => Promise<boolean>,
+  o: { real: boolean },
+  own: { key: string; perSecond: number | null },
+): { call: () => { beforeCall: () => Promise<void>; atCall: () => Promise<void> } } {
+  let slots: Reservation | null = null;
+  let used = 0;
+  let left = calls;
+  let taking: Promise<void> | null = null;
+  let checkedAt = Date.now();
+  let checking: Promise<boolean> | null = null;
+  const limit = senderLimits(sender).throughputPerSecond;
+  const takeMore = () => {
+    taking ??= (async () => {
+      for (;;) {
+        const r = await take(Date.now() + RECORD_LEAD_MS, Math.max(1, left));
+        if (r.granted > 0) {
+          slots = r;
+          used = 0;
+          return;
+        }
+        await sleepMs(Math.max(5, r.retryAt - Date.now()));
+      }
+    })().finally(() => {
+      taking = null;
+    });
+    return taking;
+  };
+  const nextSlot = async (): Promise<number> => {
+    for (;;) {
+      const r = slots as Reservation | null;
+      if (r && used < r.granted) {
+        left -= 1;
+        return r.firstAt + used++ * r.spacingMs;
+      }
+      await takeMore();
+    }
+  };
+  return {
+    call() {
+      let slot: number | null = null;
+      return {
+        async beforeCall() {
+          // A test's clock takes no slots: they would stand in the sender's timeline at its time.
+          if (o.real) {
+            slot = await nextSlot();
+            await sleepMs(slot - RECORD_LEAD_MS - Date.now());
+          }
+          if (Date.now() - checkedAt >= STATE_CHECK_MS) {
+            checking ??= stillSending().finally(() => {
+              checkedAt = Date.now();
+              checking = null;
+            });
+            if (!(await checking)) throw new CallWithdrawn("the broadcast is no longer sending");
+          }
+        },
+        async atCall() {
+          if (!o.real) return;
+          const at = slot ?? (await nextSlot());
+          slot = null;
+          await sleepMs(at - Date.now());
+          // The sender's throughput, and the broadcast's own maxPerSecond: its slots are spaced
+          // wider, but a late call would bunch with the next ones as the sender's would.
+          const waitMs = (now: number) =>
+            Math.max(
+              localWindows.waitMs(sender.id, limit, now),
+              own.perSecond ? localWindows.waitMs(own.key, own.perSecond, now) : 0,
+            );
+          for (let ms = waitMs(Date.now()); ms > 0; ) {
+            await sleepMs(ms);
+            ms = waitMs(Date.now());
+          }
+          const calledAt = Date.now();
+          localWindows.record(sender.id, calledAt);
+          if (own.perSecond) localWindows.record(own.key, calledAt);
+        },
+      };
+    },
+  };
+}
