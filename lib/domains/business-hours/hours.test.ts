@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   addBusinessSeconds,
   type BusinessHours,
@@ -130,6 +130,28 @@ describe("addBusinessSeconds", () => {
     expect(addBusinessSeconds(new Date("2026-12-26T12:00:00Z"), 60, week)?.toISOString()).toBe(
       "2026-12-28T08:01:00.000Z",
     );
+  });
+  it("reads the zone's clock once per day walked, however many ranges (50 ranges, five years: milliseconds)", () => {
+    // Fifty one-minute ranges on Mondays: 50 business minutes a week, so a year of business
+    // minutes is never reached and the walk goes the whole five years.
+    const sparse: BusinessHours = {
+      timezone: "America/New_York",
+      days: Array.from({ length: 50 }, (_, i) => ({
+        day: 1,
+        open: `${String(Math.floor((i * 2) / 60)).padStart(2, "0")}:${String((i * 2) % 60).padStart(2, "0")}`,
+        close: `${String(Math.floor((i * 2 + 1) / 60)).padStart(2, "0")}:${String((i * 2 + 1) % 60).padStart(2, "0")}`,
+      })),
+      holidays: [],
+    };
+    const reads = vi.spyOn(Intl.DateTimeFormat.prototype, "formatToParts");
+    try {
+      expect(addBusinessSeconds(new Date("2026-03-01T00:00:00Z"), 525_600 * 60, sparse)).toBeNull();
+      // One read per day walked, and a check per range on the days around a DST change (2,525
+      // here), not several per range and day (about 400,000 before).
+      expect(reads.mock.calls.length).toBeLessThan(5_000);
+    } finally {
+      reads.mockRestore();
+    }
   });
   it("never open: null", () => {
     expect(addBusinessSeconds(new Date(), 60, { timezone: "UTC", days: [], holidays: [] })).toBeNull();

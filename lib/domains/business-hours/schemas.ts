@@ -31,6 +31,48 @@ export const DayRangeSchema = z
     }
   });
 
+const WEEK_MINUTES = 7 * 1440;
+const DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/** A range's minutes of the week [start, end), a range past Saturday midnight split in two. */
+function weekMinutes(r: { day: number; open: string; close: string }): [number, number][] {
+  const open = minutesOf(r.open);
+  const close = minutesOf(r.close);
+  const start = r.day * 1440 + open;
+  const end = r.day * 1440 + (close > open ? close : close + 1440);
+  return end <= WEEK_MINUTES
+    ? [[start, end]]
+    : [
+        [start, WEEK_MINUTES],
+        [0, end - WEEK_MINUTES],
+      ];
+}
+
+/**
+ * Ranges may not overlap (a range past midnight included): an overlap would count its minutes
+ * twice in every business-hours figure and SLA due time, here and in the reports' SQL twin.
+ */
+function refuseOverlaps(days: { day: number; open: string; close: string }[], ctx: z.RefinementCtx) {
+  const valid = days.map((d) => DayRangeSchema.safeParse(d).success);
+  for (let j = 0; j < days.length; j++) {
+    const b = days[j];
+    if (!b || !valid[j]) continue;
+    for (let i = 0; i < j; i++) {
+      const a = days[i];
+      if (!a || !valid[i]) continue;
+      const overlaps = weekMinutes(a).some(([s1, e1]) => weekMinutes(b).some(([s2, e2]) => s1 < e2 && s2 < e1));
+      if (overlaps) {
+        ctx.addIssue({
+          code: "custom",
+          path: [j],
+          message: `overlaps the range ${DAY_NAMES[a.day]} ${a.open}-${a.close}: make them one range`,
+        });
+        break;
+      }
+    }
+  }
+}
+
 export const BusinessHoursSchema = z
   .strictObject(
     {
@@ -39,7 +81,8 @@ export const BusinessHoursSchema = z
       }),
       days: z
         .array(DayRangeSchema, { error: "days must be an array of {day, open, close}" })
-        .max(50, "days must have at most 50 ranges"),
+        .max(50, "days must have at most 50 ranges")
+        .superRefine(refuseOverlaps),
       holidays: z
         .array(z.string().regex(DATE, "each holiday must be a date YYYY-MM-DD"), {
           error: "holidays must be an array of dates YYYY-MM-DD",
