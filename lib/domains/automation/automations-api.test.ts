@@ -261,6 +261,29 @@ describe("business hours", () => {
     });
     expect(bad.status).toBe(400);
     expect(fieldsOf(bad.body)).toContain("body.businessHours.timezone");
+    // A zone Node's Intl knows and the database does not: refused before anything is written.
+    const legacy = await call("POST", "/api/v3/settings/business-hours", {
+      token: a.globalToken,
+      body: { businessHours: { ...hours, timezone: "US/Pacific-New" } },
+    });
+    expect(legacy.status).toBe(400);
+    expect(fieldsOf(legacy.body)).toContain("body.businessHours.timezone");
+    const overlapping = await call("POST", "/api/v3/settings/business-hours", {
+      token: a.globalToken,
+      body: {
+        businessHours: {
+          ...hours,
+          days: [
+            { day: 1, open: "09:00", close: "17:00" },
+            { day: 1, open: "16:00", close: "18:00" },
+          ],
+        },
+      },
+    });
+    expect(fieldsOf(overlapping.body)).toContain("body.businessHours.days.1");
+    expect(
+      (await call("GET", "/api/v3/settings/business-hours", { token: a.globalToken })).body.data.businessHours,
+    ).toMatchObject({ timezone: "Europe/Berlin" });
     const badDay = await call("POST", "/api/v3/settings/business-hours", {
       token: a.globalToken,
       body: { businessHours: { ...hours, days: [{ day: 7, open: "09:00", close: "10:00" }] } },

@@ -10,6 +10,7 @@ import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { assertDatabaseKnowsZone } from "@/lib/domains/business-hours/database-zone";
 import type { BusinessHoursBody, BusinessHoursPublic } from "@/lib/domains/business-hours/schemas";
 import { businessHoursOf } from "@/lib/domains/business-hours/service";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -38,6 +39,7 @@ export async function getBusinessHoursSetting(p: Principal): Promise<BusinessHou
 
 export async function setBusinessHoursSetting(p: Principal, body: BusinessHoursBody): Promise<BusinessHoursPublic> {
   guard(p);
+  if (body.businessHours) await assertDatabaseKnowsZone(body.businessHours.timezone, "body.businessHours.timezone");
   await db.$transaction(async (tx) => {
     if (body.businessHours !== undefined) {
       await tx.customer.update({

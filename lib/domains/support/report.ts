@@ -9,6 +9,7 @@ import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { assertDatabaseKnowsZone } from "@/lib/domains/business-hours/database-zone";
 import { businessHoursOf } from "@/lib/domains/business-hours/service";
 import { memberByEmail } from "@/lib/domains/members/service";
 import type { Sender } from "@/lib/domains/senders/service";
@@ -229,6 +230,7 @@ export async function supportReport(
   // A member needs the permission (the dashboard); a token's was checked by the router.
   if (p.member) assertPermission(p, "reports");
   const r = rangeOf(q);
+  await assertDatabaseKnowsZone(r.timeZone, "query.timeZone");
   const groupBy = q.groupBy ?? "day";
   const [filters, hours] = await Promise.all([resolveFilters(p.customerId, q), businessHoursOf(p.customerId)]);
   const business = hours !== null;
@@ -331,6 +333,7 @@ export async function supportHeatmap(
 ): Promise<SupportHeatmap> {
   if (p.member) assertPermission(p, "reports");
   const r = rangeOf(q);
+  await assertDatabaseKnowsZone(r.timeZone, "query.timeZone");
   const { lo, hi } = bounds(r);
   // Counted per 15 minutes of UTC first (plain arithmetic per message), then only those buckets
   // are turned into the zone's weekday and hour: every zone's offset is a multiple of 15 minutes,
