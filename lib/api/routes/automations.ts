@@ -159,7 +159,7 @@ export const automationRoutes: AnyRoute[] = [
     example: examples.postSettingsBusinessHours,
     summary: "Set the business hours",
     description:
-      "businessHours (null removes them) and/or awayReply {enabled, text}: an automatic reply once per closed period of a conversation.",
+      "businessHours (null removes them) and/or awayReply {enabled, text}: an automatic reply once per closed period of a conversation. A change of the hours moves the SLA due times of the open conversations whose policy counts business hours within seconds, in the background.",
     body: BusinessHoursBody,
     response: BusinessHoursPublic,
     handler: async ({ principal, body }) =>

@@ -2,7 +2,9 @@
 // away reply is a built-in rule (builtIn "away": message.inbound, outside business hours,
 // send_text), so it runs exactly like any rule: once per closed period of a conversation
 // (its run key names the period), inside the window, after a chatbot that owns the
-// conversation. Members need the automations permission; every change is audited.
+// conversation. Members need the automations permission; every change is audited. A change of
+// the hours moves the SLA due times of the policies that count business hours, as an edit of
+// their terms does (lib/domains/sla/policy-change.ts; docs/reports.md "When a policy changes").
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
@@ -12,7 +14,8 @@ import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { assertDatabaseKnowsZone } from "@/lib/domains/business-hours/database-zone";
 import type { BusinessHoursBody, BusinessHoursPublic } from "@/lib/domains/business-hours/schemas";
-import { businessHoursOf } from "@/lib/domains/business-hours/service";
+import { businessHoursOf, parseBusinessHours } from "@/lib/domains/business-hours/service";
+import { scheduleHoursChange } from "@/lib/domains/sla/policy-change";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Action, Condition } from "./schemas";
 import { configOf } from "./serializers";
@@ -42,6 +45,15 @@ export async function setBusinessHoursSetting(p: Principal, body: BusinessHoursB
   if (body.businessHours) await assertDatabaseKnowsZone(body.businessHours.timezone, "body.businessHours.timezone");
   await db.$transaction(async (tx) => {
     if (body.businessHours !== undefined) {
+      // The account's row locked first, as an SLA policy change locks it: the hours read here are
+      // the ones this change replaces.
+      const [row] = await tx.$queryRaw<{ businessHours: unknown }[]>`
+        SELECT "businessHours" FROM "Customer" WHERE "id" = ${p.customerId} FOR UPDATE`;
+      const before = parseBusinessHours(row?.businessHours);
+      const after = parseBusinessHours(body.businessHours);
+      if (JSON.stringify(before) !== JSON.stringify(after)) {
+        await scheduleHoursChange(tx, p.customerId, before, new Date());
+      }
       await tx.customer.update({
         where: { id: p.customerId },
         data: {

@@ -6,6 +6,7 @@
 // untouched.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { addBusinessSeconds } from "@/lib/domains/business-hours/hours";
 import { claimDueJobs, finishJob } from "@/lib/domains/schedule/jobs";
 import { recordApiAnswers } from "@/test/api-answers";
 import { backdateWait as backdate, contactWrites } from "@/test/conversation-fixtures";
@@ -374,5 +375,74 @@ describe("a new or deleted policy reaches the open conversations", () => {
     expect(await slaOf(t, plain.id)).toBeNull();
     expect(await pending(plain.id)).toEqual([]);
     expect(await breaches(overdue.id)).toEqual(["first_response"]);
+  });
+});
+
+describe("a change of the business hours moves the due times of the policies that count them", () => {
+  const allDay = {
+    timezone: "UTC",
+    days: [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, open: "00:00", close: "24:00" })),
+  };
+  // One hour, three days from today: every wait now is due days ahead.
+  const later = {
+    timezone: "UTC",
+    days: [{ day: (new Date().getUTCDay() + 3) % 7, open: "10:00", close: "11:00" }],
+    holidays: [],
+  };
+  async function setHours(t: Customer, businessHours: unknown) {
+    const res = await call("POST", "/api/v3/settings/business-hours", {
+      token: t.globalToken,
+      body: { businessHours },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+
+  it("new hours: the due times and timers move; the old hours' breach of a late timer is recorded; no business-hours policy, no job", async () => {
+    const t = await messagingCustomer();
+    const plainAccount = await messagingCustomer();
+    await setHours(t, allDay);
+    await setHours(plainAccount, allDay);
+    const uid = await createPolicy(t, { name: "hours", firstResponseMinutes: 60, businessHoursOnly: true });
+    await createPolicy(plainAccount, { name: "wall clock", firstResponseMinutes: 60 });
+    const c = await opened(t);
+    const overdue = await opened(t);
+    const theirs = await opened(plainAccount);
+    const theirsBefore = await slaOf(plainAccount, theirs.id);
+    const wait = await waitOf(c.id);
+    expect(Date.parse((await slaOf(t, c.id)).firstResponseDueAt)).toBe(wait.getTime() + 60 * 60_000);
+    // Waiting 90 minutes, past its hour when the hours change, its timer due and not run (a worker behind).
+    const overdueWait = await backdate(overdue.id, 90);
+    await db.scheduledJob.updateMany({
+      where: { subjectId: overdue.id, kind: SLA_JOB_KIND, status: "PENDING" },
+      data: { dueAt: new Date(Date.now() - 1000) },
+    });
+    const jobsBefore = await db.scheduledJob.count({ where: { kind: SLA_POLICY_JOB_KIND, subjectId: uid } });
+
+    await setHours(t, later);
+    await setHours(plainAccount, later);
+    expect(await db.scheduledJob.count({ where: { kind: SLA_POLICY_JOB_KIND, subjectId: uid } })).toBe(jobsBefore + 1);
+    expect(
+      await db.scheduledJob.count({ where: { kind: SLA_POLICY_JOB_KIND, customerId: plainAccount.customer.id } }),
+    ).toBe(0);
+    await work(t);
+    await work(plainAccount);
+
+    const due = addBusinessSeconds(wait, 3600, later) ?? new Date(0);
+    expect(due.getTime()).toBeGreaterThan(Date.now() + 86_400_000);
+    const sla = await slaOf(t, c.id);
+    expect(sla).toMatchObject({ policyUid: uid, firstResponseDueAt: due.toISOString(), breaches: [] });
+    expect((await timers(c.id)).filter((j) => j.status === "PENDING").map((j) => j.dueAt.toISOString())).toEqual([
+      due.toISOString(),
+    ]);
+    // Missed under the hours it waited in, recorded once with that due time; the new hours owe it days yet.
+    const missed = await db.slaBreach.findMany({ where: { conversationId: overdue.id } });
+    expect(missed.map((b) => [b.target, b.dueAt.getTime()])).toEqual([
+      ["first_response", overdueWait.getTime() + 60 * 60_000],
+    ]);
+    expect((await slaOf(t, overdue.id)).firstResponseDueAt).toBe(
+      addBusinessSeconds(overdueWait, 3600, later)?.toISOString(),
+    );
+    // A wall-clock policy's conversation is as it was.
+    expect(await slaOf(plainAccount, theirs.id)).toEqual(theirsBefore);
   });
 });

@@ -1,10 +1,11 @@
 // A policy change reaches the open conversations (docs/reports.md "When a policy changes"):
-// an edit, a new policy and a deleted one. The API request writes the change and one durable
-// job (the scheduler's ScheduledJob, in its transaction: the change and the job commit together
-// or not at all); the SLA worker then walks the account's open conversations (for a new or a
-// deleted policy, those holding no policy) in batches of POLICY_CHANGE_BATCH (200), each batch
-// in its own transaction under the rows' locks, so the request does a bounded amount of work whatever the
-// number of conversations. For each conversation of a batch it
+// an edit, a new policy, a deleted one, and a change of the account's business hours (an edit
+// of the terms of every policy that counts business hours). The API request writes the change
+// and one durable job (the scheduler's ScheduledJob, in its transaction: the change and the job
+// commit together or not at all); the SLA worker then walks the account's open conversations
+// (for a new or a deleted policy, those holding no policy) in batches of POLICY_CHANGE_BATCH
+// (200), each batch in its own transaction under the rows' locks, so the request does a bounded
+// amount of work whatever the number of conversations. For each conversation of a batch it
 //   1. records the breaches the terms in force before the change already held at the change
 //      (a due time that fell before it while a worker was behind): a looser edit never lets a
 //      breach of the old terms go unrecorded, and recorded breaches are never removed;
@@ -20,7 +21,7 @@ import { z } from "zod";
 import { db, type Tx } from "@/lib/db";
 import { NOW_UTC, newId } from "@/lib/db/sql";
 import type { BusinessHours } from "@/lib/domains/business-hours/hours";
-import { businessHoursOf } from "@/lib/domains/business-hours/service";
+import { businessHoursOf, parseBusinessHours } from "@/lib/domains/business-hours/service";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import { type ClaimedJob, type JobOutcome, scheduleJobs } from "@/lib/domains/schedule/jobs";
 import type { SlaPolicy } from "@/lib/generated/prisma/client";
@@ -62,6 +63,11 @@ const ChangePayload = z.object({
   at: z.string(),
   /** The policy's terms before the change; null: a new policy (no conversation held it). */
   before: Terms.nullable(),
+  /**
+   * A change of the account's business hours: the hours before it (null: none), which the
+   * terms before the change counted with. Absent for a change of a policy.
+   */
+  hoursBefore: z.object({ hours: z.unknown() }).optional(),
   /** The last conversation done, in the walk's order (lastMessageAt, id); null: none yet. */
   cursor: z.object({ at: z.string(), id: z.string() }).nullable(),
 });
@@ -81,6 +87,8 @@ export type PolicyChange = {
   /** With `choose`: only the open conversations holding no policy (a new or deleted policy). */
   unheld?: boolean;
   at: Date;
+  /** For a change of the business hours: the hours before it (null: none). */
+  hoursBefore?: BusinessHours | null;
 };
 
 /** Writes the job that carries a change to the open conversations, in the change's transaction. */
@@ -100,6 +108,7 @@ export async function schedulePolicyChange(tx: Tx, change: PolicyChange): Promis
           termsChangedAt: before.termsChangedAt?.toISOString() ?? null,
         }
       : null,
+    ...(change.hoursBefore !== undefined ? { hoursBefore: { hours: change.hoursBefore } } : {}),
     cursor: null,
   };
   await scheduleJobs(tx, [
@@ -130,6 +139,31 @@ export async function hasUnheldOpen(tx: Tx, customerId: string): Promise<boolean
 }
 
 /**
+ * A change of the account's business hours (in its transaction, the account's row locked):
+ * for each policy that counts business hours, an edit of its terms. Its `termsChangedAt` moves
+ * to `at` (replies and closes before it keep the judgement of the hours then), the old hours'
+ * misses are recorded as an edit's are, and the walk moves its conversations' due times. No
+ * policy counts business hours: nothing to do.
+ */
+export async function scheduleHoursChange(
+  tx: Tx,
+  customerId: string,
+  hoursBefore: BusinessHours | null,
+  at: Date,
+): Promise<number> {
+  const policies = await tx.slaPolicy.findMany({ where: { customerId, businessHoursOnly: true } });
+  for (const policy of policies) {
+    await schedulePolicyChange(tx, { customerId, policyId: policy.id, before: policy, choose: false, at, hoursBefore });
+  }
+  if (policies.length > 0) {
+    // Raw, so the policy's updatedAt (its API object's) stays: the policy itself did not change.
+    await tx.$executeRaw`UPDATE "SlaPolicy" SET "termsChangedAt" = ${at.toISOString()}::timestamp(3)
+      WHERE "customerId" = ${customerId} AND "id" = ANY(${policies.map((x) => x.id)}::text[])`;
+  }
+  return policies.length;
+}
+
+/**
  * Step 1 above: the misses of the terms each conversation held before the change, as they
  * stood at the change (`change.at`). A conversation that got its policy after the change
  * already has the new terms and is skipped.
@@ -155,7 +189,8 @@ async function recordMissedBeforeChange(
     return other && !(other.termsChangedAt && other.termsChangedAt > at) ? other : null;
   };
   let hours: BusinessHours | null = null;
-  if (change.before?.businessHoursOnly || policies.some((x) => x.businessHoursOnly)) {
+  if (change.hoursBefore) hours = parseBusinessHours(change.hoursBefore.hours);
+  else if (change.before?.businessHoursOnly || policies.some((x) => x.businessHoursOnly)) {
     hours = await businessHoursOf(customerId, tx);
   }
   const periodIds = held.flatMap((s) => (s.periodId ? [s.periodId] : []));
