@@ -8,6 +8,7 @@ import { ApiError } from "@/lib/core/errors";
 import { db, type Tx } from "@/lib/db";
 import { assertPermission, can } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { refreshSla } from "@/lib/domains/sla/timers";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { LabelColor, LabelPatchValue, LabelValue } from "./schemas";
 
@@ -116,14 +117,37 @@ export async function updateLabel(p: Principal, uid: string, patch: LabelPatchVa
   return getLabel(p, uid);
 }
 
-/** Deleting a label takes it off every conversation and contact (the foreign keys cascade). */
+/**
+ * Deleting a label takes it off every conversation and contact (the foreign keys cascade). When
+ * an SLA policy applies by that label, the open conversations that carried it choose their policy
+ * again in the same transaction (rows locked in id order, as the inbound path locks them), as a
+ * labels change does: one that held the policy by the label no longer keeps its due times.
+ */
 export async function deleteLabel(p: Principal, uid: string): Promise<LabelRow> {
   assertCanManage(p);
   if (!isLabelUid(uid)) throw labelNotFound(uid);
-  const row = await db.label.findFirst({ where: { id: uid, customerId: p.customerId }, select: SELECT });
-  const { count } = await db.label.deleteMany({ where: { id: uid, customerId: p.customerId } });
-  if (!row || count === 0) throw labelNotFound(uid);
-  return asRow(row);
+  return db.$transaction(async (tx) => {
+    const row = await tx.label.findFirst({ where: { id: uid, customerId: p.customerId }, select: SELECT });
+    if (!row) throw labelNotFound(uid);
+    const [named] = await tx.$queryRaw<{ one: number }[]>`
+      SELECT 1 AS one FROM "SlaPolicy"
+       WHERE "customerId" = ${p.customerId} AND ${labelKey(row.name)} = ANY(SELECT lower(l) FROM unnest("labels") l)
+       LIMIT 1`;
+    const carrying = named
+      ? await tx.$queryRaw<{ id: string }[]>`
+          SELECT c."id" FROM "Conversation" c JOIN "ConversationLabel" cl ON cl."conversationId" = c."id"
+           WHERE cl."labelId" = ${uid} AND c."customerId" = ${p.customerId} AND c."status" = 'OPEN'
+           ORDER BY c."id" FOR UPDATE OF c`
+      : [];
+    const { count } = await tx.label.deleteMany({ where: { id: uid, customerId: p.customerId } });
+    if (count === 0) throw labelNotFound(uid);
+    await refreshSla(
+      tx,
+      carrying.map((c) => c.id),
+      true,
+    );
+    return asRow(row);
+  });
 }
 
 /**

@@ -126,6 +126,27 @@ describe("due times", () => {
     await removePolicy(other);
   });
 
+  it("deleting the label a policy applies by chooses the policy again: no due times, no breach", async () => {
+    const made = await call("POST", "/api/v3/labels", { token: t.globalToken, body: { label: { name: "Gold" } } });
+    const gold = await createPolicy({ name: "gold", firstResponseMinutes: 5, applies: { labels: ["GOLD"] } });
+    const contact = uniquePhone();
+    await contactWrites(t.sender, contact, "hi");
+    const c = await conversationOf(contact);
+    await call("POST", `/api/v3/conversations/${c.id}/labels`, { token: t.globalToken, body: { add: ["Gold"] } });
+    expect((await slaOf(c.id)).policyUid).toBe(gold);
+    expect(await db.scheduledJob.count({ where: { subjectId: c.id, kind: SLA_JOB_KIND, status: "PENDING" } })).toBe(1);
+
+    const deleted = await call("DELETE", `/api/v3/labels/${made.body.data.labelUid}`, { token: t.globalToken });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(await slaOf(c.id)).toBeNull();
+    // Its five-minute timer comes due and records nothing: the conversation holds no policy.
+    await elapse(c.id);
+    await work();
+    expect(await breachEvents(c.id)).toHaveLength(0);
+    expect(await db.slaBreach.count({ where: { conversationId: c.id } })).toBe(0);
+    await removePolicy(gold);
+  });
+
   it("business hours only: the due time counts open hours", async () => {
     const hours = {
       timezone: "UTC",
