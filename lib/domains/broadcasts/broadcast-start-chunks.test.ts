@@ -112,6 +112,43 @@ it("a start makes its recipients in chunks while STARTING, resumed from its curs
   expect((await post(a, uid, "cancel")).status).toBe(200);
 }, 120_000);
 
+it("a segment without books whose numbers are only conversations' is made in chunks too", async () => {
+  const t = await messagingCustomer({ credit: 1_000 });
+  // 900 numbers the account knows only from conversations (no contact in any book).
+  await db.$executeRaw`INSERT INTO "Conversation" ("id", "customerId", "senderId", "contactPhoneNumber", "lastMessageAt", "updatedAt")
+    SELECT 'conv_seg' || n || ${t.customer.id}, ${t.customer.id}, ${t.sender.id}, '+4917' || lpad(n::text, 9, '0'), now(), now()
+      FROM generate_series(1, 900) n`;
+  const segment = await call("POST", "/api/v3/segments", {
+    token: t.globalToken,
+    body: { segment: { name: "Everyone we spoke to", rules: {} } },
+  });
+  expect(segment.status, JSON.stringify(segment.body)).toBe(201);
+  const created = await call("POST", "/api/v3/broadcasts", {
+    token: t.globalToken,
+    body: {
+      broadcast: {
+        name: "Conversations",
+        template: { name: "order_update", language: "en" },
+        audience: { segmentUid: segment.body.data.segmentUid },
+        variables: { body: [{ source: "name", default: "there" }] },
+      },
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const uid = created.body.data.broadcastUid as string;
+  startChunks.chunk = 300;
+  startChunks.requestBudgetMs = 0;
+  expect((await post(t, uid, "start")).status).toBe(200);
+  // One chunk in the request (all 900 in one transaction before: the chunks followed contacts only).
+  expect(await recipients(uid)).toBe(300);
+  for (let pass = 0; pass < 20 && (await statusOf(uid)) === "STARTING"; pass++) {
+    await dispatchOnce({ customerIds: [t.customer.id], batchSize: 1 });
+  }
+  expect(["SENDING", "COMPLETED"]).toContain(await statusOf(uid));
+  expect(await recipients(uid)).toBe(900);
+  expect((await post(t, uid, "cancel")).status).toBe(200);
+}, 120_000);
+
 it("20 state changes during a start answer 200 or 409 at once, another customer's list answers meanwhile, a cancel stops the start", async () => {
   const uid = await draft(a, {
     contactBookUids: [

@@ -38,14 +38,22 @@ const inputOf = async (b: Broadcast): Promise<AudienceInput> => ({
  */
 async function nextBound(input: AudienceInput, after: string | null, chunk: number): Promise<string | null> {
   const books = input.audience.contactBookUids;
-  // A segment without books: the chunk-th of the account's contact numbers after the cursor.
+  // A segment without books: the chunk-th of every number the account knows after the cursor,
+  // its contacts' and its conversations' (an account may know most numbers only from
+  // conversations). The chunk-th of the union is among the first `chunk` of each side, both read
+  // by index range scans ((customerId, phoneNumber) and (customerId, contactPhoneNumber)).
   if (books.length === 0 && input.audience.segment) {
+    const later = (column: string) => (after === null ? "" : `AND ${column} > $3::text`);
     const rows = await db.$queryRawUnsafe<{ bound: string | null }[]>(
-      `SELECT c."phoneNumber" AS bound FROM "Contact" c
-        WHERE c."customerId" = $1 ${after === null ? "" : `AND c."phoneNumber" > $3::text`}
-        ORDER BY c."phoneNumber" OFFSET $2 LIMIT 1`,
+      `SELECT phone AS bound FROM (
+         (SELECT c."phoneNumber" AS phone FROM "Contact" c
+           WHERE c."customerId" = $1 ${later('c."phoneNumber"')} ORDER BY c."phoneNumber" LIMIT $2)
+         UNION
+         (SELECT v."contactPhoneNumber" FROM "Conversation" v
+           WHERE v."customerId" = $1 ${later('v."contactPhoneNumber"')} ORDER BY v."contactPhoneNumber" LIMIT $2)
+       ) known ORDER BY phone OFFSET $2 - 1 LIMIT 1`,
       input.customerId,
-      chunk - 1,
+      chunk,
       ...(after === null ? [] : [after]),
     );
     return rows[0]?.bound ?? null;
