@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useState } from "react";
+import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
 import type { Permission } from "@/lib/domains/auth/permissions";
 import { useLiveUpdates } from "./use-live-updates";
@@ -32,15 +33,10 @@ const ITEMS: readonly { href: string; label: string; permission: Permission }[] 
 /** Conversations with unread messages (the chosen sender's, or every sender's): live, polled only without the stream. */
 function useUnread(sender: string | null, enabled: boolean): number {
   const live = useLiveUpdates(enabled);
-  const qs = sender ? `?sender=${encodeURIComponent(sender)}` : "";
   const { data } = useQuery({
     enabled,
     queryKey: queryKeys.unread(sender ?? ""),
-    queryFn: async (): Promise<{ unread: number }> => {
-      const res = await fetch(`/api/dashboard/conversations/unread${qs}`);
-      if (!res.ok) throw new Error("Could not count unread conversations");
-      return res.json();
-    },
+    queryFn: () => dashboardApi.unread(sender),
     refetchInterval: live ? false : 5_000,
     staleTime: 0,
   });

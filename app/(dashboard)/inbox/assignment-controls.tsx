@@ -4,9 +4,9 @@
 // "Unassign". The server checks the rules (app/api/dashboard/conversations/[uid]).
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { buttonSecondary, input } from "@/components/ui/classes";
+import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
 import type { PublicAssignee } from "@/lib/domains/conversations/schemas";
-import { postJson } from "./post-json";
 
 type Member = { email: string; name: string | null };
 
@@ -21,18 +21,18 @@ export function AssignmentControls({
   me: string | null;
   onChanged: () => void;
 }) {
-  const base = `/api/dashboard/conversations/${encodeURIComponent(uid)}`;
   const members = useQuery({
     queryKey: queryKeys.assignees(uid),
-    queryFn: async (): Promise<Member[]> => {
-      const res = await fetch(`${base}/assignees`);
-      if (!res.ok) return [];
-      return ((await res.json()) as { members: Member[] }).members;
-    },
+    // Without the list the picker is disabled; "Assign to me" and "Unassign" still work.
+    queryFn: (): Promise<Member[]> =>
+      dashboardApi.assignees(uid).then(
+        (a) => a.members,
+        () => [],
+      ),
     staleTime: 30_000,
   });
   const assign = useMutation({
-    mutationFn: (email: string | null) => postJson(base, { conversation: { assignee: email } }),
+    mutationFn: (email: string | null) => dashboardApi.updateConversation(uid, { assignee: email }),
     onSuccess: onChanged,
   });
   const pickerId = `assignee-${uid}`;

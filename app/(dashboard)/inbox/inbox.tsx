@@ -10,6 +10,7 @@ import { Pager } from "@/components/dashboard/pager";
 import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { input, label, muted } from "@/components/ui/classes";
 import type { PageBlock } from "@/lib/core/pagination";
+import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
 import type { PublicConversation } from "@/lib/domains/conversations/schemas";
 import type { LabelColor } from "@/lib/domains/labels/schemas";
@@ -103,11 +104,7 @@ export function Inbox({
   const live = useLiveUpdates();
   const list = useQuery({
     queryKey: queryKeys.inbox(listQs),
-    queryFn: async (): Promise<ListAnswer> => {
-      const res = await fetch(`/api/dashboard/conversations?${listQs}`);
-      if (!res.ok) throw new Error("Could not load conversations");
-      return res.json();
-    },
+    queryFn: (): Promise<ListAnswer> => dashboardApi.inbox(listQs),
     refetchInterval: live ? false : LIST_POLL_MS,
     staleTime: 0,
   });

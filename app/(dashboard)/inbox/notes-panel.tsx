@@ -5,9 +5,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { buttonSecondary, input, label, muted } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
+import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
 import type { PublicConversationNote } from "@/lib/domains/conversations/schemas";
-import { postJson } from "./post-json";
 
 export const NOTES_POLL_MS = 5_000;
 
@@ -16,19 +16,14 @@ const authorOf = (n: PublicConversationNote) =>
 
 export function NotesPanel({ uid }: { uid: string }) {
   const queryClient = useQueryClient();
-  const url = `/api/dashboard/conversations/${encodeURIComponent(uid)}/notes`;
   const notes = useQuery({
     queryKey: queryKeys.notes(uid),
-    queryFn: async (): Promise<PublicConversationNote[]> => {
-      const res = await fetch(url);
-      if (!res.ok) throw new Error("Could not load the notes");
-      return ((await res.json()) as { notes: PublicConversationNote[] }).notes;
-    },
+    queryFn: async (): Promise<PublicConversationNote[]> => (await dashboardApi.notes(uid)).notes,
     refetchInterval: NOTES_POLL_MS,
   });
   const [text, setText] = useState("");
   const add = useMutation({
-    mutationFn: (body: string) => postJson(url, { note: { text: body } }),
+    mutationFn: (body: string) => dashboardApi.addNote(uid, body),
     onSuccess: () => {
       setText("");
       void queryClient.invalidateQueries({ queryKey: queryKeys.notes(uid) });

@@ -13,9 +13,9 @@ import {
   useTemplateFill,
 } from "@/components/dashboard/template-fill";
 import { button, buttonSecondary, input, label, muted } from "@/components/ui/classes";
+import { dashboardApi } from "@/lib/dashboard/client";
 import type { PublicConversationMessage } from "@/lib/domains/conversations/schemas";
 import type { MediaKind } from "@/lib/domains/media/kinds";
-import { postJson } from "./post-json";
 import { type ReplyButton, useSavedReplyMenu } from "./saved-reply-menu";
 import { bubbleText } from "./thread-format";
 import { AttachmentChip, useAttachment } from "./use-attachment";
@@ -70,8 +70,7 @@ export function ReplyBox({
   useEffect(() => {
     if (quoting) textRef.current?.focus();
   }, [quoting]);
-  const post = (message: ReplyMessage) =>
-    postJson(`/api/dashboard/conversations/${encodeURIComponent(uid)}/messages`, { message });
+  const post = (message: ReplyMessage) => dashboardApi.reply(uid, message);
   const typing = useTypingNotice(uid, windowOpen);
   const quoted = quoting ? { replyTo: quoting.messageUid } : {};
   const send = useMutation({
@@ -270,6 +269,6 @@ function useTypingNotice(uid: string, windowOpen: boolean): () => void {
     const now = Date.now();
     if (!windowOpen || now - last.current < TYPING_ASK_MS) return;
     last.current = now;
-    void postJson(`/api/dashboard/conversations/${encodeURIComponent(uid)}/typing`, {}).catch(() => {});
+    void dashboardApi.typing(uid).catch(() => {});
   };
 }

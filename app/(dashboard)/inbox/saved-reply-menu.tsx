@@ -5,6 +5,7 @@
 // reply's buttons to the reply box, which then sends a buttons message), Escape closes.
 import { useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, useState } from "react";
+import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
 
 export type ReplyButton = { id: string; title: string };
@@ -26,11 +27,12 @@ export function useSavedReplyMenu(
 ) {
   const replies = useQuery({
     queryKey: queryKeys.savedReplies(),
-    queryFn: async (): Promise<SavedReplyOption[]> => {
-      const res = await fetch("/api/dashboard/saved-replies");
-      if (!res.ok) return [];
-      return ((await res.json()) as { savedReplies: SavedReplyOption[] }).savedReplies;
-    },
+    // Without them the menu stays closed; the reply box works as before.
+    queryFn: (): Promise<SavedReplyOption[]> =>
+      dashboardApi.savedReplies().then(
+        (a) => a.savedReplies,
+        () => [],
+      ),
     staleTime: 60_000,
   });
   const [active, setActive] = useState(0);

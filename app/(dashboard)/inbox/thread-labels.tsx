@@ -5,8 +5,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { LabelChip, type LabelColors } from "@/components/dashboard/label-chip";
 import { input } from "@/components/ui/classes";
+import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
-import { postJson } from "./post-json";
 
 export function ThreadLabels({
   uid,
@@ -25,8 +25,7 @@ export function ThreadLabels({
 }) {
   const queries = useQueryClient();
   const change = useMutation({
-    mutationFn: (body: { add?: string[]; remove?: string[] }) =>
-      postJson(`/api/dashboard/conversations/${encodeURIComponent(uid)}/labels`, body),
+    mutationFn: (body: { add?: string[]; remove?: string[] }) => dashboardApi.changeLabels(uid, body),
     onSuccess: () => {
       onChanged();
       void queries.invalidateQueries({ queryKey: queryKeys.inbox() });

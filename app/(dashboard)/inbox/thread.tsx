@@ -9,12 +9,12 @@ import { useEffect, useRef, useState } from "react";
 import type { LabelColors } from "@/components/dashboard/label-chip";
 import type { TemplateChoice } from "@/components/dashboard/template-fill";
 import { buttonSecondary, card, muted } from "@/components/ui/classes";
+import { dashboardApi } from "@/lib/dashboard/client";
 import type { PublicConversationMessage } from "@/lib/domains/conversations/schemas";
 import { AssignmentControls } from "./assignment-controls";
 import { CsatAnswer } from "./csat-answer";
 import { MessageList } from "./message-list";
 import { NotesPanel } from "./notes-panel";
-import { postJson } from "./post-json";
 import { ReplyBox } from "./reply-box";
 import { BlacklistedNotice, HandoffNotice } from "./thread-actions";
 import { isWindowOpen } from "./thread-format";
@@ -60,9 +60,7 @@ export function Thread({
   const [quoting, setQuoting] = useState<PublicConversationMessage | null>(null);
   const react = useMutation({
     mutationFn: ({ m, emoji }: { m: PublicConversationMessage; emoji: string }) =>
-      postJson(`/api/dashboard/conversations/${encodeURIComponent(uid)}/messages`, {
-        message: { type: "reaction", reaction: { messageId: m.messageUid, emoji } },
-      }),
+      dashboardApi.reply(uid, { type: "reaction", reaction: { messageId: m.messageUid, emoji } }),
     onSuccess: refresh,
   });
 

@@ -6,22 +6,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
+import { dashboardApi, type ThreadPage } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
-import type { BlacklistStanding } from "@/lib/domains/contacts/blacklist";
-import type { PublicConversation, PublicConversationMessage } from "@/lib/domains/conversations/schemas";
-import type { ThreadCsat } from "@/lib/domains/support/csat-report";
 import { mediaOf } from "./media-format";
-import { postJson } from "./post-json";
 
-export type ThreadAnswer = {
-  conversation: PublicConversation;
-  messages: PublicConversationMessage[];
-  total: number;
-  /** The contact's blacklist entry as it was given (reason, source), when blacklisted. */
-  blacklist: BlacklistStanding | null;
-  /** The contact's latest CSAT answer in the conversation (docs/reports.md "CSAT"), if any. */
-  csat: ThreadCsat | null;
-};
+/** The thread's loaded pages as one answer. */
+export type ThreadAnswer = ThreadPage;
 
 const THREAD_POLL_MS = 2_000;
 /**
@@ -36,22 +26,12 @@ const hasPendingMedia = (answer: ThreadAnswer | undefined) =>
 
 export function useThread(uid: string) {
   const queryClient = useQueryClient();
-  const base = `/api/dashboard/conversations/${encodeURIComponent(uid)}`;
   const [pages, setPages] = useState(1);
   const live = useLiveUpdates();
   const thread = useQuery({
     queryKey: queryKeys.conversation(uid, pages),
     queryFn: async (): Promise<ThreadAnswer> => {
-      const answers = await Promise.all(
-        Array.from({ length: pages }, async (_, i) => {
-          const res = await fetch(`${base}?page=${i + 1}`);
-          const json = await res.json();
-          if (!res.ok) {
-            throw new Error(typeof json.message === "string" ? json.message : "Could not load the conversation");
-          }
-          return json as ThreadAnswer;
-        }),
-      );
+      const answers = await Promise.all(Array.from({ length: pages }, (_, i) => dashboardApi.thread(uid, i + 1)));
       const seen = new Set<string>();
       const messages = answers
         .toReversed()
@@ -76,7 +56,8 @@ export function useThread(uid: string) {
     void queryClient.invalidateQueries({ queryKey: queryKeys.unread() });
   };
   const update = useMutation({
-    mutationFn: (conversation: { status?: "OPEN" | "CLOSED"; markRead?: true }) => postJson(base, { conversation }),
+    mutationFn: (conversation: { status?: "OPEN" | "CLOSED"; markRead?: true }) =>
+      dashboardApi.updateConversation(uid, conversation),
     onSuccess: refresh,
   });
 
@@ -90,7 +71,8 @@ export function useThread(uid: string) {
   useEffect(() => {
     if (markedUnread.current || unread === 0 || thread.dataUpdatedAt <= markedFor.current) return;
     markedFor.current = thread.dataUpdatedAt;
-    postJson(base, { conversation: { markRead: true } })
+    dashboardApi
+      .updateConversation(uid, { markRead: true })
       .then(refresh)
       .catch(() => undefined);
   });
@@ -98,7 +80,7 @@ export function useThread(uid: string) {
   const markUnread = async () => {
     markedUnread.current = true;
     try {
-      await postJson(base, { conversation: { markUnread: true } });
+      await dashboardApi.updateConversation(uid, { markUnread: true });
     } catch (error) {
       markedUnread.current = false;
       throw error;

@@ -7,9 +7,8 @@ import { PhoneCountrySelect } from "@/components/dashboard/phone-country-select"
 import { SenderInForce, type SenderInForceInfo } from "@/components/dashboard/sender-in-force";
 import { type TemplateChoice, TemplateFillFields, useTemplateFill } from "@/components/dashboard/template-fill";
 import { button, card, input, label, muted } from "@/components/ui/classes";
+import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
-
-type Receipt = { messageUid: string; messageId: string | null; status: string };
 
 export function Composer({
   sender,
@@ -31,21 +30,13 @@ export function Composer({
   const [text, setText] = useState("");
   const queryClient = useQueryClient();
   const send = useMutation({
-    mutationFn: async (): Promise<Receipt> => {
+    mutationFn: async () => {
       const recipient = { to, country: country || undefined };
       const body =
         mode === "template"
           ? { mode, senderId, ...recipient, template: fill.sendTemplate() }
           : { mode, senderId, ...recipient, text };
-      const res = await fetch("/api/dashboard/messages", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      const json = (await res.json()) as { message?: Receipt; error_code?: string } & { message?: unknown };
-      if (!res.ok)
-        throw new Error(typeof json.message === "string" ? json.message : (json.error_code ?? "Send failed"));
-      return json.message as Receipt;
+      return (await dashboardApi.send(body)).message;
     },
     onSuccess: () => {
       // Sent: the message box empties for the next one (the recipient stays, for a follow-up).

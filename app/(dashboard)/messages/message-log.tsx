@@ -6,22 +6,8 @@ import { DataTable } from "@/components/dashboard/data-table";
 import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { card, muted, td } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
+import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
-
-type Row = {
-  messageUid: string;
-  messageId: string | null;
-  recipient: string;
-  type: string;
-  templateName: string | null;
-  /** A text message's body. */
-  text: string | null;
-  status: string;
-  sendRoute: string;
-  errorMessage: string | null;
-  rate: number | null;
-  createdAt: string;
-};
 
 const STATUS_STYLE: Record<string, string> = {
   read: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200",
@@ -35,11 +21,7 @@ export function MessageLog({ senderId }: { senderId: string }) {
   const live = useLiveUpdates();
   const { data, isLoading, isError } = useQuery({
     queryKey: queryKeys.messages(senderId),
-    queryFn: async (): Promise<{ messages: Row[] }> => {
-      const res = await fetch(`/api/dashboard/messages?sender=${encodeURIComponent(senderId)}`);
-      if (!res.ok) throw new Error("Could not load messages");
-      return res.json();
-    },
+    queryFn: () => dashboardApi.messages(senderId),
     refetchInterval: live ? false : 2_000,
     staleTime: 0,
   });

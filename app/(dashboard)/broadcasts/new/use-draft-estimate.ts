@@ -5,6 +5,7 @@
 // one is on its way.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
 import type { DraftEstimate } from "@/lib/domains/broadcasts/draft-estimate";
 import { BroadcastDraftBody } from "@/lib/domains/broadcasts/schemas";
@@ -23,14 +24,7 @@ export function useDebounced<T>(value: T, ms: number): T {
 }
 
 async function fetchEstimate(body: string): Promise<DraftEstimate> {
-  const res = await fetch("/api/dashboard/broadcasts/estimate", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body,
-  });
-  const json = (await res.json()) as { estimate?: DraftEstimate; message?: string };
-  if (!res.ok || !json.estimate) throw new Error(json.message ?? "The audience could not be counted");
-  return json.estimate;
+  return (await dashboardApi.broadcastEstimate(body)).estimate;
 }
 
 /** The draft's estimate; `ready` is false while the draft cannot be counted yet (no book, no template). */

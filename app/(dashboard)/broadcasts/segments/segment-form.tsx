@@ -11,6 +11,7 @@ import { useToast } from "@/components/dashboard/toast";
 import { button, input, label, muted } from "@/components/ui/classes";
 import { errorProps, FieldMessage } from "@/components/ui/field-message";
 import { FormAlert } from "@/components/ui/form-alert";
+import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
 import { SegmentCountBody, SegmentCreateBody, type SegmentRules } from "@/lib/domains/broadcasts/segment-schemas";
 import { AudienceFields, type BookChoice, type FieldChoice } from "../new/audience-fields";
@@ -51,14 +52,7 @@ function errorsBelowSegment(issues: readonly { path: readonly PropertyKey[]; mes
 }
 
 async function fetchCount(body: string): Promise<number> {
-  const res = await fetch("/api/dashboard/segments/count", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body,
-  });
-  const json = (await res.json()) as { count?: number; message?: string };
-  if (!res.ok || json.count === undefined) throw new Error(json.message ?? "The segment could not be counted");
-  return json.count;
+  return (await dashboardApi.segmentCount(body)).count;
 }
 
 export function SegmentForm({ books, fields, labels, segment }: Props) {

@@ -6,6 +6,7 @@ import { DataTable } from "@/components/dashboard/data-table";
 import { useToast } from "@/components/dashboard/toast";
 import { button, input, label, td } from "@/components/ui/classes";
 import { countOf } from "@/lib/core/count";
+import { dashboardApi } from "@/lib/dashboard/client";
 import {
   customFieldOfColumn,
   guessMapping,
@@ -18,16 +19,7 @@ import { type ChunkReport, newUploadId, type UploadChunk, type UploadReport, upl
 
 type Field = { key: string; label: string; type: string };
 
-async function postChunk(bookUid: string, chunk: UploadChunk): Promise<ChunkReport> {
-  const res = await fetch(`/api/dashboard/contact-books/${bookUid}/bulk`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(chunk),
-  });
-  const body = await res.json();
-  if (!res.ok) throw new Error(body?.message ?? `Upload failed (${res.status})`);
-  return body as ChunkReport;
-}
+const postChunk = (bookUid: string, chunk: UploadChunk) => dashboardApi.contactChunk<ChunkReport>(bookUid, chunk);
 
 /** File -> preview -> column mapping -> upload in chunks with progress -> per-row report. */
 export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field[] }) {

@@ -9,6 +9,7 @@ import { formatDateTime } from "@/components/ui/format";
 // "Recover failed deliveries" (docs/webhook-recovery.md): a since/until form that queues a
 // recovery job, and a progress bar that polls the job (TanStack Query) until it is done.
 import { formatCount } from "@/lib/core/count";
+import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
 import type { RecoveryPublic } from "@/lib/domains/webhooks/recovery-schemas";
 import { startRecoveryAction } from "./recovery-actions";
@@ -42,13 +43,8 @@ export function RecoveryPanel({ senderPhone, uid, latest, disabled }: Props) {
     queryKey: queryKeys.webhookRecovery(uid, job?.recoveryUid),
     enabled: job !== null,
     initialData: job ?? undefined,
-    queryFn: async (): Promise<RecoveryPublic> => {
-      const res = await fetch(
-        `/api/dashboard/webhooks/${encodeURIComponent(uid)}/recoveries/${encodeURIComponent(job?.recoveryUid ?? "")}?sender=${encodeURIComponent(senderPhone)}`,
-      );
-      if (!res.ok) throw new Error("Could not load the recovery");
-      return (await res.json()).recovery;
-    },
+    queryFn: async (): Promise<RecoveryPublic> =>
+      (await dashboardApi.webhookRecovery(uid, job?.recoveryUid ?? "", senderPhone)).recovery,
     refetchInterval: (q) => (q.state.data && DONE.has(q.state.data.status) ? false : 1_000),
     staleTime: 0,
   });
