@@ -18,11 +18,8 @@ export type BackgroundOptions = {
 type Entry = {
   /** "callbacks": the callback processor, skipped by a delivery-only worker; "rest": skipped by a callbacks-only one. */
   part: "callbacks" | "rest";
-} & (
-  | { define: (o: BackgroundOptions) => Promise<WorkerDefinition> }
-  /** A loop not yet written as a definition: started by its own function. */
-  | { start: (o: BackgroundOptions) => Promise<Worker> }
-);
+  define: (o: BackgroundOptions) => Promise<WorkerDefinition>;
+};
 
 const WORKERS: readonly Entry[] = [
   // Provider callbacks (docs/event-pipeline.md): billing, conversations, events.
@@ -82,10 +79,8 @@ const WORKERS: readonly Entry[] = [
   // Broadcasts (docs/broadcasts.md): scheduled starts, paced batches, interrupted sends.
   {
     part: "rest",
-    start: async (o) =>
-      (await import("@/lib/domains/broadcasts/worker")).startBroadcastWorker({
-        customerIds: o.customerIds ?? null,
-      }),
+    define: async (o) =>
+      (await import("@/lib/domains/broadcasts/worker")).broadcastWorker({ customerIds: o.customerIds ?? null }),
   },
 ];
 
@@ -106,7 +101,7 @@ async function startAll(options: BackgroundOptions): Promise<Background> {
   const workers: Worker[] = [];
   for (const entry of WORKERS) {
     if (entry.part === skipped) continue;
-    workers.push("define" in entry ? startWorker(await entry.define(options)) : await entry.start(options));
+    workers.push(startWorker(await entry.define(options)));
   }
   return {
     stop: async () => {

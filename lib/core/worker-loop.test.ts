@@ -232,6 +232,25 @@ describe("startWorker", () => {
     await worker.stop();
   });
 
+  it("tells each pass which loop runs it (0: the one that polls)", async () => {
+    vi.useFakeTimers();
+    const seen: number[] = [];
+    const worker = startWorker({
+      name: "test worker",
+      pollMs: HOUR,
+      loops: 3,
+      pass: async ({ loop }) => {
+        seen.push(loop);
+        return IDLE;
+      },
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(seen.sort()).toEqual([0, 1, 2]);
+    await vi.advanceTimersByTimeAsync(HOUR);
+    expect(seen.slice(3)).toEqual([0]); // only the first loop polls
+    await worker.stop();
+  });
+
   it("tells onPause the epoch its pass started at", async () => {
     vi.useFakeTimers();
     const wakeups = manualSource();

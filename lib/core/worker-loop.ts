@@ -25,6 +25,8 @@ export const IDLE: PassResult = { more: false };
 export type PassContext = {
   /** Aborted once stop() was called: a long pass checks it between its steps and returns. */
   signal: AbortSignal;
+  /** Which of the definition's loops runs the pass: 0 is the one that polls. */
+  loop: number;
 };
 
 /** A loop's sleep; a test may give one that nothing else wakes (close ends a pause in progress). */
@@ -47,7 +49,11 @@ export type WorkerDefinition = {
   onPause?: (epoch: number) => void;
   /** Runs once stop() has seen the last pass end (flush what the passes left behind). */
   drain?: () => Promise<void>;
-  /** Replaces the sleep built from `wakeOn` (a test's sleep that only it wakes). */
+  /**
+   * Replaces the sleep built from `wakeOn`: a test's sleep that only it wakes, or a worker's
+   * own (the broadcast worker counts its loops asleep; without `wake`, a pass that finds more
+   * work does not wake the others: it may do so itself).
+   */
   sleep?: WorkerSleep;
 };
 
@@ -91,13 +97,14 @@ export function startWorker(definition: WorkerDefinition): Worker {
       backoffs.add(done);
     });
 
-  const loop = async (first: boolean) => {
+  const loop = async (index: number) => {
+    const first = index === 0;
     let failures = 0;
     while (!stopping.signal.aborted) {
       const since = sleep.epoch();
       let result: PassResult;
       try {
-        result = await pass({ signal: stopping.signal });
+        result = await pass({ signal: stopping.signal, loop: index });
         failures = 0;
       } catch (error) {
         failures += 1;
@@ -121,7 +128,7 @@ export function startWorker(definition: WorkerDefinition): Worker {
       await (result.until ? Promise.race([paused, result.until.catch(() => {})]) : paused);
     }
   };
-  const loops = Array.from({ length: Math.max(1, definition.loops ?? 1) }, (_, index) => loop(index === 0));
+  const loops = Array.from({ length: Math.max(1, definition.loops ?? 1) }, (_, index) => loop(index));
 
   return {
     stop: async () => {

@@ -7,9 +7,7 @@
 //     settles it from its message (stale-sends.ts): none (never called) queued again, an
 //     answered one its status, an unknown outcome "interrupted": never sent again automatically.
 // The outcomes written after the calls are outcomes.ts's.
-import { env } from "@/lib/core/env";
 import { db } from "@/lib/db";
-import { MAX_ATTEMPTS } from "@/lib/domains/messaging/dispatch";
 import type { Broadcast } from "@/lib/generated/prisma/client";
 
 /** One broadcast message per contact per this many milliseconds, across the sender's broadcasts. */
@@ -22,17 +20,14 @@ export type Claimed = {
   attempts: number;
 };
 
-/** A claim's clock and lease (the dispatcher's options). */
+/**
+ * A claim's clock and lease (the dispatcher's options): by default long enough for a send's
+ * every provider attempt, as the other send workers (providerSendLeaseMs, docs/configuration.md).
+ */
 type Lease = { now: () => Date; leaseMs: number };
 
 const UTC = (n: number) => `($${n}::timestamptz AT TIME ZONE 'UTC')`;
 const later = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
-
-/** Long enough for a send's every provider attempt, as the other send workers (docs/configuration.md). */
-export function sendLeaseMs(): number {
-  const e = env();
-  return MAX_ATTEMPTS * e.PROVIDER_TIMEOUT_MS + e.WORKER_LEASE_MARGIN_MS;
-}
 
 /**
  * Claims up to n due recipients of the broadcast under a lease. The pair rate spans the

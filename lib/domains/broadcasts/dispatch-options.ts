@@ -1,6 +1,6 @@
 // The dispatcher's options (dispatcher.ts passes, worker.ts lanes): the lease of a claim, the
 // batch size, the clock and the customers, with their defaults.
-import { sendLeaseMs } from "./claiming";
+import { providerSendLeaseMs } from "@/lib/domains/messaging/dispatch";
 
 export type DispatchOptions = {
   /** How long a claim and a "sending" mark hold before the row is given up (default: every provider attempt's timeout and a margin). */
@@ -26,7 +26,7 @@ export type Options = Required<DispatchOptions> & { real: boolean };
 
 export const withDefaults = (o: DispatchOptions): Options => ({
   real: realClock(o),
-  leaseMs: o.leaseMs ?? sendLeaseMs(),
+  leaseMs: o.leaseMs ?? providerSendLeaseMs(),
   batchSize: o.batchSize ?? 100,
   now: o.now ?? (() => new Date()),
   customerIds: o.customerIds ?? null,

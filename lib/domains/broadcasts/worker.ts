@@ -1,15 +1,28 @@
-// The broadcast worker (lib/background.ts): the dispatcher's passes (dispatcher.ts) run in
-// lanes, back to back while there is work, and otherwise asleep until a NOTIFY or the next
-// due time (docs/broadcasts.md "Waking the dispatcher").
+// The broadcast worker (lib/background.ts; docs/broadcasts.md "Waking the dispatcher"): a
+// definition for the one worker loop (lib/core/worker-loop.ts) whose pass is the dispatcher's
+// (dispatcher.ts). Passes run back to back while there is work, a short poll while a
+// broadcast is under way, and otherwise asleep until NOTIFY or the next due time (idleMs), so
+// an idle app spends no CPU on it. `lanes` (default 2) loops run side by side, so one batch is
+// claimed and checked while the calls of another still go at their slots: the pace has no
+// gaps between batches.
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
 import { wakeableSleep } from "@/lib/core/wakeable-sleep";
+import { IDLE, MORE, startWorker, type WorkerDefinition, type WorkerSleep } from "@/lib/core/worker-loop";
 import { db } from "@/lib/db";
 import { onWakeup } from "@/lib/db/wakeups";
 import { type DispatchOptions, withDefaults } from "./dispatch-options";
 import { dispatchPass, NOTHING } from "./dispatcher";
 
 const UTC = (n: number) => `($${n}::timestamptz AT TIME ZONE 'UTC')`;
+
+export type BroadcastWorkerOptions = DispatchOptions & {
+  /** The poll while a broadcast is starting or sending (default 250 ms). */
+  pollMs?: number;
+  /** The safety poll while nothing is under way (default WORKER_POLL_MS). */
+  idlePollMs?: number;
+  lanes?: number;
+};
 
 /**
  * How long an idle lane sleeps (docs/broadcasts.md "How it sends"): the busy poll while a
@@ -40,46 +53,63 @@ async function idleMs(o: Required<DispatchOptions>, pollMs: number, idlePollMs: 
   if (row.due === null) return idlePollMs;
   return Math.min(idlePollMs, Math.max(pollMs, row.due - o.now().getTime()));
 }
-/** The longest timer Node keeps (a longer one fires at once): "until woken". */
-const UNTIL_WOKEN_MS = 2 ** 31 - 1;
 const SCOPE = `($2::text[] IS NULL OR b."customerId" = ANY($2::text[]))`;
 
 /**
- * The background loop (lib/background.ts): passes back to back while there is work, a short
- * poll while a broadcast is under way, and otherwise asleep until NOTIFY or the next due time
- * (idleMs), so an idle app spends no CPU on it. `lanes` (default 2) passes run side by side,
- * so one batch is claimed and checked while the calls of another still go at their slots: the
- * pace has no gaps between batches.
+ * The lanes' sleep: woken by NOTIFY on "broadcasts" (`onNotify` first), counting the lanes
+ * asleep for longer than the poll (nothing was under way when they looked). It has no `wake`
+ * for the loop to call: a pass that made calls wakes the lanes asleep itself (wakeAsleep).
  */
-export function startBroadcastWorker(
-  options: DispatchOptions & {
-    /** The poll while a broadcast is starting or sending (default 250 ms). */
-    pollMs?: number;
-    /** The safety poll while nothing is under way (default WORKER_POLL_MS). */
-    idlePollMs?: number;
-    lanes?: number;
-  } = {},
-): {
-  stop: () => Promise<void>;
-  /** Lanes asleep until woken or the next due time (tests wait for them before they act). */
-  idleLanes: () => number;
-} {
+function laneSleep(
+  pollMs: number,
+  onNotify: () => void,
+): WorkerSleep & { asleep: () => number; wakeAsleep: () => void } {
+  const sleep = wakeableSleep();
+  let asleep = 0;
+  const unsubscribe = onWakeup("broadcasts", () => {
+    onNotify();
+    sleep.wake();
+  });
+  return {
+    epoch: sleep.epoch,
+    pause: async (ms, since) => {
+      const long = ms > pollMs;
+      if (long) asleep += 1;
+      await sleep.pause(ms, since);
+      if (long) asleep -= 1;
+    },
+    close: () => {
+      unsubscribe();
+      sleep.wake();
+    },
+    asleep: () => asleep,
+    wakeAsleep: () => {
+      if (asleep > 0) sleep.wake();
+    },
+  };
+}
+
+/**
+ * The worker's definition and its lanes asleep. The first lane keeps the timer for the next due
+ * time and the safety poll; the others sleep until woken (a NOTIFY, or another lane's calls),
+ * so an idle app pays for one lane's passes.
+ */
+export function broadcastWorker(options: BroadcastWorkerOptions = {}): WorkerDefinition & { idleLanes: () => number } {
   const pollMs = options.pollMs ?? 250;
   const idlePollMs = options.idlePollMs ?? env().WORKER_POLL_MS;
-  const sleep = wakeableSleep();
-  let stopped = false;
   let housekeptAt = 0;
   // A NOTIFY (a start, a resume, a cancel): the next pass does the housekeeping whatever the time.
   let notified = false;
-  const unsubscribe = onWakeup("broadcasts", () => {
+  const sleep = laneSleep(pollMs, () => {
     notified = true;
-    sleep.wake();
   });
-  // Lanes asleep for longer than the poll (nothing was under way when they looked).
-  let asleep = 0;
-  const lane = async (_: unknown, index: number) => {
-    while (!stopped) {
-      const since = sleep.epoch();
+  return {
+    name: "broadcast worker",
+    pollMs: idlePollMs,
+    loops: Math.max(1, options.lanes ?? 2),
+    sleep,
+    idleLanes: sleep.asleep,
+    pass: async ({ signal, loop }) => {
       let result = NOTHING;
       let failed = false;
       try {
@@ -94,42 +124,38 @@ export function startBroadcastWorker(
         failed = true;
         log.error({ err: error }, "broadcast worker error");
       }
-      if (stopped) break;
+      if (signal.aborted) return IDLE;
       // Calls made: the next batch at once (its calls wait for the sender's next free slots,
       // pacedCalls), and lanes asleep for the idle time join in.
       if (result.calls > 0) {
-        if (asleep > 0) sleep.wake();
+        sleep.wakeAsleep();
         await sleep.pause(0);
-        continue;
+        return MORE;
       }
+      // A failed pass: the next one after the busy poll (a wake-up ends it sooner).
       let ms = pollMs;
       if (!failed) {
         try {
           ms = await idleMs(withDefaults(options), pollMs, idlePollMs);
-          // Only the first lane keeps the timer and the safety poll; the others sleep until woken
-          // (a NOTIFY, or the first lane's calls), so an idle app pays for one lane's passes.
-          if (index > 0 && ms > pollMs) ms = UNTIL_WOKEN_MS;
         } catch (error) {
           log.error({ err: error }, "broadcast worker error");
         }
       }
-      if (stopped) break;
+      // Only the first lane keeps the timer and the safety poll (the loop sleeps the others until woken).
       // A wake-up that came during the pass (its write may have committed after the pass read)
-      // ends this pause at once (lib/core/wakeable-sleep.ts).
-      const long = ms > pollMs;
-      if (long) asleep += 1;
-      await sleep.pause(ms, since);
-      if (long) asleep -= 1;
-    }
-  };
-  const loop = Promise.all(Array.from({ length: Math.max(1, options.lanes ?? 2) }, lane));
-  return {
-    idleLanes: () => asleep,
-    stop: async () => {
-      stopped = true;
-      unsubscribe();
-      sleep.wake();
-      await loop;
+      // ends the pause at once (lib/core/worker-loop.ts).
+      if (loop > 0 && ms > pollMs) return IDLE;
+      return { more: false, sleepMs: ms };
     },
   };
+}
+
+/** Starts the worker (tests; lib/background.ts starts its definition); `idleLanes`: lanes asleep until woken or the next due time (tests wait for them before they act). */
+export function startBroadcastWorker(options: BroadcastWorkerOptions = {}): {
+  stop: () => Promise<void>;
+  idleLanes: () => number;
+} {
+  const definition = broadcastWorker(options);
+  const worker = startWorker(definition);
+  return { stop: worker.stop, idleLanes: definition.idleLanes };
 }
