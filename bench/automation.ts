@@ -16,7 +16,9 @@
 //      process while the load runs: jobs/s enqueued and finished, the backlog when the load
 //      ends and how long it takes to drain, waited for at most --drain-wait seconds (default
 //      60). Jobs still waiting then are cancelled (and counted) so the next baseline round
-//      does not share the cores with them. Reported with whether the worker keeps up.
+//      does not share the cores with them. Reported with whether the worker keeps up, and the
+//      drain after the load: jobs finished a second and the worker process's CPU per job (/proc;
+//      the callback processor is idle then), which the machine's load disturbs less.
 //  (c) idle: 10,000 pending time triggers (the rounds' own timers topped up with rows of
 //      ScheduledJob due hours to days ahead) and nothing else to do: the CPU of the server,
 //      the worker and their PostgreSQL backends (/proc, as bench/idle.ts) over --idle-window
@@ -428,6 +430,9 @@ type Drain = {
   cancelled: number;
   keepsUp: boolean;
   runs: number;
+  /** After the load (the callback processor idle): jobs finished a second, and the worker process's CPU per job. */
+  drainPerSecond: number;
+  cpuMsPerJob: number;
 };
 
 const eventJobs = (customerId: string, where: string) =>
@@ -441,20 +446,27 @@ async function measureDrain(
   account: Account,
   before: { all: number; finished: number },
   run: { loadSeconds: number; appliedSeconds: number },
+  workerPid: number,
 ) {
   const finishedNow = () => eventJobs(account.customerId, `status <> 'PENDING'`);
   const allNow = () => eventJobs(account.customerId, "true");
   const backlogNow = () =>
     eventJobs(account.customerId, `status = 'PENDING' AND "dueAt" <= (now() AT TIME ZONE 'UTC')`);
-  const finishedDuringLoad = (await finishedNow()) - before.finished;
+  const finishedAtEnd = await finishedNow();
+  const finishedDuringLoad = finishedAtEnd - before.finished;
   const backlogAtEnd = await backlogNow();
   const t0 = performance.now();
+  // The drain after the load: the worker process does little else, so its CPU is the jobs'.
+  const cpu0 = cpuTimeMs(workerPid);
   let left = backlogAtEnd;
   while (left > 0 && performance.now() - t0 < DRAIN_WAIT_S * 1000) {
     await sleep(500);
     left = await backlogNow();
   }
-  const drainedAfterS = left === 0 ? (performance.now() - t0) / 1000 : null;
+  const drainS = (performance.now() - t0) / 1000;
+  const cpuDrain = cpuTimeMs(workerPid) - cpu0;
+  const finishedInDrain = (await finishedNow()) - finishedAtEnd;
+  const drainedAfterS = left === 0 ? drainS : null;
   // Jobs the bound left are cancelled: the next baseline round must not share the cores with them.
   const cancelled =
     left > 0
@@ -480,6 +492,8 @@ async function measureDrain(
     // Keeping up: the backlog the load leaves is gone within max(5 s, a tenth of the load).
     keepsUp: drainedAfterS !== null && drainedAfterS <= Math.max(5, SECONDS * 0.1),
     runs: await count(`SELECT count(*) AS n FROM "AutomationRun" WHERE "customerId" = $1`, [account.customerId]),
+    drainPerSecond: finishedInDrain / Math.max(drainS, 0.001),
+    cpuMsPerJob: finishedInDrain > 0 ? cpuDrain / finishedInDrain : Number.NaN,
   };
   return d;
 }
@@ -612,7 +626,7 @@ async function main() {
       finished: await eventJobs(ruled.customerId, `status <> 'PENDING'`),
     };
     const w = await loadRun(pool, ruled, 0, applied, warmUpSeconds());
-    console.log(`  warm-up: rule jobs ${drainLine(await measureDrain(ruled, before, w))}`);
+    console.log(`  warm-up: rule jobs ${drainLine(await measureDrain(ruled, before, w, worker.pid ?? 0))}`);
   }
 
   const results: Round[] = [];
@@ -623,7 +637,7 @@ async function main() {
       finished: await eventJobs(ruled.customerId, `status <> 'PENDING'`),
     };
     const r = await loadRun(pool, ruled, round, applied);
-    const drain = await measureDrain(ruled, before, r);
+    const drain = await measureDrain(ruled, before, r, worker.pid ?? 0);
     for (const [name, x] of [
       ["no rules", p],
       ["20 rules", r],
@@ -699,7 +713,7 @@ async function main() {
     },
   ];
   const keepsUp = results.every((x) => x.drain.keepsUp);
-  const drainVerdict = `(b) the automation worker ${keepsUp ? "keeps up" : "does not keep up"} with the rule jobs of ${RATE} messages/s: finished ${fmtSpread(spread(results.map((x) => x.drain.finishedPerSecond)))} jobs/s while ${fmtSpread(spread(results.map((x) => x.drain.enqueuedPerSecond)))} a second were enqueued`;
+  const drainVerdict = `(b) the automation worker ${keepsUp ? "keeps up" : "does not keep up"} with the rule jobs of ${RATE} messages/s: finished ${fmtSpread(spread(results.map((x) => x.drain.finishedPerSecond)))} jobs/s while ${fmtSpread(spread(results.map((x) => x.drain.enqueuedPerSecond)))} a second were enqueued; after the load ${fmtSpread(spread(results.map((x) => x.drain.drainPerSecond)))} jobs/s at ${fmtSpread(spread(results.map((x) => x.drain.cpuMsPerJob)))} ms of the worker process's CPU a job`;
   console.log(`\n${drainVerdict}`);
   const targetLines = reportTargets(targets);
 
@@ -758,7 +772,8 @@ function drainLine(d: Drain): string {
     d.drainedAfterS !== null
       ? `drained ${d.drainedAfterS.toFixed(1)} s after the load`
       : `${d.cancelled.toLocaleString("en-US")} still waiting after ${DRAIN_WAIT_S} s (cancelled)`;
-  return `${d.enqueued.toLocaleString("en-US")} enqueued (${d.enqueuedPerSecond.toFixed(0)}/s), ${d.finishedPerSecond.toFixed(0)}/s finished during the load, ${d.backlogAtEnd.toLocaleString("en-US")} waiting when it ended, ${end}: ${d.keepsUp ? "keeps up" : "falls behind"}`;
+  const after = `after it ${d.drainPerSecond.toFixed(0)}/s at ${d.cpuMsPerJob.toFixed(1)} ms of worker CPU a job`;
+  return `${d.enqueued.toLocaleString("en-US")} enqueued (${d.enqueuedPerSecond.toFixed(0)}/s), ${d.finishedPerSecond.toFixed(0)}/s finished during the load, ${d.backlogAtEnd.toLocaleString("en-US")} waiting when it ended, ${end} (${after}): ${d.keepsUp ? "keeps up" : "falls behind"}`;
 }
 
 // The method, as docs/benchmarks.md "Automation rules" says it (the section is rewritten by each full run).
@@ -783,7 +798,9 @@ evaluates the rules in the same process while the load runs, so its work is part
 \`conversation.created\`, \`conversation.labels_changed\`), finished per second during the load, the backlog when
 the load ends and the time to drain it, waited for at most \`--drain-wait\` seconds (default 60); jobs still
 waiting then are cancelled (and counted) so that the next baseline round does not share the cores with them.
-It keeps up when the backlog is gone within max(5 s, a tenth of the load's length).
+It keeps up when the backlog is gone within max(5 s, a tenth of the load's length). The drain after the load
+is also given as jobs finished a second and the worker process's CPU time (\`/proc\`) per job finished, the
+callback processor being idle then: what a job costs, which the machine's load disturbs less than the p99.
 **(c) Idle**: ${PENDING_TIMERS.toLocaleString("en-US")} pending time triggers (the rounds' own timers, topped up with
 \`ScheduledJob\` rows due 1 hour to 7 days ahead), the load over; the CPU time (\`/proc\`, user + system) of the
 server, the worker and their PostgreSQL backends (by \`application_name\`) over windows of \`--idle-window\` seconds

@@ -257,3 +257,38 @@ async function runPrepared<T>(name: string, query: { text: string; values: unkno
     throw error;
   }
 }
+
+/** A statement on a hotTransaction's connection: rows as hotRows gives them, and the rows changed. */
+export type HotStatement = (text: string, values: unknown[]) => Promise<{ rows: unknown[]; rowCount: number }>;
+
+/**
+ * Runs `work` in a transaction on one connection of the pool, its statements plain pg as
+ * hotRows's (the automation runner's, lib/db/plain-tx.ts): committed when `work` resolves,
+ * rolled back when it throws. A connection that failed mid-way is not reused.
+ */
+export function hotTransaction<T>(work: (statement: HotStatement) => Promise<T>): Promise<T> {
+  return onDatabase(async () => {
+    const pool = poolFor(holder.pool ?? (await connectPool()));
+    const client = await pool.connect();
+    const statement: HotStatement = async (text, values) => {
+      const result = await client.query({ text, values: values.map(hotValue), types: hotTypes });
+      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    };
+    let failed: Error | undefined;
+    try {
+      await client.query("BEGIN");
+      const result = await work(statement);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      try {
+        await client.query("ROLLBACK");
+      } catch (rollback) {
+        failed = rollback as Error;
+      }
+      throw error;
+    } finally {
+      client.release(failed);
+    }
+  });
+}

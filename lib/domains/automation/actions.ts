@@ -100,18 +100,11 @@ async function assign(ctx: RunContext, action: Extract<Action, { type: "assign" 
 }
 
 async function note(ctx: RunContext, text: string): Promise<ActionOutcome> {
-  await ctx.tx.conversationNote.create({
-    data: {
-      id: newId("note_"),
-      customerId: ctx.conversation.customerId,
-      conversationId: ctx.conversation.id,
-      text,
-      authorType: "automation",
-      authorEmail: null,
-      authorTokenName: ctx.rule.name,
-      createdAt: ctx.now,
-    },
-  });
+  // Raw: a rule runs in a plain transaction (lib/db/plain-tx.ts).
+  await ctx.tx.$executeRaw(Prisma.sql`INSERT INTO "ConversationNote"
+      ("id", "customerId", "conversationId", "text", "authorType", "authorEmail", "authorTokenName", "createdAt")
+    VALUES (${newId("note_")}, ${ctx.conversation.customerId}, ${ctx.conversation.id}, ${text}, 'automation', NULL,
+      ${ctx.rule.name}, ${ctx.now}::timestamp(3))`);
   return done("note");
 }
 

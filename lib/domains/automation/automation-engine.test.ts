@@ -451,3 +451,64 @@ describe("labels", () => {
     for (const uid of [start, on, off]) await disable(uid);
   });
 });
+
+describe("the worker's batches", () => {
+  it("a rule that fails midway in a batch: the other jobs' rules run once, the failed job is retried alone", async () => {
+    const a = await createRule({
+      name: "Batch A",
+      trigger: { event: "message.inbound" },
+      conditions: [{ field: "message.text", op: "contains", value: "batch" }],
+      actions: [{ type: "note", text: "A" }],
+    });
+    const b = await createRule({
+      name: "Batch B",
+      trigger: { event: "message.inbound" },
+      conditions: [{ field: "message.text", op: "contains", value: "boom" }],
+      actions: [{ type: "note", text: "B" }],
+    });
+    // B's stored actions broken behind the API's back: its run throws (not an action's failure).
+    await db.automationRule.update({
+      where: { id: b },
+      data: { actions: [{ type: "note", text: "B" }, { type: "?" }] },
+    });
+    const contacts = [uniquePhone(), uniquePhone(), uniquePhone()];
+    await contactWrites(t.sender, contacts[0] ?? "", "batch one");
+    await contactWrites(t.sender, contacts[1] ?? "", "batch boom");
+    await contactWrites(t.sender, contacts[2] ?? "", "batch three");
+    // One pass claims the three jobs: A runs for each, B throws on the second.
+    expect(await runAutomationJobs({ customerIds: [t.customer.id] })).toBe(3);
+    await work();
+    const notes = async () =>
+      Promise.all(
+        contacts.map(async (contact) =>
+          (
+            await db.conversationNote.findMany({
+              where: { conversationId: (await conversationOf(contact)).id },
+              orderBy: { text: "asc" },
+            })
+          ).map((n) => n.text),
+        ),
+      );
+    expect(await notes()).toEqual([["A"], ["A"], ["A"]]);
+    expect(await runsOf(a)).toHaveLength(3);
+    expect(await runsOf(b)).toHaveLength(0);
+    const failed = await db.scheduledJob.findMany({
+      where: { customerId: t.customer.id, status: "PENDING", kind: "automation.event" },
+    });
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ subjectId: (await conversationOf(contacts[1] ?? "")).id, attempts: 1 });
+
+    // B repaired and the retry due: the failed job runs again, A does not run twice.
+    await db.automationRule.update({ where: { id: b }, data: { actions: [{ type: "note", text: "B" }] } });
+    await db.scheduledJob.updateMany({
+      where: { id: failed[0]?.id },
+      data: { dueAt: new Date(Date.now() - 1000) },
+    });
+    await work();
+    expect(await notes()).toEqual([["A"], ["A", "B"], ["A"]]);
+    expect(await runsOf(a)).toHaveLength(3);
+    expect(await runsOf(b)).toHaveLength(1);
+    await disable(a);
+    await disable(b);
+  });
+});

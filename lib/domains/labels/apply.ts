@@ -35,21 +35,18 @@ export type LabelledConversation = {
 type Change = Pick<LabelChangeValue, "add" | "remove">;
 
 /** The labels a conversation carries, sorted by name (rule conditions read this). */
+// Both reads are raw: automation rules make them in a plain transaction (lib/db/plain-tx.ts).
 export async function conversationLabels(client: Tx, customerId: string, conversationId: string): Promise<string[]> {
-  const rows = await client.conversationLabel.findMany({
-    where: { conversationId, customerId },
-    select: { label: { select: { name: true } } },
-  });
-  return sortNames(rows.map((r) => r.label.name));
+  const rows = await client.$queryRaw<{ name: string }[]>(Prisma.sql`SELECT l.name FROM "ConversationLabel" cl
+    JOIN "Label" l ON l.id = cl."labelId" WHERE cl."conversationId" = ${conversationId} AND cl."customerId" = ${customerId}`);
+  return sortNames(rows.map((r) => r.name));
 }
 
 /** The labels a contact (a phone number of the account) carries, sorted by name. */
 export async function contactLabels(client: Tx, customerId: string, phoneNumber: string): Promise<string[]> {
-  const rows = await client.contactLabel.findMany({
-    where: { customerId, phoneNumber },
-    select: { label: { select: { name: true } } },
-  });
-  return sortNames(rows.map((r) => r.label.name));
+  const rows = await client.$queryRaw<{ name: string }[]>(Prisma.sql`SELECT l.name FROM "ContactLabel" cl
+    JOIN "Label" l ON l.id = cl."labelId" WHERE cl."customerId" = ${customerId} AND cl."phoneNumber" = ${phoneNumber}`);
+  return sortNames(rows.map((r) => r.name));
 }
 
 /** The names of `ids` among `labels`. */

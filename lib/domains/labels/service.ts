@@ -161,10 +161,10 @@ export async function labelsNamed(
 ): Promise<{ id: string; name: string }[]> {
   const keys = [...new Set(names.map(labelKey))];
   if (keys.length === 0) return [];
-  const rows = await client.label.findMany({
-    where: { customerId, nameKey: { in: keys } },
-    select: { id: true, name: true, nameKey: true },
-  });
+  // Raw: automation rules read it in a plain transaction (lib/db/plain-tx.ts).
+  const rows = await client.$queryRaw<{ id: string; name: string; nameKey: string }[]>(
+    Prisma.sql`SELECT id, name, "nameKey" FROM "Label" WHERE "customerId" = ${customerId} AND "nameKey" = ANY(${keys}::text[])`,
+  );
   const found = new Set(rows.map((r) => r.nameKey));
   const missing = [...new Set(names.filter((n) => !found.has(labelKey(n))))];
   if (missing.length > 0) {

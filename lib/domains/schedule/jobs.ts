@@ -8,7 +8,7 @@
 import { retryDelayMs } from "@/lib/core/backoff";
 import { log } from "@/lib/core/log";
 import type { WorkerDefinition, WorkerSleep } from "@/lib/core/worker-loop";
-import { db, type Tx } from "@/lib/db";
+import { db, hotRows, type Tx } from "@/lib/db";
 import { NOW_UTC, newIds } from "@/lib/db/sql";
 import { notifyStatement, wakeupsOn } from "@/lib/db/wakeups";
 
@@ -60,7 +60,11 @@ export async function scheduleJobs(tx: Tx, jobs: NewJob[]): Promise<number> {
   return count;
 }
 
-/** Claims up to `limit` due PENDING jobs of these kinds for `leaseMs`. */
+/**
+ * Claims up to `limit` due PENDING jobs of these kinds for `leaseMs`. A plain statement on the
+ * pg pool (hotRows): every job worker runs it on each wake-up, and Prisma's per-statement CPU
+ * was most of a claim (docs/benchmarks.md "Automation rules").
+ */
 export async function claimDueJobs(
   kinds: readonly string[],
   limit: number,
@@ -68,8 +72,8 @@ export async function claimDueJobs(
   customerIds: readonly string[] | null = null,
 ): Promise<ClaimedJob[]> {
   const scope = customerIds ? `AND "customerId" = ANY($4::text[])` : "";
-  return db.$queryRawUnsafe<ClaimedJob[]>(
-    `WITH due AS MATERIALIZED (
+  return hotRows<ClaimedJob>({
+    text: `WITH due AS MATERIALIZED (
        SELECT id FROM "ScheduledJob"
        WHERE status = 'PENDING' AND kind = ANY($3::text[]) AND "dueAt" <= ${NOW_UTC}
          AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC}) ${scope}
@@ -79,8 +83,8 @@ export async function claimDueJobs(
      FROM due WHERE j.id = due.id
      RETURNING j.id, j."customerId", j.kind, j.key, j."subjectId", j."dueAt", j.payload, j.attempts,
        j."lockedUntil"::text AS lease`,
-    ...(customerIds ? [limit, leaseMs, [...kinds], [...customerIds]] : [limit, leaseMs, [...kinds]]),
-  );
+    values: customerIds ? [limit, leaseMs, [...kinds], [...customerIds]] : [limit, leaseMs, [...kinds]],
+  });
 }
 
 /**
@@ -116,12 +120,52 @@ export async function finishJob(
   return count === 1;
 }
 
+/**
+ * Records the outcomes of several claims in one plain statement (a pass's jobs, finished
+ * together); returns the ids whose lease was lost (another worker holds them now).
+ */
+export async function finishJobs(finished: { job: Pick<ClaimedJob, "id" | "lease">; outcome: JobOutcome }[]) {
+  if (finished.length === 0) return [];
+  const column = <T>(f: (x: { job: Pick<ClaimedJob, "id" | "lease">; outcome: JobOutcome }) => T) => finished.map(f);
+  const rows = await hotRows<{ id: string }>({
+    text: `UPDATE "ScheduledJob" AS j SET status = t.status, "lastError" = t.error, "lockedUntil" = NULL,
+         "updatedAt" = ${NOW_UTC}, "dueAt" = COALESCE(t.due, j."dueAt"), payload = COALESCE(t.payload, j.payload),
+         attempts = CASE WHEN t.reset THEN 0 ELSE j.attempts END
+       FROM unnest($1::text[], $2::timestamp(3)[], $3::text[], $4::text[], $5::timestamp(3)[], $6::jsonb[], $7::boolean[])
+         AS t(id, lease, status, error, due, payload, reset)
+       WHERE j.id = t.id AND j."lockedUntil" = t.lease
+       RETURNING j.id`,
+    values: [
+      column((x) => x.job.id),
+      column((x) => x.job.lease),
+      column((x) => x.outcome.status),
+      column(({ outcome: o }) =>
+        o.status === "FAILED"
+          ? o.error.slice(0, 500)
+          : o.status === "PENDING"
+            ? (o.error?.slice(0, 500) ?? null)
+            : null,
+      ),
+      column(({ outcome: o }) => (o.status === "PENDING" ? o.dueAt.toISOString() : null)),
+      column(({ outcome: o }) => (o.status === "PENDING" && o.payload ? JSON.stringify(o.payload) : null)),
+      // A timer moved (no error) starts its attempts afresh; a retry keeps counting.
+      column(({ outcome: o }) => o.status === "PENDING" && !o.error),
+    ],
+  });
+  const kept = new Set(rows.map((r) => r.id));
+  return finished.filter((x) => !kept.has(x.job.id)).map((x) => x.job.id);
+}
+
 export type JobWorkerOptions = {
   /** Names the worker in its log lines. */
   name: string;
   kinds: readonly string[];
-  /** Handles one claimed job; what it returns is recorded. A throw is retried with a backoff, up to maxAttempts. */
-  handle: (job: ClaimedJob) => Promise<JobOutcome>;
+  /**
+   * Handles one claimed job; what it returns is recorded. A throw is retried with a backoff, up
+   * to maxAttempts. `pass` lives for one pass (one claim): a handler may keep there what every
+   * job of the pass reads alike (automation: the account's rules and business hours).
+   */
+  handle: (job: ClaimedJob, pass: Map<string, unknown>) => Promise<JobOutcome>;
   batchSize?: number;
   leaseMs?: number;
   pollMs?: number;
@@ -130,7 +174,17 @@ export type JobWorkerOptions = {
   sleep?: WorkerSleep;
 };
 
-/** One pass: claims due jobs and handles them; returns how many were claimed. */
+/** Outcomes are written together, at the end of a pass or once this long has passed since the last write. */
+const FINISH_EVERY_MS = 1_000;
+
+/**
+ * One pass: claims due jobs, handles them one after another, and records their outcomes in
+ * one statement (or one a second in a long pass); returns how many were claimed. A job that
+ * throws is retried alone: the others of its pass keep their outcomes. A crash before the
+ * write leaves the pass's jobs claimed: when the lease ends they run again, and each handler
+ * finds what it already did (a rule's run key, a send's message id), as after a crash
+ * between a job and its finish.
+ */
 export async function runDueJobs(options: JobWorkerOptions): Promise<number> {
   const jobs = await claimDueJobs(
     options.kinds,
@@ -139,34 +193,49 @@ export async function runDueJobs(options: JobWorkerOptions): Promise<number> {
     options.customerIds ?? null,
   );
   const maxAttempts = options.maxAttempts ?? 5;
-  for (const job of jobs) {
-    let outcome: JobOutcome;
-    try {
-      outcome = await options.handle(job);
-    } catch (error) {
-      log.error({ err: error, jobId: job.id, kind: job.kind, worker: options.name }, "scheduled job failed");
-      outcome =
-        job.attempts >= maxAttempts
-          ? { status: "FAILED", error: "internal error" }
-          : {
-              status: "PENDING",
-              dueAt: new Date(Date.now() + retryDelayMs(job.attempts, 1_000, 60_000)),
-              error: "internal error",
-            };
+  const pass = new Map<string, unknown>();
+  let finished: { job: ClaimedJob; outcome: JobOutcome }[] = [];
+  let lastWrite = Date.now();
+  const write = async () => {
+    const lost = await finishJobs(finished);
+    finished = [];
+    lastWrite = Date.now();
+    for (const jobId of lost) log.warn({ jobId, worker: options.name }, "scheduled job lease lost");
+  };
+  try {
+    for (const job of jobs) {
+      let outcome: JobOutcome;
+      try {
+        outcome = await options.handle(job, pass);
+      } catch (error) {
+        log.error({ err: error, jobId: job.id, kind: job.kind, worker: options.name }, "scheduled job failed");
+        outcome =
+          job.attempts >= maxAttempts
+            ? { status: "FAILED", error: "internal error" }
+            : {
+                status: "PENDING",
+                dueAt: new Date(Date.now() + retryDelayMs(job.attempts, 1_000, 60_000)),
+                error: "internal error",
+              };
+      }
+      finished.push({ job, outcome });
+      if (Date.now() - lastWrite >= FINISH_EVERY_MS) await write();
     }
-    if (!(await finishJob(job, outcome))) log.warn({ jobId: job.id, worker: options.name }, "scheduled job lease lost");
+  } finally {
+    // Even when the database failed mid-pass: what was handled is recorded if it can be.
+    if (finished.length > 0) await write();
   }
   return jobs.length;
 }
 
 /** The earliest due time of the PENDING jobs of these kinds, or null (the loop sleeps until then). */
 async function nextDue(kinds: readonly string[], customerIds: readonly string[] | null): Promise<Date | null> {
-  const rows = await db.$queryRawUnsafe<{ due: Date | null }[]>(
-    `SELECT min("dueAt") AS due FROM "ScheduledJob" WHERE status = 'PENDING' AND kind = ANY($1::text[])
+  const rows = await hotRows<{ due: Date | null }>({
+    text: `SELECT min("dueAt") AS due FROM "ScheduledJob" WHERE status = 'PENDING' AND kind = ANY($1::text[])
        AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC})
        ${customerIds ? `AND "customerId" = ANY($2::text[])` : ""}`,
-    ...(customerIds ? [[...kinds], [...customerIds]] : [[...kinds]]),
-  );
+    values: customerIds ? [[...kinds], [...customerIds]] : [[...kinds]],
+  });
   return rows[0]?.due ?? null;
 }
 

@@ -195,7 +195,10 @@ export async function refreshSla(tx: Tx, conversationIds: readonly string[], cho
   if (conversationIds.length === 0) return;
   const states = await statesOf(tx, conversationIds);
   const customers = [...new Set(states.map((s) => s.customerId))];
-  const any = await tx.slaPolicy.findFirst({ where: { customerId: { in: customers } }, select: { id: true } });
+  // Raw: a label change by an automation rule runs in a plain transaction (lib/db/plain-tx.ts).
+  const [any] = await tx.$queryRaw<
+    { id: string }[]
+  >`SELECT id FROM "SlaPolicy" WHERE "customerId" = ANY(${customers}::text[]) LIMIT 1`;
   const withPolicy = states.filter((s) => s.slaPolicyId !== null);
   if (!any && withPolicy.length === 0) return;
   await store(tx, await evaluate(tx, any ? states : withPolicy, choose), new Date());

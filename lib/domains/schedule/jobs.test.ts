@@ -1,0 +1,107 @@
+// A pass of the job worker (docs/automation.md "Time triggers"): it claims a batch, handles the
+// jobs one after another and records their outcomes together. A job that fails midway is
+// retried alone: the others of its pass are recorded once, neither lost nor run again.
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { newId } from "@/lib/db/sql";
+import { type ClaimedJob, type JobOutcome, runDueJobs, scheduleJobs } from "./jobs";
+
+const kindOf = () => `test.batch.${newId("")}`;
+
+async function schedule(kind: string, n: number, dueAt = new Date(Date.now() - 1_000)) {
+  const customerId = newId("cust_");
+  await scheduleJobs(
+    db,
+    Array.from({ length: n }, (_, i) => ({
+      customerId,
+      kind,
+      key: `${kind}:${i}`,
+      dueAt: new Date(dueAt.getTime() + i),
+      payload: { i },
+    })),
+  );
+  return customerId;
+}
+
+const rows = (kind: string) =>
+  db.scheduledJob.findMany({
+    where: { kind },
+    orderBy: { key: "asc" },
+    select: { key: true, status: true, attempts: true, lastError: true, dueAt: true, lockedUntil: true },
+  });
+
+describe("a pass of the job worker", () => {
+  it("a job that throws midway is retried alone; the others of its batch are recorded once", async () => {
+    const kind = kindOf();
+    await schedule(kind, 5);
+    const calls: number[] = [];
+    let pass: Map<string, unknown> | undefined;
+    const handle = async (job: ClaimedJob, p: Map<string, unknown>): Promise<JobOutcome> => {
+      const i = (job.payload as { i: number }).i;
+      calls.push(i);
+      // One map for every job of the pass.
+      pass ??= p;
+      expect(p).toBe(pass);
+      if (i === 2 && job.attempts === 1) throw new Error("a rule failed midway");
+      return i === 4 ? { status: "CANCELLED" } : { status: "DONE" };
+    };
+    expect(await runDueJobs({ name: "test", kinds: [kind], handle, batchSize: 10 })).toBe(5);
+    expect(calls).toEqual([0, 1, 2, 3, 4]);
+    const after = await rows(kind);
+    expect(after.map((r) => r.status)).toEqual(["DONE", "DONE", "PENDING", "DONE", "CANCELLED"]);
+    expect(after.every((r) => r.lockedUntil === null)).toBe(true);
+    expect(after[2]).toMatchObject({ attempts: 1, lastError: "internal error" });
+    expect(after[2]?.dueAt.getTime()).toBeGreaterThan(Date.now());
+
+    // The next pass finds nothing due: the failed job waits its backoff, the others are finished.
+    expect(await runDueJobs({ name: "test", kinds: [kind], handle })).toBe(0);
+    // Its backoff over, only the failed job runs again, once.
+    await db.scheduledJob.updateMany({
+      where: { kind, status: "PENDING" },
+      data: { dueAt: new Date(Date.now() - 1_000) },
+    });
+    pass = undefined;
+    expect(await runDueJobs({ name: "test", kinds: [kind], handle })).toBe(1);
+    expect(calls).toEqual([0, 1, 2, 3, 4, 2]);
+    expect((await rows(kind)).map((r) => r.status)).toEqual(["DONE", "DONE", "DONE", "DONE", "CANCELLED"]);
+  });
+
+  it("an outcome whose lease was lost meanwhile is not written over the new holder's claim", async () => {
+    const kind = kindOf();
+    await schedule(kind, 3);
+    const handle = async (job: ClaimedJob): Promise<JobOutcome> => {
+      // While this pass runs, another worker took job 1 over (its lease ended and it claimed it again).
+      if ((job.payload as { i: number }).i === 1) {
+        await db.scheduledJob.update({
+          where: { key: `${kind}:1` },
+          data: { lockedUntil: new Date(Date.now() + 60_000) },
+        });
+      }
+      return { status: "DONE" };
+    };
+    expect(await runDueJobs({ name: "test", kinds: [kind], handle })).toBe(3);
+    const after = await rows(kind);
+    expect(after.map((r) => r.status)).toEqual(["DONE", "PENDING", "DONE"]);
+    expect(after[1]?.lockedUntil).not.toBeNull();
+  });
+
+  it("a long pass records what it finished as it goes (a crash later in the pass loses none of it)", async () => {
+    const kind = kindOf();
+    await schedule(kind, 3);
+    const seen: string[][] = [];
+    const handle = async (job: ClaimedJob): Promise<JobOutcome> => {
+      const i = (job.payload as { i: number }).i;
+      seen.push((await rows(kind)).map((r) => r.status));
+      // The first job takes over a second: its outcome is written before the next one starts.
+      if (i === 0) await new Promise((resolve) => setTimeout(resolve, 1_050));
+      return { status: "DONE" };
+    };
+    expect(await runDueJobs({ name: "test", kinds: [kind], handle })).toBe(3);
+    expect(seen).toEqual([
+      ["PENDING", "PENDING", "PENDING"],
+      ["DONE", "PENDING", "PENDING"],
+      ["DONE", "PENDING", "PENDING"],
+    ]);
+    expect((await rows(kind)).map((r) => r.status)).toEqual(["DONE", "DONE", "DONE"]);
+  });
+});
