@@ -225,6 +225,28 @@ describe("the label and memberId filters", () => {
   });
 });
 
+describe("a removed member", () => {
+  it("keeps their figures under memberId; another account still cannot name them", async () => {
+    const t = await messagingCustomer();
+    const other = await messagingCustomer();
+    const gone = await createMemberOf(t.customer.id, "agent");
+    const c = await writes(t, uniquePhone(), "2026-11-16T09:00:00Z");
+    await reply(c, "2026-11-16T09:10:00Z", gone.email);
+    await close(c, "2026-11-16T10:00:00Z", gone.email);
+    await db.user.deleteMany({ where: { id: gone.userId, customerId: t.customer.id } });
+    const res = await report(t, { memberId: gone.email.toUpperCase() });
+    expect(res).toMatchObject({ memberId: gone.email });
+    expect(res.totals).toMatchObject({ conversations: 1, resolved: 1, firstResponse: { median: 600, p90: 600 } });
+    const refused = await call("GET", "/api/v3/reports/support", {
+      token: other.globalToken,
+      query: { ...NOVEMBER, memberId: gone.email },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error_code).toBe("VALIDATION_FAILED");
+    expect(JSON.stringify(refused.body)).toContain("memberId");
+  });
+});
+
 describe("the Reports page", () => {
   it("reads the filters and both kinds of durations; its CSV carries both", async () => {
     const p = memberPrincipal(a.customer.id, { role: "admin" });

@@ -135,9 +135,23 @@ function filtersOf(family: Family, f: Filters): Prisma.Sql {
 }
 
 /**
+ * A removed member of this account: their email names figures of the account (a response, a
+ * first response or a close), which stay after the removal. Read only for an email that is no
+ * current member; another account's member names none of this account's figures.
+ */
+async function formerMember(customerId: string, email: string): Promise<string | null> {
+  const key = email.trim().toLowerCase();
+  const rows = await db.$queryRaw<{ found: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM "SupportResponse" WHERE "customerId" = ${customerId} AND "responder" = ${key})
+      OR EXISTS (SELECT 1 FROM "SupportPeriod" WHERE "customerId" = ${customerId}
+        AND ("firstResponder" = ${key} OR "closedBy" = ${key})) AS found`;
+  return rows[0]?.found ? key : null;
+}
+
+/**
  * The filters named by the query, each checked in the account: a label by name (whatever the
- * case; LABEL_NOT_FOUND otherwise), a member by email (VALIDATION_FAILED on `memberId` when
- * no member of this account has it) or "api".
+ * case; LABEL_NOT_FOUND otherwise), a member by email (a current or removed member of this
+ * account; VALIDATION_FAILED on `memberId` otherwise) or "api".
  */
 async function resolveFilters(
   customerId: string,
@@ -160,11 +174,12 @@ async function resolveFilters(
     if (q.memberId.toLowerCase() === "api") member = "api";
     else {
       const found = await memberByEmail(customerId, q.memberId);
-      if (!found) {
+      const email = found?.email ?? (await formerMember(customerId, q.memberId));
+      if (!email) {
         const message = `${q.memberId} is not a member of this account`;
         throw new ApiError("VALIDATION_FAILED", message, { fields: [{ path: "memberId", message }] });
       }
-      member = found.email;
+      member = email;
     }
   }
   return { labelId: label?.id ?? null, labelName: label?.name ?? null, member, memberId: member };

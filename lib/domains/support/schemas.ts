@@ -65,7 +65,7 @@ export const SupportReportQuery = z
           .optional(),
       )
       .describe(
-        'Only the figures of one member, by the email of a member of the account ("api": replies and closes through the API), each family keyed as groupBy=member keys it',
+        'Only the figures of one member, by the email of a member of the account, or of a removed member whose figures remain ("api": replies and closes through the API), each family keyed as groupBy=member keys it',
       ),
   })
   .superRefine(orderedRange);
