@@ -21,7 +21,7 @@ vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "dash.
 const listRoute = await import("@/app/api/dashboard/conversations/route");
 const unreadRoute = await import("@/app/api/dashboard/conversations/unread/route");
 const oneRoute = await import("@/app/api/dashboard/conversations/[uid]/route");
-const replyRoute = await import("@/app/api/dashboard/conversations/[uid]/messages/route");
+const replyRoute = await import("@/app/api/dashboard/[...path]/route");
 const messagesRoute = await import("@/app/api/dashboard/messages/route");
 
 const ORIGIN = "http://dash.test";

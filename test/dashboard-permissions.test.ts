@@ -92,8 +92,6 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/api/dashboard/contact-books/[uid]/bulk/route.ts": "contacts.write",
   "app/api/dashboard/conversations/route.ts": "inbox",
   "app/api/dashboard/conversations/[uid]/route.ts": "inbox",
-  "app/api/dashboard/conversations/[uid]/messages/route.ts": "inbox",
-  "app/api/dashboard/conversations/[uid]/notes/route.ts": "inbox",
   "app/api/dashboard/conversations/[uid]/assignees/route.ts": "inbox",
   "app/api/dashboard/conversations/[uid]/labels/route.ts": "inbox",
   "app/api/dashboard/conversations/[uid]/typing/route.ts": "inbox",
@@ -105,6 +103,13 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/api/dashboard/live/route.ts": "dashboard",
   "app/api/dashboard/webhooks/[uid]/recoveries/[recoveryUid]/route.ts": "webhooks",
 };
+
+/**
+ * The router's mount for the session (docs/dashboard.md "Data the browser holds"): one file
+ * serving every route of the table marked `session`, each walked on its own path with the
+ * permission its definition names.
+ */
+const ROUTER_MOUNT = "app/api/dashboard/[...path]/route.ts";
 
 // The session the mocked getServerSession hands out (ids only, as the JWT carries them).
 const session = vi.hoisted(() => ({
@@ -137,7 +142,7 @@ const isServerActionFile = (file: string) =>
 const pages = walk("app/(dashboard)").filter((f) => /\/(page|layout)\.tsx$/.test(f));
 const actions = walk("app").filter(isServerActionFile);
 const handlers = walk("app/api/dashboard").filter((f) => f.endsWith("/route.ts"));
-const discovered = [...pages, ...actions, ...handlers].sort();
+const discovered = [...pages, ...actions, ...handlers].filter((f) => f !== ROUTER_MOUNT).sort();
 
 /** Dynamic segments ([uid]) filled with ids that exist nowhere. */
 function paramsOf(file: string): Record<string, string> {
@@ -159,7 +164,44 @@ function fromThrown(error: unknown): Outcome {
   return { kind: "reached", detail: error instanceof Error ? error.message.slice(0, 80) : String(error) };
 }
 
-type Entry = { name: string; file: string; run: () => Promise<Outcome> };
+type Entry = { name: string; file: string; expected: Permission | "public"; run: () => Promise<Outcome> };
+
+/** A handler's answer as what a user would meet. */
+async function outcomeOf(res: Response): Promise<Outcome> {
+  const body = res.headers.get("content-type")?.includes("json") ? await res.json() : {};
+  if (res.status === 401) return { kind: "login" };
+  if (res.status === 403 && typeof body?.details?.permission === "string") {
+    return { kind: "denied", permission: body.details.permission };
+  }
+  return { kind: "reached", detail: `${res.status} ${body?.error_code ?? ""}` };
+}
+
+const walkHeaders = { Host: "dash.test", Origin: "http://dash.test", "Content-Type": "application/json" };
+
+/** Every session route of the table, on its path under /api/dashboard with ids that exist nowhere. */
+async function routerEntries(): Promise<Entry[]> {
+  const { routes } = await import("@/lib/api/route-table");
+  const mount = (await import(/* @vite-ignore */ path.join(ROOT, ROUTER_MOUNT))) as Record<
+    string,
+    (request: Request) => Promise<Response>
+  >;
+  return routes
+    .filter((r) => r.session)
+    .map((r) => {
+      const url = `http://dash.test/api/dashboard${r.path.replace(/:(\w+)/g, "zz_$1_missing")}`;
+      return {
+        name: `${r.method} ${ROUTER_MOUNT} ${r.path}`,
+        file: ROUTER_MOUNT,
+        expected: r.permission as Permission,
+        run: async () => {
+          const handler = mount[r.method];
+          if (!handler) throw new Error(`${ROUTER_MOUNT} does not export ${r.method}`);
+          const body = r.method === "GET" ? {} : { body: "{}" };
+          return outcomeOf(await handler(new Request(url, { method: r.method, headers: walkHeaders, ...body })));
+        },
+      };
+    });
+}
 
 async function entriesOf(file: string): Promise<Entry[]> {
   const mod = (await import(/* @vite-ignore */ path.join(ROOT, file))) as Record<string, unknown>;
@@ -170,6 +212,7 @@ async function entriesOf(file: string): Promise<Entry[]> {
       {
         name: file,
         file,
+        expected: EXPECTED[file] as Permission,
         run: async () => {
           try {
             await page({ params: Promise.resolve(params), searchParams: Promise.resolve({}), children: null });
@@ -187,20 +230,15 @@ async function entriesOf(file: string): Promise<Entry[]> {
       .map((method) => ({
         name: `${method} ${file}`,
         file,
+        expected: EXPECTED[file] as Permission,
         run: async () => {
           const handler = mod[method] as (request: Request, ctx: unknown) => Promise<Response>;
           const request = new Request("http://dash.test/api/dashboard/x", {
             method,
-            headers: { Host: "dash.test", Origin: "http://dash.test", "Content-Type": "application/json" },
+            headers: walkHeaders,
             ...(method === "GET" ? {} : { body: "{}" }),
           });
-          const res = await handler(request, { params: Promise.resolve(params) });
-          const body = res.headers.get("content-type")?.includes("json") ? await res.json() : {};
-          if (res.status === 401) return { kind: "login" };
-          if (res.status === 403 && typeof body?.details?.permission === "string") {
-            return { kind: "denied", permission: body.details.permission };
-          }
-          return { kind: "reached", detail: `${res.status} ${body?.error_code ?? ""}` };
+          return outcomeOf(await handler(request, { params: Promise.resolve(params) }));
         },
       }));
   }
@@ -210,6 +248,7 @@ async function entriesOf(file: string): Promise<Entry[]> {
     .map(([exported, value]) => ({
       name: `${file}#${exported}`,
       file,
+      expected: EXPECTED[file] as Permission | "public",
       run: async () => {
         try {
           const result = (await (value as (...args: unknown[]) => Promise<unknown>)("zz_missing", {}, {})) as {
@@ -236,6 +275,14 @@ it("every page, action and handler of the file tree is listed with its permissio
   expect(stale, "these are listed but no longer exist").toEqual([]);
 });
 
+it("the router's session routes are walked too, each with the permission its definition names", () => {
+  const walked = entries
+    .filter((e) => e.file === ROUTER_MOUNT)
+    .map((e) => `${e.name.split(" ")[0]} ${e.name.split(" ").at(-1)} ${e.expected}`);
+  expect(walked).toContain("POST /conversations/:conversationUid/messages inbox");
+  expect(walked).toContain("GET /conversations/:conversationUid/notes inbox");
+});
+
 const members = {} as Record<Role, { userId: string; customerId: string; sessionId: string }>;
 let entries: Entry[] = [];
 beforeAll(async () => {
@@ -251,7 +298,10 @@ beforeAll(async () => {
     });
     members[role] = await signedInSession(user.id, c.customer.id);
   }
-  entries = (await Promise.all(discovered.filter((f) => f in EXPECTED).map(entriesOf))).flat();
+  entries = [
+    ...(await Promise.all(discovered.filter((f) => f in EXPECTED).map(entriesOf))).flat(),
+    ...(await routerEntries()),
+  ];
 }, 120_000);
 
 describe.each(ROLES)("as %s", (role) => {
@@ -259,7 +309,7 @@ describe.each(ROLES)("as %s", (role) => {
     session.current = members[role];
     const wrong: string[] = [];
     for (const entry of entries) {
-      const expected = EXPECTED[entry.file];
+      const expected = entry.expected;
       if (expected === undefined) continue;
       const outcome = await entry.run();
       if (expected === "public") {
@@ -283,7 +333,7 @@ it("without a session every non-public entry sends to the login page (or answers
   session.current = null;
   const wrong: string[] = [];
   for (const entry of entries) {
-    if (EXPECTED[entry.file] === "public") continue;
+    if (entry.expected === "public") continue;
     const outcome = await entry.run();
     if (outcome.kind !== "login") wrong.push(`${entry.name}: ${JSON.stringify(outcome)}`);
   }

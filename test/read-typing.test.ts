@@ -30,7 +30,7 @@ vi.mock("@/lib/dashboard/session", async () => {
 
 const one = await import("@/app/api/dashboard/conversations/[uid]/route");
 const typingRoute = await import("@/app/api/dashboard/conversations/[uid]/typing/route");
-const replies = await import("@/app/api/dashboard/conversations/[uid]/messages/route");
+const replies = await import("@/app/api/dashboard/[...path]/route");
 
 const ORIGIN = "http://dash.test";
 const SAME = { Host: "dash.test", Origin: ORIGIN, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json" };

@@ -24,7 +24,7 @@ vi.mock("@/lib/dashboard/session", async () => {
   };
 });
 const composerRoute = await import("@/app/api/dashboard/messages/route");
-const inboxReplyRoute = await import("@/app/api/dashboard/conversations/[uid]/messages/route");
+const inboxReplyRoute = await import("@/app/api/dashboard/[...path]/route");
 
 const ORDER_UPDATE = "Hi {{1}}, your order {{2}} is on its way.";
 const MISSING_FIRST =

@@ -138,6 +138,15 @@ export type RouteDef<
   tag: string;
   /** "public": no token (only the OpenAPI document). */
   auth?: "token" | "public";
+  /**
+   * true: the dashboard's browser code calls it too, as the signed-in member, at the same path
+   * under /api/dashboard (docs/dashboard.md "Data the browser holds"): the member's role must
+   * hold `permission` (the one vocabulary of lib/domains/auth/permissions.ts; 401 without a
+   * session, 403 PERMISSION_DENIED without it), a mutation must come from our own pages as JSON
+   * (multipart for an upload), and no rate limit applies. The handler tells the two apart by
+   * `principal.via` ("token" or "session"). Needs `permission`.
+   */
+  session?: true;
   /** "global": number-scoped tokens get TOKEN_SCOPE_NOT_ALLOWED. */
   tokenScope?: "global" | "any";
   /**

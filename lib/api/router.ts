@@ -11,7 +11,8 @@ import { log, redactUrl } from "@/lib/core/log";
 import { PathText } from "@/lib/core/path-params";
 import { assertStorableInput } from "@/lib/core/storable-input";
 import { assertTokenPermission } from "@/lib/domains/auth/access";
-import { hasFeature, type Principal, type TokenPrincipal } from "@/lib/domains/auth/principal";
+import type { Permission } from "@/lib/domains/auth/permissions";
+import { hasFeature, type Principal } from "@/lib/domains/auth/principal";
 import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/domains/idempotency/service";
 import { resolveSender, resolveSenderByPhoneNumberId, type Sender } from "@/lib/domains/senders/service";
 import { verifyToken } from "@/lib/domains/tokens/service";
@@ -65,10 +66,32 @@ function decodeParam(raw: string): string {
   }
 }
 
-export type RequestInfo = { clientIp?: string };
+/**
+ * How a mount that knows the dashboard's session serves the routes marked `session: true`
+ * under /api/dashboard (app/api/dashboard/[...path]/route.ts passes lib/dashboard's): the router
+ * knows no cookie and no Next.
+ */
+export type SessionAuth = {
+  /**
+   * Throws when the request may not come with the session's cookie at all (a cross-site or
+   * non-JSON mutation: lib/dashboard/request-guard.ts), before the session is read or the body.
+   */
+  guard: (request: Request, body: "json" | "multipart") => void;
+  /** The signed-in member holding `permission`: throws UNAUTHORIZED without a session, PERMISSION_DENIED without it. */
+  member: (permission: Permission) => Promise<Principal>;
+};
+
+export type RequestInfo = {
+  clientIp?: string;
+  /** Present on the dashboard's mount: /api/dashboard/... paths are the session routes. */
+  session?: SessionAuth;
+};
 export type RouterOptions = { rateLimiter?: Pick<RateLimiter, "consume"> };
 
 export function createRouter(table: readonly AnyRoute[], options: RouterOptions = {}) {
+  for (const r of table) {
+    if (r.session && !r.permission) throw new Error(`${r.method} ${r.path}: a session route names its permission`);
+  }
   const compiled = table.map(compile);
   const limit = options.rateLimiter ? options.rateLimiter.consume.bind(options.rateLimiter) : consumeRateLimits;
 
@@ -80,20 +103,23 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
     const startedAt = performance.now();
     const requestId = newRequestId();
     const url = new URL(request.url);
-    const prefix = /^\/api\/(v2|v3)(\/.*)?$/.exec(url.pathname);
-    const version: Version = (prefix?.[1] as Version | undefined) ?? "v3";
+    const prefix = /^\/api\/(v2|v3|dashboard)(\/.*)?$/.exec(url.pathname);
+    // The dashboard's own fetches (docs/dashboard.md "Data the browser holds"): the routes
+    // marked `session`, as v3 answers them, for the signed-in member.
+    const session = prefix?.[1] === "dashboard" ? info.session : undefined;
+    const version: Version = session ? "v3" : ((prefix?.[1] as Version | undefined) ?? "v3");
     const meta: Meta = { version, requestId, startedAt };
     const headers: Record<string, string> = { "X-Service-Request-Id": requestId };
     const clientIp = info.clientIp ?? "unknown";
     // HEAD is GET without a body.
     const method = request.method === "HEAD" ? "GET" : request.method;
     let errorStyle: AnyRoute["errorStyle"] = "envelope";
-    let principal: TokenPrincipal | undefined;
+    let principal: Principal | undefined;
     // An upload's received file, discarded once the request is answered (the handler moved what it keeps).
     let cleanup: (() => Promise<void> | undefined) | undefined;
     // Usage (docs/tokens.md): queued after the response is built, written in batches.
     const done = (response: Response): Response => {
-      if (principal?.tokenId) {
+      if (principal?.via === "token") {
         recordUsage({
           customerId: principal.customerId,
           tokenId: principal.tokenId,
@@ -111,8 +137,10 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
 
     try {
       const sub = prefix?.[2] ?? "/";
-      const matches = prefix
+      const served = prefix && (prefix[1] !== "dashboard" || session);
+      const matches = served
         ? compiled.flatMap((c) => {
+            if (session && !c.route.session) return [];
             const m = c.regex.exec(sub);
             return m ? [{ c, m }] : [];
           })
@@ -127,8 +155,9 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       const inVersion = matches.filter(({ c }) => c.shape === best && c.route.versions.includes(version));
       const hit = inVersion.find(({ c }) => c.route.method === method);
       if (!hit) {
-        // Every request counts against the global window, unknown routes included.
-        Object.assign(headers, (await limit("global", clientIp, undefined)).headers);
+        // Every request counts against the global window, unknown routes included (the
+        // dashboard's fetches never did: a member's tab is no API client).
+        if (!session) Object.assign(headers, (await limit("global", clientIp, undefined)).headers);
         if (inVersion.length === 0) throw new ApiError("NOT_FOUND", `No route for ${request.method} ${url.pathname}`);
         const allowed = [...new Set(inVersion.map(({ c }) => c.route.method))];
         const allow = allowed.join(", ");
@@ -148,41 +177,46 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       // route's larger body limit. A POST without one may carry it in its JSON body
       // (docs/api/authentication.md): that body is read first, at the default limit only.
       const hasSchema = bodySchema(route, version) !== undefined;
-      let presented = bearerToken(request) ?? (method === "GET" ? tokenFrom(url.searchParams) : undefined);
+      let presented = session
+        ? undefined
+        : (bearerToken(request) ?? (method === "GET" ? tokenFrom(url.searchParams) : undefined));
       let input: BodyInput | undefined;
       // An upload is never read before its token is known (docs/openapi.md "Uploads").
       const uploading = route.upload !== undefined && isMultipart(request);
-      if (method === "POST" && !presented && !uploading) {
+      if (session) {
+        // A forged cross-site request gets nothing: refused before the session is read.
+        session.guard(request, route.upload ? "multipart" : "json");
+        principal = await session.member(route.permission as Permission);
+        requestCustomer(principal.customerId);
+        assertFeature(principal, route);
+      } else if (method === "POST" && !presented && !uploading) {
         input = await readRouteBody(request, route, hasSchema, env().API_BODY_LIMIT_BYTES);
         presented = tokenFrom(input.record);
       }
 
-      // Limits are checked before any handler work, authentication included.
-      const limited = await limit(route.limit, clientIp, presented);
-      Object.assign(headers, limited.headers);
+      // Limits are checked before any handler work, authentication included. The dashboard's
+      // session routes have none, as its handlers never had.
+      if (!session) Object.assign(headers, (await limit(route.limit, clientIp, presented)).headers);
 
-      if (route.auth !== "public") {
+      if (!session && route.auth !== "public") {
         // An unreadable body may have held the token: its error says more than "missing".
         if (!presented && input?.error) throw input.error;
         if (!presented)
           throw new ApiError("MISSING_AUTH_TOKEN", "An API token is required (Authorization: Bearer <token>)");
-        principal = (await verifyToken(presented)).principal;
-        requestCustomer(principal.customerId);
+        const token = (await verifyToken(presented)).principal;
+        principal = token;
+        requestCustomer(token.customerId);
         // Who and from where, for the audit log of what this request changes (docs/security.md).
-        principal.origin = { ip: clientIp, userAgent: request.headers.get("user-agent") };
-        if (route.tokenScope === "global" && principal.scopedSenderId) {
+        token.origin = { ip: clientIp, userAgent: request.headers.get("user-agent") };
+        if (route.tokenScope === "global" && token.scopedSenderId) {
           throw new ApiError(
             "TOKEN_SCOPE_NOT_ALLOWED",
             "This endpoint requires a global token, not a number-scoped one",
           );
         }
         // A restricted token holds only its chosen permissions (docs/tokens.md "Restricted tokens").
-        assertTokenPermission(principal, route.permission);
-        if (route.feature && !hasFeature(principal, route.feature)) {
-          throw new ApiError("FEATURE_NOT_AVAILABLE", `Your plan does not include ${route.feature}`, {
-            feature: route.feature,
-          });
-        }
+        assertTokenPermission(token, route.permission);
+        assertFeature(token, route);
       }
       let sender: Sender | undefined;
       if (method === "POST" && route.upload && principal) {
@@ -207,6 +241,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
         input = readFormInput(form.fields, upload.field, form.file);
       }
       if (method === "POST" && !input) {
+        // A session is verified as a token is: a route's larger limit is its to use.
         const big = principal !== undefined && route.bodyLimitBytes !== undefined;
         const max = big ? (route.bodyLimitBytes as number) : env().API_BODY_LIMIT_BYTES;
         input = await readRouteBody(request, route, hasSchema, max);
@@ -284,6 +319,16 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
     } finally {
       await cleanup?.();
     }
+  }
+}
+
+function assertFeature(principal: Principal, route: AnyRoute): void {
+  if (!route.feature) return;
+  const planned = principal.via === "token" || principal.via === "session";
+  if (!planned || !hasFeature(principal, route.feature)) {
+    throw new ApiError("FEATURE_NOT_AVAILABLE", `Your plan does not include ${route.feature}`, {
+      feature: route.feature,
+    });
   }
 }
 

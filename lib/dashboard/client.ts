@@ -11,10 +11,11 @@ import type { DraftEstimate } from "@/lib/domains/broadcasts/draft-estimate";
 import type { BlacklistStanding } from "@/lib/domains/contacts/blacklist";
 import type { SavedReply } from "@/lib/domains/conversations/saved-replies";
 import type {
+  ConversationNotePublic,
+  ConversationNotesPublic,
   ConversationUpdateBody,
   PublicConversation,
   PublicConversationMessage,
-  PublicConversationNote,
 } from "@/lib/domains/conversations/schemas";
 import type { sendFromComposer } from "@/lib/domains/messaging/composer";
 import type { ComposerBody, ConversationReplyBody, SendReceipt } from "@/lib/domains/messaging/schemas";
@@ -71,6 +72,16 @@ async function call<T>(method: "GET" | "POST", path: string, body: unknown, fall
 const get = <T>(path: string, fallback: string) => call<T>("GET", path, undefined, fallback);
 const post = <T>(path: string, body: unknown, fallback = "Request failed") => call<T>("POST", path, body, fallback);
 
+/**
+ * A route of the public API's table served to the session (`session: true`,
+ * app/api/dashboard/[...path]): it answers the API's envelope; this is its `data`, typed by the
+ * route's `response` schema.
+ */
+const routeGet = async <R extends z.ZodType>(path: string, fallback: string) =>
+  (await get<{ data: z.output<R> }>(path, fallback)).data;
+const routePost = async <R extends z.ZodType>(path: string, body: unknown, fallback?: string) =>
+  (await post<{ data: z.output<R> }>(path, body, fallback)).data;
+
 const enc = encodeURIComponent;
 const conversationPath = (uid: string) => `/conversations/${enc(uid)}`;
 const withQuery = (path: string, qs: string) => (qs ? `${path}?${qs}` : path);
@@ -91,7 +102,6 @@ export type ThreadPage = {
 export type AssignableMember = { email: string; name: string | null };
 export type SavedReplyAnswer = Pick<SavedReply, "id" | "shortcut" | "text" | "buttons">;
 export type MessageLogRow = ReturnType<typeof toDashboardMessageRow>;
-export type Receipt = z.output<typeof SendReceipt>;
 /** A reply as the reply box sends it (the API's reply body's `message`). */
 export type ReplyMessage = z.input<typeof ConversationReplyBody>["message"];
 /** A change of the conversation (the API's update body's `conversation`): status, read marks, assignee. */
@@ -114,16 +124,14 @@ export const dashboardApi = {
     post<{ conversation: PublicConversation }>(conversationPath(uid), { conversation }),
   /** A reply from the inbox, sent as the signed-in member. */
   reply: (uid: string, message: ReplyMessage) =>
-    post<{ message: Receipt }>(`${conversationPath(uid)}/messages`, { message }),
+    routePost<typeof SendReceipt>(`${conversationPath(uid)}/messages`, { message }),
   /** The agent is typing (the contact's typing indicator). */
   typing: (uid: string) => post<{ typing: string }>(`${conversationPath(uid)}/typing`, {}),
+  /** A thread's internal notes, newest first (the latest 100). */
   notes: (uid: string) =>
-    get<{ notes: PublicConversationNote[]; total: number }>(
-      `${conversationPath(uid)}/notes`,
-      "Could not load the notes",
-    ),
+    routeGet<typeof ConversationNotesPublic>(`${conversationPath(uid)}/notes?limit=100`, "Could not load the notes"),
   addNote: (uid: string, text: string) =>
-    post<{ note: PublicConversationNote }>(`${conversationPath(uid)}/notes`, { note: { text } }),
+    routePost<typeof ConversationNotePublic>(`${conversationPath(uid)}/notes`, { note: { text } }),
   assignees: (uid: string) =>
     get<{ members: AssignableMember[] }>(`${conversationPath(uid)}/assignees`, "Could not load the members"),
   changeLabels: (uid: string, change: { add?: string[]; remove?: string[] }) =>

@@ -5,6 +5,7 @@
 
 import { pageOf } from "@/lib/core/pagination";
 import * as examples from "@/lib/domains/conversations/examples";
+import { dashboardSentBy } from "@/lib/domains/conversations/inbox";
 import { addNote, listNotes } from "@/lib/domains/conversations/notes";
 import {
   ConversationListPublic,
@@ -129,6 +130,7 @@ export const conversationRoutes: AnyRoute[] = [
     method: "GET",
     path: "/conversations/:conversationUid/notes",
     permission: "inbox",
+    session: true,
     example: examples.getConversationsByConversationUidNotes,
     summary: "List a conversation's notes",
     description: "The conversation's internal notes, newest first; never sent to the contact.",
@@ -145,6 +147,7 @@ export const conversationRoutes: AnyRoute[] = [
     method: "POST",
     path: "/conversations/:conversationUid/notes",
     permission: "inbox",
+    session: true,
     example: examples.postConversationsByConversationUidNotes,
     summary: "Write a note in a conversation",
     description: "An internal note, body {note: {text}}; never sent to the contact.",
@@ -162,6 +165,8 @@ export const conversationRoutes: AnyRoute[] = [
     method: "POST",
     path: "/conversations/:conversationUid/messages",
     permission: "inbox",
+    // The inbox's reply box sends it too, as the signed-in member.
+    session: true,
     example: sendExamples.postConversationsByConversationUidMessages,
     limit: "send",
     responseHeaders: SEND_RESPONSE_HEADERS,
@@ -180,7 +185,9 @@ export const conversationRoutes: AnyRoute[] = [
       ...MEDIA_SEND_ERRORS,
     ],
     handler: async ({ principal, sender, params, body, version }) => {
-      const sent = await replyToConversation(principal, sender?.id, params.conversationUid, body.message);
+      // A member's reply is recorded as the dashboard's, with the member's email.
+      const sentBy = principal.via === "session" ? await dashboardSentBy(principal) : undefined;
+      const sent = await replyToConversation(principal, sender?.id, params.conversationUid, body.message, sentBy);
       return receiptResponse(sent, sent.sender, version);
     },
   }),

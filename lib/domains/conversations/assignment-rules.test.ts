@@ -22,8 +22,8 @@ vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "dash.
 
 const listRoute = await import("@/app/api/dashboard/conversations/route");
 const oneRoute = await import("@/app/api/dashboard/conversations/[uid]/route");
-const replyRoute = await import("@/app/api/dashboard/conversations/[uid]/messages/route");
-const notesRoute = await import("@/app/api/dashboard/conversations/[uid]/notes/route");
+const replyRoute = await import("@/app/api/dashboard/[...path]/route");
+const notesRoute = await import("@/app/api/dashboard/[...path]/route");
 const assigneesRoute = await import("@/app/api/dashboard/conversations/[uid]/assignees/route");
 const savedRoute = await import("@/app/api/dashboard/saved-replies/route");
 const unreadRoute = await import("@/app/api/dashboard/conversations/unread/route");
@@ -151,7 +151,7 @@ describe("agents limited to their senders", () => {
     );
     expect(written.status).toBe(201);
     const notes = await notesRoute.GET(get(`/api/dashboard/conversations/${mine.id}/notes`), ctx(mine.id));
-    expect((await notes.json()).notes[0]).toMatchObject({
+    expect((await notes.json()).data.notes[0]).toMatchObject({
       text: "Called them",
       author: { type: "member", email: agent.email },
     });

@@ -27,7 +27,7 @@ vi.mock("next-auth", async (original) => ({
 }));
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "dash.test" }) }));
 
-const replyRoute = await import("@/app/api/dashboard/conversations/[uid]/messages/route");
+const replyRoute = await import("@/app/api/dashboard/[...path]/route");
 const savedRoute = await import("@/app/api/dashboard/saved-replies/route");
 
 const ORIGIN = "http://dash.test";
@@ -170,7 +170,7 @@ describe("saved replies holding buttons", () => {
       { params: Promise.resolve({ uid: conversation.id }) },
     );
     expect(res.status, await res.clone().text()).toBe(200);
-    const { message } = (await res.json()) as { message: { messageUid: string; messageId: string; status: string } };
+    const { data: message } = (await res.json()) as { data: { messageUid: string; messageId: string; status: string } };
     expect(message.status).toBe("accepted");
     // The provider received it as an interactive message.
     const sent = getSimulator()?.accepted.find((m) => m.messageId === message.messageId);

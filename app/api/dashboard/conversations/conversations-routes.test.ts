@@ -24,7 +24,7 @@ vi.mock("@/lib/dashboard/session", async () => {
 const list = await import("./route");
 const unread = await import("./unread/route");
 const one = await import("./[uid]/route");
-const replies = await import("./[uid]/messages/route");
+const replies = await import("../[...path]/route");
 const labelRoute = await import("./[uid]/labels/route");
 
 const ORIGIN = "http://dash.test";
@@ -208,7 +208,8 @@ describe("a reply", () => {
       ctx(uid),
     );
     expect(res.status).toBe(200);
-    expect((await res.json()).message).toMatchObject({ recipient: newer, type: "text", sendRoute: "chat" });
+    // The reply is the API's route (the envelope's data).
+    expect((await res.json()).data).toMatchObject({ recipient: newer, type: "text", sendRoute: "chat" });
     const thread = await (await one.GET(get(`/api/dashboard/conversations/${uid}`), ctx(uid))).json();
     expect(thread.messages.at(-1)).toMatchObject({ direction: "outbound", sentBy: "dashboard", sentByLabel: email });
   });

@@ -23,7 +23,7 @@ vi.mock("next-auth", async (original) => ({
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "dash.test" }) }));
 
 const uploadRoute = await import("@/app/api/dashboard/media/route");
-const replyRoute = await import("@/app/api/dashboard/conversations/[uid]/messages/route");
+const replyRoute = await import("@/app/api/dashboard/[...path]/route");
 
 const ORIGIN = "http://dash.test";
 const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
@@ -84,7 +84,7 @@ describe("replying with an attached file", () => {
 
     const res = await reply(uid, { type: "image", media: { id: mediaId, caption: "Print this label" } });
     expect(res.status, JSON.stringify(await res.clone().json())).toBe(200);
-    expect((await res.json()).message).toMatchObject({ type: "image", sendRoute: "chat" });
+    expect((await res.json()).data).toMatchObject({ type: "image", sendRoute: "chat" });
 
     const reached = simulator.acceptedTo(contact);
     expect(reached).toHaveLength(1);

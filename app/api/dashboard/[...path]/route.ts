@@ -1,0 +1,19 @@
+// The public API's routes marked `session: true` (lib/api/route-definition.ts), served to the
+// dashboard's browser code at the same paths under /api/dashboard (docs/dashboard.md "Data the
+// browser holds"): the router does the work, this file hands it the dashboard's session. A
+// mutation must come from our own pages (same origin, JSON; multipart for an upload) before the
+// session is read; then the member must hold the route's permission (lib/dashboard/guard.ts).
+import { nextSessionApiHandler } from "@/lib/api/next-mount";
+import { requireApiPermission } from "@/lib/dashboard/guard";
+import { guardMutation, guardSameOrigin } from "@/lib/dashboard/request-guard";
+
+export const dynamic = "force-dynamic";
+
+const handle = nextSessionApiHandler({
+  guard: (request, body) => (body === "multipart" ? guardSameOrigin(request) : guardMutation(request)),
+  member: requireApiPermission,
+});
+
+export const GET = handle;
+export const POST = handle;
+export const DELETE = handle;
