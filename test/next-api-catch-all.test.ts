@@ -8,6 +8,7 @@ import { getRouteRegex } from "next/dist/shared/lib/router/utils/route-regex";
 import { getSortedRoutes } from "next/dist/shared/lib/router/utils/sorted-routes";
 import { describe, expect, it } from "vitest";
 import * as catchAll from "@/app/api/[...path]/route";
+import * as dashboardCatchAll from "@/app/api/dashboard/[...path]/route";
 import { config } from "@/proxy";
 
 const APP_API = path.join(process.cwd(), "app/api");
@@ -43,7 +44,8 @@ describe("an unknown /api path under next start alone", () => {
   it("is served by the catch-all (or answered by the proxy), the known ones by their own handlers", () => {
     for (const p of UNKNOWN) {
       if (proxySees(p)) continue; // proxy.ts answers it with the same envelope (test/proxy.test.ts)
-      expect(handlerOf(p), p).toBe("/api/[...path]");
+      // Under /api/dashboard the router's session mount answers, with the same envelope (below).
+      expect(handlerOf(p), p).toBe(p.startsWith("/api/dashboard/") ? "/api/dashboard/[...path]" : "/api/[...path]");
     }
     expect(proxySees("/api/v2x/123/messages")).toBe(false); // the case that used to get HTML
     expect(handlerOf("/api/v3/webhooks")).toBe("/api/v3/[...path]");
@@ -54,8 +56,15 @@ describe("an unknown /api path under next start alone", () => {
   });
 
   it("gets the 404 envelope (JSON, no redirect) for every method", async () => {
-    const handlers = { GET: catchAll.GET, POST: catchAll.POST, PUT: catchAll.PUT, DELETE: catchAll.DELETE };
+    const api = { GET: catchAll.GET, POST: catchAll.POST, PUT: catchAll.PUT, DELETE: catchAll.DELETE };
+    const dashboard = {
+      GET: dashboardCatchAll.GET,
+      POST: dashboardCatchAll.POST,
+      PUT: dashboardCatchAll.PUT,
+      DELETE: dashboardCatchAll.DELETE,
+    };
     for (const p of UNKNOWN) {
+      const handlers = p.startsWith("/api/dashboard/") ? dashboard : api;
       for (const [method, handler] of Object.entries(handlers)) {
         const body = method === "GET" || method === "DELETE" ? undefined : "{}";
         const res = await handler(

@@ -14,6 +14,12 @@ const handle = nextSessionApiHandler({
   member: requireApiPermission,
 });
 
+// Every method: a path or method no session route serves gets the router's 404 or 405 envelope,
+// as app/api/[...path] answers under `next start` alone (test/next-api-catch-all.test.ts).
 export const GET = handle;
+export const HEAD = handle;
 export const POST = handle;
+export const PUT = handle;
+export const PATCH = handle;
 export const DELETE = handle;
+export const OPTIONS = handle;
