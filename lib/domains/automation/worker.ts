@@ -1,8 +1,7 @@
 // The automation worker (docs/automation.md): the scheduler's job worker over the automation
 // job kinds, run by the one worker loop (lib/background.ts).
-import { env } from "@/lib/core/env";
 import type { WorkerDefinition, WorkerSleep } from "@/lib/core/worker-loop";
-import { MAX_ATTEMPTS } from "@/lib/domains/messaging/dispatch";
+import { providerSendLeaseMs } from "@/lib/domains/messaging/dispatch";
 import { jobWorker, runDueJobs } from "@/lib/domains/schedule/jobs";
 import { JOB_KINDS } from "./actions";
 import { handleAutomationJob } from "./runner";
@@ -17,13 +16,10 @@ export type AutomationWorkerOptions = {
 };
 
 /**
- * A claim outlives the longest send (every provider attempt timing out, plus the margin), as
- * the chatbots' does; other jobs are short. A dead worker's jobs are taken again when it ends.
+ * A claim outlives the longest send (providerSendLeaseMs), as the chatbots' and the CSAT's do;
+ * other jobs are short. A dead worker's jobs are taken again when it ends.
  */
-function jobLeaseMs(): number {
-  const e = env();
-  return MAX_ATTEMPTS * e.PROVIDER_TIMEOUT_MS + e.WORKER_LEASE_MARGIN_MS;
-}
+const jobLeaseMs = providerSendLeaseMs;
 
 export function automationWorker(options: AutomationWorkerOptions = {}): WorkerDefinition {
   return jobWorker({
