@@ -92,10 +92,8 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/api/dashboard/contact-books/[uid]/bulk/route.ts": "contacts.write",
   "app/api/dashboard/conversations/route.ts": "inbox",
   "app/api/dashboard/conversations/[uid]/route.ts": "inbox",
-  "app/api/dashboard/conversations/[uid]/assignees/route.ts": "inbox",
   "app/api/dashboard/conversations/[uid]/labels/route.ts": "inbox",
   "app/api/dashboard/conversations/[uid]/typing/route.ts": "inbox",
-  "app/api/dashboard/saved-replies/route.ts": "inbox",
   "app/api/dashboard/conversations/unread/route.ts": "inbox",
   "app/api/dashboard/messages/route.ts": "inbox",
   "app/api/dashboard/media/route.ts": "inbox",
@@ -180,7 +178,9 @@ const walkHeaders = { Host: "dash.test", Origin: "http://dash.test", "Content-Ty
 
 /** Every session route of the table, on its path under /api/dashboard with ids that exist nowhere. */
 async function routerEntries(): Promise<Entry[]> {
-  const { routes } = await import("@/lib/api/route-table");
+  const { routes: publicRoutes } = await import("@/lib/api/route-table");
+  const { dashboardRoutes } = await import("@/lib/api/dashboard-route-table");
+  const routes = [...publicRoutes, ...dashboardRoutes];
   const mount = (await import(/* @vite-ignore */ path.join(ROOT, ROUTER_MOUNT))) as Record<
     string,
     (request: Request) => Promise<Response>
@@ -281,6 +281,9 @@ it("the router's session routes are walked too, each with the permission its def
     .map((e) => `${e.name.split(" ")[0]} ${e.name.split(" ").at(-1)} ${e.expected}`);
   expect(walked).toContain("POST /conversations/:conversationUid/messages inbox");
   expect(walked).toContain("GET /conversations/:conversationUid/notes inbox");
+  // The dashboard's own routes (lib/api/dashboard-route-table.ts) as well.
+  expect(walked).toContain("GET /saved-replies inbox");
+  expect(walked).toContain("GET /conversations/:conversationUid/assignees inbox");
 });
 
 const members = {} as Record<Role, { userId: string; customerId: string; sessionId: string }>;

@@ -145,8 +145,14 @@ export type RouteDef<
    * session, 403 PERMISSION_DENIED without it), a mutation must come from our own pages as JSON
    * (multipart for an upload), and no rate limit applies. The handler tells the two apart by
    * `principal.via` ("token" or "session"). Needs `permission`.
+   *
+   * "only": the dashboard's alone, served under /api/dashboard as `true` is and never to a token
+   * (no /api/v2 or /api/v3 path answers it, and the OpenAPI document has no operation for it):
+   * what the browser needs and the public API has no route for (the assignee picker, the saved
+   * replies of the reply box). Such routes are listed in lib/api/dashboard-route-table.ts, not
+   * in the public table (docs/dashboard.md "Data the browser holds").
    */
-  session?: true;
+  session?: true | "only";
   /** "global": number-scoped tokens get TOKEN_SCOPE_NOT_ALLOWED. */
   tokenScope?: "global" | "any";
   /**

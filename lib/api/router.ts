@@ -17,6 +17,7 @@ import { fingerprint, idempotencyKeyFrom, withIdempotency } from "@/lib/domains/
 import { resolveSender, resolveSenderByPhoneNumberId, type Sender } from "@/lib/domains/senders/service";
 import { verifyToken } from "@/lib/domains/tokens/service";
 import { recordUsage } from "@/lib/domains/tokens/usage";
+import { dashboardRoutes } from "./dashboard-route-table";
 import { errorBody, json, type Meta, providerErrorBody, providerStatusOf, successBody } from "./envelope";
 import { isMultipart, readMultipart } from "./multipart";
 import { consumeRateLimits, type RateLimiter } from "./rate-limit";
@@ -89,8 +90,18 @@ export type RequestInfo = {
 export type RouterOptions = { rateLimiter?: Pick<RateLimiter, "consume"> };
 
 export function createRouter(table: readonly AnyRoute[], options: RouterOptions = {}) {
+  const served = new Set<string>();
   for (const r of table) {
     if (r.session && !r.permission) throw new Error(`${r.method} ${r.path}: a session route names its permission`);
+    // Two definitions of one method and path would leave the answer to the table's order.
+    const pattern = `${r.method} ${compile(r).regex.source}`;
+    const audiences = r.session === "only" ? ["dashboard"] : r.session ? ["api", "dashboard"] : ["api"];
+    for (const v of r.versions)
+      for (const a of audiences) {
+        const key = `${a} ${v} ${pattern}`;
+        if (served.has(key)) throw new Error(`${r.method} ${r.path}: defined twice for the ${a} on ${v}`);
+        served.add(key);
+      }
   }
   const compiled = table.map(compile);
   const limit = options.rateLimiter ? options.rateLimiter.consume.bind(options.rateLimiter) : consumeRateLimits;
@@ -140,7 +151,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       const served = prefix && (prefix[1] !== "dashboard" || session);
       const matches = served
         ? compiled.flatMap((c) => {
-            if (session && !c.route.session) return [];
+            if (session ? !c.route.session : c.route.session === "only") return [];
             const m = c.regex.exec(sub);
             return m ? [{ c, m }] : [];
           })
@@ -419,4 +430,5 @@ function parseWith(schema: z.ZodType, input: unknown, where: "query" | "body"): 
   throw validationError(result.error, where);
 }
 
-export const handleApiRequest = createRouter(defaultRoutes);
+// The public table and the routes only the dashboard's session is served (lib/api/dashboard-route-table.ts).
+export const handleApiRequest = createRouter([...defaultRoutes, ...dashboardRoutes]);

@@ -14,6 +14,7 @@ import { contactWrites } from "@/test/conversation-fixtures";
 import { uniquePhone } from "@/test/factory";
 import { createMemberOf, type TestMember } from "@/test/member-fixtures";
 import { messagingCustomer } from "@/test/messaging-fixtures";
+import { dashboardRoutes } from "./dashboard-route-table";
 import { route } from "./route-definition";
 import { routes } from "./route-table";
 import { createRouter, type SessionAuth } from "./router";
@@ -179,5 +180,59 @@ describe("what the session path serves", () => {
       handler: async () => ({ message: "ok", data: null }),
     });
     expect(() => createRouter([open])).toThrow(/names its permission/);
+  });
+});
+
+// The routes only the dashboard calls (lib/api/dashboard-route-table.ts): the session path's as
+// the public table's session routes are, and nothing at all to a token.
+describe('the dashboard\'s own routes (session: "only")', () => {
+  const both = createRouter([...routes, ...dashboardRoutes]);
+  const viaToken = (version: string, path: string) =>
+    both(
+      new Request(`${ORIGIN}/api/${version}${path}`, {
+        headers: { Host: "dash.test", Authorization: `Bearer ${t.globalToken}` },
+      }),
+      { clientIp: "203.0.113.9" },
+    );
+  const viaSession = (path: string) =>
+    both(new Request(`${ORIGIN}/api/dashboard${path}`, { headers: { Host: "dash.test" } }), {
+      clientIp: "203.0.113.9",
+      session,
+    });
+
+  it("are served to the member holding the permission, in the API's envelope", async () => {
+    state.member = agent;
+    const res = await viaSession(`/conversations/${uid}/assignees`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ success: true, data: { members: expect.any(Array) } });
+    expect((body.data.members as { email: string }[]).map((m) => m.email)).toContain(agent.email);
+    state.member = billing;
+    const denied = await viaSession("/saved-replies");
+    expect(denied.status).toBe(403);
+    expect(await denied.json()).toMatchObject({ error_code: "PERMISSION_DENIED", details: { permission: "inbox" } });
+    state.member = null;
+    expect((await viaSession("/saved-replies")).status).toBe(401);
+  });
+
+  it("are no route at all for a token, on any version", async () => {
+    for (const version of ["v2", "v3"]) {
+      const res = await viaToken(version, "/saved-replies");
+      expect(res.status).toBe(404);
+      expect((await res.json()).error_code).toBe("NOT_FOUND");
+      expect((await viaToken(version, `/conversations/${uid}/assignees`)).status).toBe(404);
+    }
+  });
+
+  it('are not in the public table, and each is marked session: "only"', () => {
+    expect(dashboardRoutes.length).toBeGreaterThan(0);
+    for (const r of dashboardRoutes) expect(r.session, `${r.method} ${r.path}`).toBe("only");
+    expect(routes.filter((r) => r.session === "only")).toEqual([]);
+  });
+
+  it("a method and path defined twice for one audience stops the router", () => {
+    expect(() => createRouter([...dashboardRoutes, ...dashboardRoutes.slice(0, 1)])).toThrow(
+      /defined twice for the dashboard/,
+    );
   });
 });

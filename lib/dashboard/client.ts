@@ -82,6 +82,9 @@ const routeGet = async <R extends z.ZodType>(path: string, fallback: string) =>
 const routePost = async <R extends z.ZodType>(path: string, body: unknown, fallback?: string) =>
   (await post<{ data: z.output<R> }>(path, body, fallback)).data;
 
+/** A dashboard-only route (`session: "only"`, lib/api/dashboard-route-table.ts): its envelope's `data`, typed by the service's answer. */
+const routeData = async <T>(path: string, fallback: string) => (await get<{ data: T }>(path, fallback)).data;
+
 const enc = encodeURIComponent;
 const conversationPath = (uid: string) => `/conversations/${enc(uid)}`;
 const withQuery = (path: string, qs: string) => (qs ? `${path}?${qs}` : path);
@@ -133,10 +136,10 @@ export const dashboardApi = {
   addNote: (uid: string, text: string) =>
     routePost<typeof ConversationNotePublic>(`${conversationPath(uid)}/notes`, { note: { text } }),
   assignees: (uid: string) =>
-    get<{ members: AssignableMember[] }>(`${conversationPath(uid)}/assignees`, "Could not load the members"),
+    routeData<{ members: AssignableMember[] }>(`${conversationPath(uid)}/assignees`, "Could not load the members"),
   changeLabels: (uid: string, change: { add?: string[]; remove?: string[] }) =>
     post<unknown>(`${conversationPath(uid)}/labels`, change),
-  savedReplies: () => get<{ savedReplies: SavedReplyAnswer[] }>("/saved-replies", "Could not load saved replies"),
+  savedReplies: () => routeData<{ savedReplies: SavedReplyAnswer[] }>("/saved-replies", "Could not load saved replies"),
   /** The message log of one sender. */
   messages: (sender: string) =>
     get<{ messages: MessageLogRow[]; pagination: PageBlock }>(

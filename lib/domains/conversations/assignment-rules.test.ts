@@ -24,8 +24,8 @@ const listRoute = await import("@/app/api/dashboard/conversations/route");
 const oneRoute = await import("@/app/api/dashboard/conversations/[uid]/route");
 const replyRoute = await import("@/app/api/dashboard/[...path]/route");
 const notesRoute = await import("@/app/api/dashboard/[...path]/route");
-const assigneesRoute = await import("@/app/api/dashboard/conversations/[uid]/assignees/route");
-const savedRoute = await import("@/app/api/dashboard/saved-replies/route");
+const assigneesRoute = await import("@/app/api/dashboard/[...path]/route");
+const savedRoute = await import("@/app/api/dashboard/[...path]/route");
 const unreadRoute = await import("@/app/api/dashboard/conversations/unread/route");
 
 const ORIGIN = "http://dash.test";
@@ -130,8 +130,8 @@ describe("agents limited to their senders", () => {
     expect(refused.status).toBe(400);
     expect((await refused.json()).error_code).toBe("VALIDATION_FAILED");
     // The picker offers only who may take it.
-    const picker = await assigneesRoute.GET(get(`/api/dashboard/conversations/${mine.id}/assignees`), ctx(mine.id));
-    const emails = ((await picker.json()).members as { email: string }[]).map((m) => m.email);
+    const picker = await assigneesRoute.GET(get(`/api/dashboard/conversations/${mine.id}/assignees`));
+    const emails = ((await picker.json()).data.members as { email: string }[]).map((m) => m.email);
     expect(emails).toContain(agent.email);
     expect(emails).not.toContain(elsewhere.email);
 
@@ -250,8 +250,10 @@ describe("saved replies", () => {
     ).rejects.toMatchObject({ code: "PERMISSION_DENIED" });
 
     as(agent);
-    const res = await savedRoute.GET(get("/api/dashboard/saved-replies"), {});
-    expect((await res.json()).savedReplies).toMatchObject([{ shortcut: "thanks", text: "Thank you for writing!" }]);
+    const res = await savedRoute.GET(get("/api/dashboard/saved-replies"));
+    expect((await res.json()).data.savedReplies).toMatchObject([
+      { shortcut: "thanks", text: "Thank you for writing!" },
+    ]);
     expect(await listSavedReplies(await principal(theirOwner))).toEqual([]);
   });
 });

@@ -28,7 +28,7 @@ vi.mock("next-auth", async (original) => ({
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "dash.test" }) }));
 
 const replyRoute = await import("@/app/api/dashboard/[...path]/route");
-const savedRoute = await import("@/app/api/dashboard/saved-replies/route");
+const savedRoute = await import("@/app/api/dashboard/[...path]/route");
 
 const ORIGIN = "http://dash.test";
 const post = (path: string, body: unknown) =>
@@ -119,9 +119,8 @@ describe("saved replies holding buttons", () => {
     session.current = agent.session;
     const res = await savedRoute.GET(
       new Request(`${ORIGIN}/api/dashboard/saved-replies`, { headers: { Host: "dash.test" } }),
-      {},
     );
-    expect((await res.json()).savedReplies).toEqual([
+    expect((await res.json()).data.savedReplies).toEqual([
       { id: created.id, shortcut: "menu", text: "How can we help?", buttons },
       { id: expect.any(String), shortcut: "thanks", text: "Thanks!", buttons: null },
     ]);

@@ -1,6 +1,7 @@
-// The public API's routes marked `session: true` (lib/api/route-definition.ts), served to the
-// dashboard's browser code at the same paths under /api/dashboard (docs/dashboard.md "Data the
-// browser holds"): the router does the work, this file hands it the dashboard's session. A
+// The public API's routes marked `session: true` (lib/api/route-definition.ts) and the
+// dashboard's own (`session: "only"`, lib/api/dashboard-route-table.ts), served to the
+// dashboard's browser code under /api/dashboard (docs/dashboard.md "Data the browser holds"):
+// the router does the work, this file hands it the dashboard's session. A
 // mutation must come from our own pages (same origin, JSON; multipart for an upload) before the
 // session is read; then the member must hold the route's permission (lib/dashboard/guard.ts).
 import { nextSessionApiHandler } from "@/lib/api/next-mount";
