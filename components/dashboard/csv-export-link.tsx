@@ -2,7 +2,7 @@
 import { useState } from "react";
 import { buttonSecondary } from "@/components/ui/classes";
 // "Export CSV" with visible progress: the link still works without script, but a click
-// reads the streamed CSV (app/api/dashboard/billing/export) chunk by chunk, shows the rows
+// reads the streamed CSV (GET /api/dashboard/billing/export, lib/api/dashboard-routes/exports.ts) chunk by chunk, shows the rows
 // received against the total the page already knows, and then saves the file.
 import { countOf, formatCount } from "@/lib/core/count";
 

@@ -4,7 +4,7 @@ import type { Readable } from "node:stream";
 import type { z } from "zod";
 import type { ErrorCode } from "@/lib/core/errors";
 import type { Version } from "@/lib/core/version";
-import type { TokenPermission } from "@/lib/domains/auth/permissions";
+import type { Permission, TokenPermission } from "@/lib/domains/auth/permissions";
 import type { Feature, Principal } from "@/lib/domains/auth/principal";
 import type { ResolveOptions, Sender } from "@/lib/domains/senders/service";
 import type { Received, UploadInfo } from "./multipart";
@@ -153,6 +153,12 @@ export type RouteDef<
    * in the public table (docs/dashboard.md "Data the browser holds").
    */
   session?: true | "only";
+  /**
+   * The permission a member's role must hold here when it is not `permission` (the token's):
+   * the inbox's files are the `inbox` row for members (docs/media.md "Inbox"), while tokens
+   * upload and read them with `messages.send` and `messages.read`.
+   */
+  sessionPermission?: Permission;
   /** "global": number-scoped tokens get TOKEN_SCOPE_NOT_ALLOWED. */
   tokenScope?: "global" | "any";
   /**
@@ -268,6 +274,9 @@ const isSchema = (value: object): value is Schema => "safeParse" in value;
 
 // Erases the schema generics so that routes of different shapes share one table.
 export type AnyRoute = RouteDef<Schema, Schema, Schema>;
+
+/** What a signed-in member's role must hold for a session route: `sessionPermission`, else `permission`. */
+export const memberPermission = (r: AnyRoute): Permission | undefined => r.sessionPermission ?? r.permission;
 
 /** A route of the table: tsc types the handler's query, body, params and sender from the definition. */
 export function route<

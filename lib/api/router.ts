@@ -22,7 +22,14 @@ import { errorBody, json, type Meta, providerErrorBody, providerStatusOf, succes
 import { isMultipart, readMultipart } from "./multipart";
 import { consumeRateLimits, type RateLimiter } from "./rate-limit";
 import { type BodyInput, bearerToken, readFormInput, readJsonInput, TOKEN_FIELDS, tokenFrom } from "./request-body";
-import { type AnyRoute, bodySchema, type HandlerContext, type RouteResult, type Version } from "./route-definition";
+import {
+  type AnyRoute,
+  bodySchema,
+  type HandlerContext,
+  memberPermission,
+  type RouteResult,
+  type Version,
+} from "./route-definition";
 import { routes as defaultRoutes } from "./route-table";
 
 // Request ids come from a pooled random buffer: one randomFillSync per 341 requests instead
@@ -92,7 +99,8 @@ export type RouterOptions = { rateLimiter?: Pick<RateLimiter, "consume"> };
 export function createRouter(table: readonly AnyRoute[], options: RouterOptions = {}) {
   const served = new Set<string>();
   for (const r of table) {
-    if (r.session && !r.permission) throw new Error(`${r.method} ${r.path}: a session route names its permission`);
+    if (r.session && !memberPermission(r))
+      throw new Error(`${r.method} ${r.path}: a session route names its permission`);
     // Two definitions of one method and path would leave the answer to the table's order.
     const pattern = `${r.method} ${compile(r).regex.source}`;
     const audiences = r.session === "only" ? ["dashboard"] : r.session ? ["api", "dashboard"] : ["api"];
@@ -197,7 +205,7 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
       if (session) {
         // A forged cross-site request gets nothing: refused before the session is read.
         session.guard(request, route.upload ? "multipart" : "json");
-        principal = await session.member(route.permission as Permission);
+        principal = await session.member(memberPermission(route) as Permission);
         requestCustomer(principal.customerId);
         assertFeature(principal, route);
       } else if (method === "POST" && !presented && !uploading) {

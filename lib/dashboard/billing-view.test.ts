@@ -32,7 +32,7 @@ describe("the billing view's status and pricing type", () => {
     const view = parseMessagesView({ templateType: "marketing", [field]: value });
     expect(view.query).toBeNull();
     expect(view.refusal).toEqual({ field, message });
-    // The CSV export of the same URL is refused too (a 400 from the dashboard handler).
+    // The CSV export of the same URL is refused too (a 400 from its dashboard route).
     let refused: unknown;
     try {
       parseExportView({ [field]: value });

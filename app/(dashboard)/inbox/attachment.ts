@@ -65,7 +65,7 @@ export function checkAttachment(file: { name: string; type: string; size: number
   return { ok: true, kind, mimeType };
 }
 
-/** The file's facts the upload answers (POST /api/dashboard/media: the API's Media shape). */
+/** The file's facts the upload answers (POST /api/dashboard/media: POST /media's envelope, its `data` the API's Media shape). */
 export type UploadedMedia = {
   mediaId: string;
   kind: MediaKind;
@@ -92,10 +92,10 @@ export function uploadAttachment(
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };
     xhr.onload = () => {
-      const body = (xhr.response ?? {}) as { media?: UploadedMedia; message?: unknown };
-      if (xhr.status === 201 && body.media) {
+      const body = (xhr.response ?? {}) as { data?: UploadedMedia; message?: unknown };
+      if (xhr.status === 201 && body.data) {
         onProgress(1);
-        resolve(body.media);
+        resolve(body.data);
       } else reject(new Error(typeof body.message === "string" ? body.message : "The upload failed"));
     };
     xhr.onerror = () => reject(new Error("The upload failed: the connection was lost"));

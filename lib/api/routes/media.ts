@@ -2,6 +2,7 @@
 // definition), a file's facts, its bytes, its deletion; and the provider-shaped media routes
 // stock SDKs call under the provider mount (POST /{phoneNumberId}/media, GET and DELETE
 // /{mediaId}). Thin: the router reads, the media service decides.
+import { ApiError } from "@/lib/core/errors";
 import { PathText } from "@/lib/core/path-params";
 import { type ContentRequest, openContent } from "@/lib/domains/media/content";
 import * as examples from "@/lib/domains/media/examples";
@@ -58,10 +59,16 @@ export const mediaRoutes: AnyRoute[] = [
     successStatus: 201,
     errors: UPLOAD_ERRORS,
     example: examples.postMedia,
-    handler: async ({ principal, sender, body }) => ({
-      ...ok("Media stored", toPublicMedia(await storeUpload(principal, sender, body))),
-      status: 201,
-    }),
+    // The reply box's attachment too (docs/media.md "Inbox"), sent with XMLHttpRequest for its
+    // progress: a member whose role reads the inbox, for a sender they work on, named.
+    session: true,
+    sessionPermission: "inbox",
+    handler: async ({ principal, sender, body }) => {
+      if (principal.via === "session" && !body.senderId) {
+        throw new ApiError("VALIDATION_FAILED", "Name the sender the file is for (senderId)");
+      }
+      return { ...ok("Media stored", toPublicMedia(await storeUpload(principal, sender, body))), status: 201 };
+    },
   }),
   // GET /media/{mediaId}: the file's facts and status.
   route({
@@ -94,8 +101,13 @@ export const mediaRoutes: AnyRoute[] = [
     fileAnswer: true,
     errors: ["MEDIA_NOT_FOUND", "MEDIA_NOT_READY", "RANGE_NOT_SATISFIABLE"],
     example: examples.getMediaContent,
+    // The inbox's <img src>, players and downloads too (docs/media.md "Inbox"): a member whose
+    // role reads the inbox (agents: their senders' files). Signed links are the API's alone.
+    session: true,
+    sessionPermission: "inbox",
     handler: async ({ principal, params, query, request }) => {
-      const answer = await openContent(principal, params.mediaId, contentRequest(request, query));
+      const signed = principal.via === "session" ? undefined : query;
+      const answer = await openContent(principal, params.mediaId, contentRequest(request, signed));
       return fileResponse(answer.status, answer.headers, answer.body);
     },
   }),

@@ -1,7 +1,7 @@
 // What a broadcast's dashboard page reads beyond the API (docs/broadcasts.md "For the
 // dashboard"), on a broadcast sent through the real router and dispatcher: failures grouped
 // by the provider's code with their meaning, and the recipients CSV streamed batch by batch
-// through its dashboard handler (filters, the export recorded, another customer's uid).
+// through its dashboard route (filters, the export recorded, another customer's uid).
 import Papa from "papaparse";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ApiError } from "@/lib/core/errors";
@@ -25,7 +25,7 @@ vi.mock("@/lib/dashboard/session", async () => {
   };
 });
 
-const exportRoute = await import("@/app/api/dashboard/broadcasts/[broadcastUid]/recipients/export/route");
+const exportRoute = await import("@/app/api/dashboard/[...path]/route");
 
 type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
 let a: Customer;
@@ -163,11 +163,10 @@ describe("the recipients CSV", () => {
     await expect(recipientsCsv(stranger, uid, {})).rejects.toMatchObject({ code: "BROADCAST_NOT_FOUND" });
   });
 
-  it("downloads through its dashboard handler as an attachment, and the export is recorded", async () => {
+  it("downloads through its dashboard route as an attachment, and the export is recorded", async () => {
     session.principal = owner;
-    const ctx = { params: Promise.resolve({ broadcastUid: uid }) };
     const url = `http://dash.test/api/dashboard/broadcasts/${uid}/recipients/export?status=failed&sender=x`;
-    const res = await exportRoute.GET(new Request(url, { headers: { Host: "dash.test" } }), ctx);
+    const res = await exportRoute.GET(new Request(url, { headers: { Host: "dash.test" } }));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${uid}-recipients-failed.csv"`);
@@ -180,7 +179,7 @@ describe("the recipients CSV", () => {
     expect(audit.details).toMatchObject({ filters: { broadcastUid: uid, status: "failed" } });
 
     session.principal = stranger;
-    const refused = await exportRoute.GET(new Request(url, { headers: { Host: "dash.test" } }), ctx);
+    const refused = await exportRoute.GET(new Request(url, { headers: { Host: "dash.test" } }));
     expect(refused.status).toBe(404);
     expect(await refused.json()).toMatchObject({ error_code: "BROADCAST_NOT_FOUND" });
   });

@@ -22,7 +22,7 @@ vi.mock("next-auth", async (original) => ({
 }));
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "dash.test" }) }));
 
-const uploadRoute = await import("@/app/api/dashboard/media/route");
+const uploadRoute = await import("@/app/api/dashboard/[...path]/route");
 const replyRoute = await import("@/app/api/dashboard/[...path]/route");
 
 const ORIGIN = "http://dash.test";
@@ -51,10 +51,9 @@ async function upload(bytes: Buffer, name: string, senderId = t.sender.phoneNumb
       headers: { Host: "dash.test", Origin: ORIGIN },
       body: form,
     }),
-    {},
   );
   expect(res.status).toBe(201);
-  return ((await res.json()) as { media: { mediaId: string } }).media.mediaId;
+  return ((await res.json()) as { data: { mediaId: string } }).data.mediaId;
 }
 
 function reply(uid: string, message: unknown) {

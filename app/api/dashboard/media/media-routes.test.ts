@@ -1,5 +1,6 @@
-// The inbox's media routes (docs/media.md "Inbox"): a file's bytes read through the member's
-// session with the API content route's headers, and the reply box's upload; each role as
+// The inbox's media routes (docs/media.md "Inbox"): the API's content and upload routes served
+// to the member's session by the dashboard's catch-all (app/api/dashboard/[...path]), the bytes
+// with the API content route's headers, and the reply box's upload; each role as
 // the permission table says (owners, admins, agents; developers and billing are refused),
 // an agent limited to one sender only that sender's files, another account's never.
 // The handlers run for real; only next-auth's session read is replaced.
@@ -17,8 +18,8 @@ vi.mock("next-auth", async (original) => ({
 }));
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "dash.test" }) }));
 
-const contentRoute = await import("@/app/api/dashboard/media/[mediaId]/content/route");
-const uploadRoute = await import("@/app/api/dashboard/media/route");
+const contentRoute = await import("@/app/api/dashboard/[...path]/route");
+const uploadRoute = await import("@/app/api/dashboard/[...path]/route");
 
 const ORIGIN = "http://dash.test";
 const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
@@ -28,7 +29,7 @@ function read(as: TestMember | null, mediaId: string, headers: Record<string, st
   const request = new Request(`${ORIGIN}/api/dashboard/media/${mediaId}/content`, {
     headers: { Host: "dash.test", ...headers },
   });
-  return contentRoute.GET(request, { params: Promise.resolve({ mediaId }) });
+  return contentRoute.GET(request);
 }
 
 function upload(as: TestMember, bytes: Buffer, name: string, fields: Record<string, string>, origin = ORIGIN) {
@@ -42,7 +43,6 @@ function upload(as: TestMember, bytes: Buffer, name: string, fields: Record<stri
       headers: { Host: "dash.test", Origin: origin },
       body: form,
     }),
-    {},
   );
 }
 
@@ -138,7 +138,7 @@ describe("POST /api/dashboard/media", () => {
     const bytes = await samples.jpeg(64, 64);
     const res = await upload(members.agent, bytes, "receipt.jpg", { senderId: t.sender.phoneNumber });
     expect(res.status).toBe(201);
-    const { media } = await res.json();
+    const { data: media } = await res.json();
     expect(media).toMatchObject({
       kind: "image",
       mimeType: "image/jpeg",
@@ -172,6 +172,25 @@ describe("POST /api/dashboard/media", () => {
     });
     expect(exe.status).toBe(415);
     expect((await exe.json()).error_code).toBe("MEDIA_TYPE_NOT_SUPPORTED");
+  });
+
+  it("a member's upload names its sender (a token's may leave it to the default sender)", async () => {
+    const res = await upload(members.owner, await samples.jpeg(16, 16), "a.jpg", {});
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error_code: "VALIDATION_FAILED",
+      message: "Name the sender the file is for (senderId)",
+    });
+  });
+
+  it("a token gets the API's routes as they were: its permissions, no session, signed links", async () => {
+    const form = new FormData();
+    form.set("file", new Blob([new Uint8Array(await samples.jpeg(16, 16))]), "b.jpg");
+    const stored = await call("POST", "/api/v3/media", { token: t.globalToken, form });
+    expect(stored.status, JSON.stringify(stored.body)).toBe(201);
+    expect(stored.body.data.senderId).toBe(t.sender.phoneNumber);
+    const bytes = await call("GET", `/api/v3/media/${mine}/content`, { token: t.globalToken });
+    expect(bytes.status).toBe(200);
   });
 
   it("developers and billing members are refused before the body is read; a cross-site post too", async () => {
