@@ -1,15 +1,17 @@
 // One instance for bench/live.ts: the live stream of lib/domains/live (what
 // app/api/dashboard/live returns, without Next's session read in front) for the member
-// BENCH_USER_ID of BENCH_CUSTOMER_ID in the session BENCH_SESSION_ID on GET /live, and POST /inbound, which takes a signed
-// provider callback through the real endpoint and applies it at once with the callback
-// processor (as a worker would on its wake-up), answering when it is committed.
+// BENCH_USER_ID of BENCH_CUSTOMER_ID in the session BENCH_SESSION_ID on GET /live; POST
+// /inbound, which takes a signed provider callback through the real endpoint (stored, its
+// NOTIFY committed: answered then); and the real callback processor (lib/ingest/processor.ts,
+// as lib/background.ts runs it), woken by that NOTIFY over this process's one listening
+// connection, the same one that carries the live notices.
 import http from "node:http";
 import { Readable } from "node:stream";
 import { liveClientCount } from "@/lib/domains/live/hub";
 import { openLiveStream } from "@/lib/domains/live/stream";
 import { principalForSession } from "@/lib/domains/security/session-principal";
 import { handleProviderWebhook } from "@/lib/http/provider-webhook";
-import { processPendingCallbacks } from "@/lib/ingest/process-batch";
+import { startCallbackProcessor } from "@/lib/ingest/processor";
 
 const session = {
   userId: process.env.BENCH_USER_ID ?? "",
@@ -49,7 +51,6 @@ const server = http.createServer(async (req, res) => {
           body,
         }),
       );
-      await processPendingCallbacks(100);
       res.writeHead(answer.status).end();
       return;
     }
@@ -65,4 +66,7 @@ const server = http.createServer(async (req, res) => {
   }
 });
 server.listen(Number(process.env.PORT), "127.0.0.1");
-process.on("SIGTERM", () => process.exit(0));
+const processor = startCallbackProcessor();
+process.on("SIGTERM", () => {
+  void processor.stop().finally(() => process.exit(0));
+});

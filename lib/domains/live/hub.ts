@@ -7,12 +7,19 @@
 // role or sender list changed, the account suspended: the triggers of migration
 // 20261128120000_live_access_notify), and on one timer for every stream, which also sends
 // each stream that passed its check a heartbeat.
+// The fan-out reads nothing from the database (a notice carries what the filter needs, and
+// each stream holds its principal): each notice is written once as Server-Sent Events bytes,
+// shared by every stream it goes to, and the notices that arrive together (the listening
+// connection parses several from one read under load) reach each stream as one chunk, so a
+// sustained rate costs one write per stream per burst, not per notice
+// (docs/benchmarks.md "Live updates").
 import { log } from "@/lib/core/log";
 import { onNotification } from "@/lib/db/wakeups";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { principalForSession } from "@/lib/domains/security/session-principal";
-import type { AccessPayload, LiveEvent, LivePayload } from "./events";
+import type { AccessPayload, LivePayload } from "./events";
 import { mayReceive } from "./filter";
+import { sseEvent } from "./sse";
 
 /**
  * Why a stream ended: its session is no longer valid (signed out, ended, expired, the member
@@ -24,8 +31,8 @@ export type EndReason = "signed-out" | "access-changed" | "renew";
 /** One open stream, as the hub sees it. */
 export type LiveClient = {
   principal: Principal;
-  /** A notice this member may receive. */
-  deliver(event: LiveEvent): void;
+  /** Notices this member may receive, as Server-Sent Events (one or more, written as one chunk). */
+  deliver(bytes: Uint8Array): void;
   /** The listening connection came back: notices may have been missed, refetch everything. */
   resync(): void;
   /** The member's session was checked and still holds (the stream's heartbeat). */
@@ -39,10 +46,14 @@ type Hub = {
   timer?: NodeJS.Timeout;
   checkMs: number;
   checking: boolean;
+  /** Each stream's notices since the last flush (one chunk per stream per flush). */
+  pending: Map<LiveClient, Uint8Array[]>;
+  flushing?: NodeJS.Immediate;
 };
 const g = globalThis as { __switchboardLiveHub?: Hub };
-g.__switchboardLiveHub ??= { byCustomer: new Map(), checkMs: 15_000, checking: false };
+g.__switchboardLiveHub ??= { byCustomer: new Map(), checkMs: 15_000, checking: false, pending: new Map() };
 const hub: Hub = g.__switchboardLiveHub;
+hub.pending ??= new Map(); // a hub kept from before a reload in development may lack it
 
 function parse(payload: string): LivePayload | AccessPayload | undefined {
   try {
@@ -80,8 +91,34 @@ function dispatch(payload: string | undefined) {
     void checkSessions([...clients].filter((c) => member === null || c.principal.userId === member));
     return;
   }
-  for (const client of clients)
-    for (const event of message.e) if (mayReceive(client.principal, event)) client.deliver(event);
+  const bytes: Uint8Array[] = []; // each notice's bytes, written once for all its streams
+  for (const client of clients) {
+    let queued = hub.pending.get(client);
+    for (const [i, event] of message.e.entries()) {
+      if (!mayReceive(client.principal, event)) continue;
+      let part = bytes[i];
+      if (!part) {
+        part = sseEvent(event);
+        bytes[i] = part;
+      }
+      if (!queued) {
+        queued = [];
+        hub.pending.set(client, queued);
+      }
+      queued.push(part);
+    }
+  }
+  // After the notices of this read of the connection (emitted one after another, at once).
+  hub.flushing ??= setImmediate(flush);
+}
+
+/** Writes each stream's pending notices as one chunk. */
+function flush() {
+  hub.flushing = undefined;
+  const pending = hub.pending;
+  hub.pending = new Map();
+  for (const [client, parts] of pending)
+    client.deliver(parts.length === 1 && parts[0] ? parts[0] : Buffer.concat(parts));
 }
 
 /** What the streams' filter and the route's guard read of a principal; another value ends the stream. */
@@ -162,6 +199,7 @@ export function addLiveClient(client: LiveClient): () => void {
   hub.unsubscribe ??= onNotification("live", dispatch);
   ensureTimer();
   return () => {
+    hub.pending.delete(client);
     const current = hub.byCustomer.get(customerId);
     if (!current?.delete(client)) return;
     if (current.size === 0) hub.byCustomer.delete(customerId);

@@ -8,7 +8,6 @@
 // reconnects, and is signed in again with its current access, or refused.
 import { log } from "@/lib/core/log";
 import type { Principal } from "@/lib/domains/auth/principal";
-import type { LiveEvent } from "./events";
 import { addLiveClient, type LiveClient, liveCheckInterval } from "./hub";
 import { SSE_PING, sseEvent, sseOpening } from "./sse";
 
@@ -47,7 +46,7 @@ export function openLiveStream(p: Principal, opts: { maxMs?: number } = {}): Rea
         };
         const client: LiveClient = {
           principal: p,
-          deliver: (event: LiveEvent) => write(sseEvent(event)),
+          deliver: write,
           resync: () => write(sseEvent({}, "resync")),
           heartbeat: () => write(SSE_PING),
           end: (reason) => {
