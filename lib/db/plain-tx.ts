@@ -23,6 +23,16 @@ function statementOf([first, ...rest]: RawArgs): { text: string; values: unknown
   return { text: sql.text, values: sql.values };
 }
 
+const plainOnes = new WeakSet<object>();
+
+/**
+ * Throws NeedsPrisma in a plain transaction, before work that needs the ORM has begun (so the
+ * plain attempt is given up early rather than at its first model call); in a Prisma one it does nothing.
+ */
+export function requirePrisma(tx: Tx, what: string): void {
+  if (plainOnes.has(tx)) throw new NeedsPrisma(what);
+}
+
 function plainTx(statement: HotStatement): Tx {
   const raw = {
     $queryRaw: async (...args: RawArgs) => {
@@ -36,7 +46,7 @@ function plainTx(statement: HotStatement): Tx {
     $queryRawUnsafe: async (text: string, ...values: unknown[]) => (await statement(text, values)).rows,
     $executeRawUnsafe: async (text: string, ...values: unknown[]) => (await statement(text, values)).rowCount,
   };
-  return new Proxy(raw, {
+  const tx = new Proxy(raw, {
     get(target, prop) {
       if (prop in target) return target[prop as keyof typeof raw];
       // Not a thenable (an awaited value is looked at for `then`).
@@ -44,6 +54,8 @@ function plainTx(statement: HotStatement): Tx {
       throw new NeedsPrisma(String(prop));
     },
   }) as unknown as Tx;
+  plainOnes.add(tx);
+  return tx;
 }
 
 /**

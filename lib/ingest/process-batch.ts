@@ -1,9 +1,15 @@
 // Processes stored provider callbacks: claims unprocessed rows (FOR UPDATE SKIP LOCKED,
 // so several processors share the work), applies them, and marks them processed, all in
-// one transaction: a crash before commit leaves them unprocessed for the next run.
+// one transaction: a crash before commit leaves them unprocessed for the next run. A batch
+// of statuses runs in a plain pg transaction (lib/db/plain-tx.ts: every statement raw and
+// set-based, one per table per batch, none through the ORM, whose per-statement CPU was a
+// large share of a batch: docs/event-pipeline.md "Statuses -> billing records and ledger");
+// a batch with inbound messages or template updates, whose code uses the ORM, runs in a
+// Prisma transaction.
 
 import { log } from "@/lib/core/log";
 import { db, type Tx } from "@/lib/db";
+import { plainOrPrismaTransaction, requirePrisma } from "@/lib/db/plain-tx";
 import { NOW_UTC } from "@/lib/db/sql";
 import { spendingCommitted } from "@/lib/domains/billing/low-balance";
 import { lockBatchRecipients } from "@/lib/domains/broadcasts/recipient-statuses";
@@ -57,10 +63,10 @@ async function sendersOf(tx: Tx, parsed: Parsed[]): Promise<Map<string, EventSen
     for (const c of p.changes) if (c.kind === "messages") numberIds.add(c.value.metadata.phone_number_id);
   const senders = new Map<string, EventSender>();
   if (numberIds.size > 0) {
-    const rows = await tx.sender.findMany({
-      where: { phoneNumberId: { in: [...numberIds] } },
-      select: { id: true, customerId: true, phoneNumber: true, phoneNumberId: true },
-    });
+    const rows = await tx.$queryRawUnsafe<EventSender[]>(
+      `SELECT "id", "customerId", "phoneNumber", "phoneNumberId" FROM "Sender" WHERE "phoneNumberId" = ANY($1::text[])`,
+      [...numberIds],
+    );
     for (const s of rows) if (s.phoneNumberId) senders.set(s.phoneNumberId, s);
   }
   return senders;
@@ -129,6 +135,9 @@ async function applyCallbacks(tx: Tx, callbacks: Claimed[]) {
       }
     }
   }
+  // Inbound messages and template updates are written through the ORM: given up here, before
+  // anything is written, the plain transaction rolls back and the batch runs in a Prisma one.
+  if (inbound.length > 0 || templates.length > 0) requirePrisma(tx, "inbound messages or template updates");
   // Every broadcast recipient the batch may write, locked first in id order (no 40P01 with another batch).
   await lockBatchRecipients(
     tx,
@@ -193,7 +202,7 @@ async function retryLater(tx: Tx, callbacks: Claimed[]) {
 
 export async function runOne(limit: number, id?: string): Promise<{ callbacks: Claimed[]; events: number }> {
   await predecide(limit, id);
-  const result = await db.$transaction(
+  const result = await plainOrPrismaTransaction(
     async (tx) => {
       const callbacks = await claim(tx, limit, id);
       if (callbacks.length === 0) return { callbacks, events: 0 };
@@ -221,7 +230,7 @@ export async function runOne(limit: number, id?: string): Promise<{ callbacks: C
       await retryLater(tx, waiting);
       return { callbacks, events };
     },
-    { timeout: 60_000, maxWait: 30_000 },
+    (work) => db.$transaction(work, { timeout: 60_000, maxWait: 30_000 }),
   );
   // Its debits are committed: the low-balance check may read them (docs/api/billing.md "Low balance").
   spendingCommitted();

@@ -32,3 +32,20 @@ export async function rateFor(customerId: string, category: string | null | unde
   const row = rows.find((r) => r.scope === customerId) ?? rows.find((r) => r.scope === "global");
   return row?.rate ?? new Prisma.Decimal(0);
 }
+
+/**
+ * rateFor for every category of one customer at once, from one raw statement (the callback
+ * processor's, which runs in a plain transaction: lib/db/plain-tx.ts). The rate is exact
+ * numeric text as Prisma's Decimal writes it ("0.02", "0"), the form billing rows compare.
+ */
+export async function customerRates(tx: Tx, customerId: string): Promise<(category: string) => string> {
+  const rows = await tx.$queryRawUnsafe<{ scope: string; pricingCategory: string; rate: string }[]>(
+    `SELECT "scope", "pricingCategory", "rate"::text AS "rate" FROM "RateCard" WHERE "scope" = ANY($1::text[])`,
+    [customerId, "global"],
+  );
+  const rates = new Map<string, string>();
+  // The customer's override wins over the global rate.
+  for (const scope of ["global", customerId])
+    for (const r of rows) if (r.scope === scope) rates.set(r.pricingCategory, new Prisma.Decimal(r.rate).toString());
+  return (category) => rates.get(normalizeCategory(category)) ?? "0";
+}

@@ -5,14 +5,15 @@
 // order) before they are read, and every insert is guarded by a unique key, so two
 // processors handling the same message at once cannot double-debit. The writes are
 // set-based (lib/db/bulk.ts): one statement per table per batch, whatever its size (the
-// ingest throughput of docs/benchmarks.md rests on it).
+// ingest throughput of docs/benchmarks.md rests on it), and every read is raw SQL too, so the
+// processor can run them in a plain transaction (lib/db/plain-tx.ts) without the ORM.
 import type { Tx } from "@/lib/db";
 import { type Column, insertIgnore, updateMany } from "@/lib/db/bulk";
 import { NOW_UTC, newId } from "@/lib/db/sql";
 import type { ProviderStatusT } from "@/lib/domains/provider/callbacks/schemas";
-import type { BillingRecord } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { noteSpending } from "./low-balance";
-import { rateFor } from "./rate-card";
+import { customerRates } from "./rate-card";
 import {
   applyStatus,
   batchOrder,
@@ -88,10 +89,22 @@ const DEBIT_COLUMNS: Column<Debit>[] = [
 
 const snapshot = (r: Row) => JSON.stringify(STATE_COLUMNS.map((c) => c.get(r)));
 
-function fromRecord(record: BillingRecord, sender: RecordSender): Row {
+/** A billing record as lockAndLoad reads it (raw: the rate as numeric text), with its own sender. */
+type RecordRow = Omit<Row, "sender" | "billingClass" | "templateType"> & {
+  billingClass: string;
+  templateType: string | null;
+  senderId: string;
+  senderCustomerId: string;
+  senderPhoneNumber: string;
+  senderPhoneNumberId: string | null;
+};
+
+function fromRecord(record: RecordRow, sender: RecordSender): Row {
+  const { senderId: _s, senderCustomerId: _c, senderPhoneNumber: _p, senderPhoneNumberId: _n, ...state } = record;
   return {
-    ...record,
-    rate: record.rate.toString(),
+    ...state,
+    // Exact text as Decimal writes it ("0.02", "0"): the form rates are compared and re-read in.
+    rate: new Prisma.Decimal(record.rate).toString(),
     sender,
     billingClass: record.billingClass === "payable" ? "payable" : "free",
     templateType: record.templateType as Row["templateType"],
@@ -112,15 +125,15 @@ export async function applyStatuses(tx: Tx, items: StatusItem[]): Promise<Applie
   }
   for (const list of groups.values()) list.sort((a, b) => batchOrder(a.update, b.update));
   const messageIds = [...groups.keys()].sort();
-  const rates = new Map<string, Promise<string>>();
-  const rateOf = (customerId: string, category: string) => {
-    const key = `${customerId}|${category}`;
-    let rate = rates.get(key);
+  // The rate card read once per customer of the batch (one statement each), not per category.
+  const rates = new Map<string, Promise<(category: string) => string>>();
+  const rateOf = async (customerId: string, category: string) => {
+    let rate = rates.get(customerId);
     if (!rate) {
-      rate = rateFor(customerId, category, tx).then((d) => d.toString());
-      rates.set(key, rate);
+      rate = customerRates(tx, customerId);
+      rates.set(customerId, rate);
     }
-    return rate;
+    return (await rate)(category);
   };
 
   const transitions: AppliedStatus[] = [];
@@ -241,21 +254,32 @@ function dropWhere<T>(list: T[], predicate: (x: T) => boolean) {
   for (let i = list.length - 1; i >= 0; i--) if (predicate(list[i] as T)) list.splice(i, 1);
 }
 
+/** Locks the records of these messages (in messageId order) and reads them with their senders: one statement. */
 async function lockAndLoad(tx: Tx, messageIds: string[], groups: Map<string, StatusItem[]>) {
   const out = new Map<string, Row>();
   if (messageIds.length === 0) return out;
-  const locked = await tx.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT id FROM "BillingRecord" WHERE "messageId" = ANY($1::text[]) ORDER BY "messageId" FOR UPDATE`,
+  const records = await tx.$queryRawUnsafe<RecordRow[]>(
+    `SELECT b."id", b."messageId", b."recipientId", b."status", b."billable", b."billingClass", b."pricingModel",
+        b."pricingCategory", b."templateType", b."pricingType", b."rate"::text AS "rate", b."currency",
+        b."conversationId", b."conversationOriginType", b."errorCode", b."errorTitle", b."messageTimestamp",
+        b."sentAt", b."deliveredAt", b."readAt", b."failedAt", b."sendRoute",
+        s."id" AS "senderId", s."customerId" AS "senderCustomerId", s."phoneNumber" AS "senderPhoneNumber",
+        s."phoneNumberId" AS "senderPhoneNumberId"
+       FROM "BillingRecord" b JOIN "Sender" s ON s."id" = b."senderId"
+      WHERE b."messageId" = ANY($1::text[]) ORDER BY b."messageId" FOR UPDATE OF b`,
     messageIds,
   );
-  if (locked.length === 0) return out;
-  const records = await tx.billingRecord.findMany({
-    where: { id: { in: locked.map((r) => r.id) } },
-    include: { sender: true },
-  });
   for (const record of records) {
     const item = groups.get(record.messageId)?.[0];
-    const sender: RecordSender = item && item.sender.id === record.senderId ? item.sender : record.sender;
+    const sender: RecordSender =
+      item && item.sender.id === record.senderId
+        ? item.sender
+        : {
+            id: record.senderId,
+            customerId: record.senderCustomerId,
+            phoneNumber: record.senderPhoneNumber,
+            phoneNumberId: record.senderPhoneNumberId,
+          };
     out.set(record.messageId, fromRecord(record, sender));
   }
   return out;

@@ -1,6 +1,6 @@
-// Stored callbacks wake the processor per statement, not per POST (docs/event-pipeline.md
+// Stored callbacks wake the processor per window, not per POST (docs/event-pipeline.md
 // "Provider callbacks (`GET|POST /api/provider/webhook`)"): a burst of POSTs is stored in a few
-// multi-row statements, each with one NOTIFY, and every POST answered 200 has its row stored.
+// multi-row statements, with at most one NOTIFY each, and every POST answered 200 has its row stored.
 import { expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { CHANNELS } from "@/lib/db/wakeups";

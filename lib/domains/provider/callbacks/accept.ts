@@ -1,8 +1,10 @@
 // Accepting a provider callback: the signature on the raw body, full validation, then the
 // raw body stored durably (ProviderCallback) with a NOTIFY that wakes the callback processor
-// of any process (lib/db/wakeups.ts); lib/ingest applies it later (docs/event-pipeline.md).
+// of any process (lib/db/wakeups.ts), at most one per short window per process; lib/ingest
+// applies it later (docs/event-pipeline.md).
 // No HTTP here: the endpoint (lib/http/provider-webhook.ts) reads the request and answers
 // with answerStatus, and the simulator hands its signed bodies straight in.
+import { log } from "@/lib/core/log";
 import { hotRows } from "@/lib/db";
 import { NOW_UTC, newIds } from "@/lib/db/sql";
 import { notifyExpression } from "@/lib/db/wakeups";
@@ -34,8 +36,8 @@ export async function acceptProviderCallback(raw: Buffer | string, signature: st
 }
 
 // Group commit (docs/event-pipeline.md "Provider callbacks (`GET|POST /api/provider/webhook`)"): the callbacks that arrive while a write is in
-// flight are stored together, one multi-row INSERT and one NOTIFY per statement instead of one
-// each, so a burst of provider POSTs wakes the processor a few times, not once per POST. Each
+// flight are stored together, one multi-row INSERT instead of one each (and at most one NOTIFY
+// per window, below), so a burst of provider POSTs is a few statements, not one per POST. Each
 // POST is still answered only once its own row has committed; a lone POST is written at once.
 type Waiting = { body: string; resolve: () => void; reject: (error: unknown) => void };
 const waiting: Waiting[] = [];
@@ -60,7 +62,7 @@ async function writeWaiting(): Promise<void> {
   try {
     for (let batch = waiting.splice(0, MAX_ROWS); batch.length > 0; batch = waiting.splice(0, MAX_ROWS)) {
       try {
-        await insertCallbacks(batch.map((w) => w.body));
+        await insertAndWake(batch.map((w) => w.body));
         for (const w of batch) w.resolve();
       } catch (error) {
         if (batch.length === 1) batch[0]?.reject(error);
@@ -68,7 +70,7 @@ async function writeWaiting(): Promise<void> {
         else
           await Promise.all(
             batch.map((w) =>
-              insertCallbacks([w.body]).then(w.resolve, (e: unknown) => {
+              insertAndWake([w.body]).then(w.resolve, (e: unknown) => {
                 w.reject(e);
               }),
             ),
@@ -80,14 +82,58 @@ async function writeWaiting(): Promise<void> {
   }
 }
 
-/** The callbacks stored in one statement, so its one NOTIFY commits with the rows (lib/db/wakeups.ts). */
-async function insertCallbacks(bodies: string[]): Promise<void> {
+// One NOTIFY per window (docs/event-pipeline.md "Provider callbacks (`GET|POST /api/provider/webhook`)"):
+// each NOTIFY wakes every listening processor for a pass of its own, and commits that notify
+// queue behind one another on PostgreSQL's notify lock, so at the provider's rates one per
+// POST (or per statement) made small batches and serialized commits. The first statement of
+// a quiet stretch notifies at once in its own commit (no added latency); statements in the
+// window after it store without one, and once the first of them has committed a trailing
+// NOTIFY goes out at the window's end. That one is sent after their commits, so a processor
+// whose pass claimed before they committed is woken again: nothing waits for the safety poll.
+/** The window (ms): one NOTIFY per window per process at most (leading or trailing). Tests widen it. */
+export const notifyWindow = { ms: 5 };
+let lastNotifyAt = Number.NEGATIVE_INFINITY;
+let trailing: NodeJS.Timeout | undefined;
+
+/** True when this statement carries the window's NOTIFY (none sent in the window, none due). */
+function takeNotify(): boolean {
+  const now = performance.now();
+  if (trailing || now - lastNotifyAt < notifyWindow.ms) return false;
+  lastNotifyAt = now;
+  return true;
+}
+
+/** After a commit that carried no NOTIFY: one at the window's end (one timer for all of them). */
+function notifyLater(): void {
+  if (trailing) return;
+  const wait = Math.max(0, lastNotifyAt + notifyWindow.ms - performance.now());
+  trailing = setTimeout(() => {
+    trailing = undefined;
+    lastNotifyAt = performance.now();
+    // Lost only with the database: the processors' safety poll finds the rows then.
+    hotRows({ text: `SELECT ${notifyExpression("callbacks")}`, values: [] }).catch((error: unknown) => {
+      log.warn({ err: error }, "callback wake-up failed; the processors' poll will find the callbacks");
+    });
+  }, wait);
+}
+
+async function insertAndWake(bodies: string[]): Promise<void> {
+  const notify = takeNotify();
+  await insertCallbacks(bodies, notify);
+  if (!notify) notifyLater();
+}
+
+/** The callbacks stored in one statement; with `notify`, its NOTIFY commits with the rows (lib/db/wakeups.ts). */
+async function insertCallbacks(bodies: string[], notify: boolean): Promise<void> {
+  const values = [newIds("cb", bodies.length), bodies];
+  const insert = `INSERT INTO "ProviderCallback" ("id", "body", "receivedAt")
+             SELECT id, body, ${NOW_UTC} FROM unnest($1::text[], $2::text[]) AS s(id, body)`;
   // The provider's whole traffic lands here: plain pg, not the ORM (see hotRows).
   await hotRows({
-    text: `WITH stored AS (
-             INSERT INTO "ProviderCallback" ("id", "body", "receivedAt")
-             SELECT id, body, ${NOW_UTC} FROM unnest($1::text[], $2::text[]) AS s(id, body) RETURNING 1)
-           SELECT ${notifyExpression("callbacks")} FROM (SELECT 1 FROM stored LIMIT 1) AS one`,
-    values: [newIds("cb", bodies.length), bodies],
+    text: notify
+      ? `WITH stored AS (${insert} RETURNING 1)
+           SELECT ${notifyExpression("callbacks")} FROM (SELECT 1 FROM stored LIMIT 1) AS one`
+      : insert,
+    values,
   });
 }
