@@ -117,7 +117,7 @@ test("a dashboard upload over its limit is 413 (Next hands the handler the strea
   const origin = new URL(baseURL ?? "http://localhost").origin;
   const big = Buffer.alloc(12 * 1024 * 1024, 0x20);
   big.write('{"contacts":[');
-  const res = await page.request.post("/api/dashboard/contact-books/any-book/bulk", {
+  const res = await page.request.post("/api/dashboard/contact-books/any-book/contacts/bulk", {
     headers: { Origin: origin, "Content-Type": "application/json" },
     data: big,
   });

@@ -22,7 +22,7 @@ const listRoute = await import("@/app/api/dashboard/conversations/route");
 const unreadRoute = await import("@/app/api/dashboard/conversations/unread/route");
 const oneRoute = await import("@/app/api/dashboard/conversations/[uid]/route");
 const replyRoute = await import("@/app/api/dashboard/[...path]/route");
-const messagesRoute = await import("@/app/api/dashboard/messages/route");
+const messagesRoute = await import("@/app/api/dashboard/[...path]/route");
 
 const ORIGIN = "http://dash.test";
 const get = (path: string) => new Request(`${ORIGIN}${path}`, { headers: { Host: "dash.test" } });
@@ -88,7 +88,7 @@ describe("an agent limited to one sender", () => {
     const list = await listRoute.GET(get(`/api/dashboard/conversations?sender=${t.otherSender.phoneNumber}`), {});
     expect(list.status).toBe(403);
     expect((await list.json()).error_code).toBe("SENDER_NOT_ALLOWED");
-    const log = await messagesRoute.GET(get(`/api/dashboard/messages?sender=${t.otherSender.phoneNumber}`), {});
+    const log = await messagesRoute.GET(get(`/api/dashboard/messages?sender=${t.otherSender.phoneNumber}`));
     expect(log.status).toBe(403);
   });
 

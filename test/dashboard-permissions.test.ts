@@ -84,17 +84,12 @@ const EXPECTED: Record<string, Permission | "public"> = {
   "app/(auth)/signup/actions.ts": "public",
   "app/(auth)/invite/[token]/actions.ts": "public",
   // app/api/dashboard handlers (every exported method).
-  "app/api/dashboard/broadcasts/estimate/route.ts": "broadcasts",
-  "app/api/dashboard/segments/count/route.ts": "broadcasts",
-  "app/api/dashboard/contact-books/[uid]/bulk/route.ts": "contacts.write",
   "app/api/dashboard/conversations/route.ts": "inbox",
   "app/api/dashboard/conversations/[uid]/route.ts": "inbox",
   "app/api/dashboard/conversations/[uid]/labels/route.ts": "inbox",
   "app/api/dashboard/conversations/[uid]/typing/route.ts": "inbox",
   "app/api/dashboard/conversations/unread/route.ts": "inbox",
-  "app/api/dashboard/messages/route.ts": "inbox",
   "app/api/dashboard/live/route.ts": "dashboard",
-  "app/api/dashboard/webhooks/[uid]/recoveries/[recoveryUid]/route.ts": "webhooks",
 };
 
 /**
@@ -287,6 +282,12 @@ it("the router's session routes are walked too, each with the permission its def
   expect(walked).toContain("GET /reports/export reports");
   expect(walked).toContain("POST /media inbox");
   expect(walked).toContain("GET /media/:mediaId/content inbox");
+  expect(walked).toContain("GET /messages inbox");
+  expect(walked).toContain("POST /messages inbox");
+  expect(walked).toContain("POST /broadcasts/estimate broadcasts");
+  expect(walked).toContain("POST /segments/count broadcasts");
+  expect(walked).toContain("GET /webhooks/:webhookUid/recoveries/:recoveryUid webhooks");
+  expect(walked).toContain("POST /contact-books/:contactBookUid/contacts/bulk contacts.write");
 });
 
 const members = {} as Record<Role, { userId: string; customerId: string; sessionId: string }>;

@@ -211,8 +211,8 @@ describe("front server", () => {
       for (const p of ["/api/auth/callback/credentials", "/signup", "/tokens", "/api/dashboard/messages"]) {
         expect(nextBodyLimit(p), p).toBe(LIMIT);
       }
-      expect(nextBodyLimit("/api/dashboard/contact-books/cb_1/bulk")).toBe(BULK_BODY_LIMIT_BYTES);
-      expect(nextBodyLimit("/api/dashboard/contact-books/cb_1/bulk/x")).toBe(LIMIT);
+      expect(nextBodyLimit("/api/dashboard/contact-books/cb_1/contacts/bulk")).toBe(BULK_BODY_LIMIT_BYTES);
+      expect(nextBodyLimit("/api/dashboard/contact-books/cb_1/contacts/bulk/x")).toBe(LIMIT);
     });
 
     it("4 parallel 256 MiB chunked sign-in bodies: 413 PAYLOAD_TOO_LARGE, Next handed at most the limit, memory flat", async () => {
@@ -259,14 +259,14 @@ describe("front server", () => {
       // What curl, fetch and Playwright do: send the whole body, then read. The 413 arrives
       // mid-upload; the rest of the upload must still be taken (and dropped) so the client
       // reads the answer instead of EPIPE (the e2e upload test saw that race).
-      bytesToNext.delete("/api/dashboard/contact-books/cb_1/bulk");
+      bytesToNext.delete("/api/dashboard/contact-books/cb_1/contacts/bulk");
       const total = 12 * MiB;
       const piece = Buffer.alloc(MiB, 0x20);
       const req = http.request({
         host: "127.0.0.1",
         port: frontPort,
         method: "POST",
-        path: "/api/dashboard/contact-books/cb_1/bulk",
+        path: "/api/dashboard/contact-books/cb_1/contacts/bulk",
         headers: { "Content-Type": "application/json", "Content-Length": String(total) },
       });
       const writeErrors: Error[] = [];
@@ -287,7 +287,7 @@ describe("front server", () => {
         error_code: "PAYLOAD_TOO_LARGE",
         details: { limitBytes: BULK_BODY_LIMIT_BYTES },
       });
-      expect(bytesToNext.get("/api/dashboard/contact-books/cb_1/bulk") ?? 0).toBe(0);
+      expect(bytesToNext.get("/api/dashboard/contact-books/cb_1/contacts/bulk") ?? 0).toBe(0);
     });
 
     it("passes a body under the limit whole, and a bulk upload up to the bulk limit", async () => {
@@ -295,7 +295,7 @@ describe("front server", () => {
       const signIn = await send("POST", "/api/auth/callback/credentials", {}, form);
       expect(signIn.status).toBe(200);
       expect(seenByNext.at(-1)?.body).toBe(form);
-      const path = "/api/dashboard/contact-books/cb_1/bulk";
+      const path = "/api/dashboard/contact-books/cb_1/contacts/bulk";
       const bulk = await postChunked(frontPort, path, { "Content-Type": "application/json" }, 3 * MiB);
       expect(bulk.status).toBe(200);
       expect(bytesToNext.get(path)).toBe(3 * MiB);

@@ -23,7 +23,7 @@ vi.mock("@/lib/dashboard/session", async () => {
     },
   };
 });
-const composerRoute = await import("@/app/api/dashboard/messages/route");
+const composerRoute = await import("@/app/api/dashboard/[...path]/route");
 const inboxReplyRoute = await import("@/app/api/dashboard/[...path]/route");
 
 const ORDER_UPDATE = "Hi {{1}}, your order {{2}} is on its way.";
@@ -269,7 +269,6 @@ describe("conversations and the dashboard", () => {
           to,
           template: { name: "order_parcel", language: "en", ...(components ? { components } : {}) },
         }),
-        {},
       );
     const refused = await send();
     expect(refused.status).toBe(400);

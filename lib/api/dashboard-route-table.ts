@@ -3,8 +3,17 @@
 // served by the same router under /api/dashboard to the signed-in member holding each one's
 // permission, and never to a token. The public table (route-table.ts) is what OpenAPI, the
 // endpoints page and the security suite walk; this one the dashboard's permission walk does too.
+import { broadcastsDashboardRoutes } from "./dashboard-routes/broadcasts";
 import { exportDashboardRoutes } from "./dashboard-routes/exports";
 import { inboxDashboardRoutes } from "./dashboard-routes/inbox";
+import { messagesDashboardRoutes } from "./dashboard-routes/messages";
+import { webhooksDashboardRoutes } from "./dashboard-routes/webhooks";
 import type { AnyRoute } from "./route-definition";
 
-export const dashboardRoutes: readonly AnyRoute[] = [...inboxDashboardRoutes, ...exportDashboardRoutes];
+export const dashboardRoutes: readonly AnyRoute[] = [
+  ...inboxDashboardRoutes,
+  ...exportDashboardRoutes,
+  ...messagesDashboardRoutes,
+  ...broadcastsDashboardRoutes,
+  ...webhooksDashboardRoutes,
+];

@@ -9,6 +9,7 @@ import type { z } from "zod";
 import type { PageBlock } from "@/lib/core/pagination";
 import type { DraftEstimate } from "@/lib/domains/broadcasts/draft-estimate";
 import type { BlacklistStanding } from "@/lib/domains/contacts/blacklist";
+import type { BulkUploadReport } from "@/lib/domains/contacts/schemas";
 import type { SavedReply } from "@/lib/domains/conversations/saved-replies";
 import type {
   ConversationNotePublic,
@@ -84,6 +85,9 @@ const routePost = async <R extends z.ZodType>(path: string, body: unknown, fallb
 
 /** A dashboard-only route (`session: "only"`, lib/api/dashboard-route-table.ts): its envelope's `data`, typed by the service's answer. */
 const routeData = async <T>(path: string, fallback: string) => (await get<{ data: T }>(path, fallback)).data;
+/** A dashboard-only route's POST: its envelope's `data`. */
+const postData = async <T>(path: string, body: unknown, fallback: string) =>
+  (await post<{ data: T }>(path, body, fallback)).data;
 
 const enc = encodeURIComponent;
 const conversationPath = (uid: string) => `/conversations/${enc(uid)}`;
@@ -142,26 +146,26 @@ export const dashboardApi = {
   savedReplies: () => routeData<{ savedReplies: SavedReplyAnswer[] }>("/saved-replies", "Could not load saved replies"),
   /** The message log of one sender. */
   messages: (sender: string) =>
-    get<{ messages: MessageLogRow[]; pagination: PageBlock }>(
+    routeData<{ messages: MessageLogRow[]; pagination: PageBlock }>(
       `/messages?sender=${enc(sender)}`,
       "Could not load messages",
     ),
   /** The composer's send: its body as the form holds it (a template not picked yet is null); ComposerBody checks it on the server. */
   send: (body: z.input<typeof ComposerBody> | Record<string, unknown>) =>
-    post<{ message: Awaited<ReturnType<typeof sendFromComposer>> }>("/messages", body, "Send failed"),
+    postData<{ message: Awaited<ReturnType<typeof sendFromComposer>> }>("/messages", body, "Send failed"),
   /** A broadcast draft's audience estimate (`draft`: the draft body's JSON). */
   broadcastEstimate: (draft: string) =>
-    post<{ estimate: DraftEstimate }>("/broadcasts/estimate", draft, "The audience could not be counted"),
+    postData<{ estimate: DraftEstimate }>("/broadcasts/estimate", draft, "The audience could not be counted"),
   /** The contacts a segment's rules match now (`rules`: the count body's JSON). */
   segmentCount: (rules: string) =>
-    post<{ count: number }>("/segments/count", rules, "The segment could not be counted"),
+    postData<{ count: number }>("/segments/count", rules, "The segment could not be counted"),
   /** A webhook recovery's progress. */
   webhookRecovery: (webhookUid: string, recoveryUid: string, sender: string) =>
-    get<{ recovery: RecoveryPublic }>(
+    routeData<{ recovery: RecoveryPublic }>(
       `/webhooks/${enc(webhookUid)}/recoveries/${enc(recoveryUid)}?sender=${enc(sender)}`,
       "Could not load the recovery",
     ),
-  /** One chunk of a contact upload (`chunk`: the rows and the upload's id). */
-  contactChunk: <T>(bookUid: string, chunk: unknown) =>
-    post<T>(`/contact-books/${enc(bookUid)}/bulk`, chunk, "Upload failed"),
+  /** One chunk of a contact upload (`chunk`: the rows and the upload's id): the API's bulk upload. */
+  contactChunk: (bookUid: string, chunk: unknown) =>
+    routePost<typeof BulkUploadReport>(`/contact-books/${enc(bookUid)}/contacts/bulk`, chunk, "Upload failed"),
 };

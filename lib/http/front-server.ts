@@ -81,10 +81,11 @@ function forwardedProto(req: http.IncomingMessage): string {
 /**
  * The largest body a path Next serves may carry: API_BODY_LIMIT_BYTES, as the public API's
  * default, for pages (server actions), sign-in and the dashboard handlers; the dashboard's
- * bulk contact upload the API's bulk limit (its handler checks its own limit again).
+ * bulk contact upload (the API's bulk route served to the session) the API's bulk limit (the
+ * router checks the route's own limit again).
  */
 export function nextBodyLimit(path: string): number {
-  return /^\/api\/dashboard\/contact-books\/[^/?]+\/bulk(\?|$)/.test(path)
+  return /^\/api\/dashboard\/contact-books\/[^/?]+\/contacts\/bulk(\?|$)/.test(path)
     ? BULK_BODY_LIMIT_BYTES
     : env().API_BODY_LIMIT_BYTES;
 }

@@ -17,8 +17,8 @@ vi.mock("@/lib/dashboard/session", async () => {
   };
 });
 
-const { POST: sendMessage } = await import("./messages/route");
-const { POST: bulkUpload } = await import("./contact-books/[uid]/bulk/route");
+const { POST: sendMessage } = await import("./[...path]/route");
+const { POST: bulkUpload } = await import("./[...path]/route");
 
 let c: TestCustomer;
 let bookUid: string;
@@ -52,11 +52,9 @@ function post(path: string, headers: Record<string, string>, body: BodyInit) {
   });
 }
 const composer = (headers: Record<string, string>, body: unknown) =>
-  sendMessage(post("/api/dashboard/messages", headers, typeof body === "string" ? body : JSON.stringify(body)), {});
+  sendMessage(post("/api/dashboard/messages", headers, typeof body === "string" ? body : JSON.stringify(body)));
 const upload = (headers: Record<string, string>, body: BodyInit) =>
-  bulkUpload(post(`/api/dashboard/contact-books/${bookUid}/bulk`, headers, body), {
-    params: Promise.resolve({ uid: bookUid }),
-  });
+  bulkUpload(post(`/api/dashboard/contact-books/${bookUid}/contacts/bulk`, headers, body));
 
 const validText = () => ({ mode: "session", senderId: c.sender.phoneNumber, to: "+447700900000", text: "" });
 
@@ -93,7 +91,7 @@ describe("dashboard mutations refuse forged requests", () => {
     const { "Sec-Fetch-Site": _omit, ...originOnly } = sameSite;
     const again = await upload(originOnly, JSON.stringify({ contacts: [{ phoneNumber: "+447700900003" }] }));
     expect(again.status).toBe(200);
-    expect(await again.json()).toMatchObject({ received: 1, failed: 0 });
+    expect((await again.json()).data).toMatchObject({ received: 1, failed: 0 });
   });
 });
 
@@ -113,7 +111,7 @@ describe("dashboard inputs", () => {
       '{"contacts":[{"phoneNumber":"+447700900004","name":"\\udc00"},{"phoneNumber":"+447700900005"}]}',
     );
     expect(rows.status).toBe(200);
-    expect(await rows.json()).toMatchObject({
+    expect((await rows.json()).data).toMatchObject({
       received: 2,
       created: 1,
       failed: 1,

@@ -124,6 +124,8 @@ export const contactRoutes: AnyRoute[] = [
     method: "POST",
     path: "/contact-books/:contactBookUid/contacts/bulk",
     permission: "contacts.write",
+    // The dashboard's contact upload sends its chunks here too (docs/dashboard.md "Data the browser holds").
+    session: true,
     example: examples.postContactBooksByContactBookUidContactsBulk,
     idempotent: "contacts.bulk",
     summary: "Bulk upload contacts",

@@ -39,6 +39,16 @@ export const MessageReportQuery = PageQuery.extend({
 }).superRefine(orderedDates);
 export type MessageReportInput = z.infer<typeof MessageReportQuery>;
 
+/**
+ * The dashboard's message log (GET /api/dashboard/messages, lib/api/dashboard-routes/messages.ts):
+ * the report's filters, 25 rows a page unless asked, and the page's sender as `sender` (its
+ * phone number; blank or absent: the default sender, lib/domains/senders/dashboard-scope.ts).
+ */
+export const MessageLogQuery = z.preprocess(
+  (raw) => (raw !== null && typeof raw === "object" ? { limit: "25", ...raw } : raw),
+  z.intersection(MessageReportQuery, z.object({ sender: z.preprocess(blankAsAbsent, z.string().optional()) })),
+);
+
 export const DeliveryAnalyticsQuery = z
   .object({ ...DateRange, sendRoute: z.preprocess(lower, z.enum(RECORDED_SEND_ROUTES).optional()).describe("v3 only") })
   .superRefine(orderedDates);

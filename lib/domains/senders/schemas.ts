@@ -91,3 +91,14 @@ export const ProviderPhoneNumber = z
     messaging_limit_tier: z.string().describe("TIER_250, TIER_2K, TIER_10K, TIER_100K or TIER_UNLIMITED"),
   })
   .meta({ id: "ProviderPhoneNumber" });
+
+/**
+ * A per-sender dashboard page's `?sender=`: the sender's phone number; blank or absent, the
+ * default sender (lib/domains/senders/dashboard-scope.ts pageSender).
+ */
+export const PageSenderQuery = z.object({
+  sender: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+});

@@ -15,11 +15,11 @@ import {
   parseContactFile,
   previewCell,
 } from "./parse-file";
-import { type ChunkReport, newUploadId, type UploadChunk, type UploadReport, uploadInChunks } from "./upload-in-chunks";
+import { newUploadId, type UploadChunk, type UploadReport, uploadInChunks } from "./upload-in-chunks";
 
 type Field = { key: string; label: string; type: string };
 
-const postChunk = (bookUid: string, chunk: UploadChunk) => dashboardApi.contactChunk<ChunkReport>(bookUid, chunk);
+const postChunk = (bookUid: string, chunk: UploadChunk) => dashboardApi.contactChunk(bookUid, chunk);
 
 /** File -> preview -> column mapping -> upload in chunks with progress -> per-row report. */
 export function BulkUpload({ bookUid, fields }: { bookUid: string; fields: Field[] }) {

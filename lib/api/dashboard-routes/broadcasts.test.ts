@@ -1,5 +1,5 @@
-// The new-broadcast page's live count (app/api/dashboard/broadcasts/estimate) on a real
-// database: unique recipients and those skipped by reason (blacklisted, invalid_number,
+// The new-broadcast page's live count (POST /api/dashboard/broadcasts/estimate, ./broadcasts.ts)
+// on a real database: unique recipients and those skipped by reason (blacklisted, invalid_number,
 // missing_variable, duplicates), filters and defaults, the estimate against the balance, the
 // sample values, the same numbers the start then makes, and tenant and sender isolation.
 import { randomBytes } from "node:crypto";
@@ -21,7 +21,7 @@ vi.mock("@/lib/dashboard/session", async () => {
   };
 });
 
-const { POST } = await import("./route");
+const { POST } = await import("@/app/api/dashboard/[...path]/route");
 
 const ORIGIN = "http://dash.test";
 const SAME = { Host: "dash.test", Origin: ORIGIN, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json" };
@@ -35,9 +35,10 @@ async function estimate(as: Principal | undefined, body: unknown): Promise<Answe
       headers: SAME,
       body: JSON.stringify(body),
     }),
-    {},
   );
-  return { status: res.status, body: await res.json() };
+  // The answer's estimate is the envelope's data; a refusal's code and message at the top.
+  const json = await res.json();
+  return { status: res.status, body: { ...json, estimate: json.data?.estimate } };
 }
 
 async function ownerOf(customerId: string): Promise<Principal> {
@@ -268,5 +269,81 @@ describe("isolation and refusals", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error_code).toBe("VALIDATION_FAILED");
     expect((await estimate(undefined, { broadcast: draft() })).status).toBe(401);
+  });
+});
+
+// The segment form's live count (POST /api/dashboard/segments/count): unsaved rules, counted as
+// a saved segment with the same rules is counted by the API.
+describe("the segment form's live count", () => {
+  const count = async (as: Principal | undefined, body: unknown, handle = POST) => {
+    session.principal = as;
+    const res = await handle(
+      new Request(`${ORIGIN}/api/dashboard/segments/count`, {
+        method: "POST",
+        headers: SAME,
+        body: JSON.stringify(body),
+      }),
+    );
+    return { status: res.status, body: await res.json() };
+  };
+
+  it("counts the rules as the saved segment's count does, and refuses another account's book", async () => {
+    const rules = { contactBookUids: [bookA, bookB] };
+    const saved = await call("POST", "/api/v3/segments", {
+      token: a.globalToken,
+      body: { segment: { name: `Live ${uniquePhone()}`, rules } },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+    const counted = await call("GET", `/api/v3/segments/${saved.body.data.segmentUid}/count`, {
+      token: a.globalToken,
+    });
+    const live = await count(owner, { rules });
+    expect(live.status, JSON.stringify(live.body)).toBe(200);
+    expect(live.body.data.count).toBe(counted.body.data.count);
+    expect(live.body.data.count).toBeGreaterThan(0);
+
+    const other = await ownerOf((await createTestCustomer()).customer.id);
+    const refused = await count(other, { rules });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error_code).toBe("VALIDATION_FAILED");
+    expect((await count(owner, { rules: {}, extra: 1 })).body.error_code).toBe("VALIDATION_FAILED");
+    expect((await count(undefined, { rules })).status).toBe(401);
+  });
+
+  it("is the static path's, never /segments/{segmentUid}'s, should those be served to the session", async () => {
+    // The public segment routes as if marked session: true, beside the dashboard's own: the
+    // router prefers the most specific shape, so "count" is never read as a segment uid.
+    const { createRouter } = await import("@/lib/api/router");
+    const { segmentRoutes } = await import("@/lib/api/routes/segments");
+    const { dashboardRoutes } = await import("@/lib/api/dashboard-route-table");
+    const router = createRouter([...segmentRoutes.map((r) => ({ ...r, session: true as const })), ...dashboardRoutes]);
+    const sessionAuth = { guard: () => {}, member: async () => owner };
+    const handle = (request: Request) => router(request, { session: sessionAuth });
+    const rules = { contactBookUids: [bookA] };
+    const live = await count(owner, { rules }, handle);
+    expect(live.status, JSON.stringify(live.body)).toBe(200);
+    expect(live.body.data).toEqual({ count: expect.any(Number) });
+    // The parameterised path still answers its own route (an update of an unknown segment).
+    const update = await handle(
+      new Request(`${ORIGIN}/api/dashboard/segments/seg_nosuch0000`, {
+        method: "POST",
+        headers: SAME,
+        body: JSON.stringify({ segment: { name: "x" } }),
+      }),
+    );
+    expect(update.status).toBe(404);
+    expect((await update.json()).error_code).toBe("SEGMENT_NOT_FOUND");
+  });
+
+  it('is no route for a token: on /api/v3 "count" is read as a segment uid, and counts nothing', async () => {
+    const res = await call("POST", "/api/v3/segments/count", { token: a.globalToken, body: { rules: {} } });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.body.data).toBeUndefined();
+    const update = await call("POST", "/api/v3/segments/count", {
+      token: a.globalToken,
+      body: { segment: { name: "x" } },
+    });
+    expect(update.status).toBe(404);
+    expect(update.body.error_code).toBe("SEGMENT_NOT_FOUND");
   });
 });
