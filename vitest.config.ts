@@ -16,6 +16,8 @@ const DATABASE_FREE = [
   "test/unused-exports.test.ts",
   "lib/api/openapi-examples.test.ts",
   "lib/db/socket-auth.test.ts",
+  // The embedded database's own queue (each test starts its own PGlite).
+  "lib/db/pglite-queue.test.ts",
 ];
 // Several server processes on one database need the PostgreSQL server (docs/deployment.md):
 // the scale-out test belongs to the TEST_DB=postgres run only.

@@ -157,18 +157,28 @@ const lockDone = want("lock") ? lockFile() : Promise.resolve();
 // The end-to-end step's production build (next build, 3-4 minutes of CPU) goes beside the
 // rest of the lint step and the suites, which leave a share of the two cores idle while they
 // wait on their databases; the e2e step then starts at once (scripts/e2e.mjs --no-build).
-// It starts after tsc, whose project includes the .next/types the build writes.
+// It starts after tsc, which has checked the whole project with Next's route types (written by
+// `next typegen` first): the build skips its own check of the same files (next.config.mjs).
 const e2eWanted = want("e2e") && fs.existsSync(path.join(root, "scripts/e2e.mjs"));
 let buildDone = null;
+let typesChecked = false;
 const startBuild = () => {
   if (e2eWanted)
     buildDone = runBeside("build for the end-to-end step (next build)", bin("next"), ["build"], {
       NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1",
+      ...(typesChecked ? { SWITCHBOARD_TYPES_CHECKED: "1" } : {}),
     });
 };
 if (want("lint")) {
   if (!run("lint (biome)", bin("biome"), ["check", "."])) failures.push("lint");
+  // Next's route types (.next/types: each page's and route's exports checked against what Next
+  // expects), which tsc's project includes, without a build.
+  const typegen = run("route types (next typegen)", bin("next"), ["typegen"], {
+    NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1",
+  });
+  if (!typegen) failures.push("route types");
   if (!run("typecheck (tsc)", bin("tsc"), ["--noEmit"])) failures.push("typecheck");
+  else typesChecked = typegen;
   startBuild();
   if (!run("import boundaries (dependency-cruiser)", "node", ["scripts/check-imports.mjs"])) failures.push("imports");
   // The OpenAPI document lints with zero errors and zero warnings (docs/openapi.md).
