@@ -58,7 +58,7 @@ test("a member closes, the contact taps a face, the answer shows; axe at 390 and
       .poll(
         async () => {
           const res = await page.request.get(`/api/dashboard/conversations/${uid}`);
-          const { messages } = (await res.json()) as { messages: ThreadMessage[] };
+          const { messages } = (await res.json()).data as { messages: ThreadMessage[] };
           survey = messages.find((m) => m.direction === "outbound" && m.interactive?.buttons?.length === 3);
           return survey?.providerMessageId ?? null;
         },
@@ -90,7 +90,7 @@ test("a member closes, the contact taps a face, the answer shows; axe at 390 and
     await expect(row.getByTestId("csat-score")).toHaveText("😀 Happy");
     // A tap is an answer, not a new request: the conversation is still closed.
     const after = await page.request.get(`/api/dashboard/conversations/${uid}`);
-    expect(((await after.json()) as { conversation: { status: string } }).conversation.status).toBe("CLOSED");
+    expect(((await after.json()).data as { conversation: { status: string } }).conversation.status).toBe("CLOSED");
     // The thread shows the contact's answer.
     await page.goto(`/inbox?c=${uid}`);
     await expect(page.getByTestId("thread-csat-answer")).toHaveText("😀 Happy");

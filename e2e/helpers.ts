@@ -118,7 +118,7 @@ export async function contactWrites(page: Page, from: string, text = "Hello", se
     .poll(
       async () => {
         const list = await page.request.get(`/api/dashboard/conversations?${query}`);
-        const { conversations } = (await list.json()) as { conversations: { windowOpen: boolean }[] };
+        const { conversations } = (await list.json()).data as { conversations: { windowOpen: boolean }[] };
         return conversations.some((c) => c.windowOpen);
       },
       { timeout: 15_000 },

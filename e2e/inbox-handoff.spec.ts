@@ -58,7 +58,7 @@ test("the conversation being read stays under Unread until the filter changes; m
     .poll(async () =>
       (await page.request.get(`/api/dashboard/conversations?unread=true&search=${contact.slice(1)}`)).json(),
     )
-    .toMatchObject({ conversations: [] });
+    .toMatchObject({ data: { conversations: [] } });
   await expect(row).toBeVisible();
 
   await page.getByRole("button", { name: "Mark as unread" }).click();

@@ -73,7 +73,7 @@ test("the agent reacts to a message and quotes another; the contact's reaction s
   // Its provider id, once the provider accepted it.
   const wamid = async () => {
     const answer = await page.request.get(`/api/dashboard/conversations/${uid}`);
-    const { messages } = (await answer.json()) as {
+    const { messages } = (await answer.json()).data as {
       messages: { providerMessageId: string | null; content: { text?: { body?: string } } }[];
     };
     return messages.find((m) => m.content.text?.body === "Red is in stock.")?.providerMessageId ?? "";

@@ -26,7 +26,7 @@ async function typeAndAnswer(page: Page, text: string): Promise<string> {
   await page.getByRole("textbox", { name: "Reply" }).pressSequentially(text);
   const res = await answered;
   expect(res.status()).toBe(200);
-  return ((await res.json()) as { typing: string }).typing;
+  return ((await res.json()).data as { typing: string }).typing;
 }
 
 async function setReadReceipts(page: Page, on: boolean): Promise<void> {

@@ -82,7 +82,7 @@ test("a saved reply with buttons goes out as a buttons message and the contact's
   // It went out as buttons; once the provider accepted it, the contact taps one.
   const sent = async () => {
     const answer = await page.request.get(`/api/dashboard/conversations/${uid}`);
-    const { messages } = (await answer.json()) as { messages: ThreadMessage[] };
+    const { messages } = (await answer.json()).data as { messages: ThreadMessage[] };
     return messages.find((m) => m.direction === "outbound" && m.interactive?.type === "buttons");
   };
   await expect.poll(async () => (await sent())?.providerMessageId ?? "").toMatch(/^wamid\./);

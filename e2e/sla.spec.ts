@@ -60,7 +60,9 @@ test("a 1-minute first response: the inbox turns the conversation amber, then re
     .poll(
       async () => {
         const res = await page.request.get(`/api/dashboard/conversations?search=${contact.replace(/\D/g, "")}`);
-        const { conversations } = (await res.json()) as { conversations: { sla: { breaches: string[] } | null }[] };
+        const { conversations } = (await res.json()).data as {
+          conversations: { sla: { breaches: string[] } | null }[];
+        };
         return conversations[0]?.sla?.breaches ?? [];
       },
       { timeout: 20_000 },
@@ -83,14 +85,14 @@ test("a 1-minute first response: the inbox turns the conversation amber, then re
     );
     return dues.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...dues.map((d) => Date.parse(d)));
   };
-  const sorted = (await (await page.request.get("/api/dashboard/conversations?sort=due")).json()) as {
+  const sorted = (await (await page.request.get("/api/dashboard/conversations?sort=due")).json()).data as {
     conversations: Listed[];
   };
   const order = sorted.conversations.map(soonest);
   expect(order).toEqual([...order].sort((x, y) => x - y));
-  const found = (await (
-    await page.request.get(`/api/dashboard/conversations?sort=due&search=${contact.replace(/\D/g, "")}`)
-  ).json()) as { conversations: Listed[] };
+  const found = (
+    await (await page.request.get(`/api/dashboard/conversations?sort=due&search=${contact.replace(/\D/g, "")}`)).json()
+  ).data as { conversations: Listed[] };
   expect(found.conversations.map(soonest)[0]).toBeLessThan(Number.POSITIVE_INFINITY);
   await expect(page.getByTestId("conversation-item").first()).toContainText(
     (sorted.conversations[0]?.contactPhoneNumber ?? "").slice(-7),

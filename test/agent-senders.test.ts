@@ -18,9 +18,9 @@ vi.mock("next-auth", async (original) => ({
 }));
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "dash.test" }) }));
 
-const listRoute = await import("@/app/api/dashboard/conversations/route");
-const unreadRoute = await import("@/app/api/dashboard/conversations/unread/route");
-const oneRoute = await import("@/app/api/dashboard/conversations/[uid]/route");
+const listRoute = await import("@/app/api/dashboard/[...path]/route");
+const unreadRoute = await import("@/app/api/dashboard/[...path]/route");
+const oneRoute = await import("@/app/api/dashboard/[...path]/route");
 const replyRoute = await import("@/app/api/dashboard/[...path]/route");
 const messagesRoute = await import("@/app/api/dashboard/[...path]/route");
 
@@ -46,7 +46,7 @@ async function listAs(member: TestMember, query = "") {
   session.current = member.session;
   const res = await listRoute.GET(get(`/api/dashboard/conversations${query}`), {});
   expect(res.status).toBe(200);
-  return (await res.json()) as { conversations: { conversationUid: string }[]; unread: number };
+  return (await res.json()).data as { conversations: { conversationUid: string }[]; unread: number };
 }
 
 beforeAll(async () => {
@@ -71,7 +71,7 @@ describe("an agent limited to one sender", () => {
     expect(mine.unread).toBe(1);
     session.current = agent.session;
     const badge = await unreadRoute.GET(get("/api/dashboard/conversations/unread"), {});
-    expect(await badge.json()).toEqual({ unread: 1 });
+    expect((await badge.json()).data).toEqual({ unread: 1 });
     const everyone = await listAs(owner);
     expect(everyone.unread).toBe(2);
   });
@@ -109,7 +109,7 @@ describe("an agent limited to one sender", () => {
     expect(reply.status).toBe(404);
     // Nothing changed on Bob's conversation.
     session.current = owner.session;
-    const bobs = await (await oneRoute.GET(get(`/api/dashboard/conversations/${bobUid}`), ctx(bobUid))).json();
+    const bobs = (await (await oneRoute.GET(get(`/api/dashboard/conversations/${bobUid}`), ctx(bobUid))).json()).data;
     expect(bobs.conversation).toMatchObject({ status: "OPEN", unreadCount: 1 });
     expect(bobs.messages).toHaveLength(1);
     // Its own conversation works.

@@ -32,7 +32,7 @@ vi.mock("next/headers", () => ({
 }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));
 
-const { GET: listConversations } = await import("@/app/api/dashboard/conversations/route");
+const { GET: listConversations } = await import("@/app/api/dashboard/[...path]/route");
 const { createTokenAction } = await import("@/app/(dashboard)/tokens/actions");
 
 let proxy: DbProxy;
@@ -116,7 +116,10 @@ async function everyWayIn(): Promise<[string, number, string | null, unknown][]>
         [callback],
       ).then((r) => [r.status, (r.headers["retry-after"] as string | undefined) ?? null, r.text] as const)),
     ],
-    await fromResponse("dashboard handler", await listConversations(new Request("http://dash.test/x"), {})),
+    await fromResponse(
+      "dashboard handler",
+      await listConversations(new Request("http://dash.test/api/dashboard/conversations"), {}),
+    ),
     ["server action", action.ok ? 200 : 503, null, action.ok ? "ok" : action.code],
   ];
 }
@@ -165,6 +168,6 @@ describe("while the database cannot be reached", () => {
       async () => expect((await sendHttp(leanPort, "GET", "/api/v3/webhooks", auth())).status).toBe(200),
       { timeout: 10_000 },
     );
-    expect((await listConversations(new Request("http://dash.test/x"), {})).status).toBe(200);
+    expect((await listConversations(new Request("http://dash.test/api/dashboard/conversations"), {})).status).toBe(200);
   });
 });

@@ -3,7 +3,7 @@
 // thread's typing route once per 20 s and only while the contact waits for an answer; the read
 // receipt on open, once per newest message, none with the account setting off (audited); the
 // provider-shaped mark-as-read forwarding typing_indicator; other accounts and roles refused;
-// the HTTP client's request body.
+// the HTTP client's request body; a token's update of the same route sends no receipt and names no closer.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
@@ -28,8 +28,8 @@ vi.mock("@/lib/dashboard/session", async () => {
   };
 });
 
-const one = await import("@/app/api/dashboard/conversations/[uid]/route");
-const typingRoute = await import("@/app/api/dashboard/conversations/[uid]/typing/route");
+const one = await import("@/app/api/dashboard/[...path]/route");
+const typingRoute = await import("@/app/api/dashboard/[...path]/route");
 const replies = await import("@/app/api/dashboard/[...path]/route");
 
 const ORIGIN = "http://dash.test";
@@ -60,7 +60,7 @@ const conversationOf = async (contact: string) =>
 
 async function typing(uid: string) {
   const res = await typingRoute.POST(post(`/api/dashboard/conversations/${uid}/typing`, {}), ctx(uid));
-  return { status: res.status, body: (await res.json()) as { typing?: string; error_code?: string } };
+  return { status: res.status, body: (await res.json()).data as { typing?: string } };
 }
 async function open(uid: string) {
   const res = await one.POST(
@@ -125,6 +125,35 @@ describe("read receipts on open", () => {
     await open(uid);
     expect(readsOf(third).map((r) => r.typing)).toEqual([false]);
     expect(readsOf(second)).toHaveLength(1);
+  });
+
+  it("are the member's: a token's mark read on the same route sends none, and only a member's close names them", async () => {
+    const contact = recipient();
+    const inbound = await contactWrites(t.sender, contact, "from the API side");
+    const uid = await conversationOf(contact);
+    const viaToken = (conversation: unknown) =>
+      call("POST", `/api/v3/conversations/${uid}`, { token: t.globalToken, body: { conversation } });
+    expect((await viaToken({ markRead: true })).status).toBe(200);
+    expect((await viaToken({ status: "CLOSED" })).status).toBe(200);
+    expect(readsOf(inbound)).toHaveLength(0);
+    expect((await viaToken({ status: "OPEN", markUnread: true })).status).toBe(200);
+    // The member opening it, then closing it (the dashboard's path to the same route).
+    await open(uid);
+    expect(readsOf(inbound).map((r) => r.typing)).toEqual([false]);
+    const close = await one.POST(
+      post(`/api/dashboard/conversations/${uid}`, { conversation: { status: "CLOSED" } }),
+      ctx(uid),
+    );
+    expect(close.status).toBe(200);
+    const closings = await db.webhookEvent.findMany({
+      where: { customerId: t.customer.id, type: "conversation.closed" },
+      orderBy: { createdAt: "asc" },
+    });
+    const closedBy = closings
+      .map((e) => (e.payload as { data: { conversationUid: string; closedBy: string | null } }).data)
+      .filter((d) => d.conversationUid === uid)
+      .map((d) => d.closedBy);
+    expect(closedBy).toEqual([null, owner.member?.email]);
   });
 
   it("sends nothing, typing included, with the account setting off; the change is audited", async () => {

@@ -38,7 +38,7 @@ vi.mock("next/headers", () => ({
   cookies: async () => ({ get: () => undefined, getAll: () => [], has: () => false }),
 }));
 
-const { GET: listConversations } = await import("@/app/api/dashboard/conversations/route");
+const { GET: listConversations } = await import("@/app/api/dashboard/[...path]/route");
 
 const HEADERS = { host: "dash.test", "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36" };
 const SESSION_COOKIE = "next-auth.session-token";

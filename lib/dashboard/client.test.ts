@@ -20,8 +20,8 @@ beforeEach(() => {
 });
 
 describe("dashboardApi", () => {
-  it("a GET names the endpoint under /api/dashboard and answers its JSON", async () => {
-    answer = async () => Response.json({ unread: 3 });
+  it("a GET names the endpoint under /api/dashboard and answers its envelope's data", async () => {
+    answer = async () => Response.json({ success: true, data: { unread: 3 } });
     expect(await dashboardApi.unread("+1 555")).toEqual({ unread: 3 });
     expect(calls).toEqual([{ url: "/api/dashboard/conversations/unread?sender=%2B1%20555", init: { method: "GET" } }]);
   });

@@ -10,14 +10,17 @@ import type { PageBlock } from "@/lib/core/pagination";
 import type { DraftEstimate } from "@/lib/domains/broadcasts/draft-estimate";
 import type { BlacklistStanding } from "@/lib/domains/contacts/blacklist";
 import type { BulkUploadReport } from "@/lib/domains/contacts/schemas";
+import type { TypingOutcome } from "@/lib/domains/conversations/provider-read";
 import type { SavedReply } from "@/lib/domains/conversations/saved-replies";
 import type {
   ConversationNotePublic,
   ConversationNotesPublic,
+  ConversationPublic,
   ConversationUpdateBody,
   PublicConversation,
   PublicConversationMessage,
 } from "@/lib/domains/conversations/schemas";
+import type { ConversationLabelsPublic } from "@/lib/domains/labels/schemas";
 import type { sendFromComposer } from "@/lib/domains/messaging/composer";
 import type { ComposerBody, ConversationReplyBody, SendReceipt } from "@/lib/domains/messaging/schemas";
 import type { toDashboardMessageRow } from "@/lib/domains/reports/messages";
@@ -116,24 +119,24 @@ export type ConversationChange = z.input<typeof ConversationUpdateBody>["convers
 
 export const dashboardApi = {
   /** The inbox list of one filter (its query string). */
-  inbox: (qs: string) => get<InboxList>(withQuery("/conversations", qs), "Could not load conversations"),
+  inbox: (qs: string) => routeData<InboxList>(withQuery("/conversations", qs), "Could not load conversations"),
   /** The unread badge (the chosen sender's, or every sender's). */
   unread: (sender: string | null) =>
-    get<{ unread: number }>(
+    routeData<{ unread: number }>(
       withQuery("/conversations/unread", sender ? `sender=${enc(sender)}` : ""),
       "Could not count unread conversations",
     ),
   /** Page `page` (from 1) of a thread. */
   thread: (uid: string, page: number) =>
-    get<ThreadPage>(`${conversationPath(uid)}?page=${page}`, "Could not load the conversation"),
+    routeData<ThreadPage>(`${conversationPath(uid)}?page=${page}`, "Could not load the conversation"),
   /** Close, reopen, mark read or unread, assign. */
   updateConversation: (uid: string, conversation: ConversationChange) =>
-    post<{ conversation: PublicConversation }>(conversationPath(uid), { conversation }),
+    routePost<typeof ConversationPublic>(conversationPath(uid), { conversation }),
   /** A reply from the inbox, sent as the signed-in member. */
   reply: (uid: string, message: ReplyMessage) =>
     routePost<typeof SendReceipt>(`${conversationPath(uid)}/messages`, { message }),
   /** The agent is typing (the contact's typing indicator). */
-  typing: (uid: string) => post<{ typing: string }>(`${conversationPath(uid)}/typing`, {}),
+  typing: (uid: string) => postData<{ typing: TypingOutcome }>(`${conversationPath(uid)}/typing`, {}, "Request failed"),
   /** A thread's internal notes, newest first (the latest 100). */
   notes: (uid: string) =>
     routeGet<typeof ConversationNotesPublic>(`${conversationPath(uid)}/notes?limit=100`, "Could not load the notes"),
@@ -142,7 +145,7 @@ export const dashboardApi = {
   assignees: (uid: string) =>
     routeData<{ members: AssignableMember[] }>(`${conversationPath(uid)}/assignees`, "Could not load the members"),
   changeLabels: (uid: string, change: { add?: string[]; remove?: string[] }) =>
-    post<unknown>(`${conversationPath(uid)}/labels`, change),
+    routePost<typeof ConversationLabelsPublic>(`${conversationPath(uid)}/labels`, change),
   savedReplies: () => routeData<{ savedReplies: SavedReplyAnswer[] }>("/saved-replies", "Could not load saved replies"),
   /** The message log of one sender. */
   messages: (sender: string) =>

@@ -1,11 +1,9 @@
 // What an app/api/dashboard/* mutation must be before its body is read: sent by our own
 // pages (same origin: a forged cross-site POST carries the session cookie but never our
-// Origin), as JSON (a cross-site form can send text/plain without a preflight), and of a
-// bounded size. The JSON itself goes through the same input rules as the public API.
-import { readAtMost, TooLargeError } from "@/lib/core/bounded-read";
+// Origin), and as JSON (a cross-site form can send text/plain without a preflight). The router
+// reads the body then, bounded, with the public API's input rules (lib/api/router.ts).
 import { env } from "@/lib/core/env";
 import { ApiError } from "@/lib/core/errors";
-import { assertStorableInput } from "@/lib/core/storable-input";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -60,33 +58,3 @@ export function guardMutation(request: Request): void {
   }
 }
 
-/**
- * The JSON body, read while it streams up to `limit` bytes (API_BODY_LIMIT_BYTES by
- * default), nesting capped and text checked as the public API checks it.
- */
-export async function readDashboardJson(
-  request: Request,
-  options: { limit?: number; textCheckedPerRow?: string } = {},
-): Promise<unknown> {
-  const limit = options.limit ?? env().API_BODY_LIMIT_BYTES;
-  let raw: Buffer;
-  try {
-    raw = await readAtMost(request.body, limit, request.headers.get("content-length"));
-  } catch (error) {
-    if (error instanceof TooLargeError) {
-      throw new ApiError("PAYLOAD_TOO_LARGE", error.message, { limitBytes: error.limitBytes });
-    }
-    throw error;
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(raw.toString("utf8"));
-  } catch {
-    throw new ApiError("VALIDATION_FAILED", "Malformed JSON body: the request body is not valid JSON");
-  }
-  const rows = options.textCheckedPerRow;
-  // A bare array is all rows (the bulk upload accepts one, as the API does).
-  const skip = rows ? [`body.${rows}`, ...(Array.isArray(value) ? ["body"] : [])] : [];
-  assertStorableInput(value, "body", { skipTextUnder: skip });
-  return value;
-}

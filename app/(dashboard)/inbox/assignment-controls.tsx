@@ -1,7 +1,7 @@
 "use client";
 // The thread's assignee (docs/inbox.md "Assignment"): who handles it, "Assign to me", a
 // picker of the members it can go to (members with the inbox who may see its sender), and
-// "Unassign". The server checks the rules (app/api/dashboard/conversations/[uid]).
+// "Unassign". The server checks the rules (POST /conversations/{uid}, lib/api/routes/conversations.ts).
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { buttonSecondary, input } from "@/components/ui/classes";
 import { dashboardApi } from "@/lib/dashboard/client";

@@ -1,5 +1,5 @@
 // Inbox: the conversations of the chosen sender (or every sender), a live thread and the
-// reply box (docs/inbox.md). The client side reads app/api/dashboard/conversations, refetched
+// reply box (docs/inbox.md). The client side reads /api/dashboard/conversations (lib/api/dashboard-routes/inbox.ts), refetched
 // on the live stream's notices (polled only without it).
 import type { Metadata } from "next";
 import Link from "next/link";

@@ -1,7 +1,7 @@
 "use client";
 // The thread's labels (docs/automation.md "Labels"): the ones it carries, each with a remove
 // button, and a picker of the account's other labels to add. The server checks the inbox
-// permission and the conversation's scope (app/api/dashboard/conversations/[uid]/labels).
+// permission and the conversation's scope (POST /conversations/{uid}/labels, lib/api/routes/labels.ts).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { LabelChip, type LabelColors } from "@/components/dashboard/label-chip";
 import { input } from "@/components/ui/classes";

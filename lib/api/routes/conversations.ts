@@ -7,6 +7,7 @@ import { pageOf } from "@/lib/core/pagination";
 import * as examples from "@/lib/domains/conversations/examples";
 import { dashboardSentBy } from "@/lib/domains/conversations/inbox";
 import { addNote, listNotes } from "@/lib/domains/conversations/notes";
+import { sendReadReceipt } from "@/lib/domains/conversations/provider-read";
 import {
   ConversationListPublic,
   ConversationListQuery,
@@ -95,6 +96,8 @@ export const conversationRoutes: AnyRoute[] = [
     method: "POST",
     path: "/conversations/:conversationUid",
     permission: "inbox",
+    // The thread's close, reopen, read marks and assignee picker send it too, as the signed-in member.
+    session: true,
     example: examples.postConversationsByConversationUid,
     summary: "Update a conversation",
     description: "Body {conversation: {status?: OPEN|CLOSED, markRead?: true, assignee?: member email | null}}.",
@@ -102,7 +105,15 @@ export const conversationRoutes: AnyRoute[] = [
     response: ConversationPublic,
     errors: ["CONVERSATION_NOT_FOUND", "VALIDATION_FAILED"],
     handler: async ({ principal, sender, params, body }) => {
-      const row = await updateConversation(principal, sender?.id, params.conversationUid, body.conversation);
+      // A member closing it is the event's closedBy (their email, docs/inbox.md), and a member
+      // marking it read sends the contact the read receipt (docs/inbox.md "Read receipts and
+      // typing"); a token's update does neither, as before.
+      const member = principal.via === "session";
+      const closing = member && body.conversation.status === "CLOSED";
+      const actor = closing ? ((await dashboardSentBy(principal)).label ?? null) : null;
+      const uid = params.conversationUid;
+      const row = await updateConversation(principal, sender?.id, uid, body.conversation, actor);
+      if (member && body.conversation.markRead) await sendReadReceipt(principal, uid);
       return ok("Conversation updated", toPublicConversation(row));
     },
   }),

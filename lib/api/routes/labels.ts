@@ -110,6 +110,8 @@ export const labelRoutes: AnyRoute[] = [
     method: "POST",
     path: "/conversations/:conversationUid/labels",
     permission: "inbox",
+    // The thread's label picker sends it too, as the signed-in member.
+    session: true,
     feature: "messaging",
     tokenScope: "any",
     sender: "resolve",

@@ -20,13 +20,13 @@ vi.mock("next-auth", async (original) => ({
 }));
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "dash.test" }) }));
 
-const listRoute = await import("@/app/api/dashboard/conversations/route");
-const oneRoute = await import("@/app/api/dashboard/conversations/[uid]/route");
+const listRoute = await import("@/app/api/dashboard/[...path]/route");
+const oneRoute = await import("@/app/api/dashboard/[...path]/route");
 const replyRoute = await import("@/app/api/dashboard/[...path]/route");
 const notesRoute = await import("@/app/api/dashboard/[...path]/route");
 const assigneesRoute = await import("@/app/api/dashboard/[...path]/route");
 const savedRoute = await import("@/app/api/dashboard/[...path]/route");
-const unreadRoute = await import("@/app/api/dashboard/conversations/unread/route");
+const unreadRoute = await import("@/app/api/dashboard/[...path]/route");
 
 const ORIGIN = "http://dash.test";
 const get = (path: string) => new Request(`${ORIGIN}${path}`, { headers: { Host: "dash.test" } });
@@ -139,11 +139,11 @@ describe("agents limited to their senders", () => {
       post(`/api/dashboard/conversations/${mine.id}`, { conversation: { assignee: agent.email } }),
       ctx(mine.id),
     );
-    expect((await self.json()).conversation.assignee).toEqual({ email: agent.email, name: null });
+    expect((await self.json()).data.assignee).toEqual({ email: agent.email, name: null });
     const list = await listRoute.GET(get("/api/dashboard/conversations?assignee=me"), {});
-    expect(((await list.json()).conversations as { uid: string }[]).map((c) => c.uid)).toEqual([mine.id]);
+    expect(((await list.json()).data.conversations as { uid: string }[]).map((c) => c.uid)).toEqual([mine.id]);
     const unassigned = await listRoute.GET(get("/api/dashboard/conversations?assignee=none"), {});
-    expect((await unassigned.json()).conversations).toEqual([]);
+    expect((await unassigned.json()).data.conversations).toEqual([]);
 
     const written = await notesRoute.POST(
       post(`/api/dashboard/conversations/${mine.id}/notes`, { note: { text: "Called them" } }),

@@ -60,6 +60,33 @@ export type ConversationListInput = z.infer<typeof ConversationListQuery>;
 
 export const ConversationSenderQuery = z.object({ senderId: SenderIdField });
 
+// The dashboard inbox's own queries (lib/api/dashboard-routes/inbox.ts, docs/inbox.md).
+
+/** The badge's and the list's sender: a phone number of the page's sender picker; omitted, every sender the member sees. */
+export const InboxSenderQuery = z.object({
+  sender: z
+    .preprocess(blankAsAbsent, z.string().optional())
+    .describe("A sender's phone number; omitted: every sender the member sees"),
+});
+
+/**
+ * The inbox list: the API's filters (its senderId is `sender` here), unread first then newest,
+ * or `sort=due` SLA due soonest (any other sort is the inbox's); `assignee=me` is the signed-in member.
+ */
+export const InboxListQuery = ConversationListQuery.omit({ senderId: true }).extend({
+  ...InboxSenderQuery.shape,
+  sort: z
+    .unknown()
+    .optional()
+    .transform((v): "inbox" | "due" => (v === "due" ? "due" : "inbox"))
+    .describe("due: the soonest SLA due time first; else unread first, then newest"),
+});
+
+/** A page of the open thread: 100 messages unless the page asks otherwise. */
+export const ThreadPageQuery = PageQuery.extend({
+  limit: z.preprocess((v) => (v === undefined ? "100" : v), PageQuery.shape.limit),
+});
+
 export const ConversationMessagesQuery = PageQuery.extend({ senderId: SenderIdField });
 
 export const ConversationUpdateBody = z.object({

@@ -21,7 +21,7 @@ vi.mock("@/lib/dashboard/session", async () => {
     },
   };
 });
-const threadRoute = await import("@/app/api/dashboard/conversations/[uid]/route");
+const threadRoute = await import("@/app/api/dashboard/[...path]/route");
 
 type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
 
@@ -116,7 +116,7 @@ describe("GET /api/dashboard/conversations/{uid}", () => {
     session.principal = memberPrincipal(t.customer.id, { role: "agent" });
     const res = await threadRoute.GET(request(), ctx);
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = (await res.json()).data;
     expect(body.conversation.conversationUid).toBe(uid);
     expect(body.csat).toMatchObject({ score: 3, answer: "😀 Happy", comment: "Thanks!" });
 

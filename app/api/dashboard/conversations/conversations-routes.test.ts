@@ -1,6 +1,7 @@
-// The inbox's session route handlers (app/api/dashboard/conversations/*) on a real database:
+// The inbox's session routes (the router's, under app/api/dashboard/[...path]) on a real database:
 // the inbox order and badge, the thread oldest first, mark read and close, a reply from the
-// signed-in user, the window refusal, another customer's uid, and the mutation guard.
+// signed-in user, the window refusal, another customer's uid, the mutation guard, and what a
+// token gets on the same paths.
 import { randomBytes } from "node:crypto";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
@@ -21,11 +22,11 @@ vi.mock("@/lib/dashboard/session", async () => {
   };
 });
 
-const list = await import("./route");
-const unread = await import("./unread/route");
-const one = await import("./[uid]/route");
+const list = await import("../[...path]/route");
+const unread = await import("../[...path]/route");
+const one = await import("../[...path]/route");
 const replies = await import("../[...path]/route");
-const labelRoute = await import("./[uid]/labels/route");
+const labelRoute = await import("../[...path]/route");
 
 const ORIGIN = "http://dash.test";
 const SAME = { Host: "dash.test", Origin: ORIGIN, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json" };
@@ -73,7 +74,7 @@ beforeEach(() => {
 async function listed(query = "") {
   const res = await list.GET(get(`/api/dashboard/conversations${query}`), {});
   expect(res.status).toBe(200);
-  return (await res.json()) as {
+  return (await res.json()).data as {
     conversations: { uid: string; contactPhoneNumber: string; unreadCount: number; status: string }[];
     unread: number;
     pagination: { total: number };
@@ -97,7 +98,7 @@ describe("the inbox list and badge", () => {
       unread: 0,
     });
     const badge = await unread.GET(get("/api/dashboard/conversations/unread"), {});
-    expect(await badge.json()).toEqual({ unread: 2 });
+    expect((await badge.json()).data).toEqual({ unread: 2 });
     const bad = await list.GET(get("/api/dashboard/conversations?status=maybe"), {});
     expect(bad.status).toBe(400);
     expect((await bad.json()).error_code).toBe("VALIDATION_FAILED");
@@ -109,7 +110,7 @@ describe("a thread", () => {
     const uid = await uidOf(older);
     await contactWrites(t.sender, older, "again");
     const res = await one.GET(get(`/api/dashboard/conversations/${uid}`), ctx(uid));
-    const body = await res.json();
+    const body = (await res.json()).data;
     expect(body.messages.map((m: { content: { text: { body: string } } }) => m.content.text.body)).toEqual([
       "first",
       "again",
@@ -120,18 +121,18 @@ describe("a thread", () => {
       post(`/api/dashboard/conversations/${uid}`, { conversation: { markRead: true } }),
       ctx(uid),
     );
-    expect(await read.json()).toMatchObject({ conversation: { unreadCount: 0 } });
+    expect((await read.json()).data).toMatchObject({ unreadCount: 0 });
     const closed = await one.POST(
       post(`/api/dashboard/conversations/${uid}`, { conversation: { status: "CLOSED" } }),
       ctx(uid),
     );
-    expect(await closed.json()).toMatchObject({ conversation: { status: "CLOSED" } });
+    expect((await closed.json()).data).toMatchObject({ status: "CLOSED" });
     expect((await listed("?status=closed")).conversations.map((c) => c.uid)).toEqual([uid]);
     const reopened = await one.POST(
       post(`/api/dashboard/conversations/${uid}`, { conversation: { status: "open" } }),
       ctx(uid),
     );
-    expect(await reopened.json()).toMatchObject({ conversation: { status: "OPEN" } });
+    expect((await reopened.json()).data).toMatchObject({ status: "OPEN" });
     const empty = await one.POST(post(`/api/dashboard/conversations/${uid}`, { conversation: {} }), ctx(uid));
     expect(empty.status).toBe(400);
   });
@@ -170,7 +171,7 @@ describe("a thread's labels", () => {
       labelRoute.POST(post(`/api/dashboard/conversations/${id}/labels`, body), ctx(id));
     const added = await change({ add: ["dash"] });
     expect(added.status).toBe(200);
-    expect(await added.json()).toMatchObject({ conversationUid: uid, labels: ["Dash"], added: ["Dash"] });
+    expect((await added.json()).data).toMatchObject({ conversationUid: uid, labels: ["Dash"], added: ["Dash"] });
     expect((await listed("?label=DASH")).conversations.map((c) => c.uid)).toEqual([uid]);
     const event = await db.webhookEvent.findFirstOrThrow({
       where: { customerId: t.customer.id, type: "conversation.labels_changed" },
@@ -196,7 +197,7 @@ describe("a thread's labels", () => {
       session.principal = me;
     }
     const removed = await change({ remove: ["Dash"] });
-    expect(await removed.json()).toMatchObject({ labels: [], removed: ["Dash"] });
+    expect((await removed.json()).data).toMatchObject({ labels: [], removed: ["Dash"] });
   });
 });
 
@@ -210,7 +211,7 @@ describe("a reply", () => {
     expect(res.status).toBe(200);
     // The reply is the API's route (the envelope's data).
     expect((await res.json()).data).toMatchObject({ recipient: newer, type: "text", sendRoute: "chat" });
-    const thread = await (await one.GET(get(`/api/dashboard/conversations/${uid}`), ctx(uid))).json();
+    const thread = (await (await one.GET(get(`/api/dashboard/conversations/${uid}`), ctx(uid))).json()).data;
     expect(thread.messages.at(-1)).toMatchObject({ direction: "outbound", sentBy: "dashboard", sentByLabel: email });
   });
 
@@ -251,6 +252,23 @@ describe("a reply", () => {
     );
     expect(close.status).toBe(403);
     expect(session.asked).toBe(0);
+  });
+});
+
+describe("the same paths to a token", () => {
+  it("answer the public contract: no inbox view, no thread view, no badge, no typing", async () => {
+    const { call } = await import("@/test/factory");
+    const uid = await uidOf(older);
+    const opts = { token: t.globalToken };
+    const listedToToken = await call("GET", "/api/v3/conversations", opts);
+    expect(listedToToken.status).toBe(200);
+    expect(listedToToken.body.data).toMatchObject({ scope: "user" });
+    expect(listedToToken.body.data).not.toHaveProperty("unread");
+    const read = await call("GET", `/api/v3/conversations/${uid}`, opts);
+    expect(read.body.data).toMatchObject({ conversationUid: uid });
+    expect(read.body.data).not.toHaveProperty("messages");
+    expect((await call("GET", "/api/v3/conversations/unread", opts)).status).toBe(404);
+    expect((await call("POST", `/api/v3/conversations/${uid}/typing`, { ...opts, body: {} })).status).toBe(404);
   });
 });
 
