@@ -3,9 +3,8 @@
 // messaging-limit pause ended (lifecycle.ts), settles recipients a dead worker left behind
 // (stale-sends.ts), skips cancelled ones' queued recipients in chunks (cancel-sweep.ts), then
 // sends a batch of each SENDING broadcast: claim (claiming.ts) -> admit against the messaging
-// limit -> the send pipeline's checks -> mark "sending" -> the batch's messages recorded in one
-// statement -> calls at the sender's slots (paced-calls.ts) -> the messages' outcomes in one
-// statement, the recipients' (outcomes.ts) -> complete when nothing is left (lifecycle.ts).
+// limit -> the send pipeline's checks -> mark "sending" -> calls at the sender's slots
+// (paced-calls.ts) -> outcomes (outcomes.ts) -> complete when nothing is left (lifecycle.ts).
 // Several workers and instances run it side by side (the loop: worker.ts):
 //   - claims are leased and marked "sending" before the call (claiming.ts), so no two
 //     workers hold one recipient and a worker that dies mid-call leaves the row to be settled
@@ -15,13 +14,12 @@
 
 import { log } from "@/lib/core/log";
 import { db } from "@/lib/db";
-import { type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
+import { systemPrincipal } from "@/lib/domains/auth/principal";
 import type { CreatedConversation } from "@/lib/domains/conversations/outbound";
 import type { LiveEvent } from "@/lib/domains/live/events";
-import { callRecorded, retryAfterSeconds } from "@/lib/domains/messaging/dispatch";
-import { completeMessages } from "@/lib/domains/messaging/message-store";
-import { discardUncalled, type RecordedSend, recordSends, threadNotices } from "@/lib/domains/messaging/send-batch";
-import { type CheckedSend, checkSends } from "@/lib/domains/messaging/send-checks";
+import { MessagingError } from "@/lib/domains/messaging/errors";
+import { sendChecked } from "@/lib/domains/messaging/send";
+import { checkSends } from "@/lib/domains/messaging/send-checks";
 import { THROUGHPUT_EXCEEDED } from "@/lib/domains/provider/error-codes";
 import type { ProviderSender } from "@/lib/domains/provider/types";
 import { providerSender } from "@/lib/domains/senders/provider-sender";
@@ -119,14 +117,14 @@ async function sendAdmitted(
   const p = systemPrincipal(b.customerId);
   const outs = admitted.map((r) => outgoing(b, template, r));
   const verdicts = await checkSends(p, sender, outs);
-  const toSend: { r: Claimed; send: CheckedSend }[] = [];
+  const toSend: { r: Claimed; i: number }[] = [];
   const blacklisted: bigint[] = [];
   const refusedLater: bigint[] = [];
   const failed: { id: bigint; code: number | null; message: string }[] = [];
   verdicts.forEach((v, i) => {
     const r = admitted[i] as Claimed;
     if (v.ok) {
-      toSend.push({ r, send: v.send });
+      toSend.push({ r, i });
       return;
     }
     const pause = PAUSE_FOR_REFUSAL[v.refusal.code];
@@ -149,134 +147,69 @@ async function sendAdmitted(
   // comes later waits for this statement and finds them sending (in flight, not cancelled).
   const marked = await markSending(
     b.id,
-    toSend.map((s) => ({ id: s.r.id, messageId: s.send.out.messageId ?? "" })),
+    toSend.map((s) => ({ id: s.r.id, messageId: outs[s.i]?.messageId ?? "" })),
     o,
   );
   await release(toSend.filter((s) => !marked.has(s.r.id)).map((s) => s.r.id));
   const going = toSend.filter((s) => marked.has(s.r.id));
   if (going.length === 0) return 0;
-  return sendMarked(b, sender, p, going, take, o);
-}
-
-/**
- * Records the marked sends of a batch, makes their calls at their slots, writes their outcomes:
- * the provider calls made. The batch's messages are written in one statement before any call
- * and completed in one after (lib/domains/messaging/send-batch.ts: a statement per message
- * each way was most of a broadcast's statements, docs/benchmarks.md "Broadcasts"); the
- * recipients' outcomes, the accepted events and the live notices are one statement each too.
- * A worker that dies before the outcomes leaves the recipients "sending": settled from their
- * messages (stale-sends.ts), a message recorded but not called as one whose call's outcome is
- * not known (interrupted, never sent twice).
- */
-async function sendMarked(
-  b: Broadcast,
-  sender: Sender,
-  p: Principal,
-  going: { r: Claimed; send: CheckedSend }[],
-  take: TakeSlots,
-  o: Options,
-): Promise<number> {
+  // Each send records its message and calls the provider on its own; the recipients' outcomes
+  // and the accepted events are written once for the batch (one statement each, not one per
+  // recipient). A worker that dies before that leaves them "sending": settled from their messages (stale-sends.ts).
   const outcomes: Outcome[] = [];
   const accepted: { message: Message; sender: ProviderSender }[] = [];
   const live: LiveEvent[] = [];
   const created: CreatedConversation[] = [];
-  const messageIdOf = (s: { send: CheckedSend }) => s.send.out.messageId ?? "";
-  let recorded: Map<string, RecordedSend>;
-  try {
-    recorded = await recordSends(
-      p,
-      sender,
-      going.map((s) => s.send),
-    );
-  } catch (error) {
-    // Nothing was called; whether the rows were written is not known: interrupted (stale-sends.ts
-    // queues one again once it finds no message row).
-    log.error({ err: error, broadcastUid: b.id }, "broadcast batch not recorded");
-    recorded = new Map();
-  }
-  // A send left out (its message id taken) records nothing and is not called: interrupted, as
-  // when its message could not be written.
-  for (const s of going.filter((s) => !recorded.has(messageIdOf(s)))) {
-    outcomes.push({
-      id: s.r.id,
-      messageId: messageIdOf(s),
-      status: "interrupted",
-      errorCode: null,
-      errorMessage: "internal error",
-    });
-  }
-  const calls = going.flatMap((s) => {
-    const sent = recorded.get(messageIdOf(s));
-    return sent ? [{ r: s.r, sent }] : [];
-  });
-  const withdrawn: { r: Claimed; messageId: string }[] = [];
-  const made: { r: Claimed; sent: RecordedSend; call: Awaited<ReturnType<typeof callRecorded>> }[] = [];
-  const paced = pacedCalls(sender, calls.length, take, () => stillSending(b.id), o, {
+  const withdrawn: bigint[] = [];
+  // The provider refused for throughput all the same: no slot of the sender before its Retry-After.
+  let holdUntil = 0;
+  const paced = pacedCalls(sender, going.length, take, () => stillSending(b.id), o, {
     key: `broadcast:${b.id}`,
     perSecond: b.maxPerSecond,
   });
   const provider = providerSender(sender);
   await Promise.all(
-    calls.map(async ({ r, sent }) => {
-      const slot = paced.call();
+    going.map(async ({ r, i }) => {
+      const v = verdicts[i];
+      if (!v?.ok) return;
+      const messageId = outs[i]?.messageId ?? "";
       try {
-        await slot.beforeCall();
+        const { message } = await sendChecked(p, sender, v.send, {
+          announce: false,
+          live,
+          created,
+          ...paced.call(),
+          throughputRetries: false,
+        });
+        if (message.status === "accepted") accepted.push({ message, sender: provider });
+        outcomes.push(outcomeOf(r, messageId, message));
       } catch (error) {
-        // Withdrawn before its call (its broadcast stopped, or its state could not be read): never called.
-        if (!(error instanceof CallWithdrawn)) log.warn({ err: error, broadcastUid: b.id }, "broadcast call withdrawn");
-        withdrawn.push({ r, messageId: sent.message.id });
-        return;
+        if (error instanceof CallWithdrawn) {
+          withdrawn.push(r.id);
+          return;
+        }
+        // A provider refusal is thrown after the message row took its outcome: read it there.
+        const stored = await db.message.findUnique({ where: { id: messageId } });
+        if (stored && stored.status !== "sending") {
+          const retryAfter = error instanceof MessagingError ? error.details.retryAfterSeconds : undefined;
+          const outcome = outcomeOf(r, messageId, stored, typeof retryAfter === "number" ? retryAfter : undefined);
+          if (outcome.status === "queued" && stored.errorCode === THROUGHPUT_EXCEEDED)
+            holdUntil = Math.max(holdUntil, outcome.notBefore.getTime());
+          outcomes.push(outcome);
+          return;
+        }
+        // Whether the provider got it is not known: interrupted, never resent.
+        log.error({ err: error, broadcastUid: b.id }, "broadcast send ended unexpectedly");
+        outcomes.push({ id: r.id, messageId, status: "interrupted", errorCode: null, errorMessage: "internal error" });
       }
-      const call = await callRecorded(sent.message, provider, { atCall: slot.atCall, throughputRetries: false });
-      made.push({ r, sent, call });
     }),
   );
-  threadNotices(
-    made.map((m) => m.sent),
-    sender,
-    live,
-    created,
-  );
-  const done = await completeMessages(
-    made.map((m) => ({ row: m.sent.message, c: m.call.columns })),
-    live,
-  );
-  // The provider refused for throughput all the same: no slot of the sender before its Retry-After.
-  let holdUntil = 0;
-  made.forEach(({ r, call }, k) => {
-    const message = done[k] as Message;
-    if (!call.result) {
-      // Whether the provider got it is not known ("unknown"): interrupted, never resent.
-      log.error({ err: call.error, broadcastUid: b.id }, "broadcast send ended unexpectedly");
-    }
-    if (message.status === "accepted") accepted.push({ message, sender: provider });
-    const refusal = call.result && !call.result.ok ? call.result.refusal : null;
-    const outcome = outcomeOf(r, message.id, message, refusal ? retryAfterSeconds(refusal) : undefined);
-    if (outcome.status === "queued" && message.errorCode === THROUGHPUT_EXCEEDED)
-      holdUntil = Math.max(holdUntil, outcome.notBefore.getTime());
-    outcomes.push(outcome);
-  });
   if (holdUntil > 0) await holdSlots(sender.id, holdUntil);
+  await unmark(withdrawn);
   await finishAll(outcomes);
-  await withdraw(b, withdrawn);
   await announceBatch(accepted, created);
   await publishLiveBatch(b.customerId, live);
-  return made.length;
-}
-
-/**
- * Withdrawn calls: their messages (recorded with the batch, never handed to the provider) are
- * deleted, and their recipients go back to the queue (or skipped, cancelled). One whose message
- * could not be deleted stays "sending", settled from it later (interrupted, never sent twice).
- */
-async function withdraw(b: Broadcast, withdrawn: { r: Claimed; messageId: string }[]): Promise<void> {
-  if (withdrawn.length === 0) return;
-  try {
-    const deleted = await discardUncalled(withdrawn.map((w) => w.messageId));
-    await unmark(withdrawn.filter((w) => deleted.has(w.messageId)).map((w) => w.r.id));
-  } catch (error) {
-    log.error({ err: error, broadcastUid: b.id }, "broadcast: withdrawn calls left to the stale-send rule");
-  }
+  return going.length - withdrawn.length;
 }
 
 /** One pass over every broadcast with work; returns how many provider calls it made. */

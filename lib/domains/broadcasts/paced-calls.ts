@@ -27,11 +27,11 @@ export const slotTaker =
       now: at,
     });
 
-/** A call the dispatcher withdrew before it was made: its broadcast stopped meanwhile. */
+/** A call the dispatcher withdrew before anything was recorded: its broadcast stopped meanwhile. */
 export class CallWithdrawn extends Error {}
 
-/** How long before its slot a call is readied (its broadcast's state read, its body prepared). */
-const LEAD_MS = 100;
+/** How long before its slot a call's message is recorded (the record's own way to the database). */
+const RECORD_LEAD_MS = 100;
 /** How often the calls waiting for their slots read their broadcast's state again. */
 const STATE_CHECK_MS = 250;
 
@@ -41,8 +41,8 @@ const sleepMs = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(re
  * Holds each call of a batch to a send slot of the sender (lib/domains/senders/pacing.ts). The
  * slots are taken when the calls are ready, not at the claim (the batch's checks and marks take
  * their time): the first call's beforeCall takes the slots of every call still to come in one
- * take, LEAD_MS ahead, and more when a take was short (waiting for them). beforeCall
- * (before the call) gives its call a slot, waits until just before it and
+ * take, RECORD_LEAD_MS ahead, and more when a take was short (waiting for them). beforeCall
+ * (before the message is recorded) gives its call a slot, waits until just before it and
  * withdraws the call when the broadcast stopped meanwhile (its state read again at most every
  * 250 ms); atCall (right before each provider call) waits for the slot itself (a retry takes
  * another) and lets no call make this process's calls of the sender in any 1,000 ms more than
@@ -68,7 +68,7 @@ export function pacedCalls(
   const takeMore = () => {
     taking ??= (async () => {
       for (;;) {
-        const r = await take(Date.now() + LEAD_MS, Math.max(1, left));
+        const r = await take(Date.now() + RECORD_LEAD_MS, Math.max(1, left));
         if (r.granted > 0) {
           slots = r;
           used = 0;
@@ -99,7 +99,7 @@ export function pacedCalls(
           // A test's clock takes no slots: they would stand in the sender's timeline at its time.
           if (o.real) {
             slot = await nextSlot();
-            await sleepMs(slot - LEAD_MS - Date.now());
+            await sleepMs(slot - RECORD_LEAD_MS - Date.now());
           }
           if (Date.now() - checkedAt >= STATE_CHECK_MS) {
             checking ??= stillSending().finally(() => {

@@ -2,14 +2,13 @@
 // lib/domains/messaging/message-store.ts): the conversation is upserted by (sender, contact) and a
 // thread entry links the Message row, whose payload and live status the thread reads.
 import { db } from "@/lib/db";
-import { newIds } from "@/lib/db/sql";
 import type { EventSender } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
-import { personRepliesSql, personReplySql } from "@/lib/domains/support/periods";
+import { personReplySql } from "@/lib/domains/support/periods";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { previewOf } from "./content";
 import { createdEvent, emitConversationEvents } from "./events";
-import { newConversationUid, newConversationUids } from "./ids";
+import { newConversationUid } from "./ids";
 import type { ReplyTo } from "./quotes";
 import type { SentByKind } from "./schemas";
 
@@ -49,7 +48,18 @@ export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
       INSERT INTO "Conversation" ("id", "customerId", "senderId", "contactPhoneNumber", "lastMessageAt",
         "lastMessagePreview", "createdAt", "updatedAt")
       VALUES (${newConversationUid()}, ${t.customerId}, ${t.senderId}, ${t.recipient}, ${at}, ${preview}, ${at}, ${at})
-      ${onConflict(t.sentBy)}
+      ON CONFLICT ("senderId", "contactPhoneNumber") DO UPDATE SET
+        "lastMessageAt" = GREATEST("Conversation"."lastMessageAt", EXCLUDED."lastMessageAt"),
+        "lastMessagePreview" = EXCLUDED."lastMessagePreview", "updatedAt" = EXCLUDED."updatedAt"${
+          t.sentBy.keepsClosed ? Prisma.empty : Prisma.sql`, "status" = 'OPEN', "closedAt" = NULL`
+        }${
+          // A person's reply (API or dashboard) ends the wait a chatbot's hand-off began.
+          // It also meets the SLA's response targets: only the resolution stays due (docs/reports.md "SLA policies").
+          PERSON_SENDS.has(t.sentBy.by)
+            ? Prisma.sql`, "handoffAt" = NULL, "slaFirstResponseDueAt" = NULL, "slaNextResponseDueAt" = NULL,
+              "slaDueAt" = "Conversation"."slaResolutionDueAt"`
+            : Prisma.empty
+        }
       RETURNING "id", "contactPhoneNumber", "contactName", "createdAt", (xmax = 0) AS created
     ), entry AS (
       INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "messageId",
@@ -60,70 +70,6 @@ export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
       // A person's reply ends the wait the support figures measure (docs/reports.md "Definitions").
       PERSON_SENDS.has(t.sentBy.by)
         ? personReplySql(at, t.sentBy.by === "api" ? "api" : (t.sentBy.label ?? "dashboard"))
-        : Prisma.empty
-    }`;
-}
-
-/** What a send does to the conversation it joins (the upsert's conflict branch). */
-function onConflict(sentBy: SentBy): Prisma.Sql {
-  return Prisma.sql`ON CONFLICT ("senderId", "contactPhoneNumber") DO UPDATE SET
-        "lastMessageAt" = GREATEST("Conversation"."lastMessageAt", EXCLUDED."lastMessageAt"),
-        "lastMessagePreview" = EXCLUDED."lastMessagePreview", "updatedAt" = EXCLUDED."updatedAt"${
-          sentBy.keepsClosed ? Prisma.empty : Prisma.sql`, "status" = 'OPEN', "closedAt" = NULL`
-        }${
-          // A person's reply (API or dashboard) ends the wait a chatbot's hand-off began.
-          // It also meets the SLA's response targets: only the resolution stays due (docs/reports.md "SLA policies").
-          PERSON_SENDS.has(sentBy.by)
-            ? Prisma.sql`, "handoffAt" = NULL, "slaFirstResponseDueAt" = NULL, "slaNextResponseDueAt" = NULL,
-              "slaDueAt" = "Conversation"."slaResolutionDueAt"`
-            : Prisma.empty
-        }`;
-}
-
-/** A batch of sends from one sender, one message per contact, all by the same hand (a broadcast's batch). */
-export type OutboundThreads = {
-  customerId: string;
-  senderId: string;
-  sentBy: SentBy;
-  /** ISO time of the message rows. */
-  at: string;
-  threads: { messageId: string; recipient: string; payload: { type: string; [key: string]: unknown } }[];
-};
-
-/**
- * outboundThreadSql for a batch in one statement: CTEs `t_in`, `conv` and `entry` (and a
- * person's support figures) to follow `WITH m AS (INSERT INTO "Message" ... RETURNING "id")`;
- * only the messages `m` inserted join their conversations. The statement then selects from
- * `t_in JOIN conv ON conv."contactPhoneNumber" = t_in.recipient`. The conversations are upserted
- * in contact order, the order every batch takes their row locks in.
- */
-export function outboundThreadsSql(b: OutboundThreads): Prisma.Sql {
-  const at = Prisma.sql`${b.at}::timestamptz AT TIME ZONE 'UTC'`;
-  const n = b.threads.length;
-  const col = <T>(f: (t: OutboundThreads["threads"][number]) => T) => b.threads.map(f);
-  return Prisma.sql`t_in AS (
-      SELECT t.* FROM unnest(${col((t) => t.messageId)}::text[], ${col((t) => t.recipient)}::text[],
-        ${col((t) => t.payload.type)}::text[], ${col((t) => previewOf(t.payload.type, t.payload))}::text[],
-        ${newConversationUids(n)}::text[], ${newIds("sr_", n)}::text[]) AS t(mid, recipient, type, preview, cid, rid)
-      JOIN m ON m."id" = t.mid
-    ), conv AS (
-      INSERT INTO "Conversation" ("id", "customerId", "senderId", "contactPhoneNumber", "lastMessageAt",
-        "lastMessagePreview", "createdAt", "updatedAt")
-      SELECT t.cid, ${b.customerId}, ${b.senderId}, t.recipient, ${at}, t.preview, ${at}, ${at} FROM t_in t ORDER BY t.recipient
-      ${onConflict(b.sentBy)}
-      RETURNING "id", "contactPhoneNumber", "contactName", "createdAt", (xmax = 0) AS created
-    ), entry AS (
-      INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "messageId",
-        "sentBy", "sentByLabel", "createdAt")
-      SELECT t.mid, ${b.customerId}, conv."id", 'outbound', t.type, t.mid, ${b.sentBy.by}, ${b.sentBy.label ?? null}, ${at}
-        FROM t_in t JOIN conv ON conv."contactPhoneNumber" = t.recipient
-    )${
-      PERSON_SENDS.has(b.sentBy.by)
-        ? personRepliesSql(
-            at,
-            b.sentBy.by === "api" ? "api" : (b.sentBy.label ?? "dashboard"),
-            Prisma.sql`(SELECT t.rid FROM t_in t WHERE t.recipient = conv."contactPhoneNumber")`,
-          )
         : Prisma.empty
     }`;
 }

@@ -149,14 +149,6 @@ export function personReplySql(at: Prisma.Sql, responder: string): Prisma.Sql {
   return replyCtes({ at, responder: Prisma.sql`${responder}`, responseId: Prisma.sql`${newId("sr_")}` });
 }
 
-/**
- * As personReplySql over a `conv` of several conversations at once (a broadcast's batch of
- * sends): `responseId` is the SQL of each conv row's own response id.
- */
-export function personRepliesSql(at: Prisma.Sql, responder: string, responseId: Prisma.Sql): Prisma.Sql {
-  return replyCtes({ at, responder: Prisma.sql`${responder}`, responseId });
-}
-
 type PersonReply = { conversationId: string; at: Date; responder: string };
 
 /**
