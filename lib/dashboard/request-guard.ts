@@ -57,4 +57,3 @@ export function guardMutation(request: Request): void {
     throw new ApiError("UNSUPPORTED_CONTENT_TYPE", "This endpoint accepts only Content-Type: application/json");
   }
 }
-
