@@ -1,5 +1,5 @@
 // One instance for bench/live.ts: the live stream of lib/domains/live (what
-// app/api/dashboard/live returns, without Next's session read in front) for the member
+// GET /api/dashboard/live returns, without Next's session read in front) for the member
 // BENCH_USER_ID of BENCH_CUSTOMER_ID in the session BENCH_SESSION_ID on GET /live; POST
 // /inbound, which takes a signed provider callback through the real endpoint (stored, its
 // NOTIFY committed: answered then); and the real callback processor (lib/ingest/processor.ts,

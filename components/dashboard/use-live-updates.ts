@@ -1,6 +1,6 @@
 "use client";
 // The dashboard's live updates (docs/inbox.md "Live updates"): ONE Server-Sent Events
-// stream per browser tab (app/api/dashboard/live), shared by every component that calls
+// stream per browser tab (GET /api/dashboard/live, lib/api/dashboard-routes/live.ts), shared by every component that calls
 // useLiveUpdates (the navigation's badge, the inbox list, the thread, a broadcast's page).
 // A notice names what changed; the queries showing it are invalidated (TanStack Query
 // refetches them, a burst coalesced into one refetch per query: live-invalidation.ts).

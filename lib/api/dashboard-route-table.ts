@@ -6,6 +6,7 @@
 import { broadcastsDashboardRoutes } from "./dashboard-routes/broadcasts";
 import { exportDashboardRoutes } from "./dashboard-routes/exports";
 import { inboxDashboardRoutes } from "./dashboard-routes/inbox";
+import { liveDashboardRoutes } from "./dashboard-routes/live";
 import { messagesDashboardRoutes } from "./dashboard-routes/messages";
 import { webhooksDashboardRoutes } from "./dashboard-routes/webhooks";
 import type { AnyRoute } from "./route-definition";
@@ -16,4 +17,5 @@ export const dashboardRoutes: readonly AnyRoute[] = [
   ...messagesDashboardRoutes,
   ...broadcastsDashboardRoutes,
   ...webhooksDashboardRoutes,
+  ...liveDashboardRoutes,
 ];

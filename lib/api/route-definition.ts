@@ -156,7 +156,8 @@ export type RouteDef<
   /**
    * The permission a member's role must hold here when it is not `permission` (the token's):
    * the inbox's files are the `inbox` row for members (docs/media.md "Inbox"), while tokens
-   * upload and read them with `messages.send` and `messages.read`.
+   * upload and read them with `messages.send` and `messages.read`. A dashboard-only route may
+   * name only this, for a permission no token holds (the live stream's `dashboard`).
    */
   sessionPermission?: Permission;
   /** "global": number-scoped tokens get TOKEN_SCOPE_NOT_ALLOWED. */

@@ -364,6 +364,8 @@ const readRouteBody = (request: Request, route: AnyRoute, hasSchema: boolean, li
 
 function headOnly(request: Request, response: Response): Response {
   if (request.method !== "HEAD") return response;
+  // The body no one reads is cancelled: a stream (the live stream's client, a file) is let go now.
+  response.body?.cancel().catch(() => {});
   return new Response(null, { status: response.status, headers: response.headers });
 }
 

@@ -23,6 +23,15 @@ export function asRequest<T>(handle: () => T): T {
   return store.run({ background: false }, handle);
 }
 
+/**
+ * Runs `work` as belonging to no request: what a request happens to start first but serves the
+ * whole process afterwards (the live streams' timer and subscription, lib/domains/live/hub.ts),
+ * whose later callbacks would otherwise run as that request's, on its customer's share.
+ */
+export function outsideRequest<T>(work: () => T): T {
+  return store.exit(work);
+}
+
 /** The authenticated customer of the request being run (asRequest): its later queries count against its share. */
 export function requestCustomer(customerId: string): void {
   const current = store.getStore();

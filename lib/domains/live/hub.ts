@@ -13,6 +13,7 @@
 // connection parses several from one read under load) reach each stream as one chunk, so a
 // sustained rate costs one write per stream per burst, not per notice
 // (docs/benchmarks.md "Live updates").
+import { outsideRequest } from "@/lib/core/db-context";
 import { log } from "@/lib/core/log";
 import { onNotification } from "@/lib/db/wakeups";
 import type { Principal } from "@/lib/domains/auth/principal";
@@ -183,7 +184,9 @@ export const liveCheckInterval = () => hub.checkMs;
 
 function ensureTimer() {
   if (hub.timer) return;
-  hub.timer = setInterval(() => void periodicCheck(), hub.checkMs);
+  // The stream that opens first starts the timer inside its request (lib/api/router.ts runs each
+  // in asRequest): it checks every customer's sessions, so it must not be counted as that one's.
+  hub.timer = outsideRequest(() => setInterval(() => void periodicCheck(), hub.checkMs));
   hub.timer.unref();
 }
 
@@ -196,7 +199,8 @@ export function addLiveClient(client: LiveClient): () => void {
     hub.byCustomer.set(customerId, set);
   }
   set.add(client);
-  hub.unsubscribe ??= onNotification("live", dispatch);
+  // As the timer: the subscription's callbacks serve every stream, never the opening request.
+  hub.unsubscribe ??= outsideRequest(() => onNotification("live", dispatch));
   ensureTimer();
   return () => {
     hub.pending.delete(client);

@@ -1,6 +1,8 @@
-// The live stream's route handler (docs/inbox.md "Live updates"): a signed-in member gets a
-// Server-Sent Events answer that proxies and Next's compression pass on as written, opening
-// with `ready`; without a session, the 401 envelope.
+// The live stream's route (lib/api/dashboard-routes/live.ts, docs/inbox.md "Live updates"),
+// served by the dashboard's catch-all: a signed-in member gets a Server-Sent Events answer that
+// proxies and Next's compression pass on as written, opening with `ready`, that lives on past
+// the periodic checks and is let go when the browser goes away (or asked with HEAD); without a
+// session, the 401 envelope.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { createTestCustomer } from "@/test/factory";
@@ -17,21 +19,29 @@ vi.mock("@/lib/dashboard/session", async () => {
     },
   };
 });
-const { GET } = await import("./route");
+const { GET, HEAD } = await import("@/app/api/dashboard/[...path]/route");
+const { liveClientCount, setLiveCheckInterval } = await import("@/lib/domains/live/hub");
 const { principalForSession } = await import("@/lib/domains/security/session-principal");
 
 const request = () => new Request("http://dash.test/api/dashboard/live", { headers: { Host: "dash.test" } });
 
 afterEach(() => {
   session.principal = undefined;
+  setLiveCheckInterval(15_000);
 });
+
+async function signedInAgent() {
+  const t = await createTestCustomer();
+  const agent = await createMemberOf(t.customer.id, "agent", [t.sender.phoneNumber]);
+  session.principal = (await principalForSession(agent.session)) ?? undefined;
+}
 
 describe("GET /api/dashboard/live", () => {
   it("streams text/event-stream, untransformed, opening with ready", async () => {
     const t = await createTestCustomer();
     const agent = await createMemberOf(t.customer.id, "agent", [t.sender.phoneNumber]);
     session.principal = (await principalForSession(agent.session)) ?? undefined;
-    const res = await GET(request(), {});
+    const res = await GET(request());
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("no-cache, no-transform");
@@ -41,8 +51,32 @@ describe("GET /api/dashboard/live", () => {
     await live.stop();
   });
 
+  it("stays open past several checks, each a ping; the browser going away lets it go", async () => {
+    await signedInAgent();
+    setLiveCheckInterval(100);
+    const before = liveClientCount();
+    const res = await GET(request());
+    if (!res.body) throw new Error("no body");
+    const live = readLive(res.body);
+    await vi.waitFor(() => expect(live.of("ping").length).toBeGreaterThanOrEqual(3), { timeout: 5_000 });
+    expect(live.closed).toBe(false);
+    expect(liveClientCount()).toBe(before + 1);
+    await live.stop();
+    await vi.waitFor(() => expect(liveClientCount()).toBe(before));
+  });
+
+  it("HEAD answers the headers and holds no stream", async () => {
+    await signedInAgent();
+    const before = liveClientCount();
+    const res = await HEAD(new Request(request(), { method: "HEAD" }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    expect(res.body).toBeNull();
+    expect(liveClientCount()).toBe(before);
+  });
+
   it("is 401 without a session", async () => {
-    const res = await GET(request(), {});
+    const res = await GET(request());
     expect(res.status).toBe(401);
     expect((await res.json()).error_code).toBe("UNAUTHORIZED");
   });
