@@ -51,7 +51,7 @@ export function apiNotFound(method: string, pathname: string): Response {
   });
 }
 
-/** The dashboard handlers' answer (lib/dashboard/handler.ts) for a refusal before Next runs anything. */
+/** The dashboard's refusal answer (the error envelope, as the router's session mount answers) before Next runs anything. */
 function refusal(caught: unknown): Response {
   const error = errorAnswer(caught);
   return NextResponse.json(
@@ -84,7 +84,7 @@ export async function proxy(request: NextRequest) {
 
 export const config = {
   // Everything except the public API, auth endpoints, static assets and the docs. Nor
-  // app/api/dashboard: its handlers check the session themselves (lib/dashboard/handler.ts),
+  // app/api/dashboard: the router's session mount checks the session itself (app/api/dashboard/[...path]),
   // and a request this proxy sees has its body copied by Next (up to 10 MB, the rest read
   // and dropped, the handler getting a silently cut copy) before any of our checks.
   matcher: ["/((?!api/v2|api/v3|api/auth|api/provider|api/dashboard|graph|_next|favicon.ico|docs).*)"],

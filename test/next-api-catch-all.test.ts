@@ -51,7 +51,8 @@ describe("an unknown /api path under next start alone", () => {
     expect(handlerOf("/api/v3/webhooks")).toBe("/api/v3/[...path]");
     expect(handlerOf("/api/v2/openapi.json")).toBe("/api/v2/[...path]");
     expect(handlerOf("/api/auth/session")).toBe("/api/auth/[...nextauth]");
-    expect(handlerOf("/api/dashboard/live")).toBe("/api/dashboard/live");
+    // The live stream is a route of the session mount now (lib/api/dashboard-routes/live.ts).
+    expect(handlerOf("/api/dashboard/live")).toBe("/api/dashboard/[...path]");
     // The message log is a route of the router now (lib/api/dashboard-routes/messages.ts).
     expect(handlerOf("/api/dashboard/messages")).toBe("/api/dashboard/[...path]");
     expect(handlerOf("/api/provider/webhook")).toBe("/api/provider/webhook");

@@ -36,7 +36,7 @@ export async function requirePermission(permission: Permission): Promise<Princip
   return p;
 }
 
-/** app/api/dashboard handlers (dashboardHandler): 401 without a session, 403 PERMISSION_DENIED without the permission. */
+/** The router's session mount (app/api/dashboard/[...path]): 401 without a session, 403 PERMISSION_DENIED without the permission. */
 export async function requireApiPermission(permission: Permission): Promise<Principal> {
   const p = await requireApiPrincipal();
   if (!beforeTwoFactorSetup(p, permission)) {

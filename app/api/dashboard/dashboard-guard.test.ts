@@ -1,4 +1,4 @@
-// The dashboard's route handlers (lib/dashboard/handler.ts): mutations only from our
+// The dashboard's fetches through the router's session mount (app/api/dashboard/[...path]): mutations only from our
 // own pages, as JSON, with bounded bodies and the same input rules as the public API.
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Principal } from "@/lib/domains/auth/principal";
