@@ -55,10 +55,28 @@ afterAll(async () => {
   if (!scratch) await pool?.query(`DELETE FROM "Customer" WHERE "id" = $1`, [tag]);
   await pool?.end();
   if (scratch) {
+    // pg's Pool.end() resolves once its clients are told to end, not once their backends are gone.
+    // A FORCE drop before then terminates a client still closing, and its error (57P01) reaches no
+    // listener: an uncaught exception that fails the whole run with every test passed. So the drop
+    // waits (a bounded while) for the database's other sessions to end first.
+    await sessionsGone(scratch.admin, scratch.name);
     await scratch.admin.query(`DROP DATABASE IF EXISTS "${scratch.name}" WITH (FORCE)`);
     await scratch.admin.end();
   }
 }, 600_000);
+
+/** Resolves when no session but this one is connected to `database`, or after 10 s. */
+async function sessionsGone(admin: pg.Client, database: string): Promise<void> {
+  const until = Date.now() + 10_000;
+  while (Date.now() < until) {
+    const { rows } = await admin.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+      [database],
+    );
+    if (rows[0]?.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 async function seed() {
   // In its own database, the bulk rows go in as a restore does: the secondary indexes of the
