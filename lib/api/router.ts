@@ -97,12 +97,13 @@ export type RequestInfo = {
 export type RouterOptions = { rateLimiter?: Pick<RateLimiter, "consume"> };
 
 export function createRouter(table: readonly AnyRoute[], options: RouterOptions = {}) {
+  const compiled = table.map(compile);
   const served = new Set<string>();
-  for (const r of table) {
+  for (const { route: r, regex } of compiled) {
     if (r.session && !memberPermission(r))
       throw new Error(`${r.method} ${r.path}: a session route names its permission`);
     // Two definitions of one method and path would leave the answer to the table's order.
-    const pattern = `${r.method} ${compile(r).regex.source}`;
+    const pattern = `${r.method} ${regex.source}`;
     const audiences = r.session === "only" ? ["dashboard"] : r.session ? ["api", "dashboard"] : ["api"];
     for (const v of r.versions)
       for (const a of audiences) {
@@ -111,7 +112,6 @@ export function createRouter(table: readonly AnyRoute[], options: RouterOptions 
         served.add(key);
       }
   }
-  const compiled = table.map(compile);
   const limit = options.rateLimiter ? options.rateLimiter.consume.bind(options.rateLimiter) : consumeRateLimits;
 
   // Each request's database work is its customer's, once the token says who that is: within
