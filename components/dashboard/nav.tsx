@@ -5,6 +5,7 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
+import { livePoll } from "@/lib/dashboard/query-retry";
 import type { Permission } from "@/lib/domains/auth/permissions";
 import { useLiveUpdates } from "./use-live-updates";
 
@@ -37,7 +38,7 @@ function useUnread(sender: string | null, enabled: boolean): number {
     enabled,
     queryKey: queryKeys.unread(sender ?? ""),
     queryFn: () => dashboardApi.unread(sender),
-    refetchInterval: live ? false : 5_000,
+    refetchInterval: livePoll(live, 5_000),
     staleTime: 0,
   });
   return data?.unread ?? 0;

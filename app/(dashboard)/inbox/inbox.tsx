@@ -12,6 +12,7 @@ import { input, label, muted } from "@/components/ui/classes";
 import type { PageBlock } from "@/lib/core/pagination";
 import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
+import { livePoll } from "@/lib/dashboard/query-retry";
 import type { PublicConversation } from "@/lib/domains/conversations/schemas";
 import type { LabelColor } from "@/lib/domains/labels/schemas";
 import { slaState } from "@/lib/domains/sla/display";
@@ -105,7 +106,7 @@ export function Inbox({
   const list = useQuery({
     queryKey: queryKeys.inbox(listQs),
     queryFn: (): Promise<ListAnswer> => dashboardApi.inbox(listQs),
-    refetchInterval: live ? false : LIST_POLL_MS,
+    refetchInterval: livePoll(live, LIST_POLL_MS),
     staleTime: 0,
   });
   // The conversation being read, as last seen in this view (see withPinned).

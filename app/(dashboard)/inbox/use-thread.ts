@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { dashboardApi, type ThreadPage } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
+import { livePoll } from "@/lib/dashboard/query-retry";
 import { mediaOf } from "./media-format";
 
 /** The thread's loaded pages as one answer. */
@@ -47,7 +48,7 @@ export function useThread(uid: string) {
     },
     placeholderData: keepPreviousData,
     refetchInterval: (query) =>
-      !live ? THREAD_POLL_MS : hasPendingMedia(query.state.data) ? PENDING_MEDIA_POLL_MS : false,
+      hasPendingMedia(query.state.data) && live ? PENDING_MEDIA_POLL_MS : livePoll(live, THREAD_POLL_MS)(query),
     staleTime: 0,
   });
   const refresh = () => {

@@ -8,6 +8,7 @@ import { card, muted, td } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
 import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
+import { livePoll } from "@/lib/dashboard/query-retry";
 
 const STATUS_STYLE: Record<string, string> = {
   read: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200",
@@ -22,7 +23,7 @@ export function MessageLog({ senderId }: { senderId: string }) {
   const { data, isLoading, isError } = useQuery({
     queryKey: queryKeys.messages(senderId),
     queryFn: () => dashboardApi.messages(senderId),
-    refetchInterval: live ? false : 2_000,
+    refetchInterval: livePoll(live, 2_000),
     staleTime: 0,
   });
   return (
