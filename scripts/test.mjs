@@ -88,10 +88,16 @@ const counts = { passed: 0, failed: 0 };
 const failures = [];
 // Named again at the very end, where a CI log's tail shows them.
 const failedTests = [];
-const firstLine = (messages) =>
+// The head of a failure's message, colours removed: a CI log's tail is often all there is of a
+// run (a matcher's first line says what failed, the next ones what was expected and received).
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
+const failureHead = (messages) =>
   String(messages?.[0] ?? "")
+    .replace(ANSI, "")
     .split("\n")
-    .find((l) => l.trim()) ?? "";
+    .filter((l) => l.trim())
+    .slice(0, 8)
+    .join("\n    ");
 
 async function vitest(kind) {
   const report = path.join(os.tmpdir(), `switchboard-vitest-${kind}-${process.pid}.json`);
@@ -111,11 +117,11 @@ async function vitest(kind) {
       const failed = (file.assertionResults ?? []).filter((t) => t.status === "failed");
       for (const t of failed)
         failedTests.push(
-          `${kind}: ${path.relative(root, file.name)} › ${t.fullName}\n    ${firstLine(t.failureMessages)}`,
+          `${kind}: ${path.relative(root, file.name)} › ${t.fullName}\n    ${failureHead(t.failureMessages)}`,
         );
       // A file that fails outside its tests (a hook, an import) has no failed assertion.
       if (file.status === "failed" && failed.length === 0)
-        failedTests.push(`${kind}: ${path.relative(root, file.name)}\n    ${firstLine([file.message])}`);
+        failedTests.push(`${kind}: ${path.relative(root, file.name)}\n    ${failureHead([file.message])}`);
     }
     fs.rmSync(report, { force: true });
   }
@@ -237,7 +243,7 @@ async function endToEnd() {
         for (const t of spec.tests ?? []) {
           if (t.status === "unexpected" || t.status === "flaky") {
             failedTests.push(
-              `e2e: ${spec.file}:${spec.line} › ${spec.title} (${t.status})\n    ${firstLine(t.results?.map((x) => x.error?.message))}`,
+              `e2e: ${spec.file}:${spec.line} › ${spec.title} (${t.status})\n    ${failureHead(t.results?.map((x) => x.error?.message))}`,
             );
           }
         }
