@@ -4,6 +4,7 @@
 import type { AddressInfo } from "node:net";
 import { EnvError, env } from "@/lib/core/env";
 import { disconnectDb, getDb } from "@/lib/db";
+import { flushCallbackWakeup } from "@/lib/domains/provider/callbacks/accept";
 import { flushUsage } from "@/lib/domains/tokens/usage";
 import { createLeanServer } from "@/lib/http/lean-server";
 import { mounts } from "@/lib/http/mounts";
@@ -27,7 +28,13 @@ const server = createLeanServer(mounts).listen(port, "0.0.0.0", () => {
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     server.closeAllConnections();
-    // Buffered API usage rows (docs/tokens.md) are written before the pool closes.
-    server.close(() => void flushUsage().finally(() => void disconnectDb().finally(() => process.exit(0))));
+    // Buffered API usage rows (docs/tokens.md) are written and the last window's callback
+    // wake-up is sent (docs/event-pipeline.md) before the pool closes.
+    server.close(
+      () =>
+        void Promise.allSettled([flushUsage(), flushCallbackWakeup()]).finally(
+          () => void disconnectDb().finally(() => process.exit(0)),
+        ),
+    );
   });
 }

@@ -85,6 +85,9 @@ async function stop(code: number) {
     front.closeAllConnections();
   }
   next.kill("SIGTERM");
+  // The callbacks of the last window wake a processor now, not at the next safety poll.
+  const { flushCallbackWakeup } = await import("@/lib/domains/provider/callbacks/accept");
+  await flushCallbackWakeup().catch(() => {});
   await background.stop().catch(() => {});
   await closeDb().catch(() => {});
   process.exit(code);

@@ -10,6 +10,7 @@ import { startBackgroundWork } from "@/lib/background";
 import { EnvError, env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
 import { disconnectDb } from "@/lib/db";
+import { flushCallbackWakeup } from "@/lib/domains/provider/callbacks/accept";
 import { startHealthServer } from "@/lib/http/health";
 
 try {
@@ -50,6 +51,8 @@ async function stop() {
   log.info("worker stopping: letting in-flight deliveries finish");
   health?.close();
   await background.stop();
+  // The callbacks its simulator stored in the last window wake a processor now, not at the next poll.
+  await flushCallbackWakeup().catch(() => {});
   await disconnectDb().catch(() => {});
   process.exit(0);
 }

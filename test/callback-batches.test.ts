@@ -2,15 +2,15 @@
 // billing records and ledger"): a batch of statuses costs a fixed number of statements whatever
 // its size (set-based, no ORM), exactly once under replay; stored callbacks wake the processors
 // once per window, and a callback stored while a pass runs is still applied at once, not by the
-// safety poll.
+// safety poll; a process that stops sends the last window's wake-up before closing its database.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorker } from "@/lib/core/worker-loop";
-import { db } from "@/lib/db";
+import { db, disconnectDb } from "@/lib/db";
 import { CHANNELS, wakeupsReady } from "@/lib/db/wakeups";
 import { setRate } from "@/lib/domains/billing/rate-card";
-import { notifyWindow } from "@/lib/domains/provider/callbacks/accept";
+import { flushCallbackWakeup, notifyWindow } from "@/lib/domains/provider/callbacks/accept";
 import { processPendingCallbacks } from "@/lib/ingest/process-batch";
 import { callbackProcessor } from "@/lib/ingest/processor";
 import { postProvider, sentMessages, statusBody } from "./events-helpers";
@@ -165,6 +165,39 @@ describe("callback batches", () => {
       expect(await db.billingRecord.count({ where: { messageId: { in: [a, b] } } })).toBe(2);
     } finally {
       await worker.stop();
+      notifyWindow.ms = windowMs;
+    }
+  });
+
+  // Last: it closes the database as a stopping process does (the next user reconnects).
+  it("sends the last window's trailing NOTIFY when the process stops, before it closes the database", async () => {
+    // A window far longer than the wait below: only the flush can send the trailing NOTIFY in time.
+    notifyWindow.ms = 120_000;
+    try {
+      await otherConnection(async (client) => {
+        let heard = 0;
+        client.on("notification", (n) => {
+          if (n.channel === CHANNELS.callbacks) heard += 1;
+        });
+        await client.query(`LISTEN ${CHANNELS.callbacks}`);
+        const sender = { phoneNumberId: `pn_${randomBytes(4).toString("hex")}`, wabaId: "waba_stop" };
+        const post = async (i: number) =>
+          expect((await postProvider(statusBody(sender, [{ id: `wamid.stop.${i}`, status: "sent" }]))).status).toBe(
+            200,
+          );
+        // The first may carry the window's NOTIFY; a trailing one an earlier test left due (its
+        // window at most 1 s) is sent meanwhile. The second's commit leaves a trailing one due in 2 min.
+        await post(0);
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await post(1);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const before = heard;
+        // The shutdown paths (scripts/supervisor.ts, worker.ts, serve-api.ts): flush, then close.
+        await flushCallbackWakeup();
+        await disconnectDb();
+        await expect.poll(() => heard, { timeout: 5_000, interval: 20 }).toBe(before + 1);
+      });
+    } finally {
       notifyWindow.ms = windowMs;
     }
   });

@@ -46,6 +46,8 @@ const WRITERS = 2;
 /** Rows per statement at most (a burst beyond it takes more statements). */
 const MAX_ROWS = 500;
 let writing = 0;
+/** The writers running or about to (flushCallbackWakeup waits for them). */
+const writers = new Set<Promise<void>>();
 
 function store(body: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -53,7 +55,9 @@ function store(body: string): Promise<void> {
     // After this turn of the event loop: the POSTs read in the same turn go together.
     if (writing < WRITERS) {
       writing += 1;
-      setImmediate(() => void writeWaiting());
+      const writer = new Promise<void>((next) => setImmediate(next)).then(writeWaiting);
+      writers.add(writer);
+      void writer.finally(() => writers.delete(writer));
     }
   });
 }
@@ -107,14 +111,28 @@ function takeNotify(): boolean {
 function notifyLater(): void {
   if (trailing) return;
   const wait = Math.max(0, lastNotifyAt + notifyWindow.ms - performance.now());
-  trailing = setTimeout(() => {
-    trailing = undefined;
-    lastNotifyAt = performance.now();
-    // Lost only with the database: the processors' safety poll finds the rows then.
-    hotRows({ text: `SELECT ${notifyExpression("callbacks")}`, values: [] }).catch((error: unknown) => {
-      log.warn({ err: error }, "callback wake-up failed; the processors' poll will find the callbacks");
-    });
-  }, wait);
+  trailing = setTimeout(() => void sendTrailing(), wait);
+}
+
+/** The trailing NOTIFY, now. Lost only with the database: the processors' safety poll finds the rows then. */
+async function sendTrailing(): Promise<void> {
+  clearTimeout(trailing);
+  trailing = undefined;
+  lastNotifyAt = performance.now();
+  await hotRows({ text: `SELECT ${notifyExpression("callbacks")}`, values: [] }).catch((error: unknown) => {
+    log.warn({ err: error }, "callback wake-up failed; the processors' poll will find the callbacks");
+  });
+}
+
+/**
+ * Before a process closes its database (every shutdown path: scripts/supervisor.ts,
+ * worker.ts, serve-api.ts): the stores in flight finish and a trailing NOTIFY still due is
+ * sent at once, not at the window's end on a closed pool, so the callbacks of the last window
+ * wake a processor instead of waiting for the safety poll (docs/event-pipeline.md).
+ */
+export async function flushCallbackWakeup(): Promise<void> {
+  while (writers.size > 0) await Promise.allSettled([...writers]);
+  if (trailing) await sendTrailing();
 }
 
 async function insertAndWake(bodies: string[]): Promise<void> {
