@@ -1,10 +1,12 @@
 // The low-balance alert (docs/api/billing.md "Low balance"): debits from real provider
 // callbacks take the balance below the account's threshold and billing.balance.low is raised
 // once for that crossing, with a body that fits the catalog's schema; a credit back above
-// re-arms it; a threshold of null never alerts; another customer hears nothing.
+// re-arms it; a threshold of null never alerts; another customer hears nothing. The check
+// after a batch runs only when the batch debited, and reads each balance once.
 import { randomBytes } from "node:crypto";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { signProviderBody } from "@/lib/domains/provider/callbacks/signature";
@@ -67,6 +69,24 @@ async function payableSend(sender: Sender) {
   });
   expect((await postProvider(raw, signProviderBody(raw))).status).toBe(200);
   await processPendingCallbacks(200);
+  return raw;
+}
+
+/** The text of each statement sent to PostgreSQL (any pool, Prisma's or plain pg) while `run` runs. */
+async function statementsOf(run: (texts: readonly string[]) => Promise<void>): Promise<string[]> {
+  const query = pg.Client.prototype.query;
+  const texts: string[] = [];
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const [first] = args;
+    texts.push(typeof first === "string" ? first : String((first as { text?: unknown } | undefined)?.text ?? ""));
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    await run(texts);
+    return texts;
+  } finally {
+    pg.Client.prototype.query = query;
+  }
 }
 
 const balanceOf = async (customerId: string) => {
@@ -131,6 +151,37 @@ describe("billing.balance.low", () => {
     expect(await checkLowBalanceNow([quiet.customer.id])).toBe(0);
     await graceFor(600, "an alert without a threshold");
     expect(await alerts(quiet.customer.id)).toHaveLength(0);
+  });
+});
+
+describe("the check after a batch", () => {
+  it("runs after a batch that debited, in one statement summing the ledger once, and not after one that debited nobody", async () => {
+    const t = await createTestCustomer();
+    await setRate({ category: "marketing", rate: 1, customerId: t.customer.id });
+    await addCredit({ customerId: t.customer.id, amount: "100" });
+    const checks = (texts: readonly string[]) => texts.filter((text) => text.includes('SET "lowBalanceAlerted"'));
+    const sums = (texts: readonly string[]) => texts.join("\n").split('FROM "BillingTransaction"').length - 1;
+
+    // A debit: the check runs once the batch committed, one statement reading the balance once.
+    let raw = "";
+    const debited = await statementsOf(async (sent) => {
+      raw = await payableSend(t.sender);
+      await waitFor(() => checks(sent).length > 0, 10_000, "the check after the debit");
+      await graceFor(300, "a second statement of the check");
+    });
+    expect(await balanceOf(t.customer.id)).toBe(99);
+    expect(checks(debited)).toHaveLength(1);
+    expect(sums(checks(debited))).toBe(1);
+
+    // The provider replays it: the batch debits nobody, and no check runs.
+    const replayed = await statementsOf(async () => {
+      expect((await postProvider(raw, signProviderBody(raw))).status).toBe(200);
+      await processPendingCallbacks(200);
+      await graceFor(300, "a check after a batch without debits");
+    });
+    expect(await balanceOf(t.customer.id)).toBe(99);
+    expect(replayed.length).toBeGreaterThan(0);
+    expect(checks(replayed)).toHaveLength(0);
   });
 });
 

@@ -23,24 +23,31 @@ export const BALANCE_LOW = BalanceLow.type;
 
 type Crossed = { id: string; balance: string; threshold: string; currency: string };
 
-/** Balance per customer of the list, summed in SQL (the ledger's rule, ledger.ts). */
-const balances = (ids: string[]) => Prisma.sql`
-  SELECT c."id", COALESCE((SELECT SUM(${SIGNED_AMOUNT}) FROM "BillingTransaction" t WHERE t."customerId" = c."id"), 0) AS "balance"
-  FROM "Customer" c WHERE c."id" = ANY(${ids}::text[])`;
-
 /**
  * Decides for these customers in the caller's transaction: raises billing.balance.low for
  * each that is below its threshold and not yet alerted, re-arms each back at or above it.
  * Returns how many events it emitted.
+ *
+ * One statement: each customer's balance is summed once (a CTE read by both updates; the
+ * ledger's rule, ledger.ts), and only for one with a threshold (without one, the decision
+ * needs no balance). The sum is over the customer's whole ledger, as every balance read here
+ * (no running balance is kept), so it runs only for the customers a committed batch debited
+ * (noteSpending) and for a credit or a new threshold. The re-arm and the alert touch disjoint
+ * rows (alerted or not when the statement began).
  */
 export async function checkLowBalance(tx: Tx, customerIds: readonly string[], now = new Date()): Promise<number> {
   const ids = [...new Set(customerIds)].sort();
   if (ids.length === 0) return 0;
-  await tx.$executeRaw(Prisma.sql`
-    UPDATE "Customer" c SET "lowBalanceAlerted" = false FROM (${balances(ids)}) b
-    WHERE c."id" = b."id" AND c."lowBalanceAlerted" AND (c."lowBalanceThreshold" IS NULL OR b."balance" >= c."lowBalanceThreshold")`);
   const crossed = await tx.$queryRaw<Crossed[]>(Prisma.sql`
-    UPDATE "Customer" c SET "lowBalanceAlerted" = true FROM (${balances(ids)}) b
+    WITH b AS (
+      SELECT c."id", CASE WHEN c."lowBalanceThreshold" IS NOT NULL THEN
+        COALESCE((SELECT SUM(${SIGNED_AMOUNT}) FROM "BillingTransaction" t WHERE t."customerId" = c."id"), 0) END AS "balance"
+      FROM "Customer" c WHERE c."id" = ANY(${ids}::text[])
+    ), rearmed AS (
+      UPDATE "Customer" c SET "lowBalanceAlerted" = false FROM b
+      WHERE c."id" = b."id" AND c."lowBalanceAlerted" AND (c."lowBalanceThreshold" IS NULL OR b."balance" >= c."lowBalanceThreshold")
+    )
+    UPDATE "Customer" c SET "lowBalanceAlerted" = true FROM b
     WHERE c."id" = b."id" AND NOT c."lowBalanceAlerted" AND c."lowBalanceThreshold" IS NOT NULL
       AND b."balance" < c."lowBalanceThreshold"
     RETURNING c."id", b."balance"::text AS "balance", c."lowBalanceThreshold"::text AS "threshold", c."currency"`);
