@@ -376,6 +376,66 @@ describe("a new or deleted policy reaches the open conversations", () => {
     expect(await pending(plain.id)).toEqual([]);
     expect(await breaches(overdue.id)).toEqual(["first_response"]);
   });
+
+  it("a deleted policy's timers that run anyway (claimed as the delete landed) record nothing and emit no conversation.sla_breached", async () => {
+    const t = await messagingCustomer();
+    const first = await createPolicy(t, { name: "all", firstResponseMinutes: 10 });
+    const vipPolicy = await createPolicy(t, { name: "vip", firstResponseMinutes: 45, applies: { labels: ["vip"] } });
+    const plain = await opened(t);
+    const vip = await opened(t);
+    await label(t, vip.id, "VIP");
+    const overdue = await opened(t);
+    for (const c of [plain, vip]) await backdate(c.id, 5);
+    // Past its 10 minutes at the delete, its timer due: the delete records that breach, once.
+    await backdate(overdue.id, 15);
+    await db.scheduledJob.updateMany({
+      where: { subjectId: overdue.id, kind: SLA_JOB_KIND, status: "PENDING" },
+      data: { dueAt: new Date(Date.now() - 1000) },
+    });
+    // A worker holds every one of the policy's timers as the delete lands: the delete cannot
+    // delete a claimed timer, so they survive it and the walk.
+    const held = await db.scheduledJob.findMany({
+      where: { subjectId: { in: [plain.id, vip.id, overdue.id] }, kind: SLA_JOB_KIND, status: "PENDING" },
+    });
+    expect(held).toHaveLength(3);
+    await db.scheduledJob.updateMany({
+      where: { id: { in: held.map((j) => j.id) } },
+      data: { lockedUntil: new Date(Date.now() + 60_000) },
+    });
+
+    const res = await call("DELETE", `/api/v3/sla-policies/${first}`, { token: t.globalToken });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await work(t);
+    expect((await slaOf(t, vip.id)).policyUid).toBe(vipPolicy);
+    expect(await db.scheduledJob.count({ where: { id: { in: held.map((j) => j.id) }, status: "PENDING" } })).toBe(3);
+
+    // The contacts have now waited past the deleted policy's 10 minutes (not the vip's 45);
+    // the worker's claim goes on and the timers run: nothing more is recorded or announced.
+    for (const c of [plain, vip]) await backdate(c.id, 20);
+    await db.scheduledJob.updateMany({
+      where: { id: { in: held.map((j) => j.id) } },
+      data: { lockedUntil: null, dueAt: new Date(Date.now() - 1000) },
+    });
+    await work(t);
+    expect(await db.scheduledJob.count({ where: { id: { in: held.map((j) => j.id) }, status: "DONE" } })).toBe(3);
+    const events = await db.webhookEvent.findMany({
+      where: { customerId: t.customer.id, type: "conversation.sla_breached" },
+    });
+    expect(events.map((e) => (e.payload as { data: { conversationUid: string } }).data.conversationUid)).toEqual([
+      overdue.id,
+    ]);
+    const recorded = await db.slaBreach.findMany({ where: { customerId: t.customer.id } });
+    expect(recorded.map((b) => [b.conversationId, b.policyId, b.target])).toEqual([
+      [overdue.id, first, "first_response"],
+    ]);
+    // Out of the amber/red and the "due soonest" order: no due time left from the deleted policy.
+    for (const c of [plain, overdue]) {
+      expect(await slaOf(t, c.id)).toBeNull();
+      expect((await db.conversation.findUniqueOrThrow({ where: { id: c.id } })).slaDueAt).toBeNull();
+      expect(await pending(c.id)).toEqual([]);
+    }
+    expect(await slaOf(t, vip.id)).toMatchObject({ policyUid: vipPolicy, breaches: [] });
+  });
 });
 
 describe("a change of the business hours moves the due times of the policies that count them", () => {
