@@ -107,13 +107,7 @@ export async function recordCloses(tx: Tx, closes: Close[]): Promise<void> {
 }
 
 /** Per row of `conv`: when the reply was made, who made it, and the id its response row would take. */
-type ReplyValues = {
-  at: Prisma.Sql;
-  responder: Prisma.Sql;
-  responseId: Prisma.Sql;
-  /** Only a wait that began by `at` (a reply written after it was made: a broadcast's). */
-  waitsBefore?: boolean;
-};
+type ReplyValues = { at: Prisma.Sql; responder: Prisma.Sql; responseId: Prisma.Sql };
 
 function replyCtes(v: ReplyValues): Prisma.Sql {
   return Prisma.sql`, support_wait AS (
@@ -121,9 +115,7 @@ function replyCtes(v: ReplyValues): Prisma.Sql {
         ${v.at} AS at, ${v.responder}::text AS responder, ${v.responseId}::text AS rid,
         switchboard_business_seconds(p."waitingSince", ${v.at},
           (SELECT cu."businessHours" FROM "Customer" cu WHERE cu."id" = p."customerId")::jsonb) AS business
-      FROM "SupportPeriod" p JOIN conv ON p."conversationId" = conv."id" WHERE p."resolvedAt" IS NULL${
-        v.waitsBefore ? Prisma.sql` AND (p."waitingSince" IS NULL OR p."waitingSince" <= ${v.at})` : Prisma.empty
-      }
+      FROM "SupportPeriod" p JOIN conv ON p."conversationId" = conv."id" WHERE p."resolvedAt" IS NULL
     ), support_period AS (
       UPDATE "SupportPeriod" AS p SET "replyCount" = p."replyCount" + 1, "waitingSince" = NULL,
         "firstResponseAt" = CASE WHEN p."firstResponseAt" IS NULL AND p."waitingSince" IS NOT NULL
@@ -155,15 +147,6 @@ function replyCtes(v: ReplyValues): Prisma.Sql {
  */
 export function personReplySql(at: Prisma.Sql, responder: string): Prisma.Sql {
   return replyCtes({ at, responder: Prisma.sql`${responder}`, responseId: Prisma.sql`${newId("sr_")}` });
-}
-
-/**
- * As personReplySql over a `conv` of several conversations at once (a broadcast's batch of
- * sends, joined after their calls): `at` and `responseId` are the SQL of each conv row's own
- * reply time and response id; only a wait that began by its reply time is answered.
- */
-export function personRepliesSql(at: Prisma.Sql, responder: string, responseId: Prisma.Sql): Prisma.Sql {
-  return replyCtes({ at, responder: Prisma.sql`${responder}`, responseId, waitsBefore: true });
 }
 
 type PersonReply = { conversationId: string; at: Date; responder: string };
