@@ -41,6 +41,7 @@ export function outgoing(b: Broadcast, template: Template, r: Claimed): Outgoing
     },
     messageId: recipientMessageId(b.id, r.id, r.attempts + 1),
     broadcastId: b.id,
-    sentBy: { by: "api", label: `Broadcast ${b.name}` },
+    // Shown as the API's, named after the broadcast; never a person's reply (docs/reports.md "Definitions").
+    sentBy: { by: "api", label: `Broadcast ${b.name}`, notAReply: true },
   };
 }

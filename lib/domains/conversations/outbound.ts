@@ -17,10 +17,17 @@ export type SentBy = {
   label?: string | null;
   /** Leaves a closed conversation closed: a CSAT survey sent after the close (docs/reports.md "CSAT"). */
   keepsClosed?: boolean;
+  /**
+   * Sent through the API but no person's reply: a broadcast's message (its label names the
+   * broadcast). It answers no wait, ends no hand-off and meets no SLA target (docs/reports.md
+   * "Definitions": a broadcast's message never counts).
+   */
+  notAReply?: boolean;
 };
 
 /** The sends a person made (not a chatbot's): they answer a hand-off. */
 const PERSON_SENDS: ReadonlySet<SentBy["by"]> = new Set(["api", "dashboard"]);
+const isPersonReply = (sentBy: SentBy): boolean => PERSON_SENDS.has(sentBy.by) && sentBy.notAReply !== true;
 
 export type OutboundThread = {
   messageId: string;
@@ -55,7 +62,7 @@ export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
         }${
           // A person's reply (API or dashboard) ends the wait a chatbot's hand-off began.
           // It also meets the SLA's response targets: only the resolution stays due (docs/reports.md "SLA policies").
-          PERSON_SENDS.has(t.sentBy.by)
+          isPersonReply(t.sentBy)
             ? Prisma.sql`, "handoffAt" = NULL, "slaFirstResponseDueAt" = NULL, "slaNextResponseDueAt" = NULL,
               "slaDueAt" = "Conversation"."slaResolutionDueAt"`
             : Prisma.empty
@@ -68,7 +75,7 @@ export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
         ${t.sentBy.by}, ${t.sentBy.label ?? null}, ${at}, ${t.replyTo ? JSON.stringify(t.replyTo) : null}::jsonb FROM conv
     )${
       // A person's reply ends the wait the support figures measure (docs/reports.md "Definitions").
-      PERSON_SENDS.has(t.sentBy.by)
+      isPersonReply(t.sentBy)
         ? personReplySql(at, t.sentBy.by === "api" ? "api" : (t.sentBy.label ?? "dashboard"))
         : Prisma.empty
     }`;

@@ -1,0 +1,89 @@
+// A broadcast's message is no person's reply (docs/reports.md "Definitions"): it joins and
+// reopens the contact's conversation, but a contact waiting for a person is still waiting:
+// the chatbot's hand-off, the SLA's response targets and the support period's wait stand, and
+// no support reply is recorded, so the first response time is a person's.
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { call, uniquePhone } from "@/test/factory";
+import { messagingCustomer } from "@/test/messaging-fixtures";
+import { installRecordingProvider, type RecordingProvider } from "@/test/recording-provider";
+import { dispatchOnce } from "./dispatcher";
+
+let t: Awaited<ReturnType<typeof messagingCustomer>>;
+let provider: RecordingProvider;
+
+beforeAll(async () => {
+  t = await messagingCustomer({ credit: 1_000 });
+  provider = installRecordingProvider({ simulator: { failureRate: 0, statusDelayMs: 200_000_000, replyRate: 0 } });
+});
+
+afterAll(() => provider.restore());
+
+/** A conversation whose contact wrote a minute ago and waits for a person, closed when `closed`. */
+async function waiting(phone: string, closed: boolean) {
+  const at = new Date(Date.now() - 60_000);
+  const due = new Date(Date.now() + 3_600_000);
+  const id = `conv_${randomBytes(12).toString("hex")}`;
+  await db.conversation.create({
+    data: {
+      id,
+      customerId: t.customer.id,
+      senderId: t.sender.id,
+      contactPhoneNumber: phone,
+      status: closed ? "CLOSED" : "OPEN",
+      closedAt: closed ? at : null,
+      lastMessageAt: at,
+      lastInboundAt: at,
+      handoffAt: at,
+      slaFirstResponseDueAt: due,
+      slaDueAt: due,
+    },
+  });
+  const period = await db.supportPeriod.create({
+    data: {
+      id: `sp_${randomBytes(12).toString("hex")}`,
+      customerId: t.customer.id,
+      senderId: t.sender.id,
+      conversationId: id,
+      startedAt: at,
+      waitingSince: at,
+    },
+  });
+  return { id, period: period.id, at, due };
+}
+
+it("a broadcast to contacts waiting for a person joins their threads and leaves them waiting", async () => {
+  const phones = [uniquePhone(), uniquePhone()];
+  const before = [await waiting(phones[0] as string, false), await waiting(phones[1] as string, true)];
+  const created = await call("POST", "/api/v3/broadcasts", {
+    token: t.globalToken,
+    body: {
+      broadcast: {
+        name: "Spring sale",
+        template: { name: "order_update", language: "en" },
+        audience: { phoneNumbers: phones },
+        variables: { body: [{ source: "constant", value: "Ana" }] },
+      },
+    },
+  });
+  const uid = created.body.data.broadcastUid as string;
+  expect((await call("POST", `/api/v3/broadcasts/${uid}/start`, { token: t.globalToken, body: {} })).status).toBe(200);
+  await dispatchOnce({ customerIds: [t.customer.id], housekeeping: false });
+  expect(await db.broadcastRecipient.count({ where: { broadcastId: uid, status: "accepted" } })).toBe(2);
+
+  for (const c of before) {
+    const after = await db.conversation.findUniqueOrThrow({ where: { id: c.id } });
+    // Joined (and the closed one reopened), shown as the API's, named after the broadcast.
+    expect(after).toMatchObject({ status: "OPEN", closedAt: null });
+    const entries = await db.conversationMessage.findMany({ where: { conversationId: c.id } });
+    expect(entries.map((e) => [e.sentBy, e.sentByLabel])).toEqual([["api", "Broadcast Spring sale"]]);
+    // Still waiting for a person: nothing a person's reply clears is cleared.
+    expect(after).toMatchObject({ handoffAt: c.at, slaFirstResponseDueAt: c.due, slaDueAt: c.due });
+    expect(await db.supportPeriod.findUniqueOrThrow({ where: { id: c.period } })).toMatchObject({
+      waitingSince: c.at,
+      replyCount: 0,
+    });
+    expect(await db.supportResponse.count({ where: { periodId: c.period } })).toBe(0);
+  }
+});
