@@ -424,6 +424,10 @@ describe("while sending", () => {
     await otherConnection(async (client) => {
       const heard: { kind: string; broadcastUid?: string; status?: string; total?: number; sent?: number }[] = [];
       client.on("notification", (n) => {
+        // The embedded database's socket copies every channel's notifications to every
+        // connection (lib/db/pglite-queue.ts): only the live channel's are read here. A throw
+        // in this handler would end the client's reading of the rest of that data.
+        if (n.channel !== CHANNELS.live) return;
         // The live channel's payload: {c: customerId, e: events} (lib/domains/live/publish.ts).
         const { e } = JSON.parse(n.payload ?? "{}") as { e?: typeof heard };
         heard.push(...(e ?? []).filter((x) => x.broadcastUid === bc.broadcastUid));

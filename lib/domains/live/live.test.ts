@@ -136,7 +136,9 @@ describe("live stream", () => {
   it("this process's commits reach another listener on the same database, and a rollback reaches no one", async () => {
     await otherConnection(async (client) => {
       const heard: string[] = [];
-      client.on("notification", (n) => heard.push(n.payload ?? ""));
+      client.on("notification", (n) => {
+        if (n.channel === CHANNELS.live) heard.push(n.payload ?? "");
+      });
       await client.query(`LISTEN ${CHANNELS.live}`);
       const marker = `conv_${Date.now()}`;
       const event: LiveEvent = { kind: "conversation.changed", senderId: t.sender.id, conversationUid: marker };
