@@ -13,7 +13,7 @@ import { uniqueConflictFrom } from "./unique-conflict";
 // (lib/db/unique-conflict.ts), wherever errorAnswer renders it.
 recogniseErrors(uniqueConflictFrom);
 
-export { disconnectDb, hotPrepared, hotRows } from "./pool";
+export { disconnectDb, hotPrepared, hotRows, hotTransaction } from "./pool";
 
 export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 

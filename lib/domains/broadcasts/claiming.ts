@@ -6,9 +6,14 @@
 //     worker that dies during the call leaves it "sending" and the next pass after the lease
 //     settles it from its message (stale-sends.ts): none (never called) queued again, an
 //     answered one its status, an unknown outcome "interrupted": never sent again automatically.
-// The outcomes written after the calls are outcomes.ts's.
-import { db } from "@/lib/db";
+// The outcomes written after the calls are outcomes.ts's. Every statement here runs on plain
+// pg (hotRows), not the ORM: a few per batch, where Prisma's per-statement CPU was more than
+// the statement's own (lib/db/pool.ts hotRows, docs/benchmarks.md "Broadcasts").
+import { hotRows, hotTransaction } from "@/lib/db";
 import type { Broadcast } from "@/lib/generated/prisma/client";
+
+/** A statement of this module on plain pg: its rows (int8 as text). */
+const plain = <T>(text: string, ...values: unknown[]) => hotRows<T>({ text, values });
 
 /** One broadcast message per contact per this many milliseconds, across the sender's broadcasts. */
 export const PAIR_INTERVAL_MS = 6_000;
@@ -39,9 +44,9 @@ const later = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOStrin
  */
 export async function claim(b: Pick<Broadcast, "id" | "senderId">, n: number, o: Lease): Promise<Claimed[]> {
   const now = o.now();
-  return db.$transaction(async (tx) => {
-    await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))`, `broadcast-claim:${b.senderId}`);
-    return tx.$queryRawUnsafe<Claimed[]>(
+  const rows = await hotTransaction(async (statement) => {
+    await statement(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`broadcast-claim:${b.senderId}`]);
+    const claimed = await statement(
       `UPDATE "BroadcastRecipient" r SET "lockedUntil" = ${UTC(3)}
         WHERE r.id IN (
           SELECT q.id FROM "BroadcastRecipient" q
@@ -54,19 +59,17 @@ export async function claim(b: Pick<Broadcast, "id" | "senderId">, n: number, o:
                                          AND x."lockedUntil" > ${UTC(4)})))
            ORDER BY q.id LIMIT $2 FOR UPDATE SKIP LOCKED)
         RETURNING r.id, r."phoneNumber", r.parameters, r.attempts`,
-      b.id,
-      n,
-      later(now, o.leaseMs),
-      now.toISOString(),
-      new Date(now.getTime() - PAIR_INTERVAL_MS).toISOString(),
+      [b.id, n, later(now, o.leaseMs), now.toISOString(), new Date(now.getTime() - PAIR_INTERVAL_MS).toISOString()],
     );
+    return claimed.rows as (Omit<Claimed, "id"> & { id: string })[];
   });
+  return rows.map((r) => ({ ...r, id: BigInt(r.id) }));
 }
 
 /** Gives claimed rows back (queued, due at notBefore) without counting an attempt. */
 export async function release(ids: bigint[], notBefore: Date | null = null): Promise<void> {
   if (ids.length === 0) return;
-  await db.$executeRawUnsafe(
+  await plain(
     `UPDATE "BroadcastRecipient" SET "lockedUntil" = NULL,
             "notBefore" = COALESCE(${UTC(2)}, "notBefore"), "updatedAt" = now() AT TIME ZONE 'UTC'
       WHERE id = ANY($1::bigint[]) AND status = 'queued'`,
@@ -78,7 +81,7 @@ export async function release(ids: bigint[], notBefore: Date | null = null): Pro
 /** Claimed rows that will not be sent (blacklisted): skipped with the reason, no attempt counted. */
 export async function setSkipped(ids: bigint[], reason: string): Promise<void> {
   if (ids.length === 0) return;
-  await db.$executeRawUnsafe(
+  await plain(
     `UPDATE "BroadcastRecipient" SET status = 'skipped', "skipReason" = $2, "lockedUntil" = NULL,
             "updatedAt" = now() AT TIME ZONE 'UTC' WHERE id = ANY($1::bigint[]) AND status = 'queued'`,
     ids,
@@ -95,7 +98,7 @@ export async function markSending(
   rows: { id: bigint; messageId: string }[],
   o: Lease,
 ): Promise<Set<bigint>> {
-  const marked = await db.$queryRawUnsafe<{ id: bigint }[]>(
+  const marked = await plain<{ id: string }>(
     `WITH b AS (SELECT id FROM "Broadcast" WHERE id = $5 AND status = 'SENDING' FOR SHARE)
      UPDATE "BroadcastRecipient" AS r SET status = 'sending', "messageId" = m.mid, attempts = r.attempts + 1,
             "sendingAt" = ${UTC(3)}, "lockedUntil" = ${UTC(4)}, "updatedAt" = ${UTC(3)}
@@ -113,7 +116,7 @@ export async function markSending(
 
 /** Whether the broadcast is still SENDING, read under the share lock markSending takes. */
 export async function stillSending(broadcastId: string): Promise<boolean> {
-  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+  const rows = await plain<{ id: string }>(
     `SELECT id FROM "Broadcast" WHERE id = $1 AND status = 'SENDING' FOR SHARE`,
     broadcastId,
   );
@@ -126,7 +129,7 @@ export async function stillSending(broadcastId: string): Promise<boolean> {
  */
 export async function unmark(ids: bigint[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.$executeRawUnsafe(
+  await plain(
     `UPDATE "BroadcastRecipient" AS r
         SET status = (CASE WHEN b.status = 'CANCELLED' THEN 'skipped' ELSE 'queued' END)::"BroadcastRecipientStatus",
             "skipReason" = CASE WHEN b.status = 'CANCELLED' THEN 'cancelled' END,

@@ -16,6 +16,11 @@ export type DispatchOptions = {
    * (default true; the worker loop does it once per poll interval, not before every batch).
    */
   housekeeping?: boolean;
+  /**
+   * Awaited after each group of a batch's messages is recorded, before their calls (their
+   * ids): a test holds it to stand for a worker killed there (docs/broadcasts.md "Crashes").
+   */
+  afterRecord?: ((messageIds: string[]) => Promise<void>) | null;
 };
 
 /** Whether the options' clock is the real one: only then are calls held to their slots (a test's clock is moved by the test). */
@@ -31,4 +36,5 @@ export const withDefaults = (o: DispatchOptions): Options => ({
   now: o.now ?? (() => new Date()),
   customerIds: o.customerIds ?? null,
   housekeeping: o.housekeeping ?? true,
+  afterRecord: o.afterRecord ?? null,
 });

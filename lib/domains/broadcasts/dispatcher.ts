@@ -3,8 +3,10 @@
 // messaging-limit pause ended (lifecycle.ts), settles recipients a dead worker left behind
 // (stale-sends.ts), skips cancelled ones' queued recipients in chunks (cancel-sweep.ts), then
 // sends a batch of each SENDING broadcast: claim (claiming.ts) -> admit against the messaging
-// limit -> the send pipeline's checks -> mark "sending" -> calls at the sender's slots
-// (paced-calls.ts) -> outcomes (outcomes.ts) -> complete when nothing is left (lifecycle.ts).
+// limit -> the send pipeline's checks -> mark "sending" -> calls at the sender's slots, their
+// messages and conversation entries recorded in groups just before them (paced-calls.ts), each
+// group's outcomes in one statement once its calls returned -> the recipients' outcomes
+// (outcomes.ts) -> complete when nothing is left (lifecycle.ts).
 // Several workers and instances run it side by side (the loop: worker.ts):
 //   - claims are leased and marked "sending" before the call (claiming.ts), so no two
 //     workers hold one recipient and a worker that dies mid-call leaves the row to be settled
@@ -14,12 +16,13 @@
 
 import { log } from "@/lib/core/log";
 import { db } from "@/lib/db";
-import { systemPrincipal } from "@/lib/domains/auth/principal";
+import { type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
 import type { CreatedConversation } from "@/lib/domains/conversations/outbound";
 import type { LiveEvent } from "@/lib/domains/live/events";
-import { MessagingError } from "@/lib/domains/messaging/errors";
-import { sendChecked } from "@/lib/domains/messaging/send";
-import { checkSends } from "@/lib/domains/messaging/send-checks";
+import { callRecorded, retryAfterSeconds } from "@/lib/domains/messaging/dispatch";
+import { completeMessages } from "@/lib/domains/messaging/message-store";
+import { recordMessages } from "@/lib/domains/messaging/send-batch";
+import { type CheckedSend, checkSends } from "@/lib/domains/messaging/send-checks";
 import { THROUGHPUT_EXCEEDED } from "@/lib/domains/provider/error-codes";
 import type { ProviderSender } from "@/lib/domains/provider/types";
 import { providerSender } from "@/lib/domains/senders/provider-sender";
@@ -33,7 +36,7 @@ import { completeIfDone, pauseForService, resumeDue, STARTING_BUDGET_MS, startDu
 import { continueStarting } from "./materialise";
 import { admitContacts } from "./messaging-limit";
 import { announceBatch, failUnsent, finishAll, type Outcome, outcomeOf, publishLiveBatch } from "./outcomes";
-import { CallWithdrawn, pacedCalls, perSecondOf, slotTaker, type TakeSlots } from "./paced-calls";
+import { CallWithdrawn, pacedCalls, perSecondOf, type RecordCalls, slotTaker, type TakeSlots } from "./paced-calls";
 import { publishProgress } from "./progress";
 import { outgoing } from "./recipient-message";
 import { senderLimits } from "./sender-limits";
@@ -153,63 +156,136 @@ async function sendAdmitted(
   await release(toSend.filter((s) => !marked.has(s.r.id)).map((s) => s.r.id));
   const going = toSend.filter((s) => marked.has(s.r.id));
   if (going.length === 0) return 0;
-  // Each send records its message and calls the provider on its own; the recipients' outcomes
-  // and the accepted events are written once for the batch (one statement each, not one per
-  // recipient). A worker that dies before that leaves them "sending": settled from their messages (stale-sends.ts).
+  return sendMarked(
+    b,
+    sender,
+    p,
+    going.map(({ r, i }) => ({ r, send: (verdicts[i] as Extract<(typeof verdicts)[number], { ok: true }>).send })),
+    take,
+    o,
+  );
+}
+
+/** A group of a batch's calls recorded in one statement: its outcomes are written together once its calls have all returned. */
+type Group = { left: number; made: Made[] };
+type Made = { r: Claimed; message: Message; call: Awaited<ReturnType<typeof callRecorded>> };
+
+/**
+ * Records the marked sends of a batch, makes their calls at their slots, writes their outcomes:
+ * the provider calls made. The messages of the calls whose slots fall within the next 100 ms
+ * are written with their conversation entries in one statement just before them (paced-calls.ts,
+ * send-batch.ts recordMessages), never the whole batch ahead of its calls; each such group's
+ * outcomes (the provider's ids) are one statement as soon as its calls have all returned, so a
+ * status callback finds its message about as soon as after a single send, and a worker killed
+ * leaves "sending" only the groups whose calls had not all returned. The recipients' outcomes,
+ * the accepted events and the live notices are one statement each for the batch. A withdrawn
+ * call was never recorded: its recipient goes back to the queue (or skipped, cancelled),
+ * nothing else of it is left. A worker that dies before the recipients' outcomes leaves them
+ * "sending": settled from their messages (stale-sends.ts): no message, queued again; a message
+ * with an outcome, that outcome; one without, interrupted (never sent twice).
+ */
+async function sendMarked(
+  b: Broadcast,
+  sender: Sender,
+  p: Principal,
+  going: { r: Claimed; send: CheckedSend }[],
+  take: TakeSlots,
+  o: Options,
+): Promise<number> {
   const outcomes: Outcome[] = [];
   const accepted: { message: Message; sender: ProviderSender }[] = [];
   const live: LiveEvent[] = [];
   const created: CreatedConversation[] = [];
-  const withdrawn: bigint[] = [];
-  // The provider refused for throughput all the same: no slot of the sender before its Retry-After.
-  let holdUntil = 0;
-  const paced = pacedCalls(sender, going.length, take, () => stillSending(b.id), o, {
-    key: `broadcast:${b.id}`,
-    perSecond: b.maxPerSecond,
-  });
+  const sentBy = going[0]?.send.out.sentBy ?? { by: "api", notAReply: true };
+  const messages = new Map<number, { message: Message; group: Group }>();
+  const record: RecordCalls = async (indices) => {
+    const rows = await recordMessages(
+      p,
+      sender,
+      sentBy,
+      indices.map((k) => (going[k] as { send: CheckedSend }).send),
+      live,
+      created,
+    );
+    const ids = new Map(rows.map((m) => [m.id, m]));
+    const group: Group = { left: 0, made: [] };
+    const done = new Set<number>();
+    for (const k of indices) {
+      const message = ids.get(going[k]?.send.out.messageId ?? "");
+      if (message) {
+        messages.set(k, { message, group });
+        group.left += 1;
+        done.add(k);
+      }
+    }
+    await o.afterRecord?.(rows.map((m) => m.id));
+    return done;
+  };
+  const paced = pacedCalls(
+    sender,
+    going.length,
+    take,
+    () => stillSending(b.id),
+    o,
+    { key: `broadcast:${b.id}`, perSecond: b.maxPerSecond },
+    record,
+  );
   const provider = providerSender(sender);
+  const withdrawn: bigint[] = [];
+  const made: Made[] = [];
   await Promise.all(
-    going.map(async ({ r, i }) => {
-      const v = verdicts[i];
-      if (!v?.ok) return;
-      const messageId = outs[i]?.messageId ?? "";
+    going.map(async ({ r, send }, k) => {
+      const slot = paced.call(k);
+      const messageId = send.out.messageId ?? "";
       try {
-        const { message } = await sendChecked(p, sender, v.send, {
-          announce: false,
-          live,
-          created,
-          ...paced.call(),
-          throughputRetries: false,
-        });
-        if (message.status === "accepted") accepted.push({ message, sender: provider });
-        outcomes.push(outcomeOf(r, messageId, message));
+        await slot.beforeCall();
       } catch (error) {
         if (error instanceof CallWithdrawn) {
           withdrawn.push(r.id);
           return;
         }
-        // A provider refusal is thrown after the message row took its outcome: read it there.
-        const stored = await db.message.findUnique({ where: { id: messageId } });
-        if (stored && stored.status !== "sending") {
-          const retryAfter = error instanceof MessagingError ? error.details.retryAfterSeconds : undefined;
-          const outcome = outcomeOf(r, messageId, stored, typeof retryAfter === "number" ? retryAfter : undefined);
-          if (outcome.status === "queued" && stored.errorCode === THROUGHPUT_EXCEEDED)
-            holdUntil = Math.max(holdUntil, outcome.notBefore.getTime());
-          outcomes.push(outcome);
-          return;
-        }
-        // Whether the provider got it is not known: interrupted, never resent.
-        log.error({ err: error, broadcastUid: b.id }, "broadcast send ended unexpectedly");
+        // Its message could not be recorded (or whether it was is not known): never called,
+        // interrupted as before (stale-sends.ts queues it again once it finds no message row).
+        log.error({ err: error, broadcastUid: b.id }, "broadcast send not recorded");
         outcomes.push({ id: r.id, messageId, status: "interrupted", errorCode: null, errorMessage: "internal error" });
+        return;
       }
+      // Every recorded message is called (callRecorded never throws): its group's count comes down.
+      const { message, group } = messages.get(k) as { message: Message; group: Group };
+      const call = await callRecorded(message, provider, { atCall: slot.atCall, throughputRetries: false });
+      group.made.push({ r, message, call });
+      group.left -= 1;
+      if (group.left > 0) return;
+      // The group's last call returned: its outcomes in one statement (never throws: retried, then reconciled).
+      const done = await completeMessages(
+        group.made.map((m) => ({ row: m.message, c: m.call.columns })),
+        live,
+      );
+      group.made.forEach((m, i) => {
+        made.push({ ...m, message: done[i] as Message });
+      });
     }),
   );
+  // The provider refused for throughput all the same: no slot of the sender before its Retry-After.
+  let holdUntil = 0;
+  for (const { r, message, call } of made) {
+    if (!call.result) {
+      // Whether the provider got it is not known ("unknown"): interrupted, never resent.
+      log.error({ err: call.error, broadcastUid: b.id }, "broadcast send ended unexpectedly");
+    }
+    if (message.status === "accepted") accepted.push({ message, sender: provider });
+    const refusal = call.result && !call.result.ok ? call.result.refusal : null;
+    const outcome = outcomeOf(r, message.id, message, refusal ? retryAfterSeconds(refusal) : undefined);
+    if (outcome.status === "queued" && message.errorCode === THROUGHPUT_EXCEEDED)
+      holdUntil = Math.max(holdUntil, outcome.notBefore.getTime());
+    outcomes.push(outcome);
+  }
   if (holdUntil > 0) await holdSlots(sender.id, holdUntil);
   await unmark(withdrawn);
   await finishAll(outcomes);
   await announceBatch(accepted, created);
   await publishLiveBatch(b.customerId, live);
-  return going.length - withdrawn.length;
+  return made.length;
 }
 
 /** One pass over every broadcast with work; returns how many provider calls it made. */

@@ -6,7 +6,7 @@
 // once the lease has passed (stale-sends.ts). Then the batch's events and live notices, one
 // statement each: the sends stand whatever happens to them.
 import { log } from "@/lib/core/log";
-import { db } from "@/lib/db";
+import { db, hotRows } from "@/lib/db";
 import { announceCreated, type CreatedConversation } from "@/lib/domains/conversations/outbound";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
@@ -16,6 +16,9 @@ import type { ProviderSender } from "@/lib/domains/provider/types";
 import type { Message } from "@/lib/generated/prisma/client";
 import { type Claimed, PAIR_INTERVAL_MS } from "./claiming";
 import { recipientsFollowMessages } from "./recipient-statuses";
+
+/** A statement of the batch on plain pg, not the ORM (claiming.ts, lib/db/pool.ts hotRows). */
+const plain = (text: string, ...values: unknown[]) => hotRows({ text, values });
 
 type Finish = {
   id: bigint;
@@ -32,7 +35,7 @@ export type Outcome = Finish | { id: bigint; messageId: string; status: "queued"
 /** Claimed rows the send pipeline's checks refused for good (no message was made): failed. */
 export async function failUnsent(failed: { id: bigint; code: number | null; message: string }[]): Promise<void> {
   if (failed.length === 0) return;
-  await db.$executeRawUnsafe(
+  await plain(
     `UPDATE "BroadcastRecipient" AS r SET status = 'failed', "errorCode" = u.code, "errorMessage" = u.message,
             "lockedUntil" = NULL, "failedAt" = now() AT TIME ZONE 'UTC', "updatedAt" = now() AT TIME ZONE 'UTC'
        FROM unnest($1::bigint[], $2::int[], $3::text[]) AS u(id, code, message) WHERE r.id = u.id AND r.status = 'queued'`,
@@ -53,7 +56,7 @@ export async function finishAll(outcomes: Outcome[]): Promise<void> {
   const final = outcomes.filter((o): o is Finish => o.status !== "queued").sort((a, b) => (a.id < b.id ? -1 : 1));
   const again = outcomes.filter((o): o is Extract<Outcome, { status: "queued" }> => o.status === "queued");
   if (final.length > 0) {
-    await db.$executeRawUnsafe(
+    await plain(
       `WITH locked AS (SELECT id FROM "BroadcastRecipient" WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE)
        UPDATE "BroadcastRecipient" AS r SET status = u.status::"BroadcastRecipientStatus", "errorCode" = u.code,
               "errorMessage" = u.message, "providerMessageId" = COALESCE(u.pid, r."providerMessageId"), "lockedUntil" = NULL,
@@ -77,7 +80,7 @@ export async function finishAll(outcomes: Outcome[]): Promise<void> {
   }
   if (again.length > 0) {
     // The provider refused them: nothing reached the contact; queued again after the wait.
-    await db.$executeRawUnsafe(
+    await plain(
       `UPDATE "BroadcastRecipient" AS r SET status = 'queued', "lockedUntil" = NULL, "messageId" = NULL, "sendingAt" = NULL,
               "notBefore" = (u.at::timestamptz AT TIME ZONE 'UTC'), "updatedAt" = now() AT TIME ZONE 'UTC'
          FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(id, at, mid)

@@ -30,25 +30,40 @@ export const slotTaker =
 /** A call the dispatcher withdrew before anything was recorded: its broadcast stopped meanwhile. */
 export class CallWithdrawn extends Error {}
 
-/** How long before its slot a call's message is recorded (the record's own way to the database). */
+/**
+ * How far ahead of its slot a call's message may be recorded, at most (the record's own way to
+ * the database): the calls whose slots fall within it are recorded together, in one statement.
+ */
 const RECORD_LEAD_MS = 100;
+/** How long before the first slot of a group its messages are recorded: the group spans the rest of RECORD_LEAD_MS. */
+const RECORD_AHEAD_MS = 20;
 /** How often the calls waiting for their slots read their broadcast's state again. */
 const STATE_CHECK_MS = 250;
 
 const sleepMs = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 
+/** Records the messages of the batch's calls `indices` (one statement): the indices recorded. */
+export type RecordCalls = (indices: number[]) => Promise<Set<number>>;
+
 /**
- * Holds each call of a batch to a send slot of the sender (lib/domains/senders/pacing.ts). The
- * slots are taken when the calls are ready, not at the claim (the batch's checks and marks take
- * their time): the first call's beforeCall takes the slots of every call still to come in one
- * take, RECORD_LEAD_MS ahead, and more when a take was short (waiting for them). beforeCall
- * (before the message is recorded) gives its call a slot, waits until just before it and
- * withdraws the call when the broadcast stopped meanwhile (its state read again at most every
- * 250 ms); atCall (right before each provider call) waits for the slot itself (a retry takes
- * another) and lets no call make this process's calls of the sender in any 1,000 ms more than
- * its throughput, nor the broadcast's calls in any 1,000 ms more than its maxPerSecond: a call
- * that came late to its slot (a busy moment) waits rather than bunch with the next ones. (Between processes the slots' 2% margin leaves room for a call a little
- * late: pacing.ts SPACING_MARGIN.) With a test's clock (options.now) no slots are taken.
+ * Holds each call of a batch to a send slot of the sender (lib/domains/senders/pacing.ts) and
+ * records the calls' messages in groups, just before their slots. The slots are taken when the
+ * calls are ready, not at the claim (the batch's checks and marks take their time): the first
+ * call's beforeCall takes the slots of every call still to come in one take, RECORD_LEAD_MS
+ * ahead, and more when a take was short (waiting for them). beforeCall gives its call a slot,
+ * waits until RECORD_AHEAD_MS before it and resolves once its message is recorded: the first
+ * call of a group to wake records, in one statement (`record`), every call whose slot falls
+ * within RECORD_LEAD_MS of then, so no message is recorded more than RECORD_LEAD_MS before its
+ * slot (a worker killed meanwhile strands no more than that, docs/broadcasts.md "Crashes"). Before a
+ * group is recorded its broadcast's state is read again (at most every 250 ms): once it stopped,
+ * every call not recorded yet is withdrawn (CallWithdrawn), leaving nothing behind; the calls
+ * already recorded are made. atCall (right before each provider call) waits for the slot itself
+ * (a retry takes another) and lets no call make this process's calls of the sender in any 1,000
+ * ms more than its throughput, nor the broadcast's calls in any 1,000 ms more than its
+ * maxPerSecond: a call that came late to its slot (a busy moment) waits rather than bunch with
+ * the next ones. (Between processes the slots' 2% margin leaves room for a call a little
+ * late: pacing.ts SPACING_MARGIN.) With a test's clock (options.now) no slots are taken and the
+ * batch's calls are recorded as one group.
  */
 export function pacedCalls(
   sender: Sender,
@@ -57,13 +72,13 @@ export function pacedCalls(
   stillSending: () => Promise<boolean>,
   o: { real: boolean },
   own: { key: string; perSecond: number | null },
-): { call: () => { beforeCall: () => Promise<void>; atCall: () => Promise<void> } } {
+  record: RecordCalls,
+): { call: (index: number) => { beforeCall: () => Promise<void>; atCall: () => Promise<void> } } {
   let slots: Reservation | null = null;
   let used = 0;
   let left = calls;
   let taking: Promise<void> | null = null;
   let checkedAt = Date.now();
-  let checking: Promise<boolean> | null = null;
   const limit = senderLimits(sender).throughputPerSecond;
   const takeMore = () => {
     taking ??= (async () => {
@@ -91,23 +106,60 @@ export function pacedCalls(
       await takeMore();
     }
   };
+  // The calls waiting to be recorded (index -> slot; -Infinity with a test's clock), and what
+  // recording did for each: true (recorded) or the error its call fails with.
+  const waiting = new Map<number, number>();
+  const recorded = new Map<number, true | Error>();
+  let stopped = false;
+  let recording: Promise<void> | null = null;
+  const recordDue = async () => {
+    // The calls started in the same tick (a test's clock: the whole batch) register first.
+    await null;
+    const horizon = Date.now() + RECORD_LEAD_MS;
+    const due = [...waiting].filter(([, at]) => at <= horizon).map(([i]) => i);
+    for (const i of due) waiting.delete(i);
+    try {
+      if (Date.now() - checkedAt >= STATE_CHECK_MS) {
+        const going = await stillSending();
+        checkedAt = Date.now();
+        if (!going) stopped = true;
+      }
+      if (stopped) {
+        for (const i of due) recorded.set(i, new CallWithdrawn("the broadcast is no longer sending"));
+        return;
+      }
+      const done = due.length > 0 ? await record(due) : new Set<number>();
+      for (const i of due) recorded.set(i, done.has(i) ? true : new Error("the message was not recorded"));
+    } catch (error) {
+      for (const i of due) recorded.set(i, error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+  const untilRecorded = async (index: number): Promise<void> => {
+    for (;;) {
+      const done = recorded.get(index);
+      if (done === true) return;
+      if (done) throw done;
+      if (stopped) throw new CallWithdrawn("the broadcast is no longer sending");
+      recording ??= recordDue().finally(() => {
+        recording = null;
+      });
+      await recording;
+    }
+  };
   return {
-    call() {
+    call(index) {
       let slot: number | null = null;
       return {
         async beforeCall() {
           // A test's clock takes no slots: they would stand in the sender's timeline at its time.
-          if (o.real) {
+          // Registered before any wait: the batch's calls are then one group.
+          if (!o.real) waiting.set(index, Number.NEGATIVE_INFINITY);
+          else {
             slot = await nextSlot();
-            await sleepMs(slot - RECORD_LEAD_MS - Date.now());
+            waiting.set(index, slot);
+            await sleepMs(slot - RECORD_AHEAD_MS - Date.now());
           }
-          if (Date.now() - checkedAt >= STATE_CHECK_MS) {
-            checking ??= stillSending().finally(() => {
-              checkedAt = Date.now();
-              checking = null;
-            });
-            if (!(await checking)) throw new CallWithdrawn("the broadcast is no longer sending");
-          }
+          await untilRecorded(index);
         },
         async atCall() {
           if (!o.real) return;

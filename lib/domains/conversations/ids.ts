@@ -2,6 +2,12 @@ import { randomBytes } from "node:crypto";
 
 export const newConversationUid = () => `conv_${randomBytes(12).toString("hex")}`;
 
+/** `count` uids as newConversationUid makes them, from one draw of randomness (a batch of sends). */
+export function newConversationUids(count: number): string[] {
+  const hex = randomBytes(12 * count).toString("hex");
+  return Array.from({ length: count }, (_, i) => `conv_${hex.slice(i * 24, i * 24 + 24)}`);
+}
+
 let seq = 0;
 /**
  * Thread entry uids sort by creation within a process (time, then a counter): the thread is

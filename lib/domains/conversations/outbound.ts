@@ -1,6 +1,7 @@
 // Every outbound message joins its conversation in the statement that stores it (see
-// lib/domains/messaging/message-store.ts): the conversation is upserted by (sender, contact) and a
-// thread entry links the Message row, whose payload and live status the thread reads.
+// lib/domains/messaging/message-store.ts; a broadcast's group of messages in its group's one
+// statement, lib/domains/messaging/send-batch.ts): the conversation is upserted by (sender,
+// contact) and a thread entry links the Message row, whose payload and live status the thread reads.
 import { db } from "@/lib/db";
 import type { EventSender } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
@@ -8,7 +9,7 @@ import { personReplySql } from "@/lib/domains/support/periods";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { previewOf } from "./content";
 import { createdEvent, emitConversationEvents } from "./events";
-import { newConversationUid } from "./ids";
+import { newConversationUid, newConversationUids } from "./ids";
 import type { ReplyTo } from "./quotes";
 import type { SentByKind } from "./schemas";
 
@@ -55,18 +56,7 @@ export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
       INSERT INTO "Conversation" ("id", "customerId", "senderId", "contactPhoneNumber", "lastMessageAt",
         "lastMessagePreview", "createdAt", "updatedAt")
       VALUES (${newConversationUid()}, ${t.customerId}, ${t.senderId}, ${t.recipient}, ${at}, ${preview}, ${at}, ${at})
-      ON CONFLICT ("senderId", "contactPhoneNumber") DO UPDATE SET
-        "lastMessageAt" = GREATEST("Conversation"."lastMessageAt", EXCLUDED."lastMessageAt"),
-        "lastMessagePreview" = EXCLUDED."lastMessagePreview", "updatedAt" = EXCLUDED."updatedAt"${
-          t.sentBy.keepsClosed ? Prisma.empty : Prisma.sql`, "status" = 'OPEN', "closedAt" = NULL`
-        }${
-          // A person's reply (API or dashboard) ends the wait a chatbot's hand-off began.
-          // It also meets the SLA's response targets: only the resolution stays due (docs/reports.md "SLA policies").
-          isPersonReply(t.sentBy)
-            ? Prisma.sql`, "handoffAt" = NULL, "slaFirstResponseDueAt" = NULL, "slaNextResponseDueAt" = NULL,
-              "slaDueAt" = "Conversation"."slaResolutionDueAt"`
-            : Prisma.empty
-        }
+      ${onConflict(t.sentBy)}
       RETURNING "id", "contactPhoneNumber", "contactName", "createdAt", (xmax = 0) AS created
     ), entry AS (
       INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "messageId",
@@ -79,6 +69,70 @@ export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
         ? personReplySql(at, t.sentBy.by === "api" ? "api" : (t.sentBy.label ?? "dashboard"))
         : Prisma.empty
     }`;
+}
+
+/** What a send does to the conversation it joins (the upsert's conflict branch). */
+function onConflict(sentBy: SentBy): Prisma.Sql {
+  return Prisma.sql`ON CONFLICT ("senderId", "contactPhoneNumber") DO UPDATE SET
+        "lastMessageAt" = GREATEST("Conversation"."lastMessageAt", EXCLUDED."lastMessageAt"),
+        "lastMessagePreview" = EXCLUDED."lastMessagePreview", "updatedAt" = EXCLUDED."updatedAt"${
+          sentBy.keepsClosed ? Prisma.empty : Prisma.sql`, "status" = 'OPEN', "closedAt" = NULL`
+        }${
+          // A person's reply (API or dashboard) ends the wait a chatbot's hand-off began.
+          // It also meets the SLA's response targets: only the resolution stays due (docs/reports.md "SLA policies").
+          isPersonReply(sentBy)
+            ? Prisma.sql`, "handoffAt" = NULL, "slaFirstResponseDueAt" = NULL, "slaNextResponseDueAt" = NULL,
+              "slaDueAt" = "Conversation"."slaResolutionDueAt"`
+            : Prisma.empty
+        }`;
+}
+
+/**
+ * A group of sends from one sender, one message per contact, all by the same hand and none a
+ * person's reply (a broadcast's group of calls, notAReply): their messages, the record time.
+ */
+export type OutboundThreads = {
+  customerId: string;
+  senderId: string;
+  sentBy: SentBy;
+  /** ISO time of the message rows. */
+  at: string;
+  threads: { messageId: string; recipient: string; payload: { type: string; [key: string]: unknown } }[];
+};
+
+/**
+ * outboundThreadSql for a group of sends in the statement that writes their Message rows:
+ * CTEs `t_in`, `conv` and `entry` to follow `WITH m AS (INSERT INTO "Message" ... RETURNING
+ * "id")` (lib/domains/messages/rows.ts insertMessagesCte). Only the messages `m` wrote join
+ * (a message id already taken joins nothing), so a message row never stands without its entry.
+ * The conversations are upserted in contact order, the order every group takes their row locks
+ * in; the statement then selects from `t_in JOIN conv ON conv."contactPhoneNumber" = t_in.recipient`.
+ * No person's reply: the support figures' CTEs are not part of it (a broadcast's message
+ * answers no wait, docs/reports.md "Definitions").
+ */
+export function outboundThreadsSql(b: OutboundThreads): Prisma.Sql {
+  if (isPersonReply(b.sentBy)) throw new Error("a group of sends joins its threads only when none is a person's reply");
+  const n = b.threads.length;
+  const col = <T>(f: (t: OutboundThreads["threads"][number]) => T) => b.threads.map(f);
+  const at = Prisma.sql`${b.at}::timestamptz AT TIME ZONE 'UTC'`;
+  return Prisma.sql`t_in AS (
+      SELECT t.mid, t.recipient, t.type, t.preview, t.cid
+        FROM unnest(${col((t) => t.messageId)}::text[], ${col((t) => t.recipient)}::text[],
+        ${col((t) => t.payload.type)}::text[], ${col((t) => previewOf(t.payload.type, t.payload))}::text[],
+        ${newConversationUids(n)}::text[]) AS t(mid, recipient, type, preview, cid)
+       WHERE t.mid IN (SELECT "id" FROM m)
+    ), conv AS (
+      INSERT INTO "Conversation" ("id", "customerId", "senderId", "contactPhoneNumber", "lastMessageAt",
+        "lastMessagePreview", "createdAt", "updatedAt")
+      SELECT t.cid, ${b.customerId}, ${b.senderId}, t.recipient, ${at}, t.preview, ${at}, ${at} FROM t_in t ORDER BY t.recipient
+      ${onConflict(b.sentBy)}
+      RETURNING "id", "contactPhoneNumber", "contactName", "createdAt", (xmax = 0) AS created
+    ), entry AS (
+      INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "messageId",
+        "sentBy", "sentByLabel", "createdAt")
+      SELECT t.mid, ${b.customerId}, conv."id", 'outbound', t.type, t.mid, ${b.sentBy.by}, ${b.sentBy.label ?? null}, ${at}
+        FROM t_in t JOIN conv ON conv."contactPhoneNumber" = t.recipient
+    )`;
 }
 
 export type ThreadOutcome = {

@@ -57,3 +57,42 @@ export async function markInterruptedSends(cutoff: Date, held: readonly string[]
     RETURNING "id"`);
   return rows.length;
 }
+
+/**
+ * `m AS (INSERT INTO "Message" ... RETURNING "id")` for many rows in one statement (a broadcast's
+ * batch, lib/domains/messaging/send-batch.ts): one array per column, timestamps `at`. A row
+ * whose id is taken is left out (not returned), so it cannot fail the others.
+ */
+export function insertMessagesCte(rows: Message[], at: string): Prisma.Sql {
+  const col = <T>(f: (r: Message) => T) => rows.map(f);
+  return Prisma.sql`m AS (INSERT INTO "Message" ("id", "customerId", "senderId", "providerMessageId", "recipient", "type", "templateName",
+      "templateLanguage", "pricingCategory", "sendRoute", "directSendCategory", "directSendTemplateName", "ttlSeconds",
+      "metaTemplateId", "broadcastId", "status", "queued", "attempts", "errorCode", "errorMessage", "payload", "mediaId", "createdAt", "updatedAt")
+    SELECT r.id, r.cu, r.se, r.pid, r.rc, r.ty, r.tn, r.tl, r.pc, r.sr, r.dc, r.dt, r.ttl, r.mt, r.bi, r.st, r.qu, r.tries,
+      r.ec, r.em, r.pl::jsonb, r.mi, ${at}::timestamptz AT TIME ZONE 'UTC', ${at}::timestamptz AT TIME ZONE 'UTC' FROM unnest(
+      ${col((r) => r.id)}::text[], ${col((r) => r.customerId)}::text[], ${col((r) => r.senderId)}::text[],
+      ${col((r) => r.providerMessageId)}::text[], ${col((r) => r.recipient)}::text[], ${col((r) => r.type)}::text[],
+      ${col((r) => r.templateName)}::text[], ${col((r) => r.templateLanguage)}::text[], ${col((r) => r.pricingCategory)}::text[],
+      ${col((r) => r.sendRoute)}::text[], ${col((r) => r.directSendCategory)}::text[], ${col((r) => r.directSendTemplateName)}::text[],
+      ${col((r) => r.ttlSeconds)}::int[], ${col((r) => r.metaTemplateId)}::text[], ${col((r) => r.broadcastId)}::text[],
+      ${col((r) => r.status)}::text[], ${col((r) => r.queued)}::boolean[], ${col((r) => r.attempts)}::int[],
+      ${col((r) => r.errorCode)}::int[], ${col((r) => r.errorMessage)}::text[], ${col((r) => JSON.stringify(r.payload))}::text[],
+      ${col((r) => r.mediaId)}::text[]
+    ) AS r(id, cu, se, pid, rc, ty, tn, tl, pc, sr, dc, dt, ttl, mt, bi, st, qu, tries, ec, em, pl, mi) ORDER BY r.id
+    ON CONFLICT ("id") DO NOTHING RETURNING "id")`;
+}
+
+/**
+ * `u AS (UPDATE "Message" ... RETURNING ...)`: the outcomes of many rows in one statement (a
+ * broadcast's batch), each as completeMessageCte's (only a row still "sending" or "unknown").
+ */
+export function completeMessagesCte(outcomes: { id: string; c: OutcomeColumns }[], at: string): Prisma.Sql {
+  const col = <T>(f: (o: { id: string; c: OutcomeColumns }) => T) => outcomes.map(f);
+  return Prisma.sql`u AS (UPDATE "Message" AS msg SET "status" = o.st, "queued" = o.qu, "attempts" = o.tries,
+      "providerMessageId" = o.pid, "errorCode" = o.ec, "errorMessage" = o.em, "updatedAt" = ${at}::timestamptz AT TIME ZONE 'UTC'
+    FROM unnest(${col((o) => o.id)}::text[], ${col((o) => o.c.status)}::text[], ${col((o) => o.c.queued)}::boolean[],
+      ${col((o) => o.c.attempts)}::int[], ${col((o) => o.c.providerMessageId ?? null)}::text[],
+      ${col((o) => o.c.errorCode ?? null)}::int[], ${col((o) => o.c.errorMessage ?? null)}::text[]) AS o(id, st, qu, tries, pid, ec, em)
+    WHERE msg."id" = o.id AND msg."status" IN (${SENDING}, 'unknown')
+    RETURNING msg."id", msg."customerId", msg."senderId", msg."status")`;
+}

@@ -10,6 +10,7 @@ import type { CreatedConversation } from "@/lib/domains/conversations/outbound";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { providerMediaIdFor } from "@/lib/domains/media/provider-media";
 import { withProviderMediaId } from "@/lib/domains/media/send-media";
+import type { OutcomeColumns } from "@/lib/domains/messages/rows";
 import { getProvider } from "@/lib/domains/provider/client";
 import { PAIR_RATE_LIMIT } from "@/lib/domains/provider/error-codes";
 import type { ProviderMessagePayload, ProviderRefused, ProviderSender } from "@/lib/domains/provider/types";
@@ -103,12 +104,6 @@ export type DispatchOptions = {
   /** Collects the conversations the sends created, for the caller to announce with its batch's (ThreadContext.created). */
   created?: CreatedConversation[];
   /**
-   * Awaited before the message is recorded and handed to the provider (send.ts sendChecked): the
-   * broadcast dispatcher keeps each call inside its token's second, and withdraws a call whose
-   * broadcast stopped meanwhile by throwing, which records and sends nothing.
-   */
-  beforeCall?: () => Promise<void>;
-  /**
    * Awaited right before each provider call (retries too): the broadcast dispatcher holds the
    * call to its send slot (lib/domains/senders/rate-bucket.ts).
    */
@@ -132,25 +127,39 @@ export async function dispatchRecorded(
   sender: ProviderSender,
   options: DispatchOptions = {},
 ): Promise<Message> {
-  let result: ProviderCall;
-  try {
-    const payload = await payloadForProvider(message, sender);
-    result = payload.ok
-      ? await callProvider(sender, payload.payload, message.pricingCategory, options)
-      : { ok: false, refusal: payload.refusal, attempts: 1 };
-  } catch (error) {
-    await completeMessage(message, {
-      status: "unknown",
-      queued: false,
-      attempts: 1,
-      errorMessage: String((error as Error)?.message ?? error).slice(0, 500),
-    });
-    throw error;
+  const call = await callRecorded(message, sender, options);
+  if (!call.result) {
+    await completeMessage(message, call.columns);
+    throw call.error;
   }
-  const updated = await completeMessage(message, outcomeColumns(result), options.live);
-  if (!result.ok) throw refusalError(result.refusal, message.id, result.attempts);
+  const updated = await completeMessage(message, call.columns, options.live);
+  if (!call.result.ok) throw refusalError(call.result.refusal, message.id, call.result.attempts);
   if (options.announce !== false) await emitAccepted(updated, sender);
   return updated;
+}
+
+/**
+ * A recorded message's provider call and the columns its outcome sets, not yet written: a batch
+ * writes its outcomes together (completeMessages). A call that threw (`error`) is "unknown":
+ * whether it reached the provider is not known.
+ */
+export async function callRecorded(
+  message: Message,
+  sender: ProviderSender,
+  options: Pick<DispatchOptions, "atCall" | "throughputRetries"> = {},
+): Promise<
+  { result: ProviderCall; columns: OutcomeColumns } | { result: null; error: unknown; columns: OutcomeColumns }
+> {
+  try {
+    const payload = await payloadForProvider(message, sender);
+    const result: ProviderCall = payload.ok
+      ? await callProvider(sender, payload.payload, message.pricingCategory, options)
+      : { ok: false, refusal: payload.refusal, attempts: 1 };
+    return { result, columns: outcomeColumns(result) };
+  } catch (error) {
+    const errorMessage = String((error as Error)?.message ?? error).slice(0, 500);
+    return { result: null, error, columns: { status: "unknown", queued: false, attempts: 1, errorMessage } };
+  }
 }
 
 /**
@@ -169,6 +178,12 @@ async function payloadForProvider(
   return { ok: true, payload: withProviderMediaId(payload, uploaded.id) };
 }
 
+/** The Retry-After a refusal gives back to its caller (refusalError's header); none for one not to retry. */
+export function retryAfterSeconds(r: ProviderRefused): number | undefined {
+  if (r.ambiguous || !r.retryable) return undefined;
+  return r.retryAfterSeconds ?? (r.code === PAIR_RATE_LIMIT ? PAIR_RETRY_AFTER_SECONDS : 1);
+}
+
 export function refusalError(r: ProviderRefused, messageUid: string, attempts: number): MessagingError {
   const details = { messageUid, providerCode: r.code || null, attempts };
   if (r.ambiguous) {
@@ -179,8 +194,8 @@ export function refusalError(r: ProviderRefused, messageUid: string, attempts: n
       details,
     );
   }
-  if (r.retryable) {
-    const retryAfter = r.retryAfterSeconds ?? (r.code === PAIR_RATE_LIMIT ? PAIR_RETRY_AFTER_SECONDS : 1);
+  const retryAfter = retryAfterSeconds(r);
+  if (retryAfter !== undefined) {
     return new MessagingError(
       "PROVIDER_RATE_LIMITED",
       `${r.message}; the message was not sent, retry after ${retryAfter} s`,

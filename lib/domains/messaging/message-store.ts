@@ -22,6 +22,7 @@ import type { LiveEvent } from "@/lib/domains/live/events";
 import { messageCreatedNotify, messageStatusNotify } from "@/lib/domains/live/publish";
 import {
   completeMessageCte,
+  completeMessagesCte,
   insertMessageCte,
   markInterruptedSends,
   type OutcomeColumns,
@@ -72,9 +73,9 @@ export type ThreadContext = {
   replyTo?: ReplyTo | null;
 };
 
-export async function insertMessage(m: NewMessage, thread: ThreadContext): Promise<Message> {
-  const now = new Date();
-  const row: Message = {
+/** The row a new message is written as, timestamped `now`. */
+export function messageRow(m: NewMessage, now: Date): Message {
+  return {
     ...m,
     payload: m.payload as Prisma.JsonValue,
     attempts: m.attempts ?? 0,
@@ -86,6 +87,11 @@ export async function insertMessage(m: NewMessage, thread: ThreadContext): Promi
     createdAt: now,
     updatedAt: now,
   };
+}
+
+export async function insertMessage(m: NewMessage, thread: ThreadContext): Promise<Message> {
+  const now = new Date();
+  const row = messageRow(m, now);
   // Timestamps are timestamp(3) holding UTC, written from the ISO text like Prisma does.
   const at = now.toISOString();
   const conversation = outboundThreadSql({
@@ -167,6 +173,49 @@ export async function completeMessage(row: Message, c: OutcomeColumns, live?: Li
     }
   }
   return done;
+}
+
+/**
+ * Completes many rows written before their provider calls in one statement (a broadcast's group of calls,
+ * docs/broadcasts.md "How it sends"), as completeMessage each: never throws, an outcome that
+ * cannot be written is retried here and then by the reconciliation. Their live ticks go to `live`.
+ */
+export async function completeMessages(
+  done: { row: Message; c: OutcomeColumns }[],
+  live: LiveEvent[],
+): Promise<Message[]> {
+  const sorted = [...done].sort((a, b) => (a.row.id < b.row.id ? -1 : 1));
+  for (let attempt = 1; sorted.length > 0 && attempt <= COMPLETE_TRIES; attempt++) {
+    try {
+      const at = new Date().toISOString();
+      const rows = await hotRows<{ id: string; senderId: string; status: string }>(Prisma.sql`
+        WITH ${completeMessagesCte(
+          sorted.map((d) => ({ id: d.row.id, c: d.c })),
+          at,
+        )} SELECT u."id", u."senderId", u."status" FROM u`);
+      for (const r of rows)
+        live.push({ kind: "message.status", senderId: r.senderId, messageId: r.id, status: r.status });
+      for (const d of sorted) unwritten.delete(d.row.id);
+      break;
+    } catch (error) {
+      if (attempt === COMPLETE_TRIES) {
+        log.error(
+          { err: error, count: sorted.length },
+          "send outcomes not recorded yet; the reconciliation retries them",
+        );
+        for (const d of sorted) if (unwritten.size < 100_000) unwritten.set(d.row.id, d.c);
+      } else await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
+  const updatedAt = new Date();
+  return done.map(({ row, c }) => ({
+    ...row,
+    ...c,
+    providerMessageId: c.providerMessageId ?? null,
+    errorCode: c.errorCode ?? null,
+    errorMessage: c.errorMessage ?? null,
+    updatedAt,
+  }));
 }
 
 /**

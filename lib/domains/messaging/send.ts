@@ -21,7 +21,7 @@ import { countOtherSend } from "@/lib/domains/senders/rate-bucket";
 import type { Sender } from "@/lib/domains/senders/service";
 import type { Message } from "@/lib/generated/prisma/client";
 import { type DispatchOptions, dispatchRecorded } from "./dispatch";
-import { insertMessage } from "./message-store";
+import { insertMessage, type NewMessage } from "./message-store";
 import { newMessageUid, type OutgoingMessage, type SendResult } from "./outgoing";
 import { resumedSend } from "./resumed-send";
 import { type CheckedSend, checkSends } from "./send-checks";
@@ -51,8 +51,6 @@ export async function sendChecked(
   // Every other send of the sender takes the sender's next send slot: broadcasts then leave it room
   // (lib/domains/senders/rate-bucket.ts, docs/broadcasts.md "Throughput").
   if (!send.out.broadcastId) await countOtherSend(sender);
-  // Before the record: a call withdrawn here leaves no message behind (dispatch.ts DispatchOptions).
-  await options.beforeCall?.();
   const row = await recordSend(p, sender, send, options);
   if (row.queued) {
     // The row is committed: a drainer elsewhere wakes in case the sender reconnected meanwhile.
@@ -64,34 +62,37 @@ export async function sendChecked(
 }
 
 function recordSend(p: Principal, sender: Sender, send: CheckedSend, batch: DispatchOptions): Promise<Message> {
+  const { out } = send;
+  return insertMessage(newMessageOf(p, sender, send), {
+    sender,
+    sentBy: out.sentBy ?? { by: p.via === "session" ? "dashboard" : "api" },
+    ...(out.replyTo ? { replyTo: out.replyTo } : {}),
+    ...(batch.live ? { live: batch.live } : {}),
+    ...(batch.created ? { created: batch.created } : {}),
+  });
+}
+
+/** The message row a checked send records: "sending", or "queued" while the sender is RECONNECTING. */
+export function newMessageOf(p: Principal, sender: Sender, send: CheckedSend): NewMessage {
   const { out, template, pricingCategory, payload } = send;
   const queued = sender.connectionStatus === "RECONNECTING";
-  return insertMessage(
-    {
-      id: out.messageId ?? newMessageUid(),
-      customerId: p.customerId,
-      senderId: sender.id,
-      recipient: out.recipient,
-      type: out.directSend ? "text" : out.payload.type,
-      templateName: template?.name ?? null,
-      templateLanguage: template?.language ?? null,
-      pricingCategory,
-      sendRoute: out.sendRoute,
-      directSendCategory: out.directSend?.category ?? null,
-      directSendTemplateName: out.directSend ? (template?.name ?? null) : null,
-      ttlSeconds: out.directSend?.ttlSeconds ?? null,
-      metaTemplateId: template?.providerTemplateId ?? null,
-      broadcastId: out.broadcastId ?? null,
-      payload,
-      mediaId: send.media?.mediaId ?? null,
-      ...(queued ? { status: "queued", queued: true } : { status: SENDING, queued: false }),
-    },
-    {
-      sender,
-      sentBy: out.sentBy ?? { by: p.via === "session" ? "dashboard" : "api" },
-      ...(out.replyTo ? { replyTo: out.replyTo } : {}),
-      ...(batch.live ? { live: batch.live } : {}),
-      ...(batch.created ? { created: batch.created } : {}),
-    },
-  );
+  return {
+    id: out.messageId ?? newMessageUid(),
+    customerId: p.customerId,
+    senderId: sender.id,
+    recipient: out.recipient,
+    type: out.directSend ? "text" : out.payload.type,
+    templateName: template?.name ?? null,
+    templateLanguage: template?.language ?? null,
+    pricingCategory,
+    sendRoute: out.sendRoute,
+    directSendCategory: out.directSend?.category ?? null,
+    directSendTemplateName: out.directSend ? (template?.name ?? null) : null,
+    ttlSeconds: out.directSend?.ttlSeconds ?? null,
+    metaTemplateId: template?.providerTemplateId ?? null,
+    broadcastId: out.broadcastId ?? null,
+    payload,
+    mediaId: send.media?.mediaId ?? null,
+    ...(queued ? { status: "queued", queued: true } : { status: SENDING, queued: false }),
+  };
 }
