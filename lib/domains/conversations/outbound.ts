@@ -105,8 +105,8 @@ export type OutboundThreads = {
  * CTEs `t_in`, `conv` and `entry` to follow `WITH m AS (INSERT INTO "Message" ... RETURNING
  * "id")` (lib/domains/messages/rows.ts insertMessagesCte). Only the messages `m` wrote join
  * (a message id already taken joins nothing), so a message row never stands without its entry.
- * The conversations are upserted in contact order, the order every group takes their row locks
- * in; the statement then selects from `t_in JOIN conv ON conv."contactPhoneNumber" = t_in.recipient`.
+ * The caller locks the existing conversations first, in id order (send-batch.ts recordMessages);
+ * the statement then selects from `t_in JOIN conv ON conv."contactPhoneNumber" = t_in.recipient`.
  * No person's reply: the support figures' CTEs are not part of it (a broadcast's message
  * answers no wait, docs/reports.md "Definitions").
  */

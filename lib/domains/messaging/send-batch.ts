@@ -6,7 +6,7 @@
 // completeMessages). A call withdrawn before its group was recorded (its broadcast paused or
 // cancelled meanwhile) left nothing: no message, no conversation touched.
 // Plain pg, not the ORM: Prisma's per-statement CPU costs more than the statements (lib/db/pool.ts hotRows).
-import { hotRows } from "@/lib/db";
+import { hotRows, hotTransaction } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import {
   type CreatedConversation,
@@ -59,12 +59,16 @@ export async function recordMessages(
         payload: r.payload as { type: string; [key: string]: unknown },
       })),
     });
-    joined.push(
-      ...(await hotRows<ThreadOutcome & { messageId: string }>(Prisma.sql`
+    const write = Prisma.sql`
         WITH ${insertMessagesCte(group, at)}, ${threads}
         SELECT t.mid AS "messageId", conv."id", conv."contactPhoneNumber", conv."contactName", conv."createdAt", conv.created
-          FROM t_in t JOIN conv ON conv."contactPhoneNumber" = t.recipient`)),
-    );
+          FROM t_in t JOIN conv ON conv."contactPhoneNumber" = t.recipient`;
+    // The group's existing conversations are locked first, in id order, the order every other
+    // path takes them in (the inbound batch, labels, SLA walks): upserted in the statement's own
+    // order, a group and an inbound batch could each hold one contact's row the other needs.
+    const lock = Prisma.sql`SELECT "id" FROM "Conversation" WHERE "senderId" = ${sender.id}
+        AND "contactPhoneNumber" = ANY(${group.map((r) => r.recipient)}::text[]) ORDER BY "id" FOR UPDATE`;
+    joined.push(...(await recordGroup(lock, write, group.length > 1)));
   }
   for (const { messageId: _, ...conversation } of joined) {
     live.push({ kind: "message.created", senderId: sender.id, conversationUid: conversation.id });
@@ -72,4 +76,29 @@ export async function recordMessages(
   }
   const ids = new Set(joined.map((j) => j.messageId));
   return rows.filter((r) => ids.has(r.id));
+}
+
+/** PostgreSQL's deadlock_detected: the transaction was rolled back, nothing of it stands. */
+const DEADLOCK = "40P01";
+/** Tries of a group's record that a deadlock undid (nothing was written or called yet). */
+const RECORD_TRIES = 3;
+
+/** One group's statement (after its locks, when it holds several contacts), tried again after a deadlock. */
+async function recordGroup(
+  lock: Prisma.Sql,
+  write: Prisma.Sql,
+  locks: boolean,
+): Promise<(ThreadOutcome & { messageId: string })[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // One contact takes one conversation lock: no order to keep, no transaction needed.
+      if (!locks) return await hotRows<ThreadOutcome & { messageId: string }>(write);
+      return await hotTransaction(async (statement) => {
+        await statement(lock.text, lock.values);
+        return (await statement(write.text, write.values)).rows as (ThreadOutcome & { messageId: string })[];
+      });
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== DEADLOCK || attempt >= RECORD_TRIES) throw error;
+    }
+  }
 }
