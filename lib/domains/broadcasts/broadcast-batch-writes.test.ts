@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { startedBroadcast } from "@/test/broadcast-fixtures";
 import { call, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
 import { installRecordingProvider, type RecordingProvider } from "@/test/recording-provider";
@@ -56,21 +57,7 @@ async function started(
   maxPerSecond?: number,
   phones = [...new Set(Array.from({ length: n }, () => uniquePhone()))],
 ): Promise<{ uid: string; phones: string[] }> {
-  const created = await call("POST", "/api/v3/broadcasts", {
-    token: t.globalToken,
-    body: {
-      broadcast: {
-        name: "Batch writes",
-        template: { name: "order_update", language: "en" },
-        audience: { phoneNumbers: phones },
-        variables: { body: [{ source: "constant", value: "Ana" }] },
-        ...(maxPerSecond ? { maxPerSecond } : {}),
-      },
-    },
-  });
-  const uid = created.body.data.broadcastUid as string;
-  expect((await call("POST", `/api/v3/broadcasts/${uid}/start`, { token: t.globalToken, body: {} })).status).toBe(200);
-  return { uid, phones };
+  return { uid: await startedBroadcast(t.globalToken, phones, { name: "Batch writes", maxPerSecond }), phones };
 }
 
 /** The statements that wrote the broadcast's Message rows: [op, rows written] in order. */

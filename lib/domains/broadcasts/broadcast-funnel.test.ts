@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { processPendingCallbacks } from "@/lib/ingest/process-batch";
+import { startedBroadcast } from "@/test/broadcast-fixtures";
 import { postProvider, statusBody, type TestStatus } from "@/test/events-helpers";
 import { call, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
@@ -99,20 +100,7 @@ async function reportCounts(uid: string): Promise<Record<string, number>> {
 
 it(`${RECIPIENTS} recipients, their statuses shuffled, duplicated and batched together: the broadcast's counts are the reports'`, async () => {
   const phones = Array.from({ length: RECIPIENTS }, () => uniquePhone());
-  const created = await call("POST", "/api/v3/broadcasts", {
-    token: t.globalToken,
-    body: {
-      broadcast: {
-        name: "Funnel",
-        template: { name: "order_update", language: "en" },
-        audience: { phoneNumbers: phones },
-        variables: { body: [{ source: "constant", value: "Ana" }] },
-      },
-    },
-  });
-  expect(created.status).toBe(201);
-  const uid = created.body.data.broadcastUid as string;
-  expect((await call("POST", `/api/v3/broadcasts/${uid}/start`, { token: t.globalToken, body: {} })).status).toBe(200);
+  const uid = await startedBroadcast(t.globalToken, phones, { name: "Funnel" });
   const worker = startBroadcastWorker({ customerIds: [t.customer.id], pollMs: 20 });
   try {
     await expect

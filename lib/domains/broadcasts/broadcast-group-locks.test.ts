@@ -7,7 +7,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { db } from "@/lib/db";
-import { call, uniquePhone } from "@/test/factory";
+import { startedBroadcast } from "@/test/broadcast-fixtures";
+import { uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
 import { otherConnection } from "@/test/other-connection";
 import { installRecordingProvider, type RecordingProvider } from "@/test/recording-provider";
@@ -39,19 +40,7 @@ async function twoContacts(): Promise<{ uid: string; earlyId: string; lateId: st
   const [earlyId, lateId] = [`conv_0${tag}`, `conv_z${tag}`];
   await conversation(lateId, first);
   await conversation(earlyId, second);
-  const created = await call("POST", "/api/v3/broadcasts", {
-    token: t.globalToken,
-    body: {
-      broadcast: {
-        name: "Lock order",
-        template: { name: "order_update", language: "en" },
-        audience: { phoneNumbers: [first, second] },
-        variables: { body: [{ source: "constant", value: "Ana" }] },
-      },
-    },
-  });
-  const uid = created.body.data.broadcastUid as string;
-  expect((await call("POST", `/api/v3/broadcasts/${uid}/start`, { token: t.globalToken, body: {} })).status).toBe(200);
+  const uid = await startedBroadcast(t.globalToken, [first, second], { name: "Lock order" });
   return { uid, earlyId, lateId, phones: [first, second] };
 }
 

@@ -5,7 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { call, uniquePhone } from "@/test/factory";
+import { startedBroadcast } from "@/test/broadcast-fixtures";
+import { uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
 import { installRecordingProvider, type RecordingProvider } from "@/test/recording-provider";
 import { dispatchOnce } from "./dispatcher";
@@ -56,19 +57,7 @@ async function waiting(phone: string, closed: boolean) {
 it("a broadcast to contacts waiting for a person joins their threads and leaves them waiting", async () => {
   const phones = [uniquePhone(), uniquePhone()];
   const before = [await waiting(phones[0] as string, false), await waiting(phones[1] as string, true)];
-  const created = await call("POST", "/api/v3/broadcasts", {
-    token: t.globalToken,
-    body: {
-      broadcast: {
-        name: "Spring sale",
-        template: { name: "order_update", language: "en" },
-        audience: { phoneNumbers: phones },
-        variables: { body: [{ source: "constant", value: "Ana" }] },
-      },
-    },
-  });
-  const uid = created.body.data.broadcastUid as string;
-  expect((await call("POST", `/api/v3/broadcasts/${uid}/start`, { token: t.globalToken, body: {} })).status).toBe(200);
+  const uid = await startedBroadcast(t.globalToken, phones, { name: "Spring sale" });
   await dispatchOnce({ customerIds: [t.customer.id], housekeeping: false });
   expect(await db.broadcastRecipient.count({ where: { broadcastId: uid, status: "accepted" } })).toBe(2);
 

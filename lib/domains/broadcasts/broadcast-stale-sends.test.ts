@@ -8,7 +8,8 @@
 // status, and leave only the unknown one interrupted.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { call, uniquePhone } from "@/test/factory";
+import { startedBroadcast } from "@/test/broadcast-fixtures";
+import { uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
 import { installRecordingProvider, type RecordingProvider } from "@/test/recording-provider";
 import { dispatchOnce } from "./dispatcher";
@@ -29,19 +30,7 @@ afterAll(() => provider.restore());
 
 it("after a crash: unsent recipients are queued again and sent once, sent ones take their message's status", async () => {
   const phones = [...new Set(Array.from({ length: 30 }, () => uniquePhone()))];
-  const created = await call("POST", "/api/v3/broadcasts", {
-    token: t.globalToken,
-    body: {
-      broadcast: {
-        name: "Crash",
-        template: { name: "order_update", language: "en" },
-        audience: { phoneNumbers: phones },
-        variables: { body: [{ source: "constant", value: "Ana" }] },
-      },
-    },
-  });
-  const uid = created.body.data.broadcastUid as string;
-  expect((await call("POST", `/api/v3/broadcasts/${uid}/start`, { token: t.globalToken, body: {} })).status).toBe(200);
+  const uid = await startedBroadcast(t.globalToken, phones, { name: "Crash" });
   expect(await dispatchOnce({ customerIds: [t.customer.id], batchSize: 10, housekeeping: false })).toBe(10);
 
   const rows = await db.broadcastRecipient.findMany({ where: { broadcastId: uid }, orderBy: { id: "asc" } });
