@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { startedBroadcast } from "@/test/broadcast-fixtures";
+import { startedBroadcast, waitingConversation } from "@/test/broadcast-fixtures";
 import { call, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
 import { installRecordingProvider, type RecordingProvider } from "@/test/recording-provider";
@@ -143,38 +143,6 @@ it("on the real clock: the messages are written in groups of the calls within 10
   expect(await everyMessageFiled(uid)).toBe(40);
 });
 
-/** A contact's closed conversation waiting on a hand-off and an SLA, with a support period waiting for a reply. */
-async function closedConversation(phone: string): Promise<string> {
-  const id = `conv_${randomBytes(12).toString("hex")}`;
-  const at = new Date(Date.now() - 60_000);
-  await db.conversation.create({
-    data: {
-      id,
-      customerId: t.customer.id,
-      senderId: t.sender.id,
-      contactPhoneNumber: phone,
-      status: "CLOSED",
-      closedAt: at,
-      lastMessageAt: at,
-      lastMessagePreview: "earlier",
-      handoffAt: at,
-      slaFirstResponseDueAt: new Date(Date.now() + 3_600_000),
-      slaDueAt: new Date(Date.now() + 3_600_000),
-    },
-  });
-  await db.supportPeriod.create({
-    data: {
-      id: `sp_${randomBytes(12).toString("hex")}`,
-      customerId: t.customer.id,
-      senderId: t.sender.id,
-      conversationId: id,
-      startedAt: at,
-      waitingSince: at,
-    },
-  });
-  return id;
-}
-
 /** What a send does to a conversation: its state, thread entries, support replies. */
 async function conversationState(id: string) {
   const c = await db.conversation.findUniqueOrThrow({ where: { id } });
@@ -196,7 +164,11 @@ async function conversationState(id: string) {
 for (const stop of ["pause", "cancel"] as const) {
   it(`a ${stop} while calls wait for their slots: the contacts not called keep their conversations as they were`, async () => {
     const phones = [uniquePhone(), uniquePhone(), uniquePhone()];
-    const conversations = await Promise.all(phones.map((p) => closedConversation(p)));
+    const conversations = await Promise.all(
+      phones.map(
+        async (p) => (await waitingConversation({ customerId: t.customer.id, senderId: t.sender.id }, p, true)).id,
+      ),
+    );
     const before = await Promise.all(conversations.map((c) => conversationState(c)));
     // Two calls a second: a batch of three over a second and a half, each call its own group.
     const { uid } = await started(3, 2, phones);

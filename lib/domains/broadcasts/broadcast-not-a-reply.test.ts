@@ -2,10 +2,9 @@
 // reopens the contact's conversation, but a contact waiting for a person is still waiting:
 // the chatbot's hand-off, the SLA's response targets and the support period's wait stand, and
 // no support reply is recorded, so the first response time is a person's.
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { startedBroadcast } from "@/test/broadcast-fixtures";
+import { startedBroadcast, waitingConversation } from "@/test/broadcast-fixtures";
 import { uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
 import { installRecordingProvider, type RecordingProvider } from "@/test/recording-provider";
@@ -21,42 +20,13 @@ beforeAll(async () => {
 
 afterAll(() => provider.restore());
 
-/** A conversation whose contact wrote a minute ago and waits for a person, closed when `closed`. */
-async function waiting(phone: string, closed: boolean) {
-  const at = new Date(Date.now() - 60_000);
-  const due = new Date(Date.now() + 3_600_000);
-  const id = `conv_${randomBytes(12).toString("hex")}`;
-  await db.conversation.create({
-    data: {
-      id,
-      customerId: t.customer.id,
-      senderId: t.sender.id,
-      contactPhoneNumber: phone,
-      status: closed ? "CLOSED" : "OPEN",
-      closedAt: closed ? at : null,
-      lastMessageAt: at,
-      lastInboundAt: at,
-      handoffAt: at,
-      slaFirstResponseDueAt: due,
-      slaDueAt: due,
-    },
-  });
-  const period = await db.supportPeriod.create({
-    data: {
-      id: `sp_${randomBytes(12).toString("hex")}`,
-      customerId: t.customer.id,
-      senderId: t.sender.id,
-      conversationId: id,
-      startedAt: at,
-      waitingSince: at,
-    },
-  });
-  return { id, period: period.id, at, due };
-}
-
 it("a broadcast to contacts waiting for a person joins their threads and leaves them waiting", async () => {
   const phones = [uniquePhone(), uniquePhone()];
-  const before = [await waiting(phones[0] as string, false), await waiting(phones[1] as string, true)];
+  const owner = { customerId: t.customer.id, senderId: t.sender.id };
+  const before = [
+    await waitingConversation(owner, phones[0] as string, false),
+    await waitingConversation(owner, phones[1] as string, true),
+  ];
   const uid = await startedBroadcast(t.globalToken, phones, { name: "Spring sale" });
   await dispatchOnce({ customerIds: [t.customer.id], housekeeping: false });
   expect(await db.broadcastRecipient.count({ where: { broadcastId: uid, status: "accepted" } })).toBe(2);

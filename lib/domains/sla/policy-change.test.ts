@@ -337,7 +337,8 @@ describe("a new or deleted policy reaches the open conversations", () => {
     expect(await timers(theirs.id)).toEqual([]);
   });
 
-  it("a deleted policy's timers go; the next policy that applies takes over, due from the wait's start, or none", async () => {
+  /** An account with a policy for all ("first", to be deleted) and a later one for VIPs, and three open conversations, one a VIP's. */
+  async function policyToDelete() {
     const t = await messagingCustomer();
     const first = await createPolicy(t, { name: "all", firstResponseMinutes: 10 });
     const vipPolicy = await createPolicy(t, { name: "vip", firstResponseMinutes: 45, applies: { labels: ["vip"] } });
@@ -345,6 +346,11 @@ describe("a new or deleted policy reaches the open conversations", () => {
     const vip = await opened(t);
     await label(t, vip.id, "VIP");
     const overdue = await opened(t);
+    return { t, first, vipPolicy, plain, vip, overdue };
+  }
+
+  it("a deleted policy's timers go; the next policy that applies takes over, due from the wait's start, or none", async () => {
+    const { t, first, vipPolicy, plain, vip, overdue } = await policyToDelete();
     expect((await slaOf(t, vip.id)).policyUid).toBe(first);
     const vipWait = await backdate(vip.id, 20);
     // Past its 10 minutes when the policy goes, its timer due and not run (a worker behind).
@@ -378,13 +384,7 @@ describe("a new or deleted policy reaches the open conversations", () => {
   });
 
   it("a deleted policy's timers that run anyway (claimed as the delete landed) record nothing and emit no conversation.sla_breached", async () => {
-    const t = await messagingCustomer();
-    const first = await createPolicy(t, { name: "all", firstResponseMinutes: 10 });
-    const vipPolicy = await createPolicy(t, { name: "vip", firstResponseMinutes: 45, applies: { labels: ["vip"] } });
-    const plain = await opened(t);
-    const vip = await opened(t);
-    await label(t, vip.id, "VIP");
-    const overdue = await opened(t);
+    const { t, first, vipPolicy, plain, vip, overdue } = await policyToDelete();
     for (const c of [plain, vip]) await backdate(c.id, 5);
     // Past its 10 minutes at the delete, its timer due: the delete records that breach, once.
     await backdate(overdue.id, 15);
