@@ -159,6 +159,12 @@ export async function fastRound(x: FastContext, measured = true): Promise<FastRu
     inboxResult.list.errors + inboxResult.thread.errors === 0,
     `(d) the inbox answered ${inboxResult.list.errors + inboxResult.thread.errors} errors`,
   );
+  // What autovacuum would have done by the next round on a production server (this machine's
+  // PostgreSQL runs with autovacuum off, its CI configuration): the round's dead rows vacuumed
+  // and its tables analysed, on each side's database alike, outside the measured time. Without it
+  // each round ran on the dead rows and stale statistics of every round before, and (a) after
+  // three rounds paced at 60-64/s instead of 80 (docs/benchmarks.md "Where things stand").
+  await x.pgc.query("VACUUM (ANALYZE)");
   const cpuProc = after.proc - before.proc;
   const cpuPg = after.backends - before.backends;
   const run: FastRun = {
@@ -184,6 +190,8 @@ export async function fastRound(x: FastContext, measured = true): Promise<FastRu
 
 export type PacedRun = PacingVerdict & {
   n: number;
+  /** Gaps between calls longer than four spacings (pausesOf). */
+  pauses: { count: number; totalMs: number; longestMs: number };
   /** The most calls in one clock second (what a fixed-second count would see). */
   maxSecond: number;
   seconds: number;
@@ -212,15 +220,48 @@ export async function pacedRound(
   const verdict = checkPacing(calls, throughput);
   const bySecond = new Map<number, number>();
   for (const c of calls) bySecond.set(Math.floor(c.at / 1000), (bySecond.get(Math.floor(c.at / 1000)) ?? 0) + 1);
+  const pauses = pausesOf(calls, throughput);
   const run: PacedRun = {
     ...verdict,
+    pauses,
     n: calls.filter((c) => c.refusedWith === undefined).length,
     maxSecond: Math.max(0, ...bySecond.values()),
     seconds,
     load,
   };
   console.log(
-    `  (a) paced: ${run.n} accepted at ${run.rate.toFixed(1)}/s (first to last call; done in ${seconds.toFixed(1)} s); ${run.mostInAnyWindow} calls in the busiest 1,000 ms, ${run.maxSecond} in the busiest clock second; ${run.refused} refused for throughput; load ${load}${run.problems.length ? `; ${run.problems.join("; ")}` : ""}`,
+    `  (a) paced: ${run.n} accepted at ${run.rate.toFixed(1)}/s (first to last call; done in ${seconds.toFixed(1)} s); ${run.mostInAnyWindow} calls in the busiest 1,000 ms, ${run.maxSecond} in the busiest clock second; ${run.refused} refused for throughput; load ${load}; ${describePauses(pauses)}${run.problems.length ? `; ${run.problems.join("; ")}` : ""}`,
   );
   return run;
 }
+
+/**
+ * Where a paced run lost its time: the gaps between consecutive accepted calls longer than four
+ * times the pace's spacing (a steady run has none), their sum and the longest, in ms.
+ */
+function pausesOf(
+  calls: readonly ProviderCall[],
+  throughput: number,
+): { count: number; totalMs: number; longestMs: number } {
+  const at = calls
+    .filter((c) => c.refusedWith === undefined)
+    .map((c) => c.at)
+    .sort((a, b) => a - b);
+  const threshold = (4 * 1000) / throughput;
+  let count = 0;
+  let totalMs = 0;
+  let longestMs = 0;
+  for (let i = 1; i < at.length; i++) {
+    const gap = (at[i] ?? 0) - (at[i - 1] ?? 0);
+    if (gap <= threshold) continue;
+    count++;
+    totalMs += gap;
+    longestMs = Math.max(longestMs, gap);
+  }
+  return { count, totalMs, longestMs };
+}
+
+const describePauses = (p: { count: number; totalMs: number; longestMs: number }) =>
+  p.count === 0
+    ? "no pause between calls"
+    : `${p.count} pauses between calls (${(p.totalMs / 1000).toFixed(1)} s in all, the longest ${p.longestMs.toFixed(0)} ms)`;

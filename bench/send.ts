@@ -111,6 +111,11 @@ async function prepare(): Promise<{ token: string; senders: string[] }> {
      WHERE s."customerId" = $1`,
     customer.id,
   );
+  // Statistics for the planner, as autovacuum would have gathered them by now on a production
+  // server: this machine's PostgreSQL runs with autovacuum off (its CI configuration), and on a
+  // never-analysed "Conversation" the window read scanned a sender's 20,000 conversations per
+  // send (docs/benchmarks.md "Where things stand").
+  await db.$executeRawUnsafe("ANALYZE");
   const { setRate } = await import("@/lib/domains/billing/rate-card");
   await setRate({ category: "utility", rate: 0.0125, customerId: customer.id });
   await db.billingTransaction.create({
