@@ -6,7 +6,7 @@
 // rolls the transaction back and runs the same work in a Prisma transaction instead.
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Tx } from "./index";
-import { type HotStatement, hotTransaction } from "./pool";
+import { type HotStatement, hotStatement, hotTransaction } from "./pool";
 
 /** The work made a call a plain transaction does not answer (a model method): run it on Prisma. */
 export class NeedsPrisma extends Error {
@@ -59,6 +59,18 @@ function plainTx(statement: HotStatement): Tx {
 }
 
 /**
+ * Raw calls answered on the pool, each statement its own (autocommit), as hotRows: for code
+ * written for a Prisma `Tx` that a hot path runs outside any transaction (a broadcast batch's
+ * statements, docs/broadcasts.md "How it sends"). A model call throws NeedsPrisma.
+ */
+export const plainDb: Tx = plainTx(hotStatement);
+
+/** Runs `work` in a plain transaction (hotTransaction) whose raw calls are plain pg statements; a model call throws NeedsPrisma. */
+export function plainTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  return hotTransaction((statement) => work(plainTx(statement)));
+}
+
+/**
  * Runs `work` in a plain transaction; when it needs Prisma (NeedsPrisma), rolls that back and
  * runs it again in `prisma` (a Prisma transaction). `work` must therefore keep its effects in
  * the transaction until it resolves: what it does outside (a signal, a log line) waits.
@@ -68,7 +80,7 @@ export async function plainOrPrismaTransaction<T>(
   prisma: (work: (tx: Tx) => Promise<T>) => Promise<T>,
 ): Promise<T> {
   try {
-    return await hotTransaction((statement) => work(plainTx(statement)));
+    return await plainTransaction(work);
   } catch (error) {
     if (!(error instanceof NeedsPrisma)) throw error;
     return prisma(work);

@@ -183,11 +183,16 @@ const hotValue = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
  * CLI's reads, which then load no Prisma code at all. Rows come back as pg parses them:
  * timestamps as Date, numeric and int8 as string.
  */
-export function hotRows<T>(query: { text: string; values: unknown[] }): Promise<T[]> {
+export async function hotRows<T>(query: { text: string; values: unknown[] }): Promise<T[]> {
+  return (await hotStatement(query.text, query.values)).rows as T[];
+}
+
+/** As hotRows, one statement of its own on the pool, with its row count (lib/db/plain-tx.ts plainDb). */
+export function hotStatement(text: string, values: unknown[]): Promise<{ rows: unknown[]; rowCount: number }> {
   return onDatabase(async () => {
     const pool = poolFor(holder.pool ?? (await connectPool()));
-    const result = await pool.query({ text: query.text, values: query.values.map(hotValue), types: hotTypes });
-    return result.rows as T[];
+    const result = await pool.query({ text, values: values.map(hotValue), types: hotTypes });
+    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
   });
 }
 

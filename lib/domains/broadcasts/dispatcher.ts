@@ -15,7 +15,6 @@
 //     before its calls, and each call is made at its slot, so the provider never has to refuse.
 
 import { log } from "@/lib/core/log";
-import { db } from "@/lib/db";
 import { type Principal, systemPrincipal } from "@/lib/domains/auth/principal";
 import type { CreatedConversation } from "@/lib/domains/conversations/outbound";
 import type { LiveEvent } from "@/lib/domains/live/events";
@@ -37,6 +36,7 @@ import { continueStarting } from "./materialise";
 import { admitContacts } from "./messaging-limit";
 import { announceBatch, failUnsent, finishAll, type Outcome, outcomeOf, publishLiveBatch } from "./outcomes";
 import { CallWithdrawn, pacedCalls, perSecondOf, type RecordCalls, slotTaker, type TakeSlots } from "./paced-calls";
+import { senderById, sendingBroadcasts } from "./pass-reads";
 import { publishProgress } from "./progress";
 import { outgoing } from "./recipient-message";
 import { senderLimits } from "./sender-limits";
@@ -57,7 +57,8 @@ export const NOTHING: PassResult = { calls: 0 };
 
 /** Sends one batch of a SENDING broadcast: the provider calls it made. */
 async function dispatchBatch(b: Broadcast, o: Options): Promise<PassResult> {
-  const sender = await db.sender.findUniqueOrThrow({ where: { id: b.senderId } });
+  const sender = await senderById(b.senderId);
+  if (!sender) throw new Error(`broadcast ${b.id}: sender ${b.senderId} not found`);
   if (sender.connectionStatus === "DISCONNECTED") {
     await pauseForService(b, "sender_disconnected");
     return NOTHING;
@@ -308,11 +309,7 @@ export async function dispatchPass(options: DispatchOptions): Promise<PassResult
     await settleStaleSends(o.customerIds, o.now());
     await sweepCancelled(o.customerIds, o.now());
   }
-  const sending = await db.broadcast.findMany({
-    where: { status: "SENDING", ...(o.customerIds ? { customerId: { in: o.customerIds } } : {}) },
-    orderBy: { updatedAt: "asc" },
-    take: 20,
-  });
+  const sending = await sendingBroadcasts(o.customerIds);
   const out = { calls: 0 };
   for (const b of sending) {
     try {

@@ -3,7 +3,7 @@
 // accountKey), against its tier. A contact whose window is open does not count; one already
 // counted in the last 24 hours does not count again. The check and the count are one
 // transaction under an advisory lock of the account, so two workers never admit past the tier.
-import { db } from "@/lib/db";
+import { plainTransaction } from "@/lib/db/plain-tx";
 import { contactsMessagedSince } from "@/lib/domains/messages/reads";
 import { accountSenderIds, messagingLimitUsage } from "@/lib/domains/senders/limits";
 import type { Sender } from "@/lib/generated/prisma/client";
@@ -34,7 +34,8 @@ export async function admitContacts(
   const accountIds = await accountSenderIds(sender);
   const usage = await messagingLimitUsage(sender.customerId, accountIds, now);
   const messaged = await contactsMessagedSince(sender.customerId, accountIds, phones, since);
-  return db.$transaction(async (tx) => {
+  // A plain pg transaction (every batch runs it): its statements are raw, Prisma's CPU per statement is not needed.
+  return plainTransaction(async (tx) => {
     await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext($1))`, limits.accountKey);
     const open = await tx.$queryRawUnsafe<{ phone: string }[]>(
       `SELECT "contactPhoneNumber" AS phone FROM "Conversation"

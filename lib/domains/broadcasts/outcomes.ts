@@ -6,7 +6,8 @@
 // once the lease has passed (stale-sends.ts). Then the batch's events and live notices, one
 // statement each: the sends stand whatever happens to them.
 import { log } from "@/lib/core/log";
-import { db, hotRows } from "@/lib/db";
+import { hotRows } from "@/lib/db";
+import { plainDb } from "@/lib/db/plain-tx";
 import { announceCreated, type CreatedConversation } from "@/lib/domains/conversations/outbound";
 import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
@@ -74,7 +75,7 @@ export async function finishAll(outcomes: Outcome[]): Promise<void> {
     // A status the callback processor applied before this write (the message is past accepted):
     // the recipient is not left behind its message.
     await recipientsFollowMessages(
-      db,
+      plainDb,
       final.map((f) => f.messageId),
     );
   }
@@ -130,7 +131,7 @@ export async function announceBatch(
 /** The batch's live notices (new messages, their ticks) in one statement; the sends stand whatever happens to it. */
 export async function publishLiveBatch(customerId: string, live: LiveEvent[]): Promise<void> {
   try {
-    await publishLive(db, customerId, live);
+    await publishLive(plainDb, customerId, live);
   } catch (error) {
     log.warn({ err: error }, "broadcast batch: live notices not published");
   }

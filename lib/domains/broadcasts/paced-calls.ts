@@ -58,10 +58,10 @@ export type RecordCalls = (indices: number[]) => Promise<Set<number>>;
  * group is recorded its broadcast's state is read again (at most every 250 ms): once it stopped,
  * every call not recorded yet is withdrawn (CallWithdrawn), leaving nothing behind; the calls
  * already recorded are made. atCall (right before each provider call) waits for the slot itself
- * (a retry takes another) and lets no call make this process's calls of the sender in any 1,000
- * ms more than its throughput, nor the broadcast's calls in any 1,000 ms more than its
- * maxPerSecond: a call that came late to its slot (a busy moment) waits rather than bunch with
- * the next ones. (Between processes the slots' 2% margin leaves room for a call a little
+ * (a retry takes another) and lets no call make this process's calls of the sender in any 1,020
+ * ms more than its throughput, nor the broadcast's calls in any 1,020 ms more than its
+ * maxPerSecond (1,000 ms and a 2% margin for the way to the provider: pacing.ts GUARD_WINDOW_MS):
+ * a call that came late to its slot (a busy moment) waits rather than bunch with the next ones. (Between processes the slots' 2% margin leaves room for a call a little
  * late: pacing.ts SPACING_MARGIN.) With a test's clock (options.now) no slots are taken and the
  * batch's calls are recorded as one group.
  */

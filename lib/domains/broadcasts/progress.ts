@@ -1,7 +1,8 @@
 // A broadcast's progress for the open dashboards (docs/inbox.md "Live updates"): after each
 // batch the dispatcher publishes the counts, so a broadcast's page moves without a reload.
-// One grouped count per batch (at most 100 recipients), never per recipient.
-import { db } from "@/lib/db";
+// One grouped count at most once a second per broadcast (dispatcher.ts PROGRESS_EVERY_MS), never per recipient.
+import { hotRows } from "@/lib/db";
+import { plainDb } from "@/lib/db/plain-tx";
 import { publishLive } from "@/lib/domains/live/publish";
 import type { Broadcast } from "@/lib/generated/prisma/client";
 
@@ -15,18 +16,23 @@ export async function publishProgress(
   b: Pick<Broadcast, "id" | "customerId" | "senderId">,
   moved: boolean,
 ): Promise<void> {
-  const [row] = await db.broadcast.findMany({ where: { id: b.id }, select: { status: true } });
+  const [row] = await hotRows<{ status: string }>({
+    text: `SELECT status FROM "Broadcast" WHERE id = $1`,
+    values: [b.id],
+  });
   if (!moved && row?.status === "SENDING") return;
-  const groups = await db.broadcastRecipient.groupBy({ by: ["status"], where: { broadcastId: b.id }, _count: true });
-  const count = (statuses: string[]) =>
-    groups.filter((g) => statuses.includes(g.status)).reduce((n, g) => n + g._count, 0);
-  await publishLive(db, b.customerId, [
+  const groups = await hotRows<{ status: string; n: number }>({
+    text: `SELECT status::text AS status, count(*)::int AS n FROM "BroadcastRecipient" WHERE "broadcastId" = $1 GROUP BY status`,
+    values: [b.id],
+  });
+  const count = (statuses: string[]) => groups.filter((g) => statuses.includes(g.status)).reduce((n, g) => n + g.n, 0);
+  await publishLive(plainDb, b.customerId, [
     {
       kind: "broadcast.progress",
       senderId: b.senderId,
       broadcastUid: b.id,
       status: row?.status ?? "SENDING",
-      total: groups.reduce((n, g) => n + g._count, 0),
+      total: groups.reduce((n, g) => n + g.n, 0),
       sent: count(SENT),
       failed: count(["failed"]),
     },

@@ -77,12 +77,14 @@ export function countOther(nextAt: number, now: number, spacing: number): number
  * SPACING_MARGIN): a call reaches the provider some milliseconds after it leaves, not always the
  * same number, so a call exactly 1,000 ms after the one `limit` calls back could land in the same
  * provider second as it (bench:broadcast (a) saw 81 in one sliding second, one refused with 130429).
+ * It holds while that variation stays under 20 ms.
  */
 const GUARD_WINDOW_MS = PACE_WINDOW_MS * (1 + SPACING_MARGIN);
 
 /**
- * The process's own count of its calls per sender in any 1,000 ms: the last guard before a
- * call, so a call that came late to its slot cannot bunch with the calls after it.
+ * The process's own count of its calls per key (a sender, or a broadcast with its own
+ * maxPerSecond) in any GUARD_WINDOW_MS: the last guard before a call, so a call that came late
+ * to its slot cannot bunch with the calls after it.
  */
 export class LocalWindows {
   private readonly windows = new Map<string, SlidingWindow>();

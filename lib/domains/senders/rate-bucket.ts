@@ -13,7 +13,9 @@
 // never handed out twice (once, after a recovery, twice the throughput went out).
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/log";
-import { db } from "@/lib/db";
+// Plain pg, not the ORM: every send counts itself here and every broadcast batch takes slots
+// (lib/db/pool.ts hotRows: Prisma's CPU per statement was more than the statement's own).
+import { plainDb, plainTransaction } from "@/lib/db/plain-tx";
 import {
   BROADCAST_SHARE,
   LocalWindows,
@@ -77,7 +79,8 @@ export async function takeSlots(key: string, want: number, options: TakeOptions)
     }
   }
   const floor = store && lastStore.get(key)?.store !== "postgres" ? now + SWITCH_GUARD_MS : 0;
-  const r = await db.$transaction(async (tx) => {
+  // A plain pg transaction (a broadcast batch takes slots at least once): raw statements only.
+  const r = await plainTransaction(async (tx) => {
     await tx.$executeRawUnsafe(`INSERT INTO "SenderPace" ("senderId") VALUES ($1) ON CONFLICT DO NOTHING`, key);
     const [row] = await tx.$queryRawUnsafe<{ nextAt: number; otherAt: number }[]>(
       `SELECT "nextAt", "otherAt" FROM "SenderPace" WHERE "senderId" = $1 FOR UPDATE`,
@@ -110,7 +113,7 @@ async function intoRedis(key: string, store: RedisBucket, now: number): Promise<
   if (last?.store === "redis" && last.reconnects === store.reconnects()) return 0;
   if (!(await store.connected())) throw new Error("Redis is not connected");
   const guard = now + SWITCH_GUARD_MS;
-  const rows = await db.$queryRawUnsafe<{ before: number }[]>(
+  const rows = await plainDb.$queryRawUnsafe<{ before: number }[]>(
     `UPDATE "SenderPace" p SET "nextAt" = GREATEST(o."nextAt", $2::float8)
        FROM (SELECT "senderId", "nextAt" FROM "SenderPace" WHERE "senderId" = $1 FOR UPDATE) o
       WHERE p."senderId" = o."senderId" RETURNING o."nextAt" AS before`,
@@ -137,7 +140,7 @@ export async function countOtherSend(
       log.warn({ err: error }, "pacer: Redis unavailable, counting in PostgreSQL");
     }
   }
-  await db.$executeRawUnsafe(
+  await plainDb.$executeRawUnsafe(
     `INSERT INTO "SenderPace" AS s ("senderId", "nextAt", "otherAt") VALUES ($1, $2::float8 + $3::float8, $2::float8)
      ON CONFLICT ("senderId") DO UPDATE SET "nextAt" = GREATEST(s."nextAt", $2::float8) + $3::float8, "otherAt" = $2::float8`,
     sender.id,
@@ -156,7 +159,7 @@ export async function holdSlots(key: string, at: number, now = Date.now()): Prom
       log.warn({ err: error }, "pacer: Redis unavailable, holding in PostgreSQL");
     }
   }
-  await db.$executeRawUnsafe(
+  await plainDb.$executeRawUnsafe(
     `INSERT INTO "SenderPace" AS s ("senderId", "nextAt") VALUES ($1, $2::float8)
      ON CONFLICT ("senderId") DO UPDATE SET "nextAt" = GREATEST(s."nextAt", $2::float8)`,
     key,
