@@ -215,6 +215,8 @@ export async function pacedRound(
     "(a) the paced broadcast did not complete",
   );
   const seconds = (performance.now() - t0) / 1000;
+  // As after a (b) round: what autovacuum would have done before the next run.
+  await pgc.query("VACUUM (ANALYZE)");
   // Every call the provider (the simulator, in the worker's process) counted, and its refusals.
   const calls = await takeCalls(port, phoneNumberId);
   const verdict = checkPacing(calls, throughput);

@@ -294,10 +294,13 @@ ${targetLines.join("\n")}
 After the runs: ${messages?.n ?? "?"} messages with a provider id, ${messages?.dupes ?? "?"} duplicate provider ids,
 ${retried?.n ?? "?"} sends retried after a simulated throughput error, ${callbacks?.n ?? "?"} signed callback batches stored.
 
-Where the time goes: a lean send runs four to six SQL statements (token, sender, blacklist, the window for free-form
-text, the message INSERT with its conversation, the outcome UPDATE; templates, balances and rates are cached for 2-5 s
-per process), all straight on the \`pg\` pool Prisma's adapter also uses (\`hotRows\` in lib/db/index.ts). The server,
-PostgreSQL and autocannon share the 2 cores, so absolute rates follow the machine's load; the ratio does not.
+Where the time goes: a lean send runs seven to nine SQL statements, four or five of them commits (sender,
+blacklist, the window for free-form text, the sender's \`SenderPace\` count, the message INSERT with its
+conversation and thread entry, the outcome UPDATE, the accepted event, \`conversation.created\` for a new contact;
+the token, templates, balances and rates are cached for seconds per process), all on plain pg (\`hotRows\`,
+lib/db/pool.ts); the baseline runs three. The lean server's one Node thread is saturated, so its CPU per send sets
+its rate (docs/benchmarks.md "Where the CPU goes"). The server, PostgreSQL and autocannon share the 2 cores, so
+absolute rates follow the machine's load; the ratio does not.
 `;
   writeSectionUnlessDry(heading, section);
 }
