@@ -71,10 +71,12 @@ describe("a pass of the job worker", () => {
     await schedule(kind, 3);
     const handle = async (job: ClaimedJob): Promise<JobOutcome> => {
       // While this pass runs, another worker took job 1 over (its lease ended and it claimed it again).
+      // Its lease is two minutes, never this pass's 60 s: a lease is told apart by its time, and a
+      // take-over within the same millisecond as the claim once wrote the same one (a flake in CI).
       if ((job.payload as { i: number }).i === 1) {
         await db.scheduledJob.update({
           where: { key: `${kind}:1` },
-          data: { lockedUntil: new Date(Date.now() + 60_000) },
+          data: { lockedUntil: new Date(Date.now() + 120_000) },
         });
       }
       return { status: "DONE" };
