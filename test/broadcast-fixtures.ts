@@ -5,6 +5,24 @@ import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
 import { db } from "@/lib/db";
 import { call } from "@/test/factory";
+import { messagingCustomer } from "@/test/messaging-fixtures";
+import { installRecordingProvider, type RecordingProvider } from "@/test/recording-provider";
+
+/**
+ * A customer with credit whose default sender sends 1,000 a second, and a provider that records
+ * each call and sends no status back, so the dispatcher's are the only writes (restore it after).
+ */
+export async function fastSenderCustomer(): Promise<{
+  t: Awaited<ReturnType<typeof messagingCustomer>>;
+  provider: RecordingProvider;
+}> {
+  const t = await messagingCustomer({ credit: 1_000 });
+  await db.sender.update({ where: { id: t.sender.id }, data: { throughputPerSecond: 1000 } });
+  const provider = installRecordingProvider({
+    simulator: { failureRate: 0, statusDelayMs: 200_000_000, replyRate: 0 },
+  });
+  return { t, provider };
+}
 
 /** Creates and starts a broadcast of order_update to `phones`; its uid. */
 export async function startedBroadcast(

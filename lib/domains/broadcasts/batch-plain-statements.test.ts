@@ -7,19 +7,17 @@
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { startedBroadcast } from "@/test/broadcast-fixtures";
+import { fastSenderCustomer, startedBroadcast } from "@/test/broadcast-fixtures";
 import { uniquePhone } from "@/test/factory";
-import { messagingCustomer } from "@/test/messaging-fixtures";
-import { installRecordingProvider, type RecordingProvider } from "@/test/recording-provider";
+import type { messagingCustomer } from "@/test/messaging-fixtures";
+import type { RecordingProvider } from "@/test/recording-provider";
 import { dispatchOnce } from "./dispatcher";
 
 let t: Awaited<ReturnType<typeof messagingCustomer>>;
 let provider: RecordingProvider;
 
 beforeAll(async () => {
-  t = await messagingCustomer({ credit: 1_000 });
-  await db.sender.update({ where: { id: t.sender.id }, data: { throughputPerSecond: 1000 } });
-  provider = installRecordingProvider({ simulator: { failureRate: 0, statusDelayMs: 200_000_000, replyRate: 0 } });
+  ({ t, provider } = await fastSenderCustomer());
 });
 afterAll(() => provider.restore());
 
