@@ -26,6 +26,9 @@ export async function findSenderByPhone(p: Principal, phone: string): Promise<Se
   return firstSender(Prisma.sql`"customerId" = ${p.customerId} AND "phoneNumber" = ${phoneNumber}`);
 }
 
+/** A sender by id, or null when it is gone (background work: a broadcast batch's sender, every batch). */
+export const senderById = (id: string): Promise<Sender | null> => firstSender(Prisma.sql`"id" = ${id}`);
+
 /** Sender look-ups run on most API requests: plain pg, not the ORM (see hotRows). */
 async function firstSender(where: Prisma.Sql, orderBy = Prisma.sql`"id"`): Promise<Sender | null> {
   const [sender] = await hotRows<Sender>(Prisma.sql`SELECT * FROM "Sender" WHERE ${where} ORDER BY ${orderBy} LIMIT 1`);
