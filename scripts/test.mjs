@@ -56,8 +56,13 @@ function runBeside(label, cmd, cmdArgs, env = {}, cwd = root) {
     child.on("close", (code) => {
       fs.closeSync(out);
       console.log(`\n=== ${label} (beside other steps) ===`);
-      process.stdout.write(fs.readFileSync(log));
+      const output = fs.readFileSync(log);
+      process.stdout.write(output);
       fs.rmSync(log, { force: true });
+      // A step that fails outside its tests (vitest's main process ending on an unhandled
+      // rejection, a crash) says why only in its own output, which a CI log's tail may not
+      // reach: its last lines are printed again at the end.
+      if (code !== 0) failedTails.push({ label, lines: lastLines(output.toString("utf8"), 40) });
       console.log(
         `=== ${label}: ${code === 0 ? "ok" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)} s${busySince(cpu)} ===`,
       );
@@ -91,6 +96,15 @@ const failedTests = [];
 // The head of a failure's message, colours removed: a CI log's tail is often all there is of a
 // run (a matcher's first line says what failed, the next ones what was expected and received).
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
+// Failed side-by-side steps' last lines (runBeside), colours removed.
+const failedTails = [];
+const lastLines = (text, n) =>
+  text
+    .replace(ANSI, "")
+    .split("\n")
+    .filter((l) => l.trim())
+    .slice(-n)
+    .join("\n");
 const failureHead = (messages) =>
   String(messages?.[0] ?? "")
     .replace(ANSI, "")
@@ -256,6 +270,7 @@ async function endToEnd() {
   if (!ok) failures.push("e2e");
 }
 
+for (const { label, lines } of failedTails) console.log(`\nThe last lines of "${label}":\n${lines}`);
 if (failedTests.length) console.log(`\nFailed tests:\n${failedTests.map((t) => `  ${t}`).join("\n")}`);
 console.log(`\n${failures.length ? `Failed steps: ${failures.join(", ")}` : "All steps passed."}`);
 console.log(`${counts.passed} passed, ${counts.failed} failed`);

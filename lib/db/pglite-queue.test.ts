@@ -75,3 +75,49 @@ it("a connection whose answer cannot be written (its client killed) does not sta
     await db.close();
   }
 }, 30_000);
+
+it("a notice relayed to a connection that cannot be written leaves no unhandled rejection, and the queue goes on", async () => {
+  const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite-socket"),
+  ]);
+  // The socket server runs its queue without awaiting it: a rejection there ended vitest's
+  // main process (which hosts the test run's database) without its report, and would end the app.
+  const unhandled: unknown[] = [];
+  const record = (reason: unknown) => unhandled.push(reason);
+  process.on("unhandledRejection", record);
+  const db = await PGlite.create();
+  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 4 });
+  pinExtendedProtocol(server);
+  await server.start();
+  const url = `postgresql://postgres@127.0.0.1:${(server as unknown as { port: number }).port}/postgres?sslmode=disable`;
+  const dying = new pg.Client({ connectionString: url });
+  const other = new pg.Client({ connectionString: url });
+  try {
+    await dying.connect();
+    dying.on("error", () => {});
+    await dying.query("LISTEN wake");
+    type Handler = { socket: { write: () => never } | null };
+    for (const h of (server as unknown as { handlers: Set<Handler> }).handlers)
+      if (h.socket)
+        h.socket.write = () => {
+          throw new TypeError("write on a dying socket");
+        };
+    await other.connect();
+    // Its notice is copied to every other connection, the dying one among them.
+    await other.query("NOTIFY wake, 'x'");
+    const answers = await Promise.race([
+      Promise.all([other.query("SELECT 1 AS v"), other.query("SELECT 2 AS v")]),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the database stopped answering")), 10_000)),
+    ]);
+    expect(answers.map((a) => a.rows[0])).toEqual([{ v: 1 }, { v: 2 }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(unhandled).toEqual([]);
+  } finally {
+    process.off("unhandledRejection", record);
+    await other.end().catch(() => {});
+    await dying.end().catch(() => {});
+    await server.stop();
+    await db.close();
+  }
+}, 30_000);

@@ -23,6 +23,7 @@ type Queue = {
   db: PGlite;
   processQueue: () => Promise<void>;
   clearQueueForHandler: (id: number) => void;
+  clearTransactionIfNeeded: (id: number) => Promise<void>;
 };
 
 // Messages that open or continue an extended-protocol sequence: Parse, Bind, Describe,
@@ -84,7 +85,12 @@ function relay(server: PGLiteSocketServer, from: number, messages: Buffer[]) {
   if (messages.length === 0) return;
   const bytes = Buffer.concat(messages);
   for (const handler of (server as unknown as { handlers: Set<Handler> }).handlers) {
-    if (handler.handlerId !== from && handler.socket?.writable) handler.socket.write(bytes);
+    try {
+      if (handler.handlerId !== from && handler.socket?.writable) handler.socket.write(bytes);
+    } catch {
+      // A connection whose client was just killed can throw on write; its close ends it. The
+      // others still get the notice, and the queue goes on.
+    }
   }
 }
 
@@ -99,7 +105,20 @@ export function pinExtendedProtocol(server: PGLiteSocketServer): void {
       void q.processQueue();
     }
   };
-  q.processQueue = async () => {
+  // The socket server calls these without awaiting them (enqueue, a connection's detach on its
+  // close or error, stop): a rejection there is an unhandled rejection, which ends the process
+  // that hosts the database (the app's, or vitest's main process in the test run, which then
+  // exits without its report). Neither may reject: what failed is logged by no one, as the
+  // socket server's own errors, and the queue goes on.
+  const rollBack = q.clearTransactionIfNeeded.bind(q);
+  q.clearTransactionIfNeeded = async (id: number) => {
+    try {
+      await rollBack(id);
+    } catch {
+      // The database is closing (stop, then close), or the rollback failed: nothing to undo here.
+    }
+  };
+  const processQueue = async () => {
     if (q.processing || q.queue.length === 0) return;
     q.processing = true;
     try {
@@ -147,4 +166,5 @@ export function pinExtendedProtocol(server: PGLiteSocketServer): void {
       q.processing = false;
     }
   };
+  q.processQueue = () => processQueue().catch(() => {});
 }

@@ -109,7 +109,9 @@ export async function listenWithPassword(
         socket.removeListener("data", onData);
         // The socket server attaches its data listener synchronously; it then reads the
         // replayed startup message (answered with AuthenticationOk) and anything after it.
-        void internals.handleConnection(socket);
+        // Not awaited by anyone: a rejection would be unhandled and end the process hosting the
+        // database (lib/db/pglite-queue.ts). A connection that cannot be attached is closed.
+        internals.handleConnection(socket).catch(() => socket.destroy());
         socket.emit("data", rest.length ? Buffer.concat([startup, rest]) : startup);
         return;
       }
