@@ -2,11 +2,12 @@
 // loop polls), a wake-up or a backlog brings every loop in (docs/benchmarks.md "Idle CPU").
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-const batches = vi.hoisted(() => ({ sizes: [] as number[], calls: 0 }));
+const batches = vi.hoisted(() => ({ sizes: [] as number[], calls: 0, hold: null as Promise<void> | null }));
 const stored = vi.hoisted(() => ({ wake: () => {} }));
 vi.mock("./process-batch", () => ({
   processPendingCallbacks: async () => {
     batches.calls += 1;
+    if (batches.hold) await batches.hold;
     return { callbacks: batches.sizes.shift() ?? 0, events: 0, failed: 0 };
   },
 }));
@@ -18,7 +19,8 @@ vi.mock("@/lib/db/wakeups", () => ({
   },
 }));
 
-const { startCallbackProcessor } = await import("./processor");
+const { callbackProcessor, startCallbackProcessor } = await import("./processor");
+const { foregroundIdle } = await import("@/lib/core/foreground");
 
 /** Lets the loops' promise chains run between timer steps. */
 const settle = async () => {
@@ -65,5 +67,22 @@ describe("callback processor loops", () => {
     const stopping = processor.stop();
     await vi.runOnlyPendingTimersAsync();
     await stopping;
+  });
+
+  it("a pass is foreground work: the automation rules wait until it ends (lib/core/foreground.ts)", async () => {
+    let release = () => {};
+    batches.hold = new Promise<void>((r) => (release = r));
+    const pass = callbackProcessor().pass({ signal: new AbortController().signal, loop: 0 });
+    let rulesMayGo = false;
+    const waiting = foregroundIdle(60_000).then(() => {
+      rulesMayGo = true;
+    });
+    await settle();
+    expect(rulesMayGo).toBe(false);
+    release();
+    await pass;
+    await waiting;
+    expect(rulesMayGo).toBe(true);
+    batches.hold = null;
   });
 });

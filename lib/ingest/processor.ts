@@ -7,6 +7,7 @@
 // (docs/benchmarks.md "Idle CPU").
 
 import { env } from "@/lib/core/env";
+import { foreground } from "@/lib/core/foreground";
 import { IDLE, MORE, startWorker, type Worker, type WorkerDefinition } from "@/lib/core/worker-loop";
 import { wakeupsOn } from "@/lib/db/wakeups";
 import { processPendingCallbacks } from "./process-batch";
@@ -28,7 +29,10 @@ export function callbackProcessor(options: CallbackProcessorOptions = {}): Worke
     loops: Math.max(1, options.loops ?? 2),
     onPause: options.onPause,
     // A full batch means a backlog (perhaps found by the poll): the next pass at once, and the sleeping loops join in.
-    pass: async () => ((await processPendingCallbacks(batchSize)).callbacks >= batchSize ? MORE : IDLE),
+    // Foreground (lib/core/foreground.ts): work that can wait, as the automation rules' jobs,
+    // lets these passes go first in this process.
+    pass: () =>
+      foreground(async () => ((await processPendingCallbacks(batchSize)).callbacks >= batchSize ? MORE : IDLE)),
   };
 }
 

@@ -1,5 +1,6 @@
 // The automation worker (docs/automation.md): the scheduler's job worker over the automation
 // job kinds, run by the one worker loop (lib/background.ts).
+import { foregroundIdle } from "@/lib/core/foreground";
 import type { WorkerDefinition, WorkerSleep } from "@/lib/core/worker-loop";
 import { providerSendLeaseMs } from "@/lib/domains/messaging/dispatch";
 import { jobWorker, runDueJobs } from "@/lib/domains/schedule/jobs";
@@ -21,6 +22,14 @@ export type AutomationWorkerOptions = {
  */
 const jobLeaseMs = providerSendLeaseMs;
 
+/**
+ * Rules wait for the callback processor of this process (lib/core/foreground.ts): a burst of
+ * inbound messages is applied first, the rules run in its gaps and after it. A wait ends after
+ * this long, so a load without gaps still moves the rules a job at a time.
+ */
+const RULES_YIELD_MAX_MS = 1_000;
+const afterCallbacks = () => foregroundIdle(RULES_YIELD_MAX_MS);
+
 export function automationWorker(options: AutomationWorkerOptions = {}): WorkerDefinition {
   return jobWorker({
     name: "automation worker",
@@ -30,6 +39,7 @@ export function automationWorker(options: AutomationWorkerOptions = {}): WorkerD
     pollMs: options.pollMs,
     customerIds: options.customerIds ?? null,
     sleep: options.sleep,
+    yieldTo: afterCallbacks,
   });
 }
 

@@ -106,4 +106,19 @@ describe("a pass of the job worker", () => {
     ]);
     expect((await rows(kind)).map((r) => r.status)).toEqual(["DONE", "DONE", "DONE"]);
   });
+
+  it("waits on yieldTo before its claim and before each job (the automation worker lets the callback processor go first)", async () => {
+    const kind = kindOf();
+    await schedule(kind, 3);
+    const order: string[] = [];
+    const yieldTo = async () => {
+      order.push("yield");
+    };
+    const handle = async (job: ClaimedJob): Promise<JobOutcome> => {
+      order.push(`job ${(job.payload as { i: number }).i}`);
+      return { status: "DONE" };
+    };
+    expect(await runDueJobs({ name: "test", kinds: [kind], handle, yieldTo })).toBe(3);
+    expect(order).toEqual(["yield", "yield", "job 0", "yield", "job 1", "yield", "job 2"]);
+  });
 });

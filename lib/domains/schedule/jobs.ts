@@ -172,6 +172,11 @@ export type JobWorkerOptions = {
   maxAttempts?: number;
   customerIds?: readonly string[] | null;
   sleep?: WorkerSleep;
+  /**
+   * Awaited before the claim and before each job: work that can wait lets other work of the
+   * process go first (the automation worker: lib/core/foreground.ts).
+   */
+  yieldTo?: () => Promise<void>;
 };
 
 /** Outcomes are written together, at the end of a pass or once this long has passed since the last write. */
@@ -186,6 +191,7 @@ const FINISH_EVERY_MS = 1_000;
  * between a job and its finish.
  */
 export async function runDueJobs(options: JobWorkerOptions): Promise<number> {
+  await options.yieldTo?.();
   const jobs = await claimDueJobs(
     options.kinds,
     options.batchSize ?? 50,
@@ -204,6 +210,7 @@ export async function runDueJobs(options: JobWorkerOptions): Promise<number> {
   };
   try {
     for (const job of jobs) {
+      await options.yieldTo?.();
       let outcome: JobOutcome;
       try {
         outcome = await options.handle(job, pass);

@@ -1,0 +1,39 @@
+// Work that goes first in a process (docs/automation.md "Where rules run"): the callback
+// processor's passes. Work that can wait (the automation rules' jobs) asks `foregroundIdle()`
+// before each step and starts it only when no foreground pass is running in this process, so
+// on two cores a burst of callbacks is applied as fast as without rules, and the rules catch
+// up in the gaps and after the burst. A wait is bounded (`maxWaitMs`): under a load that never
+// leaves a gap the waiting work still moves, a step at a time.
+let running = 0;
+let waiters: (() => void)[] = [];
+
+/** Runs `work` as foreground: while it runs, foregroundIdle() waits. */
+export async function foreground<T>(work: () => Promise<T>): Promise<T> {
+  running += 1;
+  try {
+    return await work();
+  } finally {
+    running -= 1;
+    if (running === 0) {
+      const ready = waiters;
+      waiters = [];
+      for (const go of ready) go();
+    }
+  }
+}
+
+/** Resolves at once when no foreground work runs, else when the last ends or after `maxWaitMs`. */
+export function foregroundIdle(maxWaitMs: number): Promise<void> {
+  if (running === 0) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const go = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      waiters = waiters.filter((w) => w !== go);
+      resolve();
+    }, maxWaitMs);
+    waiters.push(go);
+  });
+}
