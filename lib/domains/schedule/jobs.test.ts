@@ -1,7 +1,7 @@
 // A pass of the job worker (docs/automation.md "Time triggers"): it claims a batch, handles the
 // jobs one after another and records their outcomes together. A job that fails midway is
 // retried alone: the others of its pass are recorded once, neither lost nor run again.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
 import { type ClaimedJob, type JobOutcome, runDueJobs, scheduleJobs } from "./jobs";
@@ -45,7 +45,14 @@ describe("a pass of the job worker", () => {
       if (i === 2 && job.attempts === 1) throw new Error("a rule failed midway");
       return i === 4 ? { status: "CANCELLED" } : { status: "DONE" };
     };
-    expect(await runDueJobs({ name: "test", kinds: [kind], handle, batchSize: 10 })).toBe(5);
+    // The retry's backoff is full jitter over 1 s (lib/core/backoff.ts): drawn near its top here,
+    // so that "waits its backoff" below is not a draw of a few milliseconds already past.
+    const random = vi.spyOn(Math, "random").mockReturnValue(0.99);
+    try {
+      expect(await runDueJobs({ name: "test", kinds: [kind], handle, batchSize: 10 })).toBe(5);
+    } finally {
+      random.mockRestore();
+    }
     expect(calls).toEqual([0, 1, 2, 3, 4]);
     const after = await rows(kind);
     expect(after.map((r) => r.status)).toEqual(["DONE", "DONE", "PENDING", "DONE", "CANCELLED"]);
@@ -120,5 +127,25 @@ describe("a pass of the job worker", () => {
     };
     expect(await runDueJobs({ name: "test", kinds: [kind], handle, yieldTo })).toBe(3);
     expect(order).toEqual(["yield", "yield", "job 0", "yield", "job 1", "yield", "job 2"]);
+  });
+
+  it("stops waiting on yieldTo once a quarter of the claim's lease is spent: the rest of the pass runs at once", async () => {
+    const kind = kindOf();
+    await schedule(kind, 4);
+    const order: string[] = [];
+    // Each wait takes 150 ms of a 1,000 ms lease: the waits stop after the second job's.
+    const yieldTo = async () => {
+      order.push("yield");
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    };
+    const handle = async (job: ClaimedJob): Promise<JobOutcome> => {
+      order.push(`job ${(job.payload as { i: number }).i}`);
+      return { status: "DONE" };
+    };
+    expect(await runDueJobs({ name: "test", kinds: [kind], handle, yieldTo, leaseMs: 1_000 })).toBe(4);
+    expect(order.slice(0, 2)).toEqual(["yield", "yield"]);
+    expect(order.filter((o) => o === "yield").length).toBeLessThanOrEqual(3);
+    expect(order.filter((o) => o.startsWith("job"))).toEqual(["job 0", "job 1", "job 2", "job 3"]);
+    expect((await rows(kind)).map((r) => r.status)).toEqual(["DONE", "DONE", "DONE", "DONE"]);
   });
 });
