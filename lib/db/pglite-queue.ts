@@ -8,6 +8,7 @@
 // lib/db/pglite-queue.test.ts reproduces the failure without it.
 import type { PGlite } from "@electric-sql/pglite";
 import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { log } from "@/lib/core/log";
 
 type Item = {
   handlerId: number;
@@ -114,8 +115,12 @@ export function pinExtendedProtocol(server: PGLiteSocketServer): void {
   q.clearTransactionIfNeeded = async (id: number) => {
     try {
       await rollBack(id);
-    } catch {
-      // The database is closing (stop, then close), or the rollback failed: nothing to undo here.
+    } catch (error) {
+      // The database is closing (stop, then close), or the rollback failed. The queue must not
+      // wait for the gone connection's next message: the others' go on.
+      log.warn({ err: error }, "embedded database: rolling back a closed connection's transaction failed");
+      if (q.lastHandlerId === id) q.lastHandlerId = null;
+      void q.processQueue();
     }
   };
   const processQueue = async () => {
@@ -166,5 +171,6 @@ export function pinExtendedProtocol(server: PGLiteSocketServer): void {
       q.processing = false;
     }
   };
-  q.processQueue = () => processQueue().catch(() => {});
+  q.processQueue = () =>
+    processQueue().catch((error) => log.warn({ err: error }, "embedded database: the query queue failed"));
 }
