@@ -8,7 +8,6 @@
 // lib/db/pglite-queue.test.ts reproduces the failure without it.
 import type { PGlite } from "@electric-sql/pglite";
 import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import { log } from "@/lib/core/log";
 
 type Item = {
   handlerId: number;
@@ -81,6 +80,15 @@ class NotificationScanner {
   }
 }
 
+/**
+ * Logs a failure the queue swallowed. The logger is loaded only then: it reads the app's
+ * configuration when loaded, which the processes that host the database before any
+ * configuration (vitest's global setup, the end-to-end step's server) may not have yet.
+ */
+function warn(error: unknown, message: string) {
+  import("@/lib/core/log").then(({ log }) => log.warn({ err: error }, message)).catch(() => {});
+}
+
 type Handler = { handlerId: number; socket: { writable: boolean; write: (b: Buffer) => void } | null };
 function relay(server: PGLiteSocketServer, from: number, messages: Buffer[]) {
   if (messages.length === 0) return;
@@ -118,7 +126,7 @@ export function pinExtendedProtocol(server: PGLiteSocketServer): void {
     } catch (error) {
       // The database is closing (stop, then close), or the rollback failed. The queue must not
       // wait for the gone connection's next message: the others' go on.
-      log.warn({ err: error }, "embedded database: rolling back a closed connection's transaction failed");
+      warn(error, "embedded database: rolling back a closed connection's transaction failed");
       if (q.lastHandlerId === id) q.lastHandlerId = null;
       void q.processQueue();
     }
@@ -171,6 +179,5 @@ export function pinExtendedProtocol(server: PGLiteSocketServer): void {
       q.processing = false;
     }
   };
-  q.processQueue = () =>
-    processQueue().catch((error) => log.warn({ err: error }, "embedded database: the query queue failed"));
+  q.processQueue = () => processQueue().catch((error) => warn(error, "embedded database: the query queue failed"));
 }
