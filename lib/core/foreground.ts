@@ -1,9 +1,9 @@
 // Work that goes first in a process (docs/automation.md "Where rules run"): the callback
 // processor's passes. Work that can wait (the automation rules' jobs) asks `foregroundIdle()`
 // before each step and starts it only when no foreground pass is running in this process, so
-// on two cores a burst of callbacks is applied as fast as without rules, and the rules catch
-// up in the gaps and after the burst. A wait is bounded (`maxWaitMs`): under a load that never
-// leaves a gap the waiting work still moves, a step at a time.
+// during a burst of callbacks they have most of the cores, and the rules catch up in the gaps
+// and after the burst. A wait is bounded (`maxWaitMs`): under a load that never leaves a gap
+// the waiting work still moves, a step at a time.
 let running = 0;
 let waiters: (() => void)[] = [];
 

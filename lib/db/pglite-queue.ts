@@ -117,8 +117,8 @@ export function pinExtendedProtocol(server: PGLiteSocketServer): void {
   // The socket server calls these without awaiting them (enqueue, a connection's detach on its
   // close or error, stop): a rejection there is an unhandled rejection, which ends the process
   // that hosts the database (the app's, or vitest's main process in the test run, which then
-  // exits without its report). Neither may reject: what failed is logged by no one, as the
-  // socket server's own errors, and the queue goes on.
+  // exits without its report). Neither may reject: what failed is logged (warn), and the queue
+  // goes on.
   const rollBack = q.clearTransactionIfNeeded.bind(q);
   q.clearTransactionIfNeeded = async (id: number) => {
     try {

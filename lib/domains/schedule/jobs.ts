@@ -173,8 +173,9 @@ export type JobWorkerOptions = {
   customerIds?: readonly string[] | null;
   sleep?: WorkerSleep;
   /**
-   * Awaited before the claim and before each job: work that can wait lets other work of the
-   * process go first (the automation worker: lib/core/foreground.ts).
+   * Awaited before the claim and before each later job while the first quarter of the lease
+   * lasts: work that can wait lets other work of the process go first (the automation worker:
+   * lib/core/foreground.ts).
    */
   yieldTo?: () => Promise<void>;
 };
