@@ -194,6 +194,30 @@ describe("front server", () => {
     await new Promise((resolve) => res.on("end", resolve));
   });
 
+  it("keeps an idle connection open past Node's default 5 s, so a client's next request on it is answered", async () => {
+    // A client (an end-to-end test, a load balancer) sends its next request on a connection idle
+    // for longer than 5 s: with Node's default the server had closed it, and a request sent
+    // just then got ECONNRESET.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; socket: unknown }>((resolve, reject) => {
+        const req = http.get({ port: frontPort, host: "127.0.0.1", path: "/api/v3/balance", agent }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, socket: req.socket }));
+        });
+        req.on("error", reject);
+      });
+    try {
+      const first = await get();
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const second = await get();
+      expect(second.status).toBe(first.status);
+      expect(second.socket).toBe(first.socket);
+    } finally {
+      agent.destroy();
+    }
+  }, 20_000);
+
   it("answers 502 with a plain message while Next is not up", async () => {
     const down = createFrontServer(mounts, { host: "127.0.0.1", port: 1 });
     const port = await listen(down);

@@ -16,7 +16,7 @@ import { errorAnswer } from "@/lib/core/error-answer";
 import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
 import { BULK_BODY_LIMIT_BYTES } from "@/lib/domains/contacts/schemas";
-import { leanRequestListener, type Mount } from "./lean-server";
+import { keepingConnections, leanRequestListener, type Mount } from "./lean-server";
 import { endAfterBody } from "./unread-body";
 
 /** Paths the lean router serves: /api/v2..., /api/v3..., /api/provider/webhook, /graph/... (provider SDKs). */
@@ -169,11 +169,13 @@ function forwardToNext(req: http.IncomingMessage, res: http.ServerResponse, next
 
 export function createFrontServer(mounts: Mount[], next: { host: string; port: number }): http.Server {
   const direct = leanRequestListener(mounts);
-  return http.createServer((req, res) => {
-    if (answersDirectly(req.url ?? "/")) {
-      direct(req, res);
-      return;
-    }
-    forwardToNext(req, res, next);
-  });
+  return keepingConnections(
+    http.createServer((req, res) => {
+      if (answersDirectly(req.url ?? "/")) {
+        direct(req, res);
+        return;
+      }
+      forwardToNext(req, res, next);
+    }),
+  );
 }

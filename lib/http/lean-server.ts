@@ -16,8 +16,24 @@ export const apiMount: Mount = {
   handle: (request, clientIp) => handleApiRequest(request, { clientIp }),
 };
 
+/**
+ * How long an idle kept-alive connection stays open: longer than the idle time of the clients
+ * and proxies in front (60 s on common load balancers). With Node's default of 5 s, a client
+ * that sent its next request on an idle connection just as the server closed it got
+ * ECONNRESET (an end-to-end test's API call 10 s after its previous one, on a busy machine).
+ * headersTimeout stays above it, as Node requires.
+ */
+export const IDLE_KEEP_ALIVE_MS = 65_000;
+
+/** A server that keeps idle connections IDLE_KEEP_ALIVE_MS. */
+export function keepingConnections(server: http.Server): http.Server {
+  server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS;
+  server.headersTimeout = IDLE_KEEP_ALIVE_MS + 1_000;
+  return server;
+}
+
 export function createLeanServer(mounts: Mount[] = [apiMount]): http.Server {
-  return http.createServer(leanRequestListener(mounts));
+  return keepingConnections(http.createServer(leanRequestListener(mounts)));
 }
 
 /** The lean server's request handling, for servers that serve more (lib/http/front-server.ts). */
