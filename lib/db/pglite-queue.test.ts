@@ -35,7 +35,11 @@ it("keeps concurrent parameterised queries from different connections apart", as
   }
 });
 
-it("a connection whose answer cannot be written (its client killed) does not stall the database", async () => {
+/**
+ * An in-memory PGlite behind the socket server with the patched queue, and two clients: one
+ * whose socket the test breaks, and another.
+ */
+async function patchedServer() {
   const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite-socket"),
@@ -45,8 +49,16 @@ it("a connection whose answer cannot be written (its client killed) does not sta
   pinExtendedProtocol(server);
   await server.start();
   const url = `postgresql://postgres@127.0.0.1:${(server as unknown as { port: number }).port}/postgres?sslmode=disable`;
-  const dying = new pg.Client({ connectionString: url });
-  const other = new pg.Client({ connectionString: url });
+  return {
+    db,
+    server,
+    dying: new pg.Client({ connectionString: url }),
+    other: new pg.Client({ connectionString: url }),
+  };
+}
+
+it("a connection whose answer cannot be written (its client killed) does not stall the database", async () => {
+  const { db, server, dying, other } = await patchedServer();
   try {
     await dying.connect();
     dying.on("error", () => {});
@@ -77,22 +89,12 @@ it("a connection whose answer cannot be written (its client killed) does not sta
 }, 30_000);
 
 it("a notice relayed to a connection that cannot be written leaves no unhandled rejection, and the queue goes on", async () => {
-  const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
-    import("@electric-sql/pglite"),
-    import("@electric-sql/pglite-socket"),
-  ]);
   // The socket server runs its queue without awaiting it: a rejection there ended vitest's
   // main process (which hosts the test run's database) without its report, and would end the app.
   const unhandled: unknown[] = [];
   const record = (reason: unknown) => unhandled.push(reason);
   process.on("unhandledRejection", record);
-  const db = await PGlite.create();
-  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 4 });
-  pinExtendedProtocol(server);
-  await server.start();
-  const url = `postgresql://postgres@127.0.0.1:${(server as unknown as { port: number }).port}/postgres?sslmode=disable`;
-  const dying = new pg.Client({ connectionString: url });
-  const other = new pg.Client({ connectionString: url });
+  const { db, server, dying, other } = await patchedServer();
   try {
     await dying.connect();
     dying.on("error", () => {});
