@@ -67,7 +67,9 @@ export default defineConfig({
     // transforms instead of compiling the app's modules again (about a fifth of an isolated
     // file's CPU; docs/development.md "Tests").
     experimental: { fsModuleCache: true },
-    testTimeout: 30_000,
+    // A test's limit, not its expected time: CI's lanes share two cores, and a test that starts
+    // processes or a database of its own took over 30 s there on a slow day (2026-11-30).
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     env: {
       NODE_ENV: "test",

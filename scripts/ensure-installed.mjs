@@ -10,17 +10,27 @@ import path from "node:path";
 
 const mtime = (p) => (fs.existsSync(p) ? fs.statSync(p).mtimeMs : 0);
 
-export function ensureInstalled(root) {
+/**
+ * `fromLock`: a checkout with no node_modules at all (a fresh clone) installs with `npm ci`,
+ * which fails rather than fix a lock file that is incomplete or out of step with package.json.
+ * Returns whether that `npm ci` ran and succeeded: npm test then has its lock-file check.
+ */
+export function ensureInstalled(root, { fromLock = false } = {}) {
   const run = (label, cmd, args) => {
     console.log(label);
     const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit" });
     if (r.status !== 0) process.exit(r.status ?? 1);
   };
   const installed = path.join(root, "node_modules/.package-lock.json");
-  if (!fs.existsSync(installed) || mtime(path.join(root, "package-lock.json")) > mtime(installed)) {
+  let installedFromLock = false;
+  if (fromLock && !fs.existsSync(path.join(root, "node_modules"))) {
+    run("Installing dependencies from the lock file (npm ci)…", "npm", ["ci", "--no-audit", "--no-fund"]);
+    installedFromLock = true;
+  } else if (!fs.existsSync(installed) || mtime(path.join(root, "package-lock.json")) > mtime(installed)) {
     run("Installing dependencies (npm install)…", "npm", ["install", "--no-audit", "--no-fund"]);
   }
   if (!fs.existsSync(path.join(root, "lib/generated/prisma/client.ts"))) {
     run("Generating the Prisma client…", "npx", ["prisma", "generate"]);
   }
+  return installedFromLock;
 }

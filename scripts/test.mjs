@@ -84,7 +84,9 @@ function run(label, cmd, cmdArgs, env = {}) {
 
 const runStarted = Date.now();
 const runCpu = cpuCounters();
-ensureInstalled(root);
+// On a fresh clone (CI) the install is a real `npm ci` of the lock file, which is the lock-file
+// check below: that step then does not install everything a second time.
+const installedFromLock = ensureInstalled(root, { fromLock: true });
 
 const bin = (name) => path.join(root, "node_modules/.bin", name);
 const SERVER_BUNDLE =
@@ -173,7 +175,10 @@ async function lockFile() {
   if (!ok) failures.push("lock file");
 }
 
-const lockDone = want("lock") ? lockFile() : Promise.resolve();
+let lockDone = Promise.resolve();
+if (want("lock") && (only === "lock" || !installedFromLock)) lockDone = lockFile();
+else if (want("lock"))
+  console.log("\n=== lock file: ok (this run installed the fresh clone with npm ci from the lock) ===");
 // The end-to-end step's production build (next build, 3-4 minutes of CPU) goes beside the
 // rest of the lint step and the suites, which leave a share of the two cores idle while they
 // wait on their databases; the e2e step then starts at once (scripts/e2e.mjs --no-build).

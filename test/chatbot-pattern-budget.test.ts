@@ -57,6 +57,13 @@ afterAll(async () => {
   await closeRulePool();
 });
 
+/**
+ * The slowest answer that still says the process was not held: these patterns on the event loop
+ * held it for 20 s (the budget is 500 ms), while a plain request took up to 1.9 s beside the
+ * other test lanes on a saturated 2-core CI machine (2026-11-30; 1 s was the bound before).
+ */
+const NOT_HELD_MS = 5_000;
+
 /** Calls GET /senders as the other tenant until `until` settles; the slowest answer's time. */
 async function slowestMeanwhile(until: Promise<unknown>): Promise<{ slowest: number; calls: number }> {
   let settled = false;
@@ -125,7 +132,7 @@ describe("chatbot patterns under a budget", () => {
     expect(res.body.data).toMatchObject({ matchedRule: null, reply: FALLBACK, timedOut: true });
     expect(meanwhile.calls).toBeGreaterThan(1);
     // On the event loop these patterns held the process for 20 s and every request with it.
-    expect(meanwhile.slowest).toBeLessThan(1_000);
+    expect(meanwhile.slowest).toBeLessThan(NOT_HELD_MS);
     // The budget, plus a worker thread's start (the source worker loads through tsx).
     expect(took).toBeLessThan(env().CHATBOT_RULE_BUDGET_MS + 10_000);
     expect(captured.lines.some((l) => l.level === 40 && /ran out of their time budget/.test(l.msg))).toBe(true);
@@ -168,7 +175,7 @@ describe("chatbot patterns under a budget", () => {
     const processing = processPendingCallbacks();
     const meanwhile = await slowestMeanwhile(processing);
     await processing;
-    expect(meanwhile.slowest).toBeLessThan(1_000);
+    expect(meanwhile.slowest).toBeLessThan(NOT_HELD_MS);
     const replies = await db.chatbotReply.findMany({
       where: { customerId: heavy.customer.id, contactPhoneNumber: { in: contacts } },
     });

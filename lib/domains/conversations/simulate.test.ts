@@ -49,7 +49,10 @@ describe("simulated contacts", () => {
 });
 
 describe("simulate:inbound", () => {
-  it("posts a signed inbound callback through the endpoint and files it in the conversation", async () => {
+  // Two real CLI processes: 30 s was too little beside the other test lanes on a saturated machine (2026-11-30).
+  it("posts a signed inbound callback through the endpoint and files it in the conversation", {
+    timeout: 90_000,
+  }, async () => {
     const t = await messagingCustomer();
     const from = recipient();
     const run = await cli(
