@@ -40,13 +40,13 @@ const TABLE: Record<Family, string> = {
 function from(groupBy: string, f: Family): string {
   let sql = `"${TABLE[f]}" t`;
   if (f === "breaches" && groupBy === "member") sql += ` LEFT JOIN "SupportPeriod" sp ON sp."id" = t."periodId"`;
+  // An unlabelled conversation's rows are the "" group (docs/reports.md "By label"). Periods and
+  // responses carry their conversation's label ids (SupportPeriod/SupportResponse."labelIds").
   if (groupBy === "label") {
-    const conv =
-      f === "next"
-        ? `(SELECT p."conversationId" FROM "SupportPeriod" p WHERE p."id" = t."periodId")`
-        : `t."conversationId"`;
-    // An unlabelled conversation's rows are the "" group (docs/reports.md "By label").
-    sql += ` LEFT JOIN "ConversationLabel" l ON l."conversationId" = ${conv}`;
+    sql +=
+      f === "csat" || f === "breaches"
+        ? ` LEFT JOIN "ConversationLabel" l ON l."conversationId" = t."conversationId"`
+        : ` LEFT JOIN LATERAL unnest(t."labelIds") l("labelId") ON true`;
   }
   return sql;
 }

@@ -42,12 +42,12 @@ export type Account = {
 const TABLES = [
   "Conversation",
   "ConversationMessage",
+  "Label",
+  "ConversationLabel",
   "SupportPeriod",
   "SupportResponse",
   "CsatSurvey",
   "SlaBreach",
-  "Label",
-  "ConversationLabel",
 ];
 
 const senderIds = (a: Account) => [`cbenchrsender${a.tag}0000000001`, `cbenchrsender${a.tag}0000000002`] as const;
@@ -78,7 +78,7 @@ export async function seedReports(c: pg.Client, accounts: Account[], log: (line:
   ).rows;
   for (const ix of indexes) await c.query(`DROP INDEX "${ix.indexname}"`);
 
-  await c.query("DROP TABLE IF EXISTS bench_conv, bench_period");
+  await c.query("DROP TABLE IF EXISTS bench_conv, bench_period, bench_labels");
   await c.query(`CREATE UNLOGGED TABLE bench_conv (g int, tag text, customer_id text, sender_id text, conv_id text,
     h bigint, started timestamp(3))`);
   for (const a of accounts) {
@@ -162,10 +162,25 @@ export async function seedReports(c: pg.Client, accounts: Account[], log: (line:
     }
   }
   await step(
+    "conversation labels",
+    `INSERT INTO "ConversationLabel" ("conversationId", "labelId", "customerId", "createdAt")
+     SELECT c.conv_id, 'lbl_' || c.tag || l.i, c.customer_id, c.started
+     FROM bench_conv c CROSS JOIN LATERAL (
+       SELECT 1 + c.h / 67 % 10 AS i UNION SELECT 1 + c.h / 71 % ${LABELS} WHERE c.h / 73 % 4 = 0) l
+     WHERE l.i <= ${LABELS}`,
+  );
+  // The label ids each period and response carries (the product's triggers keep them; they are off for the load).
+  await step(
+    "label ids per conversation",
+    `CREATE UNLOGGED TABLE bench_labels AS SELECT "conversationId" AS conv_id, array_agg("labelId" ORDER BY "labelId") AS ids
+     FROM "ConversationLabel" GROUP BY 1`,
+  );
+  await c.query("CREATE INDEX ON bench_labels (conv_id)");
+  await step(
     "support periods",
     `INSERT INTO "SupportPeriod" ("id", "customerId", "senderId", "conversationId", "startedAt", "waitingSince",
        "firstResponseAt", "firstResponseSeconds", "firstResponseBusinessSeconds", "firstResponder", "resolvedAt",
-       "resolutionSeconds", "resolutionBusinessSeconds", "closedBy", "reopened", "inboundCount", "replyCount")
+       "resolutionSeconds", "resolutionBusinessSeconds", "closedBy", "reopened", "inboundCount", "replyCount", "labelIds")
      SELECT pid, customer_id, sender_id, conv_id, pstart,
        CASE WHEN NOT answered AND NOT resolved THEN pstart END,
        CASE WHEN answered THEN pstart + frs * interval '1 second' END,
@@ -176,18 +191,19 @@ export async function seedReports(c: pg.Client, accounts: Account[], log: (line:
        CASE WHEN resolved THEN res END,
        CASE WHEN resolved THEN res * (1 + hk / 83 % 4) / 4 END,
        CASE WHEN resolved THEN closed_by END,
-       reopened, 5, CASE WHEN answered THEN 5 ELSE 0 END
-     FROM bench_period ORDER BY pstart`,
+       reopened, 5, CASE WHEN answered THEN 5 ELSE 0 END, COALESCE(l.ids, ARRAY[]::text[])
+     FROM bench_period p LEFT JOIN bench_labels l ON l.conv_id = p.conv_id ORDER BY pstart`,
   );
   // The first response, then two next responses (a wait 15 and 30 minutes after it).
   await step(
     "support responses",
     `INSERT INTO "SupportResponse" ("id", "customerId", "senderId", "periodId", "first", "waitedFrom", "respondedAt",
-       "seconds", "businessSeconds", "responder")
+       "seconds", "businessSeconds", "responder", "labelIds")
      SELECT 'sr_' || substr(p.pid, 4) || '_' || j, p.customer_id, p.sender_id, p.pid, j = 0, w.waited,
        w.waited + w.secs * interval '1 second', w.secs, w.secs * (1 + (p.hk / 89 + j) % 4) / 4,
-       CASE WHEN j = 2 THEN 'agent' || (p.hk / 43 % ${MEMBERS} + 1) || '@bench.example' ELSE p.responder END
-     FROM bench_period p CROSS JOIN generate_series(0, 2) j
+       CASE WHEN j = 2 THEN 'agent' || (p.hk / 43 % ${MEMBERS} + 1) || '@bench.example' ELSE p.responder END,
+       COALESCE(l.ids, ARRAY[]::text[])
+     FROM bench_period p LEFT JOIN bench_labels l ON l.conv_id = p.conv_id CROSS JOIN generate_series(0, 2) j
      CROSS JOIN LATERAL (SELECT
        CASE WHEN j = 0 THEN p.pstart ELSE p.pstart + (p.frs + j * 900) * interval '1 second' END AS waited,
        CASE WHEN j = 0 THEN p.frs ELSE (10 + (p.hk / 41 + j * 7919) % 1800)::int END AS secs) w
@@ -212,15 +228,7 @@ export async function seedReports(c: pg.Client, accounts: Account[], log: (line:
        p.pid || ':first_response', p.pstart + interval '1 hour', p.pstart + interval '1 hour'
      FROM bench_period p WHERE (NOT p.answered OR p.frs > 3600) AND p.hk / 61 % 3 = 0 ORDER BY p.pstart`,
   );
-  await step(
-    "conversation labels",
-    `INSERT INTO "ConversationLabel" ("conversationId", "labelId", "customerId", "createdAt")
-     SELECT c.conv_id, 'lbl_' || c.tag || l.i, c.customer_id, c.started
-     FROM bench_conv c CROSS JOIN LATERAL (
-       SELECT 1 + c.h / 67 % 10 AS i UNION SELECT 1 + c.h / 71 % ${LABELS} WHERE c.h / 73 % 4 = 0) l
-     WHERE l.i <= ${LABELS}`,
-  );
-  await c.query("DROP TABLE bench_conv, bench_period");
+  await c.query("DROP TABLE bench_conv, bench_period, bench_labels");
   const t0 = Date.now();
   for (const ix of indexes) await c.query(ix.indexdef);
   log(`  ${indexes.length} indexes built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -332,6 +332,48 @@ describe("GET /reports/support?groupBy=label", () => {
   });
 });
 
+describe("the label ids the figures carry (migration 20261130152944_support_label_ids)", () => {
+  it("a label added after the figures counts them; a deleted label counts nothing, its rows stay under the others", async () => {
+    const other = await messagingCustomer();
+    const uids: Record<string, string> = {};
+    for (const name of ["gone", "kept"]) {
+      const res = await call("POST", "/api/v3/labels", { token: other.globalToken, body: { label: { name } } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      uids[name] = res.body.data.labelUid;
+    }
+    const c = await conversationOf(other, other.sender, "2026-11-05T10:00:00Z");
+    await period(other, c, {
+      startedAt: "2026-11-05T10:00:00Z",
+      inboundCount: 2,
+      replyCount: 2,
+      firstResponseSeconds: 60,
+      nextSeconds: 90,
+    });
+    // The period and both responses were written before the labels: they count under both.
+    await label(other, c, ["gone", "kept"]);
+    const both = byKey(await report(other.globalToken, RANGE));
+    expect(Object.keys(both)).toEqual(["gone", "kept"]);
+    for (const g of [both.gone, both.kept]) {
+      expect(g).toMatchObject({
+        conversations: 1,
+        firstResponse: { median: 60, ...NO_HOURS },
+        nextResponse: { median: 90, ...NO_HOURS },
+      });
+    }
+    const deleted = await call("DELETE", `/api/v3/labels/${uids.gone}`, { token: other.globalToken });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    const after = await report(other.globalToken, RANGE);
+    expect(after.groups.map((g: Group) => g.key)).toEqual(["kept"]);
+    expect(byKey(after).kept).toMatchObject({ conversations: 1, nextResponse: { median: 90, ...NO_HOURS } });
+    // Filtered by the kept label, every family reads the carried ids too.
+    const filtered = await call("GET", "/api/v3/reports/support", {
+      token: other.globalToken,
+      query: { groupBy: "day", label: "kept", ...RANGE },
+    });
+    expect(filtered.body.data.totals).toMatchObject({ conversations: 1, nextResponse: { median: 90, ...NO_HOURS } });
+  });
+});
+
 describe("the Reports page's table by label", () => {
   it("groups by label when the picker says so, and its CSV names the unlabelled row with an empty label", async () => {
     // The 7 days up to 2026-11-10 (UTC: the account set no business hours): B1, B2 and C1.

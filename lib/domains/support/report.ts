@@ -70,14 +70,23 @@ const MEMBER_KEY = {
   breaches: Prisma.sql`COALESCE((SELECT sp."firstResponder" FROM "SupportPeriod" sp WHERE sp."id" = t."periodId"), 'unanswered')`,
 } as const;
 type Family = keyof typeof MEMBER_KEY;
-/** The conversation a row of the family belongs to (by label: the conversation's labels). */
-const CONVERSATION: Record<Family, Prisma.Sql> = {
-  started: Prisma.sql`t."conversationId"`,
-  resolved: Prisma.sql`t."conversationId"`,
-  responses: Prisma.sql`(SELECT sp."conversationId" FROM "SupportPeriod" sp WHERE sp."id" = t."periodId")`,
-  csat: Prisma.sql`t."conversationId"`,
-  breaches: Prisma.sql`t."conversationId"`,
+/**
+ * The ids of the labels a family's row counts in (docs/reports.md "By label"): periods and
+ * responses carry their conversation's, kept by triggers on ConversationLabel (migration
+ * 20261130152944_support_label_ids; a join per row was most of the label report's time at 1M
+ * conversations). CSAT answers and breaches are few: read by their conversation.
+ */
+const CARRIES_LABELS: Record<Family, boolean> = {
+  started: true,
+  resolved: true,
+  responses: true,
+  csat: false,
+  breaches: false,
 };
+const labelIdsOf = (family: Family) =>
+  CARRIES_LABELS[family]
+    ? Prisma.sql`t."labelIds"`
+    : Prisma.sql`ARRAY(SELECT cl."labelId" FROM "ConversationLabel" cl WHERE cl."conversationId" = t."conversationId")`;
 const TABLE: Record<Family, string> = {
   started: `"SupportPeriod"`,
   resolved: `"SupportPeriod"`,
@@ -127,8 +136,12 @@ type Filters = { labelId: string | null; member: string | null };
 function filtersOf(family: Family, f: Filters): Prisma.Sql {
   const parts: Prisma.Sql[] = [];
   if (f.labelId !== null) {
-    parts.push(Prisma.sql`EXISTS (SELECT 1 FROM "ConversationLabel" fl
-      WHERE fl."conversationId" = ${CONVERSATION[family]} AND fl."labelId" = ${f.labelId})`);
+    parts.push(
+      CARRIES_LABELS[family]
+        ? Prisma.sql`${f.labelId} = ANY(t."labelIds")`
+        : Prisma.sql`EXISTS (SELECT 1 FROM "ConversationLabel" fl
+            WHERE fl."conversationId" = t."conversationId" AND fl."labelId" = ${f.labelId})`,
+    );
   }
   if (f.member !== null) parts.push(Prisma.sql`${MEMBER_KEY[family]} = ${f.member}`);
   return parts.length === 0 ? Prisma.empty : Prisma.sql` AND ${Prisma.join(parts, " AND ")}`;
@@ -189,9 +202,9 @@ type Grouped<T> = { key: string | null; total: number } & T;
 
 /**
  * Groups and totals of one family of figures (GROUPING = 1 on the totals' row; "groupKey" since
- * SlaBreach has a "key"). By label a row is joined to each label its conversation carries now
+ * SlaBreach has a "key"). By label a row counts in each label id its conversation carries now
  * (none: one row with a null key, the "" group), so the totals are a second pass over the rows
- * once rather than the sum of the groups (docs/reports.md "By label").
+ * once rather than the sum of the groups (docs/reports.md "By label"); supportReport names the ids.
  */
 async function grouped<T>(
   family: Family,
@@ -208,9 +221,8 @@ async function grouped<T>(
   if (groupBy === "label") {
     return db.$queryRaw<Grouped<T>[]>`
       SELECT g."groupKey" AS key, 0 AS total, ${select}
-      FROM (SELECT t.*, lab."name" AS "groupKey" FROM ${table} t
-        LEFT JOIN LATERAL (SELECT l."name" FROM "ConversationLabel" cl JOIN "Label" l ON l."id" = cl."labelId"
-          WHERE cl."conversationId" = ${CONVERSATION[family]} AND l."customerId" = t."customerId") lab ON true
+      FROM (SELECT t.*, lab."id" AS "groupKey" FROM ${table} t
+        LEFT JOIN LATERAL unnest(${labelIdsOf(family)}) lab("id") ON true
         WHERE ${inRange}) g
       GROUP BY g."groupKey"
       UNION ALL
@@ -255,7 +267,7 @@ export async function supportReport(
   type Started = PctRow & { conversations: number; reopened: number; inbound: number; outbound: number };
   type Spread = PctRow & { n: number };
   type Csat = { n: number; satisfied: number };
-  const [started, resolved, next, csat, breaches, numbers] = await Promise.all([
+  const [started, resolved, next, csat, breaches, named] = await Promise.all([
     grouped<Started>(
       "started",
       "startedAt",
@@ -300,16 +312,30 @@ export async function supportReport(
       groupBy,
       r,
     ),
+    // The groups by sender and by label are ids, named here.
     groupBy === "sender"
-      ? db.sender.findMany({ where: { customerId: p.customerId }, select: { id: true, phoneNumber: true } })
-      : [],
+      ? db.sender
+          .findMany({ where: { customerId: p.customerId }, select: { id: true, phoneNumber: true } })
+          .then((rows) => rows.map((s) => [s.id, s.phoneNumber] as const))
+      : groupBy === "label"
+        ? db.label
+            .findMany({ where: { customerId: p.customerId }, select: { id: true, name: true } })
+            .then((rows) => rows.map((l) => [l.id, l.name] as const))
+        : [],
   ]);
-  const phoneNumbers = new Map(numbers.map((s) => [s.id, s.phoneNumber]));
+  const names = new Map<string, string>(named);
   const totals = empty();
   const groups = new Map<string, SupportFigures>();
+  /** A group's key as the report names it; null for a label deleted while the report ran (its rows are in the totals). */
+  const nameOf = (key: string | null): string | null => {
+    if (groupBy === "sender") return names.get(key ?? "") ?? "";
+    if (groupBy === "label" && key !== null) return names.get(key) ?? null;
+    return key ?? UNLABELLED;
+  };
   const figuresOf = (row: { key: string | null; total: number }) => {
     if (row.total === 1) return totals;
-    const key = groupBy === "sender" ? (phoneNumbers.get(row.key ?? "") ?? "") : (row.key ?? UNLABELLED);
+    const key = nameOf(row.key);
+    if (key === null) return empty();
     const found = groups.get(key) ?? empty();
     groups.set(key, found);
     return found;
