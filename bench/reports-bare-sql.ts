@@ -36,9 +36,9 @@ const TABLE: Record<Family, string> = {
   breaches: "SlaBreach",
 };
 
-/** FROM of a family: its table, the period of a breach by member, the labels of the conversation by label. */
-function from(groupBy: string, f: Family): string {
-  let sql = `"${TABLE[f]}" t`;
+/** FROM of a family: its table (or `source`), the period of a breach by member, the labels of the conversation by label. */
+function from(groupBy: string, f: Family, source = `"${TABLE[f]}"`): string {
+  let sql = `${source} t`;
   if (f === "breaches" && groupBy === "member") sql += ` LEFT JOIN "SupportPeriod" sp ON sp."id" = t."periodId"`;
   // An unlabelled conversation's rows are the "" group (docs/reports.md "By label"). Periods and
   // responses carry their conversation's label ids (SupportPeriod/SupportResponse."labelIds").
@@ -57,18 +57,22 @@ const percentiles = (col: string, business: string) =>
 
 /** Each family's aggregates as (family, key, total, a, b, c, d, median, p90, businessMedian, businessP90). */
 export function reportSqlFor(groupBy: string): string {
-  // By label a conversation counts in each of its labels, so the totals are a plain aggregate of their own.
-  const part = (f: Family, aggregates: string, where = "") =>
-    groupBy === "label"
-      ? `(SELECT '${f}', t."labelId", 0, ${aggregates}
-          FROM (SELECT l."labelId", t.* FROM ${from(groupBy, f)} WHERE ${inRange(TIME[f])}${where}) t
-          GROUP BY t."labelId")
-        UNION ALL
-        (SELECT '${f}', NULL, 1, ${aggregates} FROM "${TABLE[f]}" t WHERE ${inRange(TIME[f])}${where})`
-      : `(SELECT '${f}', k::text, GROUPING(k)::int, ${aggregates}
+  // By label a conversation counts in each of its labels, so the totals are a plain aggregate of their
+  // own, over the same rows of the range, read once into a CTE per family.
+  const ranges: string[] = [];
+  const part = (f: Family, aggregates: string, where = "") => {
+    if (groupBy !== "label") {
+      return `(SELECT '${f}', k::text, GROUPING(k)::int, ${aggregates}
           FROM (SELECT ${key(groupBy, f)} AS k, t.* FROM ${from(groupBy, f)} WHERE ${inRange(TIME[f])}${where}) t
           GROUP BY GROUPING SETS ((k), ()))`;
-  return [
+    }
+    ranges.push(`r_${f} AS MATERIALIZED (SELECT t.* FROM "${TABLE[f]}" t WHERE ${inRange(TIME[f])}${where})`);
+    return `(SELECT '${f}', l."labelId", 0, ${aggregates} FROM ${from(groupBy, f, `r_${f}`)}
+          GROUP BY l."labelId")
+        UNION ALL
+        (SELECT '${f}', NULL, 1, ${aggregates} FROM r_${f} t)`;
+  };
+  const parts = [
     part(
       "started",
       `count(*), count(*) FILTER (WHERE t."reopened"), sum(t."inboundCount"), sum(t."replyCount"), ${percentiles('t."firstResponseSeconds"', 't."firstResponseBusinessSeconds"')}`,
@@ -89,6 +93,7 @@ export function reportSqlFor(groupBy: string): string {
     ),
     part("breaches", "count(*), NULL, NULL, NULL, NULL, NULL, NULL, NULL"),
   ].join("\nUNION ALL\n");
+  return ranges.length ? `WITH ${ranges.join(",\n")}\n${parts}` : parts;
 }
 
 export const HEATMAP_SQL = `

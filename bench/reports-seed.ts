@@ -172,10 +172,10 @@ export async function seedReports(c: pg.Client, accounts: Account[], log: (line:
   // The label ids each period and response carries (the product's triggers keep them; they are off for the load).
   await step(
     "label ids per conversation",
-    `CREATE UNLOGGED TABLE bench_labels AS SELECT "conversationId" AS conv_id, array_agg("labelId" ORDER BY "labelId") AS ids
+    `CREATE UNLOGGED TABLE bench_labels AS SELECT "conversationId" AS labelled, array_agg("labelId" ORDER BY "labelId") AS ids
      FROM "ConversationLabel" GROUP BY 1`,
   );
-  await c.query("CREATE INDEX ON bench_labels (conv_id)");
+  await c.query("CREATE INDEX ON bench_labels (labelled)");
   await step(
     "support periods",
     `INSERT INTO "SupportPeriod" ("id", "customerId", "senderId", "conversationId", "startedAt", "waitingSince",
@@ -192,7 +192,7 @@ export async function seedReports(c: pg.Client, accounts: Account[], log: (line:
        CASE WHEN resolved THEN res * (1 + hk / 83 % 4) / 4 END,
        CASE WHEN resolved THEN closed_by END,
        reopened, 5, CASE WHEN answered THEN 5 ELSE 0 END, COALESCE(l.ids, ARRAY[]::text[])
-     FROM bench_period p LEFT JOIN bench_labels l ON l.conv_id = p.conv_id ORDER BY pstart`,
+     FROM bench_period p LEFT JOIN bench_labels l ON l.labelled = p.conv_id ORDER BY pstart`,
   );
   // The first response, then two next responses (a wait 15 and 30 minutes after it).
   await step(
@@ -203,7 +203,7 @@ export async function seedReports(c: pg.Client, accounts: Account[], log: (line:
        w.waited + w.secs * interval '1 second', w.secs, w.secs * (1 + (p.hk / 89 + j) % 4) / 4,
        CASE WHEN j = 2 THEN 'agent' || (p.hk / 43 % ${MEMBERS} + 1) || '@bench.example' ELSE p.responder END,
        COALESCE(l.ids, ARRAY[]::text[])
-     FROM bench_period p LEFT JOIN bench_labels l ON l.conv_id = p.conv_id CROSS JOIN generate_series(0, 2) j
+     FROM bench_period p LEFT JOIN bench_labels l ON l.labelled = p.conv_id CROSS JOIN generate_series(0, 2) j
      CROSS JOIN LATERAL (SELECT
        CASE WHEN j = 0 THEN p.pstart ELSE p.pstart + (p.frs + j * 900) * interval '1 second' END AS waited,
        CASE WHEN j = 0 THEN p.frs ELSE (10 + (p.hk / 41 + j * 7919) % 1800)::int END AS secs) w
