@@ -24,7 +24,11 @@ export function ensureInstalled(root, { fromLock = false } = {}) {
   const installed = path.join(root, "node_modules/.package-lock.json");
   let installedFromLock = false;
   if (fromLock && !fs.existsSync(path.join(root, "node_modules"))) {
-    run("Installing dependencies from the lock file (npm ci)…", "npm", ["ci", "--no-audit", "--no-fund"]);
+    run(
+      "Installing dependencies from the lock file (npm ci; if it fails, the lock file is out of step with package.json or incomplete: npm run lock:complete)…",
+      "npm",
+      ["ci", "--no-audit", "--no-fund"],
+    );
     installedFromLock = true;
   } else if (!fs.existsSync(installed) || mtime(path.join(root, "package-lock.json")) > mtime(installed)) {
     run("Installing dependencies (npm install)…", "npm", ["install", "--no-audit", "--no-fund"]);

@@ -150,6 +150,12 @@ async function vitest(kind) {
 // clone's `npm start` runs itself). About 2 minutes on the shared 2-core machine, mostly
 // writing ~800 MB (docs/deployment.md "Installing").
 // Beside the lint step, which it does not touch.
+/** Installed means installed: the packages the production start imports, missing from `dir`'s node_modules. */
+const notInstalled = (dir) =>
+  ["next", "esbuild", "@prisma/client", "pg"].filter(
+    (name) => !fs.existsSync(path.join(dir, "node_modules", name, "package.json")),
+  );
+
 async function lockFile() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-npm-ci-"));
   for (const file of ["package.json", "package-lock.json", ".npmrc"]) {
@@ -163,10 +169,7 @@ async function lockFile() {
     { npm_config_loglevel: "error" },
     dir,
   ).then((exited) => {
-    // Installed means installed: the packages the production start imports are there.
-    const missing = ["next", "esbuild", "@prisma/client", "pg"].filter(
-      (name) => !fs.existsSync(path.join(dir, "node_modules", name, "package.json")),
-    );
+    const missing = notInstalled(dir);
     if (missing.length) console.log(`lock file: not installed: ${missing.join(", ")}`);
     else if (!exited) console.log("lock file: npm ci failed: run npm run lock:complete");
     return exited && missing.length === 0;
@@ -177,8 +180,13 @@ async function lockFile() {
 
 let lockDone = Promise.resolve();
 if (want("lock") && (only === "lock" || !installedFromLock)) lockDone = lockFile();
-else if (want("lock"))
-  console.log("\n=== lock file: ok (this run installed the fresh clone with npm ci from the lock) ===");
+else if (want("lock")) {
+  const missing = notInstalled(root);
+  console.log(
+    `\n=== lock file: ${missing.length ? `FAILED (not installed: ${missing.join(", ")})` : "ok"} (this run installed the fresh clone with npm ci from the lock) ===`,
+  );
+  if (missing.length) failures.push("lock file");
+}
 // The end-to-end step's production build (next build, 3-4 minutes of CPU) goes beside the
 // rest of the lint step and the suites, which leave a share of the two cores idle while they
 // wait on their databases; the e2e step then starts at once (scripts/e2e.mjs --no-build).

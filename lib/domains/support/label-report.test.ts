@@ -374,6 +374,40 @@ describe("the label ids the figures carry (migration 20261130152944_support_labe
   });
 });
 
+describe("label ids under concurrent changes", () => {
+  it("two label changes of one conversation at once both end up on its figures", async () => {
+    const other = await messagingCustomer();
+    const ids: string[] = [];
+    for (const name of ["first", "second"]) {
+      const res = await call("POST", "/api/v3/labels", { token: other.globalToken, body: { label: { name } } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      ids.push(res.body.data.labelUid);
+    }
+    const c = await conversationOf(other, other.sender, "2026-11-05T10:00:00Z");
+    const put = (tx: Pick<typeof db, "$executeRaw">, labelId: string) =>
+      tx.$executeRaw`INSERT INTO "ConversationLabel" ("conversationId", "labelId", "customerId")
+        VALUES (${c.id}, ${labelId}, ${other.customer.id})`;
+    // The first change is still open when the second writes: at READ COMMITTED the second's
+    // trigger must not keep the labels as it read them before the first committed.
+    let written = () => {};
+    const firstWritten = new Promise<void>((resolve) => {
+      written = resolve;
+    });
+    const first = db.$transaction(
+      async (tx) => {
+        await put(tx, ids[0] ?? "");
+        written();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      },
+      { timeout: 20_000 },
+    );
+    await firstWritten;
+    await Promise.all([first, put(db, ids[1] ?? "")]);
+    const periods = await db.supportPeriod.findMany({ where: { conversationId: c.id }, select: { labelIds: true } });
+    expect(periods.map((p) => [...p.labelIds].sort())).toEqual([[...ids].sort()]);
+  });
+});
+
 describe("the Reports page's table by label", () => {
   it("groups by label when the picker says so, and its CSV names the unlabelled row with an empty label", async () => {
     // The 7 days up to 2026-11-10 (UTC: the account set no business hours): B1, B2 and C1.
