@@ -3,7 +3,6 @@
 // for. The S3 engine (lib/storage/s3-store.ts) talks to it over HTTP through the AWS SDK.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 
@@ -16,7 +15,8 @@ export const S3_TEST_BUCKET = "switchboard-media-test";
 export const S3RVER_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 
 export async function startS3Server(buckets: string[]): Promise<S3Server> {
-  const bin = path.join(path.dirname(createRequire(import.meta.url).resolve("s3rver/package.json")), "bin/s3rver.js");
+  // s3rver's command line, with S3's atomic PUT (test/s3rver-atomic-put.cjs).
+  const bin = path.join(import.meta.dirname, "s3rver-atomic-put.cjs");
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-s3rver-"));
   const child = spawn(
     process.execPath,
