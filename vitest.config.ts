@@ -36,14 +36,15 @@ const SUITE_INCLUDE = [
 ];
 
 /**
- * Test files that change what the process shares with the files after it: module mocks,
- * fake timers, environment variables (env() is read once per process), the simulator's
- * options. Each runs in a process of its own; every other file shares its worker's modules
- * with the files before it (isolate: false), which saves each file ~2.5 s of CPU spent
- * loading the app's modules again (docs/development.md "Tests").
+ * Test files that mock modules (vi.mock). A module mock applies only to the modules a file
+ * loads after it, and a shared process has loaded the app's modules already: each such file
+ * runs in a process of its own. Every other file shares its worker's modules with the files
+ * before it (isolate: false), which saves each file ~2.5 s of CPU spent loading the app's
+ * modules again. A shared file that changes the environment, the clock, a global or the
+ * simulator's options puts them back in its own hooks; test/setup.ts fails a file that does
+ * not, and restores them for the files after it (docs/development.md "Tests").
  */
-const CHANGES_THE_PROCESS =
-  /\bvi\.(mock|doMock|hoisted|useFakeTimers|stubEnv|stubGlobal)\(|process\.env(\.[A-Z_]+|\[[^\]]+\]) *=[^=]|delete process\.env|\.options\.[a-zA-Z]+ *=[^=]|Object\.assign\([^)]*\.options/;
+const MOCKS_MODULES = /\bvi\.(mock|doMock|hoisted)\(/;
 
 function testFiles(): string[] {
   const dirs = ["lib", "scripts", "test", "app", "components"];
@@ -55,7 +56,7 @@ function testFiles(): string[] {
       : [],
   );
 }
-const ISOLATED = testFiles().filter((f) => CHANGES_THE_PROCESS.test(fs.readFileSync(f, "utf8")));
+const ISOLATED = testFiles().filter((f) => MOCKS_MODULES.test(fs.readFileSync(f, "utf8")));
 
 // TEST_DB=pglite (default) or postgres: the same suite runs against both.
 export default defineConfig({

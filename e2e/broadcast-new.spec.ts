@@ -178,7 +178,7 @@ test("a scheduled start is shown on the zone's clock, and a past time is refused
 });
 
 test("at 390 px in dark mode the filled-in form does not scroll sideways and is accessible", async ({ browser }) => {
-  // AxeBuilder needs a page of an explicit context (browser.newContext()).
+  // A context of its own for the phone-sized viewport (and theme) from its first page on.
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: "dark" });
   const page = await context.newPage();
   await login(page);

@@ -3,9 +3,8 @@
 // on its open page without a reload (the tab's live stream); one sending slowly is paused
 // and resumed from its page; a change the state no longer allows is said on the page;
 // cancelling asks first; the recipients filter and the streamed CSV export.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { DEMO_SENDER, generateToken, login, saveScreenshot } from "./helpers";
+import { DEMO_SENDER, generateToken, login, saveScreenshot, seriousAxeViolations } from "./helpers";
 
 type Api = (method: "GET" | "POST", path: string, body?: unknown) => Promise<Record<string, unknown>>;
 
@@ -252,10 +251,7 @@ for (const colorScheme of ["light", "dark"] as const) {
           clientWidth: document.documentElement.clientWidth,
         }));
         if (scrollWidth > clientWidth) problems.push(`${url}: scrolls sideways (${scrollWidth} > ${clientWidth})`);
-        const results = await new AxeBuilder({ page }).analyze();
-        for (const v of results.violations.filter((x) => x.impact === "serious" || x.impact === "critical")) {
-          problems.push(`${url}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-        }
+        for (const violation of await seriousAxeViolations(page)) problems.push(`${url}: ${violation}`);
       }
       expect(problems).toEqual([]);
       await saveScreenshot(page, `broadcast-${width}-${colorScheme}`);

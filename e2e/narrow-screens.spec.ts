@@ -4,9 +4,8 @@
 // real id taken from a link on its list page, and the test fails if no such link exists.
 import fs from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { expectAccessible, hydrated, login } from "./helpers";
+import { expectAccessible, hydrated, login, seriousAxeViolations } from "./helpers";
 
 const DASHBOARD_DIR = path.join(process.cwd(), "app", "(dashboard)");
 
@@ -96,11 +95,7 @@ async function measure(page: Page, url: string): Promise<string[]> {
     clientWidth: document.documentElement.clientWidth,
   }));
   if (scrollWidth > clientWidth) problems.push(`${url}: page scrolls sideways (${scrollWidth} > ${clientWidth})`);
-  const results = await new AxeBuilder({ page }).analyze();
-  for (const v of results.violations) {
-    if (v.impact !== "serious" && v.impact !== "critical") continue;
-    problems.push(`${url}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  }
+  for (const violation of await seriousAxeViolations(page)) problems.push(`${url}: ${violation}`);
   return problems;
 }
 
@@ -114,7 +109,7 @@ test.describe("every dashboard page at 390 px: no sideways scroll, no serious or
   let senders: string[] = [];
 
   test.beforeAll(async ({ browser }) => {
-    // AxeBuilder needs a page of an explicit context (browser.newContext()).
+    // A context of its own for the phone-sized viewport (and theme) from its first page on.
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     page = await context.newPage();
     await login(page);

@@ -26,7 +26,7 @@ for (const path of ["/messages", "/templates", "/analytics", "/broadcasts/new", 
 for (const colorScheme of ["light", "dark"] as const) {
   test(`/docs/api at 390 px in ${colorScheme} mode: no sideways scroll, accessible`, async ({ browser }) => {
     test.setTimeout(150_000);
-    // AxeBuilder needs a page of an explicit context (browser.newContext()).
+    // A context of its own for the phone-sized viewport (and theme) from its first page on.
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme });
     const page = await context.newPage();
     await login(page);

@@ -13,7 +13,9 @@ describe("database", () => {
 describe("hotRows (plain pg on Prisma's pool)", () => {
   const tz = process.env.TZ;
   afterEach(() => {
-    process.env.TZ = tz;
+    // Unset stays unset: assigning undefined would set the string "undefined".
+    if (tz === undefined) delete process.env.TZ;
+    else process.env.TZ = tz;
   });
 
   it("reads and writes timestamps as UTC whatever the process time zone", async () => {

@@ -22,11 +22,17 @@ import { mediaUsage } from "./service";
 recordApiAnswers();
 
 // A data folder of its own: it counts the files left in the staging folder, and files of the
-// other project upload beside it in the run's folder (vitest.config.ts).
+// other files upload beside it in the run's folder (vitest.config.ts).
+// The run's folder is put back for the files after this one, which share its process.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-media-api-"));
+const runDataDir = process.env.DATA_DIR;
 process.env.DATA_DIR = dataDir;
 resetEnvCache();
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => {
+  process.env.DATA_DIR = runDataDir;
+  resetEnvCache();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
 
 const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
