@@ -36,15 +36,18 @@ const SUITE_INCLUDE = [
 ];
 
 /**
- * Test files that mock modules (vi.mock). A module mock applies only to the modules a file
- * loads after it, and a shared process has loaded the app's modules already: each such file
- * runs in a process of its own. Every other file shares its worker's modules with the files
- * before it (isolate: false), which saves each file ~2.5 s of CPU spent loading the app's
- * modules again. A shared file that changes the environment, the clock, a global or the
- * simulator's options puts them back in its own hooks; test/setup.ts fails a file that does
- * not, and restores them for the files after it (docs/development.md "Tests").
+ * Test files that change what every later file in the process would meet, and cannot put it
+ * back: a module mock (it applies to the modules a file loads after it, and a shared process has
+ * loaded the app's already), fake timers and stubbed globals (a timer or a fetch of background
+ * work still running from an earlier file, such as the simulator's status callbacks, is caught
+ * by them; a timer set while the clock is fake never fires once it is real: CI of 2026-11-30,
+ * the callback wake-ups of a whole process stopped so). Each runs in a process of its own. Every
+ * other file shares its worker's modules with the files before it (isolate: false), which saves
+ * each file ~2.5 s of CPU spent loading the app's modules again. A shared file that changes the
+ * environment or the simulator's options puts them back in its own hooks; test/setup.ts fails a
+ * file that does not, and restores them for the files after it (docs/development.md "Tests").
  */
-const MOCKS_MODULES = /\bvi\.(mock|doMock|hoisted)\(/;
+const OWN_PROCESS = /\bvi\.(mock|doMock|hoisted|useFakeTimers|stubGlobal|stubEnv)\(/;
 
 function testFiles(): string[] {
   const dirs = ["lib", "scripts", "test", "app", "components"];
@@ -56,7 +59,7 @@ function testFiles(): string[] {
       : [],
   );
 }
-const ISOLATED = testFiles().filter((f) => MOCKS_MODULES.test(fs.readFileSync(f, "utf8")));
+const ISOLATED = testFiles().filter((f) => OWN_PROCESS.test(fs.readFileSync(f, "utf8")));
 
 // TEST_DB=pglite (default) or postgres: the same suite runs against both.
 export default defineConfig({

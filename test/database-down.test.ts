@@ -66,6 +66,8 @@ afterAll(async () => {
   for (const server of servers) await new Promise((resolve) => server.close(resolve));
   await disconnectDb();
   await proxy.close();
+  process.env.DATABASE_URL = inject("databaseUrl");
+  resetEnvCache();
 });
 
 const auth = () => ({ Authorization: `Bearer ${c.globalToken}` });

@@ -13,9 +13,10 @@ process.env.DATA_DIR = inject("dataDir");
 resetEnvCache();
 
 // Most files share their worker process with the files after them (vitest.config.ts): a file
-// that changes the environment, the clock, globals or the simulator's options puts them back in its own
-// hooks. If it does not, the files after it would run in a process that is not what they
-// expect, and would fail far from the cause: this file fails instead, naming what it left.
+// that changes the environment or the simulator's options puts them back in its own hooks. If
+// it does not, the files after it would run in a process that is not what they expect, and
+// would fail far from the cause: this file fails instead, naming what it left. (Files that fake
+// timers or stub globals run in a process of their own; they are checked the same way.)
 const envAtStart = { ...process.env };
 
 // Set by a library as it loads, not by a test: libvips (sharp) sets VIPSHOME.
