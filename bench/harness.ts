@@ -251,7 +251,7 @@ export async function runMain(main: () => Promise<void>): Promise<void> {
 export const roundsFlag = () => flag("rounds", Number(process.env.BENCH_ROUNDS ?? sized(3, 1)));
 
 /** Seconds of warm-up per side before its first interleaved round: --warmup=S, default 3 (none in a smoke run). */
-export const warmUpSeconds = () => flag("warmup", 3);
+export const warmUpSeconds = () => flag("warmup", sized(3, 1));
 
 /** One measured run of one side. */
 export type Run = {
@@ -330,11 +330,10 @@ export async function interleave(
   a: InterleaveSide,
   b: InterleaveSide,
 ): Promise<Interleaved> {
-  // A smoke run proves the path, not the speed: no warm-up.
-  if (!smoke) {
-    await a.warmUp?.();
-    await b.warmUp?.();
-  }
+  // A smoke run warms up too: its one round lasts seconds, and a cold server on CI's loaded two
+  // cores once answered no request within a 3 s round (bench:send, 2026-11-30).
+  await a.warmUp?.();
+  await b.warmUp?.();
   const out: Interleaved = { a: [], b: [], ratios: [], ratio: spread([]), cpuRatios: [] };
   const cpu = (r: Run) => (r.cpuMs === undefined ? "" : `, ${r.cpuMs.toFixed(2)} ms CPU/request`);
   for (let i = 0; i < rounds; i++) {

@@ -62,7 +62,7 @@ export async function hydrated(element: Locator): Promise<void> {
  *   violations in full;
  * - legacy mode: `axe.run` in the page itself. The default splits a check into a partial run
  *   per frame and a second page that axe is loaded into again to merge them, for cross-origin
- *   frames, which the dashboard has none of (same-origin frames are still checked).
+ *   frames; the app's pages have no frames at all (same-origin ones would still be checked).
  */
 export async function seriousAxeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page })

@@ -244,6 +244,15 @@ if (
 // the two cores busy where one after the other left them half idle (docs/development.md "Tests").
 await Promise.all([...["pglite", "postgres"].filter(want).map(vitest), endToEndThenBench()]);
 
+/**
+ * The end-to-end lane (Playwright, the app, Chromium, then the benchmark smoke runs) at a lower
+ * priority than the suites: the run is CPU-bound on CI's two cores, the suites are its longest
+ * lanes and their timed tests (a broadcast's pace, an answer within seconds) failed when
+ * starved, while the end-to-end lane ends minutes before them (docs/development.md "Tests").
+ * Niceness 5, a third of the suites' share when both want a core, not a starving one.
+ */
+const BESIDE_THE_SUITES = ["-n", "5"];
+
 async function endToEndThenBench() {
   const built = buildDone ? await buildDone : false;
   if (buildDone && !built) failures.push("build");
@@ -251,16 +260,24 @@ async function endToEndThenBench() {
   // Every bench:* script once at tiny sizes (docs/benchmarks.md "Smoke runs"): a benchmark that
   // no longer runs fails here, not months later. After the e2e step, whose build the benches
   // that start the app (idle, start, memory, events) reuse.
-  if (want("bench") && !(await runBeside("benchmark smoke runs", "node", ["bench/smoke.mjs"]))) {
+  if (
+    want("bench") &&
+    !(await runBeside("benchmark smoke runs", "nice", [...BESIDE_THE_SUITES, "node", "bench/smoke.mjs"]))
+  ) {
     failures.push("benchmark smoke runs");
   }
 }
 
 async function endToEnd() {
   const report = path.join(os.tmpdir(), `switchboard-e2e-${process.pid}.json`);
-  const ok = await runBeside("end-to-end (Playwright)", "node", ["scripts/e2e.mjs", "--no-build"], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-  });
+  const ok = await runBeside(
+    "end-to-end (Playwright)",
+    "nice",
+    [...BESIDE_THE_SUITES, "node", "scripts/e2e.mjs", "--no-build"],
+    {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+    },
+  );
   if (fs.existsSync(report)) {
     const r = JSON.parse(fs.readFileSync(report, "utf8"));
     counts.passed += r.stats?.expected ?? 0;
