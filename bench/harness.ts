@@ -250,7 +250,7 @@ export async function runMain(main: () => Promise<void>): Promise<void> {
 /** Rounds of an interleaved comparison: --rounds=N, else BENCH_ROUNDS, else 3 (1 in a smoke run). */
 export const roundsFlag = () => flag("rounds", Number(process.env.BENCH_ROUNDS ?? sized(3, 1)));
 
-/** Seconds of warm-up per side before its first interleaved round: --warmup=S, default 3 (none in a smoke run). */
+/** Seconds of warm-up per side before its first interleaved round: --warmup=S, default 3 (1 in a smoke run). */
 export const warmUpSeconds = () => flag("warmup", sized(3, 1));
 
 /** One measured run of one side. */

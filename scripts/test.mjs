@@ -239,19 +239,19 @@ if (
 ) {
   failures.push("server bundle");
 }
-// Three lanes side by side: the two suites, and the end-to-end step followed by the benchmark
-// smoke runs. Each lane mostly waits (a database, a browser, a server), so together they keep
-// the two cores busy where one after the other left them half idle (docs/development.md "Tests").
-await Promise.all([...["pglite", "postgres"].filter(want).map(vitest), endToEndThenBench()]);
-
 /**
  * The end-to-end lane (Playwright, the app, Chromium, then the benchmark smoke runs) at a lower
  * priority than the suites: the run is CPU-bound on CI's two cores, the suites are its longest
  * lanes and their timed tests (a broadcast's pace, an answer within seconds) failed when
  * starved, while the end-to-end lane ends minutes before them (docs/development.md "Tests").
- * Niceness 5, a third of the suites' share when both want a core, not a starving one.
+ * Niceness 5, a third of the suites' share when both want a core, not a starving one. Declared
+ * before the lanes start: they read it as soon as the build ends.
  */
 const BESIDE_THE_SUITES = ["-n", "5"];
+// Three lanes side by side: the two suites, and the end-to-end step followed by the benchmark
+// smoke runs. Each lane mostly waits (a database, a browser, a server), so together they keep
+// the two cores busy where one after the other left them half idle (docs/development.md "Tests").
+await Promise.all([...["pglite", "postgres"].filter(want).map(vitest), endToEndThenBench()]);
 
 async function endToEndThenBench() {
   const built = buildDone ? await buildDone : false;

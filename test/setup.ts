@@ -17,7 +17,12 @@ resetEnvCache();
 // it does not, the files after it would run in a process that is not what they expect, and
 // would fail far from the cause: this file fails instead, naming what it left. (Files that fake
 // timers or stub globals run in a process of their own; they are checked the same way.)
-const envAtStart = { ...process.env };
+// The environment every file of this process starts from (taken by the first file). A file whose
+// own afterAll failed skipped the check below (a failing hook ends a file's hooks): the next
+// file starts from this again, so the leak stops there.
+const g = globalThis as { __switchboardEnvAtStart?: NodeJS.ProcessEnv };
+g.__switchboardEnvAtStart ??= { ...process.env };
+const envAtStart = g.__switchboardEnvAtStart;
 
 // Set by a library as it loads, not by a test: libvips (sharp) sets VIPSHOME.
 const SET_BY_LIBRARIES = new Set(["VIPSHOME"]);
@@ -31,7 +36,7 @@ function restoreProcessState(): string[] {
     if (envAtStart[key] === undefined) delete process.env[key];
     else process.env[key] = envAtStart[key];
   }
-  if (left.length) resetEnvCache();
+  resetEnvCache(); // also for a file that put the environment back but not env()'s reading of it
   if (vi.isFakeTimers()) {
     left.push("fake timers (vi.useRealTimers() in an afterEach)");
     vi.useRealTimers();
@@ -51,6 +56,8 @@ function restoreProcessState(): string[] {
   }
   return left;
 }
+
+restoreProcessState();
 
 afterAll(async () => {
   // Background work a test file's ingest started (the low-balance check after a debit) ends
