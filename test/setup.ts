@@ -17,6 +17,7 @@ resetEnvCache();
 // it does not, the files after it would run in a process that is not what they expect, and
 // would fail far from the cause: this file fails instead, naming what it left. (Files that fake
 // timers or stub globals run in a process of their own; they are checked the same way.)
+
 // The environment every file of this process starts from (taken by the first file). A file whose
 // own afterAll failed skipped the check below (a failing hook ends a file's hooks): the next
 // file starts from this again, so the leak stops there.
@@ -47,8 +48,8 @@ function restoreProcessState(): string[] {
   // for a test puts them back.
   const simulator = getSimulator();
   if (simulator) {
+    const options = simulator.options as Record<string, unknown>;
     for (const [key, value] of Object.entries(simulatorOptionsFromEnv())) {
-      const options = simulator.options as Record<string, unknown>;
       if (options[key] === value) continue;
       left.push(`the simulator's option ${key}`);
       options[key] = value;
