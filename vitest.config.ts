@@ -60,6 +60,16 @@ function testFiles(): string[] {
   );
 }
 const ISOLATED = testFiles().filter((f) => OWN_PROCESS.test(fs.readFileSync(f, "utf8")));
+/**
+ * Files that call the dashboard's handlers, server actions or pages as Next.js would during a
+ * request: Next's request context (next/headers, next-auth's session, next/cache, the signed-in
+ * principal) is one double, test/next-request-double.ts, the same in every such file
+ * (test/setup-next-request.ts), so they share one process of their own.
+ */
+const USES_NEXT_REQUEST = /from "(@\/test|\.)\/next-request-double"/;
+const NEXT_REQUEST = testFiles().filter(
+  (f) => !ISOLATED.includes(f) && USES_NEXT_REQUEST.test(fs.readFileSync(f, "utf8")),
+);
 
 // TEST_DB=pglite (default) or postgres: the same suite runs against both.
 export default defineConfig({
@@ -107,10 +117,22 @@ export default defineConfig({
         test: {
           name: "suite",
           include: SUITE_INCLUDE,
-          exclude: [...SUITE_EXCLUDE, ...ISOLATED],
+          exclude: [...SUITE_EXCLUDE, ...ISOLATED, ...NEXT_REQUEST],
           isolate: false,
           globalSetup: ["test/global-setup.ts"],
           setupFiles: ["test/setup.ts"],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "suite (next request)",
+          include: NEXT_REQUEST.length ? NEXT_REQUEST : ["no-such-file"],
+          exclude: SUITE_EXCLUDE,
+          isolate: false,
+          globalSetup: ["test/global-setup.ts"],
+          setupFiles: ["test/setup.ts", "test/setup-next-request.ts"],
           sequence: { groupOrder: 0 },
         },
       },

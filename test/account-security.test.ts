@@ -3,7 +3,7 @@
 // session, a password change needs the current one, two-factor sign-in (TOTP and recovery
 // codes, each once), sessions ended by the member or an admin, and the notices emailed.
 import { randomBytes } from "node:crypto";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { listMail } from "@/lib/domains/mail/outbox";
@@ -20,12 +20,10 @@ import {
 } from "@/lib/domains/security/two-factor";
 import { createTestCustomer, type TestCustomer } from "./factory";
 import { createMemberOf, latestLinkTo, signedInSession, type TestMember, tokenOf } from "./member-fixtures";
+import { nextRequest } from "./next-request-double";
 
-vi.mock("next/headers", () => ({
-  headers: async () => new Headers({ host: "dash.test" }),
-  cookies: async () => ({ get: () => undefined, getAll: () => [], has: () => false }),
-}));
-vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));
+// The server actions' request, as Next hands it: to dash.test, no other header.
+nextRequest.headers = new Headers({ host: "dash.test" });
 
 const { requestResetAction } = await import("@/app/(auth)/forgot-password/actions");
 const { resetPasswordAction } = await import("@/app/(auth)/reset-password/[token]/actions");

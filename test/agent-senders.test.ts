@@ -2,21 +2,15 @@
 // the inbox list, its unread count, search, one conversation by uid, its actions, the
 // message log and the sender switcher; and a change of role applies on the next request.
 // The dashboard handlers run for real; only next-auth's session read is replaced.
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { changeMember } from "@/lib/domains/members/service";
 import { principalForSession } from "@/lib/domains/security/session-principal";
 import { listSenders, resolveSender } from "@/lib/domains/senders/service";
+import { nextRequest } from "@/test/next-request-double";
 import { contactWrites } from "./conversation-fixtures";
 import { uniquePhone } from "./factory";
 import { createMemberOf, type TestMember } from "./member-fixtures";
 import { messagingCustomer } from "./messaging-fixtures";
-
-const session = vi.hoisted(() => ({ current: null as { userId: string; customerId: string } | null }));
-vi.mock("next-auth", async (original) => ({
-  ...(await original<typeof import("next-auth")>()),
-  getServerSession: async () => session.current,
-}));
-vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "dash.test" }) }));
 
 const listRoute = await import("@/app/api/dashboard/[...path]/route");
 const unreadRoute = await import("@/app/api/dashboard/[...path]/route");
@@ -43,7 +37,7 @@ let aliceUid: string;
 let bobUid: string;
 
 async function listAs(member: TestMember, query = "") {
-  session.current = member.session;
+  nextRequest.session = member.session;
   const res = await listRoute.GET(get(`/api/dashboard/conversations${query}`), {});
   expect(res.status).toBe(200);
   return (await res.json()).data as { conversations: { conversationUid: string }[]; unread: number };
@@ -69,7 +63,7 @@ describe("an agent limited to one sender", () => {
     const mine = await listAs(agent);
     expect(mine.conversations.map((c) => c.conversationUid)).toEqual([aliceUid]);
     expect(mine.unread).toBe(1);
-    session.current = agent.session;
+    nextRequest.session = agent.session;
     const badge = await unreadRoute.GET(get("/api/dashboard/conversations/unread"), {});
     expect((await badge.json()).data).toEqual({ unread: 1 });
     const everyone = await listAs(owner);
@@ -84,7 +78,7 @@ describe("an agent limited to one sender", () => {
   });
 
   it("naming the other sender is refused, not answered with its data", async () => {
-    session.current = agent.session;
+    nextRequest.session = agent.session;
     const list = await listRoute.GET(get(`/api/dashboard/conversations?sender=${t.otherSender.phoneNumber}`), {});
     expect(list.status).toBe(403);
     expect((await list.json()).error_code).toBe("SENDER_NOT_ALLOWED");
@@ -93,7 +87,7 @@ describe("an agent limited to one sender", () => {
   });
 
   it("another sender's conversation by uid is not found: read, mark read, close, reply", async () => {
-    session.current = agent.session;
+    nextRequest.session = agent.session;
     const read = await oneRoute.GET(get(`/api/dashboard/conversations/${bobUid}`), ctx(bobUid));
     expect(read.status).toBe(404);
     expect((await read.json()).error_code).toBe("CONVERSATION_NOT_FOUND");
@@ -108,12 +102,12 @@ describe("an agent limited to one sender", () => {
     );
     expect(reply.status).toBe(404);
     // Nothing changed on Bob's conversation.
-    session.current = owner.session;
+    nextRequest.session = owner.session;
     const bobs = (await (await oneRoute.GET(get(`/api/dashboard/conversations/${bobUid}`), ctx(bobUid))).json()).data;
     expect(bobs.conversation).toMatchObject({ status: "OPEN", unreadCount: 1 });
     expect(bobs.messages).toHaveLength(1);
     // Its own conversation works.
-    session.current = agent.session;
+    nextRequest.session = agent.session;
     const own = await oneRoute.GET(get(`/api/dashboard/conversations/${aliceUid}`), ctx(aliceUid));
     expect(own.status).toBe(200);
   });

@@ -3,29 +3,16 @@
 // public ones a link opens) with the headers Next hands them, the router with the client
 // address its server resolved, and the operator CLI. Only next-auth's session read and
 // next/headers are replaced (outside Next there is no request scope).
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@/lib/cli/run";
 import { CLIENT_ADDRESS_HEADER, signedClientAddress } from "@/lib/core/client-ip";
 import { db } from "@/lib/db";
 import { createInvitation } from "@/lib/domains/members/invitations";
 import { requestPasswordReset } from "@/lib/domains/security/passwords";
 import { principalForSession } from "@/lib/domains/security/session-principal";
+import { nextRequest } from "@/test/next-request-double";
 import { call, createTestCustomer, type TestCustomer } from "./factory";
 import { createMemberOf, latestLinkTo, type TestMember, tokenOf } from "./member-fixtures";
-
-const request = vi.hoisted(() => ({
-  headers: new Headers(),
-  session: null as { userId: string; customerId: string; sessionId: string } | null,
-}));
-vi.mock("next-auth", async (original) => ({
-  ...(await original<typeof import("next-auth")>()),
-  getServerSession: async () => request.session,
-}));
-vi.mock("next/headers", () => ({
-  headers: async () => request.headers,
-  cookies: async () => ({ get: () => undefined, getAll: () => [], has: () => false }),
-}));
-vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));
 
 const { createTokenAction } = await import("@/app/(dashboard)/tokens/actions");
 const { resetPasswordAction } = await import("@/app/(auth)/reset-password/[token]/actions");
@@ -35,7 +22,7 @@ const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36";
 
 /** The request as Next hands it to a server action: the address its server signed, the browser's user agent. */
 function fromBrowser(address: string) {
-  request.headers = new Headers({
+  nextRequest.headers = new Headers({
     host: "dash.test",
     "user-agent": BROWSER,
     [CLIENT_ADDRESS_HEADER]: signedClientAddress(address) ?? "",
@@ -57,7 +44,7 @@ beforeAll(async () => {
 
 describe("the address of each actor's entries", () => {
   it("a member's change in the dashboard: the browser's address and user agent", async () => {
-    request.session = owner.session;
+    nextRequest.session = owner.session;
     fromBrowser("203.0.113.40");
     const created = await createTokenAction({ name: "from the dashboard" });
     expect(created.ok).toBe(true);

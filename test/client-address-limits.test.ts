@@ -6,33 +6,28 @@
 // the second factor, which next-auth reads through its own CommonJS import of next/headers,
 // are proven end to end against the real front server and `next start`
 // (e2e/client-address.spec.ts).
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { CLIENT_ADDRESS_HEADER, signedClientAddress } from "@/lib/core/client-ip";
 import { RESET_BUDGETS } from "@/lib/domains/security/limits";
-
-const request = vi.hoisted(() => ({ headers: new Headers() }));
-vi.mock("next/headers", () => ({
-  headers: async () => request.headers,
-  cookies: async () => ({ get: () => undefined, getAll: () => [], has: () => false }),
-}));
+import { nextRequest } from "@/test/next-request-double";
 
 const { requestResetAction } = await import("@/app/(auth)/forgot-password/actions");
 const { signUpAction } = await import("@/app/(auth)/signup/actions");
 
 /** Headers as the signed address of `address` reaches Next's handlers. */
 const from = (address: string) => {
-  request.headers = new Headers({ [CLIENT_ADDRESS_HEADER]: signedClientAddress(address) ?? "" });
+  nextRequest.headers = new Headers({ [CLIENT_ADDRESS_HEADER]: signedClientAddress(address) ?? "" });
 };
 /** A client's own claim to be `address` (what reaches a handler only if nothing replaced it). */
 const claiming = (address: string) => {
-  request.headers = new Headers({ [CLIENT_ADDRESS_HEADER]: `${address} Zm9yZ2Vk`, "x-forwarded-for": address });
+  nextRequest.headers = new Headers({ [CLIENT_ADDRESS_HEADER]: `${address} Zm9yZ2Vk`, "x-forwarded-for": address });
 };
 
 let n = 0;
 const unknownEmail = () => `nobody-${Date.now()}-${n++}@example.test`;
 
 beforeEach(() => {
-  request.headers = new Headers();
+  nextRequest.headers = new Headers();
 });
 
 describe("password reset requests", () => {

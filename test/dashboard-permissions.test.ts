@@ -7,11 +7,12 @@
 // member is loaded from the database and checked by the real guard (lib/dashboard/guard.ts).
 import fs from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { memberPermission } from "@/lib/api/route-definition";
 import { deniedMessage } from "@/lib/domains/auth/access";
 import { PERMISSION_NAMES, type Permission, ROLES, type Role, roleHas } from "@/lib/domains/auth/permissions";
 import { addMember } from "@/lib/domains/members/service";
+import { nextRequest } from "@/test/next-request-double";
 import { createTestCustomer } from "./factory";
 import { signedInSession } from "./member-fixtures";
 
@@ -92,20 +93,6 @@ const EXPECTED: Record<string, Permission | "public"> = {
  * permission its definition names.
  */
 const ROUTER_MOUNT = "app/api/dashboard/[...path]/route.ts";
-
-// The session the mocked getServerSession hands out (ids only, as the JWT carries them).
-const session = vi.hoisted(() => ({
-  current: null as { userId: string; customerId: string; sessionId: string } | null,
-}));
-vi.mock("next-auth", async (original) => ({
-  ...(await original<typeof import("next-auth")>()),
-  getServerSession: async () => session.current,
-}));
-vi.mock("next/headers", () => ({
-  headers: async () => new Headers({ host: "dash.test" }),
-  cookies: async () => ({ get: () => undefined, getAll: () => [], has: () => false }),
-}));
-vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -318,7 +305,7 @@ beforeAll(async () => {
 
 describe.each(ROLES)("as %s", (role) => {
   it("reaches exactly what the table allows", async () => {
-    session.current = members[role];
+    nextRequest.session = members[role];
     const wrong: string[] = [];
     for (const entry of entries) {
       const expected = entry.expected;
@@ -342,7 +329,7 @@ describe.each(ROLES)("as %s", (role) => {
 });
 
 it("without a session every non-public entry sends to the login page (or answers 401)", async () => {
-  session.current = null;
+  nextRequest.session = null;
   const wrong: string[] = [];
   for (const entry of entries) {
     if (entry.expected === "public") continue;
@@ -361,7 +348,7 @@ it("a removed member's next request is refused like no session at all", async ()
     password: "a-long-password",
     role: "owner",
   });
-  session.current = await signedInSession(owner.id, c.customer.id);
+  nextRequest.session = await signedInSession(owner.id, c.customer.id);
   const tokens = entries.find((e) => e.name === "app/(dashboard)/tokens/page.tsx");
   expect(await tokens?.run()).toMatchObject({ kind: "reached" });
   await db.user.delete({ where: { id: owner.id } });
@@ -378,14 +365,15 @@ it("an ended session's next request is refused like no session at all (pages, ac
     password: "a-long-password",
     role: "owner",
   });
-  session.current = await signedInSession(owner.id, c.customer.id);
+  const signedIn = await signedInSession(owner.id, c.customer.id);
+  nextRequest.session = signedIn;
   const probes = [
     "app/(dashboard)/tokens/page.tsx",
     "app/(dashboard)/members/actions.ts#removeMemberAction",
     `GET ${ROUTER_MOUNT} /conversations`,
   ].map((name) => entries.find((e) => e.name === name));
   for (const probe of probes) expect((await probe?.run())?.kind, probe?.name).toBe("reached");
-  await endSessionById(session.current.sessionId, "ended");
+  await endSessionById(signedIn.sessionId, "ended");
   for (const probe of probes) expect(await probe?.run(), probe?.name).toEqual({ kind: "login" });
   // The member and the JWT are untouched: only the session row ended.
   expect(await db.user.count({ where: { id: owner.id } })).toBe(1);
@@ -401,7 +389,7 @@ it("while the account requires two-factor, a member without it reaches only the 
     password: "a-long-password",
     role: "admin",
   });
-  session.current = await signedInSession(dev.id, c.customer.id);
+  nextRequest.session = await signedInSession(dev.id, c.customer.id);
   const run = (name: string) => entries.find((e) => e.name === name)?.run();
   expect(await run("app/(dashboard)/account/page.tsx")).toEqual({ kind: "reached", detail: "rendered" });
   expect(await run("app/(dashboard)/tokens/page.tsx")).toEqual({

@@ -4,7 +4,7 @@
 // receipt on open, once per newest message, none with the account setting off (audited); the
 // provider-shaped mark-as-read forwarding typing_indicator; other accounts and roles refused;
 // the HTTP client's request body; a token's update of the same route sends no receipt and names no closer.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { sendReadReceipt, showTyping, TYPING_INTERVAL_MS } from "@/lib/domains/conversations/provider-read";
@@ -16,17 +16,7 @@ import { contactWrites } from "@/test/conversation-fixtures";
 import { call } from "@/test/factory";
 import { memberPrincipal } from "@/test/member-fixtures";
 import { messagingCustomer, recipient } from "@/test/messaging-fixtures";
-
-const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined }));
-vi.mock("@/lib/dashboard/session", async () => {
-  const { ApiError } = await import("@/lib/core/errors");
-  return {
-    requireApiPrincipal: async () => {
-      if (!session.principal) throw new ApiError("UNAUTHORIZED", "Sign in to continue");
-      return session.principal;
-    },
-  };
-});
+import { nextRequest } from "@/test/next-request-double";
 
 const one = await import("@/app/api/dashboard/[...path]/route");
 const typingRoute = await import("@/app/api/dashboard/[...path]/route");
@@ -49,7 +39,7 @@ beforeAll(async () => {
     data: { customerId: t.customer.id, email: `${recipient().slice(1)}@example.test`, passwordHash: "x" },
   });
   owner = memberPrincipal(t.customer.id, { userId: user.id, email: user.email, role: "owner" });
-  session.principal = owner;
+  nextRequest.principal = owner;
 });
 afterAll(() => setProvider(undefined));
 
@@ -202,11 +192,11 @@ describe("who may", () => {
     const elsewhere = memberPrincipal(t.customer.id, { role: "agent", senderIds: [t.otherSender.id] });
     await expect(showTyping(elsewhere, uid)).rejects.toMatchObject({ code: "CONVERSATION_NOT_FOUND" });
     // Through the route: the session's role decides before anything reaches the provider.
-    session.principal = developer;
+    nextRequest.principal = developer;
     try {
       expect((await typing(uid)).status).toBe(403);
     } finally {
-      session.principal = owner;
+      nextRequest.principal = owner;
     }
     expect(readsOf(inbound)).toHaveLength(0);
   });

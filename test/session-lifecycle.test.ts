@@ -8,7 +8,7 @@
 // decodes the cookie with next-auth's own decode and our session callback.
 import NextAuth from "next-auth";
 import { decode } from "next-auth/jwt";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "@/lib/core/env";
 import { authOptions } from "@/lib/dashboard/next-auth";
 import { changePassword } from "@/lib/domains/security/passwords";
@@ -18,25 +18,16 @@ import { totpCode } from "@/lib/domains/security/totp";
 import { beginTwoFactorSetup, confirmTwoFactor } from "@/lib/domains/security/two-factor";
 import { createTestCustomer, type TestCustomer } from "./factory";
 import { createMemberOf, type TestMember } from "./member-fixtures";
+import { nextRequest } from "./next-request-double";
 
-const jar = vi.hoisted(() => ({ sessionToken: undefined as string | undefined }));
-vi.mock("next-auth", async (original) => {
-  const real = await original<typeof import("next-auth")>();
-  return {
-    ...real,
-    getServerSession: async (options: import("next-auth").NextAuthOptions) => {
-      if (!jar.sessionToken) return null;
-      const { decode: decodeJwt } = await import("next-auth/jwt");
-      const token = await decodeJwt({ token: jar.sessionToken, secret: String(options.secret) });
-      if (!token) return null;
-      return options.callbacks?.session?.({ session: { expires: "" }, token } as never);
-    },
-  };
-});
-vi.mock("next/headers", () => ({
-  headers: async () => new Headers({ host: "dash.test" }),
-  cookies: async () => ({ get: () => undefined, getAll: () => [], has: () => false }),
-}));
+// The session cookie this test's browser sends; getServerSession decodes it.
+const jar = { sessionToken: undefined as string | undefined };
+nextRequest.getServerSession = async (options) => {
+  if (!jar.sessionToken) return null;
+  const token = await decode({ token: jar.sessionToken, secret: String(options.secret) });
+  if (!token) return null;
+  return options.callbacks?.session?.({ session: { expires: "" }, token } as never);
+};
 
 const { GET: listConversations } = await import("@/app/api/dashboard/[...path]/route");
 

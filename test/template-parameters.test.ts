@@ -4,25 +4,15 @@
 // our routes, the provider's 132000 on the provider-compatible ones, in the dashboard's
 // composer and inbox, and for a chatbot's template reply. Orders carry no template.
 import { randomBytes } from "node:crypto";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import type { Principal } from "@/lib/domains/auth/principal";
 import { sendDueReplies } from "@/lib/domains/chatbots/worker";
 import { getSimulator } from "@/lib/domains/provider/client";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
 import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
+import { nextRequest } from "@/test/next-request-double";
 
-const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined }));
-vi.mock("@/lib/dashboard/session", async () => {
-  const { ApiError } = await import("@/lib/core/errors");
-  return {
-    requireApiPrincipal: async () => {
-      if (!session.principal) throw new ApiError("UNAUTHORIZED", "Sign in to continue");
-      return session.principal;
-    },
-  };
-});
 const composerRoute = await import("@/app/api/dashboard/[...path]/route");
 const inboxReplyRoute = await import("@/app/api/dashboard/[...path]/route");
 
@@ -83,7 +73,7 @@ beforeAll(async () => {
     },
   });
   // A session's principal carries its member (lib/domains/security/session-principal.ts); an owner may send.
-  session.principal = {
+  nextRequest.principal = {
     customerId: t.customer.id,
     plan: "pro",
     via: "session",

@@ -1,14 +1,9 @@
 // A detail page for another tenant's resource (or an id that names nothing)
 // is Next's 404 page, raised with notFound(); before, the service's NOT_FOUND escaped the
 // page and Next logged it as a server error with its stack.
-import { beforeAll, describe, expect, it, vi } from "vitest";
-import type { Principal } from "@/lib/domains/auth/principal";
+import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
-
-const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined }));
-vi.mock("@/lib/dashboard/session", () => ({
-  requirePrincipal: async () => session.principal,
-}));
+import { nextRequest } from "@/test/next-request-double";
 
 const { default: ChatbotPage } = await import("./chatbots/[uid]/page");
 const { default: ContactBookPage } = await import("./contacts/[uid]/page");
@@ -21,7 +16,7 @@ let mine: TestCustomer;
 let theirs: { chatbot: string; book: string; webhook: string };
 beforeAll(async () => {
   mine = await createTestCustomer();
-  session.principal = {
+  nextRequest.principal = {
     customerId: mine.customer.id,
     plan: "pro",
     via: "session",

@@ -1,21 +1,10 @@
 // The dashboard's fetches through the router's session mount (app/api/dashboard/[...path]): mutations only from our
 // own pages, as JSON, with bounded bodies and the same input rules as the public API.
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { createContactBook } from "@/lib/domains/contacts/books";
 import { createTestCustomer, type TestCustomer } from "@/test/factory";
-
-const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined, asked: 0 }));
-vi.mock("@/lib/dashboard/session", async () => {
-  const { ApiError } = await import("@/lib/core/errors");
-  return {
-    requireApiPrincipal: async () => {
-      session.asked += 1;
-      if (!session.principal) throw new ApiError("UNAUTHORIZED", "Sign in to continue");
-      return session.principal;
-    },
-  };
-});
+import { nextRequest } from "@/test/next-request-double";
 
 const { POST: sendMessage } = await import("./[...path]/route");
 const { POST: bulkUpload } = await import("./[...path]/route");
@@ -24,7 +13,7 @@ let c: TestCustomer;
 let bookUid: string;
 beforeAll(async () => {
   c = await createTestCustomer();
-  session.principal = {
+  nextRequest.principal = {
     customerId: c.customer.id,
     plan: c.customer.plan,
     via: "session",
@@ -33,10 +22,10 @@ beforeAll(async () => {
     scopedSenderId: null,
     member: { userId: "user-test", email: "user-test@example.com", name: null, role: "owner", senderIds: null },
   } as Principal;
-  bookUid = (await createContactBook(session.principal, { name: "Guarded", status: "ACTIVE" } as never)).id;
+  bookUid = (await createContactBook(nextRequest.principal, { name: "Guarded", status: "ACTIVE" } as never)).id;
 });
 beforeEach(() => {
-  session.asked = 0;
+  nextRequest.principalAsked = 0;
 });
 
 const ORIGIN = "http://dash.test";
@@ -76,7 +65,7 @@ describe("dashboard mutations refuse forged requests", () => {
       expect(res.status).toBe(403);
       expect(await res.json()).toMatchObject({ success: false, error_code: "CROSS_ORIGIN_REQUEST" });
     }
-    expect(session.asked).toBe(0);
+    expect(nextRequest.principalAsked).toBe(0);
   });
 
   it("text/plain (a cross-site form's type) is 415 even from our origin", async () => {

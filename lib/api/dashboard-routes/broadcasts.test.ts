@@ -3,23 +3,13 @@
 // missing_variable, duplicates), filters and defaults, the estimate against the balance, the
 // sample values, the same numbers the start then makes, and tenant and sender isolation.
 import { randomBytes } from "node:crypto";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import type { DraftEstimate } from "@/lib/domains/broadcasts/draft-estimate";
 import { call, createTestCustomer, uniquePhone } from "@/test/factory";
 import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
-
-const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined }));
-vi.mock("@/lib/dashboard/session", async () => {
-  const { ApiError } = await import("@/lib/core/errors");
-  return {
-    requireApiPrincipal: async () => {
-      if (!session.principal) throw new ApiError("UNAUTHORIZED", "Sign in to continue");
-      return session.principal;
-    },
-  };
-});
+import { nextRequest } from "@/test/next-request-double";
 
 const { POST } = await import("@/app/api/dashboard/[...path]/route");
 
@@ -28,7 +18,7 @@ const SAME = { Host: "dash.test", Origin: ORIGIN, "Sec-Fetch-Site": "same-origin
 
 type Answer = { status: number; body: { estimate: DraftEstimate; error_code?: string; message?: string } };
 async function estimate(as: Principal | undefined, body: unknown): Promise<Answer> {
-  session.principal = as;
+  nextRequest.principal = as;
   const res = await POST(
     new Request(`${ORIGIN}/api/dashboard/broadcasts/estimate`, {
       method: "POST",
@@ -276,7 +266,7 @@ describe("isolation and refusals", () => {
 // a saved segment with the same rules is counted by the API.
 describe("the segment form's live count", () => {
   const count = async (as: Principal | undefined, body: unknown, handle = POST) => {
-    session.principal = as;
+    nextRequest.principal = as;
     const res = await handle(
       new Request(`${ORIGIN}/api/dashboard/segments/count`, {
         method: "POST",

@@ -3,19 +3,13 @@
 // export recorded, the filters checked, the permission each names, and never to a token.
 // (The recipients export: lib/domains/broadcasts/broadcast-dashboard.test.ts.)
 import Papa from "papaparse";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { AUDIT_CSV_COLUMNS } from "@/lib/domains/audit/csv";
 import { CSV_COLUMNS } from "@/lib/domains/billing/csv";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
 import { createMemberOf, type TestMember } from "@/test/member-fixtures";
-
-const session = vi.hoisted(() => ({ current: null as { userId: string; customerId: string } | null }));
-vi.mock("next-auth", async (original) => ({
-  ...(await original<typeof import("next-auth")>()),
-  getServerSession: async () => session.current,
-}));
-vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "dash.test" }) }));
+import { nextRequest } from "@/test/next-request-double";
 
 const mount = await import("@/app/api/dashboard/[...path]/route");
 
@@ -24,7 +18,7 @@ let owner: TestMember;
 let agent: TestMember;
 
 function download(as: TestMember | null, path: string) {
-  session.current = as?.session ?? null;
+  nextRequest.session = as?.session ?? null;
   return mount.GET(new Request(`http://dash.test/api/dashboard${path}`, { headers: { Host: "dash.test" } }));
 }
 

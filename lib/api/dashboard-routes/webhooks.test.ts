@@ -1,20 +1,10 @@
 // The recovery panel's polling route (GET /api/dashboard/webhooks/{uid}/recoveries/{recoveryUid},
 // ./webhooks.ts) on a real database: the signed-in customer reads its job's progress; another customer's
 // session gets WEBHOOK_NOT_FOUND, an unknown job WEBHOOK_RECOVERY_NOT_FOUND, no session 401.
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
-
-const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined }));
-vi.mock("@/lib/dashboard/session", async () => {
-  const { ApiError } = await import("@/lib/core/errors");
-  return {
-    requireApiPrincipal: async () => {
-      if (!session.principal) throw new ApiError("UNAUTHORIZED", "Sign in to continue");
-      return session.principal;
-    },
-  };
-});
+import { nextRequest } from "@/test/next-request-double";
 
 const { GET } = await import("@/app/api/dashboard/[...path]/route");
 
@@ -58,7 +48,7 @@ beforeAll(async () => {
 
 describe("dashboard recovery progress", () => {
   it("answers the job to its customer only", async () => {
-    session.principal = principalOf(a);
+    nextRequest.principal = principalOf(a);
     const mine = await read(a, uid, job);
     expect(mine.status).toBe(200);
     expect((await mine.json()).data.recovery).toMatchObject({ recoveryUid: job, webhookUid: uid, status: "QUEUED" });
@@ -66,12 +56,12 @@ describe("dashboard recovery progress", () => {
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error_code).toBe("WEBHOOK_RECOVERY_NOT_FOUND");
 
-    session.principal = principalOf(b);
+    nextRequest.principal = principalOf(b);
     const theirs = await read(b, uid, job);
     expect(theirs.status).toBe(404);
     expect((await theirs.json()).error_code).toBe("WEBHOOK_NOT_FOUND");
 
-    session.principal = undefined;
+    nextRequest.principal = undefined;
     expect((await read(a, uid, job)).status).toBe(401);
   });
 });
@@ -80,7 +70,7 @@ describe("the plan", () => {
   // Why the panel has its own route: the public GET is held to plans with the webhooks feature,
   // and the dashboard checks no plan feature (a starter account's page starts recoveries too).
   it("answers a starter account's member, where the public route refuses a starter token", async () => {
-    session.principal = { ...principalOf(a), plan: "starter" } as Principal;
+    nextRequest.principal = { ...principalOf(a), plan: "starter" } as Principal;
     const res = await read(a, uid, job);
     expect(res.status).toBe(200);
     expect((await res.json()).data.recovery).toMatchObject({ recoveryUid: job });

@@ -3,27 +3,17 @@
 // by the provider's code with their meaning, and the recipients CSV streamed batch by batch
 // through its dashboard route (filters, the export recorded, another customer's uid).
 import Papa from "papaparse";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { providerErrorMeaning } from "@/lib/domains/provider/error-meanings";
 import { call, createTestCustomer, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
+import { nextRequest } from "@/test/next-request-double";
 import { dispatchOnce } from "./dispatcher";
 import { RECIPIENT_CSV_COLUMNS, recipientsCsv } from "./recipients-csv";
 import { failuresByCode } from "./service";
-
-const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined }));
-vi.mock("@/lib/dashboard/session", async () => {
-  const { ApiError } = await import("@/lib/core/errors");
-  return {
-    requireApiPrincipal: async () => {
-      if (!session.principal) throw new ApiError("UNAUTHORIZED", "Sign in to continue");
-      return session.principal;
-    },
-  };
-});
 
 const exportRoute = await import("@/app/api/dashboard/[...path]/route");
 
@@ -164,7 +154,7 @@ describe("the recipients CSV", () => {
   });
 
   it("downloads through its dashboard route as an attachment, and the export is recorded", async () => {
-    session.principal = owner;
+    nextRequest.principal = owner;
     const url = `http://dash.test/api/dashboard/broadcasts/${uid}/recipients/export?status=failed&sender=x`;
     const res = await exportRoute.GET(new Request(url, { headers: { Host: "dash.test" } }));
     expect(res.status).toBe(200);
@@ -178,7 +168,7 @@ describe("the recipients CSV", () => {
     expect(audit).toMatchObject({ targetUid: "broadcast-recipients" });
     expect(audit.details).toMatchObject({ filters: { broadcastUid: uid, status: "failed" } });
 
-    session.principal = stranger;
+    nextRequest.principal = stranger;
     const refused = await exportRoute.GET(new Request(url, { headers: { Host: "dash.test" } }));
     expect(refused.status).toBe(404);
     expect(await refused.json()).toMatchObject({ error_code: "BROADCAST_NOT_FOUND" });

@@ -3,7 +3,7 @@
 // a member's reply takes an unassigned conversation, round-robin auto-assignment among a
 // sender's online agents with its cap, agents limited to their senders, the "Mine" filter,
 // notes written by members, and saved replies (owners and admins manage, every inbox member reads).
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { nextAgent, setAutoAssign, touchPresence } from "@/lib/domains/conversations/auto-assign";
 import { createSavedReply, listSavedReplies } from "@/lib/domains/conversations/saved-replies";
@@ -12,13 +12,7 @@ import { contactWrites } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
 import { createMemberOf, type TestMember } from "@/test/member-fixtures";
 import { messagingCustomer } from "@/test/messaging-fixtures";
-
-const session = vi.hoisted(() => ({ current: null as { userId: string; customerId: string } | null }));
-vi.mock("next-auth", async (original) => ({
-  ...(await original<typeof import("next-auth")>()),
-  getServerSession: async () => session.current,
-}));
-vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "dash.test" }) }));
+import { nextRequest } from "@/test/next-request-double";
 
 const listRoute = await import("@/app/api/dashboard/[...path]/route");
 const oneRoute = await import("@/app/api/dashboard/[...path]/route");
@@ -38,7 +32,7 @@ const post = (path: string, body: unknown) =>
   });
 const ctx = (uid: string) => ({ params: Promise.resolve({ uid }) });
 const as = (m: TestMember) => {
-  session.current = m.session;
+  nextRequest.session = m.session;
 };
 const principal = async (m: TestMember) => {
   const p = await principalForSession(m.session);

@@ -3,7 +3,7 @@
 // the reply box's route; the account's own only; and what the reply box sends for one (a
 // buttons message whose body is the text) goes out through the conversation reply route, at
 // the very bounds the saved reply allows.
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { SavedReplyInput, SavedReplyUpdateInput } from "@/lib/domains/conversations/inbox-settings-schemas";
 import { INTERACTIVE_LIMITS } from "@/lib/domains/conversations/interactive-buttons";
@@ -19,13 +19,7 @@ import { contactWrites } from "@/test/conversation-fixtures";
 import { uniquePhone } from "@/test/factory";
 import { createMemberOf, type TestMember } from "@/test/member-fixtures";
 import { messagingCustomer } from "@/test/messaging-fixtures";
-
-const session = vi.hoisted(() => ({ current: null as { userId: string; customerId: string } | null }));
-vi.mock("next-auth", async (original) => ({
-  ...(await original<typeof import("next-auth")>()),
-  getServerSession: async () => session.current,
-}));
-vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "dash.test" }) }));
+import { nextRequest } from "@/test/next-request-double";
 
 const replyRoute = await import("@/app/api/dashboard/[...path]/route");
 const savedRoute = await import("@/app/api/dashboard/[...path]/route");
@@ -116,7 +110,7 @@ describe("saved replies holding buttons", () => {
     await expect(
       createSavedReply(await principal(agent), SavedReplyInput.parse({ shortcut: "x", text: "y", buttons })),
     ).rejects.toMatchObject({ code: "PERMISSION_DENIED" });
-    session.current = agent.session;
+    nextRequest.session = agent.session;
     const res = await savedRoute.GET(
       new Request(`${ORIGIN}/api/dashboard/saved-replies`, { headers: { Host: "dash.test" } }),
     );
@@ -161,7 +155,7 @@ describe("saved replies holding buttons", () => {
         buttons: [1, 2, 3].map((i) => ({ id: `${i}`.repeat(L.buttonId), title: `${i}`.repeat(L.buttonTitle) })),
       }),
     );
-    session.current = owner.session;
+    nextRequest.session = owner.session;
     const res = await replyRoute.POST(
       post(`/api/dashboard/conversations/${conversation.id}/messages`, {
         message: { type: "buttons", interactive: { body: saved.text, buttons: saved.buttons } },

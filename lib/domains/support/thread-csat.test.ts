@@ -2,25 +2,15 @@
 // survey's face, comment and time through the thread's session route, checked as the thread is
 // (the inbox permission, the member's senders) and never another account's.
 import { randomBytes } from "node:crypto";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import type { Principal } from "@/lib/domains/auth/principal";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { uniquePhone } from "@/test/factory";
 import { memberPrincipal } from "@/test/member-fixtures";
 import { messagingCustomer } from "@/test/messaging-fixtures";
+import { nextRequest } from "@/test/next-request-double";
 import { threadCsat } from "./csat-report";
 
-const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined }));
-vi.mock("@/lib/dashboard/session", async () => {
-  const { ApiError } = await import("@/lib/core/errors");
-  return {
-    requireApiPrincipal: async () => {
-      if (!session.principal) throw new ApiError("UNAUTHORIZED", "Sign in to continue");
-      return session.principal;
-    },
-  };
-});
 const threadRoute = await import("@/app/api/dashboard/[...path]/route");
 
 type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
@@ -113,7 +103,7 @@ describe("GET /api/dashboard/conversations/{uid}", () => {
     const uid = answered.conversationId;
     const ctx = { params: Promise.resolve({ uid }) };
     const request = () => new Request(`http://dash.test/api/dashboard/conversations/${uid}`);
-    session.principal = memberPrincipal(t.customer.id, { role: "agent" });
+    nextRequest.principal = memberPrincipal(t.customer.id, { role: "agent" });
     const res = await threadRoute.GET(request(), ctx);
     expect(res.status).toBe(200);
     const body = (await res.json()).data;
@@ -121,7 +111,7 @@ describe("GET /api/dashboard/conversations/{uid}", () => {
     expect(body.csat).toMatchObject({ score: 3, answer: "😀 Happy", comment: "Thanks!" });
 
     const other = await messagingCustomer();
-    session.principal = memberPrincipal(other.customer.id);
+    nextRequest.principal = memberPrincipal(other.customer.id);
     const theirs = await threadRoute.GET(request(), { params: Promise.resolve({ uid }) });
     expect(theirs.status).toBe(404);
     expect(JSON.stringify(await theirs.json())).not.toContain("Thanks!");

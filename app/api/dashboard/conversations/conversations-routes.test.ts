@@ -3,24 +3,13 @@
 // signed-in user, the window refusal, another customer's uid, the mutation guard, and what a
 // token gets on the same paths.
 import { randomBytes } from "node:crypto";
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { memberPrincipal } from "@/test/member-fixtures";
 import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
-
-const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined, asked: 0 }));
-vi.mock("@/lib/dashboard/session", async () => {
-  const { ApiError } = await import("@/lib/core/errors");
-  return {
-    requireApiPrincipal: async () => {
-      session.asked += 1;
-      if (!session.principal) throw new ApiError("UNAUTHORIZED", "Sign in to continue");
-      return session.principal;
-    },
-  };
-});
+import { nextRequest } from "@/test/next-request-double";
 
 const list = await import("../[...path]/route");
 const unread = await import("../[...path]/route");
@@ -44,7 +33,7 @@ beforeAll(async () => {
   t = await messagingCustomer();
   email = `dash-${randomBytes(4).toString("hex")}@example.test`;
   const user = await db.user.create({ data: { customerId: t.customer.id, email, passwordHash: "x" } });
-  session.principal = {
+  nextRequest.principal = {
     customerId: t.customer.id,
     plan: "pro",
     via: "session",
@@ -60,7 +49,7 @@ beforeAll(async () => {
   await contactWrites(t.sender, newer, "second");
   // A template to someone who never wrote: a conversation with no window.
   const { sendFromComposer } = await import("@/lib/domains/messaging/composer");
-  await sendFromComposer(session.principal, {
+  await sendFromComposer(nextRequest.principal, {
     mode: "template",
     senderId: t.sender.phoneNumber,
     to: stranger,
@@ -68,7 +57,7 @@ beforeAll(async () => {
   } as never);
 });
 beforeEach(() => {
-  session.asked = 0;
+  nextRequest.principalAsked = 0;
 });
 
 async function listed(query = "") {
@@ -141,10 +130,10 @@ describe("a thread", () => {
     const other = await messagingCustomer();
     const theirs = recipient();
     await contactWrites(other.sender, theirs, "not yours");
-    const mine = session.principal;
-    session.principal = memberPrincipal(other.customer.id);
+    const mine = nextRequest.principal;
+    nextRequest.principal = memberPrincipal(other.customer.id);
     const uid = (await listed()).conversations[0].uid;
-    session.principal = mine;
+    nextRequest.principal = mine;
     expect((await one.GET(get(`/api/dashboard/conversations/${uid}`), ctx(uid))).status).toBe(404);
     const update = await one.POST(
       post(`/api/dashboard/conversations/${uid}`, { conversation: { markRead: true } }),
@@ -164,7 +153,7 @@ describe("a thread", () => {
 describe("a thread's labels", () => {
   it("are put on and taken off as the member's, the list filters by them; another account's thread and a role without the inbox are refused", async () => {
     const { createLabel } = await import("@/lib/domains/labels/service");
-    const me = session.principal as Principal;
+    const me = nextRequest.principal as Principal;
     await createLabel(me, { name: "Dash", color: "teal", description: "" });
     const uid = await uidOf(newer);
     const change = (body: unknown, id = uid) =>
@@ -190,11 +179,11 @@ describe("a thread's labels", () => {
     expect(refused.status).toBe(404);
     expect((await refused.json()).error_code).toBe("CONVERSATION_NOT_FOUND");
 
-    session.principal = memberPrincipal(t.customer.id, { role: "developer" });
+    nextRequest.principal = memberPrincipal(t.customer.id, { role: "developer" });
     try {
       expect((await change({ remove: ["dash"] })).status).toBe(403);
     } finally {
-      session.principal = me;
+      nextRequest.principal = me;
     }
     const removed = await change({ remove: ["Dash"] });
     expect((await removed.json()).data).toMatchObject({ labels: [], removed: ["Dash"] });
@@ -240,7 +229,7 @@ describe("a reply", () => {
   it("from another site is refused before the session is read", async () => {
     const uid = await uidOf(newer);
     const headers = { ...SAME, Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" };
-    session.asked = 0;
+    nextRequest.principalAsked = 0;
     const res = await replies.POST(
       post(`/api/dashboard/conversations/${uid}/messages`, { message: { type: "text", text: { body: "x" } } }, headers),
       ctx(uid),
@@ -251,7 +240,7 @@ describe("a reply", () => {
       ctx(uid),
     );
     expect(close.status).toBe(403);
-    expect(session.asked).toBe(0);
+    expect(nextRequest.principalAsked).toBe(0);
   });
 });
 
@@ -273,12 +262,12 @@ describe("the same paths to a token", () => {
 });
 
 it("without a session every handler is 401", async () => {
-  const mine = session.principal;
-  session.principal = undefined;
+  const mine = nextRequest.principal;
+  nextRequest.principal = undefined;
   try {
     expect((await list.GET(get("/api/dashboard/conversations"), {})).status).toBe(401);
     expect((await unread.GET(get("/api/dashboard/conversations/unread"), {})).status).toBe(401);
   } finally {
-    session.principal = mine;
+    nextRequest.principal = mine;
   }
 });

@@ -4,21 +4,11 @@
 // the periodic checks and is let go when the browser goes away (or asked with HEAD); without a
 // session, the 401 envelope.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Principal } from "@/lib/domains/auth/principal";
 import { createTestCustomer } from "@/test/factory";
 import { readLive } from "@/test/live-reader";
 import { createMemberOf } from "@/test/member-fixtures";
+import { nextRequest } from "@/test/next-request-double";
 
-const session = vi.hoisted(() => ({ principal: undefined as Principal | undefined }));
-vi.mock("@/lib/dashboard/session", async () => {
-  const { ApiError } = await import("@/lib/core/errors");
-  return {
-    requireApiPrincipal: async () => {
-      if (!session.principal) throw new ApiError("UNAUTHORIZED", "Sign in to continue");
-      return session.principal;
-    },
-  };
-});
 const { GET, HEAD } = await import("@/app/api/dashboard/[...path]/route");
 const { liveClientCount, setLiveCheckInterval } = await import("@/lib/domains/live/hub");
 const { principalForSession } = await import("@/lib/domains/security/session-principal");
@@ -26,21 +16,21 @@ const { principalForSession } = await import("@/lib/domains/security/session-pri
 const request = () => new Request("http://dash.test/api/dashboard/live", { headers: { Host: "dash.test" } });
 
 afterEach(() => {
-  session.principal = undefined;
+  nextRequest.principal = undefined;
   setLiveCheckInterval(15_000);
 });
 
 async function signedInAgent() {
   const t = await createTestCustomer();
   const agent = await createMemberOf(t.customer.id, "agent", [t.sender.phoneNumber]);
-  session.principal = (await principalForSession(agent.session)) ?? undefined;
+  nextRequest.principal = (await principalForSession(agent.session)) ?? undefined;
 }
 
 describe("GET /api/dashboard/live", () => {
   it("streams text/event-stream, untransformed, opening with ready", async () => {
     const t = await createTestCustomer();
     const agent = await createMemberOf(t.customer.id, "agent", [t.sender.phoneNumber]);
-    session.principal = (await principalForSession(agent.session)) ?? undefined;
+    nextRequest.principal = (await principalForSession(agent.session)) ?? undefined;
     const res = await GET(request());
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");

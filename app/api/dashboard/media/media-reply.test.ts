@@ -5,7 +5,7 @@
 // and a file of another sender or kind is refused. The handlers run for real; only
 // next-auth's session read is replaced.
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { setProvider } from "@/lib/domains/provider/client";
 import { ProviderSimulator, simulatorOptionsFromEnv } from "@/lib/domains/provider/simulator";
@@ -14,13 +14,7 @@ import { call, uniquePhone } from "@/test/factory";
 import * as samples from "@/test/media-samples";
 import { createMemberOf, type TestMember } from "@/test/member-fixtures";
 import { messagingCustomer } from "@/test/messaging-fixtures";
-
-const session = vi.hoisted(() => ({ current: null as { userId: string; customerId: string } | null }));
-vi.mock("next-auth", async (original) => ({
-  ...(await original<typeof import("next-auth")>()),
-  getServerSession: async () => session.current,
-}));
-vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "dash.test" }) }));
+import { nextRequest } from "@/test/next-request-double";
 
 const uploadRoute = await import("@/app/api/dashboard/[...path]/route");
 const replyRoute = await import("@/app/api/dashboard/[...path]/route");
@@ -41,7 +35,7 @@ beforeAll(async () => {
 afterAll(() => setProvider(undefined));
 
 async function upload(bytes: Buffer, name: string, senderId = t.sender.phoneNumber): Promise<string> {
-  session.current = agent.session;
+  nextRequest.session = agent.session;
   const form = new FormData();
   form.set("senderId", senderId);
   form.set("file", new Blob([new Uint8Array(bytes)]), name);
@@ -57,7 +51,7 @@ async function upload(bytes: Buffer, name: string, senderId = t.sender.phoneNumb
 }
 
 function reply(uid: string, message: unknown) {
-  session.current = agent.session;
+  nextRequest.session = agent.session;
   return replyRoute.POST(
     new Request(`${ORIGIN}/api/dashboard/conversations/${uid}/messages`, {
       method: "POST",

@@ -5,18 +5,12 @@
 // an agent limited to one sender only that sender's files, another account's never.
 // The handlers run for real; only next-auth's session read is replaced.
 import { createHash } from "node:crypto";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "@/lib/domains/auth/permissions";
 import { call, createTestCustomer, type TestCustomer } from "@/test/factory";
 import * as samples from "@/test/media-samples";
 import { createMemberOf, type TestMember } from "@/test/member-fixtures";
-
-const session = vi.hoisted(() => ({ current: null as { userId: string; customerId: string } | null }));
-vi.mock("next-auth", async (original) => ({
-  ...(await original<typeof import("next-auth")>()),
-  getServerSession: async () => session.current,
-}));
-vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "dash.test" }) }));
+import { nextRequest } from "@/test/next-request-double";
 
 const contentRoute = await import("@/app/api/dashboard/[...path]/route");
 const uploadRoute = await import("@/app/api/dashboard/[...path]/route");
@@ -25,7 +19,7 @@ const ORIGIN = "http://dash.test";
 const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
 function read(as: TestMember | null, mediaId: string, headers: Record<string, string> = {}) {
-  session.current = as?.session ?? null;
+  nextRequest.session = as?.session ?? null;
   const request = new Request(`${ORIGIN}/api/dashboard/media/${mediaId}/content`, {
     headers: { Host: "dash.test", ...headers },
   });
@@ -33,7 +27,7 @@ function read(as: TestMember | null, mediaId: string, headers: Record<string, st
 }
 
 function upload(as: TestMember, bytes: Buffer, name: string, fields: Record<string, string>, origin = ORIGIN) {
-  session.current = as.session;
+  nextRequest.session = as.session;
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
   form.set("file", new Blob([new Uint8Array(bytes)]), name);
