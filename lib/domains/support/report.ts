@@ -87,6 +87,19 @@ const labelIdsOf = (family: Family) =>
   CARRIES_LABELS[family]
     ? Prisma.sql`t."labelIds"`
     : Prisma.sql`ARRAY(SELECT cl."labelId" FROM "ConversationLabel" cl WHERE cl."conversationId" = t."conversationId")`;
+/**
+ * The columns a family's figures read (its `select` in supportReport): by label the range's rows
+ * are kept for two passes (a MATERIALIZED CTE), and keeping only these rather than whole rows
+ * took a sixth off the next responses' statement at 1M conversations (docs/benchmarks.md
+ * "Support reports").
+ */
+const FIGURE_COLUMNS: Record<Family, string[]> = {
+  started: ["reopened", "inboundCount", "replyCount", "firstResponseSeconds", "firstResponseBusinessSeconds"],
+  resolved: ["resolutionSeconds", "resolutionBusinessSeconds"],
+  responses: ["seconds", "businessSeconds"],
+  csat: ["score"],
+  breaches: [],
+};
 const TABLE: Record<Family, string> = {
   started: `"SupportPeriod"`,
   resolved: `"SupportPeriod"`,
@@ -95,18 +108,31 @@ const TABLE: Record<Family, string> = {
   breaches: `"SlaBreach"`,
 };
 
+/**
+ * The range's days or weeks (from Monday) in the zone, as the CTE `calendar`: "starts", the UTC
+ * instants of their first midnights in order, and "labels", their dates (YYYY-MM-DD). A row's day
+ * or week is then its position among the starts (width_bucket: a binary search of at most 367
+ * instants), where turning every row's instant into the zone's time and formatting it was most of
+ * a year's report: 0.7 s of 1.1M periods on PostgreSQL (docs/benchmarks.md "Support reports").
+ * The starts are converted as the range's bounds are, so a row is in the same day either way.
+ */
+export const calendarOf = (unit: "day" | "week", r: Range) => Prisma.sql`calendar AS (
+  SELECT array_agg((d AT TIME ZONE ${r.timeZone}) AT TIME ZONE 'UTC' ORDER BY d) AS "starts",
+    array_agg(to_char(d, 'YYYY-MM-DD') ORDER BY d) AS "labels"
+  FROM generate_series(date_trunc(${unit}, ${r.dateFrom}::date::timestamp), ${r.dateTo}::date::timestamp,
+    ${unit === "week" ? "1 week" : "1 day"}::interval) d)`;
+
+/** A row's group; by day and week its position in `calendar` (calendarOf), named by grouped(). */
 function keyOf(
   groupBy: Exclude<SupportReportInput["groupBy"], "label">,
   family: Family,
   column: Prisma.Sql,
-  timeZone: string,
 ): Prisma.Sql {
   // By sender the groups are the sender ids, named after the aggregate (supportReport): a look-up of
   // the number per row took as long as the rest of the statement at 100,000 periods a month.
   if (groupBy === "sender") return Prisma.sql`t."senderId"`;
   if (groupBy === "member") return MEMBER_KEY[family];
-  const unit = groupBy === "week" ? "week" : "day";
-  return Prisma.sql`to_char(date_trunc(${unit}, ${local(column, timeZone)}), 'YYYY-MM-DD')`;
+  return Prisma.sql`width_bucket(${column}, (SELECT "starts" FROM calendar))`;
 }
 
 type Pct = { median: number | null; p90: number | null; businessMedian: number | null; businessP90: number | null };
@@ -219,20 +245,25 @@ async function grouped<T>(
   const table = Prisma.raw(TABLE[family]);
   const inRange = Prisma.sql`${where} AND ${col} >= ${lo} AND ${col} < ${hi}`;
   if (groupBy === "label") {
+    const figureColumns = Prisma.raw(FIGURE_COLUMNS[family].map((c) => `t."${c}", `).join(""));
     // The range's rows read once (MATERIALIZED) for both the groups and the totals: reading them
     // twice was a third of the statement's time at 1M conversations (docs/benchmarks.md "Support reports").
     return db.$queryRaw<Grouped<T>[]>`
-      WITH g AS MATERIALIZED (SELECT t.*, ${labelIdsOf(family)} AS "groupLabels" FROM ${table} t WHERE ${inRange})
+      WITH g AS MATERIALIZED (SELECT ${figureColumns} ${labelIdsOf(family)} AS "groupLabels"
+        FROM ${table} t WHERE ${inRange})
       SELECT lab."id" AS key, 0 AS total, ${select}
       FROM g LEFT JOIN LATERAL unnest(g."groupLabels") lab("id") ON true
       GROUP BY lab."id"
       UNION ALL
       SELECT NULL, 1, ${select} FROM g`;
   }
+  const by = groupBy ?? "day";
+  const calendar = by === "day" || by === "week";
   return db.$queryRaw<Grouped<T>[]>`
-    SELECT g."groupKey" AS key, GROUPING(g."groupKey")::int AS total, ${select}
-    FROM (SELECT t.*, ${keyOf(groupBy ?? "day", family, col, r.timeZone)} AS "groupKey"
-      FROM ${table} t WHERE ${inRange}) g
+    ${calendar ? Prisma.sql`WITH ${calendarOf(by, r)}` : Prisma.empty}
+    SELECT ${calendar ? Prisma.sql`(SELECT "labels" FROM calendar)[g."groupKey"]` : Prisma.sql`g."groupKey"`} AS key,
+      GROUPING(g."groupKey")::int AS total, ${select}
+    FROM (SELECT t.*, ${keyOf(by, family, col)} AS "groupKey" FROM ${table} t WHERE ${inRange}) g
     GROUP BY GROUPING SETS ((g."groupKey"), ())`;
 }
 
