@@ -373,7 +373,9 @@ the API allows, 366 days (every period of the account).
 \`bench/reports-bare-sql.ts\`: node:http + pg written from scratch, no authentication, none of the product's report
 code, its connections with JIT off as the product's request connections (docs/database.md "Connections"): ONE statement per report, each family of figures (periods begun, periods closed, next responses, CSAT
 answers, SLA breaches) aggregated over its own (customerId, time) index range with GROUPING SETS for the groups
-and the totals, UNION ALL; the day or week key a date cast of the zone's time; sender groups named after the
+and the totals, UNION ALL; the day or week key the row's position among the zone's midnights of the range
+(\`width_bucket\`, a binary search per row, not a conversion to the zone's time); by label each family's range kept
+with only the columns its figures read; sender groups named after the
 aggregate; a breach's member by a join with its period; the heatmap counts inbound messages per 15 minutes in UTC
 (\`date_bin\`, plain arithmetic per row) and converts only those buckets to the zone's weekday and hour (every
 zone's offset is a multiple of 15 minutes). Before measuring a scenario the bench checks that both sides answer

@@ -4,6 +4,7 @@
 // codes, each once), sessions ended by the member or an admin, and the notices emailed.
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CLIENT_ADDRESS_HEADER, signedClientAddress } from "@/lib/core/client-ip";
 import { db } from "@/lib/db";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { listMail } from "@/lib/domains/mail/outbox";
@@ -22,8 +23,14 @@ import { createTestCustomer, type TestCustomer } from "./factory";
 import { createMemberOf, latestLinkTo, signedInSession, type TestMember, tokenOf } from "./member-fixtures";
 import { nextRequest } from "./next-request-double";
 
-// The server actions' request, as Next hands it: to dash.test, no other header.
-nextRequest.headers = new Headers({ host: "dash.test" });
+// The server actions' request, as Next hands it: to dash.test, from an address the front
+// server signed (lib/core/client-ip.ts). An address of this file's own: reset requests are
+// limited per address in the process's memory, and without one every file's requests would
+// count as one unknown client's (test/client-address-limits.test.ts spends that budget).
+nextRequest.headers = new Headers({
+  host: "dash.test",
+  [CLIENT_ADDRESS_HEADER]: signedClientAddress("192.0.2.131") ?? "",
+});
 
 const { requestResetAction } = await import("@/app/(auth)/forgot-password/actions");
 const { resetPasswordAction } = await import("@/app/(auth)/reset-password/[token]/actions");

@@ -14,11 +14,23 @@ import { signProviderBody } from "@/lib/domains/provider/callbacks/signature";
 import { createFrontServer } from "@/lib/http/front-server";
 import { createLeanServer } from "@/lib/http/lean-server";
 import { mounts } from "@/lib/http/mounts";
-import { nextRequest } from "@/test/next-request-double";
 import { type DbProxy, startDbProxy } from "./db-proxy";
 import { createTestCustomer, type TestCustomer } from "./factory";
 import { sendHttp } from "./http-send";
 import { createMemberOf, type TestMember } from "./member-fixtures";
+
+const session = vi.hoisted(() => ({
+  current: null as { userId: string; customerId: string; sessionId: string } | null,
+}));
+vi.mock("next-auth", async (original) => ({
+  ...(await original<typeof import("next-auth")>()),
+  getServerSession: async () => session.current,
+}));
+vi.mock("next/headers", () => ({
+  headers: async () => new Headers({ host: "dash.test" }),
+  cookies: async () => ({ get: () => undefined, getAll: () => [], has: () => false }),
+}));
+vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {} }));
 
 const { GET: listConversations } = await import("@/app/api/dashboard/[...path]/route");
 const { createTokenAction } = await import("@/app/(dashboard)/tokens/actions");
@@ -85,7 +97,7 @@ async function everyWayIn(): Promise<[string, number, string | null, unknown][]>
     ];
   };
   const callback = JSON.stringify({ object: "whatsapp_business_account", entry: [] });
-  nextRequest.session = owner.session;
+  session.current = owner.session;
   const action = await createTokenAction({ name: "while the database is down" });
   return [
     await viaHttp("lean: read", leanPort, "GET", "/api/v3/webhooks"),

@@ -9,8 +9,9 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { calendarOf } from "./report";
 
 const ZONES = ["UTC", "Europe/Berlin", "America/Santiago", "Asia/Kathmandu", "Pacific/Chatham", "America/St_Johns"];
-// 366 days, both of the northern and the southern changes of 2026.
-const RANGE = { dateFrom: "2025-12-01", dateTo: "2026-12-01" };
+// 366 days, both of the northern and the southern changes of 2026; from a Wednesday, so the
+// first week starts on the Monday before the range.
+const RANGE = { dateFrom: "2025-12-03", dateTo: "2026-12-03" };
 
 describe("the report's calendar", () => {
   for (const unit of ["day", "week"] as const) {

@@ -90,8 +90,8 @@ const labelIdsOf = (family: Family) =>
 /**
  * The columns a family's figures read (its `select` in supportReport): by label the range's rows
  * are kept for two passes (a MATERIALIZED CTE), and keeping only these rather than whole rows
- * took a sixth off the next responses' statement at 1M conversations (docs/benchmarks.md
- * "Support reports").
+ * took 15% off the next responses' statement and 30% off the whole report's p99 at 1M
+ * conversations (docs/benchmarks.md "The next limits").
  */
 const FIGURE_COLUMNS: Record<Family, string[]> = {
   started: ["reopened", "inboundCount", "replyCount", "firstResponseSeconds", "firstResponseBusinessSeconds"],
@@ -111,9 +111,9 @@ const TABLE: Record<Family, string> = {
 /**
  * The range's days or weeks (from Monday) in the zone, as the CTE `calendar`: "starts", the UTC
  * instants of their first midnights in order, and "labels", their dates (YYYY-MM-DD). A row's day
- * or week is then its position among the starts (width_bucket: a binary search of at most 367
+ * or week is then its position among the starts (width_bucket: a binary search of at most 366
  * instants), where turning every row's instant into the zone's time and formatting it was most of
- * a year's report: 0.7 s of 1.1M periods on PostgreSQL (docs/benchmarks.md "Support reports").
+ * a year's report: 0.7 s of 1.1M periods on PostgreSQL (docs/benchmarks.md "The next limits").
  * The starts are converted as the range's bounds are, so a row is in the same day either way.
  */
 export const calendarOf = (unit: "day" | "week", r: Range) => Prisma.sql`calendar AS (
