@@ -8,12 +8,14 @@
 //      a webhook, the new-conversation, labels-changed, unanswered and idle triggers), taking
 //      turns with the same load to an account with no rules (the baseline; --rounds rounds,
 //      rules-less first). A message's processing time runs from its POST to the commit of the
-//      transaction that applied it (inbound stored, conversation updated, rule jobs enqueued):
+//      transaction that applied it (inbound stored, conversation updated, the messages staged
+//      for the rules: docs/automation.md "Where rules run"; the worker writes their jobs later):
 //      a trigger the bench adds to its own database NOTIFYs each callback's message id as its
 //      "processedAt" is set, which the bench receives at commit. Target: the rules add under
 //      5 ms to the p99 (the median of the per-round differences).
-//  (b) the rule jobs those messages enqueue, drained by the automation worker in the same
-//      process while the load runs: jobs/s enqueued and finished, the backlog when the load
+//  (b) the rule jobs those messages become, drained by the automation worker in the same
+//      process while the load runs: jobs/s enqueued and finished, the backlog (a staged message
+//      not yet turned into its jobs counting as one) when the load
 //      ends and how long it takes to drain, waited for at most --drain-wait seconds (default
 //      60). Jobs still waiting then are cancelled (and counted) so the next baseline round
 //      does not share the cores with them. Reported with whether the worker keeps up, and the
@@ -76,6 +78,7 @@ const PORT = benchPort(25);
 const APP_NAME = { server: "bench-automation-server", worker: "bench-automation-worker" };
 const EVENT_KIND = "automation.event";
 const TIME_KIND = "automation.time";
+const INBOUND_KIND = "automation.inbound";
 const PARKED_KIND = "bench.parked-timer";
 
 const dbUrl = benchDatabaseUrl(DB_NAME);
@@ -440,6 +443,13 @@ const eventJobs = (customerId: string, where: string) =>
     customerId,
     EVENT_KIND,
   ]);
+/** Messages the callbacks staged for the rules whose event jobs the worker has not written yet (docs/automation.md "Where rules run"). */
+const stagedMessages = (customerId: string) =>
+  count(
+    `SELECT coalesce(sum(jsonb_array_length(payload -> 'items')), 0) AS n FROM "ScheduledJob"
+     WHERE "customerId" = $1 AND kind = $2 AND status = 'PENDING'`,
+    [customerId, INBOUND_KIND],
+  );
 
 /** The rules run: how the automation worker kept up with the event jobs of a load, its wait bounded. */
 async function measureDrain(
@@ -450,8 +460,10 @@ async function measureDrain(
 ) {
   const finishedNow = () => eventJobs(account.customerId, `status <> 'PENDING'`);
   const allNow = () => eventJobs(account.customerId, "true");
-  const backlogNow = () =>
-    eventJobs(account.customerId, `status = 'PENDING' AND "dueAt" <= (now() AT TIME ZONE 'UTC')`);
+  // A staged message not yet turned into its jobs counts as one job waiting.
+  const backlogNow = async () =>
+    (await eventJobs(account.customerId, `status = 'PENDING' AND "dueAt" <= (now() AT TIME ZONE 'UTC')`)) +
+    (await stagedMessages(account.customerId));
   const finishedAtEnd = await finishedNow();
   const finishedDuringLoad = finishedAtEnd - before.finished;
   const backlogAtEnd = await backlogNow();
@@ -468,16 +480,17 @@ async function measureDrain(
   const finishedInDrain = (await finishedNow()) - finishedAtEnd;
   const drainedAfterS = left === 0 ? drainS : null;
   // Jobs the bound left are cancelled: the next baseline round must not share the cores with them.
+  // A staged batch's messages count as the jobs they would have become.
   const cancelled =
     left > 0
-      ? ((
-          await pgc.query(
-            `UPDATE "ScheduledJob" SET status = 'CANCELLED', "lastError" = 'bench: not drained within the bound'
-             WHERE "customerId" = $1 AND kind = $2 AND status = 'PENDING' AND "dueAt" <= (now() AT TIME ZONE 'UTC')
-               AND ("lockedUntil" IS NULL OR "lockedUntil" < (now() AT TIME ZONE 'UTC'))`,
-            [account.customerId, EVENT_KIND],
-          )
-        ).rowCount ?? 0)
+      ? await count(
+          `WITH gone AS (UPDATE "ScheduledJob" SET status = 'CANCELLED', "lastError" = 'bench: not drained within the bound'
+             WHERE "customerId" = $1 AND kind = ANY($2::text[]) AND status = 'PENDING' AND "dueAt" <= (now() AT TIME ZONE 'UTC')
+               AND ("lockedUntil" IS NULL OR "lockedUntil" < (now() AT TIME ZONE 'UTC'))
+             RETURNING kind, payload)
+           SELECT coalesce(sum(CASE WHEN kind = $3 THEN jsonb_array_length(payload -> 'items') ELSE 1 END), 0) AS n FROM gone`,
+          [account.customerId, [EVENT_KIND, INBOUND_KIND], INBOUND_KIND],
+        )
       : 0;
   const enqueued = (await allNow()) - before.all;
   const d: Drain = {
@@ -789,14 +802,15 @@ inbound text each, paced at ${RATE} a second for ${SECONDS} s; one worker proces
 run worker\`: the callback processor, the automation worker and the other background work) applies them.
 
 **(a) Callback processing**: a message's time from its POST to the commit of the transaction that applied it
-(inbound stored, conversation updated, its rule jobs and timers enqueued), received by the bench as a NOTIFY from
+(inbound stored, conversation updated, the new messages staged for the rules; the worker writes their jobs and
+timers after the commit: docs/automation.md "Where rules run"), received by the bench as a NOTIFY from
 a trigger it adds to its own database on \`ProviderCallback."processedAt"\`. The two accounts take turns (no rules,
 20 rules, no rules, ...) for \`--rounds\` rounds (default 3) after a warm-up run of each; what the rules add is the
 per-round difference of the p99s, its median judged (target under ${ADDED_P99_TARGET_MS} ms). The automation worker
 evaluates the rules in the same process while the load runs, so its work is part of what they add.
-**(b) The rule jobs**: the event jobs the rules account's messages enqueue (\`message.inbound\`,
+**(b) The rule jobs**: the event jobs the rules account's messages become (\`message.inbound\`,
 \`conversation.created\`, \`conversation.labels_changed\`), finished per second during the load, the backlog when
-the load ends and the time to drain it, waited for at most \`--drain-wait\` seconds (default 60); jobs still
+the load ends (a staged message the worker has not turned into its jobs yet counting as one) and the time to drain it, waited for at most \`--drain-wait\` seconds (default 60); jobs still
 waiting then are cancelled (and counted) so that the next baseline round does not share the cores with them.
 It keeps up when the backlog is gone within max(5 s, a tenth of the load's length). The drain after the load
 is also given as jobs finished a second and the worker process's CPU time (\`/proc\`) per job finished, the

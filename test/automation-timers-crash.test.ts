@@ -1,9 +1,10 @@
 // Time triggers survive a crash (docs/automation.md "Time triggers"): 500 idle and unanswered
 // timers come due over 10 s while a worker process (`npm run worker`, the compiled bundle)
 // runs them; it is killed with SIGKILL part-way and a new one started. Each timer runs its
-// rule exactly once: none lost (the timers are rows of ScheduledJob, committed with the
-// inbound messages), none repeated (the run key of AutomationRun, in the transaction of the
-// rule's actions; the dead worker's leases end and its jobs are taken again).
+// rule exactly once: none lost (the timers are rows of ScheduledJob, which the worker writes
+// from the inbound jobs committed with the messages), none repeated (the run key of
+// AutomationRun, in the transaction of the rule's actions; the dead worker's leases end and
+// its jobs are taken again).
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { db } from "@/lib/db";
 import { notifyStatement } from "@/lib/db/wakeups";
@@ -69,14 +70,17 @@ it("500 timers due in the next 10 s, the worker killed part-way and restarted: e
     expect(await postSigned(envelopeFor(changes))).toBe(200);
   }
   await drainCallbacks();
-  const timers = await db.scheduledJob.findMany({
-    where: { customerId: t.customer.id, kind: "automation.time", status: "PENDING" },
-    select: { id: true },
-    orderBy: { id: "asc" },
-  });
-  expect(timers).toHaveLength(TIMERS);
-
+  // The worker makes the timers of the messages the callbacks staged (docs/automation.md "Where rules run").
   const first = await startWorker("worker 1", t.customer.id);
+  const pendingTimers = () =>
+    db.scheduledJob.findMany({
+      where: { customerId: t.customer.id, kind: "automation.time", status: "PENDING" },
+      select: { id: true },
+      orderBy: { id: "asc" },
+    });
+  await waitFor(async () => (await pendingTimers()).length === TIMERS, 60_000, "the staged messages' timers written");
+  const timers = await pendingTimers();
+  expect(timers).toHaveLength(TIMERS);
   // Thirty minutes pass but for the last 10 s: the timers come due one every 20 ms from now.
   const now = Date.now();
   await db.$executeRawUnsafe(

@@ -49,6 +49,20 @@ describe("foreground work", () => {
     await pass;
   });
 
+  it("says whether the foreground was idle (true) or the wait ran out with it still running (false)", async () => {
+    vi.useFakeTimers();
+    await expect(foregroundIdle(1_000)).resolves.toBe(true);
+    let end = () => {};
+    const pass = foreground(() => new Promise<void>((r) => (end = r)));
+    const outOfTime = foregroundIdle(1_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await expect(outOfTime).resolves.toBe(false);
+    const ended = foregroundIdle(1_000);
+    end();
+    await pass;
+    await expect(ended).resolves.toBe(true);
+  });
+
   it("ends its pass when the work throws, and returns what the work returns", async () => {
     await expect(foreground(async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
     expect(await foreground(async () => 7)).toBe(7);

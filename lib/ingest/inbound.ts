@@ -3,7 +3,7 @@
 // message id), plus conversation.created for the conversations they start.
 
 import type { Tx } from "@/lib/db";
-import { enqueueInbound } from "@/lib/domains/automation/enqueue";
+import { stageInbound } from "@/lib/domains/automation/enqueue";
 import { markReplied } from "@/lib/domains/broadcasts/recipient-statuses";
 import { chatbotSnapshot, decideChatbotReplies, type InboundForBot, inboundText } from "@/lib/domains/chatbots/runner";
 import { replyOf } from "@/lib/domains/conversations/content";
@@ -172,12 +172,13 @@ export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<numbe
     const asked = forBots.filter((m) => stored.has(m.providerMessageId) && !csatAnswers.has(m.providerMessageId));
     await decideChatbotReplies(tx, asked, { snapshot: bots });
   }
-  // Automation rules (docs/automation.md): jobs and timers written with the messages; the
-  // automation worker evaluates them after the commit.
+  // Automation rules (docs/automation.md "Where rules run"): the new messages are staged with
+  // them, one job per account; the automation worker makes their event jobs and timers and
+  // evaluates the rules after the commit.
   const created = new Set(
     events.filter((e) => e.type === "conversation.created").map((e) => String(e.data.conversationUid)),
   );
-  await enqueueInbound(
+  await stageInbound(
     tx,
     inputs.flatMap((m) => {
       const conversationId = conversationOf.get(m.id);

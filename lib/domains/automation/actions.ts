@@ -18,6 +18,11 @@ import { AutomationTriggered } from "./event-types";
 import type { Action, ActionOutcome, TriggerEvent } from "./schemas";
 
 export const JOB_KINDS = {
+  /**
+   * A callback batch's inbound messages for the rules (enqueue.ts `stageInbound`): the worker
+   * turns them into the event jobs and timers below, outside the callback's transaction.
+   */
+  inbound: "automation.inbound",
   /** An event happened (an inbound message, a new conversation, labels changed): the rules for it run. */
   event: "automation.event",
   /** A time trigger of one rule (idle, unanswered) comes due. */

@@ -8,7 +8,7 @@ import { contactWrites } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
 import { createMemberOf } from "@/test/member-fixtures";
 import { messagingCustomer } from "@/test/messaging-fixtures";
-import { runAutomationJobs } from "./worker";
+import { runAutomationJobs, runStagedInbound } from "./worker";
 
 type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
 let t: Customer;
@@ -475,6 +475,8 @@ describe("the worker's batches", () => {
     await contactWrites(t.sender, contacts[0] ?? "", "batch one");
     await contactWrites(t.sender, contacts[1] ?? "", "batch boom");
     await contactWrites(t.sender, contacts[2] ?? "", "batch three");
+    // The callbacks' staged messages become the three event jobs (docs/automation.md "Where rules run").
+    expect(await runStagedInbound({ customerIds: [t.customer.id] })).toBeGreaterThanOrEqual(3);
     // One pass claims the three jobs (and any an earlier test left due): A runs for each, B
     // throws on the second. No second pass here: on a slow machine its backoff could be over.
     expect(await runAutomationJobs({ customerIds: [t.customer.id] })).toBeGreaterThanOrEqual(3);

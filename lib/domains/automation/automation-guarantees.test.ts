@@ -9,7 +9,7 @@ import { contactWrites, drainCallbacks, inboundBody, postSigned } from "@/test/c
 import { call, uniquePhone } from "@/test/factory";
 import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
 import { runRule } from "./runner";
-import { AUTOMATION_KINDS, runAutomationJobs } from "./worker";
+import { AUTOMATION_KINDS, runAutomationJobs, runStagedInbound } from "./worker";
 
 type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
 let t: Customer;
@@ -126,6 +126,8 @@ describe("time triggers are durable, cancelled by a reply", () => {
     const answered = uniquePhone();
     await contactWrites(t.sender, waiting, "anyone?");
     await contactWrites(t.sender, answered, "anyone?");
+    // The worker makes the timers of the messages the callbacks staged (docs/automation.md "Where rules run").
+    await runStagedInbound({ customerIds: [t.customer.id] });
     const timers = await db.scheduledJob.findMany({
       where: { customerId: t.customer.id, kind: "automation.time", status: "PENDING" },
     });
@@ -162,6 +164,7 @@ describe("time triggers are durable, cancelled by a reply", () => {
     });
     const contact = uniquePhone();
     await contactWrites(t.sender, contact, "hi");
+    await runStagedInbound({ customerIds: [t.customer.id] });
     const c = await conversationOf(contact);
     // A message after the timer was set (our reply): the due timer moves to an hour after it.
     const later = new Date(Date.now() + 5_000);
@@ -199,6 +202,7 @@ describe("the window is known", () => {
     });
     const contact = uniquePhone();
     await contactWrites(t.sender, contact, "hi");
+    await runStagedInbound({ customerIds: [t.customer.id] });
     const c = await conversationOf(contact);
     // A day passes: the window is closed when the timers are due.
     const past = new Date(Date.now() - 25 * 3600_000);

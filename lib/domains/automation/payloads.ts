@@ -1,5 +1,21 @@
-// What the automation event and time jobs carry (enqueue.ts and labels.ts write them, runner.ts reads them).
+// What the automation jobs carry (enqueue.ts and labels.ts write them, runner.ts reads them).
 import type { TriggerEvent } from "./schemas";
+
+/** One inbound message of a staged batch (enqueue.ts `stageInbound`); `at` as ISO text. */
+export type StagedInbound = {
+  customerId: string;
+  senderId: string;
+  conversationId: string;
+  providerMessageId: string;
+  text: string;
+  type: string;
+  at: string;
+  /** This message started the conversation. */
+  created: boolean;
+};
+
+/** What an inbound job carries: one account's new messages of one callback batch. */
+export type InboundPayload = { items: StagedInbound[] };
 
 /** What an event job carries (enqueue.ts writes it). */
 export type EventPayload = {

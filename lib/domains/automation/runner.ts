@@ -5,7 +5,7 @@
 // AutomationRun, in the transaction of its actions: a replayed callback, a second worker or
 // a job run again after a crash inserts nothing and so does nothing.
 import { db, hotRows, type Tx } from "@/lib/db";
-import { plainOrPrismaTransaction } from "@/lib/db/plain-tx";
+import { plainOrPrismaTransaction, plainTransaction } from "@/lib/db/plain-tx";
 import { newId } from "@/lib/db/sql";
 import { type BusinessHours, isInBusinessHours, nextOpening } from "@/lib/domains/business-hours/hours";
 import { businessHoursOf } from "@/lib/domains/business-hours/service";
@@ -14,8 +14,9 @@ import type { ClaimedJob, JobOutcome } from "@/lib/domains/schedule/jobs";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { JOB_KINDS, type RunContext, type RunConversation, runActions, runOutcome } from "./actions";
 import { conditionsHold, eventConditionsHold, type Facts, readsContactFields, readsLabels } from "./conditions";
+import { scheduleInboundJobs } from "./enqueue";
 import { applyLabels, labelsOf } from "./labels";
-import type { EventPayload, TimePayload } from "./payloads";
+import type { EventPayload, InboundPayload, TimePayload } from "./payloads";
 import type { Condition, TriggerEvent } from "./schemas";
 import { handleReopenJob, handleSendJob } from "./sends";
 import { configOf } from "./serializers";
@@ -309,9 +310,21 @@ async function handleTimeJob(job: ClaimedJob): Promise<JobOutcome> {
   return { status: "DONE" };
 }
 
+/**
+ * A callback batch's staged messages become their event jobs and timers, in one transaction:
+ * all of them or none, and a second run (the job run again after a crash) finds their keys.
+ */
+async function handleInboundJob(job: ClaimedJob): Promise<JobOutcome> {
+  const { items } = job.payload as unknown as InboundPayload;
+  await plainTransaction((tx) => scheduleInboundJobs(tx, items));
+  return { status: "DONE" };
+}
+
 /** The scheduler's handler for every automation job kind. */
 export async function handleAutomationJob(job: ClaimedJob, pass = new Map<string, unknown>()): Promise<JobOutcome> {
   switch (job.kind) {
+    case JOB_KINDS.inbound:
+      return handleInboundJob(job);
     case JOB_KINDS.event:
       return handleEventJob(job, pass);
     case JOB_KINDS.time:

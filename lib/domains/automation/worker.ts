@@ -43,6 +43,19 @@ export function automationWorker(options: AutomationWorkerOptions = {}): WorkerD
   });
 }
 
+/**
+ * One pass over the staged inbound messages only (enqueue.ts): their event jobs and timers
+ * written, none run. Tests that look at the timers a message set use it; returns how many were claimed.
+ */
+export const runStagedInbound = (options: AutomationWorkerOptions = {}) =>
+  runDueJobs({
+    name: "automation worker",
+    kinds: [JOB_KINDS.inbound],
+    handle: handleAutomationJob,
+    leaseMs: options.leaseMs ?? jobLeaseMs(),
+    customerIds: options.customerIds ?? null,
+  });
+
 /** One pass over the due automation jobs (tests drive the worker with it); returns how many were claimed. */
 export const runAutomationJobs = (options: AutomationWorkerOptions = {}) =>
   runDueJobs({

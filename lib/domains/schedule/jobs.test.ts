@@ -120,6 +120,7 @@ describe("a pass of the job worker", () => {
     const order: string[] = [];
     const yieldTo = async () => {
       order.push("yield");
+      return true;
     };
     const handle = async (job: ClaimedJob): Promise<JobOutcome> => {
       order.push(`job ${(job.payload as { i: number }).i}`);
@@ -129,25 +130,62 @@ describe("a pass of the job worker", () => {
     expect(order).toEqual(["yield", "job 0", "yield", "job 1", "yield", "job 2"]);
   });
 
-  it("stops waiting on yieldTo once a quarter of the claim's lease is spent: the rest of the pass runs at once", async () => {
+  it("a wait that runs out, the other work still busy, claims one job: and ends a pass, its other jobs handed back unhandled and not counted as an attempt", async () => {
     const kind = kindOf();
-    await schedule(kind, 4);
+    await schedule(kind, 3);
     const order: string[] = [];
-    // Each wait takes 150 ms of a 1,000 ms lease: the waits stop once 250 ms have passed since
-    // the claim, at the latest before the last job.
+    // The claim's wait ends with the other work done; the one before the second job runs out.
+    const answers = [true, false];
     const yieldTo = async () => {
       order.push("yield");
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      return answers.shift() ?? false;
     };
     const handle = async (job: ClaimedJob): Promise<JobOutcome> => {
       order.push(`job ${(job.payload as { i: number }).i}`);
       return { status: "DONE" };
     };
-    expect(await runDueJobs({ name: "test", kinds: [kind], handle, yieldTo, leaseMs: 1_000 })).toBe(4);
-    // Without the cap: the claim's wait and one before each of jobs 1-3, four in all.
+    expect(await runDueJobs({ name: "test", kinds: [kind], handle, yieldTo })).toBe(1);
+    expect(order).toEqual(["yield", "job 0", "yield"]);
+    const after = await rows(kind);
+    expect(after.map((r) => r.status)).toEqual(["DONE", "PENDING", "PENDING"]);
+    // Handed back: claimable at once, the claim not counted.
+    expect(after.slice(1).map((r) => [r.lockedUntil, r.attempts])).toEqual([
+      [null, 0],
+      [null, 0],
+    ]);
+    // Still busy before the next claim: it takes one job, and the pass ends with it.
+    order.length = 0;
+    expect(await runDueJobs({ name: "test", kinds: [kind], handle, yieldTo })).toBe(1);
+    expect(order).toEqual(["yield", "job 1"]);
+    expect((await rows(kind)).map((r) => r.status)).toEqual(["DONE", "DONE", "PENDING"]);
+  });
+
+  it("a quarter of the claim's lease spent waiting ends the pass: the rest go back for the next claim, none runs in a burst", async () => {
+    const kind = kindOf();
+    await schedule(kind, 4);
+    const order: string[] = [];
+    // Each wait takes 150 ms of a 1,000 ms lease and ends with the other work done: the pass
+    // stops once 250 ms have passed since the claim.
+    const yieldTo = async () => {
+      order.push("yield");
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return true;
+    };
+    const handle = async (job: ClaimedJob): Promise<JobOutcome> => {
+      order.push(`job ${(job.payload as { i: number }).i}`);
+      return { status: "DONE" };
+    };
+    const handled = await runDueJobs({ name: "test", kinds: [kind], handle, yieldTo, leaseMs: 1_000 });
+    expect(handled).toBeGreaterThanOrEqual(1);
+    expect(handled).toBeLessThan(4);
     expect(order.slice(0, 3)).toEqual(["yield", "job 0", "yield"]);
-    expect(order.filter((o) => o === "yield").length).toBeLessThanOrEqual(3);
-    expect(order.filter((o) => o.startsWith("job"))).toEqual(["job 0", "job 1", "job 2", "job 3"]);
+    const after = await rows(kind);
+    expect(after.filter((r) => r.status === "DONE")).toHaveLength(handled);
+    expect(after.filter((r) => r.status === "PENDING").every((r) => r.lockedUntil === null && r.attempts === 0)).toBe(
+      true,
+    );
+    // The next passes take the rest.
+    while ((await runDueJobs({ name: "test", kinds: [kind], handle, yieldTo, leaseMs: 1_000 })) > 0);
     expect((await rows(kind)).map((r) => r.status)).toEqual(["DONE", "DONE", "DONE", "DONE"]);
   });
 });

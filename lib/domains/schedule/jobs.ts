@@ -156,6 +156,21 @@ export async function finishJobs(finished: { job: Pick<ClaimedJob, "id" | "lease
   return finished.filter((x) => !kept.has(x.job.id)).map((x) => x.job.id);
 }
 
+/**
+ * Hands claimed jobs back unhandled (a pass that stopped early, runDueJobs): due as they were,
+ * the claim not counted as an attempt. A job whose lease was lost meanwhile is left alone.
+ */
+export async function releaseJobs(jobs: Pick<ClaimedJob, "id" | "lease">[]): Promise<void> {
+  if (jobs.length === 0) return;
+  await hotRows({
+    text: `UPDATE "ScheduledJob" AS j SET "lockedUntil" = NULL, attempts = GREATEST(j.attempts - 1, 0),
+         "updatedAt" = ${NOW_UTC}
+       FROM unnest($1::text[], $2::timestamp(3)[]) AS t(id, lease)
+       WHERE j.id = t.id AND j."lockedUntil" = t.lease`,
+    values: [jobs.map((j) => j.id), jobs.map((j) => j.lease)],
+  });
+}
+
 export type JobWorkerOptions = {
   /** Names the worker in its log lines. */
   name: string;
@@ -173,11 +188,12 @@ export type JobWorkerOptions = {
   customerIds?: readonly string[] | null;
   sleep?: WorkerSleep;
   /**
-   * Awaited before the claim and before each later job while the first quarter of the lease
-   * lasts: work that can wait lets other work of the process go first (the automation worker:
-   * lib/core/foreground.ts).
+   * Awaited before the claim and before each later job: work that can wait lets other work of
+   * the process go first (the automation worker: lib/core/foreground.ts). It resolves false when
+   * it stopped waiting with that work still busy: the claim then takes one job, and a pass
+   * stops there and hands its other jobs back (as it does once a quarter of the lease is spent).
    */
-  yieldTo?: () => Promise<void>;
+  yieldTo?: () => Promise<boolean>;
 };
 
 /** Outcomes are written together, at the end of a pass or once this long has passed since the last write. */
@@ -192,10 +208,11 @@ const FINISH_EVERY_MS = 1_000;
  * between a job and its finish.
  */
 export async function runDueJobs(options: JobWorkerOptions): Promise<number> {
-  await options.yieldTo?.();
+  const idle = (await options.yieldTo?.()) ?? true;
   const leaseMs = options.leaseMs ?? 60_000;
   const claimedAt = Date.now();
-  const jobs = await claimDueJobs(options.kinds, options.batchSize ?? 50, leaseMs, options.customerIds ?? null);
+  const limit = idle ? (options.batchSize ?? 50) : 1;
+  const jobs = await claimDueJobs(options.kinds, limit, leaseMs, options.customerIds ?? null);
   const maxAttempts = options.maxAttempts ?? 5;
   const pass = new Map<string, unknown>();
   let finished: { job: ClaimedJob; outcome: JobOutcome }[] = [];
@@ -206,12 +223,21 @@ export async function runDueJobs(options: JobWorkerOptions): Promise<number> {
     lastWrite = Date.now();
     for (const jobId of lost) log.warn({ jobId, worker: options.name }, "scheduled job lease lost");
   };
+  let handedBack: ClaimedJob[] = [];
   try {
     for (const [index, job] of jobs.entries()) {
-      // Before each job but the first (the claim waited just now). Waits spend the claim's lease:
-      // they stop after a quarter of it, and the pass's other jobs run at once, within the rest
-      // of the lease as before (no job is taken over meanwhile).
-      if (index > 0 && Date.now() - claimedAt < leaseMs / 4) await options.yieldTo?.();
+      // Before each job but the first (the claim waited just now). A wait that runs out (the
+      // other work still busy) ends the pass, and so does a quarter of the lease spent: the
+      // pass's other jobs go back unhandled, for the next claim. Before, the rest of a pass
+      // ran at once after a quarter of the lease, a burst of rule jobs 17 s into a burst of
+      // callbacks (docs/automation.md "Where rules run").
+      if (index > 0 && options.yieldTo) {
+        const go = Date.now() - claimedAt < leaseMs / 4 && (await options.yieldTo());
+        if (!go) {
+          handedBack = jobs.slice(index);
+          break;
+        }
+      }
       let outcome: JobOutcome;
       try {
         outcome = await options.handle(job, pass);
@@ -233,7 +259,8 @@ export async function runDueJobs(options: JobWorkerOptions): Promise<number> {
     // Even when the database failed mid-pass: what was handled is recorded if it can be.
     if (finished.length > 0) await write();
   }
-  return jobs.length;
+  await releaseJobs(handedBack);
+  return jobs.length - handedBack.length;
 }
 
 /** The earliest due time of the PENDING jobs of these kinds, or null (the loop sleeps until then). */

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { resetEnvCache } from "@/lib/core/env";
 import { db } from "@/lib/db";
 import { systemPrincipal } from "@/lib/domains/auth/principal";
-import { runAutomationJobs } from "@/lib/domains/automation/worker";
+import { runAutomationJobs, runStagedInbound } from "@/lib/domains/automation/worker";
 import { addToBlacklist } from "@/lib/domains/contacts/blacklist";
 import { updateConversation } from "@/lib/domains/conversations/service";
 import { runCsatJobs } from "@/lib/domains/csat/send";
@@ -296,7 +296,9 @@ describe("a member's close inside the window", () => {
       comment: "Slow",
     });
     expect((await conversationOf(u, contact)).status).toBe("CLOSED");
-    // Only the contact's first message became a rule job; neither answer did, first time or again.
+    // Only the contact's first message became a rule job; neither answer did, first time or again
+    // (the worker writes the jobs of the messages the callbacks staged: docs/automation.md "Where rules run").
+    while ((await runStagedInbound({ customerIds: [u.customer.id] })) > 0);
     const jobs = await db.scheduledJob.findMany({
       where: { customerId: u.customer.id, key: { startsWith: "auto:message.inbound:" } },
     });

@@ -1,0 +1,60 @@
+// Inbound messages reach the rules in two steps (docs/automation.md "Where rules run"): the
+// callback's transaction stages them, one inbound job per account and batch, and nothing else;
+// the worker turns a staged batch into its event jobs and timers, once however often it runs.
+import { expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { envelopeFor } from "@/lib/domains/provider/simulator-callbacks";
+import { inboundTextChange } from "@/lib/domains/provider/simulator-inbound";
+import { claimDueJobs } from "@/lib/domains/schedule/jobs";
+import { drainCallbacks, postSigned } from "@/test/conversation-fixtures";
+import { call, uniquePhone } from "@/test/factory";
+import { messagingCustomer } from "@/test/messaging-fixtures";
+import { JOB_KINDS } from "./actions";
+import { handleAutomationJob } from "./runner";
+
+type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
+
+const jobsOf = (customerId: string) =>
+  db.scheduledJob.findMany({ where: { customerId }, select: { kind: true, status: true, key: true } });
+
+/** One signed callback carrying a message from each contact. */
+const oneCallback = (t: Customer, contacts: string[]) =>
+  envelopeFor(
+    contacts.map((from) =>
+      inboundTextChange(
+        { phoneNumberId: t.sender.phoneNumberId ?? "", phoneNumber: t.sender.phoneNumber, wabaId: t.sender.wabaId },
+        { from, text: "hello" },
+      ),
+    ),
+  );
+
+it("a callback batch stages one job for an account with rules, none for one without; run twice, it schedules its jobs and timers once", async () => {
+  const ruled = await messagingCustomer();
+  const plain = await messagingCustomer();
+  for (const trigger of [{ event: "message.inbound" }, { event: "conversation.unanswered", minutes: 30 }]) {
+    const res = await call("POST", "/api/v3/automations", {
+      token: ruled.globalToken,
+      body: { rule: { name: trigger.event, trigger, actions: [{ type: "note", text: "n" }] } },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  }
+  const contacts = [uniquePhone(), uniquePhone(), uniquePhone()];
+  expect(await postSigned(oneCallback(ruled, contacts))).toBe(200);
+  expect(await postSigned(oneCallback(plain, contacts))).toBe(200);
+  await drainCallbacks();
+  expect(await db.conversationMessage.count({ where: { customerId: ruled.customer.id } })).toBe(3);
+
+  // The callbacks wrote the staged batch and nothing else for the rules.
+  expect((await jobsOf(ruled.customer.id)).map((j) => [j.kind, j.status])).toEqual([[JOB_KINDS.inbound, "PENDING"]]);
+  expect(await jobsOf(plain.customer.id)).toEqual([]);
+
+  // The worker runs it, and runs it again (a crash before its outcome was recorded).
+  const [staged] = await claimDueJobs([JOB_KINDS.inbound], 10, 60_000, [ruled.customer.id]);
+  if (!staged) throw new Error("the staged batch was not due");
+  expect(await handleAutomationJob(staged)).toEqual({ status: "DONE" });
+  expect(await handleAutomationJob(staged)).toEqual({ status: "DONE" });
+  const written = (await jobsOf(ruled.customer.id)).filter((j) => j.kind !== JOB_KINDS.inbound);
+  expect(written.filter((j) => j.kind === JOB_KINDS.event)).toHaveLength(3);
+  expect(written.filter((j) => j.kind === JOB_KINDS.time && j.status === "PENDING")).toHaveLength(3);
+  expect(written).toHaveLength(6);
+});
