@@ -40,9 +40,20 @@ const rulesOf = (tx: Tx, items: readonly { customerId: string }[]) =>
     [...new Set(items.map((i) => i.customerId))],
   );
 
+const isTimed = (r: RuleHead) =>
+  (r.triggerEvent === "conversation.idle" || r.triggerEvent === "conversation.unanswered") && !!r.minutes;
+
+/** Some rule makes a job of this message: its event's, its new conversation's, or a timer. */
+const wanted = (rules: RuleHead[], i: { customerId: string; senderId: string; created: boolean }) =>
+  rules.some(
+    (r) =>
+      watches(r, i) &&
+      (r.triggerEvent === "message.inbound" || (i.created && r.triggerEvent === "conversation.created") || isTimed(r)),
+  );
+
 /**
- * Step 1, in the callback's transaction: the messages some enabled rule watches, one inbound
- * job per account (due now). Returns how many messages were staged.
+ * Step 1, in the callback's transaction: the messages some enabled rule makes a job of, one
+ * inbound job per account (due now). Returns how many messages were staged.
  */
 export async function stageInbound(tx: Tx, items: InboundForRules[]): Promise<number> {
   if (items.length === 0) return 0;
@@ -50,7 +61,7 @@ export async function stageInbound(tx: Tx, items: InboundForRules[]): Promise<nu
   if (rules.length === 0) return 0;
   const byAccount = new Map<string, StagedInbound[]>();
   for (const i of items) {
-    if (!rules.some((r) => watches(r, i))) continue;
+    if (!wanted(rules, i)) continue;
     const staged = byAccount.get(i.customerId) ?? [];
     staged.push({ ...i, text: i.text.slice(0, 4096), at: i.at.toISOString() });
     byAccount.set(i.customerId, staged);
@@ -70,18 +81,24 @@ export async function stageInbound(tx: Tx, items: InboundForRules[]): Promise<nu
   return [...byAccount.values()].reduce((n, staged) => n + staged.length, 0);
 }
 
-/** Step 2, in the worker's transaction: a staged batch's event jobs and timers; returns how many are new. */
+/**
+ * Step 2, in the worker's transaction: a staged batch's event jobs and timers; returns how many
+ * are new. Only a conversation's latest message starts its time rules' timers, and none starts
+ * them when a message as new or newer already did (this batch run twice, or a newer batch
+ * written first: a retry, a second worker); older pending timers are cancelled.
+ */
 export async function scheduleInboundJobs(tx: Tx, staged: readonly StagedInbound[]): Promise<number> {
   const items: InboundForRules[] = staged.map((i) => ({ ...i, at: new Date(i.at) }));
   if (items.length === 0) return 0;
   const rules = await rulesOf(tx, items);
   if (rules.length === 0) return 0;
   const jobs: NewJob[] = [];
-  const timed = new Set<string>();
+  const latest = new Map<string, InboundForRules>();
   for (const i of items) {
     const mine = rules.filter((r) => watches(r, i));
     if (mine.length === 0) continue;
-    const message = { text: i.text.slice(0, 4096), type: i.type };
+    const seen = latest.get(i.conversationId);
+    if (!seen || seen.at < i.at) latest.set(i.conversationId, i);
     const event = (trigger: TriggerEvent, eventKey: string): NewJob => ({
       customerId: i.customerId,
       kind: JOB_KINDS.event,
@@ -92,7 +109,7 @@ export async function scheduleInboundJobs(tx: Tx, staged: readonly StagedInbound
         trigger,
         conversationId: i.conversationId,
         eventKey,
-        message: trigger === "message.inbound" ? message : null,
+        message: trigger === "message.inbound" ? messageOf(i) : null,
         at: i.at.toISOString(),
       } satisfies EventPayload,
     });
@@ -101,46 +118,66 @@ export async function scheduleInboundJobs(tx: Tx, staged: readonly StagedInbound
     if (i.created && mine.some((r) => r.triggerEvent === "conversation.created")) {
       jobs.push(event("conversation.created", i.conversationId));
     }
-    for (const r of mine) {
-      if ((r.triggerEvent !== "conversation.idle" && r.triggerEvent !== "conversation.unanswered") || !r.minutes)
-        continue;
-      timed.add(i.conversationId);
-      jobs.push({
+  }
+  const timedRules = rules.filter(isTimed);
+  const waiting = [...latest.values()].filter((i) => timedRules.some((r) => watches(r, i)));
+  if (waiting.length > 0) jobs.push(...(await timersOf(tx, waiting, timedRules)));
+  return scheduleJobs(tx, jobs);
+}
+
+const messageOf = (i: InboundForRules) => ({ text: i.text.slice(0, 4096), type: i.type });
+
+/** The timers these latest messages start (one per conversation), the older pending ones cancelled. */
+async function timersOf(tx: Tx, waiting: InboundForRules[], timedRules: RuleHead[]): Promise<NewJob[]> {
+  const conversations = waiting.map((i) => i.conversationId).sort();
+  // Writers of one conversation's timers take turns (in a stable order: no deadlock), so a
+  // batch written after a newer one sees that one's timers.
+  await tx.$queryRawUnsafe(
+    `SELECT count(pg_advisory_xact_lock(k))::int AS n
+     FROM (SELECT hashtext('automation-timers:' || c) AS k FROM unnest($1::text[]) AS c ORDER BY c) s`,
+    conversations,
+  );
+  // Per conversation and rule, the newest message that has a timer, pending or already run.
+  const anchors = await tx.$queryRawUnsafe<{ subject: string; ruleId: string; at: Date | string }[]>(
+    `SELECT "subjectId" AS subject, payload ->> 'ruleId' AS "ruleId", max((payload ->> 'anchorAt')::timestamptz) AS at
+     FROM "ScheduledJob" WHERE "subjectId" = ANY($1::text[]) AND kind = $2 AND status <> 'CANCELLED'
+     GROUP BY 1, 2`,
+    conversations,
+    JOB_KINDS.time,
+  );
+  const newest = new Map(anchors.map((a) => [`${a.subject}|${a.ruleId}`, new Date(a.at).getTime()]));
+  const timers: NewJob[] = [];
+  for (const i of waiting) {
+    for (const r of timedRules) {
+      if (!watches(r, i)) continue;
+      const known = newest.get(`${i.conversationId}|${r.id}`);
+      if (known !== undefined && known >= i.at.getTime()) continue;
+      timers.push({
         customerId: i.customerId,
         kind: JOB_KINDS.time,
         key: `auto:${r.triggerEvent}:${r.id}:${i.providerMessageId}`,
         subjectId: i.conversationId,
-        dueAt: new Date(i.at.getTime() + r.minutes * 60_000),
+        dueAt: new Date(i.at.getTime() + (r.minutes ?? 0) * 60_000),
         payload: {
-          trigger: r.triggerEvent,
+          trigger: r.triggerEvent as TimePayload["trigger"],
           ruleId: r.id,
           conversationId: i.conversationId,
           anchorMessageId: i.providerMessageId,
           anchorAt: i.at.toISOString(),
-          message,
+          message: messageOf(i),
         } satisfies TimePayload,
       });
     }
   }
-  // A newer inbound replaces the conversation's waiting timers (the last inbound is what waits),
-  // but never this batch's own (a replayed message finds its timer, not a cancelled one).
-  // A replayed older message cancels nothing newer than itself.
-  if (timed.size > 0) {
-    const latest = new Map<string, Date>();
-    for (const i of items) {
-      const seen = latest.get(i.conversationId);
-      if (timed.has(i.conversationId) && (!seen || seen < i.at)) latest.set(i.conversationId, i.at);
-    }
-    await tx.$executeRawUnsafe(
-      `UPDATE "ScheduledJob" AS j SET status = 'CANCELLED', "updatedAt" = ${NOW_UTC}
-       FROM unnest($1::text[], $2::text[]) AS t(subject, at)
-       WHERE j."subjectId" = t.subject AND j.status = 'PENDING' AND j.kind = $3 AND NOT (j.key = ANY($4::text[]))
-         AND (j.payload ->> 'anchorAt')::timestamptz < t.at::timestamptz`,
-      [...latest.keys()],
-      [...latest.values()].map((d) => d.toISOString()),
-      JOB_KINDS.time,
-      jobs.filter((j) => j.kind === JOB_KINDS.time).map((j) => j.key),
-    );
-  }
-  return scheduleJobs(tx, jobs);
+  // A newer inbound replaces the conversation's waiting timers: the last inbound is what waits.
+  await tx.$executeRawUnsafe(
+    `UPDATE "ScheduledJob" AS j SET status = 'CANCELLED', "updatedAt" = ${NOW_UTC}
+     FROM unnest($1::text[], $2::text[]) AS t(subject, at)
+     WHERE j."subjectId" = t.subject AND j.status = 'PENDING' AND j.kind = $3
+       AND (j.payload ->> 'anchorAt')::timestamptz < t.at::timestamptz`,
+    waiting.map((i) => i.conversationId),
+    waiting.map((i) => i.at.toISOString()),
+    JOB_KINDS.time,
+  );
+  return timers;
 }

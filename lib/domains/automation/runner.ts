@@ -316,7 +316,9 @@ async function handleTimeJob(job: ClaimedJob): Promise<JobOutcome> {
  */
 async function handleInboundJob(job: ClaimedJob): Promise<JobOutcome> {
   const { items } = job.payload as unknown as InboundPayload;
-  await plainTransaction((tx) => scheduleInboundJobs(tx, items));
+  // Staged per account: the job's own account is the only one its messages may name.
+  const own = items.filter((i) => i.customerId === job.customerId);
+  await plainTransaction((tx) => scheduleInboundJobs(tx, own));
   return { status: "DONE" };
 }
 

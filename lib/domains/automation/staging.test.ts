@@ -1,6 +1,7 @@
 // Inbound messages reach the rules in two steps (docs/automation.md "Where rules run"): the
 // callback's transaction stages them, one inbound job per account and batch, and nothing else;
-// the worker turns a staged batch into its event jobs and timers, once however often it runs.
+// the worker turns a staged batch into its event jobs and timers, once however often it runs,
+// and the timers of a conversation's latest message only, whatever order its batches come in.
 import { expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { envelopeFor } from "@/lib/domains/provider/simulator-callbacks";
@@ -10,6 +11,8 @@ import { drainCallbacks, postSigned } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
 import { JOB_KINDS } from "./actions";
+import { scheduleInboundJobs } from "./enqueue";
+import type { StagedInbound } from "./payloads";
 import { handleAutomationJob } from "./runner";
 
 type Customer = Awaited<ReturnType<typeof messagingCustomer>>;
@@ -57,4 +60,51 @@ it("a callback batch stages one job for an account with rules, none for one with
   expect(written.filter((j) => j.kind === JOB_KINDS.event)).toHaveLength(3);
   expect(written.filter((j) => j.kind === JOB_KINDS.time && j.status === "PENDING")).toHaveLength(3);
   expect(written).toHaveLength(6);
+});
+
+it("timers: a conversation's latest message starts them; a batch written after a newer one starts none, and a newer one cancels the older", async () => {
+  const t = await messagingCustomer();
+  const res = await call("POST", "/api/v3/automations", {
+    token: t.globalToken,
+    body: {
+      rule: {
+        name: "nudge",
+        trigger: { event: "conversation.unanswered", minutes: 30 },
+        actions: [{ type: "note", text: "n" }],
+      },
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const t0 = Date.now();
+  const staged = (conversationId: string, name: string, afterMs: number): StagedInbound => ({
+    customerId: t.customer.id,
+    senderId: t.sender.id,
+    conversationId,
+    providerMessageId: `wamid.${conversationId}.${name}`,
+    text: "anyone?",
+    type: "text",
+    at: new Date(t0 + afterMs).toISOString(),
+    created: false,
+  });
+  const write = (items: StagedInbound[]) => db.$transaction((tx) => scheduleInboundJobs(tx, items));
+  const timersOf = async (conversationId: string) =>
+    (await db.scheduledJob.findMany({ where: { subjectId: conversationId, kind: JOB_KINDS.time } }))
+      .map((j) => [j.key.split(".").at(-1), j.status])
+      .sort();
+
+  // Out of order (a retried batch, a second worker): the newer batch first, then an older one of two messages.
+  const late = `conv_late_${t0}`;
+  await write([staged(late, "m3", 1_000)]);
+  await write([staged(late, "m1", 0), staged(late, "m2", 500)]);
+  expect(await timersOf(late)).toEqual([["m3", "PENDING"]]);
+
+  // In order: a batch of two starts one timer, its latest; a newer batch cancels it.
+  const inOrder = `conv_in_order_${t0}`;
+  await write([staged(inOrder, "m1", 0), staged(inOrder, "m2", 500)]);
+  expect(await timersOf(inOrder)).toEqual([["m2", "PENDING"]]);
+  await write([staged(inOrder, "m3", 1_000)]);
+  expect(await timersOf(inOrder)).toEqual([
+    ["m2", "CANCELLED"],
+    ["m3", "PENDING"],
+  ]);
 });

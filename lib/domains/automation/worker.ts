@@ -45,7 +45,7 @@ export function automationWorker(options: AutomationWorkerOptions = {}): WorkerD
 
 /**
  * One pass over the staged inbound messages only (enqueue.ts): their event jobs and timers
- * written, none run. Tests that look at the timers a message set use it; returns how many were claimed.
+ * written, none run. Tests that look at the timers a message set use it; returns how many it handled.
  */
 export const runStagedInbound = (options: AutomationWorkerOptions = {}) =>
   runDueJobs({
@@ -56,7 +56,7 @@ export const runStagedInbound = (options: AutomationWorkerOptions = {}) =>
     customerIds: options.customerIds ?? null,
   });
 
-/** One pass over the due automation jobs (tests drive the worker with it); returns how many were claimed. */
+/** One pass over the due automation jobs (tests drive the worker with it); returns how many it handled. */
 export const runAutomationJobs = (options: AutomationWorkerOptions = {}) =>
   runDueJobs({
     name: "automation worker",

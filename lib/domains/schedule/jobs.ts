@@ -201,7 +201,8 @@ const FINISH_EVERY_MS = 1_000;
 
 /**
  * One pass: claims due jobs, handles them one after another, and records their outcomes in
- * one statement (or one a second in a long pass); returns how many were claimed. A job that
+ * one statement (or one a second in a long pass); returns how many it handled (claimed, less
+ * those handed back: see `yieldTo`). A job that
  * throws is retried alone: the others of its pass keep their outcomes. A crash before the
  * write leaves the pass's jobs claimed: when the lease ends they run again, and each handler
  * finds what it already did (a rule's run key, a send's message id), as after a crash
@@ -256,10 +257,19 @@ export async function runDueJobs(options: JobWorkerOptions): Promise<number> {
       if (Date.now() - lastWrite >= FINISH_EVERY_MS) await write();
     }
   } finally {
-    // Even when the database failed mid-pass: what was handled is recorded if it can be.
-    if (finished.length > 0) await write();
+    // Even when the database failed mid-pass: what was handled is recorded if it can be, and
+    // what was handed back is released (else it waits for its lease to end).
+    try {
+      if (finished.length > 0) await write();
+    } finally {
+      await releaseJobs(handedBack).catch((error) =>
+        log.warn(
+          { err: error, worker: options.name },
+          "scheduled jobs not handed back: taken again when their lease ends",
+        ),
+      );
+    }
   }
-  await releaseJobs(handedBack);
   return jobs.length - handedBack.length;
 }
 
