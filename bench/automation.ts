@@ -7,7 +7,7 @@
 //      to an account with 20 enabled rules (text contains and a pattern, labels, assign, notes,
 //      a webhook, the new-conversation, labels-changed, unanswered and idle triggers), taking
 //      turns with the same load to an account with no rules (the baseline; --rounds rounds,
-//      rules-less first). A message's processing time runs from its POST to the commit of the
+//      rules-less first in odd rounds, the rules first in even ones). A message's processing time runs from its POST to the commit of the
 //      transaction that applied it (inbound stored, conversation updated, the messages staged
 //      for the rules: docs/automation.md "Where rules run"; the worker writes their jobs later):
 //      a trigger the bench adds to its own database NOTIFYs each callback's message id as its
@@ -17,8 +17,9 @@
 //      process while the load runs: jobs/s enqueued and finished, the backlog (a staged message
 //      not yet turned into its jobs counting as one) when the load
 //      ends and how long it takes to drain, waited for at most --drain-wait seconds (default
-//      60). Jobs still waiting then are cancelled (and counted) so the next baseline round
-//      does not share the cores with them. Reported with whether the worker keeps up, and the
+//      60). Jobs still waiting then are cancelled (and counted), the worker's pass in flight
+//      let finish and what it hands back cancelled too, so the next load does not share the
+//      cores with them. Reported with whether the worker keeps up, and the
 //      drain after the load: jobs finished a second and the worker process's CPU per job (/proc;
 //      the callback processor is idle then), which the machine's load disturbs less.
 //  (c) idle: 10,000 pending time triggers (the rounds' own timers topped up with rows of
@@ -479,19 +480,34 @@ async function measureDrain(
   const cpuDrain = cpuTimeMs(workerPid) - cpu0;
   const finishedInDrain = (await finishedNow()) - finishedAtEnd;
   const drainedAfterS = left === 0 ? drainS : null;
-  // Jobs the bound left are cancelled: the next baseline round must not share the cores with them.
-  // A staged batch's messages count as the jobs they would have become.
-  const cancelled =
-    left > 0
-      ? await count(
-          `WITH gone AS (UPDATE "ScheduledJob" SET status = 'CANCELLED', "lastError" = 'bench: not drained within the bound'
-             WHERE "customerId" = $1 AND kind = ANY($2::text[]) AND status = 'PENDING' AND "dueAt" <= (now() AT TIME ZONE 'UTC')
-               AND ("lockedUntil" IS NULL OR "lockedUntil" < (now() AT TIME ZONE 'UTC'))
-             RETURNING kind, payload)
-           SELECT coalesce(sum(CASE WHEN kind = $3 THEN jsonb_array_length(payload -> 'items') ELSE 1 END), 0) AS n FROM gone`,
-          [account.customerId, [EVENT_KIND, INBOUND_KIND], INBOUND_KIND],
-        )
-      : 0;
+  // Jobs the bound left are cancelled: the next load (either account's) must not share the cores
+  // with them. A staged batch's messages count as the jobs they would have become. Jobs the worker
+  // holds are let finish, and what its pass then hands back is cancelled too: before, a pass in
+  // flight went on into the next load.
+  const cancelDue = () =>
+    count(
+      `WITH gone AS (UPDATE "ScheduledJob" SET status = 'CANCELLED', "lastError" = 'bench: not drained within the bound'
+         WHERE "customerId" = $1 AND kind = ANY($2::text[]) AND status = 'PENDING' AND "dueAt" <= (now() AT TIME ZONE 'UTC')
+           AND ("lockedUntil" IS NULL OR "lockedUntil" < (now() AT TIME ZONE 'UTC'))
+         RETURNING kind, payload)
+       SELECT coalesce(sum(CASE WHEN kind = $3 THEN jsonb_array_length(payload -> 'items') ELSE 1 END), 0) AS n FROM gone`,
+      [account.customerId, [EVENT_KIND, INBOUND_KIND], INBOUND_KIND],
+    );
+  const held = () =>
+    count(
+      `SELECT count(*) AS n FROM "ScheduledJob" WHERE "customerId" = $1 AND status = 'PENDING'
+         AND "lockedUntil" > (now() AT TIME ZONE 'UTC')`,
+      [account.customerId],
+    );
+  let cancelled = 0;
+  if (left > 0) {
+    cancelled = await cancelDue();
+    const until = performance.now() + 30_000;
+    while ((await held()) > 0 && performance.now() < until) await sleep(200);
+    if ((await held()) > 0)
+      console.log("  warning: the worker still held rule jobs 30 s after the bound; they run into the next load");
+    cancelled += await cancelDue();
+  }
   const enqueued = (await allNow()) - before.all;
   const d: Drain = {
     enqueued,
@@ -644,13 +660,22 @@ async function main() {
 
   const results: Round[] = [];
   for (let round = 1; round <= rounds; round++) {
-    const p = await loadRun(pool, plain, round, applied);
-    const before = {
-      all: await eventJobs(ruled.customerId, "true"),
-      finished: await eventJobs(ruled.customerId, `status <> 'PENDING'`),
+    // The order alternates (no rules first in odd rounds, the rules first in even ones): the
+    // tables grow round after round (autovacuum is off here), and a fixed order charged half of
+    // each round's drift to the rules. The rules' backlog is drained, or cancelled, before the
+    // next load either way.
+    const withRules = async () => {
+      const before = {
+        all: await eventJobs(ruled.customerId, "true"),
+        finished: await eventJobs(ruled.customerId, `status <> 'PENDING'`),
+      };
+      const run = await loadRun(pool, ruled, round, applied);
+      return { run, drain: await measureDrain(ruled, before, run, worker.pid ?? 0) };
     };
-    const r = await loadRun(pool, ruled, round, applied);
-    const drain = await measureDrain(ruled, before, r, worker.pid ?? 0);
+    const rulesFirst = round % 2 === 0;
+    const first = rulesFirst ? await withRules() : null;
+    const p = await loadRun(pool, plain, round, applied);
+    const { run: r, drain } = first ?? (await withRules());
     for (const [name, x] of [
       ["no rules", p],
       ["20 rules", r],
@@ -804,14 +829,16 @@ run worker\`: the callback processor, the automation worker and the other backgr
 **(a) Callback processing**: a message's time from its POST to the commit of the transaction that applied it
 (inbound stored, conversation updated, the new messages staged for the rules; the worker writes their jobs and
 timers after the commit: docs/automation.md "Where rules run"), received by the bench as a NOTIFY from
-a trigger it adds to its own database on \`ProviderCallback."processedAt"\`. The two accounts take turns (no rules,
-20 rules, no rules, ...) for \`--rounds\` rounds (default 3) after a warm-up run of each; what the rules add is the
+a trigger it adds to its own database on \`ProviderCallback."processedAt"\`. The two accounts take turns for
+\`--rounds\` rounds (default 3) after a warm-up run of each, no rules first in odd rounds and 20 rules first in even
+ones (the tables grow from round to round with autovacuum off, and a fixed order charged half of each round's
+drift to the rules); what the rules add is the
 per-round difference of the p99s, its median judged (target under ${ADDED_P99_TARGET_MS} ms). The automation worker
 evaluates the rules in the same process while the load runs, so its work is part of what they add.
 **(b) The rule jobs**: the event jobs the rules account's messages become (\`message.inbound\`,
 \`conversation.created\`, \`conversation.labels_changed\`), finished per second during the load, the backlog when
 the load ends (a staged message the worker has not turned into its jobs yet counting as one) and the time to drain it, waited for at most \`--drain-wait\` seconds (default 60); jobs still
-waiting then are cancelled (and counted) so that the next baseline round does not share the cores with them.
+waiting then are cancelled (and counted), the worker's pass in flight let finish and what it hands back cancelled too, so that the next load does not share the cores with them.
 It keeps up when the backlog is gone within max(5 s, a tenth of the load's length). The drain after the load
 is also given as jobs finished a second and the worker process's CPU time (\`/proc\`) per job finished, the
 callback processor being idle then: what a job costs, which the machine's load disturbs less than the p99.

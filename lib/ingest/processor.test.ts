@@ -74,7 +74,7 @@ describe("callback processor loops", () => {
     batches.hold = new Promise<void>((r) => (release = r));
     const pass = callbackProcessor().pass({ signal: new AbortController().signal, loop: 0 });
     let rulesMayGo = false;
-    const waiting = foregroundIdle(60_000).then(() => {
+    const waiting = foregroundIdle(60_000, 0).then(() => {
       rulesMayGo = true;
     });
     await settle();

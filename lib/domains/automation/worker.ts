@@ -23,11 +23,13 @@ export type AutomationWorkerOptions = {
 const jobLeaseMs = providerSendLeaseMs;
 
 /**
- * Rules wait for the callback processor of this process (lib/core/foreground.ts): a burst of
- * inbound messages is applied first, the rules run in its gaps and after it. A wait ends after
- * this long, so a load without gaps still moves the rules a job at a time.
+ * Rules wait for the callback processor of this process to be quiet (lib/core/foreground.ts):
+ * a burst of inbound messages is applied first, the rules run after it. A wait ends after this
+ * long, so a load that never goes quiet still moves the rules a job at a time; 5 s rather than
+ * 1 s, so that fewer of a burst's callbacks share the cores with such a job (docs/benchmarks.md
+ * "The next limits").
  */
-const RULES_YIELD_MAX_MS = 1_000;
+const RULES_YIELD_MAX_MS = 5_000;
 const afterCallbacks = () => foregroundIdle(RULES_YIELD_MAX_MS);
 
 export function automationWorker(options: AutomationWorkerOptions = {}): WorkerDefinition {
