@@ -23,11 +23,11 @@ export type AutomationWorkerOptions = {
 const jobLeaseMs = providerSendLeaseMs;
 
 /**
- * Rules wait for the callback processor of this process to be quiet (lib/core/foreground.ts):
- * a burst of inbound messages is applied first, the rules run after it. A wait ends after this
- * long, so a load that never goes quiet still moves the rules a job at a time; 5 s rather than
- * 1 s, so that fewer of a burst's callbacks share the cores with such a job (docs/benchmarks.md
- * "The next limits").
+ * Rules wait for the callback processor of this process (lib/core/foreground.ts): for the pass
+ * running now, and during a burst until it has been quiet for a while, so the burst is applied
+ * first and the rules run after it. A wait ends after this long, so a load that never goes
+ * quiet still moves the rules a job at a time; 5 s rather than 1 s, so that fewer of a burst's
+ * callbacks share the cores with such a job (docs/benchmarks.md "The next limits").
  */
 const RULES_YIELD_MAX_MS = 5_000;
 const afterCallbacks = () => foregroundIdle(RULES_YIELD_MAX_MS);
