@@ -45,6 +45,9 @@ describe("circuit breaker transitions", () => {
     expect(probe).toMatchObject({ decision: "probe", patch: { breakerState: "HALF_OPEN", probeDeliveryId: "x" } });
     const half = { ...open, ...(probe.decision === "probe" ? probe.patch : {}) };
     expect(admit(half, "y", at(31_000), 5000)).toEqual({ decision: "wait", until: at(35_000) });
+    // The probe's own delivery claimed again (its failure written, its retry due, the breaker not yet told)
+    // waits too: no second probe.
+    expect(admit(half, "x", at(31_000), 5000)).toEqual({ decision: "wait", until: at(35_000) });
     expect(admit(half, "y", at(35_000), 5000)).toMatchObject({ decision: "probe", patch: { probeDeliveryId: "y" } });
     // The probe's failure re-opens with the next backoff; its success closes.
     const again = afterAttempts(half, [fail("x", 31_000)], at(32_000));

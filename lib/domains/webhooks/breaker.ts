@@ -50,8 +50,13 @@ export type Admission =
 
 /**
  * May this claimed delivery be attempted now? CLOSED: yes. OPEN: it waits for nextProbeAt;
- * from then the first one to ask becomes the probe (HALF_OPEN). HALF_OPEN: every other
- * delivery waits while the probe's lease lasts; a probe whose lease ran out is replaced.
+ * from then the first one to ask becomes the probe (HALF_OPEN). HALF_OPEN: every delivery
+ * waits while the probe's lease lasts, the probe's own too; a probe whose lease ran out is
+ * replaced. The probe's own delivery waits because its failure is written to the delivery
+ * (PENDING, retry due within the backoff) before the breaker hears of it: claimed again in
+ * that gap it would go out as a second probe (the flood the breaker exists to prevent). A
+ * probe not sent (rate cap, lease lost) is therefore retried only after its lease, a delay
+ * of at most its timeout + 10 s on an endpoint already waiting 30 s or more between probes.
  */
 export function admit(h: Health, deliveryId: string, now: Date, probeLeaseMs: number): Admission {
   if (h.breakerState === "CLOSED") return { decision: "send" };
@@ -63,7 +68,7 @@ export function admit(h: Health, deliveryId: string, now: Date, probeLeaseMs: nu
     if (h.nextProbeAt && h.nextProbeAt > now) return { decision: "wait", until: h.nextProbeAt };
     return takeProbe();
   }
-  if (h.probeDeliveryId === deliveryId || !h.probeUntil || h.probeUntil <= now) return takeProbe();
+  if (!h.probeUntil || h.probeUntil <= now) return takeProbe();
   return { decision: "wait", until: h.probeUntil };
 }
 

@@ -114,6 +114,9 @@ describe("circuit breaker (fake clock)", () => {
     const probe = (await health(d)).probeDeliveryId;
     expect([g, h, i]).toContain(probe);
     expect(await health(d)).toMatchObject({ breakerState: "HALF_OPEN" });
+    // Its failure is written to the delivery (retry due) before the breaker hears of it: claimed again in
+    // that gap, the probe's own delivery waits for the probe's lease instead of going out a second time.
+    expect((await admitDelivery(job(d, probe ?? ""), at(30_100))).decision).toBe("wait");
 
     // The probe fails: open again, the backoff doubled (60 s).
     await recordHealth([outcome(d, probe ?? "", false, at(30_500))], at(31_000));
