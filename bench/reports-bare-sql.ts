@@ -121,10 +121,7 @@ export function reportSqlFor(groupBy: string): string {
 
 export const HEATMAP_SQL = `
   SELECT extract(isodow FROM l)::int AS weekday, extract(hour FROM l)::int AS hour, sum(n)::int AS inbound
-  FROM (SELECT (b AT TIME ZONE 'UTC') AT TIME ZONE $4 AS l, n
-    FROM (SELECT date_bin('15 minutes', m."createdAt", timestamp '2000-01-01') AS b, count(*) AS n
-      FROM "ConversationMessage" m
-      WHERE m."customerId" = $1 AND m."direction" = 'inbound'
-        AND m."createdAt" >= ${lo} AND m."createdAt" < ${hi}
-      GROUP BY 1) q) z
+  FROM (SELECT (c."bucket" AT TIME ZONE 'UTC') AT TIME ZONE $4 AS l, c."inbound" AS n
+    FROM "SupportInboundCount" c
+    WHERE c."customerId" = $1 AND c."bucket" >= ${lo} AND c."bucket" < ${hi}) z
   GROUP BY 1, 2`;

@@ -376,9 +376,11 @@ answers, SLA breaches) aggregated over its own (customerId, time) index range wi
 and the totals, UNION ALL; the day or week key the row's position among the zone's midnights of the range
 (\`width_bucket\`, a binary search per row, not a conversion to the zone's time); by label each family's range kept
 with only the columns its figures read; sender groups named after the
-aggregate; a breach's member by a join with its period; the heatmap counts inbound messages per 15 minutes in UTC
-(\`date_bin\`, plain arithmetic per row) and converts only those buckets to the zone's weekday and hour (every
-zone's offset is a multiple of 15 minutes). Before measuring a scenario the bench checks that both sides answer
+aggregate; a breach's member by a join with its period; the heatmap sums the inbound counts per sender and 15
+minutes of UTC the product keeps (\`SupportInboundCount\`, docs/reports.md "How the heatmap counts"; read as the
+other families read the figures the product keeps per conversation), each row turned into the zone's weekday and
+hour (every zone's offset is a multiple of 15 minutes). Until 2026-12-01 both sides counted the inbound messages
+themselves: 1,166 and 1,154 ms at p99 over 366 days (docs/benchmarks.md "The next limits"). Before measuring a scenario the bench checks that both sides answer
 the same figures (a smoke run fails when they differ).
 
 Per scenario the two servers take turns (lean, bare, lean, bare, ...) for \`--rounds\` rounds (default 3), each

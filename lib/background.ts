@@ -71,6 +71,8 @@ const WORKERS: readonly Entry[] = [
     part: "rest",
     define: async (o) => (await import("@/lib/domains/csat/send")).csatWorker({ customerIds: o.customerIds }),
   },
+  // The support heatmap's inbound counts (docs/reports.md "How the heatmap counts"): the triggers' rows folded per bucket.
+  { part: "rest", define: async () => (await import("@/lib/domains/support/inbound-counts")).inboundCountFolding() },
   // SLA timers (docs/reports.md "SLA policies"): breaches recorded once when a due time passes.
   {
     part: "rest",

@@ -1,0 +1,94 @@
+-- The support heatmap (docs/reports.md "How the heatmap counts", lib/domains/support/report.ts) counted a
+-- year's inbound messages of a large account (5M rows) for each request: 1.1 s at 1M
+-- conversations (docs/benchmarks.md "Support reports"). It now sums these counts, per sender
+-- and 15 minutes of UTC (every zone's offset is a multiple of 15 minutes, so a zone's hour and
+-- a range's midnight are whole buckets). Triggers keep them whoever writes ConversationMessage
+-- (the callback processor, the simulator, the demo seed, a direct SQL insert, delete, update
+-- or truncate), so they never disagree with the messages. A statement adds a row per bucket it
+-- touched (never an update of a shared row: two callback transactions of one account would
+-- queue on it); the background worker folds them into the bucket's merged row
+-- (lib/domains/support/inbound-counts.ts).
+
+-- CreateTable
+CREATE TABLE "SupportInboundCount" (
+    "id" BIGSERIAL NOT NULL,
+    "customerId" TEXT NOT NULL,
+    "senderId" TEXT NOT NULL,
+    "bucket" TIMESTAMP(3) NOT NULL,
+    "inbound" INTEGER NOT NULL,
+    "merged" BOOLEAN NOT NULL DEFAULT false,
+
+    CONSTRAINT "SupportInboundCount_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE INDEX "SupportInboundCount_customerId_bucket_idx" ON "SupportInboundCount"("customerId", "bucket");
+
+-- AddForeignKey
+ALTER TABLE "SupportInboundCount" ADD CONSTRAINT "SupportInboundCount_customerId_fkey" FOREIGN KEY ("customerId") REFERENCES "Customer"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- At most one merged row per bucket (the fold upserts it), and the rows still to fold, oldest first.
+CREATE UNIQUE INDEX "SupportInboundCount_merged_key" ON "SupportInboundCount"("customerId", "senderId", "bucket") WHERE "merged";
+CREATE INDEX "SupportInboundCount_unmerged_idx" ON "SupportInboundCount"("id") WHERE NOT "merged";
+
+-- Once per statement: the rows it added or removed are the statement's transition table.
+CREATE FUNCTION "switchboard_inbound_added"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "SupportInboundCount" ("customerId", "senderId", "bucket", "inbound")
+  SELECT m."customerId", c."senderId", date_bin('15 minutes', m."createdAt", timestamp '2000-01-01'), count(*)::int
+  FROM added m JOIN "Conversation" c ON c."id" = m."conversationId"
+  WHERE m."direction" = 'inbound'
+  GROUP BY 1, 2, 3;
+  RETURN NULL;
+END
+$$;
+CREATE FUNCTION "switchboard_inbound_removed"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "SupportInboundCount" ("customerId", "senderId", "bucket", "inbound")
+  SELECT m."customerId", c."senderId", date_bin('15 minutes', m."createdAt", timestamp '2000-01-01'), -count(*)::int
+  FROM removed m JOIN "Conversation" c ON c."id" = m."conversationId"
+  WHERE m."direction" = 'inbound'
+  GROUP BY 1, 2, 3;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER "ConversationMessage_inbound_added" AFTER INSERT ON "ConversationMessage"
+  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION "switchboard_inbound_added"();
+CREATE TRIGGER "ConversationMessage_inbound_removed" AFTER DELETE ON "ConversationMessage"
+  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION "switchboard_inbound_removed"();
+
+-- A row updated in place in what it counts for (the product never does; a reaction's update
+-- names none of these columns, so this does not fire for it): out of its old bucket, into its new one.
+CREATE FUNCTION "switchboard_inbound_moved"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "SupportInboundCount" ("customerId", "senderId", "bucket", "inbound")
+  SELECT OLD."customerId", c."senderId", date_bin('15 minutes', OLD."createdAt", timestamp '2000-01-01'), -1
+  FROM "Conversation" c WHERE c."id" = OLD."conversationId" AND OLD."direction" = 'inbound'
+  UNION ALL
+  SELECT NEW."customerId", c."senderId", date_bin('15 minutes', NEW."createdAt", timestamp '2000-01-01'), 1
+  FROM "Conversation" c WHERE c."id" = NEW."conversationId" AND NEW."direction" = 'inbound';
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER "ConversationMessage_inbound_moved" AFTER UPDATE OF "customerId", "conversationId", "direction", "createdAt"
+  ON "ConversationMessage" FOR EACH ROW
+  WHEN (OLD."customerId" IS DISTINCT FROM NEW."customerId" OR OLD."conversationId" IS DISTINCT FROM NEW."conversationId"
+    OR OLD."direction" IS DISTINCT FROM NEW."direction" OR OLD."createdAt" IS DISTINCT FROM NEW."createdAt")
+  EXECUTE FUNCTION "switchboard_inbound_moved"();
+
+CREATE FUNCTION "switchboard_inbound_truncated"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM "SupportInboundCount";
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER "ConversationMessage_inbound_truncated" AFTER TRUNCATE ON "ConversationMessage"
+  FOR EACH STATEMENT EXECUTE FUNCTION "switchboard_inbound_truncated"();
+
+-- The messages stored so far, as merged rows. The triggers exist first: CREATE TRIGGER's lock
+-- holds back any insert until this migration commits, and that insert is then counted by them.
+INSERT INTO "SupportInboundCount" ("customerId", "senderId", "bucket", "inbound", "merged")
+SELECT m."customerId", c."senderId", date_bin('15 minutes', m."createdAt", timestamp '2000-01-01'), count(*)::int, true
+FROM "ConversationMessage" m JOIN "Conversation" c ON c."id" = m."conversationId"
+WHERE m."direction" = 'inbound'
+GROUP BY 1, 2, 3;
