@@ -9,10 +9,10 @@
 //     from the senders read at start; a breach's member comes from a join with its period;
 //     label: a conversation's figures count in each label it carries now (ConversationLabel), an
 //     unlabelled one's in the "" group, the totals once.
-//   GET /heatmap?dateFrom&dateTo&timeZone: the inbound messages counted per 15 minutes in UTC
-//     (date_bin: plain arithmetic per row, over the (customerId, direction, createdAt) index),
-//     and only those few thousand buckets converted to the zone's weekday and hour (every zone's
-//     offset is a multiple of 15 minutes).
+//   GET /heatmap?dateFrom&dateTo&timeZone: the inbound counts per sender and 15 minutes of UTC
+//     the product keeps (SupportInboundCount, read as the other families read the figures the
+//     product keeps per conversation), each row turned into the zone's weekday and hour (every
+//     zone's offset since 1980 is a multiple of 15 minutes), summed.
 // The statements are in bench/reports-bare-sql.ts. The answer has the product's figures (the
 // same rounding), so bench/reports.ts can check the two agree. PORT, DATABASE_URL, BENCH_CUSTOMER_ID.
 import http from "node:http";

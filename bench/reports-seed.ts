@@ -164,7 +164,9 @@ export async function seedReports(c: pg.Client, accounts: Account[], log: (line:
     }
   }
   // The heatmap's counts per sender and 15 minutes (the product's triggers keep them; they are off for
-  // the load): the statement the migration that added them runs on the messages already stored.
+  // the load): the statement the migration that added them runs on the messages already stored. What
+  // the triggers wrote when they could not be turned off (not a superuser) goes first, else it would count twice.
+  await c.query(`DELETE FROM "SupportInboundCount"`);
   await step(
     "heatmap counts",
     `INSERT INTO "SupportInboundCount" ("customerId", "senderId", "bucket", "inbound", "merged")
@@ -173,6 +175,13 @@ export async function seedReports(c: pg.Client, accounts: Account[], log: (line:
      WHERE m."direction" = 'inbound'
      GROUP BY 1, 2, 3`,
   );
+  const counted = await c.query<{ counted: string; stored: string }>(
+    `SELECT (SELECT COALESCE(sum("inbound"), 0) FROM "SupportInboundCount")::text AS counted,
+       (SELECT count(*) FROM "ConversationMessage" WHERE "direction" = 'inbound')::text AS stored`,
+  );
+  const totals = counted.rows[0];
+  if (!totals || totals.counted !== totals.stored)
+    throw new Error(`the heatmap counts ${totals?.counted} inbound messages, ${totals?.stored} are stored`);
   await step(
     "conversation labels",
     `INSERT INTO "ConversationLabel" ("conversationId", "labelId", "customerId", "createdAt")

@@ -117,6 +117,31 @@ describe("the heatmap's inbound counts", () => {
     expect(await heatmap(other.globalToken, KATHMANDU)).toEqual([]);
   });
 
+  it("a conversation deleted takes its messages out of the counts; an account deleted takes its counts", async () => {
+    const t = await messagingCustomer();
+    const kept = uniquePhone();
+    const gone = uniquePhone();
+    await contactWrites(t.sender, kept, "kept", { at: new Date("2026-11-24T09:05:00Z") });
+    await contactWrites(t.sender, gone, "gone 1", { at: new Date("2026-11-24T09:10:00Z") });
+    await contactWrites(t.sender, gone, "gone 2", { at: new Date("2026-11-24T11:00:00Z") });
+    const utc = { dateFrom: "2026-11-24", dateTo: "2026-11-24", timeZone: "UTC" };
+    expect(await heatmap(t.globalToken, utc)).toEqual([
+      { weekday: 2, hour: 9, inbound: 2 },
+      { weekday: 2, hour: 11, inbound: 1 },
+    ]);
+    await foldAll(t.customer.id);
+    // Deleted by SQL (the product never deletes a conversation alone): its entries go with it (cascade).
+    await db.$executeRaw`DELETE FROM "Conversation" WHERE "customerId" = ${t.customer.id} AND "contactPhoneNumber" = ${gone}`;
+    expect(await db.conversationMessage.count({ where: { customerId: t.customer.id } })).toBe(1);
+    expect(await heatmap(t.globalToken, utc)).toEqual([{ weekday: 2, hour: 9, inbound: 1 }]);
+    await foldAll(t.customer.id);
+    expect(await heatmap(t.globalToken, utc)).toEqual([{ weekday: 2, hour: 9, inbound: 1 }]);
+
+    // The account deleted (by SQL: the product has no such command): no error, and no counts left behind.
+    await db.$executeRaw`DELETE FROM "Customer" WHERE "id" = ${t.customer.id}`;
+    expect(await db.supportInboundCount.count({ where: { customerId: t.customer.id } })).toBe(0);
+  });
+
   it("folds racing each other and the inserts count every message once", async () => {
     const t = await messagingCustomer();
     await contactWrites(t.sender, uniquePhone(), "start", { at: new Date("2026-11-24T09:00:00Z") });

@@ -411,7 +411,7 @@ export async function supportHeatmap(
   // Summed from the inbound counts per sender and 15 minutes of UTC that triggers keep
   // (SupportInboundCount, lib/domains/support/inbound-counts.ts): a year of a large account's
   // inbound is 5M messages, which took 1.1 s to count, against 35,000 buckets a sender. Only the
-  // buckets are turned into the zone's weekday and hour: every zone's offset is a multiple of 15
+  // buckets are turned into the zone's weekday and hour: every zone's offset since 1980 is a multiple of 15
   // minutes, so a bucket lies in one hour of the zone, and the range's bounds are whole buckets.
   const when = local(Prisma.sql`q.bucket`, r.timeZone);
   const rows = await db.$queryRaw<{ weekday: number; hour: number; inbound: number }[]>`

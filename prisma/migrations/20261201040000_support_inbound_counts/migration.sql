@@ -1,10 +1,10 @@
 -- The support heatmap (docs/reports.md "How the heatmap counts", lib/domains/support/report.ts) counted a
 -- year's inbound messages of a large account (5M rows) for each request: 1.1 s at 1M
 -- conversations (docs/benchmarks.md "Support reports"). It now sums these counts, per sender
--- and 15 minutes of UTC (every zone's offset is a multiple of 15 minutes, so a zone's hour and
--- a range's midnight are whole buckets). Triggers keep them whoever writes ConversationMessage
+-- and 15 minutes of UTC (every zone's offset since 1980 is a multiple of 15 minutes, so a zone's
+-- hour and a range's midnight are whole buckets). Triggers keep them whoever writes ConversationMessage
 -- (the callback processor, the simulator, the demo seed, a direct SQL insert, delete, update
--- or truncate), so they never disagree with the messages. A statement adds a row per bucket it
+-- or truncate, a conversation deleted), so they never disagree with the messages. A statement adds a row per bucket it
 -- touched (never an update of a shared row: two callback transactions of one account would
 -- queue on it); the background worker folds them into the bucket's merged row
 -- (lib/domains/support/inbound-counts.ts).
@@ -76,14 +76,38 @@ CREATE TRIGGER "ConversationMessage_inbound_moved" AFTER UPDATE OF "customerId",
     OR OLD."direction" IS DISTINCT FROM NEW."direction" OR OLD."createdAt" IS DISTINCT FROM NEW."createdAt")
   EXECUTE FUNCTION "switchboard_inbound_moved"();
 
+-- A conversation deleted (the product never deletes one alone; a sender without history goes
+-- with its conversations): its entries are still there before the delete, and once it is gone the
+-- entries' own delete trigger finds no sender to subtract from. Not when its customer is being
+-- deleted: the counts go with the customer (cascade), and a row for it could not be inserted.
+CREATE FUNCTION "switchboard_inbound_conversation_gone"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "SupportInboundCount" ("customerId", "senderId", "bucket", "inbound")
+  SELECT OLD."customerId", OLD."senderId", date_bin('15 minutes', m."createdAt", timestamp '2000-01-01'), -count(*)::int
+  FROM "ConversationMessage" m
+  WHERE m."conversationId" = OLD."id" AND m."direction" = 'inbound'
+    AND EXISTS (SELECT 1 FROM "Customer" cu WHERE cu."id" = OLD."customerId")
+  GROUP BY 3;
+  RETURN OLD;
+END
+$$;
+CREATE TRIGGER "Conversation_inbound_gone" BEFORE DELETE ON "Conversation" FOR EACH ROW
+  EXECUTE FUNCTION "switchboard_inbound_conversation_gone"();
+
+-- TRUNCATE (not DELETE): it waits for a fold under way, whose merged rows a DELETE begun before
+-- their commit would not see.
 CREATE FUNCTION "switchboard_inbound_truncated"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  DELETE FROM "SupportInboundCount";
+  TRUNCATE "SupportInboundCount";
   RETURN NULL;
 END
 $$;
 CREATE TRIGGER "ConversationMessage_inbound_truncated" AFTER TRUNCATE ON "ConversationMessage"
   FOR EACH STATEMENT EXECUTE FUNCTION "switchboard_inbound_truncated"();
+
+-- The heatmap was this index's one reader (markInboundRead finds a message by its provider id):
+-- one index fewer to write per message, where the triggers add a statement per insert.
+DROP INDEX "ConversationMessage_customerId_direction_createdAt_idx";
 
 -- The messages stored so far, as merged rows. The triggers exist first: CREATE TRIGGER's lock
 -- holds back any insert until this migration commits, and that insert is then counted by them.
