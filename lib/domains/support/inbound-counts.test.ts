@@ -23,7 +23,7 @@ async function heatmap(token: string, query: Record<string, string>): Promise<Ce
 async function foldAll(customerId: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
     await foldInboundCounts();
-    const left = await db.supportInboundCount.count({ where: { customerId, merged: false } });
+    const left = await db.supportInboundCount.count({ where: { customerId, merged: null } });
     if (left === 0) return;
     await new Promise((r) => setTimeout(r, 20));
   }

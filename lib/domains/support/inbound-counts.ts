@@ -24,7 +24,7 @@ export async function foldInboundCounts(batch = FOLD_BATCH): Promise<number | nu
     const [row] = await tx.$queryRaw<{ folded: number }[]>`
       WITH fresh AS (
         DELETE FROM "SupportInboundCount" WHERE "id" IN (
-          SELECT "id" FROM "SupportInboundCount" WHERE NOT "merged" ORDER BY "id" LIMIT ${batch})
+          SELECT "id" FROM "SupportInboundCount" WHERE "merged" IS NULL ORDER BY "id" LIMIT ${batch})
         RETURNING "customerId", "senderId", "bucket", "inbound"),
       sums AS (
         SELECT "customerId", "senderId", "bucket", sum("inbound")::int AS inbound, count(*)::int AS n
@@ -32,7 +32,7 @@ export async function foldInboundCounts(batch = FOLD_BATCH): Promise<number | nu
       merged AS (
         INSERT INTO "SupportInboundCount" ("customerId", "senderId", "bucket", "inbound", "merged")
         SELECT "customerId", "senderId", "bucket", inbound, true FROM sums ORDER BY 1, 2, 3
-        ON CONFLICT ("customerId", "senderId", "bucket") WHERE "merged"
+        ON CONFLICT ("customerId", "senderId", "bucket", "merged")
         DO UPDATE SET "inbound" = "SupportInboundCount"."inbound" + excluded."inbound"
         RETURNING 1)
       SELECT COALESCE((SELECT sum(n) FROM sums), 0)::int AS folded, (SELECT count(*) FROM merged)::int AS buckets`;

@@ -16,7 +16,7 @@ CREATE TABLE "SupportInboundCount" (
     "senderId" TEXT NOT NULL,
     "bucket" TIMESTAMP(3) NOT NULL,
     "inbound" INTEGER NOT NULL,
-    "merged" BOOLEAN NOT NULL DEFAULT false,
+    "merged" BOOLEAN,
 
     CONSTRAINT "SupportInboundCount_pkey" PRIMARY KEY ("id")
 );
@@ -24,12 +24,17 @@ CREATE TABLE "SupportInboundCount" (
 -- CreateIndex
 CREATE INDEX "SupportInboundCount_customerId_bucket_idx" ON "SupportInboundCount"("customerId", "bucket");
 
+-- CreateIndex
+CREATE INDEX "SupportInboundCount_merged_id_idx" ON "SupportInboundCount"("merged", "id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "SupportInboundCount_customerId_senderId_bucket_merged_key" ON "SupportInboundCount"("customerId", "senderId", "bucket", "merged");
+
 -- AddForeignKey
 ALTER TABLE "SupportInboundCount" ADD CONSTRAINT "SupportInboundCount_customerId_fkey" FOREIGN KEY ("customerId") REFERENCES "Customer"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- At most one merged row per bucket (the fold upserts it), and the rows still to fold, oldest first.
-CREATE UNIQUE INDEX "SupportInboundCount_merged_key" ON "SupportInboundCount"("customerId", "senderId", "bucket") WHERE "merged";
-CREATE INDEX "SupportInboundCount_unmerged_idx" ON "SupportInboundCount"("id") WHERE NOT "merged";
+-- "merged": true on a bucket's one merged row (the fold upserts it on the unique index), null on
+-- the rows still to fold (nulls are distinct in a unique index, so there may be any number).
 
 -- Once per statement: the rows it added or removed are the statement's transition table.
 CREATE FUNCTION "switchboard_inbound_added"() RETURNS trigger LANGUAGE plpgsql AS $$
