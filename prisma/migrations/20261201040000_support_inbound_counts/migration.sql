@@ -36,31 +36,23 @@ ALTER TABLE "SupportInboundCount" ADD CONSTRAINT "SupportInboundCount_customerId
 -- "merged": true on a bucket's one merged row (the fold upserts it on the unique index), null on
 -- the rows still to fold (nulls are distinct in a unique index, so there may be any number).
 
--- Once per statement: the rows it added or removed are the statement's transition table.
-CREATE FUNCTION "switchboard_inbound_added"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Once per statement: `changed` is the statement's transition table, the rows it added (INSERT:
+-- counted in) or removed (DELETE: counted out), as the label-id triggers name it.
+CREATE FUNCTION "switchboard_inbound_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO "SupportInboundCount" ("customerId", "senderId", "bucket", "inbound")
-  SELECT m."customerId", c."senderId", date_bin('15 minutes', m."createdAt", timestamp '2000-01-01'), count(*)::int
-  FROM added m JOIN "Conversation" c ON c."id" = m."conversationId"
-  WHERE m."direction" = 'inbound'
-  GROUP BY 1, 2, 3;
-  RETURN NULL;
-END
-$$;
-CREATE FUNCTION "switchboard_inbound_removed"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO "SupportInboundCount" ("customerId", "senderId", "bucket", "inbound")
-  SELECT m."customerId", c."senderId", date_bin('15 minutes', m."createdAt", timestamp '2000-01-01'), -count(*)::int
-  FROM removed m JOIN "Conversation" c ON c."id" = m."conversationId"
+  SELECT m."customerId", c."senderId", date_bin('15 minutes', m."createdAt", timestamp '2000-01-01'),
+    CASE TG_OP WHEN 'INSERT' THEN 1 ELSE -1 END * count(*)::int
+  FROM changed m JOIN "Conversation" c ON c."id" = m."conversationId"
   WHERE m."direction" = 'inbound'
   GROUP BY 1, 2, 3;
   RETURN NULL;
 END
 $$;
 CREATE TRIGGER "ConversationMessage_inbound_added" AFTER INSERT ON "ConversationMessage"
-  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION "switchboard_inbound_added"();
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION "switchboard_inbound_changed"();
 CREATE TRIGGER "ConversationMessage_inbound_removed" AFTER DELETE ON "ConversationMessage"
-  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION "switchboard_inbound_removed"();
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION "switchboard_inbound_changed"();
 
 -- A row updated in place in what it counts for (the product never does; a reaction's update
 -- names none of these columns, so this does not fire for it): out of its old bucket, into its new one.
