@@ -3,9 +3,11 @@
 // updates), exact before and after the worker's fold, a zone 45 minutes off the hour cut at
 // its midnights, per sender, and nothing counted twice or lost with folds and inserts at once.
 import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { foldInboundCounts } from "@/lib/domains/support/inbound-counts";
+import { startWorker } from "@/lib/core/worker-loop";
+import { foldInboundCounts, inboundCountFolding } from "@/lib/domains/support/inbound-counts";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
@@ -140,6 +142,44 @@ describe("the heatmap's inbound counts", () => {
     // The account deleted (by SQL: the product has no such command): no error, and no counts left behind.
     await db.$executeRaw`DELETE FROM "Customer" WHERE "id" = ${t.customer.id}`;
     expect(await db.supportInboundCount.count({ where: { customerId: t.customer.id } })).toBe(0);
+  });
+
+  it("the background worker keeps folding, pass after pass, what arrives between its passes", async () => {
+    const t = await messagingCustomer();
+    await contactWrites(t.sender, uniquePhone(), "start", { at: new Date("2026-11-24T09:00:00Z") });
+    const conversation = await db.conversation.findFirstOrThrow({ where: { customerId: t.customer.id } });
+    const unmerged = () => db.supportInboundCount.count({ where: { customerId: t.customer.id, merged: null } });
+    const folded = async () => {
+      for (let i = 0; i < 200 && (await unmerged()) > 0; i++) await sleep(25);
+      expect(await unmerged()).toBe(0);
+    };
+    const worker = startWorker(inboundCountFolding(100));
+    try {
+      await folded();
+      // Three later batches, each after the worker has folded the one before: its fourth pass and on.
+      for (const minute of [5, 20, 50]) {
+        await insertEntry(
+          t,
+          conversation.id,
+          "inbound",
+          new Date(Date.parse("2026-11-24T09:00:00Z") + minute * 60_000),
+        );
+        await folded();
+      }
+    } finally {
+      await worker.stop();
+    }
+    const utc = { dateFrom: "2026-11-24", dateTo: "2026-11-24", timeZone: "UTC" };
+    expect(await heatmap(t.globalToken, utc)).toEqual([{ weekday: 2, hour: 9, inbound: 4 }]);
+    const rows = await db.supportInboundCount.findMany({
+      where: { customerId: t.customer.id },
+      orderBy: { bucket: "asc" },
+    });
+    expect(rows.map((r) => [r.bucket.toISOString().slice(11, 16), r.inbound, r.merged])).toEqual([
+      ["09:00", 2, true],
+      ["09:15", 1, true],
+      ["09:45", 1, true],
+    ]);
   });
 
   it("folds racing each other and the inserts count every message once", async () => {
