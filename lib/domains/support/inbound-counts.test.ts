@@ -5,8 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
 import { startWorker } from "@/lib/core/worker-loop";
+import { db } from "@/lib/db";
 import { foldInboundCounts, inboundCountFolding } from "@/lib/domains/support/inbound-counts";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
