@@ -158,6 +158,18 @@ export const wakeupsOn =
     onWakeup(channel, wake);
 
 /**
+ * As wakeupsOn, for the notifications whose payload `wanted` accepts, and at each start and
+ * reconnection (anything may have changed then): a worker that shares a channel with others
+ * wakes only for its own work (the scheduled jobs' kinds: lib/domains/schedule/jobs.ts).
+ */
+export const wakeupsWhen =
+  (channel: Channel, wanted: (payload: string) => boolean): WakeSource =>
+  (wake) =>
+    onNotification(channel, (payload) => {
+      if (payload === undefined || wanted(payload)) wake();
+    });
+
+/**
  * As onWakeup, with the notification's payload; `undefined` after each (re)connection
  * (notifications sent while no one listened are lost: treat it as "anything changed").
  */

@@ -11,7 +11,7 @@ import { drainCallbacks, postSigned } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
 import { JOB_KINDS } from "./actions";
-import { scheduleInboundJobs } from "./enqueue";
+import { type InboundForRules, scheduleInboundJobs, stageInbound } from "./enqueue";
 import type { StagedInbound } from "./payloads";
 import { handleAutomationJob } from "./runner";
 
@@ -107,4 +107,70 @@ it("timers: a conversation's latest message starts them; a batch written after a
     ["m2", "CANCELLED"],
     ["m3", "PENDING"],
   ]);
+});
+
+it("a batch stages, per account, the messages some enabled rule makes a job of: its sender watched, its trigger one a message starts", async () => {
+  const rule = async (t: Customer, trigger: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+    const res = await call("POST", "/api/v3/automations", {
+      token: t.globalToken,
+      body: { rule: { name: String(trigger.event), trigger, actions: [{ type: "note", text: "n" }], ...extra } },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  };
+  const [labelsOnly, createdOnly, oneSender, timed, disabled, none] = await Promise.all(
+    Array.from({ length: 6 }, () => messagingCustomer()),
+  );
+  if (!labelsOnly || !createdOnly || !oneSender || !timed || !disabled || !none) throw new Error("accounts");
+  await rule(labelsOnly, { event: "conversation.labels_changed" });
+  await rule(createdOnly, { event: "conversation.created" });
+  await rule(oneSender, { event: "message.inbound" }, { senderIds: [oneSender.sender.phoneNumber] });
+  await rule(timed, { event: "conversation.idle", minutes: 60 });
+  await rule(disabled, { event: "message.inbound" }, { enabled: false });
+
+  const at = new Date("2026-12-01T08:00:00.000Z");
+  let n = 0;
+  const item = (t: Customer, created: boolean, senderId = t.sender.id): InboundForRules => {
+    n += 1;
+    return {
+      customerId: t.customer.id,
+      senderId,
+      conversationId: `conv_stage_${n}`,
+      providerMessageId: `wamid.stage.${n}.${t.customer.id}`,
+      text: `message ${n}`,
+      type: "text",
+      at: new Date(at.getTime() + n),
+      created,
+    };
+  };
+  const batch = [
+    item(labelsOnly, true),
+    item(createdOnly, false),
+    item(createdOnly, true),
+    item(oneSender, false, "sndr_another_of_the_account"),
+    item(oneSender, false),
+    item(timed, false),
+    item(timed, true),
+    item(disabled, true),
+    item(none, true),
+  ];
+  const staged = await db.$transaction((tx) => stageInbound(tx, batch));
+  expect(staged).toBe(4);
+  const stagedOf = async (t: Customer) => {
+    const jobs = await db.scheduledJob.findMany({ where: { customerId: t.customer.id, kind: JOB_KINDS.inbound } });
+    return jobs.map((j) => (j.payload as { items: StagedInbound[] }).items.map((i) => i.providerMessageId));
+  };
+  const ids = (...items: InboundForRules[]) => items.map((i) => i.providerMessageId);
+  expect(await stagedOf(labelsOnly)).toEqual([]);
+  expect(await stagedOf(createdOnly)).toEqual([ids(batch[2] as InboundForRules)]);
+  expect(await stagedOf(oneSender)).toEqual([ids(batch[4] as InboundForRules)]);
+  // Both, in the batch's order, with the message as the worker reads it.
+  expect(await stagedOf(timed)).toEqual([ids(batch[5] as InboundForRules, batch[6] as InboundForRules)]);
+  expect(await stagedOf(disabled)).toEqual([]);
+  expect(await stagedOf(none)).toEqual([]);
+  const [job] = await db.scheduledJob.findMany({ where: { customerId: timed.customer.id, kind: JOB_KINDS.inbound } });
+  if (!job) throw new Error("the idle rule's account staged no job");
+  expect((job.payload as { items: StagedInbound[] }).items[1]).toEqual({
+    ...batch[6],
+    at: batch[6]?.at.toISOString(),
+  });
 });

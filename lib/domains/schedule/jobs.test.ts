@@ -4,7 +4,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
-import { type ClaimedJob, type JobOutcome, runDueJobs, scheduleJobs } from "./jobs";
+import { onNotification } from "@/lib/db/wakeups";
+import { type ClaimedJob, type JobOutcome, jobWorker, runDueJobs, scheduleJobs, wakesFor } from "./jobs";
 
 const kindOf = () => `test.batch.${newId("")}`;
 
@@ -187,5 +188,51 @@ describe("a pass of the job worker", () => {
     // The next passes take the rest.
     while ((await runDueJobs({ name: "test", kinds: [kind], handle, yieldTo, leaseMs: 1_000 })) > 0);
     expect((await rows(kind)).map((r) => r.status)).toEqual(["DONE", "DONE", "DONE", "DONE"]);
+  });
+});
+
+describe("wake-ups by kind", () => {
+  it("a notification wakes the workers of the kinds it names; an empty one wakes every worker", () => {
+    const automation = wakesFor(["automation.event", "automation.time"]);
+    expect(automation("automation.event")).toBe(true);
+    expect(automation("csat.ask,automation.time")).toBe(true);
+    expect(automation("csat.ask,sla.breach")).toBe(false);
+    expect(automation("automation")).toBe(false);
+    expect(automation("")).toBe(true);
+  });
+
+  it("a job written due now wakes its own kind's workers only, and one written for later wakes none", async () => {
+    const [mine, other, later] = [kindOf(), kindOf(), kindOf()];
+    const heard: string[] = [];
+    let wakes = 0;
+    const stopHearing = onNotification("jobs", (payload) => {
+      if (payload !== undefined) heard.push(payload);
+    });
+    // The wake source of a job worker of one kind, as the worker loop subscribes it.
+    const worker = jobWorker({ name: "test", kinds: [mine], handle: async () => ({ status: "DONE" }) });
+    const stopWaking = worker.wakeOn?.[0]?.(() => {
+      wakes += 1;
+    });
+    try {
+      // The start-up call (anything written before the listening began).
+      await vi.waitFor(() => expect(wakes).toBeGreaterThanOrEqual(1), { timeout: 10_000 });
+      wakes = 0;
+      await schedule(other, 2);
+      await schedule(later, 1, new Date(Date.now() + 3_600_000));
+      const customerId = newId("cust_");
+      const now = new Date();
+      await scheduleJobs(db, [
+        { customerId, kind: other, key: `${other}:both`, dueAt: now, payload: {} },
+        { customerId, kind: mine, key: `${mine}:both`, dueAt: now, payload: {} },
+      ]);
+      // Notifications come in commit order on one connection: the others were heard before.
+      await vi.waitFor(() => expect(heard.some((p) => p.includes(mine))).toBe(true), { timeout: 10_000 });
+      expect(heard.filter((p) => p.includes(other))).toEqual([other, [mine, other].sort().join(",")]);
+      expect(heard.some((p) => p.includes(later))).toBe(false);
+      expect(wakes).toBe(1);
+    } finally {
+      stopWaking?.();
+      stopHearing();
+    }
   });
 });

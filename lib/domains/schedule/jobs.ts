@@ -10,7 +10,7 @@ import { log } from "@/lib/core/log";
 import type { WorkerDefinition, WorkerSleep } from "@/lib/core/worker-loop";
 import { db, hotRows, type Tx } from "@/lib/db";
 import { NOW_UTC, newIds } from "@/lib/db/sql";
-import { notifyStatement, wakeupsOn } from "@/lib/db/wakeups";
+import { CHANNELS, wakeupsWhen } from "@/lib/db/wakeups";
 
 export type NewJob = {
   customerId: string;
@@ -36,16 +36,45 @@ export type ClaimedJob = {
   lease: string;
 };
 
-/** Writes the jobs that are new (by key) in `tx`; returns how many were. A job due now wakes the workers at commit. */
+/**
+ * The "jobs" notification names the kinds of the jobs written due now, separated by this, and a
+ * job worker wakes only for its own kinds (wakesFor): each batch of callbacks an account with
+ * rules applies stages a job for the automation worker, and woke the SLA and CSAT workers too,
+ * each for a claim and a read of its next due time that found nothing (docs/automation.md
+ * "Where rules run"). An empty payload wakes every job worker.
+ */
+const KINDS_SEPARATOR = ",";
+
+/** The "jobs" notification's payload for jobs of these kinds written due now (wakesFor reads it). */
+export const wakePayload = (kinds: readonly string[]): string => [...new Set(kinds)].sort().join(KINDS_SEPARATOR);
+
+/** Whether a "jobs" notification concerns a worker of these kinds. */
+export const wakesFor =
+  (kinds: readonly string[]) =>
+  (payload: string): boolean =>
+    payload === "" || payload.split(KINDS_SEPARATOR).some((kind) => kinds.includes(kind));
+
+/**
+ * Writes the jobs that are new (by key) in `tx`; returns how many were. A job due now wakes its
+ * kind's workers at commit. One statement, the NOTIFY in it (sent when a row was written): in the
+ * callback processor's transaction, where the automation rules stage each batch's messages, a
+ * second statement through the ORM cost the callbacks of an account with rules about 6 ms at
+ * the median at 200 messages a second (docs/benchmarks.md "The next limits").
+ */
 export async function scheduleJobs(tx: Tx, jobs: NewJob[]): Promise<number> {
   if (jobs.length === 0) return 0;
   const ids = newIds("job_", jobs.length);
-  const count = await tx.$executeRawUnsafe(
-    `INSERT INTO "ScheduledJob" (id, "customerId", kind, key, "subjectId", "dueAt", payload, status, attempts, "createdAt", "updatedAt")
-     SELECT id, "customerId", kind, key, "subjectId", "dueAt", payload, 'PENDING', 0, ${NOW_UTC}, ${NOW_UTC}
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamp(3)[], $7::jsonb[])
-       AS t(id, "customerId", kind, key, "subjectId", "dueAt", payload)
-     ON CONFLICT (key) DO NOTHING`,
+  const dueNow = wakePayload(jobs.filter((j) => j.dueAt.getTime() <= Date.now() + 1_000).map((j) => j.kind));
+  const rows = await tx.$queryRawUnsafe<{ written: number }[]>(
+    `WITH written AS (
+       INSERT INTO "ScheduledJob" (id, "customerId", kind, key, "subjectId", "dueAt", payload, status, attempts, "createdAt", "updatedAt")
+       SELECT id, "customerId", kind, key, "subjectId", "dueAt", payload, 'PENDING', 0, ${NOW_UTC}, ${NOW_UTC}
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamp(3)[], $7::jsonb[])
+         AS t(id, "customerId", kind, key, "subjectId", "dueAt", payload)
+       ON CONFLICT (key) DO NOTHING
+       RETURNING 1)
+     SELECT (SELECT count(*) FROM written)::int AS written,
+       (SELECT count(pg_notify('${CHANNELS.jobs}', $8)) WHERE $8 <> '' AND EXISTS (SELECT 1 FROM written))::int AS woke`,
     ids,
     jobs.map((j) => j.customerId),
     jobs.map((j) => j.kind),
@@ -53,11 +82,9 @@ export async function scheduleJobs(tx: Tx, jobs: NewJob[]): Promise<number> {
     jobs.map((j) => j.subjectId ?? null),
     jobs.map((j) => j.dueAt.toISOString()),
     jobs.map((j) => JSON.stringify(j.payload)),
+    dueNow,
   );
-  if (count > 0 && jobs.some((j) => j.dueAt.getTime() <= Date.now() + 1_000)) {
-    await tx.$executeRaw(notifyStatement("jobs"));
-  }
-  return count;
+  return rows[0]?.written ?? 0;
 }
 
 /**
@@ -294,7 +321,7 @@ export function jobWorker(options: JobWorkerOptions): WorkerDefinition {
   const pollMs = options.pollMs ?? 5_000;
   return {
     name: options.name,
-    wakeOn: [wakeupsOn("jobs")],
+    wakeOn: [wakeupsWhen("jobs", wakesFor(options.kinds))],
     sleep: options.sleep,
     pollMs,
     pass: async () => {
