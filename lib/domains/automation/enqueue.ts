@@ -12,6 +12,7 @@
 // Step 2 used to run inside the callback's transaction: a job row per message and trigger, two
 // timers and the cancelled older timers of each message cost the callbacks of an account with
 // rules 20-60 ms at p99 at 200 messages/s (docs/benchmarks.md "The next limits").
+import { storableText } from "@/lib/core/storable-text";
 import type { Tx } from "@/lib/db";
 import { NOW_UTC, newIds } from "@/lib/db/sql";
 import { CHANNELS } from "@/lib/db/wakeups";
@@ -41,6 +42,12 @@ const rulesOf = (tx: Tx, items: readonly { customerId: string }[]) =>
     [...new Set(items.map((i) => i.customerId))],
   );
 
+/**
+ * A message's text as the rules keep it: 4,096 UTF-16 units, and storable in jsonb (a cut through
+ * an emoji leaves a lone surrogate, which jsonb refuses: the batch's transaction would fail).
+ */
+const textOf = (i: { text: string }) => storableText(i.text.slice(0, 4096));
+
 const isTimed = (r: RuleHead) =>
   (r.triggerEvent === "conversation.idle" || r.triggerEvent === "conversation.unanswered") && !!r.minutes;
 
@@ -59,10 +66,13 @@ export async function stageInbound(tx: Tx, items: InboundForRules[]): Promise<nu
   const ids = newIds("job_", accounts.length);
   const rows = await tx.$queryRawUnsafe<{ staged: number }[]>(
     `WITH item AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::jsonb[]) WITH ORDINALITY
-         AS t(customer, sender, created, item, n)),
+       SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[],
+         $8::text[]) WITH ORDINALITY AS t(customer, sender, created, conversation, message, body, type, at, n)),
      wanted AS (
-       SELECT i.customer, jsonb_agg(i.item ORDER BY i.n) AS items FROM item i
+       SELECT i.customer, jsonb_agg(jsonb_build_object('customerId', i.customer, 'senderId', i.sender,
+           'conversationId', i.conversation, 'providerMessageId', i.message, 'text', i.body, 'type', i.type,
+           'at', i.at, 'created', i.created) ORDER BY i.n) AS items
+       FROM item i
        WHERE EXISTS (SELECT 1 FROM "AutomationRule" r
          WHERE r."customerId" = i.customer AND r.enabled
            AND (cardinality(r."senderIds") = 0 OR i.sender = ANY(r."senderIds"))
@@ -73,20 +83,22 @@ export async function stageInbound(tx: Tx, items: InboundForRules[]): Promise<nu
        GROUP BY i.customer),
      written AS (
        INSERT INTO "ScheduledJob" (id, "customerId", kind, key, "subjectId", "dueAt", payload, status, attempts, "createdAt", "updatedAt")
-       SELECT a.id, w.customer, $7, 'auto:inbound:' || a.id, NULL, ${NOW_UTC}, jsonb_build_object('items', w.items),
+       SELECT a.id, w.customer, $11, 'auto:inbound:' || a.id, NULL, ${NOW_UTC}, jsonb_build_object('items', w.items),
          'PENDING', 0, ${NOW_UTC}, ${NOW_UTC}
-       FROM wanted w JOIN unnest($5::text[], $6::text[]) AS a(customer, id) ON a.customer = w.customer
+       FROM wanted w JOIN unnest($9::text[], $10::text[]) AS a(customer, id) ON a.customer = w.customer
        ON CONFLICT (key) DO NOTHING
        RETURNING payload)
      SELECT COALESCE(sum(jsonb_array_length(payload -> 'items')), 0)::int AS staged,
-       (SELECT count(pg_notify('${CHANNELS.jobs}', $8)) WHERE EXISTS (SELECT 1 FROM written))::int AS woke
+       (SELECT count(pg_notify('${CHANNELS.jobs}', $12)) WHERE EXISTS (SELECT 1 FROM written))::int AS woke
      FROM written`,
     items.map((i) => i.customerId),
     items.map((i) => i.senderId),
     items.map((i) => i.created),
-    items.map((i) =>
-      JSON.stringify({ ...i, text: i.text.slice(0, 4096), at: i.at.toISOString() } satisfies StagedInbound),
-    ),
+    items.map((i) => i.conversationId),
+    items.map((i) => i.providerMessageId),
+    items.map((i) => textOf(i)),
+    items.map((i) => i.type),
+    items.map((i) => i.at.toISOString()),
     accounts,
     ids,
     JOB_KINDS.inbound,
@@ -139,7 +151,7 @@ export async function scheduleInboundJobs(tx: Tx, staged: readonly StagedInbound
   return scheduleJobs(tx, jobs);
 }
 
-const messageOf = (i: InboundForRules) => ({ text: i.text.slice(0, 4096), type: i.type });
+const messageOf = (i: InboundForRules) => ({ text: textOf(i), type: i.type });
 
 /** The timers these latest messages start (one per conversation), the older pending ones cancelled. */
 async function timersOf(tx: Tx, waiting: InboundForRules[], timedRules: RuleHead[]): Promise<NewJob[]> {

@@ -2,8 +2,9 @@
 // callback's transaction stages them, one inbound job per account and batch, and nothing else;
 // the worker turns a staged batch into its event jobs and timers, once however often it runs,
 // and the timers of a conversation's latest message only, whatever order its batches come in.
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
+import { isListening, onNotification } from "@/lib/db/wakeups";
 import { envelopeFor } from "@/lib/domains/provider/simulator-callbacks";
 import { inboundTextChange } from "@/lib/domains/provider/simulator-inbound";
 import { claimDueJobs } from "@/lib/domains/schedule/jobs";
@@ -142,18 +143,35 @@ it("a batch stages, per account, the messages some enabled rule makes a job of: 
       created,
     };
   };
+  // The accounts' messages interleaved: each account's stay in the batch's order.
   const batch = [
+    item(timed, false),
     item(labelsOnly, true),
     item(createdOnly, false),
     item(createdOnly, true),
     item(oneSender, false, "sndr_another_of_the_account"),
     item(oneSender, false),
-    item(timed, false),
-    item(timed, true),
     item(disabled, true),
     item(none, true),
+    item(timed, true),
   ];
-  const staged = await db.$transaction((tx) => stageInbound(tx, batch));
+  // A text cut at 4,096 UTF-16 units through an emoji: the half left is not storable in jsonb.
+  (batch[8] as InboundForRules).text = `${"a".repeat(4095)}😀 and more`;
+  const heard: string[] = [];
+  const stopHearing = onNotification("jobs", (payload) => {
+    if (payload !== undefined) heard.push(payload);
+  });
+  let staged = 0;
+  try {
+    await vi.waitFor(() => expect(isListening("jobs")).toBe(true), { timeout: 10_000 });
+    // A batch no rule wants stages nothing; then the batch, which wakes the automation worker
+    // (other test files' jobs may wake it too: this checks the notification comes, not that it alone does).
+    expect(await db.$transaction((tx) => stageInbound(tx, [item(none, true), item(labelsOnly, false)]))).toBe(0);
+    staged = await db.$transaction((tx) => stageInbound(tx, batch));
+    await vi.waitFor(() => expect(heard).toContain(JOB_KINDS.inbound), { timeout: 10_000 });
+  } finally {
+    stopHearing();
+  }
   expect(staged).toBe(4);
   const stagedOf = async (t: Customer) => {
     const jobs = await db.scheduledJob.findMany({ where: { customerId: t.customer.id, kind: JOB_KINDS.inbound } });
@@ -161,16 +179,17 @@ it("a batch stages, per account, the messages some enabled rule makes a job of: 
   };
   const ids = (...items: InboundForRules[]) => items.map((i) => i.providerMessageId);
   expect(await stagedOf(labelsOnly)).toEqual([]);
-  expect(await stagedOf(createdOnly)).toEqual([ids(batch[2] as InboundForRules)]);
-  expect(await stagedOf(oneSender)).toEqual([ids(batch[4] as InboundForRules)]);
+  expect(await stagedOf(createdOnly)).toEqual([ids(batch[3] as InboundForRules)]);
+  expect(await stagedOf(oneSender)).toEqual([ids(batch[5] as InboundForRules)]);
   // Both, in the batch's order, with the message as the worker reads it.
-  expect(await stagedOf(timed)).toEqual([ids(batch[5] as InboundForRules, batch[6] as InboundForRules)]);
+  expect(await stagedOf(timed)).toEqual([ids(batch[0] as InboundForRules, batch[8] as InboundForRules)]);
   expect(await stagedOf(disabled)).toEqual([]);
   expect(await stagedOf(none)).toEqual([]);
   const [job] = await db.scheduledJob.findMany({ where: { customerId: timed.customer.id, kind: JOB_KINDS.inbound } });
   if (!job) throw new Error("the idle rule's account staged no job");
   expect((job.payload as { items: StagedInbound[] }).items[1]).toEqual({
-    ...batch[6],
-    at: batch[6]?.at.toISOString(),
+    ...batch[8],
+    text: `${"a".repeat(4095)}\uFFFD`,
+    at: batch[8]?.at.toISOString(),
   });
 });
