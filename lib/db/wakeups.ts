@@ -31,9 +31,12 @@ export const CHANNELS = {
 } as const;
 export type Channel = keyof typeof CHANNELS;
 
-/** `pg_notify(...)` as an SQL expression, for a CTE or a SELECT list of the writing statement. */
-export function notifyExpression(channel: Channel): string {
-  return `pg_notify('${CHANNELS[channel]}', '')`;
+/**
+ * `pg_notify(...)` as an SQL expression, for a CTE or a SELECT list of the writing statement;
+ * `payload` is an SQL expression (a parameter such as `$3`), empty by default.
+ */
+export function notifyExpression(channel: Channel, payload = "''"): string {
+  return `pg_notify('${CHANNELS[channel]}', ${payload})`;
 }
 
 /** A statement of its own, for a transaction that adds rows (run it inside the transaction). */

@@ -15,7 +15,7 @@
 import { storableText } from "@/lib/core/storable-text";
 import type { Tx } from "@/lib/db";
 import { NOW_UTC, newIds } from "@/lib/db/sql";
-import { CHANNELS } from "@/lib/db/wakeups";
+import { notifyExpression } from "@/lib/db/wakeups";
 import { type NewJob, scheduleJobs, wakePayload } from "@/lib/domains/schedule/jobs";
 import { JOB_KINDS } from "./actions";
 import type { EventPayload, StagedInbound, TimePayload } from "./payloads";
@@ -73,6 +73,8 @@ export async function stageInbound(tx: Tx, items: InboundForRules[]): Promise<nu
            'conversationId', i.conversation, 'providerMessageId', i.message, 'text', i.body, 'type', i.type,
            'at', i.at, 'created', i.created) ORDER BY i.n) AS items
        FROM item i
+       -- Some enabled rule wants the message: the test of wanted jobs that scheduleInboundJobs
+       -- makes with watches and isTimed, here in SQL (keep the two alike).
        WHERE EXISTS (SELECT 1 FROM "AutomationRule" r
          WHERE r."customerId" = i.customer AND r.enabled
            AND (cardinality(r."senderIds") = 0 OR i.sender = ANY(r."senderIds"))
@@ -89,7 +91,7 @@ export async function stageInbound(tx: Tx, items: InboundForRules[]): Promise<nu
        ON CONFLICT (key) DO NOTHING
        RETURNING payload)
      SELECT COALESCE(sum(jsonb_array_length(payload -> 'items')), 0)::int AS staged,
-       (SELECT count(pg_notify('${CHANNELS.jobs}', $12)) WHERE EXISTS (SELECT 1 FROM written))::int AS woke
+       (SELECT count(${notifyExpression("jobs", "$12")}) WHERE EXISTS (SELECT 1 FROM written))::int AS woke
      FROM written`,
     items.map((i) => i.customerId),
     items.map((i) => i.senderId),

@@ -10,7 +10,7 @@ import { log } from "@/lib/core/log";
 import type { WorkerDefinition, WorkerSleep } from "@/lib/core/worker-loop";
 import { db, hotRows, type Tx } from "@/lib/db";
 import { NOW_UTC, newIds } from "@/lib/db/sql";
-import { CHANNELS, wakeupsWhen } from "@/lib/db/wakeups";
+import { notifyExpression, wakeupsWhen } from "@/lib/db/wakeups";
 
 export type NewJob = {
   customerId: string;
@@ -74,7 +74,7 @@ export async function scheduleJobs(tx: Tx, jobs: NewJob[]): Promise<number> {
        ON CONFLICT (key) DO NOTHING
        RETURNING 1)
      SELECT (SELECT count(*) FROM written)::int AS written,
-       (SELECT count(pg_notify('${CHANNELS.jobs}', $8)) WHERE $8 <> '' AND EXISTS (SELECT 1 FROM written))::int AS woke`,
+       (SELECT count(${notifyExpression("jobs", "$8")}) WHERE $8 <> '' AND EXISTS (SELECT 1 FROM written))::int AS woke`,
     ids,
     jobs.map((j) => j.customerId),
     jobs.map((j) => j.kind),
