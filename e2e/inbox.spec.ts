@@ -265,6 +265,13 @@ test("at 390 px the inbox shows one pane at a time, never scrolls sideways, and 
   await expect(page.getByLabel("Search by name or number")).toBeHidden();
   await expect(page.getByRole("textbox", { name: "Reply" })).toBeVisible();
   expect(await noSideways()).toBe(true);
+  // The header gives the contact the pane's width, the actions wrap below: the name and number
+  // once got about 30 px beside the buttons, a letter or two per line.
+  const title = await page.locator("#thread-title").boundingBox();
+  expect(title?.width ?? 0).toBeGreaterThan(300);
+  const number = page.locator("header p").filter({ hasText: contact }).first();
+  const numberBox = await number.boundingBox();
+  expect(numberBox?.width ?? 0).toBeGreaterThan(300);
   await expectAccessible(page);
   await page.getByRole("button", { name: "Dark mode" }).click();
   await expect(page.locator("html")).toHaveClass(/dark/);

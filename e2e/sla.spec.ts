@@ -37,10 +37,30 @@ test("a 1-minute first response: the inbox turns the conversation amber, then re
   await page.goto("/automations");
   await page.getByRole("link", { name: "SLA policies" }).click();
   await expect(page.getByRole("heading", { name: "SLA policies", level: 1 })).toBeVisible();
+  // The form's refusals speak of its own fields, never the API's paths; nothing is created.
+  const create = page.getByRole("button", { name: "Create policy" });
+  const form = page.locator("form").filter({ has: create });
   await page.getByLabel("Name").fill(name);
+  await page.getByLabel("First response (minutes)").fill("");
+  await create.click();
+  await expect(form).toContainText("Set at least one target: first response, next response or resolution.");
+  await page.getByLabel("First response (minutes)").fill("0");
+  await create.click();
+  await expect(form).toContainText("First response (minutes) must be at least 1");
+  await expect(form).not.toContainText("policy.");
   await page.getByLabel("First response (minutes)").fill("1");
-  await page.getByRole("button", { name: "Create policy" }).click();
+  await page.getByLabel("Labels (comma-separated; empty: every conversation)").fill(`no-such-label-${suffix}`);
+  await create.click();
+  await expect(form).toContainText(`no label named "no-such-label-${suffix}" in this account`);
+  await expect(page.getByTestId("sla-policy").filter({ hasText: name })).toHaveCount(0);
+  await page.getByLabel("Labels (comma-separated; empty: every conversation)").fill("");
+  await create.click();
   await expect(page.getByTestId("sla-policy").filter({ hasText: name })).toContainText("First response 1 min");
+  // A second policy of the same name (another case) is refused.
+  await page.getByLabel("Name").fill(name.toUpperCase());
+  await create.click();
+  await expect(form).toContainText(`an SLA policy named "${name.toUpperCase()}" already exists`);
+  await expect(page.getByTestId("sla-policy").filter({ hasText: name })).toHaveCount(1);
   await accessibleAt(page, [
     [1280, "dark"],
     [390, "light"],

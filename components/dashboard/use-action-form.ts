@@ -5,6 +5,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/dashboard/action-result";
+import { issueText } from "./issue-text";
 import { useToast } from "./toast";
 
 type Router = ReturnType<typeof useRouter>;
@@ -86,6 +87,8 @@ export function useBodyForm<B, T>(options: {
   schema: BodySchema;
   action: (body: B) => Promise<ActionResult<T>>;
   success: string;
+  /** The form's labels by the schema's paths ("policy.name": "Name"), for its messages (issueText). */
+  fields?: Record<string, string>;
 }) {
   const toast = useToast();
   const router = useRouter();
@@ -95,7 +98,7 @@ export function useBodyForm<B, T>(options: {
   async function submit(body: B): Promise<boolean> {
     const parsed = options.schema.safeParse(body);
     if (!parsed.success) {
-      setMessage(parsed.error.issues.map((i) => `${i.path.map(String).join(".")}: ${i.message}`).join("; "));
+      setMessage(parsed.error.issues.map((i) => issueText(i, options.fields)).join("; "));
       return false;
     }
     setPending(true);
@@ -116,5 +119,7 @@ export function useBodyForm<B, T>(options: {
     return true;
   }
 
-  return { submit, pending, message };
+  /** A check of the form's own, before the schema's: its message in the form's alert. */
+  const refuse = (text: string) => setMessage(text);
+  return { submit, pending, message, refuse };
 }

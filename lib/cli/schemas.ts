@@ -149,6 +149,8 @@ export const SimulateInboundArgs = z
     text: z.string().min(1, "must not be empty").max(4096, "must be at most 4096 characters").optional(),
     media: z.string().min(1, "must name a file").max(4096).optional(),
     caption: z.string().min(1, "must not be empty").max(1024, "must be at most 1024 characters").optional(),
+    /** The file is a voice note (the provider's `audio.voice`): an audio file only. */
+    voice: z.boolean().optional(),
     name: z.string().trim().min(1, "must not be empty").max(120).optional(),
     // A tap on a reply button, a pick from a list, a reaction ("" removes it) and a quoted reply
     // name the message they answer by its provider id (docs/operator-cli.md "Simulated contacts").
@@ -174,6 +176,10 @@ export const SimulateInboundArgs = z
   .refine((a) => a.caption === undefined || a.media !== undefined, {
     message: "goes with --media",
     path: ["caption"],
+  })
+  .refine((a) => a.voice !== true || a.media !== undefined, {
+    message: "goes with --media (an audio file)",
+    path: ["voice"],
   })
   .refine((a) => (a.buttonId === undefined) === (a.buttonTitle === undefined), {
     message: "--button-id and --button-title go together",

@@ -10,6 +10,7 @@ export const simulateInboundCommand = defineCommand({
     text: { type: "string" },
     media: { type: "string" },
     caption: { type: "string" },
+    voice: { type: "boolean" },
     name: { type: "string" },
     "button-id": { type: "string" },
     "button-title": { type: "string" },
@@ -25,7 +26,7 @@ export const simulateInboundCommand = defineCommand({
     return {
       json: { ...r },
       text:
-        `${r.from} ${r.media ? `sent a ${r.media.kind}` : input.reaction !== undefined ? "reacted" : input.buttonId ? "tapped a button" : input.listRowId ? "picked a list row" : "wrote"} to ${r.senderId} (${r.messageId})` +
+        `${r.from} ${r.media ? `sent a ${input.voice ? "voice note" : r.media.kind}` : input.reaction !== undefined ? "reacted" : input.buttonId ? "tapped a button" : input.listRowId ? "picked a list row" : "wrote"} to ${r.senderId} (${r.messageId})` +
         `${r.conversationUid ? `: conversation ${r.conversationUid}` : ""}` +
         `${r.media ? `; media ${r.media.mediaId} ${r.media.status}${r.media.unavailableReason ? ` (${r.media.unavailableReason})` : ""}` : ""}`,
     };

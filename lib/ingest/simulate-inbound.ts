@@ -45,7 +45,7 @@ const pause = () => new Promise((r) => setTimeout(r, 50));
 /** The file as the contact's phone would send it: its type from its bytes, kept by the simulator. */
 async function contactFile(
   sender: ProviderSender,
-  input: { from: string; id: string; name?: string; media: string; caption?: string },
+  input: { from: string; id: string; name?: string; media: string; caption?: string; voice?: boolean },
 ): Promise<CallbackChange> {
   const stat = await fs.promises.stat(input.media).catch(() => null);
   if (!stat?.isFile())
@@ -58,6 +58,11 @@ async function contactFile(
   const bytes = await fs.promises.readFile(input.media);
   const filename = path.basename(input.media);
   const type = await detectType(bytes.subarray(0, DETECTION_BYTES), { filename });
+  if (input.voice && type.kind !== "audio") {
+    throw new ApiError("VALIDATION_FAILED", `--voice needs an audio file; ${filename} is ${type.mimeType}`, {
+      fields: { voice: "needs an audio file" },
+    });
+  }
   const kept = await keepContactMedia(bytes, type.mimeType);
   // The provider carries a caption on images, videos and documents only, and a document's name.
   const captioned = type.kind === "image" || type.kind === "video" || type.kind === "document";
@@ -72,6 +77,7 @@ async function contactFile(
       sha256: kept.sha256,
       ...(captioned && input.caption ? { caption: input.caption } : {}),
       ...(type.kind === "document" ? { filename } : {}),
+      ...(input.voice ? { voice: true } : {}),
     },
   });
 }
@@ -97,6 +103,8 @@ export async function simulateInbound(input: {
   text?: string;
   media?: string;
   caption?: string;
+  /** The file (audio) is a voice note. */
+  voice?: boolean;
   name?: string;
   /** A tap on the reply button `buttonId` titled `buttonTitle` of the message `context`. */
   buttonId?: string;
@@ -121,7 +129,7 @@ export async function simulateInbound(input: {
   const provider = { phoneNumberId: sender.phoneNumberId, phoneNumber: sender.phoneNumber, wabaId: sender.wabaId };
   const { name, context } = input;
   const change = input.media
-    ? await contactFile(provider, { from, id, name, media: input.media, caption: input.caption })
+    ? await contactFile(provider, { from, id, name, media: input.media, caption: input.caption, voice: input.voice })
     : input.reaction !== undefined && context
       ? inboundReactionChange(provider, { from, id, name, messageId: context, emoji: input.reaction })
       : input.buttonId || input.listRowId

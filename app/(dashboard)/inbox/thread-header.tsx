@@ -34,7 +34,9 @@ export function ThreadHeader({
   const open = isWindowOpen(c.windowExpiresAt, now);
   return (
     <header className="flex flex-wrap items-start gap-3">
-      <div className="min-w-0 flex-1">
+      {/* A line of its own on a phone, and never narrower than 16rem beside the actions: a
+          plain flex-1 let the buttons squeeze the name to a few letters at 390 px. */}
+      <div className="min-w-0 basis-full sm:min-w-64 sm:flex-1">
         <h2
           id="thread-title"
           title={name}

@@ -316,7 +316,8 @@ export default async function ReportsPage({ searchParams }: Props) {
         ))}
       </section>
       <CardSection id="charts" title="Trends">
-        {points.length === 0 ? (
+        {/* Every day is a point (zero where nothing happened): say so when none has anything. */}
+        {!points.some((d) => d.conversations > 0 || d.resolved > 0) ? (
           <p className={muted}>No conversations in this period.</p>
         ) : (
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">

@@ -59,7 +59,7 @@ export const slaPolicyRoutes: AnyRoute[] = [
     idempotent: "sla_policy.create",
     summary: "Create an SLA policy",
     description:
-      "Targets in minutes (at least one; null: none), businessHoursOnly, and applies {senderIds, labels} (empty: any); it goes last in the order. It reaches the open conversations it applies to within seconds, in the background, due from their waits' starts.",
+      "Targets in minutes (at least one; null: none), businessHoursOnly, and applies {senderIds, labels} (empty: any; each label one of the account's); a name no other policy of the account has, whatever the case. It goes last in the order. It reaches the open conversations it applies to within seconds, in the background, due from their waits' starts.",
     body: SlaPolicyCreateBody,
     response: SlaPolicyPublic,
     successStatus: 201,

@@ -17,7 +17,9 @@ import { providerIdsWithMessages } from "@/lib/domains/messages/reads";
 import { toProviderInteractive } from "@/lib/domains/messaging/interactive-provider";
 import { newMessageUid } from "@/lib/domains/messaging/outgoing";
 import { WINDOW_MS } from "@/lib/domains/provider/service-window";
+import { recordCloses, recordInbound, recordPersonReplies } from "@/lib/domains/support/periods";
 import type { Prisma, Sender } from "@/lib/generated/prisma/client";
+import { DEMO_EMAIL } from "./constants";
 import { CONVERSATIONS, DAY, type DemoConversation, type DemoFile, type Line } from "./demo-conversations";
 import { DEMO_CHATBOT_NAME } from "./seed-chatbots";
 
@@ -164,9 +166,38 @@ export async function seedConversations(customerId: string, senders: Sender[], n
         });
       }
     }
+    await replaySupport(customerId, sender, id, spec, at);
     created += 1;
   }
   return created;
+}
+
+/**
+ * The conversation's support periods as the live product records them (lib/domains/support/periods.ts):
+ * each inbound line arrives, each person's line replies (a member's in the inbox, a template
+ * through the API; never the chatbot's), and a closed one is closed by the demo member. Without
+ * them the contacts waiting in the inbox had no period, so an SLA policy made at first start gave
+ * them no due time (docs/reports.md "Definitions").
+ */
+async function replaySupport(
+  customerId: string,
+  sender: Sender,
+  conversationId: string,
+  spec: DemoConversation,
+  at: (minutes: number) => Date,
+) {
+  await db.$transaction(async (tx) => {
+    for (const line of spec.lines) {
+      const when = at(line.minutesAgo);
+      if (inbound(line)) {
+        await recordInbound(tx, [{ conversationId, customerId, senderId: sender.id, at: when, count: 1 }]);
+      } else if (!("bot" in line && line.bot === true)) {
+        const responder = "template" in line ? "api" : DEMO_EMAIL;
+        await recordPersonReplies(tx, [{ conversationId, at: when, responder }]);
+      }
+    }
+    if (spec.status === "CLOSED") await recordCloses(tx, [{ conversationId, at: at(DAY / 2), closedBy: DEMO_EMAIL }]);
+  });
 }
 
 type Common = {

@@ -374,6 +374,37 @@ describe("simulate:inbound --media and media:gc", () => {
     expect(both.stderr).toMatch(/--text/);
   });
 
+  it("simulate:inbound --voice sends an audio file as a voice note; any other file or no file is refused", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "voice-"));
+    const voice = path.join(dir, "note.ogg");
+    const photo = path.join(dir, "photo.png");
+    fs.writeFileSync(voice, samples.oggOpus());
+    fs.writeFileSync(photo, await samples.noisePng(20));
+    try {
+      const args = ["simulate:inbound", "--sender", t.sender.phoneNumber, "--from", uniquePhone()];
+      const run = await cliInProcess(...args, "--media", voice, "--voice", "--json");
+      expect(run.stderr, run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const out = JSON.parse(run.stdout.trim());
+      expect(out.media).toMatchObject({ kind: "audio", status: "ready" });
+      // The thread's entry carries the provider's audio.voice, which the inbox shows as a voice note.
+      const entry = await db.conversationMessage.findUniqueOrThrow({ where: { providerMessageId: out.messageId } });
+      expect(entry.type).toBe("audio");
+      expect((entry.content as { audio: { voice?: boolean } }).audio.voice).toBe(true);
+      const text = await cliInProcess(...args, "--media", voice, "--voice");
+      expect(text.stdout).toContain("sent a voice note");
+
+      const notAudio = await cliInProcess(...args, "--media", photo, "--voice");
+      expect(notAudio.code).not.toBe(0);
+      expect(notAudio.stderr).toContain("--voice needs an audio file");
+      const noFile = await cliInProcess(...args, "--text", "hi", "--voice");
+      expect(noFile.code).toBe(2);
+      expect(noFile.stderr).toMatch(/voice/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("media:gc expires the files past their retention and frees the account's quota", async () => {
     const bytes = await samples.jpeg(33, 33);
     const sent = await contactSends(t.sender, "image", bytes, "image/jpeg");

@@ -129,6 +129,7 @@ describe("an edit moves the open conversations' due times and timers", () => {
     ]);
 
     // applies narrowed to a label the conversation lacks: the next policy that applies.
+    await call("POST", "/api/v3/labels", { token: t.globalToken, body: { label: { name: "vip" } } });
     await editPolicy(t, quick, { applies: { labels: ["vip"] } });
     await work(t);
     expect((await slaOf(t, c.id)).policyUid).toBe(slow);
@@ -299,6 +300,7 @@ describe("a new or deleted policy reaches the open conversations", () => {
   it("a new policy applies to the open conversations it matches, due from their own waits' starts", async () => {
     const t = await messagingCustomer();
     const other = await messagingCustomer();
+    await call("POST", "/api/v3/labels", { token: t.globalToken, body: { label: { name: "vip" } } });
     await createPolicy(t, { name: "vip", firstResponseMinutes: 5, applies: { labels: ["vip"] } });
     const plain = await opened(t);
     const late = await opened(t);
@@ -341,6 +343,7 @@ describe("a new or deleted policy reaches the open conversations", () => {
   async function policyToDelete() {
     const t = await messagingCustomer();
     const first = await createPolicy(t, { name: "all", firstResponseMinutes: 10 });
+    await call("POST", "/api/v3/labels", { token: t.globalToken, body: { label: { name: "vip" } } });
     const vipPolicy = await createPolicy(t, { name: "vip", firstResponseMinutes: 45, applies: { labels: ["vip"] } });
     const plain = await opened(t);
     const vip = await opened(t);

@@ -68,12 +68,53 @@ const uniqueLabels = (labels: readonly string[]) => [
   ...new Map(labels.map((l) => [l.toLowerCase(), l] as const)).values(),
 ];
 
+/**
+ * A name whatever the case: a label's `nameKey` (as labels/service.ts labelKey makes it;
+ * importing it would close a domain cycle through conversations).
+ */
+const labelKey = (name: string) => name.trim().toLowerCase();
+
+/**
+ * Every label the policy applies by is one of the account's (matched whatever the case), as a
+ * rule's and a segment's are: a misspelt name would make a policy that never applies. A label
+ * deleted later leaves the policy applying to nothing by it (docs/reports.md "SLA policies").
+ */
+async function checkLabels(tx: Tx, customerId: string, labels: readonly string[]): Promise<void> {
+  if (labels.length === 0) return;
+  const found = await tx.label.findMany({
+    where: { customerId, nameKey: { in: labels.map(labelKey) } },
+    select: { nameKey: true },
+  });
+  const known = new Set(found.map((l) => l.nameKey));
+  const fields = labels.flatMap((name, i) =>
+    known.has(labelKey(name))
+      ? []
+      : [{ path: `body.policy.applies.labels.${i}`, message: `no label named "${name}" in this account` }],
+  );
+  const [first] = fields;
+  if (first) throw new ApiError("VALIDATION_FAILED", first.message, { fields });
+}
+
+/** A policy's name is the account's only one of that name (whatever the case): the list and the inbox name policies by it. */
+async function checkName(tx: Tx, customerId: string, name: string, except?: string): Promise<void> {
+  const taken = await tx.slaPolicy.findMany({
+    where: { customerId, ...(except ? { NOT: { id: except } } : {}) },
+    select: { name: true },
+  });
+  const key = labelKey(name);
+  if (taken.some((x) => labelKey(x.name) === key)) {
+    throw refused("body.policy.name", `an SLA policy named "${name}" already exists`);
+  }
+}
+
 export async function createPolicy(p: Principal, input: SlaPolicyCreateInput): Promise<SlaPolicy> {
   guard(p);
   return db.$transaction(async (tx) => {
     await lockAccount(tx, p.customerId);
     const count = await tx.slaPolicy.count({ where: { customerId: p.customerId } });
     if (count >= MAX_POLICIES) throw refused("body.policy", `an account may have at most ${MAX_POLICIES} SLA policies`);
+    await checkName(tx, p.customerId, input.name);
+    await checkLabels(tx, p.customerId, input.applies.labels);
     const policy = await tx.slaPolicy.create({
       data: {
         id: newId("sla_"),
@@ -145,9 +186,13 @@ export async function updatePolicy(p: Principal, uid: string, patch: SlaPolicyPa
       );
     }
     const data: Prisma.SlaPolicyUpdateManyMutationInput = { ...merged };
-    if (patch.name !== undefined) data.name = patch.name;
+    if (patch.name !== undefined) {
+      await checkName(tx, p.customerId, patch.name, uid);
+      data.name = patch.name;
+    }
     if (patch.businessHoursOnly !== undefined) data.businessHoursOnly = patch.businessHoursOnly;
     if (patch.applies !== undefined) {
+      await checkLabels(tx, p.customerId, patch.applies.labels);
       data.senderIds = await senderIdsOf(tx, p.customerId, patch.applies.senderIds);
       data.labels = uniqueLabels(patch.applies.labels);
     }

@@ -23,6 +23,11 @@ const names = (body: { data: { policies: { name: string }[] } }) => body.data.po
 beforeAll(async () => {
   a = await createTestCustomer();
   b = await createTestCustomer();
+  // A policy applies by the account's labels only.
+  for (const name of ["VIP", "billing"]) {
+    const made = await call("POST", "/api/v3/labels", { token: a.globalToken, body: { label: { name } } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+  }
 });
 
 describe("SLA policies", () => {
@@ -136,9 +141,17 @@ describe("SLA policies", () => {
       "body.policy.applies.senderIds.0",
     );
     expect(await refused({ ...POLICY, colour: "red" })).toContain("body.policy");
+    // A label the account has not (another account's is not this one's), named by its place.
+    await call("POST", "/api/v3/labels", { token: b.globalToken, body: { label: { name: "gold" } } });
+    expect(await refused({ ...POLICY, name: "Labelled", applies: { labels: ["vip", "gold"] } })).toEqual([
+      "body.policy.applies.labels.1",
+    ]);
     expect(await db.slaPolicy.count({ where: { customerId: a.customer.id } })).toBe(before);
 
-    const created = await call("POST", "/api/v3/sla-policies", { token: a.globalToken, body: { policy: POLICY } });
+    const created = await call("POST", "/api/v3/sla-policies", {
+      token: a.globalToken,
+      body: { policy: { ...POLICY, name: "Validated" } },
+    });
     const uid = created.body.data.slaUid as string;
     expect(await refused({}, uid)).toContain("body.policy");
     expect(await refused({ position: -1 }, uid)).toContain("body.policy.position");
@@ -169,7 +182,7 @@ describe("SLA policies", () => {
     // B's sender is not one of A's.
     const foreign = await call("POST", "/api/v3/sla-policies", {
       token: a.globalToken,
-      body: { policy: { ...POLICY, applies: { senderIds: [b.sender.phoneNumber] } } },
+      body: { policy: { ...POLICY, name: "Foreign sender", applies: { senderIds: [b.sender.phoneNumber] } } },
     });
     expect(fieldsOf(foreign.body)).toContain("body.policy.applies.senderIds.0");
     // Account-wide: a number-scoped token is refused.
@@ -177,9 +190,39 @@ describe("SLA policies", () => {
     expect(scoped.body.error_code).toBe("TOKEN_SCOPE_NOT_ALLOWED");
   });
 
+  it("a name is the account's only one whatever the case, on create and on rename; another account may use it", async () => {
+    const c = await createTestCustomer();
+    const create = (name: string, token = c.globalToken) =>
+      call("POST", "/api/v3/sla-policies", { token, body: { policy: { ...POLICY, name } } });
+    expect((await create("Gold customers")).status).toBe(201);
+    const again = await create("gold CUSTOMERS");
+    expect(again.status).toBe(400);
+    expect(again.body.error_code).toBe("VALIDATION_FAILED");
+    expect(fieldsOf(again.body)).toEqual(["body.policy.name"]);
+    expect(again.body.message).toContain("already exists");
+    const other = await create("Silver");
+    const renamed = await call("POST", `/api/v3/sla-policies/${other.body.data.slaUid}`, {
+      token: c.globalToken,
+      body: { policy: { name: "Gold Customers" } },
+    });
+    expect(fieldsOf(renamed.body)).toEqual(["body.policy.name"]);
+    // Its own name again (another case) is no clash; another account's name is not this account's.
+    const same = await call("POST", `/api/v3/sla-policies/${other.body.data.slaUid}`, {
+      token: c.globalToken,
+      body: { policy: { name: "SILVER" } },
+    });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    expect((await create("Gold customers", b.globalToken)).status).toBe(201);
+    expect(names((await call("GET", "/api/v3/sla-policies", { token: c.globalToken })).body)).toEqual([
+      "Gold customers",
+      "SILVER",
+    ]);
+  });
+
   it("members: the service refuses a role without the automations permission", async () => {
     const input = {
       ...POLICY,
+      name: "By a member",
       businessHoursOnly: false,
       applies: { senderIds: [], labels: [] },
     };

@@ -195,7 +195,9 @@ describe("the label and memberId filters", () => {
     });
     const both = await report(a, { label: "refund", memberId: m2, groupBy: "day" });
     expect(both.totals).toMatchObject({ conversations: 1, firstResponse: span(300, 300, 300, 300) });
-    expect(both.groups.map((g: { key: string }) => g.key)).toEqual(["2026-11-11"]);
+    expect(both.groups).toHaveLength(30);
+    const active = both.groups.filter((g: { conversations: number }) => g.conversations > 0);
+    expect(active.map((g: { key: string }) => g.key)).toEqual(["2026-11-11"]);
     expect((await report(a, { label: "refund", memberId: "api" })).totals).toMatchObject({
       conversations: 0,
       resolved: 0,

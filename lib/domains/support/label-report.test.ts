@@ -419,7 +419,25 @@ describe("the Reports page's table by label", () => {
       ["", 1, 1, 1],
       ["refund", 2, 1, 1],
     ]);
-    expect(page.byDay.map((g) => g.key)).toEqual(["2026-11-04", "2026-11-05", "2026-11-06", "2026-11-07"]);
+    // Every day of the 7, the days without a conversation or a close at zero.
+    expect(page.byDay.map((g) => g.key)).toEqual([
+      "2026-11-04",
+      "2026-11-05",
+      "2026-11-06",
+      "2026-11-07",
+      "2026-11-08",
+      "2026-11-09",
+      "2026-11-10",
+    ]);
+    const active = page.byDay.filter(
+      (g) =>
+        g.conversations > 0 ||
+        g.resolved > 0 ||
+        g.nextResponse.median !== null ||
+        g.csat.responses > 0 ||
+        g.slaBreaches > 0,
+    );
+    expect(active.map((g) => g.key)).toEqual(["2026-11-04", "2026-11-05", "2026-11-06", "2026-11-07"]);
 
     const { csv, fileName } = await supportCsv(p, "labels", 7, now);
     expect(fileName).toBe("support-labels-2026-11-04-to-2026-11-10.csv");

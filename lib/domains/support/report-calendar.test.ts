@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { calendarOf } from "./report";
+import { calendarKeys, calendarOf } from "./report";
 
 const ZONES = ["UTC", "Europe/Berlin", "America/Santiago", "Asia/Kathmandu", "Pacific/Chatham", "America/St_Johns"];
 // 366 days, both of the northern and the southern changes of 2026; from a Wednesday, so the
@@ -35,6 +35,10 @@ describe("the report's calendar", () => {
       expect(row.checked).toBeGreaterThan(30_000);
       expect(row.wrong).toBe(0);
       expect(row.groups).toBe(unit === "day" ? 366 : 53);
+      // The keys the report fills with zeros where nothing happened are the calendar's own.
+      const [calendar] = await db.$queryRaw<{ labels: string[] }[]>`
+        WITH ${calendarOf(unit, r)} SELECT "labels" FROM calendar`;
+      expect(calendarKeys(unit, r)).toEqual(calendar?.labels);
     });
   }
 });

@@ -122,6 +122,20 @@ export const calendarOf = (unit: "day" | "week", r: Range) => Prisma.sql`calenda
   FROM generate_series(date_trunc(${unit}, ${r.dateFrom}::date::timestamp), ${r.dateTo}::date::timestamp,
     ${unit === "week" ? "1 week" : "1 day"}::interval) d)`;
 
+/**
+ * The keys of the range's days or weeks (from the Monday on or before dateFrom), as calendarOf
+ * names them: the report answers every one, zero where nothing happened, as the heatmap answers
+ * all 168 hours, so a chart or a CSV by day has no holes (docs/reports.md "GET /reports/support").
+ */
+export function calendarKeys(unit: "day" | "week", r: Pick<Range, "dateFrom" | "dateTo">): string[] {
+  const first = Date.parse(r.dateFrom);
+  const step = unit === "week" ? 7 * DAY_MS : DAY_MS;
+  const start = unit === "week" ? first - ((new Date(first).getUTCDay() + 6) % 7) * DAY_MS : first;
+  const keys: string[] = [];
+  for (let t = start; t <= Date.parse(r.dateTo); t += step) keys.push(new Date(t).toISOString().slice(0, 10));
+  return keys;
+}
+
 /** A row's group; by day and week its position in `calendar` (calendarOf), named by grouped(). */
 function keyOf(
   groupBy: Exclude<SupportReportInput["groupBy"], "label">,
@@ -385,6 +399,9 @@ export async function supportReport(
   for (const row of next) figuresOf(row).nextResponse = pctOf(row, business);
   for (const row of csat) figuresOf(row).csat = csatFigures(row.n, row.satisfied);
   for (const row of breaches) figuresOf(row).slaBreaches = row.n;
+  if (groupBy === "day" || groupBy === "week") {
+    for (const key of calendarKeys(groupBy, r)) if (!groups.has(key)) groups.set(key, empty());
+  }
   return {
     ...r,
     groupBy,

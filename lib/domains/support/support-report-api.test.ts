@@ -174,8 +174,13 @@ describe("GET /reports/support", () => {
     near(totals.firstResponse.p90, 600);
     near(totals.nextResponse.median, 120);
     near(totals.resolution.median, 600);
+    // Every day of the 30 up to today is a group, in order, zero where nothing happened.
     const days = body.groups.map((g: { key: string }) => g.key);
-    expect(days.every((d: string) => /^\d{4}-\d{2}-\d{2}$/.test(d))).toBe(true);
+    expect(days).toHaveLength(30);
+    expect(days.at(-1)).toBe(new Date().toISOString().slice(0, 10));
+    for (const [i, d] of days.entries()) {
+      if (i > 0) expect(Date.parse(d) - Date.parse(days[i - 1])).toBe(86_400_000);
+    }
     expect(body.groups.reduce((n: number, g: { conversations: number }) => n + g.conversations, 0)).toBe(3);
 
     const bySender = await report(t.globalToken, { groupBy: "sender" });
@@ -192,7 +197,12 @@ describe("GET /reports/support", () => {
     // Another account sees none of it.
     const other = await messagingCustomer();
     expect((await report(other.globalToken)).totals).toMatchObject({ conversations: 0, resolved: 0 });
-    expect((await report(other.globalToken)).groups).toEqual([]);
+    const nothing = (await report(other.globalToken)).groups;
+    expect(nothing).toHaveLength(30);
+    for (const g of nothing) {
+      expect(g).toMatchObject({ conversations: 0, inbound: 0, resolved: 0, slaBreaches: 0 });
+      expect(g.firstResponse).toEqual({ median: null, p90: null, businessMedian: null, businessP90: null });
+    }
   });
 
   it("by member: periods by who answered first, closes by who closed, responses by who replied", async () => {
@@ -317,14 +327,11 @@ describe("the dashboard's Reports page (lib/domains/support/dashboard.ts)", () =
     expect(members.fileName).toBe(`support-members-${week.current.dateFrom}-to-${week.current.dateTo}.csv`);
     const heatmap = await supportCsv(p, "heatmap", 7, now);
     expect(heatmap.csv.trim().split("\n")).toHaveLength(169);
+    // A row for each of the 30 days, zero where nothing began.
     const month = await supportCsv(p, "days", 30, now);
-    expect(
-      month.csv
-        .trim()
-        .split("\n")
-        .slice(1)
-        .map((l) => l.split(",")[1]),
-    ).toEqual(["1", "1"]);
+    const monthRows = month.csv.trim().split("\n").slice(1);
+    expect(monthRows).toHaveLength(30);
+    expect(monthRows.map((l) => l.split(",")[1]).filter((n) => n !== "0")).toEqual(["1", "1"]);
 
     for (const role of ["agent", "developer", "billing"] as const) {
       const refused = memberPrincipal(t.customer.id, { role });

@@ -56,6 +56,15 @@ export function PolicyList({ policies }: { policies: SlaPolicyPublic[] }) {
 
 const numberOrNull = (v: string) => (v.trim() === "" ? null : Number(v));
 
+/** The form's labels by the schema's paths: its messages name what the user sees, not the API's fields. */
+const FIELD_LABELS: Record<string, string> = {
+  "policy.name": "Name",
+  "policy.firstResponseMinutes": "First response (minutes)",
+  "policy.nextResponseMinutes": "Next response (minutes)",
+  "policy.resolutionMinutes": "Resolution (minutes)",
+  "policy.applies.labels": "Labels",
+};
+
 export function PolicyForm() {
   const [name, setName] = useState("");
   const [first, setFirst] = useState("15");
@@ -63,14 +72,19 @@ export function PolicyForm() {
   const [resolution, setResolution] = useState("");
   const [businessHoursOnly, setBusinessHoursOnly] = useState(false);
   const [labels, setLabels] = useState("");
-  const { submit, pending, message } = useBodyForm({
+  const { submit, pending, message, refuse } = useBodyForm({
     schema: SlaPolicyCreateBody,
     action: createSlaPolicyAction,
     success: "SLA policy created",
+    fields: FIELD_LABELS,
   });
 
   async function save(e: React.FormEvent) {
     e.preventDefault();
+    if ([first, next, resolution].every((v) => v.trim() === "")) {
+      refuse("Set at least one target: first response, next response or resolution.");
+      return;
+    }
     const body = {
       policy: {
         name,
