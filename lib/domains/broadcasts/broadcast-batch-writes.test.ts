@@ -213,8 +213,10 @@ for (const stop of ["pause", "cancel"] as const) {
 }
 
 it("a worker killed after a group was recorded, before its calls: that group only is interrupted, the rest sent once", async () => {
-  // 20 calls a second: a group is the calls within 100 ms of the first's slot (2, or a few more
-  // when its timer ran late on a busy machine).
+  // 20 calls a second: a group is the calls whose slots fall within 100 ms of its first call's
+  // wake-up (paced-calls.ts RECORD_LEAD_MS): 2 or 3, and one more per 50 ms that timer ran late on a
+  // busy machine (6 in a CI run of 2026-12-02). At most 10 (a timer 350 ms late); a lead of the whole
+  // batch would record all 20 at once.
   const { uid, phones } = await started(20, 20);
   const first = provider.calls.length;
   let stranded: string[] | null = null;
@@ -232,7 +234,7 @@ it("a worker killed after a group was recorded, before its calls: that group onl
   await expect.poll(() => stranded, { timeout: 10_000, interval: 5 }).not.toBeNull();
   const group = stranded as unknown as string[];
   expect(group.length).toBeGreaterThanOrEqual(1);
-  expect(group.length).toBeLessThanOrEqual(5);
+  expect(group.length).toBeLessThanOrEqual(10);
   // Its lease passed: the next pass settles the batch from its messages (stale-sends.ts).
   await settleStaleSends([t.customer.id], new Date(Date.now() + 60_000));
   const settled = await db.broadcastRecipient.findMany({ where: { broadcastId: uid } });
@@ -254,7 +256,7 @@ it("a worker killed after a group was recorded, before its calls: that group onl
 });
 
 it("a worker killed after a group's calls, before its outcomes: that group only is interrupted, every other call's outcome is written, nobody is called twice", async () => {
-  // 20 calls a second: groups of about two calls, a call every 50 ms.
+  // 20 calls a second: groups of about two calls, a call every 50 ms (at most 10, as above).
   const { uid, phones } = await started(20, 20);
   const first = provider.calls.length;
   const groups: string[][] = [];
@@ -285,7 +287,7 @@ it("a worker killed after a group's calls, before its outcomes: that group only 
     const hung = (await messages()).find((m) => m.recipient === hungTo) as { id: string };
     const group = groups.find((g) => g.includes(hung.id)) as string[];
     expect(group.length).toBeGreaterThanOrEqual(1);
-    expect(group.length).toBeLessThanOrEqual(5);
+    expect(group.length).toBeLessThanOrEqual(10);
     // Every other group's outcomes are written as soon as its calls returned, with the provider's
     // ids (a status callback finds its message), though the batch never finished.
     await expect
