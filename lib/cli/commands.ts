@@ -120,7 +120,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "simulate:inbound",
     usage:
-      "--sender E164 --from E164 (--text T [--context WAMID] | --media FILE [--caption T] | --button-id ID --button-title T --context WAMID | --list-row-id ID --list-row-title T [--list-row-description D] --context WAMID | --reaction EMOJI --context WAMID) [--name N]",
+      "--sender E164 --from E164 (--text T [--context WAMID] | --media FILE [--caption T] [--voice] | --button-id ID --button-title T --context WAMID | --list-row-id ID --list-row-title T [--list-row-description D] --context WAMID | --reaction EMOJI --context WAMID) [--name N]",
     summary:
       "A contact writes to a sender, sends a file, taps a reply button, picks a list row or reacts (a signed inbound callback through the provider endpoint; a file is fetched and kept)",
     load: () => import("./simulate-command").then((m) => m.simulateInboundCommand),

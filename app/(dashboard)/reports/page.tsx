@@ -31,6 +31,7 @@ import {
   supportDashboard,
   tableOfGroup,
 } from "@/lib/domains/support/dashboard";
+import { isQuiet } from "@/lib/domains/support/quiet";
 import { type SupportFigures, type SupportReport, UNLABELLED } from "@/lib/domains/support/schemas";
 
 export const metadata: Metadata = { title: "Reports · Switchboard" };
@@ -317,7 +318,7 @@ export default async function ReportsPage({ searchParams }: Props) {
       </section>
       <CardSection id="charts" title="Trends">
         {/* Every day is a point (zero where nothing happened): say so when none has anything. */}
-        {!points.some((d) => d.conversations > 0 || d.resolved > 0) ? (
+        {r.byDay.every(isQuiet) ? (
           <p className={muted}>No conversations in this period.</p>
         ) : (
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
@@ -367,7 +368,7 @@ export default async function ReportsPage({ searchParams }: Props) {
         <DataTable
           label={`By ${groupName.toLowerCase()}`}
           columns={FIGURE_COLUMNS(group, groupName)}
-          rowCount={r.byGroup.length}
+          rowCount={r.byGroup.every(isQuiet) ? 0 : r.byGroup.length}
           empty={<p className={muted}>No conversations in this period.</p>}
         >
           {r.byGroup.map((g) => (

@@ -91,7 +91,7 @@ export const slaPolicyRoutes: AnyRoute[] = [
     example: examples.postSlaPoliciesBySlaUid,
     summary: "Update an SLA policy",
     description:
-      "At least one field; position moves it in the account's order (from 0). A change of the targets, businessHoursOnly, applies or position reaches the open conversations' due times within seconds, in the background; replies and closes before the change are not judged again, and recorded breaches stay.",
+      "At least one field; position moves it in the account's order (from 0). Each label in applies is one of the account's, and a new name one no other policy of the account has, whatever the case. A change of the targets, businessHoursOnly, applies or position reaches the open conversations' due times within seconds, in the background; replies and closes before the change are not judged again, and recorded breaches stay.",
     body: SlaPolicyUpdateBody,
     response: SlaPolicyPublic,
     handler: async ({ principal, params, body }) =>

@@ -187,16 +187,20 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
   );
   applied.csatAnswers = csat.answers;
   applied.events.push(...csat.events);
+  // A survey's answer and a reaction are no request (docs/reports.md "Definitions"): neither
+  // reopens a closed conversation, opens a support period nor waits for a person. A 👍 to
+  // "your order shipped" is not a question an SLA should time.
+  const isRequest = (m: InboundMessage) => !csat.answers.has(m.id) && m.type !== "reaction";
 
   // 3. Per conversation: unread count, window, preview of the latest message, name, reopen
-  // (unless every new message of it was a survey answer).
+  // (unless every new message of it was a survey answer or a reaction).
   type Bump = { id: string; n: number; requests: number; last: InboundMessage; name: string | null };
   const bumps = new Map<string, Bump>();
   for (const m of news) {
     const id = applied.conversationOf.get(m.id) ?? "";
     const b = bumps.get(id) ?? { id, n: 0, requests: 0, last: m, name: null };
     b.n += 1;
-    if (!csat.answers.has(m.id)) b.requests += 1;
+    if (isRequest(m)) b.requests += 1;
     if (m.threadAt.getTime() >= b.last.threadAt.getTime()) b.last = m;
     b.name = m.contactName ?? b.name;
     bumps.set(id, b);
@@ -236,7 +240,7 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
   // The support figures' periods and waits (docs/reports.md "Definitions").
   const earliest = new Map<string, Date>();
   for (const m of news) {
-    if (csat.answers.has(m.id)) continue;
+    if (!isRequest(m)) continue;
     const id = applied.conversationOf.get(m.id) ?? "";
     const seen = earliest.get(id);
     if (!seen || m.at < seen) earliest.set(id, m.at);

@@ -233,6 +233,47 @@ describe("reactions", () => {
     expect(items.filter((m) => m.type === "reaction")).toEqual([]);
   });
 
+  it("a contact's reaction is no request: it starts no wait after a person's reply and reopens no closed conversation; a message does", async () => {
+    const t = await messagingCustomer();
+    const to = await engagedRecipient(t.sender);
+    const asked = await contactWrites(t.sender, to, "Where is my order?");
+    const { conversationId } = await entry(asked);
+    const periods = () => db.supportPeriod.findMany({ where: { conversationId }, orderBy: { startedAt: "asc" } });
+    const chat = await call("POST", "/api/v3/chat", { token: t.globalToken, body: { to, text: "It shipped today" } });
+    expect(chat.status).toBe(200);
+    const sent = chat.body.data as { messageId: string };
+    const [answered] = await periods();
+    expect(answered).toMatchObject({ waitingSince: null, firstResponder: "api" });
+
+    // A thumbs-up to the answer: shown on it, the conversation unread, but the period is as it
+    // was (nothing waits, no inbound counted).
+    await applied(react(t.sender, { from: to, messageId: sent.messageId, emoji: "👍" }));
+    expect(await periods()).toEqual([answered]);
+    expect(await db.conversation.findUniqueOrThrow({ where: { id: conversationId } })).toMatchObject({ unread: true });
+
+    // Closed, then a heart: still closed, no new period.
+    const closed = await call("POST", `/api/v3/conversations/${conversationId}`, {
+      token: t.globalToken,
+      body: { conversation: { status: "CLOSED" } },
+    });
+    expect(closed.status).toBe(200);
+    await applied(react(t.sender, { from: to, messageId: sent.messageId, emoji: "❤️" }));
+    expect(await db.conversation.findUniqueOrThrow({ where: { id: conversationId } })).toMatchObject({
+      status: "CLOSED",
+    });
+    expect(await periods()).toHaveLength(1);
+
+    // A message reopens it: a new period, waiting from it.
+    const again = await contactWrites(t.sender, to, "It never arrived");
+    await entry(again);
+    expect(await db.conversation.findUniqueOrThrow({ where: { id: conversationId } })).toMatchObject({
+      status: "OPEN",
+    });
+    const [, reopened] = await periods();
+    expect(reopened).toMatchObject({ reopened: true, inboundCount: 1, firstResponseAt: null });
+    expect(reopened?.waitingSince).toEqual(reopened?.startedAt);
+  });
+
   it("a reaction to a message of another conversation or account attaches to nothing and stays a line", async () => {
     const t = await messagingCustomer();
     const to = await engagedRecipient(t.sender);

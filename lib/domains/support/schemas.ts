@@ -130,7 +130,7 @@ export const SupportReportPublic = z
         }),
       )
       .describe(
-        "Groups with any figure, in order (by label a conversation counts in each of its labels, so the groups may add up to more than the totals)",
+        "The groups, in order: by day and by week every day or week of the range, zeros where nothing happened; by member, sender and label those with any figure (by label a conversation counts in each of its labels, so the groups may add up to more than the totals)",
       ),
   })
   .meta({ id: "SupportReport" });
