@@ -3,6 +3,7 @@
 // AUTOMATION_NOT_FOUND. Members need the automations permission (checked here, whatever the
 // adapter); API tokens are checked by the router. Every change is audited in its transaction.
 import { ApiError } from "@/lib/core/errors";
+import { labelKey } from "@/lib/core/label-key";
 import { type PageInput, skipTake } from "@/lib/core/pagination";
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
@@ -10,7 +11,6 @@ import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { labelKey } from "@/lib/domains/labels/service";
 import type { AutomationRule, AutomationRun, Prisma } from "@/lib/generated/prisma/client";
 import type { Action, Condition, RuleCreateInput, RulePatch } from "./schemas";
 

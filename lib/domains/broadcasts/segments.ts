@@ -5,6 +5,7 @@
 // transaction. The count is the audience query's (lib/domains/broadcasts/audience.ts), the
 // statement a broadcast sent to the segment makes its recipients with.
 import { ApiError } from "@/lib/core/errors";
+import { labelKey } from "@/lib/core/label-key";
 import { type PageInput, skipTake } from "@/lib/core/pagination";
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
@@ -12,7 +13,7 @@ import { auditContext } from "@/lib/domains/audit/actor";
 import { recordAudit } from "@/lib/domains/audit/record";
 import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
-import { labelKey, sortNames } from "@/lib/domains/labels/service";
+import { sortNames } from "@/lib/domains/labels/service";
 import type { Prisma, Segment } from "@/lib/generated/prisma/client";
 import type { AudienceRules } from "./audience";
 import { audienceSize } from "./audience-count";

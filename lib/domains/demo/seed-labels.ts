@@ -3,8 +3,8 @@
 // something to find and the rules that label have labels to use. Once per account: an
 // account that already has labels keeps its own.
 import { randomBytes } from "node:crypto";
+import { labelKey } from "@/lib/core/label-key";
 import { db } from "@/lib/db";
-import { labelKey } from "@/lib/domains/labels/service";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 export const DEMO_LABELS = [

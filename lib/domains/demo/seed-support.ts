@@ -6,13 +6,14 @@
 // figure is what the live path would have written, the SLA breaches of the VIP policy as the
 // SLA timers find them (missedTargets), and the CSAT surveys of the member's closes with the
 // contacts' answers. Once per account: an account that has the history keeps it.
+
+import { labelKey } from "@/lib/core/label-key";
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
 import type { BusinessHours } from "@/lib/domains/business-hours/hours";
 import { businessHoursOf } from "@/lib/domains/business-hours/service";
 import { previewOf } from "@/lib/domains/conversations/content";
 import { newConversationUid, newThreadMessageUid } from "@/lib/domains/conversations/ids";
-import { labelKey } from "@/lib/domains/labels/service";
 import { newMessageUid } from "@/lib/domains/messaging/outgoing";
 import { WINDOW_MS } from "@/lib/domains/provider/service-window";
 import { missedTargets, pendingDues } from "@/lib/domains/sla/timers";

@@ -5,6 +5,7 @@
 // themselves is an inbox setting. Every query carries the tenant.
 import { randomBytes } from "node:crypto";
 import { ApiError } from "@/lib/core/errors";
+import { labelKey } from "@/lib/core/label-key";
 import { db, type Tx } from "@/lib/db";
 import { assertPermission, can } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
@@ -22,9 +23,6 @@ export type LabelRow = {
 };
 
 const SELECT = { id: true, name: true, color: true, description: true, createdAt: true, updatedAt: true } as const;
-
-/** The key names are compared by: the same fold for every write and every look-up. */
-export const labelKey = (name: string) => name.trim().toLowerCase();
 
 /** Label names sorted as every API object lists them (by the folded name, then the name). */
 export function sortNames(names: Iterable<string>): string[] {

@@ -8,6 +8,7 @@
 // written in its transaction (lib/domains/sla/policy-change.ts; docs/reports.md "When a policy
 // changes").
 import { ApiError } from "@/lib/core/errors";
+import { labelKey } from "@/lib/core/label-key";
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/db/sql";
 import { auditContext } from "@/lib/domains/audit/actor";
@@ -67,12 +68,6 @@ export async function getPolicy(p: Principal, uid: string, tx: Tx = db): Promise
 const uniqueLabels = (labels: readonly string[]) => [
   ...new Map(labels.map((l) => [l.toLowerCase(), l] as const)).values(),
 ];
-
-/**
- * A name whatever the case: a label's `nameKey` (as labels/service.ts labelKey makes it;
- * importing it would close a domain cycle through conversations).
- */
-const labelKey = (name: string) => name.trim().toLowerCase();
 
 /**
  * Every label the policy applies by is one of the account's (matched whatever the case), as a
