@@ -10,7 +10,7 @@
 
 /** Optional trailing parts: a family's key stops at the first one not given (its prefix). */
 const key = <const P extends readonly unknown[]>(family: string, ...parts: P) => {
-  const given = parts.findIndex((part) => part === undefined);
+  const given = parts.indexOf(undefined);
   return [family, ...(given === -1 ? parts : parts.slice(0, given))] as readonly unknown[];
 };
 
