@@ -61,8 +61,9 @@ export default defineConfig({
         "--no-sandbox",
         "--disable-gpu",
         // V8 without its helper threads (concurrent marking and compilation): the same pages and
-        // scripts, for about a fifth less of the browser's CPU on the CI's two busy cores, where
-        // those threads only took turns with the rest of the run (docs/development.md "Tests").
+        // scripts for less of the browser's CPU on the CI's two busy cores, where those threads only
+        // took turns with the rest of the run: a fifth less on a probe of page loads and axe checks,
+        // a few per cent in a whole run (docs/development.md "Tests").
         "--js-flags=--single-threaded",
         "--disable-background-networking",
         "--disable-component-update",
