@@ -171,11 +171,17 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe("import boundary check", () => {
   // The whole tree (over a thousand modules): about 17 s on a quiet machine, more beside the other suite.
-  it("passes on the project's own tree", { timeout: 120_000 }, () => {
-    const r = check();
-    expect(r.stdout + r.stderr).toContain("no dependency violations found");
-    expect(r.status).toBe(0);
-  });
+  // `npm test` runs this same command on this same tree in its lint step, and fails there first:
+  // it says so (SWITCHBOARD_IMPORTS_CHECKED, scripts/test.mjs) and the suite does not repeat it.
+  it.skipIf(process.env.SWITCHBOARD_IMPORTS_CHECKED === "1")(
+    "passes on the project's own tree",
+    { timeout: 120_000 },
+    () => {
+      const r = check();
+      expect(r.stdout + r.stderr).toContain("no dependency violations found");
+      expect(r.status).toBe(0);
+    },
+  );
 
   it("passes on a clean tree that follows the layers", () => {
     const r = check(root);
