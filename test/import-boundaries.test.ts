@@ -171,8 +171,8 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe("import boundary check", () => {
   // The whole tree (over a thousand modules): about 17 s on a quiet machine, more beside the other suite.
-  // `npm test` runs this same command on this same tree in its lint step, and fails there first:
-  // it says so (SWITCHBOARD_IMPORTS_CHECKED, scripts/test.mjs) and the suite does not repeat it.
+  // `npm test` runs this same command on this same tree in its lint step; when it passed there,
+  // npm test says so (SWITCHBOARD_IMPORTS_CHECKED, scripts/test.mjs) and the suite does not repeat it.
   it.skipIf(process.env.SWITCHBOARD_IMPORTS_CHECKED === "1")(
     "passes on the project's own tree",
     { timeout: 120_000 },

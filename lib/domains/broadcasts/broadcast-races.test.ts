@@ -71,11 +71,11 @@ it(`${ROUNDS} rounds of 100 concurrent state changes against two workers: nothin
   );
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
   if (failed) throw failed.reason;
-  const cancelled = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const lanes = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   // Every race was run to its end.
-  expect(cancelled.reduce((sum, lane) => sum + lane.rounds, 0)).toBe(ROUNDS);
+  expect(lanes.reduce((sum, lane) => sum + lane.rounds, 0)).toBe(ROUNDS);
   // The races did cancel recipients before they were sent (else the test proved nothing).
-  expect(cancelled.reduce((sum, lane) => sum + lane.recipients, 0)).toBeGreaterThan(0);
+  expect(lanes.reduce((sum, lane) => sum + lane.recipients, 0)).toBeGreaterThan(0);
 }, 600_000);
 
 /** `rounds` races, one after the other, in account `t`: how many ended, and the recipients they cancelled. */
