@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DEMO_SENDER, expectAccessible, login, saveScreenshot } from "./helpers";
+import { DEMO_SENDER, expectAccessible, hydrated, login, saveScreenshot } from "./helpers";
 
 test("on a phone, in dark mode, the dashboard stays usable and accessible; the sender switcher writes the URL", async ({
   page,
@@ -81,4 +81,27 @@ test("the app has a favicon", async ({ page, request }) => {
   expect(icon.status()).toBe(200);
   expect(icon.headers()["content-type"]).toContain("image/svg+xml");
   expect(await icon.text()).toContain("<svg");
+});
+
+// Dashboard links prefetch their page only on intent (components/ui/intent-link.tsx,
+// docs/dashboard.md "Navigation"): a page load asks the server for no other page, and a
+// pointer over a navigation link prefetches that one page before the click.
+test("a dashboard page prefetches no other page until a link is pointed at", async ({ page }) => {
+  await login(page);
+  // A page's own data comes with its document; a request with Next's _rsc parameter is another page's.
+  const isPage = (url: string) => new URL(url).searchParams.has("_rsc");
+  const pages: string[] = [];
+  page.on("request", (r) => {
+    if (isPage(r.url())) pages.push(new URL(r.url()).pathname);
+  });
+  await page.goto("/billing");
+  const inbox = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /^Inbox/ });
+  await hydrated(inbox);
+  // Hydrated: with viewport prefetching, every navigation link in view would be requested now.
+  const prefetched = page.waitForResponse((r) => isPage(r.url()) && new URL(r.url()).pathname === "/inbox");
+  await inbox.hover();
+  await prefetched;
+  expect(pages.filter((p) => p !== "/inbox")).toEqual([]);
+  await inbox.click();
+  await expect(page).toHaveURL(/\/inbox/);
 });

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { type ReactNode, Suspense } from "react";
 import { LogoutButton } from "@/components/dashboard/logout-button";
 import { LowBalanceBanner } from "@/components/dashboard/low-balance-banner";
@@ -6,6 +5,7 @@ import { Nav } from "@/components/dashboard/nav";
 import { Providers } from "@/components/dashboard/providers";
 import { SenderSwitcher } from "@/components/dashboard/sender-switcher";
 import { ThemeToggle } from "@/components/dashboard/theme-toggle";
+import { IntentLink } from "@/components/ui/intent-link";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { permissionsOf, roleHas } from "@/lib/domains/auth/permissions";
 import { lowBalanceState } from "@/lib/domains/billing/low-balance";
@@ -32,9 +32,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       </a>
       <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-3 px-4 py-3">
-          <Link href="/billing" className="text-lg font-bold tracking-tight">
+          <IntentLink href="/billing" className="text-lg font-bold tracking-tight">
             Switchboard
-          </Link>
+          </IntentLink>
           <div className="ml-auto flex flex-wrap items-center gap-2">
             <Suspense>
               <SenderSwitcher

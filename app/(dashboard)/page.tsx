@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { redirect } from "next/navigation";
 import { card, link } from "@/components/ui/classes";
+import { IntentLink } from "@/components/ui/intent-link";
 import { formatMoney } from "@/lib/core/money";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { can } from "@/lib/domains/auth/access";
@@ -29,9 +29,9 @@ export default async function Home() {
           it pays for your first messages, the provider's sample template <code>hello_world</code> included (simulated
           sends are priced like real ones).{" "}
           {can(p, "billing") ? (
-            <Link href="/billing/ledger" className={link}>
+            <IntentLink href="/billing/ledger" className={link}>
               See the ledger
-            </Link>
+            </IntentLink>
           ) : null}
         </p>
       ) : null}
@@ -58,9 +58,9 @@ export default async function Home() {
               {step.done ? (
                 <span className="text-slate-500 line-through dark:text-slate-400">{step.title}</span>
               ) : (
-                <Link href={step.href} className="text-blue-700 underline dark:text-blue-400">
+                <IntentLink href={step.href} className="text-blue-700 underline dark:text-blue-400">
                   {step.title}
-                </Link>
+                </IntentLink>
               )}
               <span className="sr-only">{step.done ? "(done)" : "(to do)"}</span>
             </li>

@@ -1,10 +1,11 @@
 // The controls of the dashboard's GET filter forms (billing records, ledger): submitting
 // writes the URL, so a copied link reopens the same view. Each control reads its value
 // from the page's search parameters; `idPrefix` keeps two forms' ids apart.
-import Link from "next/link";
+
 import type { ReactNode } from "react";
 import { button, buttonSecondary, input, label } from "@/components/ui/classes";
 import { errorProps, FieldMessage } from "@/components/ui/field-message";
+import { IntentLink } from "@/components/ui/intent-link";
 
 /** `error`: why the page refused this filter's value, shown under it. */
 type Field = { idPrefix: string; name: string; label: string; params: Record<string, string>; error?: string };
@@ -101,9 +102,9 @@ export function FilterActions({ resetHref, className = "" }: { resetHref: string
       <button type="submit" className={button}>
         Apply filters
       </button>
-      <Link href={resetHref} className={buttonSecondary}>
+      <IntentLink href={resetHref} className={buttonSecondary}>
         Reset
-      </Link>
+      </IntentLink>
     </div>
   );
 }

@@ -1,8 +1,9 @@
 // The banner every dashboard page shows while the account's balance is below its low-balance
 // threshold (docs/api/billing.md "Low balance"). Members who see billing get the amounts and a
 // link to the ledger; the others only learn that sending may stop.
-import Link from "next/link";
+
 import { link } from "@/components/ui/classes";
+import { IntentLink } from "@/components/ui/intent-link";
 import { formatMoney } from "@/lib/core/money";
 import type { LowBalanceState } from "@/lib/domains/billing/low-balance";
 
@@ -20,9 +21,9 @@ export function LowBalanceBanner({ state, showAmounts }: { state: LowBalanceStat
           <>
             Low balance: {money(state.balance)}, below the alert threshold of {money(state.threshold ?? 0)}. Paid
             messages are refused once it cannot cover them.{" "}
-            <Link href="/billing/ledger" className={link}>
+            <IntentLink href="/billing/ledger" className={link}>
               See the ledger
-            </Link>
+            </IntentLink>
           </>
         ) : (
           "The account's balance is low: paid messages may soon be refused. Ask an owner or a billing member to add credit."

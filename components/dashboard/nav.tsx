@@ -1,8 +1,8 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useState } from "react";
+import { IntentLink } from "@/components/ui/intent-link";
 import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
 import { livePoll } from "@/lib/dashboard/query-retry";
@@ -90,7 +90,7 @@ export function Nav({ permissions }: { permissions: readonly Permission[] }) {
           const active = i === current;
           return (
             <li key={i.href}>
-              <Link
+              <IntentLink
                 href={`${i.href}${suffix}`}
                 onClick={() => setOpenOn(null)}
                 aria-current={active ? "page" : undefined}
@@ -110,7 +110,7 @@ export function Nav({ permissions }: { permissions: readonly Permission[] }) {
                     <span className="sr-only"> unread</span>
                   </span>
                 ) : null}
-              </Link>
+              </IntentLink>
             </li>
           );
         })}

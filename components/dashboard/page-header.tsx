@@ -1,8 +1,9 @@
 // The heading of a dashboard page under a list: a link back to the list, the title, and
 // whatever the page says under it.
-import Link from "next/link";
+
 import type { ReactNode } from "react";
 import { link } from "@/components/ui/classes";
+import { IntentLink } from "@/components/ui/intent-link";
 
 export function SubpageHeader({
   backHref,
@@ -17,9 +18,9 @@ export function SubpageHeader({
 }) {
   return (
     <div>
-      <Link href={backHref} className={link}>
+      <IntentLink href={backHref} className={link}>
         ← {backLabel}
-      </Link>
+      </IntentLink>
       <h1 className="mt-2 text-2xl font-semibold">{title}</h1>
       {children}
     </div>

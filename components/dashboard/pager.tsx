@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { buttonSecondary } from "@/components/ui/classes";
+import { IntentLink } from "@/components/ui/intent-link";
 import { formatCount } from "@/lib/core/count";
 import type { PageBlock } from "@/lib/core/pagination";
 import { withParams } from "@/lib/dashboard/search-params";
@@ -28,7 +28,7 @@ export function Pager({
   const off = "pointer-events-none opacity-50";
   return (
     <nav aria-label={label} className="mt-4 flex flex-wrap items-center gap-3 text-sm">
-      <Link
+      <IntentLink
         href={`${path}${withParams(params, { [pageParam]: page > 2 ? String(page - 1) : undefined })}`}
         className={`${buttonSecondary} ${page <= 1 ? off : ""}`}
         aria-disabled={page <= 1}
@@ -36,13 +36,13 @@ export function Pager({
         rel="prev"
       >
         Previous
-      </Link>
+      </IntentLink>
       <span>
         Page {formatCount(page)}
         {totalPages !== undefined ? ` of ${formatCount(Math.max(1, totalPages))}` : ""}
         {total !== undefined ? ` · ${formatCount(total)} total` : ""}
       </span>
-      <Link
+      <IntentLink
         href={`${path}${withParams(params, { [pageParam]: String(page + 1) })}`}
         className={`${buttonSecondary} ${!hasMore ? off : ""}`}
         aria-disabled={!hasMore}
@@ -50,7 +50,7 @@ export function Pager({
         rel="next"
       >
         Next
-      </Link>
+      </IntentLink>
     </nav>
   );
 }

@@ -1,7 +1,6 @@
 // Delivery analytics by day and send route, and per template, for the chosen sender.
 
 import type { Metadata } from "next";
-import Link from "next/link";
 import { CostChart } from "@/components/dashboard/cost-chart";
 import { lastDaysFrom, periodLabel } from "@/components/dashboard/count-scope";
 import { DataTable, type TableColumn } from "@/components/dashboard/data-table";
@@ -9,6 +8,7 @@ import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-forc
 import { CardSection } from "@/components/ui/card-section";
 import { card, link, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
+import { IntentLink } from "@/components/ui/intent-link";
 import { formatCount } from "@/lib/core/count";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { billingTotals } from "@/lib/domains/billing/totals";
@@ -59,9 +59,9 @@ export default async function AnalyticsPage({ searchParams }: Props) {
         Switchboard (such as imported history):{" "}
         <span data-testid="analytics-billed">{formatCount(billed.messages)}</span>{" "}
         {billed.messages === 1 ? "billing record" : "billing records"}.{" "}
-        <Link href={billingHref} className={link}>
+        <IntentLink href={billingHref} className={link}>
           Open them in Billing
-        </Link>
+        </IntentLink>
       </p>
       <CardSection id="by-day" title="Delivery by day">
         <CostChart

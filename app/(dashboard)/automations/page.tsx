@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
 import { button, buttonSecondary, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
+import { IntentLink } from "@/components/ui/intent-link";
 import { pageBlock } from "@/lib/core/pagination";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
@@ -33,15 +33,15 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
           </p>
         </div>
         <div className="flex gap-2">
-          <Link className={buttonSecondary} href="/automations/business-hours">
+          <IntentLink className={buttonSecondary} href="/automations/business-hours">
             Business hours
-          </Link>
-          <Link className={buttonSecondary} href="/automations/sla">
+          </IntentLink>
+          <IntentLink className={buttonSecondary} href="/automations/sla">
             SLA policies
-          </Link>
-          <Link className={button} href="/automations/new">
+          </IntentLink>
+          <IntentLink className={button} href="/automations/new">
             New rule
-          </Link>
+          </IntentLink>
         </div>
       </div>
       <DataTable
@@ -61,9 +61,9 @@ export default async function AutomationsPage({ searchParams }: { searchParams: 
         {rows.map((r) => (
           <tr key={r.ruleUid} data-testid="automation-row">
             <td className={td}>
-              <Link className={link} href={`/automations/${r.ruleUid}`}>
+              <IntentLink className={link} href={`/automations/${r.ruleUid}`}>
                 {r.name}
-              </Link>
+              </IntentLink>
             </td>
             <td className={td}>{r.sentence}</td>
             <td className={td}>

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { CostChart } from "@/components/dashboard/cost-chart";
 import { periodLabel } from "@/components/dashboard/count-scope";
 import { CsvExportLink } from "@/components/dashboard/csv-export-link";
@@ -8,6 +7,7 @@ import { Pager } from "@/components/dashboard/pager";
 import { card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime, formatRate } from "@/components/ui/format";
+import { IntentLink } from "@/components/ui/intent-link";
 import { formatCount } from "@/lib/core/count";
 import { formatMoney } from "@/lib/core/money";
 import { aggregateKey, sharedAggregate } from "@/lib/dashboard/aggregate-cache";
@@ -76,10 +76,10 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
       key: c.key,
       ariaSort: active ? (ascending ? "ascending" : "descending") : undefined,
       label: (
-        <Link href={sortHref(c.sort)} className="underline-offset-2 hover:underline">
+        <IntentLink href={sortHref(c.sort)} className="underline-offset-2 hover:underline">
           {c.label}
           {active ? (ascending ? " ▲" : " ▼") : ""}
-        </Link>
+        </IntentLink>
       ),
     };
   };
@@ -87,12 +87,12 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-semibold">Billing</h1>
-        <Link
+        <IntentLink
           href={`/billing/ledger${withParams(params.sender ? { sender: params.sender } : {}, {})}`}
           className={link}
         >
           Ledger
-        </Link>
+        </IntentLink>
         <div className="ml-auto">
           <CsvExportLink href={`/api/dashboard/billing/export${exportQs}`} totalRows={totals.messages} />
         </div>
@@ -145,14 +145,14 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
               <td className={td}>{r.billingClass}</td>
               <td className={td}>{formatRate(r, "USD")}</td>
               <td className={td}>
-                <Link
+                <IntentLink
                   href={`/billing${withParams(params, { record: r.billingUid })}`}
                   scroll={false}
                   className={link}
                   aria-label={`Details of message ${r.messageId}`}
                 >
                   Details
-                </Link>
+                </IntentLink>
               </td>
             </tr>
           ))}

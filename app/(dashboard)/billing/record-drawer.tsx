@@ -1,7 +1,7 @@
 "use client";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useRef } from "react";
+import { IntentLink } from "@/components/ui/intent-link";
 
 /** A side panel for one record: focused when it opens, Escape or the link closes it. */
 export function RecordDrawer({
@@ -37,9 +37,9 @@ export function RecordDrawer({
           <h2 id="drawer-title" className="text-lg font-semibold">
             {title}
           </h2>
-          <Link href={closeHref} scroll={false} className="rounded px-2 py-1 text-sm underline">
+          <IntentLink href={closeHref} scroll={false} className="rounded px-2 py-1 text-sm underline">
             Close
-          </Link>
+          </IntentLink>
         </div>
         {children}
       </div>

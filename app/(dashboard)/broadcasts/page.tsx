@@ -2,13 +2,13 @@
 // the header, newest first, with its status, progress and counts; a status filter and the
 // way to a new one.
 import type { Metadata } from "next";
-import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { FilterActions, SelectFilter } from "@/components/dashboard/filter-fields";
 import { Pager } from "@/components/dashboard/pager";
 import { button, buttonSecondary, link, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { IntentLink } from "@/components/ui/intent-link";
 import { pageBlock } from "@/lib/core/pagination";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams, withParams } from "@/lib/dashboard/search-params";
@@ -60,12 +60,12 @@ export default async function BroadcastsPage({ searchParams }: { searchParams: P
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <Link href="/broadcasts/segments" className={buttonSecondary}>
+          <IntentLink href="/broadcasts/segments" className={buttonSecondary}>
             Segments
-          </Link>
-          <Link href={`/broadcasts/new${withParams(keep, {})}`} className={button}>
+          </IntentLink>
+          <IntentLink href={`/broadcasts/new${withParams(keep, {})}`} className={button}>
             New broadcast
-          </Link>
+          </IntentLink>
         </div>
       </div>
       <form method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter broadcasts">
@@ -91,9 +91,9 @@ export default async function BroadcastsPage({ searchParams }: { searchParams: P
           return (
             <tr key={b.broadcastUid} data-testid="broadcast-row">
               <td className={td}>
-                <Link href={`/broadcasts/${b.broadcastUid}`} className={link}>
+                <IntentLink href={`/broadcasts/${b.broadcastUid}`} className={link}>
                   {b.name}
-                </Link>
+                </IntentLink>
                 <span className={`block sm:hidden ${muted}`} data-testid="broadcast-row-status">
                   {b.status}
                 </span>

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
 import { button, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { IntentLink } from "@/components/ui/intent-link";
 import { pageBlock } from "@/lib/core/pagination";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
@@ -44,9 +44,9 @@ export default async function ChatbotsPage({ searchParams }: { searchParams: Pro
             per sender; switch sender at the top.
           </p>
         </div>
-        <Link className={button} href={`/chatbots/new${qs}`}>
+        <IntentLink className={button} href={`/chatbots/new${qs}`}>
           New chatbot
-        </Link>
+        </IntentLink>
       </div>
       <DataTable
         label="Chatbots"
@@ -67,9 +67,9 @@ export default async function ChatbotsPage({ searchParams }: { searchParams: Pro
         {rows.map((b) => (
           <tr key={b.uid} data-testid="chatbot-row">
             <td className={td}>
-              <Link className={link} href={`/chatbots/${b.uid}${qs}`}>
+              <IntentLink className={link} href={`/chatbots/${b.uid}${qs}`}>
                 {b.name}
-              </Link>
+              </IntentLink>
             </td>
             <td className={td}>
               <span

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
 import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, input, label, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { IntentLink } from "@/components/ui/intent-link";
 import { countOf, formatCount } from "@/lib/core/count";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
@@ -79,12 +79,12 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
                   <td className={td}>{c.name ?? "—"}</td>
                   <td className={td}>{c.email ?? "—"}</td>
                   <td className={td}>
-                    <Link
+                    <IntentLink
                       className={link}
                       href={`/contacts/${c.contactBook.id}?search=${encodeURIComponent(contactSearch.data.search)}`}
                     >
                       {c.contactBook.name}
-                    </Link>
+                    </IntentLink>
                   </td>
                 </tr>
               ))}
@@ -152,9 +152,9 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
                   className="mr-2 inline-block h-3 w-3 rounded-full align-middle"
                   style={{ backgroundColor: b.color }}
                 />
-                <Link className={link} href={`/contacts/${b.uid}`}>
+                <IntentLink className={link} href={`/contacts/${b.uid}`}>
                   {b.name}
-                </Link>
+                </IntentLink>
               </td>
               <td className={td}>{b.description || "—"}</td>
               <td className={td}>{formatCount(b.contactCount)}</td>

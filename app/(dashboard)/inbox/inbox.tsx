@@ -2,13 +2,13 @@
 // The inbox: the conversation list (unread first, then newest; or SLA due soonest) with its
 // filter, sort, search and page in the URL, and the chosen conversation (?c=) beside it; on a phone one at a time.
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { colorsOf, LabelChip, type LabelColors } from "@/components/dashboard/label-chip";
 import { Pager } from "@/components/dashboard/pager";
 import { useLiveUpdates } from "@/components/dashboard/use-live-updates";
 import { input, label, muted } from "@/components/ui/classes";
+import { IntentLink } from "@/components/ui/intent-link";
 import type { PageBlock } from "@/lib/core/pagination";
 import { dashboardApi } from "@/lib/dashboard/client";
 import { queryKeys } from "@/lib/dashboard/query-keys";
@@ -171,7 +171,7 @@ export function Inbox({
         <ul className="flex flex-wrap gap-2">
           {FILTERS.map((f) => (
             <li key={f.id}>
-              <Link
+              <IntentLink
                 href={hrefWith({ ...f.changes, page: undefined })}
                 aria-current={filter === f.id ? "page" : undefined}
                 className={`${pill} ${
@@ -181,7 +181,7 @@ export function Inbox({
                 }`}
               >
                 {f.label}
-              </Link>
+              </IntentLink>
             </li>
           ))}
         </ul>
@@ -190,7 +190,7 @@ export function Inbox({
         <ul className="flex flex-wrap gap-2">
           {ASSIGNEE_FILTERS.map((f) => (
             <li key={f.id || "all"}>
-              <Link
+              <IntentLink
                 href={hrefWith({ assignee: f.id || undefined, page: undefined })}
                 aria-current={assignee === f.id ? "page" : undefined}
                 className={`${pill} ${
@@ -200,7 +200,7 @@ export function Inbox({
                 }`}
               >
                 {f.label}
-              </Link>
+              </IntentLink>
             </li>
           ))}
         </ul>
@@ -212,7 +212,7 @@ export function Inbox({
             { id: "due", label: "Due soonest" },
           ].map((o) => (
             <li key={o.id || "newest"}>
-              <Link
+              <IntentLink
                 href={hrefWith({ sort: o.id || undefined, page: undefined })}
                 aria-current={sort === o.id ? "page" : undefined}
                 className={`${pill} ${
@@ -222,7 +222,7 @@ export function Inbox({
                 }`}
               >
                 {o.label}
-              </Link>
+              </IntentLink>
             </li>
           ))}
         </ul>
@@ -319,7 +319,7 @@ function ConversationItem({
   const when = dayLabel(c.lastMessageAt) === "Today" ? timeOf(c.lastMessageAt) : c.lastMessageAt.slice(0, 10);
   return (
     <li>
-      <Link
+      <IntentLink
         href={href}
         aria-current={active ? "true" : undefined}
         data-testid="conversation-item"
@@ -373,7 +373,7 @@ function ConversationItem({
             ))}
           </span>
         ) : null}
-      </Link>
+      </IntentLink>
     </li>
   );
 }

@@ -2,9 +2,9 @@
 // reply box (docs/inbox.md). The client side reads /api/dashboard/conversations (lib/api/dashboard-routes/inbox.ts), refetched
 // on the live stream's notices (polled only without it).
 import type { Metadata } from "next";
-import Link from "next/link";
 import { Suspense } from "react";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
+import { IntentLink } from "@/components/ui/intent-link";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { can } from "@/lib/domains/auth/access";
@@ -33,12 +33,12 @@ export default async function InboxPage({ searchParams }: Props) {
         <h1 className="text-2xl font-semibold">Inbox</h1>
         {can(p, "inbox.settings") ? (
           <span className="flex gap-4">
-            <Link href="/inbox/labels" className="text-sm underline">
+            <IntentLink href="/inbox/labels" className="text-sm underline">
               Labels
-            </Link>
-            <Link href="/inbox/settings" className="text-sm underline">
+            </IntentLink>
+            <IntentLink href="/inbox/settings" className="text-sm underline">
               Saved replies and auto-assignment
-            </Link>
+            </IntentLink>
           </span>
         ) : null}
       </div>

@@ -1,14 +1,14 @@
 "use client";
-// The thread's own controls beside close/reopen (docs/inbox.md): mark as unread (back to the
-// list, where it shows unread), the hand-off banner, and blacklisting or unblocking the contact
-// with the reason shown as it was given (the notice above the messages says it). Blacklisting uses the blacklist page's server actions
-// (the same services as POST /blacklist and /blacklist/remove, permission contacts.write).
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useRef, useState } from "react";
 import { useToast } from "@/components/dashboard/toast";
 import { buttonDanger, buttonSecondary, input, label } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
+// The thread's own controls beside close/reopen (docs/inbox.md): mark as unread (back to the
+// list, where it shows unread), the hand-off banner, and blacklisting or unblocking the contact
+// with the reason shown as it was given (the notice above the messages says it). Blacklisting uses the blacklist page's server actions
+// (the same services as POST /blacklist and /blacklist/remove, permission contacts.write).
+import { IntentLink } from "@/components/ui/intent-link";
 import type { BlacklistStanding } from "@/lib/domains/contacts/blacklist";
 import type { PublicConversation } from "@/lib/domains/conversations/schemas";
 import { addBlacklistAction, removeBlacklistAction } from "../blacklist/actions";
@@ -74,12 +74,12 @@ export function BlacklistedNotice({ c, standing }: { c: PublicConversation; stan
       data-testid="blacklisted-notice"
     >
       {blacklistDescription(standing)} Replies are disabled until they opt back in or are{" "}
-      <Link
+      <IntentLink
         className="underline"
         href={`/blacklist?sender=${encodeURIComponent(c.senderId)}&search=${encodeURIComponent(c.contactPhoneNumber)}`}
       >
         removed from the blacklist
-      </Link>
+      </IntentLink>
       .
     </p>
   );

@@ -4,11 +4,11 @@
 // file; this one lays them out and keeps the window's time left current. Opening it takes
 // the focus to its title and marks it read (use-thread.ts).
 import { useMutation } from "@tanstack/react-query";
-import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import type { LabelColors } from "@/components/dashboard/label-chip";
 import type { TemplateChoice } from "@/components/dashboard/template-fill";
 import { buttonSecondary, card, muted } from "@/components/ui/classes";
+import { IntentLink } from "@/components/ui/intent-link";
 import { dashboardApi } from "@/lib/dashboard/client";
 import type { PublicConversationMessage } from "@/lib/domains/conversations/schemas";
 import { AssignmentControls } from "./assignment-controls";
@@ -73,9 +73,9 @@ export function Thread({
 
   const now = useNow();
   const back = (
-    <Link href={backHref} className={`${buttonSecondary} md:hidden`}>
+    <IntentLink href={backHref} className={`${buttonSecondary} md:hidden`}>
       ← All conversations
-    </Link>
+    </IntentLink>
   );
   if (thread.isLoading) {
     return (

@@ -1,8 +1,8 @@
 // Where the dashboard guard (lib/dashboard/guard.ts) sends a member whose role lacks the
 // permission a page or action needs (docs/members.md).
 import type { Metadata } from "next";
-import Link from "next/link";
 import { card, link, muted } from "@/components/ui/classes";
+import { IntentLink } from "@/components/ui/intent-link";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, type RawSearchParams } from "@/lib/dashboard/search-params";
 import { isPermission, ROLE_HOME } from "@/lib/domains/auth/permissions";
@@ -26,9 +26,9 @@ export default async function NoAccessPage({ searchParams }: Props) {
         role on the Members page.
       </p>
       <p className={`mt-4 ${muted}`}>
-        <Link href={role ? ROLE_HOME[role] : "/"} className={link}>
+        <IntentLink href={role ? ROLE_HOME[role] : "/"} className={link}>
           Go to your start page
-        </Link>
+        </IntentLink>
       </p>
     </section>
   );

@@ -6,7 +6,6 @@
 // "Business hours").
 
 import type { Metadata } from "next";
-import Link from "next/link";
 import type { ReactNode } from "react";
 import { CsvExportLink } from "@/components/dashboard/csv-export-link";
 import { DataTable, type TableColumn } from "@/components/dashboard/data-table";
@@ -15,6 +14,7 @@ import { SupportHeatmapTable } from "@/components/dashboard/support-heatmap";
 import { CardSection } from "@/components/ui/card-section";
 import { buttonSecondary, card, input, label as labelClass, link, muted, td } from "@/components/ui/classes";
 import { formatDuration } from "@/components/ui/format";
+import { IntentLink } from "@/components/ui/intent-link";
 import { formatCount } from "@/lib/core/count";
 import { requirePermission } from "@/lib/dashboard/guard";
 import {
@@ -205,20 +205,20 @@ export default async function ReportsPage({ searchParams }: Props) {
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">Reports</h1>
-        <Link href="/reports/csat" className={link}>
+        <IntentLink href="/reports/csat" className={link}>
           CSAT survey and answers
-        </Link>
+        </IntentLink>
       </div>
       <nav aria-label="Period" className="flex flex-wrap gap-2">
         {REPORT_PERIODS.map((n) => (
-          <Link
+          <IntentLink
             key={n}
             href={`/reports?${queryOf({ ...view, days: n })}`}
             aria-current={n === days ? "page" : undefined}
             className={choice(n === days)}
           >
             Last {n} days
-          </Link>
+          </IntentLink>
         ))}
       </nav>
       <form method="get" action="/reports" aria-label="Filters" className="flex flex-wrap items-end gap-3">
@@ -256,30 +256,30 @@ export default async function ReportsPage({ searchParams }: Props) {
           Apply filters
         </button>
         {filtered ? (
-          <Link href={`/reports?${queryOf({ ...view, filters: {} })}`} className={link}>
+          <IntentLink href={`/reports?${queryOf({ ...view, filters: {} })}`} className={link}>
             Clear filters
-          </Link>
+          </IntentLink>
         ) : null}
       </form>
       {r.businessHours ? (
         <nav aria-label="Hours" className="flex flex-wrap items-center gap-2">
           <span className={muted}>Durations in</span>
-          <Link
+          <IntentLink
             href={`/reports?${queryOf({ ...view, allHours: false })}`}
             aria-current={business ? "page" : undefined}
             className={choice(business)}
             scroll={false}
           >
             Business hours
-          </Link>
-          <Link
+          </IntentLink>
+          <IntentLink
             href={`/reports?${queryOf({ ...view, allHours: true })}`}
             aria-current={business ? undefined : "page"}
             className={choice(!business)}
             scroll={false}
           >
             All hours
-          </Link>
+          </IntentLink>
         </nav>
       ) : null}
       <p className={muted} data-testid="reports-scope">
@@ -349,7 +349,7 @@ export default async function ReportsPage({ searchParams }: Props) {
         <nav aria-label="Group by" className="flex flex-wrap items-center gap-2">
           <span className={muted}>Group by</span>
           {REPORT_GROUPS.map((g) => (
-            <Link
+            <IntentLink
               key={g}
               href={`/reports?${queryOf({ ...view, group: g })}`}
               aria-current={g === group ? "page" : undefined}
@@ -357,7 +357,7 @@ export default async function ReportsPage({ searchParams }: Props) {
               scroll={false}
             >
               {GROUP_NAMES[g]}
-            </Link>
+            </IntentLink>
           ))}
         </nav>
         {group === "label" ? (

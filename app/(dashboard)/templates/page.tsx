@@ -3,11 +3,11 @@
 // templates from the provider (as POST /templates/sync does).
 
 import type { Metadata } from "next";
-import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { button, card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { IntentLink } from "@/components/ui/intent-link";
 import { countOf } from "@/lib/core/count";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { renderTemplate } from "@/lib/domains/templates/fill";
@@ -47,9 +47,9 @@ export default async function TemplatesPage() {
         <h1 className="text-2xl font-semibold">Templates</h1>
         <div className="flex flex-wrap gap-2">
           <SyncButton />
-          <Link href="/templates/new" className={button}>
+          <IntentLink href="/templates/new" className={button}>
             New template
-          </Link>
+          </IntentLink>
         </div>
       </div>
       <DataTable
@@ -60,16 +60,16 @@ export default async function TemplatesPage() {
         rowCount={templates.length}
         empty={
           <EmptyState title="No templates yet">
-            Create one with <Link href="/templates/new">New template</Link>, or sync them from the provider.
+            Create one with <IntentLink href="/templates/new">New template</IntentLink>, or sync them from the provider.
           </EmptyState>
         }
       >
         {templates.map((t) => (
           <tr key={t.id} data-testid="template-row">
             <td className={`${td} font-mono`}>
-              <Link href={`/templates/${t.id}`} className={link}>
+              <IntentLink href={`/templates/${t.id}`} className={link}>
                 {t.name}
-              </Link>
+              </IntentLink>
             </td>
             <td className={`${td} max-w-xs truncate`} title={renderTemplate(t.components, {}).body}>
               {renderTemplate(t.components, {}).body || "—"}

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { actionsColumn, DataTable } from "@/components/dashboard/data-table";
 import { CardSection } from "@/components/ui/card-section";
 import { link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { IntentLink } from "@/components/ui/intent-link";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { TOKEN_PERMISSION_SUMMARY, TOKEN_PERMISSIONS } from "@/lib/domains/auth/permissions";
 import { listSenders } from "@/lib/domains/senders/service";
@@ -34,9 +34,9 @@ export default async function TokensPage() {
     <div className="space-y-6">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h1 className="text-2xl font-semibold">API tokens</h1>
-        <Link href="/tokens/usage" className={link}>
+        <IntentLink href="/tokens/usage" className={link}>
           API usage of the whole account
-        </Link>
+        </IntentLink>
       </div>
       <CardSection id="new-token" title="Generate a token">
         <TokenForm
@@ -67,9 +67,13 @@ export default async function TokensPage() {
           {rows.map((t) => (
             <tr key={t.id} data-testid="token-row">
               <td className={td}>
-                <Link href={`/tokens/${t.id}`} className={link} aria-label={`Usage of “${t.name}” (${t.prefix}…)`}>
+                <IntentLink
+                  href={`/tokens/${t.id}`}
+                  className={link}
+                  aria-label={`Usage of “${t.name}” (${t.prefix}…)`}
+                >
                   {t.name}
-                </Link>
+                </IntentLink>
                 {t.state === "active" && sharedName(t.name) ? (
                   <span className="mt-0.5 block text-xs text-slate-600 dark:text-slate-400" data-testid="rotation-role">
                     {newestOfName.get(t.name) === t.id

@@ -1,11 +1,11 @@
 "use client";
-// The banner over the webhook pages when the service disabled a destination (5 days of
-// failed deliveries, or 410 Gone): the reason and a re-enable action, which sets the
-// destination ACTIVE and so resets its circuit breaker (docs/event-pipeline.md "Endpoint health").
-import Link from "next/link";
 import { ActionButton } from "@/components/dashboard/action-button";
 import { link } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
+// The banner over the webhook pages when the service disabled a destination (5 days of
+// failed deliveries, or 410 Gone): the reason and a re-enable action, which sets the
+// destination ACTIVE and so resets its circuit breaker (docs/event-pipeline.md "Endpoint health").
+import { IntentLink } from "@/components/ui/intent-link";
 import { updateWebhookAction } from "./actions";
 import type { DisabledWebhook } from "./disabled-webhooks";
 
@@ -36,9 +36,9 @@ export function DisabledBanner({
               {detailQuery === null ? (
                 <strong>{w.name}</strong>
               ) : (
-                <Link className={link} href={`/webhooks/${w.uid}${detailQuery}`}>
+                <IntentLink className={link} href={`/webhooks/${w.uid}${detailQuery}`}>
                   {w.name}
-                </Link>
+                </IntentLink>
               )}{" "}
               on {formatDateTime(w.disabledAt)}: {w.disabledReason ?? "disabled by the service"}
             </span>

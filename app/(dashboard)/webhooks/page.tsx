@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
 import { SenderInForce, senderInfo } from "@/components/dashboard/sender-in-force";
@@ -7,6 +6,7 @@ import { CardSection } from "@/components/ui/card-section";
 import { link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { IntentLink } from "@/components/ui/intent-link";
 import { pageBlock } from "@/lib/core/pagination";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
@@ -48,9 +48,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
         <SenderInForce sender={senderInfo(sender)} chosen={Boolean(params.sender)} />
         <p className="text-sm text-slate-600 dark:text-slate-400">
           Destinations for sender <span className="font-mono">{sender.phoneNumber}</span>. Switch sender at the top.{" "}
-          <Link className={link} href="/webhooks/events">
+          <IntentLink className={link} href="/webhooks/events">
             Event catalog: schemas and examples
-          </Link>
+          </IntentLink>
         </p>
       </div>
       <DisabledBanner senderPhone={sender.phoneNumber} webhooks={disabled} detailQuery={qs} />
@@ -82,9 +82,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           {rows.map((w) => (
             <tr key={w.uid} data-testid="webhook-row">
               <td className={td}>
-                <Link className={link} href={`/webhooks/${w.uid}${qs}`}>
+                <IntentLink className={link} href={`/webhooks/${w.uid}${qs}`}>
                   {w.name}
-                </Link>
+                </IntentLink>
               </td>
               <td className={`${td} max-w-xs truncate font-mono`}>{w.endpointUrl}</td>
               <td className={td}>{w.events.length}</td>

@@ -1,9 +1,9 @@
 "use client";
-import Link from "next/link";
 import { useState } from "react";
 import { useActionForm } from "@/components/dashboard/use-action-form";
 import { button, link } from "@/components/ui/classes";
 import { FormAlert } from "@/components/ui/form-alert";
+import { IntentLink } from "@/components/ui/intent-link";
 import { SecretOnce } from "@/components/ui/secret-once";
 import type { CatalogGroup } from "@/lib/domains/webhooks/catalog";
 import { createWebhookAction } from "./actions";
@@ -33,9 +33,9 @@ export function WebhookCreate({ senderPhone, groups }: { senderPhone: string; gr
             value={created.signingSecret}
             testId="signing-secret"
           />
-          <Link className={link} href={`/webhooks/${created.uid}?sender=${encodeURIComponent(senderPhone)}`}>
+          <IntentLink className={link} href={`/webhooks/${created.uid}?sender=${encodeURIComponent(senderPhone)}`}>
             Open the new webhook
-          </Link>
+          </IntentLink>
         </div>
       )}
       <form onSubmit={onSubmit} className="space-y-4" noValidate>

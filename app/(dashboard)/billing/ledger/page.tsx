@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { DataTable, StatTiles } from "@/components/dashboard/data-table";
 import { DateRangeFilter, FilterActions, SelectFilter, TextFilter } from "@/components/dashboard/filter-fields";
 import { Pager } from "@/components/dashboard/pager";
 import { card, link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { IntentLink } from "@/components/ui/intent-link";
 import { formatMoney } from "@/lib/core/money";
 import { billingSender, parseHistoryView } from "@/lib/dashboard/billing-view";
 import { requirePermission } from "@/lib/dashboard/guard";
@@ -47,12 +47,12 @@ export default async function LedgerPage({ searchParams }: { searchParams: Promi
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-semibold">Ledger</h1>
-        <Link
+        <IntentLink
           href={params.sender ? `/billing?sender=${encodeURIComponent(params.sender)}` : "/billing"}
           className={link}
         >
           Billing records
-        </Link>
+        </IntentLink>
       </div>
       {refusal && (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">

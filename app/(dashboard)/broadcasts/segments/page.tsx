@@ -2,12 +2,12 @@
 // with its rules in words and its live count (the query a broadcast start makes its
 // recipients with), the way to a new broadcast to it, and to the segment form (new, or to change one).
 import type { Metadata } from "next";
-import Link from "next/link";
 import { DataTable } from "@/components/dashboard/data-table";
 import { SubpageHeader } from "@/components/dashboard/page-header";
 import { Pager } from "@/components/dashboard/pager";
 import { button, link, muted, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
+import { IntentLink } from "@/components/ui/intent-link";
 import { pageBlock } from "@/lib/core/pagination";
 import { requirePermission } from "@/lib/dashboard/guard";
 import { flatParams, listQuery, type RawSearchParams } from "@/lib/dashboard/search-params";
@@ -47,9 +47,9 @@ export default async function SegmentsPage({ searchParams }: { searchParams: Pro
     <div className="space-y-6">
       <SubpageHeader backHref="/broadcasts" backLabel="All broadcasts" title="Segments">
         <p className={muted}>Saved audiences: a broadcast sent to one takes its rules when it starts.</p>
-        <Link href="/broadcasts/segments/new" className={`mt-2 inline-block ${button}`}>
+        <IntentLink href="/broadcasts/segments/new" className={`mt-2 inline-block ${button}`}>
           New segment
-        </Link>
+        </IntentLink>
       </SubpageHeader>
       <DataTable
         label="Segments"
@@ -61,12 +61,12 @@ export default async function SegmentsPage({ searchParams }: { searchParams: Pro
         {segments.map((s, i) => (
           <tr key={s.id} data-testid="segment-row">
             <td className={td}>
-              <Link href={`/broadcasts/segments/${s.id}`} className={link} aria-label={`Edit ${s.name}`}>
+              <IntentLink href={`/broadcasts/segments/${s.id}`} className={link} aria-label={`Edit ${s.name}`}>
                 {s.name}
-              </Link>
-              <Link href={`/broadcasts/new?segment=${s.id}`} className={`block ${link}`}>
+              </IntentLink>
+              <IntentLink href={`/broadcasts/new?segment=${s.id}`} className={`block ${link}`}>
                 New broadcast to it
-              </Link>
+              </IntentLink>
             </td>
             <td className={td}>{describe(rulesOf(s))}</td>
             <td className={td} data-testid="segment-row-count">

@@ -1,9 +1,10 @@
 // One delivery opened from the log: payload, request headers and every attempt
 // (lib/domains/webhooks/delivery-detail.ts).
-import Link from "next/link";
+
 import { DataTable } from "@/components/dashboard/data-table";
 import { card, link, td } from "@/components/ui/classes";
 import { formatDateTime } from "@/components/ui/format";
+import { IntentLink } from "@/components/ui/intent-link";
 import type { DeliveryDetail } from "@/lib/domains/webhooks/delivery-detail";
 
 const pre = "whitespace-pre-wrap break-all rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-800";
@@ -15,9 +16,9 @@ export function DeliveryDetailPanel({ detail, closeHref }: { detail: DeliveryDet
         <h3 id="delivery-detail" className="text-base font-semibold">
           Delivery <span className="break-all font-mono text-sm">{detail.deliveryId}</span>
         </h3>
-        <Link href={closeHref} scroll={false} className={`${link} ml-auto text-sm`}>
+        <IntentLink href={closeHref} scroll={false} className={`${link} ml-auto text-sm`}>
           Close
-        </Link>
+        </IntentLink>
       </div>
       <p className="text-sm">
         {detail.eventType} · {detail.status.toLowerCase()} · {detail.attempts} attempt{detail.attempts === 1 ? "" : "s"}

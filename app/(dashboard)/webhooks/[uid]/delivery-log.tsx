@@ -1,12 +1,13 @@
 // The delivery log of one webhook: a status filter, refresh, one row per delivery (its
 // last attempt at a glance) and, for the delivery opened with ?delivery=, its payload,
 // headers and every attempt (docs/event-pipeline.md "Delivery log").
-import Link from "next/link";
+
 import { actionsColumn, DataTable } from "@/components/dashboard/data-table";
 import { Pager } from "@/components/dashboard/pager";
 import { link, td } from "@/components/ui/classes";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatDateTime } from "@/components/ui/format";
+import { IntentLink } from "@/components/ui/intent-link";
 import { pageBlock } from "@/lib/core/pagination";
 import { listQuery, withParams } from "@/lib/dashboard/search-params";
 import type { Principal } from "@/lib/domains/auth/principal";
@@ -83,14 +84,14 @@ export async function DeliveryLog({ p, sender, uid, params, active }: Props) {
               <td className={td}>{formatDateTime(d.createdAt)}</td>
               <td className={td}>
                 <div className="flex flex-wrap items-center gap-2">
-                  <Link
+                  <IntentLink
                     href={`${path}${withParams(listParams, { delivery: d.deliveryId })}`}
                     scroll={false}
                     className={link}
                     aria-label={`Details of delivery ${d.deliveryId}`}
                   >
                     Details
-                  </Link>
+                  </IntentLink>
                   <DeliveryActions senderPhone={sender.phoneNumber} uid={uid} deliveryId={d.deliveryId} />
                 </div>
               </td>
