@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Request, test } from "@playwright/test";
 import { DEMO_SENDER, expectAccessible, hydrated, login, saveScreenshot } from "./helpers";
 
 test("on a phone, in dark mode, the dashboard stays usable and accessible; the sender switcher writes the URL", async ({
@@ -88,17 +88,17 @@ test("the app has a favicon", async ({ page, request }) => {
 // pointer over a navigation link prefetches that one page before the click.
 test("a dashboard page prefetches no other page until a link is pointed at", async ({ page }) => {
   await login(page);
-  // A page's own data comes with its document; a request with Next's _rsc parameter is another page's.
-  const isPage = (url: string) => new URL(url).searchParams.has("_rsc");
+  // Next marks its prefetches (a click's fetch or a refresh has no such header).
+  const isPrefetch = (r: Request) => r.headers()["next-router-prefetch"] === "1";
   const pages: string[] = [];
   page.on("request", (r) => {
-    if (isPage(r.url())) pages.push(new URL(r.url()).pathname);
+    if (isPrefetch(r)) pages.push(new URL(r.url()).pathname);
   });
   await page.goto("/billing");
   const inbox = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /^Inbox/ });
   await hydrated(inbox);
   // Hydrated: with viewport prefetching, every navigation link in view would be requested now.
-  const prefetched = page.waitForResponse((r) => isPage(r.url()) && new URL(r.url()).pathname === "/inbox");
+  const prefetched = page.waitForResponse((r) => isPrefetch(r.request()) && new URL(r.url()).pathname === "/inbox");
   await inbox.hover();
   await prefetched;
   expect(pages.filter((p) => p !== "/inbox")).toEqual([]);
