@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { env } from "@/lib/core/env";
 import { db } from "@/lib/db";
 import { closeRulePool } from "@/lib/domains/chatbots/rule-pool";
-import { processPendingCallbacks } from "@/lib/ingest/process-batch";
-import { postProvider } from "./events-helpers";
+import { processPendingCallbacks, runOne } from "@/lib/ingest/process-batch";
+import { postProvider, waitFor } from "./events-helpers";
 import { call, createTestCustomer, type TestCustomer, uniquePhone } from "./factory";
 
 const captured = vi.hoisted(() => ({ lines: [] as { level: number; msg: string }[] }));
@@ -30,6 +30,41 @@ const HEAVY = "(?:\\p{L}|\\p{N}|\\p{P}|\\p{S}){1,1000}Z";
 const LONG_TEXT = "a".repeat(4095);
 const text = (body: string) => ({ type: "text", text: body });
 const FALLBACK = text("A person will answer soon");
+/** processPendingCallbacks' default batch: the three callbacks and whatever other files left pending before them. */
+const CALLBACK_BATCH = 100;
+/** How long attempts are made while other files' workers take the callbacks (their tests take seconds to a minute). */
+const OTHER_WORKERS_MS = 90_000;
+
+/** A provider callback of one inbound text of LONG_TEXT from `from` to the heavy bot's sender. */
+function longTextCallback(from: string, id: string): string {
+  return JSON.stringify({
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: heavy.sender.wabaId,
+        changes: [
+          {
+            field: "messages",
+            value: {
+              messaging_product: "whatsapp",
+              metadata: { display_phone_number: "15550001234", phone_number_id: heavy.sender.phoneNumberId },
+              contacts: [{ profile: { name: "Ana" }, wa_id: from.replace("+", "") }],
+              messages: [
+                {
+                  from: from.replace("+", ""),
+                  id,
+                  timestamp: String(Math.floor(Date.now() / 1000)),
+                  type: "text",
+                  text: { body: LONG_TEXT },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  });
+}
 
 let heavy: TestCustomer;
 let other: TestCustomer;
@@ -138,50 +173,62 @@ describe("chatbot patterns under a budget", () => {
     expect(captured.lines.some((l) => l.level === 40 && /ran out of their time budget/.test(l.msg))).toBe(true);
   });
 
-  it("three long inbound texts get the fallback, one budget for the batch; the ingest is not held", async () => {
-    const contacts = [uniquePhone(), uniquePhone(), uniquePhone()];
-    for (const from of contacts) {
-      const id = `wamid.heavy.${randomBytes(8).toString("hex")}`;
-      const raw = JSON.stringify({
-        object: "whatsapp_business_account",
-        entry: [
-          {
-            id: heavy.sender.wabaId,
-            changes: [
-              {
-                field: "messages",
-                value: {
-                  messaging_product: "whatsapp",
-                  metadata: { display_phone_number: "15550001234", phone_number_id: heavy.sender.phoneNumberId },
-                  contacts: [{ profile: { name: "Ana" }, wa_id: from.replace("+", "") }],
-                  messages: [
-                    {
-                      from: from.replace("+", ""),
-                      id,
-                      timestamp: String(Math.floor(Date.now() / 1000)),
-                      type: "text",
-                      text: { body: LONG_TEXT },
-                    },
-                  ],
-                },
-              },
-            ],
+  it(
+    "three long inbound texts get the fallback, one budget for the batch; the ingest is not held",
+    async () => {
+      // The lane's database is shared with other files' worker processes (test/global-setup.ts),
+      // whose processors, woken by the same NOTIFY, may claim any pending callback first. Whoever
+      // processes them, the three get the fallback and the ingest is not held; the one budget per
+      // pass is seen in the log of the process that ran the pass, so an attempt another process
+      // took is made again with three new contacts until this process runs one. (A CI run of
+      // 2026-12-02 found none of the three replies after this process's pass: with a worker
+      // process started beside this file, its pass took the callbacks every time.)
+      const deadline = Date.now() + OTHER_WORKERS_MS;
+      for (let attempt = 1; ; attempt += 1) {
+        const contacts = [uniquePhone(), uniquePhone(), uniquePhone()];
+        const wamids: string[] = [];
+        for (const from of contacts) {
+          const id = `wamid.heavy.${randomBytes(8).toString("hex")}`;
+          wamids.push(id);
+          expect((await postProvider(longTextCallback(from, id))).status).toBe(200);
+        }
+        const ours = await db.providerCallback.findMany({
+          where: { OR: wamids.map((id) => ({ body: { contains: id } })) },
+          select: { id: true },
+        });
+        expect(ours).toHaveLength(3);
+        captured.lines.length = 0;
+        // processPendingCallbacks' batch (runOne), which also says which callbacks it claimed.
+        const processing = runOne(CALLBACK_BATCH);
+        const meanwhile = await slowestMeanwhile(processing);
+        const claimed = new Set((await processing).callbacks.map((c) => c.id));
+        expect(meanwhile.slowest).toBeLessThan(NOT_HELD_MS);
+        const here = ours.filter((c) => claimed.has(c.id)).length;
+        // Written by this pass, or by the other process's, or (that process killed mid-pass, as
+        // the crash tests do) by a later pass of this one.
+        const replies = await waitFor(
+          async () => {
+            if (here < ours.length) await processPendingCallbacks();
+            const rows = await db.chatbotReply.findMany({
+              where: { customerId: heavy.customer.id, contactPhoneNumber: { in: contacts } },
+            });
+            return rows.length === 3 && rows;
           },
-        ],
-      });
-      expect((await postProvider(raw)).status).toBe(200);
-    }
-    captured.lines.length = 0;
-    const processing = processPendingCallbacks();
-    const meanwhile = await slowestMeanwhile(processing);
-    await processing;
-    expect(meanwhile.slowest).toBeLessThan(NOT_HELD_MS);
-    const replies = await db.chatbotReply.findMany({
-      where: { customerId: heavy.customer.id, contactPhoneNumber: { in: contacts } },
-    });
-    expect(replies).toHaveLength(3);
-    for (const r of replies) expect(r).toMatchObject({ matchedRule: null, reply: FALLBACK });
-    // One budget spent for the bot in this pass; its other messages took the fallback unevaluated.
-    expect(captured.lines.filter((l) => /ran out of their time budget/.test(l.msg))).toHaveLength(1);
-  });
+          30_000,
+          "the three chatbot replies",
+        );
+        for (const r of replies) expect(r).toMatchObject({ matchedRule: null, reply: FALLBACK });
+        if (here === ours.length) {
+          // One budget spent for the bot in this pass; its other messages took the fallback unevaluated.
+          expect(captured.lines.filter((l) => /ran out of their time budget/.test(l.msg))).toHaveLength(1);
+          return;
+        }
+        expect(
+          Date.now(),
+          `another process claimed ${3 - here} of the 3 callbacks in each of ${attempt} attempts`,
+        ).toBeLessThan(deadline);
+      }
+    },
+    OTHER_WORKERS_MS + 60_000,
+  );
 });
