@@ -48,6 +48,12 @@ beforeAll(async () => {
       liveStream = res;
       return;
     }
+    if (req.url === "/answers-early") {
+      // As Next answers a server action it refuses (its origin check): at once, before the body.
+      res.writeHead(500, { "Content-Type": "text/plain" });
+      res.end("refused by Next");
+      return;
+    }
     let body = "";
     req.on("data", (d: Buffer) => {
       bytesToNext.set(req.url ?? "", (bytesToNext.get(req.url ?? "") ?? 0) + d.length);
@@ -276,6 +282,44 @@ describe("front server", () => {
         expect(reply.status, path).toBe(413);
         expect(JSON.parse(reply.text).error_code, path).toBe("PAYLOAD_TOO_LARGE");
         expect(bytesToNext.get(path), path).toBeUndefined();
+      }
+    });
+
+    it("a page that answers before the body is in: over the limit still 413, never a cut; within it, the page's answer", async () => {
+      // Next answers a server action it refuses before reading the body; the bench's sign-up
+      // POST saw a reset in 1 of 30 tries when that answer beat the limit (2026-12-02).
+      for (let round = 0; round < 3; round++) {
+        const outcomes = await Promise.all(
+          Array.from({ length: 4 }, () =>
+            postChunked(frontPort, "/answers-early", { "Content-Type": "multipart/form-data; boundary=x" }, 24 * MiB),
+          ),
+        );
+        for (const o of outcomes) {
+          expect(o.status).toBe(413);
+          expect(JSON.parse(o.text).error_code).toBe("PAYLOAD_TOO_LARGE");
+          // Ended once the body was in, not cut when the page's connection went.
+          expect(o.complete).toBe(true);
+        }
+      }
+      const small = await postChunked(frontPort, "/answers-early", { "Content-Type": "text/plain" }, 100 * 1024);
+      expect(small).toMatchObject({ status: 500, text: "refused by Next" });
+      const none = await send("GET", "/answers-early");
+      expect(none).toMatchObject({ status: 500, text: "refused by Next" });
+    });
+
+    it("a client that sends its whole chunked body before reading gets the 413, not a reset", async () => {
+      // The request to Next is cut at the limit (its socket "hangs up"); the 413 to the client is
+      // not, until its body is in: a reset while it still sends would lose the answer.
+      for (const path of ["/api/auth/callback/credentials", "/answers-early"]) {
+        const reply = await sendHttp(
+          frontPort,
+          "POST",
+          path,
+          { "Content-Type": "application/x-www-form-urlencoded" },
+          Array.from({ length: 8 }, () => "a".repeat(MiB)),
+        );
+        expect(reply.status, path).toBe(413);
+        expect(JSON.parse(reply.text).error_code, path).toBe("PAYLOAD_TOO_LARGE");
       }
     });
 

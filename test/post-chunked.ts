@@ -2,7 +2,8 @@
 // as the server answers (or cuts the connection): what a client flooding a body limit sees.
 import http from "node:http";
 
-export type ChunkedOutcome = { status: number | "cut"; text: string; sentBytes: number };
+/** `complete`: the answer ended cleanly (not cut after its headers). */
+export type ChunkedOutcome = { status: number | "cut"; text: string; sentBytes: number; complete: boolean };
 
 export function postChunked(
   port: number,
@@ -14,11 +15,11 @@ export function postChunked(
   return new Promise((resolve) => {
     let sent = 0;
     let done = false;
-    const finish = (status: ChunkedOutcome["status"], text = "") => {
+    const finish = (status: ChunkedOutcome["status"], text = "", complete = false) => {
       if (done) return;
       done = true;
       req.destroy();
-      resolve({ status, text, sentBytes: sent });
+      resolve({ status, text, sentBytes: sent, complete });
     };
     const req = http.request({ host: "127.0.0.1", port, method: "POST", path, headers });
     req.on("response", (res) => {
@@ -27,7 +28,7 @@ export function postChunked(
       res.on("data", (d: string) => {
         text += d;
       });
-      res.on("end", () => finish(res.statusCode ?? 0, text));
+      res.on("end", () => finish(res.statusCode ?? 0, text, res.complete));
       res.on("error", () => finish(res.statusCode ?? 0, text));
     });
     req.on("error", () => finish("cut"));

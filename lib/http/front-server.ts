@@ -100,12 +100,18 @@ function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, lim
   const error = errorAnswer(
     new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds the limit of ${limit} bytes`, { limitBytes: limit }),
   );
-  res.writeHead(error.status, { "Content-Type": "application/json; charset=utf-8", Connection: "close" });
   const body = JSON.stringify({
     success: false,
     message: error.message,
     error_code: error.code,
     details: error.details,
+  });
+  // With its length: a client that reads while it sends has the whole answer at once and stops
+  // sending, though the response itself ends only once the body is in (./unread-body.ts).
+  res.writeHead(error.status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    Connection: "close",
   });
   endAfterBody(req, res, body);
 }
@@ -126,16 +132,56 @@ function forwardToNext(req: http.IncomingMessage, res: http.ServerResponse, next
       headers: headersForNext(req),
     },
     (answer) => {
-      res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
-      // A failure mid-body (Next reset, client gone) cuts the response: never a clean end
-      // of a truncated download.
-      pipeline(answer, res, (error) => {
-        if (error) res.destroy(error);
-      });
+      answered = true;
+      if (refused) {
+        answer.resume();
+        return;
+      }
+      if (req.readableEnded) relay(answer);
+      else relayAfterBody(answer);
     },
   );
+  // Set once the body went over the limit and this server answers 413 itself.
+  let refused = false;
+  // Set once Next answered (its answer relayed, or held until the body is in).
+  let answered = false;
+  let received = 0;
+  const relay = (answer: http.IncomingMessage) => {
+    res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
+    // A failure mid-body (Next reset, client gone) cuts the response: never a clean end
+    // of a truncated download.
+    pipeline(answer, res, (error) => {
+      if (error) res.destroy(error);
+    });
+  };
+  /**
+   * Next answered before the body was in (a server action it refuses answers at once): the
+   * rest of the body no longer goes to Next, is counted and dropped, and the answer waits for
+   * its end, so a body over the limit is a 413 however soon Next answered (the bench's
+   * 24 MiB sign-up POST had Next's early answer cut in 1 of 30 tries, 2026-12-02).
+   */
+  const relayAfterBody = (answer: http.IncomingMessage) => {
+    req.unpipe(counted);
+    counted.end();
+    req.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= limit || refused) return;
+      refused = true;
+      answer.resume();
+      upstream.destroy();
+      refuseTooLarge(req, res, limit);
+    });
+    req.once("end", () => {
+      if (!refused) relay(answer);
+    });
+    req.resume();
+  };
   upstream.on("error", (error) => {
-    if (error instanceof TooLargeError) return; // refused below
+    // Refused here: the request to Next is cut on purpose (as "socket hang up", not always the
+    // TooLargeError), and the 413 must not be cut with it: it ends once the client's body is in,
+    // and destroying it meanwhile reset the client's connection before it read the answer.
+    // Answered: the answer's own stream says whether it was cut (relay).
+    if (refused || answered || error instanceof TooLargeError) return;
     if (res.destroyed) return; // the client left first
     if (res.headersSent) {
       res.destroy(error);
@@ -148,11 +194,12 @@ function forwardToNext(req: http.IncomingMessage, res: http.ServerResponse, next
   res.on("close", () => {
     if (!res.writableFinished) upstream.destroy();
   });
-  let received = 0;
   const counted = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       received += chunk.length;
-      done(received > limit ? new TooLargeError(limit) : null, chunk);
+      // Before the error reaches the request to Next and cuts it (its "error" handler above).
+      if (received > limit) refused = true;
+      done(refused ? new TooLargeError(limit) : null, chunk);
     },
   });
   // Not pipeline(req, ...): it would destroy the client's socket before the 413 is written.
