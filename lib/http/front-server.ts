@@ -17,7 +17,7 @@ import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
 import { BULK_BODY_LIMIT_BYTES } from "@/lib/domains/contacts/schemas";
 import { keepingConnections, leanRequestListener, type Mount } from "./lean-server";
-import { endAfterBody } from "./unread-body";
+import { endAfterBody, UNREAD_BODY_DRAIN_MS } from "./unread-body";
 
 /** Paths the lean router serves: /api/v2..., /api/v3..., /api/provider/webhook, /graph/... (provider SDKs). */
 export const servesDirectly = (path: string) =>
@@ -116,6 +116,17 @@ function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, lim
   endAfterBody(req, res, body);
 }
 
+/** 502 while Next is down or starting, closed once the client's body is in (./unread-body.ts). */
+function answerUnavailable(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const text = "The dashboard is starting or unavailable; try again in a moment.";
+  res.writeHead(502, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+    Connection: "close",
+  });
+  endAfterBody(req, res, text);
+}
+
 /** Passes the request to Next, its body counted on the way (refused past `nextBodyLimit`). */
 function forwardToNext(req: http.IncomingMessage, res: http.ServerResponse, next: { host: string; port: number }) {
   const limit = nextBodyLimit(req.url ?? "/");
@@ -152,28 +163,45 @@ function forwardToNext(req: http.IncomingMessage, res: http.ServerResponse, next
     // of a truncated download.
     pipeline(answer, res, (error) => {
       if (error) res.destroy(error);
+      // The request to Next left unfinished (relayAfterBody) is closed, never pooled.
+      if (!upstream.writableFinished) upstream.destroy();
     });
   };
   /**
    * Next answered before the body was in (a server action it refuses answers at once): the
    * rest of the body no longer goes to Next, is counted and dropped, and the answer waits for
    * its end, so a body over the limit is a 413 however soon Next answered (the bench's
-   * 24 MiB sign-up POST had Next's early answer cut in 1 of 30 tries, 2026-12-02).
+   * 24 MiB sign-up POST had Next's early answer cut in 1 of 30 tries, 2026-12-02). The request
+   * to Next is left unfinished and closed after the answer: ended short of the body it declared,
+   * its connection would go back to the pool with Next still reading that body, and the next
+   * request on it would be read as the rest. A client that does not finish its body within the
+   * unread-body bound (./unread-body.ts) is cut, as the 413 would cut it.
    */
   const relayAfterBody = (answer: http.IncomingMessage) => {
     req.unpipe(counted);
-    counted.end();
+    // Held, not yet read: a reset of Next's connection meanwhile is seen at the body's end.
+    answer.on("error", () => {});
+    const stalled = setTimeout(() => {
+      upstream.destroy();
+      res.destroy();
+    }, UNREAD_BODY_DRAIN_MS);
     req.on("data", (chunk: Buffer) => {
       received += chunk.length;
       if (received <= limit || refused) return;
       refused = true;
-      answer.resume();
+      clearTimeout(stalled);
       upstream.destroy();
       refuseTooLarge(req, res, limit);
     });
     req.once("end", () => {
-      if (!refused) relay(answer);
+      clearTimeout(stalled);
+      if (refused) return;
+      if (answer.errored) {
+        upstream.destroy();
+        answerUnavailable(req, res);
+      } else relay(answer);
     });
+    req.once("error", () => clearTimeout(stalled));
     req.resume();
   };
   upstream.on("error", (error) => {
@@ -188,8 +216,7 @@ function forwardToNext(req: http.IncomingMessage, res: http.ServerResponse, next
       return;
     }
     log.warn({ err: error }, "the Next server did not answer");
-    res.writeHead(502, { "Content-Type": "text/plain; charset=utf-8" });
-    res.end("The dashboard is starting or unavailable; try again in a moment.");
+    answerUnavailable(req, res);
   });
   res.on("close", () => {
     if (!res.writableFinished) upstream.destroy();

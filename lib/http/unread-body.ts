@@ -10,7 +10,7 @@ import type http from "node:http";
 /** At most this much of an unread body is read and dropped before the connection closes. */
 export const UNREAD_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
 /** ... and for at most this long: a client that stalls mid-body has its connection closed. */
-const UNREAD_BODY_DRAIN_MS = 30_000;
+export const UNREAD_BODY_DRAIN_MS = 30_000;
 
 /** Whether the request's body is still arriving, so the answer must say `Connection: close`. */
 export const bodyStillArriving = (req: http.IncomingMessage): boolean => !req.complete;
