@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { env } from "@/lib/core/env";
 import { db } from "@/lib/db";
 import { closeRulePool } from "@/lib/domains/chatbots/rule-pool";
+import { envelopeFor } from "@/lib/domains/provider/simulator-callbacks";
+import { inboundTextChange } from "@/lib/domains/provider/simulator-inbound";
+import { providerSender } from "@/lib/domains/senders/provider-sender";
 import { processPendingCallbacks, runOne } from "@/lib/ingest/process-batch";
 import { postProvider, waitFor } from "./events-helpers";
 import { call, createTestCustomer, type TestCustomer, uniquePhone } from "./factory";
@@ -34,37 +37,6 @@ const FALLBACK = text("A person will answer soon");
 const CALLBACK_BATCH = 100;
 /** How long attempts are made while other files' workers take the callbacks (their tests take seconds to a minute). */
 const OTHER_WORKERS_MS = 90_000;
-
-/** A provider callback of one inbound text of LONG_TEXT from `from` to the heavy bot's sender. */
-function longTextCallback(from: string, id: string): string {
-  return JSON.stringify({
-    object: "whatsapp_business_account",
-    entry: [
-      {
-        id: heavy.sender.wabaId,
-        changes: [
-          {
-            field: "messages",
-            value: {
-              messaging_product: "whatsapp",
-              metadata: { display_phone_number: "15550001234", phone_number_id: heavy.sender.phoneNumberId },
-              contacts: [{ profile: { name: "Ana" }, wa_id: from.replace("+", "") }],
-              messages: [
-                {
-                  from: from.replace("+", ""),
-                  id,
-                  timestamp: String(Math.floor(Date.now() / 1000)),
-                  type: "text",
-                  text: { body: LONG_TEXT },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    ],
-  });
-}
 
 let heavy: TestCustomer;
 let other: TestCustomer;
@@ -190,7 +162,10 @@ describe("chatbot patterns under a budget", () => {
         for (const from of contacts) {
           const id = `wamid.heavy.${randomBytes(8).toString("hex")}`;
           wamids.push(id);
-          expect((await postProvider(longTextCallback(from, id))).status).toBe(200);
+          const raw = envelopeFor([
+            inboundTextChange(providerSender(heavy.sender), { from, id, name: "Ana", text: LONG_TEXT }),
+          ]);
+          expect((await postProvider(raw)).status).toBe(200);
         }
         const ours = await db.providerCallback.findMany({
           where: { OR: wamids.map((id) => ({ body: { contains: id } })) },

@@ -17,7 +17,7 @@ import { ApiError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
 import { BULK_BODY_LIMIT_BYTES } from "@/lib/domains/contacts/schemas";
 import { keepingConnections, leanRequestListener, type Mount } from "./lean-server";
-import { endAfterBody, UNREAD_BODY_DRAIN_MS } from "./unread-body";
+import { dropRestOfBody, endAfterBody } from "./unread-body";
 
 /** Paths the lean router serves: /api/v2..., /api/v3..., /api/provider/webhook, /graph/... (provider SDKs). */
 export const servesDirectly = (path: string) =>
@@ -106,25 +106,33 @@ function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, lim
     error_code: error.code,
     details: error.details,
   });
-  // With its length: a client that reads while it sends has the whole answer at once and stops
-  // sending, though the response itself ends only once the body is in (./unread-body.ts).
-  res.writeHead(error.status, {
-    "Content-Type": "application/json; charset=utf-8",
+  answerThenClose(req, res, error.status, "application/json; charset=utf-8", body);
+}
+
+/** 502 while Next is down or starting. */
+function answerUnavailable(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const text = "The dashboard is starting or unavailable; try again in a moment.";
+  answerThenClose(req, res, 502, "text/plain; charset=utf-8", text);
+}
+
+/**
+ * This server's own answer, the connection closed once the client's body is in (./unread-body.ts).
+ * With its length: a client that reads while it sends has the whole answer at once and stops
+ * sending, though the response itself ends only after the body.
+ */
+function answerThenClose(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  status: number,
+  contentType: string,
+  body: string,
+): void {
+  res.writeHead(status, {
+    "Content-Type": contentType,
     "Content-Length": Buffer.byteLength(body),
     Connection: "close",
   });
   endAfterBody(req, res, body);
-}
-
-/** 502 while Next is down or starting, closed once the client's body is in (./unread-body.ts). */
-function answerUnavailable(req: http.IncomingMessage, res: http.ServerResponse): void {
-  const text = "The dashboard is starting or unavailable; try again in a moment.";
-  res.writeHead(502, {
-    "Content-Type": "text/plain; charset=utf-8",
-    "Content-Length": Buffer.byteLength(text),
-    Connection: "close",
-  });
-  endAfterBody(req, res, text);
 }
 
 /** Passes the request to Next, its body counted on the way (refused past `nextBodyLimit`). */
@@ -181,28 +189,22 @@ function forwardToNext(req: http.IncomingMessage, res: http.ServerResponse, next
     req.unpipe(counted);
     // Held, not yet read: a reset of Next's connection meanwhile is seen at the body's end.
     answer.on("error", () => {});
-    const stalled = setTimeout(() => {
-      upstream.destroy();
-      res.destroy();
-    }, UNREAD_BODY_DRAIN_MS);
-    req.on("data", (chunk: Buffer) => {
-      received += chunk.length;
-      if (received <= limit || refused) return;
-      refused = true;
-      clearTimeout(stalled);
-      upstream.destroy();
-      refuseTooLarge(req, res, limit);
-    });
-    req.once("end", () => {
-      clearTimeout(stalled);
-      if (refused) return;
-      if (answer.errored) {
+    dropRestOfBody(req, limit - received, {
+      end: () => {
+        if (!answer.errored) return relay(answer);
         upstream.destroy();
         answerUnavailable(req, res);
-      } else relay(answer);
+      },
+      over: () => {
+        refused = true;
+        upstream.destroy();
+        refuseTooLarge(req, res, limit);
+      },
+      gone: () => {
+        upstream.destroy();
+        res.destroy();
+      },
     });
-    req.once("error", () => clearTimeout(stalled));
-    req.resume();
   };
   upstream.on("error", (error) => {
     // Refused here: the request to Next is cut on purpose (as "socket hang up", not always the

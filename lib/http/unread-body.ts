@@ -10,7 +10,7 @@ import type http from "node:http";
 /** At most this much of an unread body is read and dropped before the connection closes. */
 export const UNREAD_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
 /** ... and for at most this long: a client that stalls mid-body has its connection closed. */
-export const UNREAD_BODY_DRAIN_MS = 30_000;
+const UNREAD_BODY_DRAIN_MS = 30_000;
 
 /** Whether the request's body is still arriving, so the answer must say `Connection: close`. */
 export const bodyStillArriving = (req: http.IncomingMessage): boolean => !req.complete;
@@ -27,25 +27,38 @@ export function endAfterBody(req: http.IncomingMessage, res: http.ServerResponse
     return;
   }
   if (chunk !== undefined) res.write(chunk);
+  const giveUp = () => res.destroy();
+  dropRestOfBody(req, UNREAD_BODY_DRAIN_BYTES, { end: () => res.end(), over: giveUp, gone: giveUp });
+}
+
+/**
+ * Reads and drops the rest of `req`'s body as it comes (no memory held), then says once how it
+ * went: `end` (all of it in), `over` (more than `maxBytes` of it), or `gone` (the client stalled
+ * past UNREAD_BODY_DRAIN_MS, or its connection failed). After `over` the rest still flows and is
+ * dropped unseen.
+ */
+export function dropRestOfBody(
+  req: http.IncomingMessage,
+  maxBytes: number,
+  outcome: { end: () => void; over: () => void; gone: () => void },
+): void {
   let dropped = 0;
-  const giveUp = () => {
-    stop();
-    res.destroy();
+  const settle = (then: () => void) => {
+    clearTimeout(stalled);
+    req.off("data", count);
+    req.off("end", ended);
+    req.off("error", failed);
+    then();
   };
   const count = (piece: Buffer) => {
     dropped += piece.length;
-    if (dropped > UNREAD_BODY_DRAIN_BYTES) giveUp();
+    if (dropped > maxBytes) settle(outcome.over);
   };
-  const stalled = setTimeout(giveUp, UNREAD_BODY_DRAIN_MS);
-  const stop = () => {
-    clearTimeout(stalled);
-    req.off("data", count);
-  };
+  const ended = () => settle(outcome.end);
+  const failed = () => settle(outcome.gone);
+  const stalled = setTimeout(failed, UNREAD_BODY_DRAIN_MS);
   req.on("data", count);
+  req.once("end", ended);
+  req.once("error", failed);
   req.resume();
-  req.once("end", () => {
-    stop();
-    res.end();
-  });
-  req.once("error", giveUp);
 }
