@@ -13,6 +13,8 @@ import { closedEvent, emitConversationEvents } from "@/lib/domains/conversations
 import type { EventInput, EventSender } from "@/lib/domains/events/emit";
 import { publishLive } from "@/lib/domains/live/publish";
 import { type NewJob, scheduleJobs } from "@/lib/domains/schedule/jobs";
+import { refreshSla } from "@/lib/domains/sla/timers";
+import { RULE_CLOSER, recordClose } from "@/lib/domains/support/periods";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AutomationTriggered } from "./event-types";
 import type { Action, ActionOutcome, TriggerEvent } from "./schemas";
@@ -113,8 +115,13 @@ async function note(ctx: RunContext, text: string): Promise<ActionOutcome> {
   return done("note");
 }
 
-/** Closes the conversation (a snooze also schedules its reopening); returns whether it was open. */
-async function close(ctx: RunContext): Promise<boolean> {
+/**
+ * Closes the conversation; returns whether it was open. A close resolves the support period and
+ * ends its SLA due times, as a member's close does (docs/reports.md "Definitions"); a snooze
+ * (`resolves` false) defers the conversation without resolving it: it schedules the reopening,
+ * and the period and its due times run on until somebody closes it.
+ */
+async function close(ctx: RunContext, resolves: boolean): Promise<boolean> {
   const c = ctx.conversation;
   const { count } = await ctx.tx.conversation.updateMany({
     where: { id: c.id, customerId: c.customerId, status: "OPEN" },
@@ -122,6 +129,10 @@ async function close(ctx: RunContext): Promise<boolean> {
   });
   if (count === 0) return false;
   c.status = "CLOSED";
+  if (resolves) {
+    await recordClose(ctx.tx, c.id, ctx.now, RULE_CLOSER);
+    await refreshSla(ctx.tx, [c.id], false);
+  }
   ctx.events.push(closedEvent(c.sender, c, ctx.now, actorName(ctx.rule.name)));
   await publishLive(ctx.tx, c.customerId, [
     { kind: "conversation.changed", senderId: c.senderId, conversationUid: c.id, status: "CLOSED" },
@@ -166,9 +177,9 @@ async function runOne(ctx: RunContext, action: Action, index: number, labels: La
     case "note":
       return note(ctx, action.text);
     case "close":
-      return (await close(ctx)) ? done("close") : { type: "close", outcome: "skipped", reason: "already closed" };
+      return (await close(ctx, true)) ? done("close") : { type: "close", outcome: "skipped", reason: "already closed" };
     case "snooze": {
-      if (!(await close(ctx))) return { type: "snooze", outcome: "skipped", reason: "already closed" };
+      if (!(await close(ctx, false))) return { type: "snooze", outcome: "skipped", reason: "already closed" };
       const until = new Date(ctx.now.getTime() + action.minutes * 60_000);
       ctx.jobs.push({
         customerId: ctx.conversation.customerId,

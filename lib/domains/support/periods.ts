@@ -84,7 +84,10 @@ export async function recordHandoffs(tx: Tx, handoffs: { conversationId: string;
 
 type Close = { conversationId: string; at: Date; closedBy: string | null };
 
-/** A close resolves the open period; `closedBy` is the member's email, null through the API. */
+/** Who closed a period that an automation rule closed (its `closedBy`; `automation` in the reports by member). */
+export const RULE_CLOSER = "automation";
+
+/** A close resolves the open period; `closedBy` is the member's email, null through the API, RULE_CLOSER for a rule. */
 export async function recordClose(tx: Tx, conversationId: string, at: Date, closedBy: string | null): Promise<void> {
   await recordCloses(tx, [{ conversationId, at, closedBy }]);
 }

@@ -124,7 +124,7 @@ export const SupportReportPublic = z
           key: z
             .string()
             .describe(
-              'The day or week\'s first day (YYYY-MM-DD), the sender, the member\'s email ("api": replies and closes through the API; "unanswered": periods no person answered yet), or the label\'s name ("": conversations without a label)',
+              'The day or week\'s first day (YYYY-MM-DD), the sender, the member\'s email ("api": replies and closes through the API; "automation": closes by an automation rule; "unanswered": periods no person answered yet), or the label\'s name ("": conversations without a label)',
             ),
           ...Figures,
         }),
