@@ -2,6 +2,12 @@
 // shared by the support, CSAT and message reports so they refuse the same input alike.
 import { z } from "zod";
 
+/** Whether YYYY-MM-DD names a day of the calendar (2026-02-30 does not). */
+export function isCalendarDay(s: string): boolean {
+  const at = Date.parse(`${s}T00:00:00Z`);
+  return !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === s;
+}
+
 const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
 export const OptionalDateOnly = z.preprocess(
@@ -9,6 +15,8 @@ export const OptionalDateOnly = z.preprocess(
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "must be a real date")
+    // A real calendar day: Date.parse rolls 2026-02-30 over to 2 March, so the day must come back
+    // unchanged (PostgreSQL refuses '2026-02-30'::date, which was a 500).
+    .refine((s) => isCalendarDay(s), "must be a real date")
     .optional(),
 );

@@ -1,6 +1,7 @@
 // Billing inputs and public shapes (docs/api/billing.md), shared by the
 // API, the dashboard's billing explorer and the OpenAPI document.
 import { z } from "zod";
+import { isCalendarDay } from "@/lib/core/date-only-query";
 import { PageQuery, strictPageQuery } from "@/lib/core/pagination";
 import { isoTimestamp } from "@/lib/core/timestamp-schema";
 import { RECORDED_SEND_ROUTES } from "@/lib/domains/messages/send-routes";
@@ -32,10 +33,7 @@ export const DateOnly = z
   .string()
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Use the format YYYY-MM-DD")
-  .refine((s) => {
-    const d = new Date(`${s}T00:00:00.000Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-  }, "Not a real calendar date");
+  .refine(isCalendarDay, "Not a real calendar date");
 
 const Text = (max: number) => z.string().trim().min(1).max(max);
 

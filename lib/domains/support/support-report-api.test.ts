@@ -258,6 +258,10 @@ describe("GET /reports/support", () => {
       // Known to Node's Intl, not to PostgreSQL's or PGlite's zone data (was a 500).
       [{ timeZone: "US/Pacific-New" }, "timeZone"],
       [{ groupBy: "hour" }, "groupBy"],
+      // Not days of the calendar: Date.parse rolls them over to March, PostgreSQL refuses them (were 500s).
+      [{ dateFrom: "2026-02-30", dateTo: "2026-03-05" }, "dateFrom"],
+      [{ dateFrom: "2026-02-01", dateTo: "2026-02-31" }, "dateTo"],
+      [{ dateFrom: "2026-04-31" }, "dateFrom"],
     ] as const) {
       const res = await call("GET", "/api/v3/reports/support", { token: t.globalToken, query });
       expect(res.status).toBe(400);
@@ -271,6 +275,15 @@ describe("GET /reports/support", () => {
     });
     expect(wide.status).toBe(400);
     expect(wide.body.details.fields[0].path).toBe("query.dateFrom");
+    for (const path of ["/api/v3/reports/support/heatmap", "/api/v3/reports/csat", "/api/v3/reports/messages"]) {
+      const notADay = await call("GET", path, {
+        token: t.globalToken,
+        query: { dateFrom: "2026-02-01", dateTo: "2026-02-30" },
+      });
+      expect(notADay.status, path).toBe(400);
+      expect(notADay.body.error_code, path).toBe("VALIDATION_FAILED");
+      expect(notADay.body.details.fields[0].path, path).toBe("query.dateTo");
+    }
   });
 });
 
