@@ -65,7 +65,9 @@ function recordSend(p: Principal, sender: Sender, send: CheckedSend, batch: Disp
   const { out } = send;
   return insertMessage(newMessageOf(p, sender, send), {
     sender,
-    sentBy: out.sentBy ?? { by: p.via === "session" ? "dashboard" : "api" },
+    // A member's send from any dashboard form is theirs, by email: the support figures credit its
+    // reply to them (docs/reports.md "By member"), as the inbox's reply route does.
+    sentBy: out.sentBy ?? (p.via === "session" ? { by: "dashboard", label: p.member.email } : { by: "api" }),
     ...(out.replyTo ? { replyTo: out.replyTo } : {}),
     ...(batch.live ? { live: batch.live } : {}),
     ...(batch.created ? { created: batch.created } : {}),
