@@ -29,6 +29,12 @@ export type SentBy = {
 /** The sends a person made (not a chatbot's): they answer a hand-off. */
 const PERSON_SENDS: ReadonlySet<SentBy["by"]> = new Set(["api", "dashboard"]);
 const isPersonReply = (sentBy: SentBy): boolean => PERSON_SENDS.has(sentBy.by) && sentBy.notAReply !== true;
+/**
+ * Whether a send answers the contact: a person's reply that says something. The business's
+ * reaction (a 👍 on the contact's message) answers nothing, as a contact's reaction asks nothing
+ * (docs/reports.md "Definitions"): it ends no wait, no hand-off and meets no SLA target.
+ */
+const answersContact = (sentBy: SentBy, type: string): boolean => isPersonReply(sentBy) && type !== "reaction";
 
 export type OutboundThread = {
   messageId: string;
@@ -56,7 +62,7 @@ export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
       INSERT INTO "Conversation" ("id", "customerId", "senderId", "contactPhoneNumber", "lastMessageAt",
         "lastMessagePreview", "createdAt", "updatedAt")
       VALUES (${newConversationUid()}, ${t.customerId}, ${t.senderId}, ${t.recipient}, ${at}, ${preview}, ${at}, ${at})
-      ${onConflict(t.sentBy)}
+      ${onConflict(t.sentBy, answersContact(t.sentBy, t.payload.type))}
       RETURNING "id", "contactPhoneNumber", "contactName", "createdAt", (xmax = 0) AS created
     ), entry AS (
       INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "messageId",
@@ -65,14 +71,14 @@ export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
         ${t.sentBy.by}, ${t.sentBy.label ?? null}, ${at}, ${t.replyTo ? JSON.stringify(t.replyTo) : null}::jsonb FROM conv
     )${
       // A person's reply ends the wait the support figures measure (docs/reports.md "Definitions").
-      isPersonReply(t.sentBy)
+      answersContact(t.sentBy, t.payload.type)
         ? personReplySql(at, t.sentBy.by === "api" ? "api" : (t.sentBy.label ?? "dashboard"))
         : Prisma.empty
     }`;
 }
 
 /** What a send does to the conversation it joins (the upsert's conflict branch). */
-function onConflict(sentBy: SentBy): Prisma.Sql {
+function onConflict(sentBy: SentBy, answers: boolean): Prisma.Sql {
   return Prisma.sql`ON CONFLICT ("senderId", "contactPhoneNumber") DO UPDATE SET
         "lastMessageAt" = GREATEST("Conversation"."lastMessageAt", EXCLUDED."lastMessageAt"),
         "lastMessagePreview" = EXCLUDED."lastMessagePreview", "updatedAt" = EXCLUDED."updatedAt"${
@@ -80,7 +86,7 @@ function onConflict(sentBy: SentBy): Prisma.Sql {
         }${
           // A person's reply (API or dashboard) ends the wait a chatbot's hand-off began.
           // It also meets the SLA's response targets: only the resolution stays due (docs/reports.md "SLA policies").
-          isPersonReply(sentBy)
+          answers
             ? Prisma.sql`, "handoffAt" = NULL, "slaFirstResponseDueAt" = NULL, "slaNextResponseDueAt" = NULL,
               "slaDueAt" = "Conversation"."slaResolutionDueAt"`
             : Prisma.empty
@@ -125,7 +131,7 @@ export function outboundThreadsSql(b: OutboundThreads): Prisma.Sql {
       INSERT INTO "Conversation" ("id", "customerId", "senderId", "contactPhoneNumber", "lastMessageAt",
         "lastMessagePreview", "createdAt", "updatedAt")
       SELECT t.cid, ${b.customerId}, ${b.senderId}, t.recipient, ${at}, t.preview, ${at}, ${at} FROM t_in t ORDER BY t.recipient
-      ${onConflict(b.sentBy)}
+      ${onConflict(b.sentBy, false)}
       RETURNING "id", "contactPhoneNumber", "contactName", "createdAt", (xmax = 0) AS created
     ), entry AS (
       INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "messageId",
