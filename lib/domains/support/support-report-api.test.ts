@@ -46,22 +46,6 @@ const readConversation = async (token: string, uid: string) =>
 const close = (token: string, uid: string) =>
   call("POST", `/api/v3/conversations/${uid}`, { token, body: { conversation: { status: "CLOSED" } } });
 
-/** A chatbot active on the customer's first sender, with no rules; its uid. */
-async function activeChatbot(t: Awaited<ReturnType<typeof messagingCustomer>>): Promise<string> {
-  const id = `cbt_${Date.now()}${Math.random().toString(36).slice(2, 8)}`;
-  await db.chatbot.create({
-    data: {
-      id,
-      customerId: t.customer.id,
-      senderId: t.sender.id,
-      activeSenderId: t.sender.id,
-      name: "Front desk",
-      status: "ACTIVE",
-      rules: [],
-    },
-  });
-  return id;
-}
 const report = async (token: string, query: Record<string, string> = {}) => {
   const res = await call("GET", "/api/v3/reports/support", { token, query });
   expect(res.status).toBe(200);
@@ -137,7 +121,17 @@ describe("a conversation's figures", () => {
 
   it("while a chatbot holds the conversation nothing waits; the hand-off starts the wait", async () => {
     const t = await messagingCustomer();
-    await activeChatbot(t);
+    await db.chatbot.create({
+      data: {
+        id: `cbt_${Date.now()}${Math.random().toString(36).slice(2, 8)}`,
+        customerId: t.customer.id,
+        senderId: t.sender.id,
+        activeSenderId: t.sender.id,
+        name: "Front desk",
+        status: "ACTIVE",
+        rules: [],
+      },
+    });
     const contact = uniquePhone();
     await contactWrites(t.sender, contact, "Hi bot", { at: ago(900) });
     const uid = await conversationUid(t.globalToken, contact);
@@ -161,7 +155,18 @@ describe("a conversation's figures", () => {
 
   it("a close ends the hand-off: the chatbot holds the next period, whose wait starts at its own hand-off", async () => {
     const t = await messagingCustomer();
-    const chatbotUid = await activeChatbot(t);
+    const chatbotUid = `cbt_${Date.now()}${Math.random().toString(36).slice(2, 8)}`;
+    await db.chatbot.create({
+      data: {
+        id: chatbotUid,
+        customerId: t.customer.id,
+        senderId: t.sender.id,
+        activeSenderId: t.sender.id,
+        name: "Front desk",
+        status: "ACTIVE",
+        rules: [],
+      },
+    });
     const handOff = (contact: string, seconds: number) =>
       db.$transaction((tx) =>
         markHandedOff(tx, {
