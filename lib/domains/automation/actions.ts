@@ -125,8 +125,7 @@ async function close(ctx: RunContext, resolves: boolean): Promise<boolean> {
   const c = ctx.conversation;
   const { count } = await ctx.tx.conversation.updateMany({
     where: { id: c.id, customerId: c.customerId, status: "OPEN" },
-    // Ends a chatbot's hand-off, as any close does (conversations/service.ts updateConversation).
-    data: { status: "CLOSED", closedAt: ctx.now, handoffAt: null },
+    data: { status: "CLOSED", closedAt: ctx.now },
   });
   if (count === 0) return false;
   c.status = "CLOSED";

@@ -221,11 +221,9 @@ export async function updateConversation(
       changed += count;
     }
     if (patch.status === "CLOSED") {
-      // A close ends a chatbot's hand-off, as the chatbot's guard reads it (docs/chatbots.md
-      // "Guards"): if the contact writes again the bot holds the new period until it hands off again.
       const { count } = await tx.conversation.updateMany({
         where: { ...where, status: "OPEN" },
-        data: { status: "CLOSED", closedAt: now, handoffAt: null },
+        data: { status: "CLOSED", closedAt: now },
       });
       if (count > 0) {
         const c = await tx.conversation.findFirstOrThrow({ where, include: { sender: true } });

@@ -152,52 +152,6 @@ describe("a conversation's figures", () => {
     // From the hand-off (300 s ago), not from the first inbound (900 s ago).
     near((await readConversation(t.globalToken, uid)).firstResponseSeconds, 300);
   });
-
-  it("a close ends the hand-off: the chatbot holds the next period, whose wait starts at its own hand-off", async () => {
-    const t = await messagingCustomer();
-    const chatbotUid = `cbt_${Date.now()}${Math.random().toString(36).slice(2, 8)}`;
-    await db.chatbot.create({
-      data: {
-        id: chatbotUid,
-        customerId: t.customer.id,
-        senderId: t.sender.id,
-        activeSenderId: t.sender.id,
-        name: "Front desk",
-        status: "ACTIVE",
-        rules: [],
-      },
-    });
-    const handOff = (contact: string, seconds: number) =>
-      db.$transaction((tx) =>
-        markHandedOff(tx, {
-          customerId: t.customer.id,
-          senderId: t.sender.id,
-          contactPhoneNumber: contact,
-          chatbot: { id: chatbotUid, name: "Front desk" },
-          matchedRule: null,
-          inboundMessageId: "wamid.x",
-          at: ago(seconds),
-        }),
-      );
-    const contact = uniquePhone();
-    await contactWrites(t.sender, contact, "Hi bot", { at: ago(3600) });
-    const uid = await conversationUid(t.globalToken, contact);
-    expect(await handOff(contact, 3000)).toBe(1);
-    // Closed by a member with no reply: the hand-off ends with the close.
-    expect((await close(t.globalToken, uid)).status).toBe(200);
-    expect(await readConversation(t.globalToken, uid)).toMatchObject({ waitingForPerson: false, handoffAt: null });
-
-    // The contact writes again: the chatbot holds the new period, nothing waits yet.
-    await contactWrites(t.sender, contact, "Me again", { at: ago(900) });
-    const periods = () => db.supportPeriod.findMany({ where: { conversationId: uid }, orderBy: { startedAt: "asc" } });
-    const [, second] = await periods();
-    expect(second).toMatchObject({ resolvedAt: null, waitingSince: null });
-    // Its own hand-off is marked and announced again, and the wait starts there.
-    expect(await handOff(contact, 300)).toBe(1);
-    expect((await periods())[1]?.waitingSince?.getTime()).toBeCloseTo(ago(300).getTime(), -4);
-    expect((await reply(t.globalToken, uid)).status).toBe(200);
-    near((await readConversation(t.globalToken, uid)).firstResponseSeconds, 300);
-  });
 });
 
 describe("GET /reports/support", () => {
