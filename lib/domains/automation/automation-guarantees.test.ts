@@ -116,7 +116,7 @@ describe("exactly once", () => {
 });
 
 describe("time triggers are durable, cancelled by a reply", () => {
-  it("unanswered: a timer in the database, run once when due; a person's reply cancels it", async () => {
+  it("unanswered: a timer in the database, run once when due; a person's reply cancels it, a reaction does not", async () => {
     const uid = await createRule({
       name: "nudge",
       trigger: { event: "conversation.unanswered", minutes: 30 },
@@ -124,14 +124,16 @@ describe("time triggers are durable, cancelled by a reply", () => {
     });
     const waiting = uniquePhone();
     const answered = uniquePhone();
+    const reacted = uniquePhone();
     await contactWrites(t.sender, waiting, "anyone?");
     await contactWrites(t.sender, answered, "anyone?");
+    const theirs = await contactWrites(t.sender, reacted, "anyone?");
     // The worker makes the timers of the messages the callbacks staged (docs/automation.md "Where rules run").
     await runStagedInbound({ customerIds: [t.customer.id] });
     const timers = await db.scheduledJob.findMany({
       where: { customerId: t.customer.id, kind: "automation.time", status: "PENDING" },
     });
-    expect(timers).toHaveLength(2);
+    expect(timers).toHaveLength(3);
     expect(timers[0]?.dueAt.getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
     await work();
     expect(await runsOf(uid)).toHaveLength(0); // not yet due
@@ -141,16 +143,25 @@ describe("time triggers are durable, cancelled by a reply", () => {
       body: { message: { type: "text", text: { body: "Here!" } } },
     });
     expect(reply.status, JSON.stringify(reply.body)).toBeLessThan(300);
+    // The business's 👍 answers nothing (docs/reports.md "Definitions"): the contact still waits.
+    const r = await conversationOf(reacted);
+    const entry = await db.conversationMessage.findFirstOrThrow({ where: { providerMessageId: theirs } });
+    const reaction = await call("POST", `/api/v3/conversations/${r.id}/messages`, {
+      token: t.globalToken,
+      body: { message: { type: "reaction", reaction: { messageId: entry.id, emoji: "👍" } } },
+    });
+    expect(reaction.status, JSON.stringify(reaction.body)).toBe(200);
     await elapse({ customerId: t.customer.id, kind: "automation.time" });
     await work();
     await work();
     const runs = await runsOf(uid);
-    expect(runs.map((r) => r.conversationId)).toEqual([(await conversationOf(waiting)).id]);
+    expect(runs.map((run) => run.conversationId).sort()).toEqual([(await conversationOf(waiting)).id, r.id].sort());
     const jobs = await db.scheduledJob.findMany({ where: { customerId: t.customer.id, kind: "automation.time" } });
     expect(jobs.map((j) => [j.subjectId, j.status]).sort()).toEqual(
       [
         [a.id, "CANCELLED"],
         [(await conversationOf(waiting)).id, "DONE"],
+        [r.id, "DONE"],
       ].sort(),
     );
     await disable(uid);

@@ -9,6 +9,7 @@ import { plainOrPrismaTransaction, plainTransaction } from "@/lib/db/plain-tx";
 import { newId } from "@/lib/db/sql";
 import { type BusinessHours, isInBusinessHours, nextOpening } from "@/lib/domains/business-hours/hours";
 import { businessHoursOf } from "@/lib/domains/business-hours/service";
+import { PERSON_REPLY_WHERE } from "@/lib/domains/conversations/person-reply";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import type { ClaimedJob, JobOutcome } from "@/lib/domains/schedule/jobs";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -271,8 +272,6 @@ async function handleEventJob(job: ClaimedJob, pass: Map<string, unknown>): Prom
   return { status: "DONE" };
 }
 
-const PERSON = ["api", "dashboard"];
-
 async function handleTimeJob(job: ClaimedJob): Promise<JobOutcome> {
   const p = job.payload as unknown as TimePayload;
   const rule = await db.automationRule.findFirst({ where: { id: p.ruleId, customerId: job.customerId } });
@@ -287,7 +286,7 @@ async function handleTimeJob(job: ClaimedJob): Promise<JobOutcome> {
   if (p.trigger === "conversation.unanswered") {
     // A person answered, or the contact wrote again (that message has its own timer).
     const [reply] = await db.conversationMessage.findMany({
-      where: { conversationId: c.id, direction: "outbound", sentBy: { in: PERSON }, createdAt: { gte: anchor } },
+      where: { conversationId: c.id, ...PERSON_REPLY_WHERE, createdAt: { gte: anchor } },
       select: { id: true },
       take: 1,
     });

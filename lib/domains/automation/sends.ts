@@ -10,6 +10,7 @@ import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { HANDOFF_MS } from "@/lib/domains/chatbots/engine";
+import { PERSON_REPLY_WHERE } from "@/lib/domains/conversations/person-reply";
 import { wentOut } from "@/lib/domains/messages/status";
 import { sendMessage } from "@/lib/domains/messaging/send";
 import type { ProviderMessagePayload } from "@/lib/domains/provider/types";
@@ -29,7 +30,6 @@ type SendPayload = {
 /** How often a send waiting for a chatbot to hand off looks again. */
 export const CHATBOT_WAIT_MS = 60_000;
 const TRANSIENT = new Set(["PROVIDER_RATE_LIMITED", "REQUEST_FAILED"]);
-const PERSON = ["api", "dashboard"];
 
 /** Writes one action's outcome into its run and the run's outcome from all of them. */
 export async function recordActionOutcome(runId: string, index: number, outcome: ActionOutcome): Promise<void> {
@@ -57,8 +57,7 @@ async function chatbotOwns(c: { id: string; senderId: string; handoffAt: Date | 
   const person = await db.conversationMessage.findFirst({
     where: {
       conversationId: c.id,
-      direction: "outbound",
-      sentBy: { in: PERSON },
+      ...PERSON_REPLY_WHERE,
       createdAt: { gte: new Date(Date.now() - HANDOFF_MS) },
     },
     select: { id: true },

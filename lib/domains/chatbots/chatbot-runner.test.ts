@@ -299,6 +299,24 @@ describe("guards", () => {
     expect(await decideChatbotReplies(db, [item], { now: later })).toBe(1);
   });
 
+  it("the business's reaction is no person's reply: the bot answers on, and nothing waits for a person", async () => {
+    const contact = uniquePhone();
+    await says(contact, "hi");
+    await sendAll();
+    const theirs = await db.conversationMessage.findFirstOrThrow({
+      where: { direction: "inbound", conversation: { senderId: t.sender.id, contactPhoneNumber: contact } },
+    });
+    const reaction = await call("POST", `/api/v3/conversations/${theirs.conversationId}/messages`, {
+      token: t.globalToken,
+      body: { message: { type: "reaction", reaction: { messageId: theirs.id, emoji: "👍" } } },
+    });
+    expect(reaction.status, JSON.stringify(reaction.body)).toBe(200);
+    await says(contact, "hours");
+    expect(await outbox(contact)).toHaveLength(2);
+    const period = await db.supportPeriod.findFirstOrThrow({ where: { conversationId: theirs.conversationId } });
+    expect(period).toMatchObject({ waitingSince: null, firstResponseAt: null });
+  });
+
   it("a hand-off rule answers once, then the bot is quiet", async () => {
     const contact = uniquePhone();
     await says(contact, "agent");

@@ -10,6 +10,7 @@ import { newId } from "@/lib/db/sql";
 import { notifyStatement } from "@/lib/db/wakeups";
 import { markHandedOff } from "@/lib/domains/conversations/handoff";
 import { type KeywordConfig, keywordAction } from "@/lib/domains/conversations/opt-out";
+import { PERSON_REPLY_WHERE } from "@/lib/domains/conversations/person-reply";
 import type { Chatbot, Prisma } from "@/lib/generated/prisma/client";
 import { decideWithinBudget, outOfTime, type TimedDecision } from "./decide-within-budget";
 import { guard, HANDOFF_MS, hasPatterns, REPLY_CAP } from "./engine";
@@ -154,9 +155,6 @@ export async function predecideChatbotReplies(items: InboundForBot[], now = new 
   return made;
 }
 
-// A person's reply: what the dashboard or the API sent (docs/conversations.md "API": `sentBy`).
-const PERSON = ["api", "dashboard"];
-
 /**
  * Writes the outbox rows for the replies the senders' ACTIVE bots decide on; returns how
  * many rows are new. Call inside the transaction that applies the inbound messages, with
@@ -187,8 +185,7 @@ export async function decideChatbotReplies(
       tx.conversationMessage.findFirst({
         where: {
           customerId: item.customerId,
-          direction: "outbound",
-          sentBy: { in: PERSON },
+          ...PERSON_REPLY_WHERE,
           createdAt: { gte: since },
           conversation: { senderId: item.senderId, contactPhoneNumber: item.from },
         },

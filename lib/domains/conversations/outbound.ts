@@ -10,6 +10,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { previewOf } from "./content";
 import { createdEvent, emitConversationEvents } from "./events";
 import { newConversationUid, newConversationUids } from "./ids";
+import { answersContact, PERSON_SENT_BY } from "./person-reply";
 import type { ReplyTo } from "./quotes";
 import type { SentByKind } from "./schemas";
 
@@ -27,14 +28,10 @@ export type SentBy = {
 };
 
 /** The sends a person made (not a chatbot's): they answer a hand-off. */
-const PERSON_SENDS: ReadonlySet<SentBy["by"]> = new Set(["api", "dashboard"]);
+const PERSON_SENDS: ReadonlySet<SentBy["by"]> = new Set(PERSON_SENT_BY);
 const isPersonReply = (sentBy: SentBy): boolean => PERSON_SENDS.has(sentBy.by) && sentBy.notAReply !== true;
-/**
- * Whether a send answers the contact: a person's reply that says something. The business's
- * reaction (a 👍 on the contact's message) answers nothing, as a contact's reaction asks nothing
- * (docs/reports.md "Definitions"): it ends no wait, no hand-off and meets no SLA target.
- */
-const answersContact = (sentBy: SentBy, type: string): boolean => isPersonReply(sentBy) && type !== "reaction";
+/** Whether a send answers the contact: a person's reply that says something (person-reply.ts). */
+const answers = (sentBy: SentBy, type: string): boolean => isPersonReply(sentBy) && answersContact(type);
 
 export type OutboundThread = {
   messageId: string;
@@ -62,7 +59,7 @@ export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
       INSERT INTO "Conversation" ("id", "customerId", "senderId", "contactPhoneNumber", "lastMessageAt",
         "lastMessagePreview", "createdAt", "updatedAt")
       VALUES (${newConversationUid()}, ${t.customerId}, ${t.senderId}, ${t.recipient}, ${at}, ${preview}, ${at}, ${at})
-      ${onConflict(t.sentBy, answersContact(t.sentBy, t.payload.type))}
+      ${onConflict(t.sentBy, answers(t.sentBy, t.payload.type))}
       RETURNING "id", "contactPhoneNumber", "contactName", "createdAt", (xmax = 0) AS created
     ), entry AS (
       INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "messageId",
@@ -71,7 +68,7 @@ export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
         ${t.sentBy.by}, ${t.sentBy.label ?? null}, ${at}, ${t.replyTo ? JSON.stringify(t.replyTo) : null}::jsonb FROM conv
     )${
       // A person's reply ends the wait the support figures measure (docs/reports.md "Definitions").
-      answersContact(t.sentBy, t.payload.type)
+      answers(t.sentBy, t.payload.type)
         ? personReplySql(at, t.sentBy.by === "api" ? "api" : (t.sentBy.label ?? "dashboard"))
         : Prisma.empty
     }`;
