@@ -2,10 +2,13 @@
 // shared by the support, CSAT and message reports so they refuse the same input alike.
 import { z } from "zod";
 
-/** Whether YYYY-MM-DD names a day of the calendar (2026-02-30 does not). */
+/**
+ * Whether YYYY-MM-DD names a day of the calendar: 2026-02-30 does not, nor does the year 0, which
+ * JavaScript parses and PostgreSQL's date refuses (its calendar goes from 1 BC to AD 1).
+ */
 export function isCalendarDay(s: string): boolean {
   const at = Date.parse(`${s}T00:00:00Z`);
-  return !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === s;
+  return s >= "0001-01-01" && !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === s;
 }
 
 const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);

@@ -262,6 +262,7 @@ describe("GET /reports/support", () => {
       [{ dateFrom: "2026-02-30", dateTo: "2026-03-05" }, "dateFrom"],
       [{ dateFrom: "2026-02-01", dateTo: "2026-02-31" }, "dateTo"],
       [{ dateFrom: "2026-04-31" }, "dateFrom"],
+      [{ dateFrom: "0000-01-01", dateTo: "0000-01-02" }, "dateFrom"],
     ] as const) {
       const res = await call("GET", "/api/v3/reports/support", { token: t.globalToken, query });
       expect(res.status).toBe(400);
