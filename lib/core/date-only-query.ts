@@ -20,6 +20,6 @@ export const OptionalDateOnly = z.preprocess(
     .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
     // A real calendar day: Date.parse rolls 2026-02-30 over to 2 March, so the day must come back
     // unchanged (PostgreSQL refuses '2026-02-30'::date, which was a 500).
-    .refine((s) => isCalendarDay(s), "must be a real date")
+    .refine(isCalendarDay, "must be a real date")
     .optional(),
 );

@@ -196,9 +196,8 @@ export const conversationRoutes: AnyRoute[] = [
       ...MEDIA_SEND_ERRORS,
     ],
     handler: async ({ principal, sender, params, body, version }) => {
-      // A member's reply is recorded as the dashboard's, with the member's email.
-      const sentBy = principal.via === "session" ? await dashboardSentBy(principal) : undefined;
-      const sent = await replyToConversation(principal, sender?.id, params.conversationUid, body.message, sentBy);
+      // A member's reply is recorded as the dashboard's, with the member's email (the send service's own).
+      const sent = await replyToConversation(principal, sender?.id, params.conversationUid, body.message);
       return receiptResponse(sent, sent.sender, version);
     },
   }),

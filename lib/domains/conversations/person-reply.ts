@@ -4,6 +4,9 @@
 // the support figures, the chatbot's guard and the rules all read it the same way.
 import type { Prisma } from "@/lib/generated/prisma/client";
 
+/** The one message type a person sends that answers nothing. */
+const NO_ANSWER = "reaction";
+
 /** The senders of a person's reply (ConversationMessage.sentBy). */
 export const PERSON_SENT_BY = ["api", "dashboard"] as const;
 
@@ -11,8 +14,8 @@ export const PERSON_SENT_BY = ["api", "dashboard"] as const;
 export const PERSON_REPLY_WHERE = {
   direction: "outbound",
   sentBy: { in: [...PERSON_SENT_BY] },
-  type: { not: "reaction" },
+  type: { not: NO_ANSWER },
 } satisfies Prisma.ConversationMessageWhereInput;
 
 /** Whether a message of this type, sent by a person, answers the contact. */
-export const answersContact = (type: string): boolean => type !== "reaction";
+export const answersContact = (type: string): boolean => type !== NO_ANSWER;

@@ -15,6 +15,7 @@
 import { db } from "@/lib/db";
 import { notifyStatement } from "@/lib/db/wakeups";
 import type { Principal } from "@/lib/domains/auth/principal";
+import { dashboardSentBy } from "@/lib/domains/conversations/inbox";
 import { SENDING } from "@/lib/domains/messages/rows";
 import { providerSender } from "@/lib/domains/senders/provider-sender";
 import { countOtherSend } from "@/lib/domains/senders/rate-bucket";
@@ -61,13 +62,13 @@ export async function sendChecked(
   return { message, queued: false, template: send.template };
 }
 
-function recordSend(p: Principal, sender: Sender, send: CheckedSend, batch: DispatchOptions): Promise<Message> {
+async function recordSend(p: Principal, sender: Sender, send: CheckedSend, batch: DispatchOptions): Promise<Message> {
   const { out } = send;
   return insertMessage(newMessageOf(p, sender, send), {
     sender,
-    // A member's send from any dashboard form is theirs, by email: the support figures credit its
-    // reply to them (docs/reports.md "By member"), as the inbox's reply route does.
-    sentBy: out.sentBy ?? (p.via === "session" ? { by: "dashboard", label: p.member.email } : { by: "api" }),
+    // A member's send from any dashboard form (the inbox, the message log's composer) is theirs,
+    // by email: the support figures credit its reply to them (docs/reports.md "By member").
+    sentBy: out.sentBy ?? (p.via === "session" ? await dashboardSentBy(p) : { by: "api" }),
     ...(out.replyTo ? { replyTo: out.replyTo } : {}),
     ...(batch.live ? { live: batch.live } : {}),
     ...(batch.created ? { created: batch.created } : {}),
