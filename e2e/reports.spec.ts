@@ -132,4 +132,16 @@ test("the hours toggle and the label and member filters, axe", async ({ page }) 
   await page.getByRole("link", { name: "Clear filters" }).click();
   await expect(page).not.toHaveURL(/label=/);
   await expect(hours.getByRole("link", { name: "All hours" })).toHaveAttribute("aria-current", "page");
+  // The form shows the page's filters again: none.
+  await expect(filters.getByLabel("Label")).toHaveValue("");
+  await expect(filters.getByLabel("Member")).toHaveValue("");
+
+  // Each row of the table by member is a filter too: the periods nobody has answered yet.
+  await hydrated(filters.getByRole("button", { name: "Apply filters" }));
+  await filters.getByLabel("Member").selectOption("Not answered yet");
+  await filters.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/[?&]member=unanswered/);
+  await expect(page.getByTestId("reports-hours")).toContainText("Only the periods no person has answered yet.");
+  await expect(page.getByTestId("member-row")).toHaveCount(1);
+  await expect(page.getByTestId("member-row")).toContainText("unanswered");
 });

@@ -32,7 +32,13 @@ import {
   tableOfGroup,
 } from "@/lib/domains/support/dashboard";
 import { isQuiet } from "@/lib/domains/support/quiet";
-import { type SupportFigures, type SupportReport, UNLABELLED } from "@/lib/domains/support/schemas";
+import {
+  MEMBER_KEYS,
+  type MemberKey,
+  type SupportFigures,
+  type SupportReport,
+  UNLABELLED,
+} from "@/lib/domains/support/schemas";
 
 export const metadata: Metadata = { title: "Reports · Switchboard" };
 export const dynamic = "force-dynamic";
@@ -179,6 +185,13 @@ function TableCard({
   );
 }
 
+/** The keys of the report by member that are no member (docs/reports.md "By member"), as the filter names them. */
+const MEMBER_KEY_NAMES: Record<MemberKey, { option: string; figures: string }> = {
+  api: { option: "The API", figures: "the figures of the API" },
+  automation: { option: "Automation rules", figures: "the closes of automation rules" },
+  unanswered: { option: "Not answered yet", figures: "the periods no person has answered yet" },
+};
+
 export default async function ReportsPage({ searchParams }: Props) {
   const p = await requirePermission("reports");
   const params = await searchParams;
@@ -221,7 +234,15 @@ export default async function ReportsPage({ searchParams }: Props) {
           </IntentLink>
         ))}
       </nav>
-      <form method="get" action="/reports" aria-label="Filters" className="flex flex-wrap items-end gap-3">
+      {/* Keyed by the filters: a link to other filters ("Clear filters") renders the form anew, so its
+          selects show the page's filters, not the ones picked before (a select keeps what it shows). */}
+      <form
+        key={`${filters.label ?? ""}\n${filters.memberId ?? ""}`}
+        method="get"
+        action="/reports"
+        aria-label="Filters"
+        className="flex flex-wrap items-end gap-3"
+      >
         <input type="hidden" name="days" value={days} />
         <input type="hidden" name="group" value={group} />
         {allHours ? <input type="hidden" name="hours" value="all" /> : null}
@@ -244,7 +265,11 @@ export default async function ReportsPage({ searchParams }: Props) {
           </label>
           <select id="report-member" name="member" defaultValue={filters.memberId ?? ""} className={input}>
             <option value="">Every member</option>
-            <option value="api">The API</option>
+            {MEMBER_KEYS.map((key) => (
+              <option key={key} value={key}>
+                {MEMBER_KEY_NAMES[key].option}
+              </option>
+            ))}
             {options.members.map((m) => (
               <option key={m} value={m}>
                 {m}
@@ -297,7 +322,7 @@ export default async function ReportsPage({ searchParams }: Props) {
               filters.label === undefined ? null : `conversations labelled ${filters.label}`,
               filters.memberId === undefined
                 ? null
-                : `the figures of ${filters.memberId === "api" ? "the API" : filters.memberId}`,
+                : (MEMBER_KEY_NAMES[filters.memberId as MemberKey]?.figures ?? `the figures of ${filters.memberId}`),
             ]
               .filter(Boolean)
               .join(" and ")}.`

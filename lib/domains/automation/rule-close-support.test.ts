@@ -96,6 +96,19 @@ describe("a rule's close", () => {
     expect(res.body.data.totals).toMatchObject({ conversations: 2, reopened: 1, resolved: 1 });
     const automation = res.body.data.groups.find((g: { key: string }) => g.key === "automation");
     expect(automation).toMatchObject({ resolved: 1 });
+    // Each key of the report by member is a filter too: the rule's close, and the periods nobody answered.
+    const filtered = async (memberId: string) => {
+      const r = await call(
+        "GET",
+        `/api/v3/reports/support?dateFrom=${today}&dateTo=${today}&timeZone=UTC&memberId=${memberId}`,
+        { token: t.globalToken },
+      );
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.data;
+    };
+    const byRule = await filtered("Automation");
+    expect(byRule).toMatchObject({ memberId: "automation", totals: { conversations: 0, resolved: 1 } });
+    expect((await filtered("unanswered")).totals).toMatchObject({ conversations: 2, resolved: 0 });
   });
 });
 

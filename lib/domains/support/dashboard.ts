@@ -12,7 +12,7 @@ import { assertPermission } from "@/lib/domains/auth/access";
 import type { Principal } from "@/lib/domains/auth/principal";
 import { businessHoursOf } from "@/lib/domains/business-hours/service";
 import { supportHeatmap, supportReport, todayIn } from "./report";
-import type { SupportFigures, SupportHeatmap, SupportReport } from "./schemas";
+import { MEMBER_KEYS, type SupportFigures, type SupportHeatmap, type SupportReport } from "./schemas";
 
 export const REPORT_PERIODS = [7, 30, 90] as const;
 export type ReportPeriod = (typeof REPORT_PERIODS)[number];
@@ -82,7 +82,7 @@ export type SupportDashboard = {
   heatmap: SupportHeatmap["cells"];
 };
 
-/** The page's filters: a label's name and a member's email (or "api"); absent: everyone. */
+/** The page's filters: a label's name and a member's email (or another key of the report by member, MEMBER_KEYS); absent: everyone. */
 export type ReportFilters = { label?: string; memberId?: string };
 
 /** What the page's filters offer: the account's labels and members, by name and email. */
@@ -105,7 +105,7 @@ export function reportFiltersOf(
 ): ReportFilters {
   const label = options.labels.find((l) => l.toLowerCase() === params.label?.trim().toLowerCase());
   const wanted = params.member?.trim().toLowerCase();
-  const memberId = wanted === "api" ? "api" : options.members.find((m) => m === wanted);
+  const memberId = MEMBER_KEYS.find((k) => k === wanted) ?? options.members.find((m) => m === wanted);
   return { ...(label ? { label } : {}), ...(memberId ? { memberId } : {}) };
 }
 

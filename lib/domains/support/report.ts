@@ -18,6 +18,7 @@ import { csatFigures } from "./csat-report";
 import { SATISFIED } from "./csat-schemas";
 import {
   MAX_REPORT_DAYS,
+  MEMBER_KEYS,
   type SupportFigures,
   type SupportHeatmap,
   type SupportHeatmapInput,
@@ -204,7 +205,8 @@ async function formerMember(customerId: string, email: string): Promise<string |
 /**
  * The filters named by the query, each checked in the account: a label by name (whatever the
  * case; LABEL_NOT_FOUND otherwise), a member by email (a current or removed member of this
- * account; VALIDATION_FAILED on `memberId` otherwise) or "api".
+ * account; VALIDATION_FAILED on `memberId` otherwise) or another key of the report by member
+ * (MEMBER_KEYS: "api", "automation", "unanswered").
  */
 async function resolveFilters(
   customerId: string,
@@ -224,7 +226,8 @@ async function resolveFilters(
   }
   let member: string | null = null;
   if (q.memberId !== undefined) {
-    if (q.memberId.toLowerCase() === "api") member = "api";
+    const key = q.memberId.toLowerCase();
+    if ((MEMBER_KEYS as readonly string[]).includes(key)) member = key;
     else {
       const found = await memberByEmail(customerId, q.memberId);
       const email = found?.email ?? (await formerMember(customerId, q.memberId));

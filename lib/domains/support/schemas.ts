@@ -8,6 +8,11 @@ import { CsatFiguresPublic } from "./csat-schemas";
 const DAY_MS = 86_400_000;
 const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
+/** The keys of the report by member that are no email (docs/reports.md "By member"); `memberId` takes them too. */
+export const MEMBER_KEYS = ["api", "automation", "unanswered"] as const;
+export type MemberKey = (typeof MEMBER_KEYS)[number];
+const isMemberKey = (v: string): boolean => (MEMBER_KEYS as readonly string[]).includes(v.toLowerCase());
+
 /** At most a year per report: the figures are percentiles over every period in the range. */
 export const MAX_REPORT_DAYS = 366;
 
@@ -61,11 +66,14 @@ export const SupportReportQuery = z
           .string()
           .trim()
           .max(320, "memberId must be at most 320 characters")
-          .refine((v) => v.toLowerCase() === "api" || /^[^\s@]+@[^\s@]+$/.test(v), 'memberId must be an email or "api"')
+          .refine(
+            (v) => isMemberKey(v) || /^[^\s@]+@[^\s@]+$/.test(v),
+            'memberId must be an email, "api", "automation" or "unanswered"',
+          )
           .optional(),
       )
       .describe(
-        'Only the figures of one member, by the email of a member of the account, or of a removed member whose figures remain ("api": replies and closes through the API), each family keyed as groupBy=member keys it',
+        'Only the figures of one member, by the email of a member of the account, or of a removed member whose figures remain, or one of the other keys of groupBy=member ("api": replies and closes through the API; "automation": closes by an automation rule; "unanswered": periods no person answered yet), each family keyed as groupBy=member keys it',
       ),
   })
   .superRefine(orderedRange);
