@@ -2,7 +2,8 @@ import { expect, type Page, test } from "@playwright/test";
 import { contactWrites, DEMO_SENDER, hydrated, login } from "./helpers";
 
 // The inbox flows of docs/inbox.md beyond reading and replying: a chatbot's hand-off waits for
-// a person (badge, banner, filter) until a person replies; the conversation being read stays in
+// a person (badge, banner, filter) until a person replies, and ends with a close (the bot holds the
+// reopened conversation until it hands off again); the conversation being read stays in
 // the Unread list until the filter changes; "Mark as unread"; blacklist and unblock from the
 // thread with the reason shown as given; a template sent into a closed conversation reopens it.
 
@@ -40,6 +41,36 @@ test("a chatbot hand-off waits for a person until a person replies", async ({ pa
   await page.getByRole("link", { name: "Waiting for a person" }).click();
   await expect(page).toHaveURL(/waiting=true/);
   await expect(item(page, contact)).toHaveCount(0);
+});
+
+test("a hand-off closed without a reply ends: the bot answers the contact again, and its next hand-off waits anew", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await login(page);
+  const contact = uniqueContact("+1415556");
+  await contactWrites(page, contact, "agent", BOT_SENDER);
+  await page.goto(`/inbox?search=${contact.slice(-5)}`);
+  const row = item(page, contact);
+  await expect(row.getByTestId("waiting-badge")).toHaveText("Waiting");
+  await row.click();
+  await expect(page.getByTestId("handoff-notice")).toContainText("Waiting for a person");
+  await page.getByRole("button", { name: "Close conversation" }).click();
+  await expect(page.getByRole("button", { name: "Reopen conversation" })).toBeVisible();
+
+  // The contact writes again: the conversation is open, the bot answers, and nobody is waited for.
+  await contactWrites(page, contact, "one more question", BOT_SENDER);
+  const thread = page.getByRole("log");
+  await expect(thread).toContainText("one more question");
+  await expect(thread.getByText("Sorry, I did not get that.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Close conversation" })).toBeVisible();
+  await expect(page.getByTestId("handoff-notice")).toHaveCount(0);
+  await expect(row.getByTestId("waiting-badge")).toHaveCount(0);
+
+  // Asking for a person again hands off anew: waiting again, without a reload.
+  await contactWrites(page, contact, "agent", BOT_SENDER);
+  await expect(page.getByTestId("handoff-notice")).toContainText("Waiting for a person");
+  await expect(row.getByTestId("waiting-badge")).toHaveText("Waiting");
 });
 
 test("the conversation being read stays under Unread until the filter changes; mark as unread", async ({ page }) => {

@@ -285,6 +285,53 @@ describe("chatbots first", () => {
   });
 });
 
+describe("chatbots first, after a close", () => {
+  it("a person's reply before the close holds nothing after it: the bot owns the reopened conversation", async () => {
+    const fresh = await messagingCustomer();
+    const bot = await call("POST", "/api/v3/chatbots", {
+      token: fresh.globalToken,
+      body: {
+        chatbot: {
+          name: "Bot",
+          status: "ACTIVE",
+          rules: [{ match: { type: "keyword", value: "zzz" }, reply: { type: "text", text: "z" } }],
+        },
+      },
+    });
+    expect(bot.status, JSON.stringify(bot.body)).toBe(201);
+    const uid = await createRule(
+      {
+        name: "welcome back",
+        trigger: { event: "message.inbound" },
+        conditions: [{ field: "message.text", op: "contains", value: "back again" }],
+        actions: [{ type: "send_text", text: "Welcome back" }],
+      },
+      fresh,
+    );
+    const contact = uniquePhone();
+    await contactWrites(fresh.sender, contact, "hello");
+    const c = await conversationOf(contact, fresh);
+    const reply = await call("POST", `/api/v3/conversations/${c.id}/messages`, {
+      token: fresh.globalToken,
+      body: { message: { type: "text", text: { body: "Sam here, all sorted" } } },
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const closed = await call("POST", `/api/v3/conversations/${c.id}`, {
+      token: fresh.globalToken,
+      body: { conversation: { status: "CLOSED" } },
+    });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    // Minutes later, well within 30 of the person's reply, the contact writes again.
+    await contactWrites(fresh.sender, contact, "back again");
+    await work(fresh);
+    const [run] = await runsOf(uid);
+    expect(run?.actions).toEqual([
+      { type: "send_text", outcome: "pending", reason: "waiting: a chatbot owns the conversation" },
+    ]);
+    expect(toProvider(contact)).toHaveLength(1); // the person's reply only
+  });
+});
+
 describe("the away reply", () => {
   it("answers once per closed period outside business hours", async () => {
     const fresh = await messagingCustomer();

@@ -10,11 +10,12 @@ import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { systemPrincipal } from "@/lib/domains/auth/principal";
 import { HANDOFF_MS } from "@/lib/domains/chatbots/engine";
-import { PERSON_REPLY_WHERE } from "@/lib/domains/conversations/person-reply";
 import { wentOut } from "@/lib/domains/messages/status";
 import { sendMessage } from "@/lib/domains/messaging/send";
 import type { ProviderMessagePayload } from "@/lib/domains/provider/types";
 import type { ClaimedJob, JobOutcome } from "@/lib/domains/schedule/jobs";
+import { lastCloseOf } from "@/lib/domains/support/last-close";
+import { PERSON_REPLY_WHERE } from "@/lib/domains/support/person-reply";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { runOutcome } from "./actions";
 import type { Action, ActionOutcome } from "./schemas";
@@ -46,7 +47,11 @@ export async function recordActionOutcome(runId: string, index: number, outcome:
   });
 }
 
-/** A chatbot owns the conversation: its sender has an ACTIVE bot, no hand-off waits and no person answered lately. */
+/**
+ * A chatbot owns the conversation: its sender has an ACTIVE bot, no hand-off waits and no person
+ * answered lately, since its last close (a close ends a person's hold, as the bot's guard reads it:
+ * docs/chatbots.md "Guards").
+ */
 async function chatbotOwns(c: { id: string; senderId: string; handoffAt: Date | null }): Promise<boolean> {
   if (c.handoffAt) return false;
   const bot = await db.chatbot.findFirst({
@@ -54,11 +59,13 @@ async function chatbotOwns(c: { id: string; senderId: string; handoffAt: Date | 
     select: { id: true },
   });
   if (!bot) return false;
+  const lately = Date.now() - HANDOFF_MS;
+  const closed = (await lastCloseOf(db, c.id))?.getTime() ?? lately;
   const person = await db.conversationMessage.findFirst({
     where: {
       conversationId: c.id,
       ...PERSON_REPLY_WHERE,
-      createdAt: { gte: new Date(Date.now() - HANDOFF_MS) },
+      createdAt: { gte: new Date(Math.max(lately, closed)) },
     },
     select: { id: true },
   });

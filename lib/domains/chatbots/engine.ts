@@ -5,6 +5,7 @@
 // such as (a+)+$ stall the process for minutes on one message.
 import { RE2JS } from "re2js";
 import type { InteractiveInput, InteractiveType } from "@/lib/domains/messaging/interactive";
+import { PERSON_HOLDS_MS } from "@/lib/domains/support/person-reply";
 
 export const MATCH_TYPES = ["keyword", "contains", "regex", "any", "reply_id"] as const;
 export type MatchType = (typeof MATCH_TYPES)[number];
@@ -40,8 +41,8 @@ export const LIMITS = {
 
 /** At most this many bot replies per contact in the window (no loops with another bot). */
 export const REPLY_CAP = { max: 5, windowMs: 10 * 60_000 } as const;
-/** A person's reply or a hand-off rule silences the bot for this long. */
-export const HANDOFF_MS = 30 * 60_000;
+/** A person's reply or a hand-off rule silences the bot for this long (the periods read the same, person-reply.ts). */
+export const HANDOFF_MS = PERSON_HOLDS_MS;
 
 export type Decision = {
   /** Index of the rule that answered; null for the fallback, the away reply or no reply. */

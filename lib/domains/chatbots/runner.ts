@@ -10,7 +10,8 @@ import { newId } from "@/lib/db/sql";
 import { notifyStatement } from "@/lib/db/wakeups";
 import { markHandedOff } from "@/lib/domains/conversations/handoff";
 import { type KeywordConfig, keywordAction } from "@/lib/domains/conversations/opt-out";
-import { PERSON_REPLY_WHERE } from "@/lib/domains/conversations/person-reply";
+import { lastClosesOfPairs } from "@/lib/domains/support/last-close";
+import { PERSON_REPLY_WHERE } from "@/lib/domains/support/person-reply";
 import type { Chatbot, Prisma } from "@/lib/generated/prisma/client";
 import { decideWithinBudget, outOfTime, type TimedDecision } from "./decide-within-budget";
 import { guard, HANDOFF_MS, hasPatterns, REPLY_CAP } from "./engine";
@@ -33,7 +34,7 @@ export type InboundForBot = {
   replyId?: string | null;
   /** An opt-out or opt-in keyword (they win over bots); the sender's keywords decide when absent. */
   optKeyword?: boolean;
-  /** When the conversation was last closed (closing ends a hand-off); the snapshot's when absent. */
+  /** When the conversation was last closed for good (closing ends a hand-off, last-close.ts); the snapshot's when absent. */
   closedAt?: Date | null;
 };
 
@@ -54,7 +55,7 @@ export function inboundText(message: Record<string, unknown>): string {
 export type ChatbotSnapshot = {
   bots: Map<string, Chatbot>;
   keywords: Map<string, KeywordConfig>;
-  /** "senderId|contact" -> when that conversation was last closed. */
+  /** "senderId|contact" -> when that conversation was last closed for good (not snoozed; last-close.ts). */
   closedAt: Map<string, Date>;
 };
 
@@ -68,26 +69,17 @@ export async function chatbotSnapshot(tx: Tx, items: InboundForBot[]): Promise<C
   if (bots.length === 0) return null;
   const botSenders = bots.map((b) => b.senderId);
   const mine = items.filter((i) => botSenders.includes(i.senderId));
-  const [senders, conversations] = await Promise.all([
+  const [senders, closes] = await Promise.all([
     tx.sender.findMany({
       where: { id: { in: botSenders } },
       select: { id: true, optOutKeywords: true, optInKeywords: true },
     }),
-    tx.conversation.findMany({
-      where: {
-        senderId: { in: botSenders },
-        contactPhoneNumber: { in: [...new Set(mine.map((i) => i.from))] },
-        closedAt: { not: null },
-      },
-      select: { senderId: true, contactPhoneNumber: true, closedAt: true },
-    }),
+    lastClosesOfPairs(tx, botSenders, [...new Set(mine.map((i) => i.from))]),
   ]);
   return {
     bots: new Map(bots.map((b) => [b.senderId, b])),
     keywords: new Map(senders.map((s) => [s.id, s])),
-    closedAt: new Map(
-      conversations.flatMap((c) => (c.closedAt ? [[pairKey(c.senderId, c.contactPhoneNumber), c.closedAt]] : [])),
-    ),
+    closedAt: new Map(closes.map((c) => [pairKey(c.senderId, c.contactPhoneNumber), c.closedAt])),
   };
 }
 

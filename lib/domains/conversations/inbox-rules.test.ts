@@ -1,13 +1,14 @@
 // The inbox's server-side rules through the real router (docs/inbox.md): mark as unread, a
 // chatbot hand-off that marks the conversation waiting for a person (filterable, announced as
-// conversation.handoff, cleared by a person's reply), and a send into a closed conversation
-// reopening it.
+// conversation.handoff, cleared by a person's reply, ended by a close but not by a snooze), and
+// a send into a closed conversation reopening it.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { runAutomationJobs } from "@/lib/domains/automation/worker";
 import { recordApiAnswers } from "@/test/api-answers";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
-import { messagingCustomer } from "@/test/messaging-fixtures";
+import { HELLO_PARAMS, messagingCustomer } from "@/test/messaging-fixtures";
 
 recordApiAnswers();
 
@@ -109,6 +110,106 @@ describe("a chatbot hand-off", () => {
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(await read(c.id)).toMatchObject({ waitingForPerson: false, handoffAt: null });
     expect(await listed({ waiting: "true" })).toEqual([]);
+  });
+});
+
+describe("a close ends a hand-off; a snooze does not", () => {
+  const botReplies = (contact: string) =>
+    db.chatbotReply.count({ where: { senderId: t.sender.id, contactPhoneNumber: contact } });
+  const handoffs = (uid: string) =>
+    db.webhookEvent.count({
+      where: {
+        customerId: t.customer.id,
+        type: "conversation.handoff",
+        payload: { path: ["data", "conversationUid"], equals: uid },
+      },
+    });
+  const openPeriod = (conversationId: string) =>
+    db.supportPeriod.findFirstOrThrow({ where: { conversationId, resolvedAt: null } });
+
+  it("closed without a reply: the bot holds the next period, answers every message, and hands off anew", async () => {
+    const contact = uniquePhone();
+    await contactWrites(t.sender, contact, "agent");
+    const c = await conversationWith(contact);
+    expect(await read(c.id)).toMatchObject({ waitingForPerson: true });
+    const closed = await call("POST", `/api/v3/conversations/${c.id}`, {
+      token: t.globalToken,
+      body: { conversation: { status: "CLOSED" } },
+    });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+
+    // The contact writes again within 30 minutes of the hand-off: the bot answers, nobody waits.
+    await contactWrites(t.sender, contact, "hello again");
+    expect(await botReplies(contact)).toBe(2);
+    expect(await read(c.id)).toMatchObject({ status: "OPEN", waitingForPerson: false, handoffAt: null });
+    expect((await openPeriod(c.id)).waitingSince).toBeNull();
+    // A second message: the conversation is open again, and the close still ended the hand-off.
+    await contactWrites(t.sender, contact, "are you there?");
+    expect(await botReplies(contact)).toBe(3);
+    expect((await openPeriod(c.id)).waitingSince).toBeNull();
+
+    // The bot's next hand-off is marked and announced, and the new period waits from it.
+    await contactWrites(t.sender, contact, "agent");
+    expect(await botReplies(contact)).toBe(4);
+    const waiting = await read(c.id);
+    expect(waiting).toMatchObject({ waitingForPerson: true, handoffAt: expect.any(String) });
+    expect(await handoffs(c.id)).toBe(2);
+    expect((await openPeriod(c.id)).waitingSince?.toISOString()).toBe(waiting.handoffAt);
+  });
+
+  it("a person who wrote first holds the conversation: the bot is quiet, so the contact's answer waits for a person", async () => {
+    const contact = uniquePhone();
+    const sent = await call("POST", "/api/v3/send", {
+      token: t.globalToken,
+      body: { to: contact, template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    await contactWrites(t.sender, contact, "where is my order?");
+    const c = await conversationWith(contact);
+    expect(await botReplies(contact)).toBe(0);
+    const period = await openPeriod(c.id);
+    expect(period.waitingSince).toEqual(period.startedAt);
+    const reply = await call("POST", `/api/v3/conversations/${c.id}/messages`, {
+      token: t.globalToken,
+      body: { message: { type: "text", text: { body: "On its way" } } },
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect((await read(c.id)).firstResponseSeconds).toEqual(expect.any(Number));
+  });
+
+  it("a snooze defers the conversation: the hand-off still waits and the bot stays quiet", async () => {
+    const rule = await call("POST", "/api/v3/automations", {
+      token: t.globalToken,
+      body: {
+        rule: {
+          name: "Later",
+          trigger: { event: "message.inbound" },
+          conditions: [{ field: "message.text", op: "contains", value: "call me tomorrow" }],
+          actions: [{ type: "snooze", minutes: 600 }],
+        },
+      },
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+    try {
+      const contact = uniquePhone();
+      await contactWrites(t.sender, contact, "agent");
+      const c = await conversationWith(contact);
+      const { handoffAt } = await read(c.id);
+      await contactWrites(t.sender, contact, "please call me tomorrow");
+      for (let i = 0; i < 10; i++) if ((await runAutomationJobs({ customerIds: [t.customer.id] })) === 0) break;
+      expect((await conversationWith(contact)).status).toBe("CLOSED");
+
+      // The contact writes before the snooze ends: it opens again, still waiting for a person since the hand-off.
+      await contactWrites(t.sender, contact, "hello?");
+      expect(await botReplies(contact)).toBe(1);
+      expect(await read(c.id)).toMatchObject({ status: "OPEN", waitingForPerson: true, handoffAt });
+      expect((await openPeriod(c.id)).waitingSince?.toISOString()).toBe(handoffAt);
+    } finally {
+      await call("POST", `/api/v3/automations/${rule.body.data.ruleUid}`, {
+        token: t.globalToken,
+        body: { rule: { enabled: false } },
+      });
+    }
   });
 });
 

@@ -6,11 +6,11 @@ import { db } from "@/lib/db";
 import type { EventSender } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
 import { personReplySql } from "@/lib/domains/support/periods";
+import { answersContact, PERSON_SENT_BY } from "@/lib/domains/support/person-reply";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { previewOf } from "./content";
 import { createdEvent, emitConversationEvents } from "./events";
 import { newConversationUid, newConversationUids } from "./ids";
-import { answersContact, PERSON_SENT_BY } from "./person-reply";
 import type { ReplyTo } from "./quotes";
 import type { SentByKind } from "./schemas";
 

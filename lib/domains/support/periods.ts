@@ -12,6 +12,7 @@
 import type { Tx } from "@/lib/db";
 import { newId, newIds } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { PERSON_HOLDS_MS, PERSON_REPLY_SQL } from "./person-reply";
 
 export type InboundArrival = {
   conversationId: string;
@@ -45,7 +46,9 @@ export async function recordInbound(tx: Tx, arrivals: InboundArrival[]): Promise
     arrivals.map((a) => iso(a.at)),
   );
   // A chatbot holds a conversation while its sender has an active bot and nobody took over
-  // (no hand-off, no person's reply yet in this period): its inbound waits for nobody.
+  // (no hand-off, no person's reply yet in this period, nor one in the 30 minutes before the
+  // message and since the last close: the bot's guard is quiet then, docs/chatbots.md "Guards"):
+  // its inbound waits for nobody.
   await tx.$executeRawUnsafe(
     `UPDATE "SupportPeriod" AS p SET
        "inboundCount" = p."inboundCount" + s.n,
@@ -54,6 +57,11 @@ export async function recordInbound(tx: Tx, arrivals: InboundArrival[]): Promise
          WHEN p."waitingSince" IS NOT NULL THEN LEAST(p."waitingSince", s.at::timestamp(3))
          WHEN c."handoffAt" IS NOT NULL OR p."replyCount" > 0
            OR NOT EXISTS (SELECT 1 FROM "Chatbot" b WHERE b."activeSenderId" = c."senderId")
+           OR EXISTS (SELECT 1 FROM "ConversationMessage" m JOIN "Message" mm ON mm."id" = m."messageId"
+             WHERE m."conversationId" = c."id" AND ${PERSON_REPLY_SQL}
+               AND m."createdAt" BETWEEN s.at::timestamp(3) - interval '${PERSON_HOLDS_MS} milliseconds' AND s.at::timestamp(3)
+               AND NOT EXISTS (SELECT 1 FROM "SupportPeriod" q
+                 WHERE q."conversationId" = c."id" AND q."resolvedAt" >= m."createdAt"))
          THEN s.at::timestamp(3)
          ELSE NULL END
      FROM unnest($1::text[], $2::int4[], $3::text[]) AS s(conv, n, at)

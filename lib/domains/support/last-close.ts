@@ -1,0 +1,39 @@
+// When a conversation was last closed for good (docs/chatbots.md "Guards"): a close ends a
+// chatbot's hand-off and a person's hold on the conversation, and the chatbot answers again.
+// The conversation's own closedAt cannot say it: the contact's next message reopens it and clears
+// closedAt, and a rule's snooze (docs/automation.md) sets it without closing anything for good.
+// The support periods keep it: a close resolves the open period (periods.ts),
+// a snooze resolves none, and the periods read a person's hold the same way (recordInbound). A
+// conversation closed before the contact ever wrote (only our messages, no period) ended nothing:
+// a person's message in it still holds the contact's answer for a person.
+import type { Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+/**
+ * For the contact's message that reopens conversation `c` (inbound.ts): its hand-off ended with
+ * its close (closed, and no period open: the close resolved it), so it waits for nobody any more,
+ * and the chatbot's next hand-off marks it again. A snooze leaves the hand-off waiting.
+ */
+export const HANDOFF_ENDED_BY_CLOSE = `c."status" = 'CLOSED' AND c."handoffAt" <= c."closedAt"
+  AND NOT EXISTS (SELECT 1 FROM "SupportPeriod" p WHERE p."conversationId" = c."id" AND p."resolvedAt" IS NULL)`;
+
+export type LastClose = { id: string; senderId: string; contactPhoneNumber: string; closedAt: Date };
+
+const lastCloses = (tx: Tx, where: Prisma.Sql): Promise<LastClose[]> =>
+  tx.$queryRaw<LastClose[]>(Prisma.sql`
+    SELECT c."id", c."senderId", c."contactPhoneNumber", max(p."resolvedAt") AS "closedAt"
+      FROM "Conversation" c JOIN "SupportPeriod" p ON p."conversationId" = c."id" AND p."resolvedAt" IS NOT NULL
+     WHERE ${where} GROUP BY c."id"`);
+
+/** The last closes of the conversations of these senders with these contacts (those ever closed). */
+export const lastClosesOfPairs = (tx: Tx, senderIds: string[], contacts: string[]): Promise<LastClose[]> =>
+  lastCloses(
+    tx,
+    Prisma.sql`c."senderId" = ANY(${senderIds}::text[]) AND c."contactPhoneNumber" = ANY(${contacts}::text[])`,
+  );
+
+/** The conversation's last close, or null if it was never closed for good. */
+export async function lastCloseOf(tx: Tx, conversationId: string): Promise<Date | null> {
+  const [row] = await lastCloses(tx, Prisma.sql`c."id" = ${conversationId}`);
+  return row?.closedAt ?? null;
+}
