@@ -6,7 +6,7 @@ import { recordApiAnswers } from "@/test/api-answers";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call } from "@/test/factory";
 import { HELLO_PARAMS, messagingCustomer, recipient } from "@/test/messaging-fixtures";
-import { keywordAction, normalizeKeyword } from "./opt-out";
+import { applyOptKeywords, keywordAction, normalizeKeyword } from "./opt-out";
 
 // Every answer is checked against the OpenAPI document and counts toward its coverage.
 recordApiAnswers();
@@ -130,6 +130,38 @@ describe("opt-out and opt-in by inbound keyword", () => {
     await contactWrites(t.otherSender, other, "basta ya");
     expect(await db.blacklistEntry.count({ where: { senderId: t.otherSender.id, phoneNumber: other } })).toBe(1);
     expect(getSimulator()?.acceptedTo(other)).toHaveLength(0);
+  });
+});
+
+describe("the note's place in the thread", () => {
+  it("follows its message processed after its second, whose place is later than the batch's start", async () => {
+    const t = await messagingCustomer();
+    const from = recipient();
+    await contactWrites(t.sender, from, "hello");
+    const c = await db.conversation.findFirstOrThrow({ where: { senderId: t.sender.id, contactPhoneNumber: from } });
+    const threadAt = await db.$transaction(async (tx) => {
+      // The batch's transaction began within the message's second; the message, processed after
+      // it, sits at that second's last moment (lib/ingest/thread-time.ts), after the start.
+      const [started] = await tx.$queryRaw<{ at: Date }[]>`SELECT (now() AT TIME ZONE 'UTC') AS at`;
+      const place = new Date((started?.at.getTime() ?? 0) + 500);
+      await applyOptKeywords(tx, [
+        {
+          sender: t.sender,
+          id: "wamid.late-stop",
+          contact: from,
+          at: new Date(place.getTime() - 999),
+          threadAt: place,
+          type: "text",
+          body: { type: "text", text: { body: "STOP" } },
+          conversationId: c.id,
+        },
+      ]);
+      return place;
+    });
+    const note = await db.conversationMessage.findFirstOrThrow({
+      where: { conversationId: c.id, direction: "system" },
+    });
+    expect(note.createdAt.getTime()).toBeGreaterThan(threadAt.getTime());
   });
 });
 

@@ -70,6 +70,8 @@ export type KeywordMessage = {
   id: string;
   contact: string;
   at: Date;
+  /** Where its entry sits in the thread (InboundMessage.threadAt): the note follows it. */
+  threadAt: Date;
   type: string;
   body: Record<string, unknown>;
   conversationId: string;
@@ -133,7 +135,9 @@ export async function applyOptKeywords(tx: Tx, news: KeywordMessage[]): Promise<
       action === "opt-out"
         ? `The contact opted out (${keyword}): added to this sender's blacklist; sends to them are refused`
         : `The contact opted in again (${keyword}): removed from this sender's blacklist`;
-    // The note sorts right after the message that caused it.
+    // The note sorts right after the message that caused it: after its place in the thread, which
+    // for a message processed after its second is that second's last moment, possibly later than
+    // this transaction's start (lib/ingest/thread-time.ts).
     await tx.$executeRawUnsafe(
       `INSERT INTO "ConversationMessage" ("id", "customerId", "conversationId", "direction", "type", "content",
          "sentBy", "createdAt")
@@ -145,7 +149,7 @@ export async function applyOptKeywords(tx: Tx, news: KeywordMessage[]): Promise<
       JSON.stringify({
         system: { event: action === "opt-out" ? "opt_out" : "opt_in", keyword, body, inboundMessageId: m.id },
       }),
-      m.at.toISOString(),
+      m.threadAt.toISOString(),
     );
   }
   return applied;
