@@ -239,20 +239,26 @@ describe("the window is known", () => {
   });
 });
 
+/** A new customer whose sender has an ACTIVE bot that answers nothing these tests say ("zzz" only). */
+async function customerWithBot(): Promise<Customer> {
+  const fresh = await messagingCustomer();
+  const bot = await call("POST", "/api/v3/chatbots", {
+    token: fresh.globalToken,
+    body: {
+      chatbot: {
+        name: "Bot",
+        status: "ACTIVE",
+        rules: [{ match: { type: "keyword", value: "zzz" }, reply: { type: "text", text: "z" } }],
+      },
+    },
+  });
+  expect(bot.status, JSON.stringify(bot.body)).toBe(201);
+  return fresh;
+}
+
 describe("chatbots first", () => {
   it("while a bot owns the conversation a send waits and a note runs; after the hand-off the send goes", async () => {
-    const fresh = await messagingCustomer();
-    const bot = await call("POST", "/api/v3/chatbots", {
-      token: fresh.globalToken,
-      body: {
-        chatbot: {
-          name: "Bot",
-          status: "ACTIVE",
-          rules: [{ match: { type: "keyword", value: "zzz" }, reply: { type: "text", text: "z" } }],
-        },
-      },
-    });
-    expect(bot.status, JSON.stringify(bot.body)).toBe(201);
+    const fresh = await customerWithBot();
     const uid = await createRule(
       {
         name: "both",
@@ -287,18 +293,7 @@ describe("chatbots first", () => {
 
 describe("chatbots first, after a close", () => {
   it("a person's reply before the close holds nothing after it: the bot owns the reopened conversation", async () => {
-    const fresh = await messagingCustomer();
-    const bot = await call("POST", "/api/v3/chatbots", {
-      token: fresh.globalToken,
-      body: {
-        chatbot: {
-          name: "Bot",
-          status: "ACTIVE",
-          rules: [{ match: { type: "keyword", value: "zzz" }, reply: { type: "text", text: "z" } }],
-        },
-      },
-    });
-    expect(bot.status, JSON.stringify(bot.body)).toBe(201);
+    const fresh = await customerWithBot();
     const uid = await createRule(
       {
         name: "welcome back",

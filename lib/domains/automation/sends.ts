@@ -65,7 +65,7 @@ async function chatbotOwns(c: { id: string; senderId: string; handoffAt: Date | 
     where: {
       conversationId: c.id,
       ...PERSON_REPLY_WHERE,
-      createdAt: { gte: new Date(Math.max(lately, closed)) },
+      createdAt: lately >= closed ? { gte: new Date(lately) } : { gt: new Date(closed) },
     },
     select: { id: true },
   });

@@ -3,6 +3,7 @@
 // the chatbot's hand-off, the SLA's response targets and the support period's wait stand, and
 // no support reply is recorded, so the first response time is a person's. Nor do the chatbot's
 // guard and the rules read it as a person's message (person-reply.ts).
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { runAutomationJobs, runStagedInbound } from "@/lib/domains/automation/worker";
@@ -90,4 +91,39 @@ it("a broadcast quiets no chatbot and answers no unanswered timer: the contact s
   // The contact answers the broadcast within 30 minutes of it: the bot answers, as it did before it.
   await contactWrites(t.sender, contact, "what sale?");
   expect(await botReplies()).toBe(2);
+});
+
+it("a broadcast that reopens a conversation whose close ended its hand-off leaves nobody waiting", async () => {
+  const phone = uniquePhone();
+  const owner = { customerId: t.customer.id, senderId: t.sender.id };
+  const ago = (s: number) => new Date(Date.now() - s * 1000);
+  const c = await db.conversation.create({
+    data: {
+      id: `conv_${randomBytes(12).toString("hex")}`,
+      ...owner,
+      contactPhoneNumber: phone,
+      status: "CLOSED",
+      closedAt: ago(60),
+      lastMessageAt: ago(120),
+      lastInboundAt: ago(180),
+      lastMessagePreview: "earlier",
+      handoffAt: ago(120),
+    },
+  });
+  // Its period: the contact wrote, the bot handed off, a member closed it (resolved, nobody waits).
+  await db.supportPeriod.create({
+    data: {
+      id: `sp_${randomBytes(12).toString("hex")}`,
+      ...owner,
+      conversationId: c.id,
+      startedAt: ago(180),
+      resolvedAt: ago(60),
+    },
+  });
+  await startedBroadcast(t.globalToken, [phone], { name: "Autumn sale" });
+  await dispatchOnce({ customerIds: [t.customer.id], housekeeping: false });
+  expect(await db.conversation.findUniqueOrThrow({ where: { id: c.id } })).toMatchObject({
+    status: "OPEN",
+    handoffAt: null,
+  });
 });

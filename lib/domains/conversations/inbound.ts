@@ -11,7 +11,7 @@ import type { LiveEvent } from "@/lib/domains/live/events";
 import { publishLive } from "@/lib/domains/live/publish";
 import { refreshSla } from "@/lib/domains/sla/timers";
 import { applyCsatReplies } from "@/lib/domains/support/csat-replies";
-import { HANDOFF_ENDED_BY_CLOSE } from "@/lib/domains/support/last-close";
+import { handoffEndedByClose } from "@/lib/domains/support/last-close";
 import { recordInbound } from "@/lib/domains/support/periods";
 import { autoAssign } from "./auto-assign";
 import { contentOf, previewOf } from "./content";
@@ -222,7 +222,7 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
        "contactName" = COALESCE(s.name, c."contactName"),
        "status" = CASE WHEN s.reopen THEN 'OPEN' ELSE c."status" END,
        "closedAt" = CASE WHEN s.reopen THEN NULL ELSE c."closedAt" END,
-       "handoffAt" = CASE WHEN s.reopen AND ${HANDOFF_ENDED_BY_CLOSE} THEN NULL ELSE c."handoffAt" END,
+       "handoffAt" = CASE WHEN s.reopen AND ${handoffEndedByClose("c")} THEN NULL ELSE c."handoffAt" END,
        "updatedAt" = ${NOW_UTC}
      FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bool[])
        AS s(id, n, at, preview, name, thread, reopen)

@@ -157,6 +157,24 @@ describe("a close ends a hand-off; a snooze does not", () => {
     expect((await openPeriod(c.id)).waitingSince?.toISOString()).toBe(waiting.handoffAt);
   });
 
+  it("a member who reopens the closed conversation finds nobody waiting; the bot answers the contact", async () => {
+    const contact = uniquePhone();
+    await contactWrites(t.sender, contact, "agent");
+    const c = await conversationWith(contact);
+    for (const status of ["CLOSED", "OPEN"]) {
+      const res = await call("POST", `/api/v3/conversations/${c.id}`, {
+        token: t.globalToken,
+        body: { conversation: { status } },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    expect(await read(c.id)).toMatchObject({ status: "OPEN", waitingForPerson: false, handoffAt: null });
+    expect(await listed({ waiting: "true" })).not.toContain(contact);
+    await contactWrites(t.sender, contact, "still there?");
+    expect(await botReplies(contact)).toBe(2);
+    expect((await openPeriod(c.id)).waitingSince).toBeNull();
+  });
+
   it("a person who wrote first holds the conversation: the bot is quiet, so the contact's answer waits for a person", async () => {
     const contact = uniquePhone();
     const sent = await call("POST", "/api/v3/send", {

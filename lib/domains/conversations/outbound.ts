@@ -5,6 +5,7 @@
 import { db } from "@/lib/db";
 import type { EventSender } from "@/lib/domains/events/emit";
 import { deliveriesQueued } from "@/lib/domains/events/signal";
+import { handoffEndedByClose } from "@/lib/domains/support/last-close";
 import { personReplySql } from "@/lib/domains/support/periods";
 import { answersContact, PERSON_SENT_BY } from "@/lib/domains/support/person-reply";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -74,12 +75,19 @@ export function outboundThreadSql(t: OutboundThread): Prisma.Sql {
     }`;
 }
 
+const REOPENED_HANDOFF = `CASE WHEN ${handoffEndedByClose('"Conversation"')} THEN NULL ELSE "Conversation"."handoffAt" END`;
+
 /** What a send does to the conversation it joins (the upsert's conflict branch). */
 function onConflict(sentBy: SentBy, answers: boolean): Prisma.Sql {
   return Prisma.sql`ON CONFLICT ("senderId", "contactPhoneNumber") DO UPDATE SET
         "lastMessageAt" = GREATEST("Conversation"."lastMessageAt", EXCLUDED."lastMessageAt"),
         "lastMessagePreview" = EXCLUDED."lastMessagePreview", "updatedAt" = EXCLUDED."updatedAt"${
-          sentBy.keepsClosed ? Prisma.empty : Prisma.sql`, "status" = 'OPEN', "closedAt" = NULL`
+          sentBy.keepsClosed
+            ? Prisma.empty
+            : Prisma.sql`, "status" = 'OPEN', "closedAt" = NULL${
+                // Reopened: a hand-off its close ended waits no more (last-close.ts); a person's reply clears it anyway.
+                answers ? Prisma.empty : Prisma.raw(`, "handoffAt" = ${REOPENED_HANDOFF}`)
+              }`
         }${
           // A person's reply (API or dashboard) ends the wait a chatbot's hand-off began.
           // It also meets the SLA's response targets: only the resolution stays due (docs/reports.md "SLA policies").

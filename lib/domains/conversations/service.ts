@@ -12,6 +12,7 @@ import { deliveriesQueued } from "@/lib/domains/events/signal";
 import { publishLive } from "@/lib/domains/live/publish";
 import { refreshSla } from "@/lib/domains/sla/timers";
 import { askCsatAtClose } from "@/lib/domains/support/csat";
+import { handoffEndedByClose } from "@/lib/domains/support/last-close";
 import { recordClose } from "@/lib/domains/support/periods";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { actorLabel, assigneeFor, setAssignee } from "./assignment";
@@ -214,6 +215,14 @@ export async function updateConversation(
       changed += count;
     }
     if (patch.status === "OPEN") {
+      // A hand-off its close ended waits no more once it is open again (last-close.ts).
+      const closed = await tx.conversation.findFirst({ where: { ...where, status: "CLOSED" }, select: { id: true } });
+      if (closed) {
+        await tx.$executeRawUnsafe(
+          `UPDATE "Conversation" AS c SET "handoffAt" = NULL WHERE c."id" = $1 AND ${handoffEndedByClose("c")}`,
+          closed.id,
+        );
+      }
       const { count } = await tx.conversation.updateMany({
         where: { ...where, status: "CLOSED" },
         data: { status: "OPEN", closedAt: null },

@@ -10,20 +10,25 @@ import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
- * For the contact's message that reopens conversation `c` (inbound.ts): its hand-off ended with
- * its close (closed, and no period open: the close resolved it), so it waits for nobody any more,
- * and the chatbot's next hand-off marks it again. A snooze leaves the hand-off waiting.
+ * Whether the close of conversation row `row` (a table name or alias, as SQL) ended its hand-off:
+ * it is closed, and no period is open (the close resolved it; a snooze resolves none). Whatever
+ * reopens it (the contact's message, a member, a send: inbound.ts, service.ts, outbound.ts) then
+ * clears `handoffAt`: it waits for nobody any more, and the chatbot's next hand-off marks it again.
  */
-export const HANDOFF_ENDED_BY_CLOSE = `c."status" = 'CLOSED' AND c."handoffAt" <= c."closedAt"
-  AND NOT EXISTS (SELECT 1 FROM "SupportPeriod" p WHERE p."conversationId" = c."id" AND p."resolvedAt" IS NULL)`;
+export const handoffEndedByClose = (row: string): string => `${row}."status" = 'CLOSED'
+  AND ${row}."handoffAt" <= ${row}."closedAt" AND NOT EXISTS (SELECT 1 FROM "SupportPeriod" ended
+    WHERE ended."conversationId" = ${row}."id" AND ended."resolvedAt" IS NULL)`;
 
 export type LastClose = { id: string; senderId: string; contactPhoneNumber: string; closedAt: Date };
 
+// A conversation's periods follow one another, so its last close is its latest resolved period's
+// (read backwards along the (conversationId, startedAt) index, stopping at the first).
 const lastCloses = (tx: Tx, where: Prisma.Sql): Promise<LastClose[]> =>
   tx.$queryRaw<LastClose[]>(Prisma.sql`
-    SELECT c."id", c."senderId", c."contactPhoneNumber", max(p."resolvedAt") AS "closedAt"
-      FROM "Conversation" c JOIN "SupportPeriod" p ON p."conversationId" = c."id" AND p."resolvedAt" IS NOT NULL
-     WHERE ${where} GROUP BY c."id"`);
+    SELECT c."id", c."senderId", c."contactPhoneNumber", last."resolvedAt" AS "closedAt"
+      FROM "Conversation" c CROSS JOIN LATERAL (SELECT p."resolvedAt" FROM "SupportPeriod" p
+        WHERE p."conversationId" = c."id" AND p."resolvedAt" IS NOT NULL ORDER BY p."startedAt" DESC LIMIT 1) last
+     WHERE ${where}`);
 
 /** The last closes of the conversations of these senders with these contacts (those ever closed). */
 export const lastClosesOfPairs = (tx: Tx, senderIds: string[], contacts: string[]): Promise<LastClose[]> =>
