@@ -27,6 +27,15 @@ export type InboundArrival = {
 const iso = (d: Date) => d.toISOString();
 
 /**
+ * An arrival's time (`u.at`, of conversation `u.conv`), but never before the conversation's last
+ * close: a message sent before a close and processed after it (a backlog, a provider's retry, or
+ * just its whole-second timestamp) opens the next period, which starts no earlier than the close
+ * that ended the one before (periods never overlap, and follow each other in time).
+ */
+const NOT_BEFORE_LAST_CLOSE = `GREATEST(u.at::timestamp(3),
+  (SELECT max(q."resolvedAt") FROM "SupportPeriod" q WHERE q."conversationId" = u.conv))`;
+
+/**
  * New inbound messages (lib/domains/conversations/inbound.ts, the conversations locked):
  * a period opens where none is open, and the oldest waiting inbound is kept.
  */
@@ -35,9 +44,10 @@ export async function recordInbound(tx: Tx, arrivals: InboundArrival[]): Promise
   const ids = newIds("sp_", arrivals.length);
   await tx.$executeRawUnsafe(
     `INSERT INTO "SupportPeriod" ("id", "customerId", "senderId", "conversationId", "startedAt", "reopened")
-     SELECT s.id, s.customer, s.sender, s.conv, s.at::timestamp(3),
+     SELECT s.id, s.customer, s.sender, s.conv, s.at,
        EXISTS (SELECT 1 FROM "SupportPeriod" q WHERE q."conversationId" = s.conv)
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS s(id, customer, sender, conv, at)
+     FROM (SELECT u.id, u.customer, u.sender, u.conv, ${NOT_BEFORE_LAST_CLOSE} AS at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS u(id, customer, sender, conv, at)) s
      WHERE NOT EXISTS (SELECT 1 FROM "SupportPeriod" q WHERE q."conversationId" = s.conv AND q."resolvedAt" IS NULL)`,
     ids,
     arrivals.map((a) => a.customerId),
@@ -52,19 +62,20 @@ export async function recordInbound(tx: Tx, arrivals: InboundArrival[]): Promise
   await tx.$executeRawUnsafe(
     `UPDATE "SupportPeriod" AS p SET
        "inboundCount" = p."inboundCount" + s.n,
-       "startedAt" = LEAST(p."startedAt", s.at::timestamp(3)),
+       "startedAt" = LEAST(p."startedAt", s.at),
        "waitingSince" = CASE
-         WHEN p."waitingSince" IS NOT NULL THEN LEAST(p."waitingSince", s.at::timestamp(3))
+         WHEN p."waitingSince" IS NOT NULL THEN LEAST(p."waitingSince", s.at)
          WHEN c."handoffAt" IS NOT NULL OR p."replyCount" > 0
            OR NOT EXISTS (SELECT 1 FROM "Chatbot" b WHERE b."activeSenderId" = c."senderId")
            OR EXISTS (SELECT 1 FROM "ConversationMessage" m JOIN "Message" mm ON mm."id" = m."messageId"
              WHERE m."conversationId" = c."id" AND ${PERSON_REPLY_SQL}
-               AND m."createdAt" BETWEEN s.at::timestamp(3) - interval '${PERSON_HOLDS_MS} milliseconds' AND s.at::timestamp(3)
+               AND m."createdAt" BETWEEN s.at - interval '${PERSON_HOLDS_MS} milliseconds' AND s.at
                AND NOT EXISTS (SELECT 1 FROM "SupportPeriod" q
                  WHERE q."conversationId" = c."id" AND q."resolvedAt" >= m."createdAt"))
-         THEN s.at::timestamp(3)
+         THEN s.at
          ELSE NULL END
-     FROM unnest($1::text[], $2::int4[], $3::text[]) AS s(conv, n, at)
+     FROM (SELECT u.conv, u.n, ${NOT_BEFORE_LAST_CLOSE} AS at
+       FROM unnest($1::text[], $2::int4[], $3::text[]) AS u(conv, n, at)) s
      JOIN "Conversation" c ON c."id" = s.conv
      WHERE p."conversationId" = s.conv AND p."resolvedAt" IS NULL`,
     arrivals.map((a) => a.conversationId),
