@@ -21,14 +21,22 @@ export const handoffEndedByClose = (row: string): string => `${row}."status" = '
 
 export type LastClose = { id: string; senderId: string; contactPhoneNumber: string; closedAt: Date };
 
-// A conversation's periods follow one another, so its last close is its latest resolved period's
-// (read backwards along the (conversationId, startedAt) index, stopping at the first).
+/**
+ * The last close of conversation `conv` (a column or value, as SQL), as a scalar subquery: its
+ * latest resolved period's `resolvedAt`, NULL if it was never closed for good. A conversation's
+ * periods follow one another (periods.ts starts none before the last close), so the latest by start
+ * is read backwards along the (conversationId, startedAt) index, stopping at the first resolved one.
+ * The one reading of the last close: the chatbot's guard (lastCloses), the periods' start and a
+ * person's hold (periods.ts recordInbound).
+ */
+export const lastCloseSql = (conv: string): string => `(SELECT lp."resolvedAt" FROM "SupportPeriod" lp
+  WHERE lp."conversationId" = ${conv} AND lp."resolvedAt" IS NOT NULL ORDER BY lp."startedAt" DESC LIMIT 1)`;
+
 const lastCloses = (tx: Tx, where: Prisma.Sql): Promise<LastClose[]> =>
   tx.$queryRaw<LastClose[]>(Prisma.sql`
-    SELECT c."id", c."senderId", c."contactPhoneNumber", last."resolvedAt" AS "closedAt"
-      FROM "Conversation" c CROSS JOIN LATERAL (SELECT p."resolvedAt" FROM "SupportPeriod" p
-        WHERE p."conversationId" = c."id" AND p."resolvedAt" IS NOT NULL ORDER BY p."startedAt" DESC LIMIT 1) last
-     WHERE ${where}`);
+    SELECT * FROM (SELECT c."id", c."senderId", c."contactPhoneNumber", ${Prisma.raw(lastCloseSql('c."id"'))} AS "closedAt"
+      FROM "Conversation" c WHERE ${where}) closes
+     WHERE closes."closedAt" IS NOT NULL`);
 
 /** The last closes of the conversations of these senders with these contacts (those ever closed). */
 export const lastClosesOfPairs = (tx: Tx, senderIds: string[], contacts: string[]): Promise<LastClose[]> =>

@@ -12,6 +12,7 @@
 import type { Tx } from "@/lib/db";
 import { newId, newIds } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { lastCloseSql } from "./last-close";
 import { PERSON_HOLDS_MS, PERSON_REPLY_SQL } from "./person-reply";
 
 export type InboundArrival = {
@@ -32,8 +33,7 @@ const iso = (d: Date) => d.toISOString();
  * just its whole-second timestamp) opens the next period, which starts no earlier than the close
  * that ended the one before (periods never overlap, and follow each other in time).
  */
-const NOT_BEFORE_LAST_CLOSE = `GREATEST(u.at::timestamp(3),
-  (SELECT max(q."resolvedAt") FROM "SupportPeriod" q WHERE q."conversationId" = u.conv))`;
+const NOT_BEFORE_LAST_CLOSE = `GREATEST(u.at::timestamp(3), ${lastCloseSql("u.conv")})`;
 
 /**
  * New inbound messages (lib/domains/conversations/inbound.ts, the conversations locked):
@@ -70,8 +70,7 @@ export async function recordInbound(tx: Tx, arrivals: InboundArrival[]): Promise
            OR EXISTS (SELECT 1 FROM "ConversationMessage" m JOIN "Message" mm ON mm."id" = m."messageId"
              WHERE m."conversationId" = c."id" AND ${PERSON_REPLY_SQL}
                AND m."createdAt" BETWEEN s.at - interval '${PERSON_HOLDS_MS} milliseconds' AND s.at
-               AND NOT EXISTS (SELECT 1 FROM "SupportPeriod" q
-                 WHERE q."conversationId" = c."id" AND q."resolvedAt" >= m."createdAt"))
+               AND m."createdAt" > COALESCE(${lastCloseSql('c."id"')}, '-infinity'::timestamp))
          THEN s.at
          ELSE NULL END
      FROM (SELECT u.conv, u.n, ${NOT_BEFORE_LAST_CLOSE} AS at
