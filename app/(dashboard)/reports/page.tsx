@@ -192,6 +192,10 @@ const MEMBER_KEY_NAMES: Record<MemberKey, { option: string; figures: string }> =
   unanswered: { option: "Not answered yet", figures: "the periods no person has answered yet" },
 };
 
+/** A row's name in the table by member: the member's email, or the name the filter gives another key. */
+const memberRowName = (key: string): string =>
+  (MEMBER_KEYS as readonly string[]).includes(key) ? MEMBER_KEY_NAMES[key as MemberKey].option : key;
+
 export default async function ReportsPage({ searchParams }: Props) {
   const p = await requirePermission("reports");
   const params = await searchParams;
@@ -360,7 +364,7 @@ export default async function ReportsPage({ searchParams }: Props) {
           empty={<p className={muted}>No conversations in this period.</p>}
         >
           {r.byMember.map((g) => (
-            <FigureRow key={g.key} group={g} testId="member-row" business={business} />
+            <FigureRow key={g.key} group={g} testId="member-row" business={business} keyText={memberRowName(g.key)} />
           ))}
         </DataTable>
       </TableCard>
