@@ -19,8 +19,13 @@ import http from "node:http";
 import pg from "pg";
 import { type Family, HEATMAP_SQL, reportSqlFor } from "./reports-bare-sql";
 
-// JIT compilation off: at these sizes compiling a plan took as long as running it (docs/benchmarks.md).
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, options: "-c jit=off" });
+// JIT compilation off: at these sizes compiling a plan took as long as running it (docs/benchmarks.md);
+// random pages priced for solid-state storage, as the product's request connections (docs/database.md).
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: 10,
+  options: "-c jit=off -c random_page_cost=1.1",
+});
 const customerId = process.env.BENCH_CUSTOMER_ID ?? "";
 /** Group keys by sender and by label: the sender's number, the label's name. */
 const names = new Map(

@@ -1,12 +1,13 @@
 // The request connections (docs/database.md "Connections"): a statement timeout on every
-// request connection and none on background work's, JIT compilation off on them; a statement cancelled on its timeout
+// request connection and none on background work's, JIT compilation off on them, random pages priced for
+// solid-state storage; a statement cancelled on its timeout
 // answers 503 with Retry-After and the envelope, not a 500; one customer holds at most its
 // share of the request connections, a request past it waits briefly and then answers 503.
 import { describe, expect, inject, it } from "vitest";
 import { asBackgroundWork, asRequest, CustomerShares, requestCustomer } from "@/lib/core/db-context";
 import { errorAnswer } from "@/lib/core/error-answer";
 import { db, hotRows } from "@/lib/db";
-import { customerShares } from "./pool";
+import { customerShares, REQUEST_RANDOM_PAGE_COST } from "./pool";
 
 const postgres = inject("databaseKind") === "postgres";
 const timeoutOf = async () =>
@@ -34,6 +35,20 @@ describe.runIf(postgres)("statement timeout", () => {
     const [fromClient] = await db.$queryRawUnsafe<{ jit: string }[]>("SHOW jit");
     expect(fromClient?.jit).toBe("off");
     expect((await asBackgroundWork(jit))?.source).not.toBe("client");
+  });
+
+  it("request connections price a random page read for solid-state storage; background work's keep the server's", async () => {
+    const cost = async () =>
+      (
+        await hotRows<{ setting: string; source: string }>({
+          text: "SELECT setting, source FROM pg_settings WHERE name = 'random_page_cost'",
+          values: [],
+        })
+      )[0];
+    expect(await cost()).toEqual({ setting: REQUEST_RANDOM_PAGE_COST, source: "client" });
+    const [fromClient] = await db.$queryRawUnsafe<{ random_page_cost: string }[]>("SHOW random_page_cost");
+    expect(fromClient?.random_page_cost).toBe(REQUEST_RANDOM_PAGE_COST);
+    expect((await asBackgroundWork(cost))?.source).not.toBe("client");
   });
 
   it("a statement cancelled on it answers 503 with Retry-After, not a 500", async () => {
