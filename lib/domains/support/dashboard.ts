@@ -117,12 +117,14 @@ export async function supportDashboard(
   filters: ReportFilters = {},
 ): Promise<SupportDashboard> {
   const { current, previous } = await reportRanges(p, days, now);
+  // Each report reads only what the page shows of it (report.ts ReportParts): the tiles are the
+  // current period's totals beside the previous one's, the tables are groups.
   const [byDay, before, byMember, heatmap, byGroup] = await Promise.all([
     supportReport(p, undefined, { ...current, ...filters, groupBy: "day" }),
-    supportReport(p, undefined, { ...previous, ...filters, groupBy: "day" }),
-    supportReport(p, undefined, { ...current, ...filters, groupBy: "member" }),
+    supportReport(p, undefined, { ...previous, ...filters, groupBy: "day" }, "totals"),
+    supportReport(p, undefined, { ...current, ...filters, groupBy: "member" }, "groups"),
     supportHeatmap(p, undefined, current),
-    group === "day" ? null : supportReport(p, undefined, { ...current, ...filters, groupBy: group }),
+    group === "day" ? null : supportReport(p, undefined, { ...current, ...filters, groupBy: group }, "groups"),
   ]);
   return {
     businessHours: byDay.businessHours,
@@ -203,7 +205,7 @@ export async function supportCsv(
     return { csv: stringify([["weekday", "hour", "inbound"], ...rows]), fileName };
   }
   const { groupBy, column } = GROUP_OF[table];
-  const report = await supportReport(p, undefined, { ...current, ...filters, groupBy });
+  const report = await supportReport(p, undefined, { ...current, ...filters, groupBy }, "groups");
   // By label, the conversations without one are the row with an empty label (docs/reports.md "By label").
   const rows = report.groups.map((g) => [g.key, ...figureCells(g)]);
   return { csv: stringify([[column, ...FIGURE_HEADER], ...rows]), fileName };

@@ -7,6 +7,8 @@ import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { supportCsv, supportDashboard } from "@/lib/domains/support/dashboard";
+import { supportReport } from "@/lib/domains/support/report";
+import { SUPPORT_GROUPS } from "@/lib/domains/support/schemas";
 import { recordApiAnswers } from "@/test/api-answers";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
@@ -329,6 +331,32 @@ describe("GET /reports/support?groupBy=label", () => {
     } finally {
       await label(t, a, ["VIP"]);
     }
+  });
+});
+
+describe("a report's parts (report.ts ReportParts: what the dashboard asks for)", () => {
+  it("the groups alone and the totals alone are the whole report's, by every grouping and filter", async () => {
+    const p = memberPrincipal(t.customer.id, { role: "admin" });
+    const filters = [{}, { label: "refund" }, { memberId: lead }, { memberId: "unanswered" }];
+    for (const groupBy of SUPPORT_GROUPS) {
+      for (const filter of filters) {
+        const q = { ...RANGE, timeZone: "Europe/Berlin", groupBy, ...filter };
+        const whole = await supportReport(p, undefined, q);
+        const groups = await supportReport(p, undefined, q, "groups");
+        const totals = await supportReport(p, undefined, q, "totals");
+        const name = `${groupBy} ${JSON.stringify(filter)}`;
+        expect(groups.groups, name).toEqual(whole.groups);
+        expect(totals.totals, name).toEqual(whole.totals);
+        // The part not asked for is empty: no groups, totals of zeros.
+        expect(totals.groups, name).toEqual([]);
+        expect(groups.totals, name).toMatchObject({ conversations: 0, resolved: 0, slaBreaches: 0 });
+        expect(groups.totals.firstResponse.median, name).toBeNull();
+      }
+    }
+    // The fixture has figures in every family, so the comparisons above compare something.
+    const whole = await supportReport(p, undefined, { ...RANGE, groupBy: "member" });
+    expect(whole.totals).toMatchObject({ conversations: 4, resolved: 3, slaBreaches: 2, csat: { responses: 3 } });
+    expect(whole.groups.length).toBeGreaterThan(1);
   });
 });
 

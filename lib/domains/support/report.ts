@@ -244,6 +244,15 @@ async function resolveFilters(
 type Grouped<T> = { key: string | null; total: number } & T;
 
 /**
+ * What a caller of supportReport reads: its groups and its totals (the API), or one of them. Each
+ * is its own pass of percentile sorts over the range's rows, most of a report's time at 1M
+ * conversations (docs/benchmarks.md "The next limits"), so the dashboard asks for the previous
+ * period's totals alone and for the tables' groups alone (dashboard.ts). The part not asked for
+ * is answered empty: no groups, or totals of zeros.
+ */
+export type ReportParts = "both" | "groups" | "totals";
+
+/**
  * Groups and totals of one family of figures (GROUPING = 1 on the totals' row; "groupKey" since
  * SlaBreach has a "key"). By label a row counts in each label id its conversation carries now
  * (none: one row with a null key, the "" group), so the totals are a second pass over the rows
@@ -256,11 +265,18 @@ async function grouped<T>(
   where: Prisma.Sql,
   groupBy: SupportReportInput["groupBy"],
   r: Range,
+  parts: ReportParts,
 ): Promise<Grouped<T>[]> {
   const col = Prisma.raw(`t."${column}"`);
   const { lo, hi } = bounds(r);
   const table = Prisma.raw(TABLE[family]);
   const inRange = Prisma.sql`${where} AND ${col} >= ${lo} AND ${col} < ${hi}`;
+  // The totals alone: whatever the grouping, one pass over the range without a group key (by
+  // label, each row once).
+  if (parts === "totals") {
+    return db.$queryRaw<Grouped<T>[]>`
+      SELECT NULL AS key, 1 AS total, ${select} FROM (SELECT t.* FROM ${table} t WHERE ${inRange}) g`;
+  }
   if (groupBy === "label") {
     const figureColumns = Prisma.raw(FIGURE_COLUMNS[family].map((c) => `t."${c}", `).join(""));
     // The range's rows read once (MATERIALIZED) for both the groups and the totals: reading them
@@ -271,8 +287,7 @@ async function grouped<T>(
       SELECT lab."id" AS key, 0 AS total, ${select}
       FROM g LEFT JOIN LATERAL unnest(g."groupLabels") lab("id") ON true
       GROUP BY lab."id"
-      UNION ALL
-      SELECT NULL, 1, ${select} FROM g`;
+      ${parts === "both" ? Prisma.sql`UNION ALL SELECT NULL, 1, ${select} FROM g` : Prisma.empty}`;
   }
   const by = groupBy ?? "day";
   const calendar = by === "day" || by === "week";
@@ -281,7 +296,7 @@ async function grouped<T>(
     SELECT ${calendar ? Prisma.sql`(SELECT "labels" FROM calendar)[g."groupKey"]` : Prisma.sql`g."groupKey"`} AS key,
       GROUPING(g."groupKey")::int AS total, ${select}
     FROM (SELECT t.*, ${keyOf(by, family, col)} AS "groupKey" FROM ${table} t WHERE ${inRange}) g
-    GROUP BY GROUPING SETS ((g."groupKey"), ())`;
+    GROUP BY ${parts === "both" ? Prisma.sql`GROUPING SETS ((g."groupKey"), ())` : Prisma.sql`g."groupKey"`}`;
 }
 
 const none = (): Pct => ({ median: null, p90: null, businessMedian: null, businessP90: null });
@@ -302,6 +317,7 @@ export async function supportReport(
   p: Principal,
   sender: Sender | undefined,
   q: SupportReportInput,
+  parts: ReportParts = "both",
 ): Promise<SupportReport> {
   // A member needs the permission (the dashboard); a token's was checked by the router.
   if (p.member) assertPermission(p, "reports");
@@ -326,6 +342,7 @@ export async function supportReport(
       Prisma.sql`${scope}${filtersOf("started", filters)}`,
       groupBy,
       r,
+      parts,
     ),
     grouped<Spread>(
       "resolved",
@@ -334,6 +351,7 @@ export async function supportReport(
       Prisma.sql`${scope}${filtersOf("resolved", filters)}`,
       groupBy,
       r,
+      parts,
     ),
     grouped<Spread>(
       "responses",
@@ -342,6 +360,7 @@ export async function supportReport(
       Prisma.sql`${scope} AND NOT t."first"${filtersOf("responses", filters)}`,
       groupBy,
       r,
+      parts,
     ),
     // Survey answers by when they came (docs/reports.md "CSAT"); by member: who closed.
     grouped<Csat>(
@@ -351,6 +370,7 @@ export async function supportReport(
       Prisma.sql`${scope} AND t."score" IS NOT NULL${filtersOf("csat", filters)}`,
       groupBy,
       r,
+      parts,
     ),
     // SLA breaches by when they were recorded (docs/reports.md "SLA breaches in the report").
     grouped<{ n: number }>(
@@ -360,17 +380,20 @@ export async function supportReport(
       Prisma.sql`${scope}${filtersOf("breaches", filters)}`,
       groupBy,
       r,
+      parts,
     ),
     // The groups by sender and by label are ids, named here.
-    groupBy === "sender"
-      ? db.sender
-          .findMany({ where: { customerId: p.customerId }, select: { id: true, phoneNumber: true } })
-          .then((rows) => rows.map((s) => [s.id, s.phoneNumber] as const))
-      : groupBy === "label"
-        ? db.label
-            .findMany({ where: { customerId: p.customerId }, select: { id: true, name: true } })
-            .then((rows) => rows.map((l) => [l.id, l.name] as const))
-        : [],
+    parts === "totals"
+      ? []
+      : groupBy === "sender"
+        ? db.sender
+            .findMany({ where: { customerId: p.customerId }, select: { id: true, phoneNumber: true } })
+            .then((rows) => rows.map((s) => [s.id, s.phoneNumber] as const))
+        : groupBy === "label"
+          ? db.label
+              .findMany({ where: { customerId: p.customerId }, select: { id: true, name: true } })
+              .then((rows) => rows.map((l) => [l.id, l.name] as const))
+          : [],
   ]);
   const names = new Map<string, string>(named);
   const totals = empty();
@@ -402,7 +425,7 @@ export async function supportReport(
   for (const row of next) figuresOf(row).nextResponse = pctOf(row, business);
   for (const row of csat) figuresOf(row).csat = csatFigures(row.n, row.satisfied);
   for (const row of breaches) figuresOf(row).slaBreaches = row.n;
-  if (groupBy === "day" || groupBy === "week") {
+  if (parts !== "totals" && (groupBy === "day" || groupBy === "week")) {
     for (const key of calendarKeys(groupBy, r)) if (!groups.has(key)) groups.set(key, empty());
   }
   return {
