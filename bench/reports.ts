@@ -10,7 +10,7 @@
 // answer of each side is compared: the two must give the same figures.
 //
 // Flags: --reuse (keep an already seeded switchboard_bench_reports), --rounds=N (default 3),
-// --requests=N per side and round (default 20; the whole-year scenarios half as many),
+// --requests=N per side and round (default 20; the 90- and 366-day scenarios half as many),
 // --only=day,week,... (just those scenarios; writes nothing), --no-write, --smoke (2,000
 // conversations, every scenario once, bench/harness.ts). BENCH_REPORTS_DB: another database
 // name. BENCH_PG_URL: the server's admin URL. Ports: BENCH_PORT_BASE + 47, 48.
@@ -90,12 +90,13 @@ const day = (offset: number) => new Date(Date.parse(LAST_DAY) + offset * 86_400_
 
 type Scenario = { key: string; name: string; product: string; bare: string; requests: number };
 
-/** The report of each groupBy over the 30 days up to LAST_DAY, the heatmap, and both widest (366 days). */
+/** The report of each groupBy over the 30 days up to LAST_DAY, the heatmap, the dashboard's 90 days by day and member, and the widest (366 days). */
 async function scenarios(): Promise<Scenario[]> {
   // Every groupBy the product has (label: docs/reports.md "By label").
   const { SUPPORT_GROUPS } = await import("@/lib/domains/support/schemas");
   const groups: string[] = [...SUPPORT_GROUPS];
   const month = { dateFrom: day(-29), dateTo: LAST_DAY, timeZone: TIME_ZONE };
+  const quarter = { dateFrom: day(-89), dateTo: LAST_DAY, timeZone: TIME_ZONE };
   const year = { dateFrom: day(-365), dateTo: LAST_DAY, timeZone: TIME_ZONE };
   const report = (key: string, groupBy: string, range: typeof month, label: string, requests = REQUESTS) => {
     const q = new URLSearchParams({ ...range, groupBy }).toString();
@@ -121,6 +122,9 @@ async function scenarios(): Promise<Scenario[]> {
   const all: Scenario[] = [
     ...groups.map((g) => report(g, g, month, "30 days")),
     heatmap("heatmap", month, "30 days"),
+    // The dashboard's widest period (lib/domains/support/dashboard.ts REPORT_PERIODS).
+    report("quarter-day", "day", quarter, "90 days", yearRequests),
+    report("quarter-member", "member", quarter, "90 days", yearRequests),
     report("year-week", "week", year, "366 days", yearRequests),
     report("year-member", "member", year, "366 days", yearRequests),
     heatmap("year-heatmap", year, "366 days", yearRequests),
@@ -317,7 +321,7 @@ async function main() {
     "",
     DOC_METHOD,
     "",
-    `This run: ${rounds} interleaved rounds of ${REQUESTS} requests per side (${Math.ceil(REQUESTS / 2)} for the 366-day scenarios);`,
+    `This run: ${rounds} interleaved rounds of ${REQUESTS} requests per side (${Math.ceil(REQUESTS / 2)} for the 90- and 366-day scenarios);`,
     "each cell is the median of the rounds' figures (min-max); the ratio is the median of the per-round ratios (min-max).",
     "",
     ...rows,
@@ -384,7 +388,7 @@ themselves: 1,166 and 1,154 ms at p99 over 366 days (docs/benchmarks.md "The nex
 the same figures (a smoke run fails when they differ).
 
 Per scenario the two servers take turns (lean, bare, lean, bare, ...) for \`--rounds\` rounds (default 3), each
-round \`--requests\` requests one at a time (default 20; half as many for the 366-day scenarios), after two
+round \`--requests\` requests one at a time (default 20; half as many for the 90- and 366-day scenarios), after two
 warm-up requests each. Targets: each report's and the heatmap's p99 under 500 ms, and the lean p99 at most 2x the
 bare p99 (the median of the per-round ratios); each printed with met / not met, the spread of the rounds and the
 load average of each round. \`--smoke\` (part of \`npm test\`) seeds 2,000 conversations and runs every scenario once
