@@ -22,15 +22,16 @@ export const handoffEndedByClose = (row: string): string => `${row}."status" = '
 export type LastClose = { id: string; senderId: string; contactPhoneNumber: string; closedAt: Date };
 
 /**
- * The last close of conversation `conv` (a column or value, as SQL), as a scalar subquery: its
- * latest resolved period's `resolvedAt`, NULL if it was never closed for good. A conversation's
- * periods follow one another (periods.ts starts none before the last close), so the latest by start
- * is read backwards along the (conversationId, startedAt) index, stopping at the first resolved one.
- * The one reading of the last close: the chatbot's guard (lastCloses), the periods' start and a
- * person's hold (periods.ts recordInbound).
+ * The last close of conversation `conv` (a column or value, as SQL), as a scalar subquery: the
+ * latest `resolvedAt` of its periods, NULL if it was never closed for good. The latest in time, not
+ * the latest period's: a close is stamped with the time its request began (recordCloses), so a
+ * period opened by a message that took the lock in the meantime can end before it started, and a
+ * period after it can start earlier still (late-message-period.test.ts). A conversation has few
+ * periods, read along the (conversationId, startedAt) index. The one reading of the last close:
+ * the chatbot's guard (lastCloses), the periods' start and a person's hold (periods.ts recordInbound).
  */
-export const lastCloseSql = (conv: string): string => `(SELECT lp."resolvedAt" FROM "SupportPeriod" lp
-  WHERE lp."conversationId" = ${conv} AND lp."resolvedAt" IS NOT NULL ORDER BY lp."startedAt" DESC LIMIT 1)`;
+export const lastCloseSql = (conv: string): string =>
+  `(SELECT max(lp."resolvedAt") FROM "SupportPeriod" lp WHERE lp."conversationId" = ${conv})`;
 
 const lastCloses = (tx: Tx, where: Prisma.Sql): Promise<LastClose[]> =>
   tx.$queryRaw<LastClose[]>(Prisma.sql`
