@@ -195,6 +195,17 @@ describe("a close ends a hand-off; a snooze does not", () => {
     expect((await read(c.id)).firstResponseSeconds).toEqual(expect.any(Number));
   });
 
+  it("a message dated before the hand-off (the provider's whole second) waits from the hand-off", async () => {
+    const contact = uniquePhone();
+    await contactWrites(t.sender, contact, "agent");
+    const c = await conversationWith(contact);
+    const { handoffAt } = await read(c.id);
+    // Sent in the hand-off's second, dated at its start: before the hand-off.
+    await contactWrites(t.sender, contact, "hello?", { at: new Date(Date.parse(handoffAt) - 500) });
+    expect((await openPeriod(c.id)).waitingSince?.toISOString()).toBe(handoffAt);
+    expect(await read(c.id)).toMatchObject({ waitingForPerson: true, handoffAt });
+  });
+
   it("a snooze defers the conversation: the hand-off still waits and the bot stays quiet", async () => {
     const rule = await call("POST", "/api/v3/automations", {
       token: t.globalToken,

@@ -55,6 +55,9 @@ export async function recordInbound(tx: Tx, arrivals: InboundArrival[]): Promise
     arrivals.map((a) => a.conversationId),
     arrivals.map((a) => iso(a.at)),
   );
+  // An earlier message moves the wait's start back (it waited longer), but never before the hand-off
+  // that began it: before the hand-off the bot answered. A message is dated by the provider's whole
+  // second, so one sent just after a hand-off may carry a time just before it.
   // A chatbot holds a conversation while its sender has an active bot and nobody took over
   // (no hand-off, no person's reply yet in this period, nor one in the 30 minutes before the
   // message and since the last close: the bot's guard is quiet then, docs/chatbots.md "Guards"):
@@ -64,7 +67,7 @@ export async function recordInbound(tx: Tx, arrivals: InboundArrival[]): Promise
        "inboundCount" = p."inboundCount" + s.n,
        "startedAt" = LEAST(p."startedAt", s.at),
        "waitingSince" = CASE
-         WHEN p."waitingSince" IS NOT NULL THEN LEAST(p."waitingSince", s.at)
+         WHEN p."waitingSince" IS NOT NULL THEN LEAST(p."waitingSince", GREATEST(s.at, c."handoffAt"))
          WHEN c."handoffAt" IS NOT NULL OR p."replyCount" > 0
            OR NOT EXISTS (SELECT 1 FROM "Chatbot" b WHERE b."activeSenderId" = c."senderId")
            OR EXISTS (SELECT 1 FROM "ConversationMessage" m JOIN "Message" mm ON mm."id" = m."messageId"
