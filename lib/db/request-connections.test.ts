@@ -13,6 +13,15 @@ const postgres = inject("databaseKind") === "postgres";
 const timeoutOf = async () =>
   (await hotRows<{ statement_timeout: string }>({ text: "SHOW statement_timeout", values: [] }))[0]?.statement_timeout;
 
+/** A setting of the connection the statement runs on, and where it came from ("client": the pool's options). */
+const settingOf = async (name: string) =>
+  (
+    await hotRows<{ setting: string; source: string }>({
+      text: "SELECT setting, source FROM pg_settings WHERE name = $1",
+      values: [name],
+    })
+  )[0];
+
 // The embedded PGlite has no statement timeout (one statement at a time, no timer).
 describe.runIf(postgres)("statement timeout", () => {
   it("is set on the request connections (30 s by default) and not on background work's", async () => {
@@ -24,13 +33,7 @@ describe.runIf(postgres)("statement timeout", () => {
   });
 
   it("request connections compile no statement with JIT; background work's keep the server's setting", async () => {
-    const jit = async () =>
-      (
-        await hotRows<{ setting: string; source: string }>({
-          text: "SELECT setting, source FROM pg_settings WHERE name = 'jit'",
-          values: [],
-        })
-      )[0];
+    const jit = () => settingOf("jit");
     expect(await jit()).toEqual({ setting: "off", source: "client" });
     const [fromClient] = await db.$queryRawUnsafe<{ jit: string }[]>("SHOW jit");
     expect(fromClient?.jit).toBe("off");
@@ -38,13 +41,7 @@ describe.runIf(postgres)("statement timeout", () => {
   });
 
   it("request connections price a random page read for solid-state storage; background work's keep the server's", async () => {
-    const cost = async () =>
-      (
-        await hotRows<{ setting: string; source: string }>({
-          text: "SELECT setting, source FROM pg_settings WHERE name = 'random_page_cost'",
-          values: [],
-        })
-      )[0];
+    const cost = () => settingOf("random_page_cost");
     expect(await cost()).toEqual({ setting: REQUEST_RANDOM_PAGE_COST, source: "client" });
     const [fromClient] = await db.$queryRawUnsafe<{ random_page_cost: string }[]>("SHOW random_page_cost");
     expect(fromClient?.random_page_cost).toBe(REQUEST_RANDOM_PAGE_COST);

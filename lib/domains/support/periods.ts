@@ -55,13 +55,14 @@ export async function recordInbound(tx: Tx, arrivals: InboundArrival[]): Promise
     arrivals.map((a) => a.conversationId),
     arrivals.map((a) => iso(a.at)),
   );
-  // An earlier message moves the wait's start back (it waited longer), but never before the hand-off
-  // that began it: before the hand-off the bot answered. A message is dated by the provider's whole
-  // second, so one sent just after a hand-off may carry a time just before it.
-  // A chatbot holds a conversation while its sender has an active bot and nobody took over
-  // (no hand-off, no person's reply yet in this period, nor one in the 30 minutes before the
-  // message and since the last close: the bot's guard is quiet then, docs/chatbots.md "Guards"):
-  // its inbound waits for nobody.
+  // The wait's start, by the CASE's branches in order:
+  // - A period already waiting: an earlier message moves the start back (it waited longer), but
+  //   never before the hand-off that began it, since before it the bot answered. A message is dated
+  //   by the provider's whole second, so one sent just after a hand-off may carry a time before it.
+  // - A period not waiting yet waits from this message unless a chatbot holds the conversation:
+  //   its sender has an active bot and nobody took over (no hand-off, no person's reply yet in this
+  //   period, nor one in the 30 minutes before the message and since the last close: the bot's
+  //   guard is quiet then, docs/chatbots.md "Guards"). A held conversation's inbound waits for nobody.
   await tx.$executeRawUnsafe(
     `UPDATE "SupportPeriod" AS p SET
        "inboundCount" = p."inboundCount" + s.n,
