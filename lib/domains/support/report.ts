@@ -254,6 +254,16 @@ type Grouped<T> = { key: string | null; total: number } & T;
 export type ReportParts = "both" | "groups" | "totals";
 
 /**
+ * Runs one of the report's statements. A test passes its own to read the statements' plans
+ * (report-indexes.test.ts: the next responses and the resolutions are index-only scans).
+ */
+export type RunStatement = (sql: Prisma.Sql) => Promise<unknown[]>;
+const runStatement: RunStatement = (sql) => db.$queryRaw<unknown[]>(sql);
+
+/** What every family's statement shares: the grouping, the range, the parts asked for and the runner. */
+type Shape = { groupBy: SupportReportInput["groupBy"]; r: Range; parts: ReportParts; run: RunStatement };
+
+/**
  * Groups and totals of one family of figures, or the `parts` asked for (GROUPING = 1 on the totals' row; "groupKey" since
  * SlaBreach has a "key"). By label a row counts in each label id its conversation carries now
  * (none: one row with a null key, the "" group), so the totals are a second pass over the rows
@@ -264,10 +274,9 @@ async function grouped<T>(
   column: string,
   select: Prisma.Sql,
   where: Prisma.Sql,
-  groupBy: SupportReportInput["groupBy"],
-  r: Range,
-  parts: ReportParts,
+  { groupBy, r, parts, run }: Shape,
 ): Promise<Grouped<T>[]> {
+  const rows = (sql: Prisma.Sql) => run(sql) as Promise<Grouped<T>[]>;
   const col = Prisma.raw(`t."${column}"`);
   const { lo, hi } = bounds(r);
   const table = Prisma.raw(TABLE[family]);
@@ -275,8 +284,8 @@ async function grouped<T>(
   // The totals alone: whatever the grouping, one pass over the range without a group key (by
   // label, each row once).
   if (parts === "totals") {
-    return db.$queryRaw<Grouped<T>[]>`
-      SELECT NULL AS key, 1 AS total, ${select} FROM (SELECT t.* FROM ${table} t WHERE ${inRange}) g`;
+    return rows(Prisma.sql`
+      SELECT NULL AS key, 1 AS total, ${select} FROM (SELECT t.* FROM ${table} t WHERE ${inRange}) g`);
   }
   if (groupBy === "label") {
     const figureColumns = Prisma.raw(FIGURE_COLUMNS[family].map((c) => `t."${c}", `).join(""));
@@ -284,22 +293,22 @@ async function grouped<T>(
     // twice was a third of the statement's time at 1M conversations (docs/benchmarks.md "Support reports").
     // The groups alone read them once anyway: kept, they would only be written and read back.
     const kept = parts === "both" ? Prisma.sql`MATERIALIZED` : Prisma.sql`NOT MATERIALIZED`;
-    return db.$queryRaw<Grouped<T>[]>`
+    return rows(Prisma.sql`
       WITH g AS ${kept} (SELECT ${figureColumns} ${labelIdsOf(family)} AS "groupLabels"
         FROM ${table} t WHERE ${inRange})
       SELECT lab."id" AS key, 0 AS total, ${select}
       FROM g LEFT JOIN LATERAL unnest(g."groupLabels") lab("id") ON true
       GROUP BY lab."id"
-      ${parts === "both" ? Prisma.sql`UNION ALL SELECT NULL, 1, ${select} FROM g` : Prisma.empty}`;
+      ${parts === "both" ? Prisma.sql`UNION ALL SELECT NULL, 1, ${select} FROM g` : Prisma.empty}`);
   }
   const by = groupBy ?? "day";
   const calendar = by === "day" || by === "week";
-  return db.$queryRaw<Grouped<T>[]>`
+  return rows(Prisma.sql`
     ${calendar ? Prisma.sql`WITH ${calendarOf(by, r)}` : Prisma.empty}
     SELECT ${calendar ? Prisma.sql`(SELECT "labels" FROM calendar)[g."groupKey"]` : Prisma.sql`g."groupKey"`} AS key,
       GROUPING(g."groupKey")::int AS total, ${select}
     FROM (SELECT t.*, ${keyOf(by, family, col)} AS "groupKey" FROM ${table} t WHERE ${inRange}) g
-    GROUP BY ${parts === "both" ? Prisma.sql`GROUPING SETS ((g."groupKey"), ())` : Prisma.sql`g."groupKey"`}`;
+    GROUP BY ${parts === "both" ? Prisma.sql`GROUPING SETS ((g."groupKey"), ())` : Prisma.sql`g."groupKey"`}`);
 }
 
 const none = (): Pct => ({ median: null, p90: null, businessMedian: null, businessP90: null });
@@ -321,6 +330,7 @@ export async function supportReport(
   sender: Sender | undefined,
   q: SupportReportInput,
   parts: ReportParts = "both",
+  run: RunStatement = runStatement,
 ): Promise<SupportReport> {
   // A member needs the permission (the dashboard); a token's was checked by the router.
   if (p.member) assertPermission(p, "reports");
@@ -335,6 +345,7 @@ export async function supportReport(
   type Started = PctRow & { conversations: number; reopened: number; inbound: number; outbound: number };
   type Spread = PctRow & { n: number };
   type Csat = { n: number; satisfied: number };
+  const shape: Shape = { groupBy, r, parts, run };
   const [started, resolved, next, csat, breaches, named] = await Promise.all([
     grouped<Started>(
       "started",
@@ -343,27 +354,21 @@ export async function supportReport(
         COALESCE(sum(g."inboundCount"), 0)::int AS inbound, COALESCE(sum(g."replyCount"), 0)::int AS outbound,
         ${percentiles("firstResponseSeconds", "firstResponseBusinessSeconds")}`,
       Prisma.sql`${scope}${filtersOf("started", filters)}`,
-      groupBy,
-      r,
-      parts,
+      shape,
     ),
     grouped<Spread>(
       "resolved",
       "resolvedAt",
       Prisma.sql`count(*)::int AS n, ${percentiles("resolutionSeconds", "resolutionBusinessSeconds")}`,
       Prisma.sql`${scope}${filtersOf("resolved", filters)}`,
-      groupBy,
-      r,
-      parts,
+      shape,
     ),
     grouped<Spread>(
       "responses",
       "respondedAt",
       Prisma.sql`count(*)::int AS n, ${percentiles("seconds", "businessSeconds")}`,
       Prisma.sql`${scope} AND NOT t."first"${filtersOf("responses", filters)}`,
-      groupBy,
-      r,
-      parts,
+      shape,
     ),
     // Survey answers by when they came (docs/reports.md "CSAT"); by member: who closed.
     grouped<Csat>(
@@ -371,9 +376,7 @@ export async function supportReport(
       "respondedAt",
       Prisma.sql`count(*)::int AS n, (count(*) FILTER (WHERE g."score" = ${SATISFIED}))::int AS satisfied`,
       Prisma.sql`${scope} AND t."score" IS NOT NULL${filtersOf("csat", filters)}`,
-      groupBy,
-      r,
-      parts,
+      shape,
     ),
     // SLA breaches by when they were recorded (docs/reports.md "SLA breaches in the report").
     grouped<{ n: number }>(
@@ -381,9 +384,7 @@ export async function supportReport(
       "breachedAt",
       Prisma.sql`count(*)::int AS n`,
       Prisma.sql`${scope}${filtersOf("breaches", filters)}`,
-      groupBy,
-      r,
-      parts,
+      shape,
     ),
     // The groups by sender and by label are ids, named here.
     parts === "totals"

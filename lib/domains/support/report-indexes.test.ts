@@ -1,0 +1,133 @@
+// The support report reads its next responses and its resolutions from their indexes alone
+// (prisma/schema.prisma: the figures ride in the range's index; docs/benchmarks.md "Support
+// reports"): the statements supportReport runs plan as index-only scans of those indexes, for
+// every grouping but label (label ids have no upper bound: they stay in the table), with and
+// without the sender and member filters. A column such a statement comes to read that its index
+// does not carry turns the plan into a plain index scan, a table page per row: this test fails.
+import { randomBytes } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { uniquePhone } from "@/test/factory";
+import { memberPrincipal } from "@/test/member-fixtures";
+import { messagingCustomer } from "@/test/messaging-fixtures";
+import { type ReportParts, supportReport } from "./report";
+import type { SupportReportInput } from "./schemas";
+
+const FIGURES_INDEX = {
+  SupportResponse: "SupportResponse_customerId_respondedAt_figures_idx",
+  SupportPeriod: "SupportPeriod_customerId_resolvedAt_figures_idx",
+} as const;
+
+type Scan = { type: string; relation: string | undefined; index: string | undefined };
+type PlanNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; Plans?: PlanNode[] };
+
+/** Every node of a plan that reads a relation. */
+function scansOf(node: PlanNode): Scan[] {
+  const own = node["Relation Name"]
+    ? [{ type: node["Node Type"], relation: node["Relation Name"], index: node["Index Name"] }]
+    : [];
+  return [...own, ...(node.Plans ?? []).flatMap(scansOf)];
+}
+
+/**
+ * A statement's plan with sequential and bitmap scans priced out (the test's tables are small, where
+ * reading the whole table is cheapest): what remains is the index plan, index-only where the index
+ * carries every column read.
+ */
+async function scansOfStatement(sql: Prisma.Sql): Promise<Scan[]> {
+  return db.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+    await tx.$executeRawUnsafe("SET LOCAL enable_bitmapscan = off");
+    const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": { Plan: PlanNode }[] }[]>(
+      `EXPLAIN (FORMAT JSON) ${sql.text}`,
+      ...sql.values,
+    );
+    const plan = rows[0]?.["QUERY PLAN"][0]?.Plan;
+    if (!plan) throw new Error("no plan");
+    return scansOf(plan);
+  });
+}
+
+let p: ReturnType<typeof memberPrincipal>;
+let sender: Awaited<ReturnType<typeof messagingCustomer>>["sender"];
+
+beforeAll(async () => {
+  const t = await messagingCustomer();
+  p = memberPrincipal(t.customer.id);
+  sender = t.sender;
+  // Closed periods and their next responses, vacuumed: the visibility map marks their pages all
+  // visible, as autovacuum leaves a settled table (the planner prices an index-only scan by it).
+  const conversationId = `conv_${randomBytes(8).toString("hex")}`;
+  await db.conversation.create({
+    data: {
+      id: conversationId,
+      customerId: t.customer.id,
+      senderId: sender.id,
+      contactPhoneNumber: uniquePhone(),
+      lastMessageAt: new Date(),
+    },
+  });
+  await db.$executeRawUnsafe(
+    `INSERT INTO "SupportPeriod" ("id", "customerId", "senderId", "conversationId", "startedAt", "resolvedAt",
+       "resolutionSeconds", "closedBy", "inboundCount", "replyCount")
+     SELECT 'sp_idx_' || $4 || i, $1, $2, $3, now() - i * interval '1 hour', now() - i * interval '1 hour' + interval '10 minutes',
+       600, 'agent@example.test', 2, 2
+     FROM generate_series(1, 200) i`,
+    t.customer.id,
+    sender.id,
+    conversationId,
+    randomBytes(4).toString("hex"),
+  );
+  await db.$executeRawUnsafe(
+    `INSERT INTO "SupportResponse" ("id", "customerId", "senderId", "periodId", "first", "waitedFrom", "respondedAt",
+       "seconds", "responder")
+     SELECT 'sr_' || sp."id", sp."customerId", sp."senderId", sp."id", false, sp."startedAt" + interval '1 minute',
+       sp."startedAt" + interval '2 minutes', 60, 'agent@example.test'
+     FROM "SupportPeriod" sp WHERE sp."conversationId" = $1`,
+    conversationId,
+  );
+  await db.$executeRawUnsafe(`VACUUM ANALYZE "SupportPeriod", "SupportResponse"`);
+});
+
+/** The statements one report runs, captured as it runs them. */
+async function statementsOf(q: SupportReportInput, bySender: boolean, parts: ReportParts): Promise<Prisma.Sql[]> {
+  const ran: Prisma.Sql[] = [];
+  await supportReport(p, bySender ? sender : undefined, q, parts, (sql) => {
+    ran.push(sql);
+    return db.$queryRaw(sql);
+  });
+  return ran;
+}
+
+const GROUPINGS = ["day", "week", "member", "sender"] as const;
+const FILTERS: { name: string; bySender: boolean; memberId?: string }[] = [
+  { name: "no filter", bySender: false },
+  { name: "one sender", bySender: true },
+  { name: "one member", bySender: false, memberId: "api" },
+];
+
+const PARTS: ReportParts[] = ["both", "groups", "totals"];
+
+describe("the next responses and the resolutions are read from their indexes alone", () => {
+  for (const groupBy of GROUPINGS) {
+    for (const filter of FILTERS) {
+      it(`by ${groupBy}, ${filter.name}, every part`, async () => {
+        const q: SupportReportInput = { groupBy, ...(filter.memberId ? { memberId: filter.memberId } : {}) };
+        for (const parts of PARTS) {
+          const statements = await statementsOf(q, filter.bySender, parts);
+          const scans = (await Promise.all(statements.map(scansOfStatement))).flat();
+          for (const [relation, index] of Object.entries(FIGURES_INDEX)) {
+            const figures = scans.filter((s) => s.index === index);
+            expect(figures.length, `${relation}: read through ${index} (${parts})`).toBeGreaterThan(0);
+            for (const scan of figures)
+              expect(scan, `${relation} by ${groupBy}, ${filter.name} (${parts})`).toMatchObject({
+                type: "Index Only Scan",
+                relation,
+              });
+          }
+        }
+      });
+    }
+  }
+});
