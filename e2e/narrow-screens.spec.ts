@@ -74,21 +74,23 @@ async function extraViews(page: Page): Promise<string[]> {
 /**
  * The problems of one page. A page that redirects after streaming its shell (the home page,
  * to the first section) may navigate under a measurement, or under its own `goto` (Playwright:
- * "is interrupted by another navigation"; CI N, 2026-12-03): measured again where it landed, the same checks.
+ * "is interrupted by another navigation"; CI N, 2026-12-03): once that navigation has loaded,
+ * the page is asked for and measured again, at most three times in all.
  */
 const REDIRECTED = ["Execution context was destroyed", "is interrupted by another navigation"];
 async function problemsOn(page: Page, url: string): Promise<string[]> {
-  try {
-    return await measure(page, url);
-  } catch (error) {
-    if (!REDIRECTED.some((m) => String(error).includes(m))) throw error;
-    // Where it landed: a second goto could race the same redirect again.
-    return measure(page, url, false);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(page, url);
+    } catch (error) {
+      if (attempt === 3 || !REDIRECTED.some((m) => String(error).includes(m))) throw error;
+      await page.waitForLoadState("load");
+    }
   }
 }
 
-async function measure(page: Page, url: string, navigate = true): Promise<string[]> {
-  if (navigate) await page.goto(url);
+async function measure(page: Page, url: string): Promise<string[]> {
+  await page.goto(url);
   await expect(page.locator("main")).toBeVisible();
   await page.waitForLoadState("load");
   const problems: string[] = [];
