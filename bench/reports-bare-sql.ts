@@ -51,21 +51,23 @@ function from(groupBy: string, f: Family, source = `"${TABLE[f]}"`): string {
   let sql = `${source} t`;
   if (f === "breaches" && groupBy === "member") sql += ` LEFT JOIN "SupportPeriod" sp ON sp."id" = t."periodId"`;
   // An unlabelled conversation's rows are the "" group (docs/reports.md "By label"). Periods and
-  // responses carry their conversation's label ids (SupportPeriod/SupportResponse."labelIds").
+  // responses carry the id of their conversation's set of labels (SupportPeriod/SupportResponse.
+  // "labelSetId", which the report indexes carry), whose ids SupportLabelSet holds.
   if (groupBy === "label") {
     sql +=
       f === "csat" || f === "breaches"
         ? ` LEFT JOIN "ConversationLabel" l ON l."conversationId" = t."conversationId"`
-        : ` LEFT JOIN LATERAL unnest(t."labelIds") l("labelId") ON true`;
+        : ` LEFT JOIN "SupportLabelSet" s ON s."customerId" = $1 AND s."id" = t."labelSetId"
+            LEFT JOIN LATERAL unnest(s."labelIds") l("labelId") ON true`;
   }
   return sql;
 }
 
 /** By label, what each family's aggregates and its label join read of the range's rows (kept in a CTE). */
 const LABELLED_COLUMNS: Record<Family, string> = {
-  started: `t."reopened", t."inboundCount", t."replyCount", t."firstResponseSeconds", t."firstResponseBusinessSeconds", t."labelIds"`,
-  resolved: `t."resolutionSeconds", t."resolutionBusinessSeconds", t."labelIds"`,
-  next: `t."seconds", t."businessSeconds", t."labelIds"`,
+  started: `t."reopened", t."inboundCount", t."replyCount", t."firstResponseSeconds", t."firstResponseBusinessSeconds", t."labelSetId"`,
+  resolved: `t."resolutionSeconds", t."resolutionBusinessSeconds", t."labelSetId"`,
+  next: `t."seconds", t."businessSeconds", t."labelSetId"`,
   csat: `t."score", t."conversationId"`,
   breaches: `t."conversationId"`,
 };

@@ -45,6 +45,7 @@ const TABLES = [
   "ConversationMessage",
   "Label",
   "ConversationLabel",
+  "SupportLabelSet",
   "SupportPeriod",
   "SupportResponse",
   "CsatSurvey",
@@ -190,7 +191,8 @@ export async function seedReports(c: pg.Client, accounts: Account[], log: (line:
        SELECT 1 + c.h / 67 % 10 AS i UNION SELECT 1 + c.h / 71 % ${LABELS} WHERE c.h / 73 % 4 = 0) l
      WHERE l.i <= ${LABELS}`,
   );
-  // The label ids each period and response carries (the product's triggers keep them; they are off for the load).
+  // The label ids each period and response carries, and their set (the product's triggers keep them;
+  // they are off for the load; migration 20261203175827_support_label_sets names a set by its ids).
   await step(
     "label ids per conversation",
     `CREATE UNLOGGED TABLE bench_labels AS SELECT "conversationId" AS labelled, array_agg("labelId" ORDER BY "labelId") AS ids
@@ -198,10 +200,17 @@ export async function seedReports(c: pg.Client, accounts: Account[], log: (line:
   );
   await c.query("CREATE INDEX ON bench_labels (labelled)");
   await step(
+    "label sets",
+    `INSERT INTO "SupportLabelSet" ("customerId", "id", "labelIds")
+     SELECT DISTINCT c."customerId", "switchboard_support_label_set_id"(l.ids), l.ids
+     FROM bench_labels l JOIN "Conversation" c ON c."id" = l.labelled`,
+  );
+  await step(
     "support periods",
     `INSERT INTO "SupportPeriod" ("id", "customerId", "senderId", "conversationId", "startedAt", "waitingSince",
        "firstResponseAt", "firstResponseSeconds", "firstResponseBusinessSeconds", "firstResponder", "resolvedAt",
-       "resolutionSeconds", "resolutionBusinessSeconds", "closedBy", "reopened", "inboundCount", "replyCount", "labelIds")
+       "resolutionSeconds", "resolutionBusinessSeconds", "closedBy", "reopened", "inboundCount", "replyCount", "labelIds",
+       "labelSetId")
      SELECT pid, customer_id, sender_id, conv_id, pstart,
        CASE WHEN NOT answered AND NOT resolved THEN pstart END,
        CASE WHEN answered THEN pstart + frs * interval '1 second' END,
@@ -212,18 +221,19 @@ export async function seedReports(c: pg.Client, accounts: Account[], log: (line:
        CASE WHEN resolved THEN res END,
        CASE WHEN resolved THEN res * (1 + hk / 83 % 4) / 4 END,
        CASE WHEN resolved THEN closed_by END,
-       reopened, 5, CASE WHEN answered THEN 5 ELSE 0 END, COALESCE(l.ids, ARRAY[]::text[])
+       reopened, 5, CASE WHEN answered THEN 5 ELSE 0 END, COALESCE(l.ids, ARRAY[]::text[]),
+       "switchboard_support_label_set_id"(l.ids)
      FROM bench_period p LEFT JOIN bench_labels l ON l.labelled = p.conv_id ORDER BY pstart`,
   );
   // The first response, then two next responses (a wait 15 and 30 minutes after it).
   await step(
     "support responses",
     `INSERT INTO "SupportResponse" ("id", "customerId", "senderId", "periodId", "first", "waitedFrom", "respondedAt",
-       "seconds", "businessSeconds", "responder", "labelIds")
+       "seconds", "businessSeconds", "responder", "labelIds", "labelSetId")
      SELECT 'sr_' || substr(p.pid, 4) || '_' || j, p.customer_id, p.sender_id, p.pid, j = 0, w.waited,
        w.waited + w.secs * interval '1 second', w.secs, w.secs * (1 + (p.hk / 89 + j) % 4) / 4,
        CASE WHEN j = 2 THEN 'agent' || (p.hk / 43 % ${MEMBERS} + 1) || '@bench.example' ELSE p.responder END,
-       COALESCE(l.ids, ARRAY[]::text[])
+       COALESCE(l.ids, ARRAY[]::text[]), "switchboard_support_label_set_id"(l.ids)
      FROM bench_period p LEFT JOIN bench_labels l ON l.labelled = p.conv_id CROSS JOIN generate_series(0, 2) j
      CROSS JOIN LATERAL (SELECT
        CASE WHEN j = 0 THEN p.pstart ELSE p.pstart + (p.frs + j * 900) * interval '1 second' END AS waited,

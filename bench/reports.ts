@@ -134,8 +134,8 @@ async function scenarios(): Promise<Scenario[]> {
 
 /** The database seeded at these sizes (a marker table written last); else a fresh one, seeded. */
 async function prepareDatabase(): Promise<string> {
-  // The seed's shape too: a database seeded before the periods carried their label ids is seeded again.
-  const sizes = `labelIds;${ACCOUNTS.map((a) => `${a.tag}:${a.conversations}x${a.messages}`).join(",")}`;
+  // The seed's shape too: a database seeded before the periods carried their label sets is seeded again.
+  const sizes = `labelSets;${ACCOUNTS.map((a) => `${a.tag}:${a.conversations}x${a.messages}`).join(",")}`;
   await freshDatabase(DB_NAME, dbUrl, reuse);
   let c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
@@ -316,7 +316,8 @@ async function main() {
   const section = [
     heading,
     "",
-    `Command: \`npm run bench:reports -- --reuse\` (bench/reports.ts), ${machineLine(loadBefore)}.`,
+    // The command as run (with or without --reuse, which the next line tells too).
+    `Command: \`npm run bench:reports${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}\` (bench/reports.ts), ${machineLine(loadBefore)}.`,
     `PostgreSQL 15 on 127.0.0.1 (database \`${DB_NAME}\`${reuse ? ", reused" : `, seeded in ${seedSeconds} s`}); the client, both servers and PostgreSQL share the same cores.`,
     "",
     DOC_METHOD,
@@ -379,7 +380,7 @@ code, its connections with JIT off as the product's request connections (docs/da
 answers, SLA breaches) aggregated over its own (customerId, time) index range with GROUPING SETS for the groups
 and the totals, UNION ALL; the day or week key the row's position among the zone's midnights of the range
 (\`width_bucket\`, a binary search per row, not a conversion to the zone's time); by label each family's range kept
-with only the columns its figures read; sender groups named after the
+with only the columns its figures read, its rows' label set ids joined to the account's sets; sender groups named after the
 aggregate; a breach's member by a join with its period; the heatmap sums the inbound counts per sender and 15
 minutes of UTC the product keeps (\`SupportInboundCount\`, docs/reports.md "How the heatmap counts"; read as the
 other families read the figures the product keeps per conversation), each row turned into the zone's weekday and

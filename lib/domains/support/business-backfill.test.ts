@@ -4,24 +4,18 @@
 // written since, accounts without hours and figures already set are left alone. The migration's
 // statements run again here, on the suite's database (PGlite or PostgreSQL), over rows made to
 // look as the upgrade found them.
-import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { MIGRATIONS_DIR } from "@/lib/db/migrate";
 import { type BusinessHours, businessSecondsBetween } from "@/lib/domains/business-hours/hours";
 import { contactWrites } from "@/test/conversation-fixtures";
 import { uniquePhone } from "@/test/factory";
 import { messagingCustomer } from "@/test/messaging-fixtures";
+import { migrationStatements } from "@/test/migration-statements";
 
 const MIGRATION = "20261129224500_support_business_seconds_backfill";
 
 async function runBackfill() {
-  const sql = fs.readFileSync(path.join(MIGRATIONS_DIR, MIGRATION, "migration.sql"), "utf8");
-  const statements = sql
-    .split(/;\s*$/m)
-    .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
-    .filter((s) => s.length > 0);
+  const statements = migrationStatements(MIGRATION);
   expect(statements).toHaveLength(3);
   for (const statement of statements) await db.$executeRawUnsafe(statement);
 }

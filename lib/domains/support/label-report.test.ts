@@ -14,6 +14,7 @@ import { contactWrites } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
 import { memberPrincipal } from "@/test/member-fixtures";
 import { messagingCustomer } from "@/test/messaging-fixtures";
+import { migrationStatements } from "@/test/migration-statements";
 
 recordApiAnswers();
 
@@ -416,6 +417,30 @@ describe("the label ids the figures carry (migration 20261130152944_support_labe
   });
 });
 
+/**
+ * `first` in a transaction kept open for 300 ms after it wrote, and `second` begun once it has
+ * written: the second meets the first's rows uncommitted.
+ */
+async function whileOpen(
+  first: (tx: Pick<typeof db, "$executeRaw">) => Promise<unknown>,
+  second: () => Promise<unknown>,
+): Promise<void> {
+  let written = () => {};
+  const firstWritten = new Promise<void>((resolve) => {
+    written = resolve;
+  });
+  const open = db.$transaction(
+    async (tx) => {
+      await first(tx);
+      written();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    },
+    { timeout: 20_000 },
+  );
+  await firstWritten;
+  await Promise.all([open, second()]);
+}
+
 describe("label ids under concurrent changes", () => {
   it("two label changes of one conversation at once both end up on its figures", async () => {
     const other = await messagingCustomer();
@@ -431,22 +456,229 @@ describe("label ids under concurrent changes", () => {
         VALUES (${c.id}, ${labelId}, ${other.customer.id})`;
     // The first change is still open when the second writes: at READ COMMITTED the second's
     // trigger must not keep the labels as it read them before the first committed.
-    let written = () => {};
-    const firstWritten = new Promise<void>((resolve) => {
-      written = resolve;
-    });
-    const first = db.$transaction(
-      async (tx) => {
-        await put(tx, ids[0] ?? "");
-        written();
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      },
-      { timeout: 20_000 },
+    await whileOpen(
+      (tx) => put(tx, ids[0] ?? ""),
+      () => put(db, ids[1] ?? ""),
     );
-    await firstWritten;
-    await Promise.all([first, put(db, ids[1] ?? "")]);
-    const periods = await db.supportPeriod.findMany({ where: { conversationId: c.id }, select: { labelIds: true } });
+    const periods = await db.supportPeriod.findMany({
+      where: { conversationId: c.id },
+      select: { labelIds: true, labelSetId: true },
+    });
     expect(periods.map((p) => [...p.labelIds].sort())).toEqual([[...ids].sort()]);
+    // ... and the set of both, which the report reads.
+    const sets = await db.supportLabelSet.findMany({ where: { customerId: other.customer.id } });
+    const both = sets.find((s) => s.id === periods[0]?.labelSetId);
+    expect([...(both?.labelIds ?? [])].sort()).toEqual([...ids].sort());
+    expect(await disagreeing(other.customer.id)).toEqual([]);
+  });
+
+  it("two conversations taking the same new set at once both name it", async () => {
+    const other = await messagingCustomer();
+    const res = await call("POST", "/api/v3/labels", { token: other.globalToken, body: { label: { name: "shared" } } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const labelId: string = res.body.data.labelUid;
+    const one = await conversationOf(other, other.sender, "2026-11-05T10:00:00Z");
+    const two = await conversationOf(other, other.sender, "2026-11-05T11:00:00Z");
+    const put = (tx: Pick<typeof db, "$executeRaw">, c: Conversation) =>
+      tx.$executeRaw`INSERT INTO "ConversationLabel" ("conversationId", "labelId", "customerId")
+        VALUES (${c.id}, ${labelId}, ${other.customer.id})`;
+    // The first writes the new set and stays open: the second's insert of it waits for the first to
+    // commit, then finds it (its next statement sees the commit, at READ COMMITTED).
+    await whileOpen(
+      (tx) => put(tx, one),
+      () => put(db, two),
+    );
+    const sets = await db.supportLabelSet.findMany({ where: { customerId: other.customer.id } });
+    expect(sets.map((s) => s.labelIds)).toEqual([[labelId]]);
+    const periods = await db.supportPeriod.findMany({
+      where: { customerId: other.customer.id },
+      select: { labelSetId: true },
+    });
+    expect(periods.map((p) => p.labelSetId)).toEqual([sets[0]?.id, sets[0]?.id]);
+    expect(await disagreeing(other.customer.id)).toEqual([]);
+  });
+});
+
+/**
+ * The rows of an account whose label set disagrees with their label ids: a set id where there is no
+ * label, none where there is one, or one that is not the account's set of exactly those ids.
+ */
+function disagreeing(customerId: string) {
+  return db.$queryRaw<{ id: string }[]>`
+    SELECT r."id" FROM (
+      SELECT "id", "customerId", "labelIds", "labelSetId" FROM "SupportPeriod" WHERE "customerId" = ${customerId}
+      UNION ALL
+      SELECT "id", "customerId", "labelIds", "labelSetId" FROM "SupportResponse" WHERE "customerId" = ${customerId}) r
+    LEFT JOIN "SupportLabelSet" ls ON ls."customerId" = r."customerId" AND ls."id" = r."labelSetId"
+    WHERE (r."labelSetId" IS NULL) <> (cardinality(r."labelIds") = 0)
+      OR (r."labelSetId" IS NOT NULL AND ls."labelIds" IS DISTINCT FROM r."labelIds")`;
+}
+
+describe("label sets (migration 20261203175827_support_label_sets)", () => {
+  /** An account with `n` labels, made at once (the API makes one a call), ids in order. */
+  async function labelsOf(other: Customer, n: number): Promise<{ id: string; name: string }[]> {
+    const made = Array.from({ length: n }, (_, i) => {
+      const name = `many-${String(i).padStart(3, "0")}`;
+      return {
+        id: `lbl_${randomBytes(10).toString("hex")}`,
+        customerId: other.customer.id,
+        name,
+        nameKey: name,
+        color: "gray",
+      };
+    });
+    await db.label.createMany({ data: made });
+    return made.map(({ id, name }) => ({ id, name }));
+  }
+  const put = (other: Customer, c: Conversation, labels: { id: string }[]) =>
+    db.conversationLabel.createMany({
+      data: labels.map((l) => ({ conversationId: c.id, labelId: l.id, customerId: other.customer.id })),
+    });
+
+  it("a conversation with 300 labels counts under each; conversations with the same labels share one set", async () => {
+    // 300 ids are about 8,400 bytes: more than a B-tree entry holds (2,704), which is why the
+    // figures indexes carry the set's id and not the ids.
+    const other = await messagingCustomer();
+    const labels = await labelsOf(other, 300);
+    // One conversation labelled before its figures (its period and responses take the set as they
+    // are written), one after (the label change rewrites them).
+    const before = await conversationOf(other, other.sender, "2026-11-05T10:00:00Z");
+    await put(other, before, labels);
+    await period(other, before, {
+      startedAt: "2026-11-05T10:00:00Z",
+      inboundCount: 2,
+      replyCount: 2,
+      firstResponseSeconds: 60,
+      nextSeconds: 90,
+      resolutionSeconds: 3600,
+      closedBy: "api",
+    });
+    const after = await conversationOf(other, other.sender, "2026-11-06T10:00:00Z");
+    await period(other, after, {
+      startedAt: "2026-11-06T10:00:00Z",
+      inboundCount: 1,
+      replyCount: 1,
+      firstResponseSeconds: 120,
+      nextSeconds: 30,
+      resolutionSeconds: 7200,
+      closedBy: "api",
+    });
+    await put(other, after, labels);
+    // And one without a label, which the label filter leaves out.
+    const plain = await conversationOf(other, other.sender, "2026-11-07T10:00:00Z");
+    await period(other, plain, {
+      startedAt: "2026-11-07T10:00:00Z",
+      inboundCount: 1,
+      replyCount: 1,
+      firstResponseSeconds: 600,
+      nextSeconds: 600,
+    });
+    const sets = await db.supportLabelSet.findMany({ where: { customerId: other.customer.id } });
+    expect(sets).toHaveLength(1);
+    expect(sets[0]?.labelIds).toEqual(labels.map((l) => l.id).sort());
+    const carried = [
+      ...(await db.supportPeriod.findMany({
+        where: { conversationId: { in: [before.id, after.id] } },
+        select: { labelSetId: true },
+      })),
+      ...(await db.supportResponse.findMany({
+        where: { period: { conversationId: { in: [before.id, after.id] } } },
+        select: { labelSetId: true },
+      })),
+    ];
+    expect(carried).toHaveLength(6);
+    for (const row of carried) expect(row.labelSetId).toBe(sets[0]?.id);
+    expect(await disagreeing(other.customer.id)).toEqual([]);
+
+    const body = await report(other.globalToken, RANGE);
+    expect(body.groups.map((g: Group) => g.key)).toEqual(["", ...labels.map((l) => l.name)]);
+    const figures = {
+      conversations: 2,
+      inbound: 3,
+      outbound: 3,
+      firstResponse: { median: 90, ...NO_HOURS },
+      nextResponse: { median: 60, ...NO_HOURS },
+      resolved: 2,
+      resolution: { median: 5400, ...NO_HOURS },
+    };
+    for (const g of body.groups.slice(1)) expect(g, g.key).toMatchObject(figures);
+    expect(body.groups[0]).toMatchObject({ key: "", conversations: 1, nextResponse: { median: 600, ...NO_HOURS } });
+    expect(body.totals).toMatchObject({ conversations: 3, nextResponse: { median: 90, ...NO_HOURS } });
+    // The label filter reads the sets too: the two labelled conversations, not the plain one.
+    const filtered = await call("GET", "/api/v3/reports/support", {
+      token: other.globalToken,
+      query: { groupBy: "day", label: "many-299", ...RANGE },
+    });
+    expect(filtered.status, JSON.stringify(filtered.body)).toBe(200);
+    expect(filtered.body.data.totals).toMatchObject(figures);
+
+    // One label off one conversation: a second set; the other keeps the first.
+    await db.conversationLabel.delete({
+      where: { conversationId_labelId: { conversationId: after.id, labelId: labels[0]?.id ?? "" } },
+    });
+    expect(await db.supportLabelSet.count({ where: { customerId: other.customer.id } })).toBe(2);
+    expect(await disagreeing(other.customer.id)).toEqual([]);
+    const fewer = byKey(await report(other.globalToken, RANGE));
+    expect(fewer["many-000"]).toMatchObject({ conversations: 1, nextResponse: { median: 90, ...NO_HOURS } });
+    expect(fewer["many-001"]).toMatchObject({ conversations: 2 });
+  });
+
+  it("the migration's backfill gives rows stored before it their sets", async () => {
+    const other = await messagingCustomer();
+    const labels = await labelsOf(other, 3);
+    const c = await conversationOf(other, other.sender, "2026-11-05T10:00:00Z");
+    await put(other, c, labels.slice(0, 2));
+    await period(other, c, {
+      startedAt: "2026-11-05T10:00:00Z",
+      inboundCount: 1,
+      replyCount: 1,
+      firstResponseSeconds: 60,
+      nextSeconds: 90,
+    });
+    // As the upgrade found them: label ids, no set.
+    await db.$executeRaw`UPDATE "SupportPeriod" SET "labelSetId" = NULL WHERE "customerId" = ${other.customer.id}`;
+    await db.$executeRaw`UPDATE "SupportResponse" SET "labelSetId" = NULL WHERE "customerId" = ${other.customer.id}`;
+    await db.$executeRaw`DELETE FROM "SupportLabelSet" WHERE "customerId" = ${other.customer.id}`;
+    expect(await disagreeing(other.customer.id)).toHaveLength(3);
+    // The migration's backfill, run again (it leaves rows and sets already there alone).
+    const statements = migrationStatements("20261203175827_support_label_sets", {
+      from: "-- The sets of the periods and responses",
+      to: "-- CreateIndex",
+    });
+    expect(statements).toHaveLength(3);
+    for (const statement of statements) await db.$executeRawUnsafe(statement);
+    expect(await disagreeing(other.customer.id)).toEqual([]);
+    const sets = await db.supportLabelSet.findMany({ where: { customerId: other.customer.id } });
+    expect(sets.map((s) => s.labelIds)).toEqual([
+      labels
+        .slice(0, 2)
+        .map((l) => l.id)
+        .sort(),
+    ]);
+    const body = byKey(await report(other.globalToken, RANGE));
+    expect(Object.keys(body)).toEqual(labels.slice(0, 2).map((l) => l.name));
+    expect(body[labels[0]?.name ?? ""]).toMatchObject({ conversations: 1, nextResponse: { median: 90, ...NO_HOURS } });
+  });
+
+  it("a set's id already naming other label ids fails the change rather than counting under those labels", async () => {
+    const other = await messagingCustomer();
+    const [mine, theirs] = await labelsOf(other, 2);
+    const c = await conversationOf(other, other.sender, "2026-11-05T10:00:00Z");
+    await period(other, c, {
+      startedAt: "2026-11-05T10:00:00Z",
+      inboundCount: 1,
+      replyCount: 1,
+      firstResponseSeconds: 60,
+    });
+    // The id the set of `mine` would take, held by the set of `theirs` (an MD5 collision, made by hand).
+    await db.$executeRaw`INSERT INTO "SupportLabelSet" ("customerId", "id", "labelIds")
+      VALUES (${other.customer.id}, "switchboard_support_label_set_id"(ARRAY[${mine?.id}]::text[]), ARRAY[${theirs?.id}]::text[])`;
+    await expect(put(other, c, [mine ?? { id: "" }])).rejects.toThrow(/two label sets of account/);
+    // Nothing changed: the conversation carries no label, its figures count unlabelled.
+    expect(await db.conversationLabel.count({ where: { conversationId: c.id } })).toBe(0);
+    const body = byKey(await report(other.globalToken, RANGE));
+    expect(Object.keys(body)).toEqual([""]);
+    expect(body[""]).toMatchObject({ conversations: 1 });
   });
 });
 

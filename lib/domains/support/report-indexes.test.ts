@@ -1,9 +1,10 @@
 // The support report reads its next responses and its resolutions from their indexes alone
 // (prisma/schema.prisma: the figures ride in the range's index; docs/benchmarks.md "Support
 // reports"): the statements supportReport runs plan as index-only scans of those indexes, for
-// every grouping but label (label ids have no upper bound: they stay in the table), with and
-// without the sender and member filters. A column such a statement comes to read that its index
-// does not carry turns the plan into a plain index scan, a table page per row: this test fails.
+// every grouping, label too (the rows' label set ids ride in the indexes: migration
+// 20261203175827_support_label_sets), with and without the sender, member and label filters. A
+// column such a statement comes to read that its index does not carry (the label ids, say) turns
+// the plan into a plain index scan, a table page per row: this test fails.
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
@@ -69,6 +70,7 @@ async function scansOfStatements(statements: Prisma.Sql[]): Promise<Scan[]> {
 }
 
 let p: ReturnType<typeof memberPrincipal>;
+const labelName = `idx-${randomBytes(3).toString("hex")}`;
 let sender: Awaited<ReturnType<typeof messagingCustomer>>["sender"];
 
 beforeAll(async () => {
@@ -88,6 +90,12 @@ beforeAll(async () => {
       lastMessageAt: new Date(),
     },
   });
+  // Labelled before its periods, which take its label set as they are written.
+  const labelId = `lbl_${randomBytes(10).toString("hex")}`;
+  await db.label.create({
+    data: { id: labelId, customerId: t.customer.id, name: labelName, nameKey: labelName, color: "blue" },
+  });
+  await db.conversationLabel.create({ data: { conversationId, labelId, customerId: t.customer.id } });
   await db.$executeRawUnsafe(
     `INSERT INTO "SupportPeriod" ("id", "customerId", "senderId", "conversationId", "startedAt", "resolvedAt",
        "resolutionSeconds", "closedBy", "inboundCount", "replyCount")
@@ -119,11 +127,12 @@ async function statementsOf(q: SupportReportInput, bySender: boolean, parts: Rep
   return ran;
 }
 
-const GROUPINGS = ["day", "week", "member", "sender"] as const;
-const FILTERS: { name: string; bySender: boolean; memberId?: string }[] = [
+const GROUPINGS = ["day", "week", "member", "sender", "label"] as const;
+const FILTERS: { name: string; bySender: boolean; memberId?: string; label?: boolean }[] = [
   { name: "no filter", bySender: false },
   { name: "one sender", bySender: true },
   { name: "one member", bySender: false, memberId: "api" },
+  { name: "one label", bySender: false, label: true },
 ];
 
 const PARTS: ReportParts[] = ["both", "groups", "totals"];
@@ -132,7 +141,11 @@ describe("the next responses and the resolutions are read from their indexes alo
   for (const groupBy of GROUPINGS) {
     for (const filter of FILTERS) {
       it(`by ${groupBy}, ${filter.name}, every part`, async () => {
-        const q: SupportReportInput = { groupBy, ...(filter.memberId ? { memberId: filter.memberId } : {}) };
+        const q: SupportReportInput = {
+          groupBy,
+          ...(filter.memberId ? { memberId: filter.memberId } : {}),
+          ...(filter.label ? { label: labelName } : {}),
+        };
         for (const parts of PARTS) {
           const statements = await statementsOf(q, filter.bySender, parts);
           for (const read of READS) {

@@ -73,22 +73,22 @@ const MEMBER_KEY = {
 } as const;
 type Family = keyof typeof MEMBER_KEY;
 /**
- * The ids of the labels a family's row counts in (docs/reports.md "By label"): periods and
- * responses carry their conversation's, kept by triggers on ConversationLabel (migration
- * 20261130152944_support_label_ids; a join per row was most of the label report's time at 1M
- * conversations). CSAT answers and breaches are few: read by their conversation.
+ * How a family's row names the labels it counts in (docs/reports.md "By label"). Periods and
+ * responses carry their conversation's as the id of the account's set of them ("labelSetId", kept
+ * by triggers on ConversationLabel: migrations 20261130152944_support_label_ids and
+ * 20261203175827_support_label_sets), eight bytes the figures indexes carry where the ids, unbounded
+ * in number, cannot; the sets' ids are read from SupportLabelSet, a row per combination of labels
+ * the account has used. A join to ConversationLabel per row was most of the label report's time at
+ * 1M conversations, and reading the ids from the table a fifth of its next responses'
+ * (docs/benchmarks.md "The next limits"). CSAT answers and breaches are few: read by their conversation.
  */
-const CARRIES_LABELS: Record<Family, boolean> = {
+const CARRIES_LABEL_SET: Record<Family, boolean> = {
   started: true,
   resolved: true,
   responses: true,
   csat: false,
   breaches: false,
 };
-const labelIdsOf = (family: Family) =>
-  CARRIES_LABELS[family]
-    ? Prisma.sql`t."labelIds"`
-    : Prisma.sql`ARRAY(SELECT cl."labelId" FROM "ConversationLabel" cl WHERE cl."conversationId" = t."conversationId")`;
 /**
  * The columns a family's figures read (its `select` in supportReport): by label the range's rows
  * are kept for two passes (a MATERIALIZED CTE), and keeping only these rather than whole rows
@@ -174,13 +174,14 @@ const pctOf = (row: PctRow, business: boolean): Pct => ({
 });
 
 /** The report's filters as a condition on a family's rows (`t`), or nothing. */
-type Filters = { labelId: string | null; member: string | null };
+type Filters = { customerId: string; labelId: string | null; member: string | null };
 function filtersOf(family: Family, f: Filters): Prisma.Sql {
   const parts: Prisma.Sql[] = [];
   if (f.labelId !== null) {
     parts.push(
-      CARRIES_LABELS[family]
-        ? Prisma.sql`${f.labelId} = ANY(t."labelIds")`
+      CARRIES_LABEL_SET[family]
+        ? Prisma.sql`t."labelSetId" IN (SELECT fs."id" FROM "SupportLabelSet" fs
+            WHERE fs."customerId" = ${f.customerId} AND ${f.labelId} = ANY(fs."labelIds"))`
         : Prisma.sql`EXISTS (SELECT 1 FROM "ConversationLabel" fl
             WHERE fl."conversationId" = t."conversationId" AND fl."labelId" = ${f.labelId})`,
     );
@@ -239,7 +240,7 @@ async function resolveFilters(
       member = email;
     }
   }
-  return { labelId: label?.id ?? null, labelName: label?.name ?? null, member, memberId: member };
+  return { customerId, labelId: label?.id ?? null, labelName: label?.name ?? null, member, memberId: member };
 }
 
 type Grouped<T> = { key: string | null; total: number } & T;
@@ -260,8 +261,14 @@ export type ReportParts = "both" | "groups" | "totals";
 export type RunStatement = (sql: Prisma.Sql) => Promise<unknown[]>;
 const runStatement: RunStatement = (sql) => db.$queryRaw<unknown[]>(sql);
 
-/** What every family's statement shares: the grouping, the range, the parts asked for and the runner. */
-type Shape = { groupBy: SupportReportInput["groupBy"]; r: Range; parts: ReportParts; run: RunStatement };
+/** What every family's statement shares: the account, the grouping, the range, the parts asked for and the runner. */
+type Shape = {
+  customerId: string;
+  groupBy: SupportReportInput["groupBy"];
+  r: Range;
+  parts: ReportParts;
+  run: RunStatement;
+};
 
 /**
  * Groups and totals of one family of figures, or the `parts` asked for (GROUPING = 1 on the totals' row; "groupKey" since
@@ -274,7 +281,7 @@ async function grouped<T>(
   column: string,
   select: Prisma.Sql,
   where: Prisma.Sql,
-  { groupBy, r, parts, run }: Shape,
+  { customerId, groupBy, r, parts, run }: Shape,
 ): Promise<Grouped<T>[]> {
   const rows = (sql: Prisma.Sql) => run(sql) as Promise<Grouped<T>[]>;
   const col = Prisma.raw(`t."${column}"`);
@@ -293,13 +300,30 @@ async function grouped<T>(
     // twice was a third of the statement's time at 1M conversations (docs/benchmarks.md "Support reports").
     // The groups alone read them once anyway: kept, they would only be written and read back.
     const kept = parts === "both" ? Prisma.sql`MATERIALIZED` : Prisma.sql`NOT MATERIALIZED`;
+    // A row keeps its label set's id, or its conversation's label ids (CARRIES_LABEL_SET), and is
+    // joined to the set's ids after the scan. A row without labels is one row of the null key
+    // (ARRAY[NULL]). The labels are unnested in the select list (ProjectSet): as a LATERAL join, a
+    // function scan per row, the next responses' statement took 12% longer at 1M conversations
+    // (docs/benchmarks.md "Support reports").
+    const labels = CARRIES_LABEL_SET[family]
+      ? {
+          kept: Prisma.sql`t."labelSetId"`,
+          ids: Prisma.sql`ls."labelIds"`,
+          join: Prisma.sql`LEFT JOIN "SupportLabelSet" ls ON ls."customerId" = ${customerId} AND ls."id" = k."labelSetId"`,
+        }
+      : {
+          kept: Prisma.sql`ARRAY(SELECT cl."labelId" FROM "ConversationLabel" cl
+            WHERE cl."conversationId" = t."conversationId") AS "labelIds"`,
+          ids: Prisma.sql`k."labelIds"`,
+          join: Prisma.empty,
+        };
     return rows(Prisma.sql`
-      WITH g AS ${kept} (SELECT ${figureColumns} ${labelIdsOf(family)} AS "groupLabels"
-        FROM ${table} t WHERE ${inRange})
-      SELECT lab."id" AS key, 0 AS total, ${select}
-      FROM g LEFT JOIN LATERAL unnest(g."groupLabels") lab("id") ON true
-      GROUP BY lab."id"
-      ${parts === "both" ? Prisma.sql`UNION ALL SELECT NULL, 1, ${select} FROM g` : Prisma.empty}`);
+      WITH k AS ${kept} (SELECT ${figureColumns} ${labels.kept} FROM ${table} t WHERE ${inRange})
+      SELECT g."labelId" AS key, 0 AS total, ${select}
+      FROM (SELECT k.*, unnest(CASE WHEN cardinality(${labels.ids}) > 0 THEN ${labels.ids}
+        ELSE ARRAY[NULL]::text[] END) AS "labelId" FROM k ${labels.join}) g
+      GROUP BY g."labelId"
+      ${parts === "both" ? Prisma.sql`UNION ALL SELECT NULL, 1, ${select} FROM k g` : Prisma.empty}`);
   }
   const by = groupBy ?? "day";
   const calendar = by === "day" || by === "week";
@@ -345,7 +369,7 @@ export async function supportReport(
   type Started = PctRow & { conversations: number; reopened: number; inbound: number; outbound: number };
   type Spread = PctRow & { n: number };
   type Csat = { n: number; satisfied: number };
-  const shape: Shape = { groupBy, r, parts, run };
+  const shape: Shape = { customerId: p.customerId, groupBy, r, parts, run };
   const [started, resolved, next, csat, breaches, named] = await Promise.all([
     grouped<Started>(
       "started",
