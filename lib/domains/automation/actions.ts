@@ -61,6 +61,11 @@ export type RunContext = {
   depth: number;
   /** An action emitted an event itself (a label change): the delivery worker is signalled after the commit. */
   signal?: boolean;
+  /**
+   * The run leaves the conversation closed: its own close or snooze, or a close it found (its
+   * close skipped, the conversation already closed by an earlier rule or run).
+   */
+  leavesClosed?: boolean;
 };
 
 /** Who a change names as its author (assignedBy, closedBy, a note's author). */
@@ -119,7 +124,8 @@ async function note(ctx: RunContext, text: string): Promise<ActionOutcome> {
  * Closes the conversation; returns whether it was open. A close resolves the support period and
  * ends its SLA due times, as a member's close does (docs/reports.md "Definitions"); a snooze
  * (`resolves` false) defers the conversation without resolving it: it schedules the reopening,
- * and the period and its due times run on until somebody closes it.
+ * and the period and its due times run on until somebody closes it. Either way the conversation
+ * is closed after it (`ctx.leavesClosed`): it was open and is closed now, or it was closed.
  */
 async function close(ctx: RunContext, resolves: boolean): Promise<boolean> {
   const c = ctx.conversation;
@@ -127,7 +133,11 @@ async function close(ctx: RunContext, resolves: boolean): Promise<boolean> {
     where: { id: c.id, customerId: c.customerId, status: "OPEN" },
     data: { status: "CLOSED", closedAt: ctx.now },
   });
-  if (count === 0) return false;
+  if (count === 0) {
+    // Not OPEN is CLOSED (the only two statuses): an earlier rule or run closed it.
+    ctx.leavesClosed = true;
+    return false;
+  }
   c.status = "CLOSED";
   if (resolves) {
     await recordClose(ctx.tx, c.id, ctx.now, RULE_CLOSER);
@@ -137,6 +147,7 @@ async function close(ctx: RunContext, resolves: boolean): Promise<boolean> {
   await publishLive(ctx.tx, c.customerId, [
     { kind: "conversation.changed", senderId: c.senderId, conversationUid: c.id, status: "CLOSED" },
   ]);
+  ctx.leavesClosed = true;
   return true;
 }
 
@@ -233,8 +244,21 @@ export async function runActions(
     }
   }
   if (ctx.events.length > 0) await emitConversationEvents(ctx.tx, ctx.events);
-  await scheduleJobs(ctx.tx, ctx.jobs);
+  await scheduleJobs(ctx.tx, closedWith(ctx));
   return outcomes;
+}
+
+/**
+ * The run's jobs; when the run left the conversation closed (its close or snooze, or one it found
+ * already closed), its sends (queued, so they go out after the close) are marked `keepsClosed`:
+ * such a send never reopens the conversation (sends.ts). A rule of `[send_text, close]` answers
+ * and closes, in either order, and so does it after an earlier rule's close of the same message.
+ */
+function closedWith(ctx: RunContext): NewJob[] {
+  if (!ctx.leavesClosed) return ctx.jobs;
+  return ctx.jobs.map((job) =>
+    job.kind === JOB_KINDS.send ? { ...job, payload: { ...job.payload, keepsClosed: true } } : job,
+  );
 }
 
 /** The run's outcome from its actions': failed if any failed, done if any was done or waits, else skipped. */

@@ -26,6 +26,8 @@ type SendPayload = {
   conversationId: string;
   ruleName: string;
   action: Extract<Action, { type: "send_text" | "send_template" }>;
+  /** Its run left the conversation closed (its own close, or one it found): the send never reopens it (actions.ts closedWith). */
+  keepsClosed?: boolean;
 };
 
 /** How often a send waiting for a chatbot to hand off looks again. */
@@ -165,6 +167,10 @@ export async function handleSendJob(job: ClaimedJob): Promise<JobOutcome> {
     return { status: "PENDING", dueAt: new Date(Date.now() + CHATBOT_WAIT_MS) };
   }
   const contact = await contactOf(c.customerId, c.contactPhoneNumber, c.contactName);
+  // Its run left the conversation closed (closed, snoozed, or found it closed): the send never
+  // reopens it, as a send otherwise does (docs/conversations.md). Whoever reopened it since
+  // keeps it open, and whoever closed it again keeps it closed: a late answer undoes neither.
+  const keepsClosed = p.keepsClosed === true;
   const action = p.action;
   const fallback = action.type === "send_text" ? action.fallbackTemplate : undefined;
   const send = async (payload: ProviderMessagePayload, template?: { name: string; language: string }) =>
@@ -172,7 +178,7 @@ export async function handleSendJob(job: ClaimedJob): Promise<JobOutcome> {
       sendRoute: "automation",
       recipient: c.contactPhoneNumber,
       messageId,
-      sentBy: { by: "automation", label: p.ruleName },
+      sentBy: { by: "automation", label: p.ruleName, keepsClosed },
       payload,
       ...(template ? { template } : {}),
     });
