@@ -13,6 +13,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { TIMED_FILES } from "../test/timed-files.mjs";
 import { ensureInstalled } from "./ensure-installed.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -46,7 +47,7 @@ function busySince(before) {
  * A step beside others: its output goes to a file and is printed whole when it ends, so two
  * steps' lines never interleave. Resolves to whether it exited 0.
  */
-function runBeside(label, cmd, cmdArgs, env = {}, cwd = root) {
+function runBeside(label, cmd, cmdArgs, env = {}, cwd = root, { alone = false } = {}) {
   const log = path.join(os.tmpdir(), `switchboard-step-${process.pid}-${label.replace(/\W+/g, "-")}.log`);
   const out = fs.openSync(log, "w");
   const started = Date.now();
@@ -55,7 +56,7 @@ function runBeside(label, cmd, cmdArgs, env = {}, cwd = root) {
   return new Promise((resolve) => {
     child.on("close", (code) => {
       fs.closeSync(out);
-      console.log(`\n=== ${label} (beside other steps) ===`);
+      console.log(`\n=== ${label}${alone ? "" : " (beside other steps)"} ===`);
       const output = fs.readFileSync(log);
       process.stdout.write(output);
       fs.rmSync(log, { force: true });
@@ -115,16 +116,31 @@ const failureHead = (messages) =>
     .slice(0, 8)
     .join("\n    ");
 
-async function vitest(kind) {
-  const report = path.join(os.tmpdir(), `switchboard-vitest-${kind}-${process.pid}.json`);
+/**
+ * One vitest run on `kind`: the whole suite (on PostgreSQL without the timed files, which run
+ * alone after the lanes, test/timed-files.mjs), or `files` alone.
+ */
+async function vitest(kind, files = null) {
+  const label = files ? `timed tests on ${kind}, alone` : `vitest on ${kind}`;
+  const report = path.join(os.tmpdir(), `switchboard-vitest-${kind}${files ? "-timed" : ""}-${process.pid}.json`);
   const ok = await runBeside(
-    `vitest on ${kind}`,
+    label,
     bin("vitest"),
-    ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+    [
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${report}`,
+      // The timed files one after the other, as on two cores: each with the machine to itself.
+      ...(files ? ["--no-file-parallelism", ...files] : []),
+    ],
     {
       TEST_DB: kind,
       ...(importsChecked ? { SWITCHBOARD_IMPORTS_CHECKED: "1" } : {}),
+      ...(kind === "postgres" && !files ? { SWITCHBOARD_TIMED_LATER: "1" } : {}),
     },
+    root,
+    { alone: files !== null },
   );
   if (fs.existsSync(report)) {
     const r = JSON.parse(fs.readFileSync(report, "utf8"));
@@ -142,7 +158,7 @@ async function vitest(kind) {
     }
     fs.rmSync(report, { force: true });
   }
-  if (!ok) failures.push(`vitest (${kind})`);
+  if (!ok) failures.push(files ? `timed tests (${kind})` : `vitest (${kind})`);
 }
 
 // The lock file installs with `npm ci` as a deployment pipeline or a container build runs
@@ -256,7 +272,11 @@ const BESIDE_THE_SUITES = ["-n", "5"];
 // Three lanes side by side: the two suites, and the end-to-end step followed by the benchmark
 // smoke runs. Each lane mostly waits (a database, a browser, a server), so together they keep
 // the two cores busy where one after the other left them half idle (docs/development.md "Tests").
-await Promise.all([...["pglite", "postgres"].filter(want).map(vitest), endToEndThenBench()]);
+await Promise.all([...["pglite", "postgres"].filter(want).map((kind) => vitest(kind)), endToEndThenBench()]);
+// The PostgreSQL lane's timed files (a broadcast's pace, another customer's reads during a large
+// start), with the machine to themselves: beside the other lanes they measured the starved machine,
+// not the product (test/timed-files.mjs). About 20 s more.
+if (want("postgres")) await vitest("postgres", TIMED_FILES);
 
 async function endToEndThenBench() {
   const built = buildDone ? await buildDone : false;
