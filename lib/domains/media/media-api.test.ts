@@ -23,14 +23,18 @@ recordApiAnswers();
 
 // A data folder of its own: it counts the files left in the staging folder, and files of the
 // other files upload beside it in the run's folder (vitest.config.ts).
-// The run's folder is put back for the files after this one, which share its process.
+// The run's folder is put back for the files after this one, which share its process, and
+// so is the process's store (lib/storage/index.ts keeps one): left on this folder, removed
+// below, it made a later file's reads miss every file its workers had kept (media-crash).
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-media-api-"));
 const runDataDir = process.env.DATA_DIR;
 process.env.DATA_DIR = dataDir;
 resetEnvCache();
+setStorage(undefined);
 afterAll(() => {
   process.env.DATA_DIR = runDataDir;
   resetEnvCache();
+  setStorage(undefined);
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
