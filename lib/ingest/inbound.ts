@@ -150,7 +150,7 @@ export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<numbe
   // message reopens a closed one); one query when no sender here has an ACTIVE bot.
   const forBots = inputs.map(forBot);
   const bots = await chatbotSnapshot(tx, forBots);
-  const { conversationOf, replyToOf, events, csatAnswers, stored } = await applyInbound(tx, inputs);
+  const { conversationOf, replyToOf, events, csatAnswers, stored, decidedAt } = await applyInbound(tx, inputs);
   // After the entries: a replayed message's entry keeps its first file, and no second is recorded.
   const mediaOf = await recordInboundMedia(tx, files);
   const emitted = await emitEvents(tx, [
@@ -170,7 +170,8 @@ export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<numbe
   // A replayed message had its decision and its rule jobs when it was first stored.
   if (bots) {
     const asked = forBots.filter((m) => stored.has(m.providerMessageId) && !csatAnswers.has(m.providerMessageId));
-    await decideChatbotReplies(tx, asked, { snapshot: bots });
+    // As of the conversations' lock, as the support periods read a person's reply (docs/reports.md "Definitions").
+    await decideChatbotReplies(tx, asked, { snapshot: bots, now: decidedAt });
   }
   // Automation rules (docs/automation.md "Where rules run"): the new messages are staged with
   // them, one job per account; the automation worker makes their event jobs and timers and

@@ -56,6 +56,12 @@ export type InboundApplied = {
    * decided for it (its CSAT answer, for one, is no longer recognisable as such).
    */
   stored: Set<string>;
+  /**
+   * The moment the conversations were locked: the chatbots' guard decides on these messages as of
+   * then (ingest/inbound.ts), and the support periods read a person's reply as the guard does
+   * (periods.ts InboundArrival.decidedAt). Every reply committed before the lock is older.
+   */
+  decidedAt: Date;
 };
 
 const keyOf = (senderId: string, contact: string) => `${senderId}|${contact}`;
@@ -68,6 +74,7 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
     events: [],
     csatAnswers: new Set(),
     stored: new Set(),
+    decidedAt: new Date(),
   };
   if (items.length === 0) return applied;
   // 1. Conversations: create the missing ones (first message of a contact), then lock all in id order.
@@ -103,6 +110,7 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
     newcomers.map((m) => m.sender.id),
     newcomers.map((m) => m.contact),
   );
+  applied.decidedAt = new Date();
   const convOf = new Map(rows.map((r) => [keyOf(r.senderId, r.contactPhoneNumber), r]));
   for (const m of items) {
     const c = convOf.get(keyOf(m.sender.id, m.contact));
@@ -261,6 +269,7 @@ export async function applyInbound(tx: Tx, items: InboundMessage[]): Promise<Inb
               senderId: c.senderId,
               at: earliest.get(c.id) ?? new Date(),
               count: requests,
+              decidedAt: applied.decidedAt,
             },
           ];
     }),

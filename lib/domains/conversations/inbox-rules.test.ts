@@ -195,6 +195,26 @@ describe("a close ends a hand-off; a snooze does not", () => {
     expect((await read(c.id)).firstResponseSeconds).toEqual(expect.any(Number));
   });
 
+  it("an answer dated before the person's message (the provider's whole second) still waits for a person", async () => {
+    const contact = uniquePhone();
+    const sent = await call("POST", "/api/v3/send", {
+      token: t.globalToken,
+      body: { to: contact, template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const person = await db.conversationMessage.findFirstOrThrow({
+      where: { conversation: { senderId: t.sender.id, contactPhoneNumber: contact }, direction: "outbound" },
+    });
+    // Answered just after the send but processed more than a second after the provider's whole
+    // second began (a busy machine): the message keeps that second, before the send (CI,
+    // 2026-12-04). Dated a second back, so that it is always so.
+    await contactWrites(t.sender, contact, "where is my order?", { at: new Date(person.createdAt.getTime() - 1000) });
+    const c = await conversationWith(contact);
+    expect(await botReplies(contact)).toBe(0);
+    const period = await openPeriod(c.id);
+    expect(period.waitingSince).toEqual(period.startedAt);
+  });
+
   it("a message dated before the hand-off (the provider's whole second) waits from the hand-off", async () => {
     const contact = uniquePhone();
     await contactWrites(t.sender, contact, "agent");

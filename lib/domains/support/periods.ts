@@ -23,6 +23,15 @@ export type InboundArrival = {
   at: Date;
   /** How many new inbound messages. */
   count: number;
+  /**
+   * When the chatbot's guard read the conversation for these messages (docs/chatbots.md
+   * "Guards"): a person's reply in the 30 minutes before then holds it, as it quiets the bot.
+   * Live messages pass the moment their conversations were locked (conversations/inbound.ts):
+   * one processed a second or more after its provider's whole second keeps that second, so a
+   * person's reply made within it, before the message, would otherwise be missed. A replay of
+   * history passes nothing: the message's own time.
+   */
+  decidedAt?: Date;
 };
 
 const iso = (d: Date) => d.toISOString();
@@ -61,8 +70,8 @@ export async function recordInbound(tx: Tx, arrivals: InboundArrival[]): Promise
   //   by the provider's whole second, so one sent just after a hand-off may carry a time before it.
   // - A period not waiting yet waits from this message unless a chatbot holds the conversation:
   //   its sender has an active bot and nobody took over (no hand-off, no person's reply yet in this
-  //   period, nor one in the 30 minutes before the message and since the last close: the bot's
-  //   guard is quiet then, docs/chatbots.md "Guards"). A held conversation's inbound waits for nobody.
+  //   period, nor one in the 30 minutes before the bot's guard read it and since the last close:
+  //   the guard is quiet then, docs/chatbots.md "Guards"). A held conversation's inbound waits for nobody.
   await tx.$executeRawUnsafe(
     `UPDATE "SupportPeriod" AS p SET
        "inboundCount" = p."inboundCount" + s.n,
@@ -73,17 +82,18 @@ export async function recordInbound(tx: Tx, arrivals: InboundArrival[]): Promise
            OR NOT EXISTS (SELECT 1 FROM "Chatbot" b WHERE b."activeSenderId" = c."senderId")
            OR EXISTS (SELECT 1 FROM "ConversationMessage" m JOIN "Message" mm ON mm."id" = m."messageId"
              WHERE m."conversationId" = c."id" AND ${PERSON_REPLY_SQL}
-               AND m."createdAt" BETWEEN s.at - interval '${PERSON_HOLDS_MS} milliseconds' AND s.at
+               AND m."createdAt" BETWEEN s.decided - interval '${PERSON_HOLDS_MS} milliseconds' AND s.decided
                AND m."createdAt" > COALESCE(${lastCloseSql('c."id"')}, '-infinity'::timestamp))
          THEN s.at
          ELSE NULL END
-     FROM (SELECT u.conv, u.n, ${NOT_BEFORE_LAST_CLOSE} AS at
-       FROM unnest($1::text[], $2::int4[], $3::text[]) AS u(conv, n, at)) s
+     FROM (SELECT u.conv, u.n, ${NOT_BEFORE_LAST_CLOSE} AS at, u.decided::timestamp(3) AS decided
+       FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[]) AS u(conv, n, at, decided)) s
      JOIN "Conversation" c ON c."id" = s.conv
      WHERE p."conversationId" = s.conv AND p."resolvedAt" IS NULL`,
     arrivals.map((a) => a.conversationId),
     arrivals.map((a) => a.count),
     arrivals.map((a) => iso(a.at)),
+    arrivals.map((a) => iso(a.decidedAt ?? a.at)),
   );
 }
 
