@@ -193,6 +193,7 @@ export async function ingestInbound(tx: Tx, items: InboundItem[]): Promise<numbe
           text: inboundText(m.body),
           type: m.type,
           at: m.at,
+          seenAt: decidedAt,
           created: created.has(conversationId),
         },
       ];

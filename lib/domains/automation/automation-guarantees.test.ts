@@ -7,7 +7,7 @@ import { getSimulator } from "@/lib/domains/provider/client";
 import { claimDueJobs } from "@/lib/domains/schedule/jobs";
 import { contactWrites, drainCallbacks, inboundBody, postSigned } from "@/test/conversation-fixtures";
 import { call, uniquePhone } from "@/test/factory";
-import { addTemplate, messagingCustomer } from "@/test/messaging-fixtures";
+import { addTemplate, HELLO_PARAMS, messagingCustomer } from "@/test/messaging-fixtures";
 import { runRule } from "./runner";
 import { AUTOMATION_KINDS, runAutomationJobs, runStagedInbound } from "./worker";
 
@@ -164,6 +164,32 @@ describe("time triggers are durable, cancelled by a reply", () => {
         [r.id, "DONE"],
       ].sort(),
     );
+    await disable(uid);
+  });
+
+  it("unanswered: a person's send the message followed is no answer, though the message is dated before it", async () => {
+    const uid = await createRule({
+      name: "nudge late",
+      trigger: { event: "conversation.unanswered", minutes: 30 },
+      actions: [{ type: "note", text: "waiting 30 min" }],
+    });
+    const contact = uniquePhone();
+    const sent = await call("POST", "/api/v3/send", {
+      token: t.globalToken,
+      body: { to: contact, template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const c = await conversationOf(contact);
+    const send = await db.conversationMessage.findFirstOrThrow({
+      where: { conversationId: c.id, direction: "outbound" },
+    });
+    // The contact answers the send, and the message is processed more than a second after the
+    // provider's whole second it carries: dated before the send (inbox-rules has the same case).
+    await contactWrites(t.sender, contact, "where is it?", { at: new Date(send.createdAt.getTime() - 1000) });
+    await runStagedInbound({ customerIds: [t.customer.id] });
+    await elapse({ customerId: t.customer.id, kind: "automation.time", subjectId: c.id });
+    await work();
+    expect((await runsOf(uid)).map((run) => run.conversationId)).toEqual([c.id]);
     await disable(uid);
   });
 

@@ -21,7 +21,7 @@ import { JOB_KINDS } from "./actions";
 import type { EventPayload, StagedInbound, TimePayload } from "./payloads";
 import type { TriggerEvent } from "./schemas";
 
-export type InboundForRules = Omit<StagedInbound, "at"> & { at: Date };
+export type InboundForRules = Omit<StagedInbound, "at" | "seenAt"> & { at: Date; seenAt?: Date };
 
 type RuleHead = {
   id: string;
@@ -67,11 +67,13 @@ export async function stageInbound(tx: Tx, items: InboundForRules[]): Promise<nu
   const rows = await tx.$queryRawUnsafe<{ staged: number }[]>(
     `WITH item AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[],
-         $8::text[]) WITH ORDINALITY AS t(customer, sender, created, conversation, message, body, type, at, n)),
+         $8::text[], $13::text[]) WITH ORDINALITY AS t(customer, sender, created, conversation, message, body, type, at,
+         seen, n)),
      wanted AS (
        SELECT i.customer, jsonb_agg(jsonb_build_object('customerId', i.customer, 'senderId', i.sender,
            'conversationId', i.conversation, 'providerMessageId', i.message, 'text', i.body, 'type', i.type,
-           'at', i.at, 'created', i.created) ORDER BY i.n) AS items
+           'at', i.at, 'created', i.created)
+           || CASE WHEN i.seen IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('seenAt', i.seen) END ORDER BY i.n) AS items
        FROM item i
        -- Some enabled rule wants the message: the test of wanted jobs that scheduleInboundJobs
        -- makes with watches and isTimed, here in SQL (keep the two alike).
@@ -105,6 +107,7 @@ export async function stageInbound(tx: Tx, items: InboundForRules[]): Promise<nu
     ids,
     JOB_KINDS.inbound,
     wakePayload([JOB_KINDS.inbound]),
+    items.map((i) => i.seenAt?.toISOString() ?? null),
   );
   return rows[0]?.staged ?? 0;
 }
@@ -116,7 +119,11 @@ export async function stageInbound(tx: Tx, items: InboundForRules[]): Promise<nu
  * written first: a retry, a second worker); older pending timers are cancelled.
  */
 export async function scheduleInboundJobs(tx: Tx, staged: readonly StagedInbound[]): Promise<number> {
-  const items: InboundForRules[] = staged.map((i) => ({ ...i, at: new Date(i.at) }));
+  const items: InboundForRules[] = staged.map((i) => ({
+    ...i,
+    at: new Date(i.at),
+    seenAt: i.seenAt ? new Date(i.seenAt) : undefined,
+  }));
   if (items.length === 0) return 0;
   const rules = await rulesOf(tx, items);
   if (rules.length === 0) return 0;
@@ -192,6 +199,7 @@ async function timersOf(tx: Tx, waiting: InboundForRules[], timedRules: RuleHead
           conversationId: i.conversationId,
           anchorMessageId: i.providerMessageId,
           anchorAt: i.at.toISOString(),
+          answeredFrom: (i.seenAt ?? i.at).toISOString(),
           message: messageOf(i),
         } satisfies TimePayload,
       });

@@ -10,6 +10,13 @@ export type StagedInbound = {
   text: string;
   type: string;
   at: string;
+  /**
+   * When its conversation was locked to store it (conversations/inbound.ts InboundApplied.
+   * decidedAt): the first moment a person could see it, so only a person's reply after then
+   * answers it. `at`, the provider's whole second for a message processed a second or more late,
+   * can fall before a send it followed. Absent from batches staged before it was: `at` stands in.
+   */
+  seenAt?: string;
   /** This message started the conversation. */
   created: boolean;
 };
@@ -37,5 +44,7 @@ export type TimePayload = {
   /** The inbound message the unanswered timer waits on; the idle timer's last activity. */
   anchorMessageId: string;
   anchorAt: string;
+  /** The unanswered timer: a person's reply from then on answers the message (StagedInbound.seenAt); absent, anchorAt. */
+  answeredFrom?: string;
   message?: { text: string; type: string } | null;
 };

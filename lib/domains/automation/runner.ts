@@ -284,9 +284,11 @@ async function handleTimeJob(job: ClaimedJob): Promise<JobOutcome> {
   if (c?.status !== "OPEN") return { status: "CANCELLED" };
   const anchor = new Date(p.anchorAt);
   if (p.trigger === "conversation.unanswered") {
-    // A person answered, or the contact wrote again (that message has its own timer).
+    // A person answered, or the contact wrote again (that message has its own timer). An answer is
+    // a reply sent once the message could be seen (payloads.ts StagedInbound.seenAt).
+    const answeredFrom = p.answeredFrom ? new Date(p.answeredFrom) : anchor;
     const [reply] = await db.conversationMessage.findMany({
-      where: { conversationId: c.id, ...PERSON_REPLY_WHERE, createdAt: { gte: anchor } },
+      where: { conversationId: c.id, ...PERSON_REPLY_WHERE, createdAt: { gte: answeredFrom } },
       select: { id: true },
       take: 1,
     });

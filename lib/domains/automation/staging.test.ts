@@ -157,6 +157,8 @@ it("a batch stages, per account, the messages some enabled rule makes a job of: 
   ];
   // A text cut at 4,096 UTF-16 units through an emoji: the half left is not storable in jsonb.
   (batch[8] as InboundForRules).text = `${"a".repeat(4095)}😀 and more`;
+  // When its conversation was locked: the unanswered timer's answers count from then (payloads.ts).
+  (batch[0] as InboundForRules).seenAt = new Date(at.getTime() + 1500);
   const heard: string[] = [];
   const stopHearing = onNotification("jobs", (payload) => {
     if (payload !== undefined) heard.push(payload);
@@ -187,6 +189,12 @@ it("a batch stages, per account, the messages some enabled rule makes a job of: 
   expect(await stagedOf(none)).toEqual([]);
   const [job] = await db.scheduledJob.findMany({ where: { customerId: timed.customer.id, kind: JOB_KINDS.inbound } });
   if (!job) throw new Error("the idle rule's account staged no job");
+  const first = batch[0] as InboundForRules;
+  expect((job.payload as { items: StagedInbound[] }).items[0]).toEqual({
+    ...first,
+    at: first.at.toISOString(),
+    seenAt: first.seenAt?.toISOString(),
+  });
   expect((job.payload as { items: StagedInbound[] }).items[1]).toEqual({
     ...batch[8],
     text: `${"a".repeat(4095)}\uFFFD`,
