@@ -199,7 +199,7 @@ async function timersOf(tx: Tx, waiting: InboundForRules[], timedRules: RuleHead
           conversationId: i.conversationId,
           anchorMessageId: i.providerMessageId,
           anchorAt: i.at.toISOString(),
-          answeredFrom: (i.seenAt ?? i.at).toISOString(),
+          ...(r.triggerEvent === "conversation.unanswered" ? { answeredFrom: (i.seenAt ?? i.at).toISOString() } : {}),
           message: messageOf(i),
         } satisfies TimePayload,
       });

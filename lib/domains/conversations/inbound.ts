@@ -59,7 +59,8 @@ export type InboundApplied = {
   /**
    * The moment the conversations were locked: the chatbots' guard decides on these messages as of
    * then (ingest/inbound.ts), and the support periods read a person's reply as the guard does
-   * (periods.ts InboundArrival.decidedAt). Every reply committed before the lock is older.
+   * (periods.ts InboundArrival.decidedAt). A reply committed before the lock was stamped before
+   * it (on one clock); one waiting for the lock commits after these messages.
    */
   decidedAt: Date;
 };

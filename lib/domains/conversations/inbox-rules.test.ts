@@ -215,6 +215,27 @@ describe("a close ends a hand-off; a snooze does not", () => {
     expect(period.waitingSince).toEqual(period.startedAt);
   });
 
+  it("a person's send stamped by an instance whose clock is ahead still holds the conversation, as it quiets the bot", async () => {
+    const contact = uniquePhone();
+    const sent = await call("POST", "/api/v3/send", {
+      token: t.globalToken,
+      body: { to: contact, template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const where = { conversation: { senderId: t.sender.id, contactPhoneNumber: contact }, direction: "outbound" };
+    const person = await db.conversationMessage.findFirstOrThrow({ where });
+    // Stamped five seconds in the future of the instance that stores the answer.
+    await db.conversationMessage.update({
+      where: { id: person.id },
+      data: { createdAt: new Date(person.createdAt.getTime() + 5000) },
+    });
+    await contactWrites(t.sender, contact, "where is my order?");
+    const c = await conversationWith(contact);
+    expect(await botReplies(contact)).toBe(0);
+    const period = await openPeriod(c.id);
+    expect(period.waitingSince).toEqual(period.startedAt);
+  });
+
   it("a message dated before the hand-off (the provider's whole second) waits from the hand-off", async () => {
     const contact = uniquePhone();
     await contactWrites(t.sender, contact, "agent");

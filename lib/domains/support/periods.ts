@@ -25,11 +25,11 @@ export type InboundArrival = {
   count: number;
   /**
    * When the chatbot's guard read the conversation for these messages (docs/chatbots.md
-   * "Guards"): a person's reply in the 30 minutes before then holds it, as it quiets the bot.
+   * "Guards"): a person's reply from 30 minutes before then holds it, as it quiets the bot.
    * Live messages pass the moment their conversations were locked (conversations/inbound.ts):
    * one processed a second or more after its provider's whole second keeps that second, so a
    * person's reply made within it, before the message, would otherwise be missed. A replay of
-   * history passes nothing: the message's own time.
+   * history passes nothing: the replies of the 30 minutes up to the message's own time hold it.
    */
   decidedAt?: Date;
 };
@@ -82,18 +82,22 @@ export async function recordInbound(tx: Tx, arrivals: InboundArrival[]): Promise
            OR NOT EXISTS (SELECT 1 FROM "Chatbot" b WHERE b."activeSenderId" = c."senderId")
            OR EXISTS (SELECT 1 FROM "ConversationMessage" m JOIN "Message" mm ON mm."id" = m."messageId"
              WHERE m."conversationId" = c."id" AND ${PERSON_REPLY_SQL}
-               AND m."createdAt" BETWEEN s.decided - interval '${PERSON_HOLDS_MS} milliseconds' AND s.decided
+               AND m."createdAt" BETWEEN s.decided - interval '${PERSON_HOLDS_MS} milliseconds' AND s.until
                AND m."createdAt" > COALESCE(${lastCloseSql('c."id"')}, '-infinity'::timestamp))
          THEN s.at
          ELSE NULL END
-     FROM (SELECT u.conv, u.n, ${NOT_BEFORE_LAST_CLOSE} AS at, u.decided::timestamp(3) AS decided
-       FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[]) AS u(conv, n, at, decided)) s
+     FROM (SELECT u.conv, u.n, ${NOT_BEFORE_LAST_CLOSE} AS at, u.decided::timestamp(3) AS decided,
+         u.until::timestamp(3) AS until
+       FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[], $5::text[]) AS u(conv, n, at, decided, until)) s
      JOIN "Conversation" c ON c."id" = s.conv
      WHERE p."conversationId" = s.conv AND p."resolvedAt" IS NULL`,
     arrivals.map((a) => a.conversationId),
     arrivals.map((a) => a.count),
     arrivals.map((a) => iso(a.at)),
     arrivals.map((a) => iso(a.decidedAt ?? a.at)),
+    // Live, every reply the guard can see counts, as in its query (chatbots/runner.ts), whatever
+    // the clock of the instance that stamped it; a replay's later replies are in the table already.
+    arrivals.map((a) => (a.decidedAt ? "infinity" : iso(a.at))),
   );
 }
 
