@@ -175,18 +175,31 @@ describe("a close ends a hand-off; a snooze does not", () => {
     expect((await openPeriod(c.id)).waitingSince).toBeNull();
   });
 
-  it("a person who wrote first holds the conversation: the bot is quiet, so the contact's answer waits for a person", async () => {
-    const contact = uniquePhone();
+  /** A person writes first (a template through the API): their thread entry. */
+  const personWritesFirst = async (contact: string) => {
     const sent = await call("POST", "/api/v3/send", {
       token: t.globalToken,
       body: { to: contact, template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
     });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    await contactWrites(t.sender, contact, "where is my order?");
+    return db.conversationMessage.findFirstOrThrow({
+      where: { conversation: { senderId: t.sender.id, contactPhoneNumber: contact }, direction: "outbound" },
+    });
+  };
+  /** The contact's message found the conversation held by a person: the bot was quiet, and it waits for one. */
+  const waitsForPerson = async (contact: string) => {
     const c = await conversationWith(contact);
     expect(await botReplies(contact)).toBe(0);
     const period = await openPeriod(c.id);
     expect(period.waitingSince).toEqual(period.startedAt);
+    return c;
+  };
+
+  it("a person who wrote first holds the conversation: the bot is quiet, so the contact's answer waits for a person", async () => {
+    const contact = uniquePhone();
+    await personWritesFirst(contact);
+    await contactWrites(t.sender, contact, "where is my order?");
+    const c = await waitsForPerson(contact);
     const reply = await call("POST", `/api/v3/conversations/${c.id}/messages`, {
       token: t.globalToken,
       body: { message: { type: "text", text: { body: "On its way" } } },
@@ -197,43 +210,24 @@ describe("a close ends a hand-off; a snooze does not", () => {
 
   it("an answer dated before the person's message (the provider's whole second) still waits for a person", async () => {
     const contact = uniquePhone();
-    const sent = await call("POST", "/api/v3/send", {
-      token: t.globalToken,
-      body: { to: contact, template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
-    });
-    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    const person = await db.conversationMessage.findFirstOrThrow({
-      where: { conversation: { senderId: t.sender.id, contactPhoneNumber: contact }, direction: "outbound" },
-    });
+    const person = await personWritesFirst(contact);
     // Answered just after the send but processed more than a second after the provider's whole
     // second began (a busy machine): the message keeps that second, before the send (CI,
     // 2026-12-04). Dated a second back, so that it is always so.
     await contactWrites(t.sender, contact, "where is my order?", { at: new Date(person.createdAt.getTime() - 1000) });
-    const c = await conversationWith(contact);
-    expect(await botReplies(contact)).toBe(0);
-    const period = await openPeriod(c.id);
-    expect(period.waitingSince).toEqual(period.startedAt);
+    await waitsForPerson(contact);
   });
 
   it("a person's send stamped by an instance whose clock is ahead still holds the conversation, as it quiets the bot", async () => {
     const contact = uniquePhone();
-    const sent = await call("POST", "/api/v3/send", {
-      token: t.globalToken,
-      body: { to: contact, template: { name: "order_update", language: "en", components: HELLO_PARAMS } },
-    });
-    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    const where = { conversation: { senderId: t.sender.id, contactPhoneNumber: contact }, direction: "outbound" };
-    const person = await db.conversationMessage.findFirstOrThrow({ where });
+    const person = await personWritesFirst(contact);
     // Stamped five seconds in the future of the instance that stores the answer.
     await db.conversationMessage.update({
       where: { id: person.id },
       data: { createdAt: new Date(person.createdAt.getTime() + 5000) },
     });
     await contactWrites(t.sender, contact, "where is my order?");
-    const c = await conversationWith(contact);
-    expect(await botReplies(contact)).toBe(0);
-    const period = await openPeriod(c.id);
-    expect(period.waitingSince).toEqual(period.startedAt);
+    await waitsForPerson(contact);
   });
 
   it("a message dated before the hand-off (the provider's whole second) waits from the hand-off", async () => {
